@@ -1,0 +1,87 @@
+// torch._C: the native kernels of torch-core. Every kernel here has a NumPy reference
+// that its tests compare against; TORCH_NATIVE=0 makes the package use the reference.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+
+#include <stdexcept>
+#include <string>
+
+#include "mt19937.h"
+
+namespace py = pybind11;
+using torch_core::MT19937;
+
+namespace {
+
+// Output buffers must be writable, C-contiguous, and of exactly the kernel's dtype: the
+// kernel writes through the raw pointer, so anything else is refused before it runs.
+template <typename T>
+T* checked_output(py::array& out, const char* what) {
+  if (!py::isinstance<py::array_t<T>>(out) || !py::dtype::of<T>().is(out.dtype())) {
+    throw py::type_error(std::string(what) + ": output array has the wrong dtype");
+  }
+  if (!(out.flags() & py::array::c_style)) {
+    throw std::invalid_argument(std::string(what) + ": output array must be C-contiguous");
+  }
+  if (!out.writeable()) {
+    throw std::invalid_argument(std::string(what) + ": output array is read-only");
+  }
+  return static_cast<T*>(out.mutable_data());
+}
+
+void set_state(MT19937& gen, py::array_t<uint32_t, py::array::c_style | py::array::forcecast> key,
+               int pos) {
+  if (key.ndim() != 1 || key.shape(0) != MT19937::kStateSize) {
+    throw std::invalid_argument("MT19937 state must be 624 uint32 words, got " +
+                                std::to_string(key.size()) + " words");
+  }
+  if (pos < 0 || pos > MT19937::kStateSize) {
+    throw std::invalid_argument("MT19937 position must be in [0, 624], got " +
+                                std::to_string(pos));
+  }
+  gen.set_state(key.data(), pos);
+}
+
+py::tuple get_state(const MT19937& gen) {
+  py::array_t<uint32_t> key(MT19937::kStateSize);
+  std::copy(gen.key(), gen.key() + MT19937::kStateSize, key.mutable_data());
+  return py::make_tuple(key, gen.pos());
+}
+
+}  // namespace
+
+// The GIL stays held in every kernel: it is what serialises two threads drawing from one
+// generator (PyTorch uses a mutex for the same purpose).
+PYBIND11_MODULE(_C, m) {
+  m.doc() = "Native kernels of torch-core.";
+
+  py::class_<MT19937>(m, "MT19937", "Mersenne Twister engine, bit-compatible with PyTorch's CPU generator.")
+      .def(py::init<uint64_t>(), py::arg("seed") = 5489)
+      .def("seed", &MT19937::seed_with, py::arg("seed"))
+      .def("get_state", &get_state)
+      .def("set_state", &set_state, py::arg("key"), py::arg("pos"))
+      .def(
+          "random_raw",
+          [](MT19937& gen, py::ssize_t n) {
+            if (n < 0) throw std::invalid_argument("random_raw: n must be non-negative");
+            py::array_t<uint32_t> out(n);
+            gen.fill_u32(out.mutable_data(), static_cast<std::size_t>(n));
+            return out;
+          },
+          py::arg("n"))
+      .def(
+          "fill_uniform",
+          [](MT19937& gen, py::array out, double low, double high) {
+            const auto n = static_cast<std::size_t>(out.size());
+            if (py::dtype::of<float>().is(out.dtype())) {
+              float* data = checked_output<float>(out, "fill_uniform");
+              gen.fill_uniform_f32(data, n, static_cast<float>(low), static_cast<float>(high));
+            } else if (py::dtype::of<double>().is(out.dtype())) {
+              double* data = checked_output<double>(out, "fill_uniform");
+              gen.fill_uniform_f64(data, n, low, high);
+            } else {
+              throw py::type_error("fill_uniform: output must be float32 or float64");
+            }
+          },
+          py::arg("out"), py::arg("low"), py::arg("high"));
+}

@@ -1,0 +1,59 @@
+// Mersenne Twister (MT19937), bit-compatible with PyTorch's CPU generator.
+//
+// Why native: PyTorch's random functions consume the engine one draw at a time and
+// transform each draw on the spot (24-bit floats, 53-bit doubles from two draws, fused
+// multiply-add for ranges). NumPy exposes only raw draws as uint64 arrays, so the pure
+// path needs several passes and temporaries per call; this kernel draws and transforms in
+// one pass. The pure path (torch/_mt19937_ref.py) stays the test oracle.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace torch_core {
+
+class MT19937 {
+ public:
+  static constexpr int kStateSize = 624;
+
+  explicit MT19937(uint64_t seed = 5489) { seed_with(seed); }
+
+  // Same seeding as std::mt19937 and PyTorch: only the low 32 bits of the seed matter.
+  void seed_with(uint64_t seed);
+
+  uint32_t next_u32() {
+    if (pos_ >= kStateSize) twist();
+    uint32_t y = key_[pos_++];
+    y ^= (y >> 11);
+    y ^= (y << 7) & 0x9d2c5680U;
+    y ^= (y << 15) & 0xefc60000U;
+    y ^= (y >> 18);
+    return y;
+  }
+
+  // PyTorch's random64(): the first draw gives the high word.
+  uint64_t next_u64() {
+    uint64_t hi = next_u32();
+    uint64_t lo = next_u32();
+    return (hi << 32) | lo;
+  }
+
+  void fill_u32(uint32_t* out, std::size_t n);
+  // Uniform on [low, high): float from 24 random bits, double from 53, low + x * (high - low)
+  // with one rounding (fused multiply-add), as PyTorch's CPU kernels compute it.
+  void fill_uniform_f32(float* out, std::size_t n, float low, float high);
+  void fill_uniform_f64(double* out, std::size_t n, double low, double high);
+
+  // The state in NumPy's MT19937 layout: 624 words and the read position (624 = refill next).
+  const uint32_t* key() const { return key_; }
+  int pos() const { return pos_; }
+  void set_state(const uint32_t* key, int pos);
+
+ private:
+  void twist();
+
+  uint32_t key_[kStateSize];
+  int pos_ = kStateSize;
+};
+
+}  // namespace torch_core

@@ -1,0 +1,74 @@
+"""``torch.device``: a device type and an optional index."""
+
+from __future__ import annotations
+
+__all__ = ["device"]
+
+_KNOWN_TYPES = ("cpu", "cuda", "meta")
+
+
+class device:
+    """Where a tensor's storage lives: ``torch.device("cpu")``, ``torch.device("cuda", 0)``
+    or ``torch.device("cuda:1")``.
+
+    Examples::
+
+        >>> import torch
+        >>> torch.device("cuda:1")
+        device(type='cuda', index=1)
+        >>> torch.device("cpu").type
+        'cpu'
+    """
+
+    __slots__ = ("type", "index")
+
+    def __init__(self, type, index=None):
+        if isinstance(type, device):
+            if index is not None:
+                raise RuntimeError("device(): pass either a device or a type and an index")
+            self.type, self.index = type.type, type.index
+            return
+        if isinstance(type, int) and not isinstance(type, bool):
+            # a bare ordinal means an accelerator index, as in PyTorch
+            type, index = "cuda", type
+        if not isinstance(type, str):
+            raise TypeError(f"device() received an invalid argument: {type!r}")
+        name, sep, ordinal = type.partition(":")
+        if sep:
+            if index is not None:
+                raise RuntimeError(f"type (string) must not include an index because index was "
+                                   f"passed explicitly: {type}")
+            if not ordinal.isdigit():
+                raise RuntimeError(f"Invalid device string: '{type}'")
+            index = int(ordinal)
+        if name not in _KNOWN_TYPES:
+            raise RuntimeError(
+                f"Expected one of {', '.join(_KNOWN_TYPES)} device type at start of device "
+                f"string: {type}"
+            )
+        if index is not None and (not isinstance(index, int) or index < 0):
+            raise RuntimeError(f"Device index must not be negative, got {index}")
+        self.type = name
+        self.index = index
+
+    def __repr__(self) -> str:
+        if self.index is None:
+            return f"device(type='{self.type}')"
+        return f"device(type='{self.type}', index={self.index})"
+
+    def __str__(self) -> str:
+        return self.type if self.index is None else f"{self.type}:{self.index}"
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, str):
+            other = device(other)
+        return isinstance(other, device) and (self.type, self.index) == (other.type, other.index)
+
+    def __hash__(self) -> int:
+        return hash((self.type, self.index))
+
+    def __reduce__(self):
+        return (device, (self.type, self.index))
+
+
+CPU = device("cpu")

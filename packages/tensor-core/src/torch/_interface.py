@@ -1,0 +1,231 @@
+"""The extension API of torch-core: everything a sibling package touches of the core.
+
+Sibling wheels (autograd, nn, optim, multiprocessing, ...) import this module and
+nothing else that is private to core. It holds:
+
+- ``CORE_API``: the version of this interface as ``(major, minor)``. A sibling checks
+  the major number it was written for; minor bumps only add.
+- the op registry: one :class:`OpDef` per core op, from which ``torch.*`` functions and
+  ``Tensor`` methods are bound.
+- the grad-engine hook: :class:`GradEngine`, an ABC with a no-op default, whose real
+  implementation torch-autograd advertises under the entry-point group
+  ``torch.grad_engine`` and core loads lazily, the first time it is needed.
+- the storage-sharing hooks (multiprocessing) and the pickle hooks (serialization).
+"""
+
+from __future__ import annotations
+
+import abc
+from dataclasses import dataclass, field
+from importlib import metadata
+from typing import Any, Callable
+
+__all__ = [
+    "CORE_API",
+    "OpDef",
+    "OpRegistry",
+    "ops",
+    "GradEngine",
+    "NoOpGradEngine",
+    "GRAD_ENGINE_GROUP",
+    "get_grad_engine",
+    "set_grad_engine",
+    "require_core_api",
+    "storage_sharing_hooks",
+    "pickle_hooks",
+]
+
+CORE_API: tuple[int, int] = (0, 1)
+
+
+def require_core_api(major: int, minor: int, who: str) -> None:
+    """Raise ImportError when the installed core cannot serve a sibling written for
+    interface version ``(major, minor)``."""
+    if CORE_API[0] != major or CORE_API[1] < minor:
+        raise ImportError(
+            f"{who} needs torch-core's extension API {major}.{minor}, but the installed "
+            f"torch-core provides {CORE_API[0]}.{CORE_API[1]}; install a torch-core "
+            f"version within {who}'s declared range"
+        )
+
+
+# --------------------------------------------------------------------------- op registry
+
+
+@dataclass(eq=False)
+class OpDef:
+    """One core op: its name, signature, kernels per device type, and flags.
+
+    Args:
+        name: the public name (``"add"``), also the key of its derivative entry.
+        signature: PyTorch-style schema string, for documentation and error messages.
+        kernels: device type (``"cpu"``, ``"cuda"``) -> kernel callable.
+        family: op family (``"pointwise"``, ``"reduction"``, ...), shared with the
+            derivative tables of torch-autograd.
+        differentiable: whether torch-autograd must provide a formula.
+        inplace: whether the op writes into its first argument.
+        view: whether the result shares storage with the first argument.
+    """
+
+    name: str
+    signature: str
+    kernels: dict[str, Callable[..., Any]]
+    family: str
+    differentiable: bool = True
+    inplace: bool = False
+    view: bool = False
+    doc: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def kernel(self, device_type: str) -> Callable[..., Any]:
+        try:
+            return self.kernels[device_type]
+        except KeyError:
+            raise NotImplementedError(
+                f"torch.{self.name} has no kernel for device type '{device_type}' "
+                f"(available: {', '.join(sorted(self.kernels))})"
+            ) from None
+
+    def __repr__(self) -> str:
+        return f"OpDef({self.signature!r})"
+
+
+class OpRegistry:
+    """Name -> :class:`OpDef`. Registering a name twice is an error."""
+
+    def __init__(self) -> None:
+        self._ops: dict[str, OpDef] = {}
+
+    def register(self, op: OpDef) -> OpDef:
+        if op.name in self._ops:
+            raise KeyError(f"op '{op.name}' is already registered")
+        self._ops[op.name] = op
+        return op
+
+    def __getitem__(self, name: str) -> OpDef:
+        return self._ops[name]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._ops
+
+    def __iter__(self):
+        return iter(self._ops.values())
+
+    def __len__(self) -> int:
+        return len(self._ops)
+
+    def differentiable(self) -> list[OpDef]:
+        return [op for op in self._ops.values() if op.differentiable]
+
+
+ops = OpRegistry()
+
+
+# ------------------------------------------------------------------- grad-engine hook
+
+GRAD_ENGINE_GROUP = "torch.grad_engine"
+
+
+class GradEngine(abc.ABC):
+    """What core asks of an autograd engine.
+
+    Core calls :meth:`record` only when grad mode is on and an input requires grad, and
+    calls :meth:`backward` from ``Tensor.backward``.
+    """
+
+    #: whether this engine can compute gradients at all
+    available: bool = True
+
+    @abc.abstractmethod
+    def record(self, op: OpDef, inputs: tuple, output: Any, saved: tuple) -> None:
+        """Attach to ``output`` (a tensor) the graph node of ``op`` applied to ``inputs``.
+
+        ``inputs`` are the op's tensor arguments in order; ``saved`` holds the op's
+        non-tensor arguments that its derivative formulas need.
+        """
+
+    @abc.abstractmethod
+    def backward(self, tensors, grad_tensors, retain_graph, create_graph, inputs) -> None:
+        """Accumulate gradients of ``tensors`` into the ``.grad`` of graph leaves."""
+
+
+class NoOpGradEngine(GradEngine):
+    """The default when torch-autograd is not installed: records nothing."""
+
+    available = False
+
+    def record(self, op, inputs, output, saved) -> None:
+        return None
+
+    def backward(self, tensors, grad_tensors, retain_graph, create_graph, inputs) -> None:
+        raise ModuleNotFoundError(_NO_AUTOGRAD_MESSAGE, name="torch.autograd")
+
+
+_NO_AUTOGRAD_MESSAGE = (
+    "computing gradients needs the 'torch-autograd' distribution, which is not "
+    "installed. Install it with: pip install torch-autograd"
+)
+
+_engine: GradEngine | None = None
+
+
+def _load_engine() -> GradEngine:
+    entry_points = metadata.entry_points(group=GRAD_ENGINE_GROUP)
+    for entry_point in sorted(entry_points, key=lambda ep: ep.name):
+        engine_cls = entry_point.load()
+        engine = engine_cls()
+        if not isinstance(engine, GradEngine):
+            raise TypeError(
+                f"entry point {entry_point.value} in group {GRAD_ENGINE_GROUP} must give "
+                f"a torch._interface.GradEngine subclass, got {type(engine).__name__}"
+            )
+        return engine
+    return NoOpGradEngine()
+
+
+def get_grad_engine() -> GradEngine:
+    """The active engine, loaded from the ``torch.grad_engine`` entry point on first use."""
+    global _engine
+    if _engine is None:
+        _engine = _load_engine()
+    return _engine
+
+
+def set_grad_engine(engine: GradEngine | None) -> GradEngine | None:
+    """Install ``engine`` (``None`` = load from entry points again); returns the previous."""
+    global _engine
+    previous, _engine = _engine, engine
+    return previous
+
+
+def no_autograd_error() -> ModuleNotFoundError:
+    return ModuleNotFoundError(_NO_AUTOGRAD_MESSAGE, name="torch.autograd")
+
+
+# ------------------------------------------------------------ storage and pickle hooks
+
+
+class _HookTable:
+    """A named table of callables that sibling packages fill in."""
+
+    def __init__(self, what: str) -> None:
+        self._what = what
+        self._hooks: dict[str, Callable[..., Any]] = {}
+
+    def register(self, name: str, hook: Callable[..., Any]) -> None:
+        self._hooks[name] = hook
+
+    def get(self, name: str) -> Callable[..., Any] | None:
+        return self._hooks.get(name)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._hooks
+
+    def __repr__(self) -> str:
+        return f"<{self._what} hooks: {sorted(self._hooks)}>"
+
+
+#: filled by torch-multiprocessing: how a storage moves to shared memory and back
+storage_sharing_hooks = _HookTable("storage-sharing")
+#: filled by packages whose objects serialization must rebuild (e.g. nn's Parameter)
+pickle_hooks = _HookTable("pickle")

@@ -1,0 +1,97 @@
+"""What every op shares: result dtypes, operand conversion and handing ops to the grad
+engine."""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from .. import _dtype
+from .._interface import get_grad_engine
+from .._tensor import Tensor, _is_grad_recording
+
+_PY_SCALAR_DTYPE = {bool: _dtype.bool_, int: _dtype.int64}
+
+
+def _combine_categories(higher, lower):
+    # PyTorch's rule for mixing operands of different priority (tensor, 0-dim tensor,
+    # Python scalar): a lower-priority operand matters only if it is of a higher category.
+    if higher is None:
+        return lower
+    if lower is None:
+        return higher
+    if higher.is_complex:
+        return higher
+    if lower.is_complex:
+        return higher.to_complex() if higher.is_floating_point else lower
+    if higher.is_floating_point:
+        return higher
+    if higher is _dtype.bool_ or lower.is_floating_point:
+        return _dtype.promote_types(higher, lower)
+    return higher
+
+
+def _scalar_dtype(value):
+    kind = type(value)
+    if kind in _PY_SCALAR_DTYPE:
+        return _PY_SCALAR_DTYPE[kind]
+    if kind is float:
+        return _dtype.get_default_dtype()
+    if kind is complex:
+        return _dtype.get_default_dtype().to_complex()
+    if isinstance(value, (bool, np.bool_)):
+        return _dtype.bool_
+    if isinstance(value, (int, np.integer)):
+        return _dtype.int64
+    if isinstance(value, (float, np.floating)):
+        return _dtype.get_default_dtype()
+    if isinstance(value, (complex, np.complexfloating)):
+        return _dtype.get_default_dtype().to_complex()
+    raise TypeError(f"expected a Tensor or a number, got {type(value).__name__}")
+
+
+def result_type(*operands):
+    """The dtype PyTorch gives an op over ``operands`` (tensors and Python scalars)."""
+    dim_result = zero_result = scalar_result = None
+    for x in operands:
+        if isinstance(x, Tensor):
+            if x._np.ndim:
+                dim_result = x._dtype if dim_result is None else _dtype.promote_types(
+                    dim_result, x._dtype)
+            else:
+                zero_result = x._dtype if zero_result is None else _dtype.promote_types(
+                    zero_result, x._dtype)
+        else:
+            d = _scalar_dtype(x)
+            scalar_result = d if scalar_result is None else _dtype.promote_types(
+                scalar_result, d)
+    return _combine_categories(dim_result, _combine_categories(zero_result, scalar_result))
+
+
+@functools.lru_cache(maxsize=None)
+def tensor_pair_dtype(a, b):
+    """Cached result dtype of two tensors with dim > 0 (the hot path)."""
+    return _dtype.promote_types(a, b)
+
+
+def operand(x, dtype) -> np.ndarray:
+    """``x`` (tensor or scalar) as a NumPy operand of ``dtype``."""
+    if isinstance(x, Tensor):
+        array = x._np
+        return array if array.dtype == dtype.np_dtype else array.astype(dtype.np_dtype)
+    return np.asarray(x, dtype=dtype.np_dtype)
+
+
+def check_tensor(x, op: str, arg: str = "input") -> None:
+    if not isinstance(x, Tensor):
+        raise TypeError(f"{op}(): argument '{arg}' must be Tensor, not {type(x).__name__}")
+
+
+def record(op, inputs, result, saved=()) -> Tensor:
+    """Hand a finished op to the grad engine when grad mode is on and an input requires
+    grad; return ``result``."""
+    tensors = tuple(x for x in inputs if isinstance(x, Tensor))
+    if _is_grad_recording(*tensors):
+        get_grad_engine().record(op, inputs, result, saved)
+    return result

@@ -1,0 +1,14 @@
+"""torch.utils: a namespace shared with sibling distributions (``torch.utils.data`` comes
+from torch-utils-data)."""
+
+__path__ = __import__("pkgutil").extend_path(__path__, __name__)
+
+_LAZY_SUBMODULES = ("data",)
+
+
+def __getattr__(name):
+    if name in _LAZY_SUBMODULES:
+        import importlib
+
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module 'torch.utils' has no attribute '{name}'")
