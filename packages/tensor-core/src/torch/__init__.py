@@ -66,6 +66,7 @@ from ._grad_mode import (  # noqa: E402
 from ._ops.linalg import matmul  # noqa: E402
 from ._ops.pointwise import add, div, mul, neg, sub  # noqa: E402
 from ._ops.reduction import mean, sum  # noqa: E402,A004
+from ._ops.shape import reshape, t, transpose  # noqa: E402
 from ._random import Generator, default_generator, initial_seed, manual_seed, seed  # noqa: E402
 from ._size import Size  # noqa: E402
 from ._storage import UntypedStorage  # noqa: E402
@@ -82,7 +83,8 @@ __all__ = [
     "inference_mode", "initial_seed", "int", "int8", "int16", "int32", "int64",
     "is_grad_enabled", "is_inference_mode_enabled", "long", "manual_seed", "matmul", "mean",
     "mul", "neg", "no_grad", "ones", "ones_like", "promote_types", "rand", "seed",
-    "set_default_dtype", "set_grad_enabled", "short", "sub", "sum", "tensor", "uint8",
+    "set_default_dtype", "set_grad_enabled", "short", "sub", "sum", "t", "tensor",
+    "transpose", "uint8", "reshape",
     "zeros", "zeros_like", "__version__",
 ]
 

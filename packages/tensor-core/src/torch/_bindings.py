@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ._ops import linalg, pointwise, reduction
+from ._ops import linalg, pointwise, reduction, shape
 from ._tensor import Tensor
 
 
@@ -17,7 +17,9 @@ def bind() -> None:
     methods = {
         "add": pointwise.add, "sub": pointwise.sub, "mul": pointwise.mul,
         "div": pointwise.div, "neg": pointwise.neg, "matmul": linalg.matmul,
-        "sum": reduction.sum, "mean": reduction.mean,
+        "sum": reduction.sum, "mean": reduction.mean, "reshape": shape.reshape,
+        "expand": shape.expand, "transpose": shape.transpose,
+        "t": shape.t,
         "add_": pointwise.add_, "sub_": pointwise.sub_, "mul_": pointwise.mul_,
         "div_": pointwise.div_,
         "__add__": pointwise.add, "__radd__": pointwise.add, "__sub__": pointwise.sub,

@@ -1,0 +1,25 @@
+"""Derivative formulas of core's differentiable ops: one entry per op, one function per
+input, grouped by the same families as core's kernels.
+
+A formula is ``f(grad, inputs, saved) -> Tensor``: the gradient with respect to one
+input, given the gradient of the output, the op's inputs and its saved non-tensor
+arguments. Formulas are written with core ops, so running them with grad mode on
+(``create_graph=True``) records them and higher-order gradients follow.
+"""
+
+from __future__ import annotations
+
+from ._entry import Derivative
+from .linalg import LINALG
+from .pointwise import POINTWISE
+from .reduction import REDUCTION
+from .shape import SHAPE
+
+__all__ = ["DERIVATIVES", "Derivative", "missing_formulas"]
+
+DERIVATIVES: dict[str, Derivative] = {**POINTWISE, **REDUCTION, **LINALG, **SHAPE}
+
+
+def missing_formulas(registry) -> list[str]:
+    """Names of differentiable ops in ``registry`` that have no derivative entry."""
+    return sorted(op.name for op in registry.differentiable() if op.name not in DERIVATIVES)

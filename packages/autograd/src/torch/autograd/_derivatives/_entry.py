@@ -1,0 +1,32 @@
+"""The shape of a derivative entry and helpers shared by the formula families."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+import torch
+
+
+@dataclass(frozen=True)
+class Derivative:
+    #: class name of the graph node (``AddBackward0``, as PyTorch names it)
+    node_name: str
+    #: one formula per op input, in order
+    formulas: tuple[Callable, ...]
+
+
+def sum_to_shape(grad, shape: tuple):
+    """Undo broadcasting: sum ``grad`` over the dims that broadcasting added or stretched
+    so it has ``shape``."""
+    lead = grad.dim() - len(shape)
+    if lead > 0:
+        grad = torch.sum(grad, tuple(range(lead)))
+    stretched = tuple(i for i, size in enumerate(shape) if size == 1 and grad.shape[i] != 1)
+    if stretched:
+        grad = torch.sum(grad, stretched, keepdim=True)
+    return grad
+
+
+def shape_of(x) -> tuple:
+    return tuple(x.shape) if isinstance(x, torch.Tensor) else ()

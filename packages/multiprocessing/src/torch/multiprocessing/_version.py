@@ -1,0 +1,3 @@
+"""Version of the torch-multiprocessing distribution."""
+
+__version__ = "0.1.0"
