@@ -33,7 +33,9 @@ class dtype:
         return (_dtype_by_name, (self.name,))
 
     def to_complex(self) -> dtype:
-        return {float16: complex32, float32: complex64, float64: complex128}.get(self, self)
+        # there is no complex bfloat16: it widens to complex64, as in PyTorch
+        return {float16: complex32, bfloat16: complex64, float32: complex64,
+                float64: complex128}.get(self, self)
 
     def to_real(self) -> dtype:
         return {complex32: float16, complex64: float32, complex128: float64}.get(self, self)

@@ -1,0 +1,19 @@
+"""Every ``Examples::`` block of torch.autograd runs as a doctest."""
+
+import doctest
+import importlib
+import pkgutil
+
+import pytest
+
+import torch.autograd as package
+
+MODULES = [package.__name__] + [
+    info.name for info in pkgutil.walk_packages(package.__path__, package.__name__ + ".")
+]
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_docstring_examples(name):
+    module = importlib.import_module(name)
+    assert doctest.testmod(module, optionflags=doctest.NORMALIZE_WHITESPACE).failed == 0

@@ -1,0 +1,73 @@
+"""The torch namespace: extend_path, lazy siblings and their install hints."""
+
+import importlib
+import subprocess
+import sys
+
+import pytest
+
+import torch
+from torch import _siblings
+
+
+def test_namespace_roots_extend_their_path():
+    import torch.utils
+
+    assert isinstance(torch.__path__, list) and torch.__path__
+    assert isinstance(torch.utils.__path__, list) and torch.utils.__path__
+
+
+def test_import_torch_imports_no_optional_package():
+    code = ("import sys, torch; optional = ['torch.' + m for m in "
+            "('autograd', 'nn', 'optim', 'multiprocessing', 'legacy', 'utils.data', 'cuda', "
+            "'testing')]; print([m for m in optional if m in sys.modules])")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("module,dist", sorted(_siblings.SIBLINGS.items()))
+def test_missing_sibling_names_its_distribution(module, dist):
+    finder = _siblings.MissingSiblingFinder()
+    with pytest.raises(ModuleNotFoundError, match=f"pip install {dist}") as info:
+        finder.find_spec(module)
+    assert info.value.name == module
+
+
+def test_finder_ignores_modules_it_does_not_own():
+    finder = _siblings.MissingSiblingFinder()
+    assert finder.find_spec("torch.something_else") is None
+    assert finder.find_spec("numpy") is None
+
+
+def test_finder_is_last_on_meta_path():
+    assert isinstance(sys.meta_path[-1], _siblings.MissingSiblingFinder)
+
+
+@pytest.mark.parametrize("name", ["autograd", "nn", "optim", "multiprocessing", "legacy"])
+def test_sibling_attribute_is_import_or_clear_error(name):
+    try:
+        importlib.import_module(f"torch.{name}")
+    except ModuleNotFoundError as error:
+        assert "pip install torch-" in str(error)
+        with pytest.raises(ModuleNotFoundError, match="pip install torch-"):
+            getattr(torch, name)
+    else:
+        assert getattr(torch, name) is sys.modules[f"torch.{name}"]
+
+
+def test_unknown_attribute_raises_attribute_error():
+    with pytest.raises(AttributeError, match="no attribute 'not_a_thing'"):
+        torch.not_a_thing  # noqa: B018
+
+
+def test_core_submodules_are_lazy_attributes():
+    assert torch.cuda.is_available() is False
+    assert torch.cuda.device_count() == 0
+    with pytest.raises(RuntimeError, match="not compiled with CUDA"):
+        torch.cuda.current_device()
+
+
+def test_version():
+    from torch.version import __version__
+
+    assert torch.__version__ == __version__

@@ -1,0 +1,72 @@
+"""The native MT19937 kernel against its NumPy reference."""
+
+import numpy as np
+import pytest
+
+from torch import _C, _mt19937_ref
+
+SEEDS = [0, 1, 5489, 2**32 - 1, 2**32 + 12345, 2**63 + 3]
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_raw_stream_matches_reference(seed):
+    native, reference = _C.MT19937(seed), _mt19937_ref.MT19937(seed)
+    for n in (0, 1, 623, 624, 625, 3000):
+        np.testing.assert_array_equal(native.random_raw(n), reference.random_raw(n))
+
+
+def test_reference_seeding_is_standard_mt19937():
+    # NumPy's legacy RandomState seeds exactly like std::mt19937 for 32-bit seeds
+    legacy = np.random.RandomState(1234).randint(0, 2**32, size=10, dtype=np.uint64)
+    stream = _mt19937_ref.MT19937(1234).random_raw(10)
+    np.testing.assert_array_equal(stream, legacy.astype(np.uint32))
+
+
+def test_default_seed_is_5489():
+    assert _C.MT19937().random_raw(1)[0] == 3499211612  # std::mt19937's first output
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("low,high", [(0.0, 1.0), (-3.3, 7.1), (1e-3, 2e-3), (-1e6, 5.0)])
+def test_fill_uniform_matches_reference(dtype, low, high):
+    n = 5000 if dtype == np.float32 else 600
+    native_out, ref_out = np.empty(n, dtype), np.empty(n, dtype)
+    _C.MT19937(77).fill_uniform(native_out, low, high)
+    _mt19937_ref.MT19937(77).fill_uniform(ref_out, low, high)
+    np.testing.assert_array_equal(native_out, ref_out)
+    assert (native_out >= dtype(low)).all()
+
+
+def test_state_round_trip_between_native_and_reference():
+    native = _C.MT19937(9)
+    native.random_raw(1000)
+    key, pos = native.get_state()
+    reference = _mt19937_ref.MT19937()
+    reference.set_state(key, pos)
+    np.testing.assert_array_equal(native.random_raw(700), reference.random_raw(700))
+    key2, pos2 = reference.get_state()
+    np.testing.assert_array_equal(key2, native.get_state()[0])
+    assert pos2 == native.get_state()[1]
+
+
+@pytest.mark.parametrize("engine", [_C.MT19937, _mt19937_ref.MT19937])
+def test_bad_state_is_rejected(engine):
+    gen = engine(0)
+    with pytest.raises(ValueError, match="624"):
+        gen.set_state(np.zeros(10, np.uint32), 0)
+    with pytest.raises(ValueError, match="position"):
+        gen.set_state(np.zeros(624, np.uint32), 625)
+    with pytest.raises(ValueError, match="non-negative"):
+        gen.random_raw(-1)
+
+
+def test_native_rejects_bad_output_buffers():
+    gen = _C.MT19937(0)
+    with pytest.raises(TypeError, match="float32 or float64"):
+        gen.fill_uniform(np.empty(4, np.int32), 0.0, 1.0)
+    with pytest.raises(ValueError, match="C-contiguous"):
+        gen.fill_uniform(np.empty((4, 4), np.float32)[:, ::2], 0.0, 1.0)
+    readonly = np.empty(4, np.float64)
+    readonly.flags.writeable = False
+    with pytest.raises(ValueError, match="read-only"):
+        gen.fill_uniform(readonly, 0.0, 1.0)

@@ -1,0 +1,121 @@
+"""Record golden outputs of real PyTorch for the tests (run under real PyTorch only).
+
+    python tools/golden/record.py          # from a venv with torch==2.13.0
+
+Each package's tests read ``tests/golden/<name>.json`` and never need PyTorch.
+"""
+
+from __future__ import annotations
+
+import json
+import pathlib
+
+import torch
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+
+def _dump(package: str, name: str, data) -> None:
+    path = ROOT / "packages" / package / "tests" / "golden" / f"{name}.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data, indent=1) + "\n")
+    print("wrote", path.relative_to(ROOT))
+
+
+def core_random() -> dict:
+    cases = {}
+    for seed in (0, 1, 42, 2**32 + 7, -5):
+        torch.manual_seed(seed)
+        cases[f"rand_f32_seed{seed}"] = torch.rand(40).tolist()
+        cases[f"rand_f64_seed{seed}_after"] = torch.rand(20, dtype=torch.float64).tolist()
+        cases[f"initial_seed{seed}"] = torch.initial_seed()
+    g = torch.Generator()
+    cases["fresh_generator_initial_seed"] = g.initial_seed()
+    cases["fresh_generator_rand"] = torch.rand(10, generator=g).tolist()
+    torch.manual_seed(3)
+    cases["uniform_f32_range_seed3"] = torch.empty(2000).uniform_(-3.3, 7.1).tolist()
+    torch.manual_seed(3)
+    cases["uniform_f64_range_seed3"] = torch.empty(500, dtype=torch.float64).uniform_(
+        -2.5, 0.1).tolist()
+    return cases
+
+
+def core_promotion() -> dict:
+    dtypes = ["bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16",
+              "float32", "float64", "complex64", "complex128"]
+    table = {}
+    for a in dtypes:
+        for b in dtypes:
+            table[f"{a},{b}"] = str(torch.promote_types(getattr(torch, a), getattr(torch, b)))
+    scalars = {}
+    for a in dtypes:
+        t = torch.ones(2, dtype=getattr(torch, a))
+        z = torch.ones((), dtype=getattr(torch, a))
+        for label, value in (("int", 2), ("float", 2.5), ("bool", True), ("complex", 1j)):
+            scalars[f"{a},{label}"] = str((t * value).dtype)
+        for b in dtypes:
+            scalars[f"{a},zerodim:{b}"] = str((t * torch.ones((), dtype=getattr(torch, b))).dtype)
+            scalars[f"zerodim:{a},zerodim:{b}"] = str(
+                (z * torch.ones((), dtype=getattr(torch, b))).dtype)
+    return {"promote_types": table, "mul": scalars}
+
+
+def core_repr() -> dict:
+    samples = {
+        "ints": torch.tensor([[1, 2], [3, 40]]),
+        "floats": torch.tensor([0.5, 1.25, -3.0]),
+        "integral_floats": torch.tensor([1.0, 2.0, -3.0]),
+        "wide": torch.tensor([1e-5, 1.0, 1e4]),
+        "double": torch.tensor([1.5, 2.0], dtype=torch.float64),
+        "int32": torch.tensor([1, 2], dtype=torch.int32),
+        "bool": torch.tensor([True, False]),
+        "scalar": torch.tensor(3.5),
+        "empty": torch.zeros(0),
+        "empty2d": torch.zeros(2, 0),
+        "matrix": torch.arange(6.0).reshape(2, 3) / 3,
+        "cube": torch.arange(8).reshape(2, 2, 2),
+        "requires_grad": torch.tensor([1.0, 2.0], requires_grad=True),
+        "nan_inf": torch.tensor([float("nan"), float("inf"), 1.5]),
+    }
+    return {k: repr(v) for k, v in samples.items()}
+
+
+def autograd_cases() -> dict:
+    x = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    w = torch.tensor([0.5, -1.0], requires_grad=True)
+    b = torch.tensor(0.25, requires_grad=True)
+    y = ((x @ w) * x.sum(1) / (b + 1) - x.mean()).sum()
+    y.backward()
+    return {"loss": y.item(), "x_grad": x.grad.tolist(), "w_grad": w.grad.tolist(),
+            "b_grad": b.grad.item()}
+
+
+def optim_sgd() -> dict:
+    cases = {}
+    options = {
+        "plain": dict(lr=0.1),
+        "momentum": dict(lr=0.05, momentum=0.9),
+        "dampening_wd": dict(lr=0.05, momentum=0.9, dampening=0.3, weight_decay=0.01),
+        "nesterov": dict(lr=0.05, momentum=0.8, nesterov=True),
+        "maximize": dict(lr=0.02, momentum=0.5, maximize=True),
+    }
+    for name, kwargs in options.items():
+        w = torch.tensor([1.5, -0.5, 2.0], requires_grad=True)
+        opt = torch.optim.SGD([w], **kwargs)
+        trajectory = []
+        for _ in range(20):
+            opt.zero_grad()
+            loss = ((w * w) * torch.tensor([1.0, 3.0, 0.5]) - w).sum()
+            loss.backward()
+            opt.step()
+            trajectory.append(w.tolist())
+        cases[name] = {"options": kwargs, "trajectory": trajectory}
+    return cases
+
+
+if __name__ == "__main__":
+    _dump("tensor-core", "random", core_random())
+    _dump("tensor-core", "promotion", core_promotion())
+    _dump("tensor-core", "repr", core_repr())
+    _dump("autograd", "engine", autograd_cases())
+    _dump("optim", "sgd", optim_sgd())
