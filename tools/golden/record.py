@@ -35,14 +35,27 @@ def core_random() -> dict:
     torch.manual_seed(3)
     cases["uniform_f32_range_seed3"] = torch.empty(2000).uniform_(-3.3, 7.1).tolist()
     torch.manual_seed(3)
-    cases["uniform_f64_range_seed3"] = torch.empty(500, dtype=torch.float64).uniform_(
-        -2.5, 0.1).tolist()
+    cases["uniform_f64_range_seed3"] = (
+        torch.empty(500, dtype=torch.float64).uniform_(-2.5, 0.1).tolist()
+    )
     return cases
 
 
 def core_promotion() -> dict:
-    dtypes = ["bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16",
-              "float32", "float64", "complex64", "complex128"]
+    dtypes = [
+        "bool",
+        "uint8",
+        "int8",
+        "int16",
+        "int32",
+        "int64",
+        "float16",
+        "bfloat16",
+        "float32",
+        "float64",
+        "complex64",
+        "complex128",
+    ]
     table = {}
     for a in dtypes:
         for b in dtypes:
@@ -56,7 +69,8 @@ def core_promotion() -> dict:
         for b in dtypes:
             scalars[f"{a},zerodim:{b}"] = str((t * torch.ones((), dtype=getattr(torch, b))).dtype)
             scalars[f"zerodim:{a},zerodim:{b}"] = str(
-                (z * torch.ones((), dtype=getattr(torch, b))).dtype)
+                (z * torch.ones((), dtype=getattr(torch, b))).dtype
+            )
     return {"promote_types": table, "mul": scalars}
 
 
@@ -86,8 +100,12 @@ def autograd_cases() -> dict:
     b = torch.tensor(0.25, requires_grad=True)
     y = ((x @ w) * x.sum(1) / (b + 1) - x.mean()).sum()
     y.backward()
-    return {"loss": y.item(), "x_grad": x.grad.tolist(), "w_grad": w.grad.tolist(),
-            "b_grad": b.grad.item()}
+    return {
+        "loss": y.item(),
+        "x_grad": x.grad.tolist(),
+        "w_grad": w.grad.tolist(),
+        "b_grad": b.grad.item(),
+    }
 
 
 def optim_sgd() -> dict:

@@ -120,19 +120,34 @@ def _numeric_grad(f, array, eps=1e-6):
     return grad.reshape(array.shape)
 
 
-@pytest.mark.parametrize("a_shape,b_shape", [
-    ((3,), (3,)), ((2, 3), (3,)), ((3,), (3, 4)), ((5, 2, 3), (3, 4)), ((4, 1, 2, 3), (3, 3, 2)),
-])
+@pytest.mark.parametrize(
+    "a_shape,b_shape",
+    [
+        ((3,), (3,)),
+        ((2, 3), (3,)),
+        ((3,), (3, 4)),
+        ((5, 2, 3), (3, 4)),
+        ((4, 1, 2, 3), (3, 3, 2)),
+    ],
+)
 def test_matmul_gradients_match_finite_differences(a_shape, b_shape):
     rng = np.random.default_rng(0)
     a_np, b_np = rng.standard_normal(a_shape), rng.standard_normal(b_shape)
     a = torch.tensor(a_np, requires_grad=True)
     b = torch.tensor(b_np, requires_grad=True)
     (a @ b).sum().backward()
-    np.testing.assert_allclose(a.grad.numpy(), _numeric_grad(
-        lambda v: np.matmul(v, b_np).sum(), a_np), rtol=1e-4, atol=1e-5)
-    np.testing.assert_allclose(b.grad.numpy(), _numeric_grad(
-        lambda v: np.matmul(a_np, v).sum(), b_np), rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(
+        a.grad.numpy(),
+        _numeric_grad(lambda v: np.matmul(v, b_np).sum(), a_np),
+        rtol=1e-4,
+        atol=1e-5,
+    )
+    np.testing.assert_allclose(
+        b.grad.numpy(),
+        _numeric_grad(lambda v: np.matmul(a_np, v).sum(), b_np),
+        rtol=1e-4,
+        atol=1e-5,
+    )
 
 
 def test_requires_grad_rules():

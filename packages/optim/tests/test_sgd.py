@@ -45,12 +45,15 @@ def test_param_groups_and_zero_grad():
     assert a.grad is None
 
 
-@pytest.mark.parametrize("kwargs,match", [
-    (dict(lr=-1), "Invalid learning rate: -1"),
-    (dict(lr=0.1, momentum=-0.5), "Invalid momentum value"),
-    (dict(lr=0.1, weight_decay=-1), "Invalid weight_decay value"),
-    (dict(lr=0.1, nesterov=True), "Nesterov momentum requires"),
-])
+@pytest.mark.parametrize(
+    "kwargs,match",
+    [
+        (dict(lr=-1), "Invalid learning rate: -1"),
+        (dict(lr=0.1, momentum=-0.5), "Invalid momentum value"),
+        (dict(lr=0.1, weight_decay=-1), "Invalid weight_decay value"),
+        (dict(lr=0.1, nesterov=True), "Nesterov momentum requires"),
+    ],
+)
 def test_bad_hyper_parameters(kwargs, match):
     with pytest.raises(ValueError, match=match):
         torch.optim.SGD([torch.zeros(1)], **kwargs)

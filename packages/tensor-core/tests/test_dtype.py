@@ -4,8 +4,20 @@ import pytest
 
 import torch
 
-NAMES = ["bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16", "float32",
-         "float64", "complex64", "complex128"]
+NAMES = [
+    "bool",
+    "uint8",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "float16",
+    "bfloat16",
+    "float32",
+    "float64",
+    "complex64",
+    "complex128",
+]
 SCALARS = {"int": 2, "float": 2.5, "bool": True, "complex": 1j}
 
 
@@ -27,7 +39,9 @@ def test_tensor_times_scalars_and_zero_dim(golden, name):
     for other in NAMES:
         o = torch.ones((), dtype=getattr(torch, other))
         assert str(torch._ops._dispatch.result_type(t, o)) == table[f"{name},zerodim:{other}"]
-        assert str(torch._ops._dispatch.result_type(z, o)) == table[f"zerodim:{name},zerodim:{other}"]
+        assert (
+            str(torch._ops._dispatch.result_type(z, o)) == table[f"zerodim:{name},zerodim:{other}"]
+        )
 
 
 def test_dtype_attributes():

@@ -18,9 +18,11 @@ def test_namespace_roots_extend_their_path():
 
 
 def test_import_torch_imports_no_optional_package():
-    code = ("import sys, torch; optional = ['torch.' + m for m in "
-            "('autograd', 'nn', 'optim', 'multiprocessing', 'legacy', 'utils.data', 'cuda', "
-            "'testing')]; print([m for m in optional if m in sys.modules])")
+    code = (
+        "import sys, torch; optional = ['torch.' + m for m in "
+        "('autograd', 'nn', 'optim', 'multiprocessing', 'legacy', 'utils.data', 'cuda', "
+        "'testing')]; print([m for m in optional if m in sys.modules])"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
 

@@ -33,10 +33,13 @@ def test_fresh_generator_matches_pytorch(golden, engine_path):
     assert torch.rand(10, generator=g).tolist() == expected["fresh_generator_rand"]
 
 
-@pytest.mark.parametrize("dtype,low,high,key", [
-    (np.float32, -3.3, 7.1, "uniform_f32_range_seed3"),
-    (np.float64, -2.5, 0.1, "uniform_f64_range_seed3"),
-])
+@pytest.mark.parametrize(
+    "dtype,low,high,key",
+    [
+        (np.float32, -3.3, 7.1, "uniform_f32_range_seed3"),
+        (np.float64, -2.5, 0.1, "uniform_f64_range_seed3"),
+    ],
+)
 def test_uniform_range_matches_pytorch(golden, engine_path, dtype, low, high, key):
     expected = golden("random")[key]
     g = torch.Generator().manual_seed(3)

@@ -24,14 +24,17 @@ def test_creation_functions():
     assert torch.empty(0, 3).shape == (0, 3)
 
 
-@pytest.mark.parametrize("call,error,match", [
-    (lambda: torch.zeros(-1), RuntimeError, "negative dimension"),
-    (lambda: torch.zeros(2.5), TypeError, "tuple of ints"),
-    (lambda: torch.arange(0, 5, 0), RuntimeError, "step must be nonzero"),
-    (lambda: torch.tensor("abc"), TypeError, "invalid data type"),
-    (lambda: torch.zeros(2, device="cuda"), RuntimeError, "not available"),
-    (lambda: torch.from_numpy([1, 2]), TypeError, "expected np.ndarray"),
-])
+@pytest.mark.parametrize(
+    "call,error,match",
+    [
+        (lambda: torch.zeros(-1), RuntimeError, "negative dimension"),
+        (lambda: torch.zeros(2.5), TypeError, "tuple of ints"),
+        (lambda: torch.arange(0, 5, 0), RuntimeError, "step must be nonzero"),
+        (lambda: torch.tensor("abc"), TypeError, "invalid data type"),
+        (lambda: torch.zeros(2, device="cuda"), RuntimeError, "not available"),
+        (lambda: torch.from_numpy([1, 2]), TypeError, "expected np.ndarray"),
+    ],
+)
 def test_creation_errors(call, error, match):
     with pytest.raises(error, match=match):
         call()
@@ -66,9 +69,14 @@ def test_views_share_storage():
     assert col.stride() == (3,) and col.storage_offset() == 1
 
 
-@pytest.mark.parametrize("op,ref", [
-    (torch.add, np.add), (torch.sub, np.subtract), (torch.mul, np.multiply),
-])
+@pytest.mark.parametrize(
+    "op,ref",
+    [
+        (torch.add, np.add),
+        (torch.sub, np.subtract),
+        (torch.mul, np.multiply),
+    ],
+)
 def test_binary_ops_against_numpy(op, ref):
     a = np.random.default_rng(0).standard_normal((3, 1, 4)).astype(np.float32)
     b = np.random.default_rng(1).standard_normal((2, 1)).astype(np.float32)

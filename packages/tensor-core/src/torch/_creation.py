@@ -9,8 +9,19 @@ from ._device import device as _device_cls
 from ._random import uniform_array
 from ._tensor import Tensor
 
-__all__ = ["tensor", "as_tensor", "from_numpy", "zeros", "ones", "full", "empty", "arange",
-           "zeros_like", "ones_like", "rand"]
+__all__ = [
+    "tensor",
+    "as_tensor",
+    "from_numpy",
+    "zeros",
+    "ones",
+    "full",
+    "empty",
+    "arange",
+    "zeros_like",
+    "ones_like",
+    "rand",
+]
 
 
 def _parse_size(size, fn: str) -> tuple:
@@ -18,11 +29,14 @@ def _parse_size(size, fn: str) -> tuple:
         size = tuple(size[0])
     for s in size:
         if not isinstance(s, (int, np.integer)) or isinstance(s, bool):
-            raise TypeError(f"{fn}(): argument 'size' must be tuple of ints, but found element "
-                            f"of type {type(s).__name__}")
+            raise TypeError(
+                f"{fn}(): argument 'size' must be tuple of ints, but found element "
+                f"of type {type(s).__name__}"
+            )
         if s < 0:
-            raise RuntimeError(f"{fn}(): trying to create tensor with negative dimension {s}: "
-                               f"{list(size)}")
+            raise RuntimeError(
+                f"{fn}(): trying to create tensor with negative dimension {s}: {list(size)}"
+            )
     return tuple(int(s) for s in size)
 
 
@@ -55,8 +69,7 @@ def _to_array(data) -> np.ndarray:
     if isinstance(data, Tensor):
         return data._np
     if isinstance(data, (list, tuple)):
-        return np.array([_to_array(x) if isinstance(x, (Tensor, list, tuple)) else x
-                         for x in data])
+        return np.array([_to_array(x) if isinstance(x, (Tensor, list, tuple)) else x for x in data])
     return np.asarray(data)
 
 
@@ -101,9 +114,11 @@ def from_numpy(ndarray: np.ndarray) -> Tensor:
     if not isinstance(ndarray, np.ndarray):
         raise TypeError(f"expected np.ndarray (got {type(ndarray).__name__})")
     if any(s < 0 for s in ndarray.strides):
-        raise ValueError("At least one stride in the given numpy array is negative, and tensors "
-                         "with negative strides are not currently supported. (You can probably "
-                         "work around this by making a copy of your array  with array.copy().)")
+        raise ValueError(
+            "At least one stride in the given numpy array is negative, and tensors "
+            "with negative strides are not currently supported. (You can probably "
+            "work around this by making a copy of your array  with array.copy().)"
+        )
     dtype = _dtype.from_numpy_dtype(ndarray.dtype)
     if ndarray.flags.c_contiguous:
         return Tensor._from_array(ndarray, dtype)
@@ -152,14 +167,14 @@ def full(size, fill_value, *, dtype=None, device=None, requires_grad=False) -> T
 
 def zeros_like(input: Tensor, *, dtype=None, device=None, requires_grad=False) -> Tensor:
     """Zeros with the shape (and by default the dtype) of ``input``."""
-    return zeros(input.shape, dtype=dtype or input.dtype, device=device,
-                 requires_grad=requires_grad)
+    return zeros(
+        input.shape, dtype=dtype or input.dtype, device=device, requires_grad=requires_grad
+    )
 
 
 def ones_like(input: Tensor, *, dtype=None, device=None, requires_grad=False) -> Tensor:
     """Ones with the shape (and by default the dtype) of ``input``."""
-    return ones(input.shape, dtype=dtype or input.dtype, device=device,
-                requires_grad=requires_grad)
+    return ones(input.shape, dtype=dtype or input.dtype, device=device, requires_grad=requires_grad)
 
 
 def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=False) -> Tensor:
@@ -184,8 +199,9 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
         integral = all(isinstance(v, int) for v in (start, end, step))
         dtype = _dtype.int64 if integral else _dtype.get_default_dtype()
     length = max(0, int(np.ceil((end - start) / step)))
-    values = start + step * np.arange(length, dtype=np.float64 if dtype.is_floating_point
-                                      else np.int64)
+    values = start + step * np.arange(
+        length, dtype=np.float64 if dtype.is_floating_point else np.int64
+    )
     return _finish(values.astype(dtype.np_dtype), dtype, requires_grad)
 
 

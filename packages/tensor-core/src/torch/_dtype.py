@@ -13,8 +13,16 @@ __all__ = ["dtype", "get_default_dtype", "set_default_dtype", "promote_types"]
 class dtype:
     """A tensor element type (``torch.float32``, ``torch.int64``, ...)."""
 
-    __slots__ = ("name", "np_dtype", "itemsize", "is_floating_point", "is_complex", "is_signed",
-                 "_category", "_legacy")
+    __slots__ = (
+        "name",
+        "np_dtype",
+        "itemsize",
+        "is_floating_point",
+        "is_complex",
+        "is_signed",
+        "_category",
+        "_legacy",
+    )
 
     def __init__(self, name, np_dtype, category, legacy):
         self.name = name
@@ -34,8 +42,12 @@ class dtype:
 
     def to_complex(self) -> dtype:
         # there is no complex bfloat16: it widens to complex64, as in PyTorch
-        return {float16: complex32, bfloat16: complex64, float32: complex64,
-                float64: complex128}.get(self, self)
+        return {
+            float16: complex32,
+            bfloat16: complex64,
+            float32: complex64,
+            float64: complex128,
+        }.get(self, self)
 
     def to_real(self) -> dtype:
         return {complex32: float16, complex64: float32, complex128: float64}.get(self, self)
@@ -56,18 +68,47 @@ complex32 = dtype("complex32", np.complex64, 3, "ComplexHalfTensor")
 complex64 = dtype("complex64", np.complex64, 3, "ComplexFloatTensor")
 complex128 = dtype("complex128", np.complex128, 3, "ComplexDoubleTensor")
 
-ALL_DTYPES = (bool_, uint8, int8, int16, int32, int64, float16, bfloat16, float32, float64,
-              complex32, complex64, complex128)
+ALL_DTYPES = (
+    bool_,
+    uint8,
+    int8,
+    int16,
+    int32,
+    int64,
+    float16,
+    bfloat16,
+    float32,
+    float64,
+    complex32,
+    complex64,
+    complex128,
+)
 _BY_NAME = {d.name: d for d in ALL_DTYPES}
 _FROM_NUMPY = {d.np_dtype: d for d in reversed(ALL_DTYPES)}  # complex64 wins over complex32
 
 # The aliases PyTorch exposes as module attributes.
 ALIASES = {
-    "bool": bool_, "uint8": uint8, "int8": int8, "int16": int16, "short": int16,
-    "int32": int32, "int": int32, "int64": int64, "long": int64, "float16": float16,
-    "half": float16, "bfloat16": bfloat16, "float32": float32, "float": float32,
-    "float64": float64, "double": float64, "complex32": complex32, "chalf": complex32,
-    "complex64": complex64, "cfloat": complex64, "complex128": complex128,
+    "bool": bool_,
+    "uint8": uint8,
+    "int8": int8,
+    "int16": int16,
+    "short": int16,
+    "int32": int32,
+    "int": int32,
+    "int64": int64,
+    "long": int64,
+    "float16": float16,
+    "half": float16,
+    "bfloat16": bfloat16,
+    "float32": float32,
+    "float": float32,
+    "float64": float64,
+    "double": float64,
+    "complex32": complex32,
+    "chalf": complex32,
+    "complex64": complex64,
+    "cfloat": complex64,
+    "complex128": complex128,
     "cdouble": complex128,
 }
 
@@ -117,7 +158,7 @@ def set_default_dtype(d: dtype) -> None:
 _INT_ORDER = (uint8, int8, int16, int32, int64)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def promote_types(a: dtype, b: dtype) -> dtype:
     """The dtype of ``a op b`` for two tensors of dtypes ``a`` and ``b`` (PyTorch's rules:
     the higher category wins whole; within a category the wider type wins, with

@@ -17,8 +17,9 @@ def _float_formatter(values: np.ndarray):
         return lambda v: _special(v) or f"{v:.0f}."
     magnitude = np.abs(finite)
     nonzero = magnitude[magnitude != 0]
-    if nonzero.size and (nonzero.max() / nonzero.min() > 1000 or nonzero.max() > 1e8
-                         or nonzero.min() < 1e-4):
+    if nonzero.size and (
+        nonzero.max() / nonzero.min() > 1000 or nonzero.max() > 1e8 or nonzero.min() < 1e-4
+    ):
         return lambda v: _sci(v)
     return lambda v: _special(v) or f"{v:.4f}"
 
@@ -52,7 +53,7 @@ def _render(strings: np.ndarray, indent: int) -> str:
     if strings.ndim == 1:
         items = list(strings)
         per_line = max(1, (_LINE_WIDTH - indent) // (len(items[0]) + 2)) if items else 1
-        lines = [", ".join(items[i:i + per_line]) for i in range(0, len(items), per_line)]
+        lines = [", ".join(items[i : i + per_line]) for i in range(0, len(items), per_line)]
         return "[" + (",\n" + " " * (indent + 1)).join(lines) + "]"
     separator = "," + "\n" * (strings.ndim - 1) + " " * (indent + 1)
     return "[" + separator.join(_render(sub, indent + 1) for sub in strings) + "]"
@@ -70,7 +71,7 @@ def tensor_repr(tensor, default_dtype) -> str:
         width = max(len(s) for s in leaves)
         strings = np.array([s.rjust(width) for s in leaves], dtype=object).reshape(array.shape)
         body = _render(strings, len("tensor("))
-    implied = tensor.dtype in (default_dtype, ) or tensor.dtype.name in ("int64", "bool")
+    implied = tensor.dtype in (default_dtype,) or tensor.dtype.name in ("int64", "bool")
     if not implied:
         suffixes.append(f"dtype={tensor.dtype}")
     if tensor.grad_fn is not None:

@@ -16,9 +16,10 @@ nothing else that is private to core. It holds:
 from __future__ import annotations
 
 import abc
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import metadata
-from typing import Any, Callable
+from typing import Any
 
 __all__ = [
     "CORE_API",

@@ -90,5 +90,6 @@ def _fma_f64(x: np.ndarray, span: float, low: float) -> np.ndarray:
     """``x * span + low`` rounded once to float64."""
     if span == 1.0 and low == 0.0:
         return x  # exact without any rounding
-    return np.array([float(Fraction(v) * Fraction(span) + Fraction(low)) for v in x.tolist()],
-                    dtype=np.float64)
+    return np.array(
+        [float(Fraction(v) * Fraction(span) + Fraction(low)) for v in x.tolist()], dtype=np.float64
+    )

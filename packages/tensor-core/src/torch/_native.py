@@ -11,6 +11,6 @@ import os
 ENABLED = os.environ.get("TORCH_NATIVE", "1") != "0"
 
 if ENABLED:
-    from . import _C as kernels  # noqa: F401
+    from . import _C as kernels  # noqa: F401, N811
 else:
     from . import _mt19937_ref as kernels  # noqa: F401

@@ -22,8 +22,18 @@ class Tensor:
     with this class directly.
     """
 
-    __slots__ = ("_storage", "_offset", "_np", "_dtype", "_device", "_requires_grad", "grad",
-                 "grad_fn", "_version", "__weakref__")
+    __slots__ = (
+        "_storage",
+        "_offset",
+        "_np",
+        "_dtype",
+        "_device",
+        "_requires_grad",
+        "grad",
+        "grad_fn",
+        "_version",
+        "__weakref__",
+    )
 
     # ---------------------------------------------------------------- construction
 
@@ -150,8 +160,9 @@ class Tensor:
             )
         if requires_grad:
             if not (self._dtype.is_floating_point or self._dtype.is_complex):
-                raise RuntimeError("only Tensors of floating point and complex dtype can "
-                                   "require gradients")
+                raise RuntimeError(
+                    "only Tensors of floating point and complex dtype can require gradients"
+                )
             if not get_grad_engine().available:
                 raise no_autograd_error()
         self._requires_grad = bool(requires_grad)
@@ -184,8 +195,10 @@ class Tensor:
 
     def numpy(self, *, force: bool = False) -> np.ndarray:
         if self._requires_grad and not force:
-            raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use "
-                               "tensor.detach().numpy() instead.")
+            raise RuntimeError(
+                "Can't call numpy() on Tensor that requires grad. Use "
+                "tensor.detach().numpy() instead."
+            )
         return self._np
 
     def __array__(self, dtype=None, copy=None):
@@ -199,7 +212,8 @@ class Tensor:
     def item(self):
         if self._np.size != 1:
             raise RuntimeError(
-                f"a Tensor with {self._np.size} elements cannot be converted to Scalar")
+                f"a Tensor with {self._np.size} elements cannot be converted to Scalar"
+            )
         value = self._np.reshape(())[()]
         return float(value) if self._dtype is _dtype.bfloat16 else value.item()
 
@@ -211,7 +225,7 @@ class Tensor:
 
     def __bool__(self) -> bool:
         if self._np.size != 1:
-            raise RuntimeError(f"Boolean value of Tensor with more than one value is ambiguous")
+            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
         return bool(self._np.reshape(())[()])
 
     def __len__(self) -> int:

@@ -40,12 +40,14 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     """
     tensors = _as_tuple(tensors)
     grad_tensors = _as_tuple(grad_tensors) or (None,) * len(tensors)
-    run_backward(tensors, grad_tensors, retain_graph, create_graph, _as_tuple(inputs),
-                 capture=False)
+    run_backward(
+        tensors, grad_tensors, retain_graph, create_graph, _as_tuple(inputs), capture=False
+    )
 
 
-def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
-         allow_unused=False):
+def grad(
+    outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, allow_unused=False
+):
     """The gradients of ``outputs`` with respect to ``inputs``, returned instead of being
     accumulated into ``.grad``.
 
@@ -69,13 +71,14 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     outputs = _as_tuple(outputs)
     inputs = _as_tuple(inputs)
     grad_outputs = _as_tuple(grad_outputs) or (None,) * len(outputs)
-    result = run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs,
-                          capture=True)
-    for i, (tensor, g) in enumerate(zip(inputs, result)):
+    result = run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs, capture=True)
+    for i, g in enumerate(result):
         if g is None and not allow_unused:
-            raise RuntimeError(f"One of the differentiated Tensors (input {i}) appears to not "
-                               "have been used in the graph. Set allow_unused=True if this is "
-                               "the desired behavior.")
+            raise RuntimeError(
+                f"One of the differentiated Tensors (input {i}) appears to not "
+                "have been used in the graph. Set allow_unused=True if this is "
+                "the desired behavior."
+            )
     return result
 
 
@@ -83,8 +86,11 @@ def Variable(data, requires_grad=False, volatile=None):  # noqa: N802 - PyTorch'
     """Since 0.4 a Variable is just a Tensor: returns ``data`` (a Tensor), with
     ``requires_grad`` set when asked. ``volatile`` has no effect any more."""
     if volatile is not None:
-        warnings.warn("volatile was removed and now has no effect. Use `with torch.no_grad():` "
-                      "instead.", UserWarning, stacklevel=2)
+        warnings.warn(
+            "volatile was removed and now has no effect. Use `with torch.no_grad():` instead.",
+            UserWarning,
+            stacklevel=2,
+        )
     if not isinstance(data, torch.Tensor):
         raise TypeError(f"Variable data has to be a tensor, but got {type(data).__name__}")
     if requires_grad:

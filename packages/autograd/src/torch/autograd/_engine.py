@@ -10,11 +10,13 @@ from ._derivatives import DERIVATIVES
 
 __all__ = ["Engine", "Node", "AccumulateGrad", "run_backward"]
 
-_FREED = ("Trying to backward through the graph a second time (or directly access saved "
-          "tensors after they have already been freed). Saved intermediate values of the graph "
-          "are freed when you call .backward() or autograd.grad(). Specify retain_graph=True if "
-          "you need to backward through the graph a second time or if you need to access saved "
-          "tensors after calling backward.")
+_FREED = (
+    "Trying to backward through the graph a second time (or directly access saved "
+    "tensors after they have already been freed). Saved intermediate values of the graph "
+    "are freed when you call .backward() or autograd.grad(). Specify retain_graph=True if "
+    "you need to backward through the graph a second time or if you need to access saved "
+    "tensors after calling backward."
+)
 
 
 class Node:
@@ -109,15 +111,18 @@ def _root_grads(tensors, grad_tensors):
     roots = []
     for i, (tensor, grad) in enumerate(zip(tensors, grad_tensors)):
         if not tensor._requires_grad:
-            raise RuntimeError(f"element {i} of tensors does not require grad and does not "
-                               "have a grad_fn")
+            raise RuntimeError(
+                f"element {i} of tensors does not require grad and does not have a grad_fn"
+            )
         if grad is None:
             if tensor.numel() != 1:
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
             grad = torch.ones_like(tensor)
         elif tuple(grad.shape) != tuple(tensor.shape):
-            raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of "
-                               f"{grad.shape} and output[{i}] has a shape of {tensor.shape}.")
+            raise RuntimeError(
+                f"Mismatch in shape: grad_output[{i}] has a shape of "
+                f"{grad.shape} and output[{i}] has a shape of {tensor.shape}."
+            )
         node = tensor.grad_fn if tensor.grad_fn is not None else AccumulateGrad(tensor)
         roots.append((node, grad))
     return roots
@@ -151,8 +156,9 @@ def run_backward(tensors, grad_tensors, retain_graph, create_graph, inputs, capt
             if not t._requires_grad:
                 raise RuntimeError("One of the differentiated Tensors does not require grad")
     captured = [None] * (len(inputs) if inputs is not None else 0)
-    nonleaf_wanted = {} if not capture else {
-        t.grad_fn: i for i, t in enumerate(inputs) if t.grad_fn is not None}
+    nonleaf_wanted = (
+        {} if not capture else {t.grad_fn: i for i, t in enumerate(inputs) if t.grad_fn is not None}
+    )
 
     dependencies = _count_dependencies(roots)
     buffers: dict = {}

@@ -29,8 +29,10 @@ class Optimizer:
         self.state: dict = {}
         self.param_groups: list[dict] = []
         if isinstance(params, torch.Tensor):
-            raise TypeError("params argument given to the optimizer should be an iterable of "
-                            f"Tensors or dicts, but got {type(params).__name__}")
+            raise TypeError(
+                "params argument given to the optimizer should be an iterable of "
+                f"Tensors or dicts, but got {type(params).__name__}"
+            )
         groups = list(params)
         if not groups:
             raise ValueError("optimizer got an empty parameter list")
@@ -48,13 +50,17 @@ class Optimizer:
         params = [params] if isinstance(params, torch.Tensor) else list(params)
         for p in params:
             if not isinstance(p, torch.Tensor):
-                raise TypeError(f"optimizer can only optimize Tensors, but one of the params is "
-                                f"{type(p).__name__}")
+                raise TypeError(
+                    f"optimizer can only optimize Tensors, but one of the params is "
+                    f"{type(p).__name__}"
+                )
         group = {**param_group, "params": params}
         for name, default in self.defaults.items():
             if default is required and name not in group:
-                raise ValueError(f"parameter group didn't specify a value of required "
-                                 f"optimization parameter {name}")
+                raise ValueError(
+                    f"parameter group didn't specify a value of required "
+                    f"optimization parameter {name}"
+                )
             group.setdefault(name, default)
         existing = {id(p) for g in self.param_groups for p in g["params"]}
         if any(id(p) in existing for p in params):

@@ -57,19 +57,20 @@ def result_type(*operands):
     for x in operands:
         if isinstance(x, Tensor):
             if x._np.ndim:
-                dim_result = x._dtype if dim_result is None else _dtype.promote_types(
-                    dim_result, x._dtype)
+                dim_result = (
+                    x._dtype if dim_result is None else _dtype.promote_types(dim_result, x._dtype)
+                )
             else:
-                zero_result = x._dtype if zero_result is None else _dtype.promote_types(
-                    zero_result, x._dtype)
+                zero_result = (
+                    x._dtype if zero_result is None else _dtype.promote_types(zero_result, x._dtype)
+                )
         else:
             d = _scalar_dtype(x)
-            scalar_result = d if scalar_result is None else _dtype.promote_types(
-                scalar_result, d)
+            scalar_result = d if scalar_result is None else _dtype.promote_types(scalar_result, d)
     return _combine_categories(dim_result, _combine_categories(zero_result, scalar_result))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def tensor_pair_dtype(a, b):
     """Cached result dtype of two tensors with dim > 0 (the hot path)."""
     return _dtype.promote_types(a, b)

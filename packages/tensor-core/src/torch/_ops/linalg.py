@@ -10,8 +10,14 @@ from ._dispatch import check_tensor, record
 
 __all__ = ["matmul"]
 
-MATMUL = ops.register(OpDef(name="matmul", signature="matmul(Tensor input, Tensor other) -> Tensor",
-                            kernels={"cpu": np.matmul}, family="linalg"))
+MATMUL = ops.register(
+    OpDef(
+        name="matmul",
+        signature="matmul(Tensor input, Tensor other) -> Tensor",
+        kernels={"cpu": np.matmul},
+        family="linalg",
+    )
+)
 
 
 def matmul(input: Tensor, other: Tensor) -> Tensor:
@@ -28,16 +34,21 @@ def matmul(input: Tensor, other: Tensor) -> Tensor:
     check_tensor(input, "matmul")
     check_tensor(other, "matmul", "other")
     if input._np.ndim == 0 or other._np.ndim == 0:
-        raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are "
-                           f"{input._np.ndim}D and {other._np.ndim}D")
+        raise RuntimeError(
+            f"both arguments to matmul need to be at least 1D, but they are "
+            f"{input._np.ndim}D and {other._np.ndim}D"
+        )
     if input._dtype is not other._dtype:
-        raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: "
-                           f"{input._dtype.name} != {other._dtype.name}")
+        raise RuntimeError(
+            f"expected m1 and m2 to have the same dtype, but got: "
+            f"{input._dtype.name} != {other._dtype.name}"
+        )
     try:
         result = np.matmul(input._np, other._np)
     except ValueError:
-        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied "
-                           f"({_shape(input)} and {_shape(other)})") from None
+        raise RuntimeError(
+            f"mat1 and mat2 shapes cannot be multiplied ({_shape(input)} and {_shape(other)})"
+        ) from None
     return record(MATMUL, (input, other), Tensor._from_array(np.asarray(result), input._dtype))
 
 

@@ -20,30 +20,40 @@ def _binary_dtype(a, b):
 
 
 def _check_alpha(alpha, dtype, name: str) -> None:
-    if alpha != 1 and isinstance(alpha, float) and not (dtype.is_floating_point or
-                                                        dtype.is_complex):
-        raise RuntimeError(f"For integral input tensors, argument alpha must not be a floating "
-                           f"point number. ({name})")
+    if (
+        alpha != 1
+        and isinstance(alpha, float)
+        and not (dtype.is_floating_point or dtype.is_complex)
+    ):
+        raise RuntimeError(
+            f"For integral input tensors, argument alpha must not be a floating "
+            f"point number. ({name})"
+        )
 
 
 def _write_out(out: Tensor, array: np.ndarray) -> Tensor:
     if out._np.shape != array.shape:
-        raise RuntimeError(f"out= tensor has shape {list(out._np.shape)}, but the result has "
-                           f"shape {list(array.shape)}")
+        raise RuntimeError(
+            f"out= tensor has shape {list(out._np.shape)}, but the result has "
+            f"shape {list(array.shape)}"
+        )
     np.copyto(out._np, array, casting="unsafe")
     out._bump_version()
     return out
 
 
 def _make_binary(name: str, ufunc, doc: str, with_alpha: bool):
-    op = ops.register(OpDef(
-        name=name,
-        signature=f"{name}(Tensor input, Tensor other"
-        + (", *, Scalar alpha=1)" if with_alpha else ")") + " -> Tensor",
-        kernels={"cpu": ufunc},
-        family="pointwise",
-        doc=doc,
-    ))
+    op = ops.register(
+        OpDef(
+            name=name,
+            signature=f"{name}(Tensor input, Tensor other"
+            + (", *, Scalar alpha=1)" if with_alpha else ")")
+            + " -> Tensor",
+            kernels={"cpu": ufunc},
+            family="pointwise",
+            doc=doc,
+        )
+    )
 
     def function(input, other, *, alpha=1, out=None):
         if not isinstance(input, Tensor):
@@ -122,8 +132,14 @@ SUB, sub = _make_binary("sub", np.subtract, _SUB_DOC, with_alpha=True)
 MUL, mul = _make_binary("mul", np.multiply, _MUL_DOC, with_alpha=False)
 DIV, div = _make_binary("div", np.true_divide, _DIV_DOC, with_alpha=False)
 
-NEG = ops.register(OpDef(name="neg", signature="neg(Tensor input) -> Tensor",
-                         kernels={"cpu": np.negative}, family="pointwise"))
+NEG = ops.register(
+    OpDef(
+        name="neg",
+        signature="neg(Tensor input) -> Tensor",
+        kernels={"cpu": np.negative},
+        family="pointwise",
+    )
+)
 
 
 def neg(input: Tensor, *, out=None) -> Tensor:
@@ -136,9 +152,11 @@ def neg(input: Tensor, *, out=None) -> Tensor:
         tensor([-1.,  2.])
     """
     if input._dtype is _dtype.bool_:
-        raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. If "
-                           "you are trying to invert a mask, use the `~` or `logical_not()` "
-                           "operator instead.")
+        raise RuntimeError(
+            "Negation, the `-` operator, on a bool tensor is not supported. If "
+            "you are trying to invert a mask, use the `~` or `logical_not()` "
+            "operator instead."
+        )
     result = np.negative(input._np)
     if out is not None:
         return _write_out(out, result)
@@ -152,28 +170,42 @@ def _make_inplace(name: str, function):
     # Only add_ and sub_ record for autograd for now: their derivatives need no input
     # values, which the in-place write has already overwritten.
     recordable = name in ("add_", "sub_")
-    op = ops.register(OpDef(
-        name=name, signature=f"{name}(Tensor(a!) self, Tensor other) -> Tensor(a!)",
-        kernels={"cpu": function}, family="pointwise", inplace=True,
-        differentiable=recordable))
+    op = ops.register(
+        OpDef(
+            name=name,
+            signature=f"{name}(Tensor(a!) self, Tensor other) -> Tensor(a!)",
+            kernels={"cpu": function},
+            family="pointwise",
+            inplace=True,
+            differentiable=recordable,
+        )
+    )
 
     def method(self: Tensor, other, **kwargs):
         recording = _grad_mode.is_grad_enabled() and (
-            self._requires_grad or (isinstance(other, Tensor) and other._requires_grad))
+            self._requires_grad or (isinstance(other, Tensor) and other._requires_grad)
+        )
         if recording and self.is_leaf and self._requires_grad:
-            raise RuntimeError("a leaf Variable that requires grad is being used in an "
-                               "in-place operation.")
+            raise RuntimeError(
+                "a leaf Variable that requires grad is being used in an in-place operation."
+            )
         if recording and not recordable:
-            raise NotImplementedError(f"{name} on tensors that require grad is not supported "
-                                      f"yet; use the out-of-place {name[:-1]}")
+            raise NotImplementedError(
+                f"{name} on tensors that require grad is not supported "
+                f"yet; use the out-of-place {name[:-1]}"
+            )
         with _grad_mode.no_grad():
             result = function(self, other, **kwargs)
         if result._dtype is not self._dtype and not _can_cast(result._dtype, self._dtype):
-            raise RuntimeError(f"result type {_legacy_name(result._dtype)} can't be cast to the "
-                               f"desired output type {_legacy_name(self._dtype)}")
+            raise RuntimeError(
+                f"result type {_legacy_name(result._dtype)} can't be cast to the "
+                f"desired output type {_legacy_name(self._dtype)}"
+            )
         if result._np.shape != self._np.shape:
-            raise RuntimeError(f"output with shape {list(self._np.shape)} doesn't match the "
-                               f"broadcast shape {list(result._np.shape)}")
+            raise RuntimeError(
+                f"output with shape {list(self._np.shape)} doesn't match the "
+                f"broadcast shape {list(result._np.shape)}"
+            )
         self._np[...] = result._np
         self._bump_version()
         if recording:

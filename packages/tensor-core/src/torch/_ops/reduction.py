@@ -11,12 +11,24 @@ from ._dispatch import check_tensor, record
 
 __all__ = ["sum", "mean"]
 
-SUM = ops.register(OpDef(
-    name="sum", signature="sum(Tensor input, int[1]? dim=None, bool keepdim=False, *, "
-    "ScalarType? dtype=None) -> Tensor", kernels={"cpu": np.sum}, family="reduction"))
-MEAN = ops.register(OpDef(
-    name="mean", signature="mean(Tensor input, int[1]? dim=None, bool keepdim=False, *, "
-    "ScalarType? dtype=None) -> Tensor", kernels={"cpu": np.mean}, family="reduction"))
+SUM = ops.register(
+    OpDef(
+        name="sum",
+        signature="sum(Tensor input, int[1]? dim=None, bool keepdim=False, *, "
+        "ScalarType? dtype=None) -> Tensor",
+        kernels={"cpu": np.sum},
+        family="reduction",
+    )
+)
+MEAN = ops.register(
+    OpDef(
+        name="mean",
+        signature="mean(Tensor input, int[1]? dim=None, bool keepdim=False, *, "
+        "ScalarType? dtype=None) -> Tensor",
+        kernels={"cpu": np.mean},
+        family="reduction",
+    )
+)
 
 
 def normalize_dims(input: Tensor, dim) -> tuple[int, ...]:
@@ -65,9 +77,15 @@ def mean(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tenso
     check_tensor(input, "mean")
     target = dtype or input._dtype
     if not (target.is_floating_point or target.is_complex):
-        raise RuntimeError("mean(): could not infer output dtype. Input dtype must be either a "
-                           f"floating point or complex dtype. Got: {input._dtype._legacy[:-6]}")
+        raise RuntimeError(
+            "mean(): could not infer output dtype. Input dtype must be either a "
+            f"floating point or complex dtype. Got: {input._dtype._legacy[:-6]}"
+        )
     dims = normalize_dims(input, dim)
     result = np.mean(input._np, axis=dims, keepdims=keepdim, dtype=target.np_dtype)
-    return record(MEAN, (input,), Tensor._from_array(np.asarray(result, dtype=target.np_dtype),
-                                                      target), (dims, keepdim))
+    return record(
+        MEAN,
+        (input,),
+        Tensor._from_array(np.asarray(result, dtype=target.np_dtype), target),
+        (dims, keepdim),
+    )

@@ -13,14 +13,32 @@ from ._dispatch import check_tensor, record
 
 __all__ = ["reshape", "expand", "transpose", "t"]
 
-RESHAPE = ops.register(OpDef(name="reshape", signature="reshape(Tensor(a) input, SymInt[] shape)"
-                             " -> Tensor(a)", kernels={"cpu": np.reshape}, family="shape"))
-EXPAND = ops.register(OpDef(name="expand", signature="expand(Tensor(a) self, SymInt[] size) -> "
-                            "Tensor(a)", kernels={"cpu": np.broadcast_to}, family="shape",
-                            view=True))
-TRANSPOSE = ops.register(OpDef(name="transpose", signature="transpose(Tensor(a) input, int dim0,"
-                               " int dim1) -> Tensor(a)", kernels={"cpu": np.swapaxes},
-                               family="shape", view=True))
+RESHAPE = ops.register(
+    OpDef(
+        name="reshape",
+        signature="reshape(Tensor(a) input, SymInt[] shape) -> Tensor(a)",
+        kernels={"cpu": np.reshape},
+        family="shape",
+    )
+)
+EXPAND = ops.register(
+    OpDef(
+        name="expand",
+        signature="expand(Tensor(a) self, SymInt[] size) -> Tensor(a)",
+        kernels={"cpu": np.broadcast_to},
+        family="shape",
+        view=True,
+    )
+)
+TRANSPOSE = ops.register(
+    OpDef(
+        name="transpose",
+        signature="transpose(Tensor(a) input, int dim0, int dim1) -> Tensor(a)",
+        kernels={"cpu": np.swapaxes},
+        family="shape",
+        view=True,
+    )
+)
 
 
 def _shape_arg(shape) -> tuple:
@@ -37,7 +55,7 @@ def _infer_shape(shape: tuple, numel: int) -> tuple:
     if unknown:
         if known == 0 or numel % known:
             raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
-        shape = shape[:unknown[0]] + (numel // known,) + shape[unknown[0] + 1:]
+        shape = shape[: unknown[0]] + (numel // known,) + shape[unknown[0] + 1 :]
     elif known != numel:
         raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
     return shape
@@ -75,19 +93,24 @@ def expand(input: Tensor, *sizes) -> Tensor:
     sizes = _shape_arg(sizes)
     ndim = input._np.ndim
     if len(sizes) < ndim:
-        raise RuntimeError(f"expand(torch.FloatTensor{{{list(input._np.shape)}}}, size="
-                           f"{list(sizes)}): the number of sizes provided ({len(sizes)}) must "
-                           f"be greater or equal to the number of dimensions in the tensor "
-                           f"({ndim})")
+        raise RuntimeError(
+            f"expand(torch.FloatTensor{{{list(input._np.shape)}}}, size="
+            f"{list(sizes)}): the number of sizes provided ({len(sizes)}) must "
+            f"be greater or equal to the number of dimensions in the tensor "
+            f"({ndim})"
+        )
     lead = len(sizes) - ndim
     target = tuple(
-        input._np.shape[i - lead] if s == -1 and i >= lead else s for i, s in enumerate(sizes))
+        input._np.shape[i - lead] if s == -1 and i >= lead else s for i, s in enumerate(sizes)
+    )
     try:
         array = np.broadcast_to(input._np, target)
     except ValueError:
-        raise RuntimeError(f"The expanded size of the tensor must match the existing size at "
-                           f"non-singleton dimensions. Target sizes: {list(sizes)}. Tensor "
-                           f"sizes: {list(input._np.shape)}") from None
+        raise RuntimeError(
+            f"The expanded size of the tensor must match the existing size at "
+            f"non-singleton dimensions. Target sizes: {list(sizes)}. Tensor "
+            f"sizes: {list(input._np.shape)}"
+        ) from None
     return record(EXPAND, (input,), input._view_from_array(array), (tuple(input._np.shape),))
 
 
@@ -104,6 +127,7 @@ def transpose(input: Tensor, dim0: int, dim1: int) -> Tensor:
 def t(input: Tensor) -> Tensor:
     """Transpose of a tensor of at most 2 dims (a view)."""
     if input._np.ndim > 2:
-        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is "
-                           f"{input._np.ndim}D")
+        raise RuntimeError(
+            f"t() expects a tensor with <= 2 dimensions, but self is {input._np.ndim}D"
+        )
     return transpose(input, 0, 1) if input._np.ndim == 2 else transpose(input, 0, 0)

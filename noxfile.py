@@ -1,0 +1,360 @@
+"""Sessions for the whole monorepo, generated from one table of packages.
+
+    nox -t ci                      # everything CI runs (the README's test command)
+    nox -s "tests(nn)"             # one package's tests against HEAD siblings
+    nox -s demo                    # the main job
+    nox -s bench                   # side by side with real PyTorch
+
+Every session installs built wheels (never the working tree) into its own fresh venv.
+"""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import re
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+
+import nox
+import tomllib
+
+ROOT = pathlib.Path(__file__).parent
+BUILD = ROOT / ".nox" / "_build"
+
+# The one table: package folder -> import name. Distribution names, versions and sibling
+# dependency ranges are read from each package's pyproject.toml.
+PACKAGES = {
+    "tensor-core": "torch",
+    "autograd": "torch.autograd",
+    "nn": "torch.nn",
+    "optim": "torch.optim",
+    "multiprocessing": "torch.multiprocessing",
+    "utils-data": "torch.utils.data",
+    "legacy": "torch.legacy",
+}
+TEST_REQUIREMENTS = ["pytest>=7", "pytest-xdist>=3", "hypothesis>=6"]
+
+nox.options.default_venv_backend = "uv"
+nox.options.reuse_existing_virtualenvs = False
+nox.options.sessions = ["tests", "lint"]
+
+
+# ----------------------------------------------------------------------- package metadata
+
+
+def _pyproject(folder: str, root: pathlib.Path = ROOT) -> dict:
+    return tomllib.loads((root / "packages" / folder / "pyproject.toml").read_text())
+
+
+def dist_name(folder: str) -> str:
+    return _pyproject(folder)["project"]["name"]
+
+
+FOLDER_OF_DIST = {dist_name(folder): folder for folder in PACKAGES}
+
+
+def sibling_requirements(folder: str) -> dict[str, str]:
+    """Sibling folder -> version specifier, from the package's declared dependencies."""
+    result = {}
+    for requirement in _pyproject(folder)["project"]["dependencies"]:
+        match = re.match(r"([A-Za-z0-9_.-]+)\s*(.*)", requirement)
+        name, spec = match.group(1), match.group(2)
+        if name in FOLDER_OF_DIST:
+            result[FOLDER_OF_DIST[name]] = spec
+    return result
+
+
+def closure(folder: str) -> list[str]:
+    """The package and every sibling it needs, directly or not, dependencies first."""
+    order: list[str] = []
+
+    def visit(f: str) -> None:
+        for dep in sibling_requirements(f):
+            visit(dep)
+        if f not in order:
+            order.append(f)
+
+    visit(folder)
+    return order
+
+
+# -------------------------------------------------------------------------- wheel builds
+
+_built: dict[tuple[str, str], pathlib.Path] = {}
+
+
+def build_wheel(
+    session: nox.Session, folder: str, source: pathlib.Path = ROOT, label: str = "head"
+) -> pathlib.Path:
+    """Build one package's wheel from ``source`` (the work tree or an exported release),
+    once per nox run."""
+    key = (folder, label)
+    if key not in _built:
+        out = BUILD / label / folder
+        shutil.rmtree(out, ignore_errors=True)
+        session.run(
+            "uv",
+            "build",
+            "--wheel",
+            "--quiet",
+            "--out-dir",
+            str(out),
+            str(source / "packages" / folder),
+            external=True,
+        )
+        (wheel,) = out.glob("*.whl")
+        _built[key] = wheel
+    return _built[key]
+
+
+def install_wheels(
+    session: nox.Session, folders, label: str = "head", source=ROOT, extra=(), constraints=None
+) -> None:
+    wheels = [str(build_wheel(session, f, source, label)) for f in folders]
+    args = ["-c", str(constraints)] if constraints else []
+    session.install(*args, *wheels, *extra)
+
+
+def run_tests(session: nox.Session, folders) -> None:
+    paths = [str(ROOT / "packages" / f / "tests") for f in folders]
+    session.run("pytest", "-q", "-n", "2", "-p", "no:cacheprovider", *paths, *session.posargs)
+
+
+# ------------------------------------------------------------------------------ sessions
+
+
+@nox.session(tags=["ci"])
+@nox.parametrize("package", list(PACKAGES))
+def tests(session: nox.Session, package: str) -> None:
+    """One package's test suite, with its siblings built from HEAD."""
+    install_wheels(session, closure(package), extra=TEST_REQUIREMENTS)
+    run_tests(session, [package])
+
+
+@nox.session(tags=["ci"])
+def editable(session: nox.Session) -> None:
+    """Editable installs of every package side by side: every subpackage imports."""
+    args = []
+    for folder in PACKAGES:
+        args += ["-e", str(ROOT / "packages" / folder)]
+    session.install(*args, *TEST_REQUIREMENTS)
+    session.run(
+        "pytest",
+        "-q",
+        "-p",
+        "no:cacheprovider",
+        str(ROOT / "tests" / "test_workspace.py"),
+        env={"TORCH_WORKSPACE_MODE": "editable"},
+    )
+
+
+MODULAR_SCENARIOS = {
+    "core-alone": ["tensor-core"],
+    "core-autograd": ["autograd"],
+    "core-optim": ["optim"],
+    "everything": list(PACKAGES),
+}
+
+
+@nox.session(tags=["ci"])
+@nox.parametrize("scenario", list(MODULAR_SCENARIOS))
+def modular(session: nox.Session, scenario: str) -> None:
+    """Fresh venvs holding only some packages: what is there works, what is missing fails
+    with a message naming the distribution to install."""
+    folders = []
+    for folder in MODULAR_SCENARIOS[scenario]:
+        folders += [f for f in closure(folder) if f not in folders]
+    install_wheels(session, folders)
+    session.run("python", str(ROOT / "tools" / "modular_check.py"), scenario)
+
+
+def _releases() -> dict[str, dict[str, str]]:
+    return tomllib.loads((ROOT / "releases.toml").read_text())
+
+
+def _lowest_release(folder: str, spec: str) -> tuple[str, str]:
+    from packaging.specifiers import SpecifierSet
+    from packaging.version import Version
+
+    released = _releases().get(dist_name(folder), {})
+    admitted = sorted(
+        (Version(v), c) for v, c in released.items() if Version(v) in SpecifierSet(spec)
+    )
+    if not admitted:
+        raise RuntimeError(f"no release of {dist_name(folder)} in releases.toml satisfies {spec}")
+    version, commit = admitted[0]
+    return str(version), commit
+
+
+def _export(commit: str) -> pathlib.Path:
+    """The tree of ``commit`` as files (built the same way a release was)."""
+    target = BUILD / "exports" / commit
+    if not target.exists():
+        target.parent.mkdir(parents=True, exist_ok=True)
+        archive = subprocess.run(
+            ["git", "-C", str(ROOT), "archive", "--format=tar", commit, "packages"],
+            check=True,
+            capture_output=True,
+        ).stdout
+        tmp = pathlib.Path(tempfile.mkdtemp(dir=target.parent))
+        with tarfile.open(fileobj=__import__("io").BytesIO(archive)) as tar:
+            tar.extractall(tmp, filter="data")
+        tmp.rename(target)
+    return target
+
+
+CONTRACT_CASES = (
+    [f"{p}-lowest" for p in PACKAGES if sibling_requirements(p)]
+    + [f"{p}-head" for p in PACKAGES if sibling_requirements(p)]
+    + ["numpy-lowest"]
+)
+
+
+@nox.session(tags=["ci"])
+@nox.parametrize("case", CONTRACT_CASES)
+def contracts(session: nox.Session, case: str) -> None:
+    """A package's tests against the lowest release of each sibling its ranges admit
+    (built from the commit in releases.toml) and against HEAD; or every package's tests
+    with numpy and ml_dtypes at their lowest admitted versions."""
+    if case == "numpy-lowest":
+        install_wheels(
+            session,
+            list(PACKAGES),
+            extra=TEST_REQUIREMENTS,
+            constraints=ROOT / "constraints" / "lowest.txt",
+        )
+        session.run(
+            "python",
+            "-c",
+            "import numpy, ml_dtypes; print('numpy', numpy.__version__, "
+            "'ml_dtypes', ml_dtypes.__version__)",
+        )
+        run_tests(session, list(PACKAGES))
+        return
+    package, bound = case.rsplit("-", 1)
+    siblings = [f for f in closure(package) if f != package]
+    if bound == "head":
+        install_wheels(session, siblings + [package], extra=TEST_REQUIREMENTS)
+    else:
+        # the lowest release of each sibling that every range in the closure admits
+        for sibling in siblings:
+            specs = ",".join(
+                s
+                for f in closure(package)
+                for d, s in sibling_requirements(f).items()
+                if d == sibling
+            )
+            version, commit = _lowest_release(sibling, specs)
+            session.log(f"{dist_name(sibling)} {version} from {commit[:12]}")
+            install_wheels(session, [sibling], label=f"release-{commit}", source=_export(commit))
+        install_wheels(session, [package], extra=TEST_REQUIREMENTS)
+    run_tests(session, [package])
+
+
+@nox.session(tags=["ci"])
+def package(session: nox.Session) -> None:
+    """Build every wheel and sdist, check their metadata, and fail if two wheels ship the
+    same file."""
+    session.install("twine>=5")
+    out = BUILD / "dist"
+    shutil.rmtree(out, ignore_errors=True)
+    for folder in PACKAGES:
+        session.run(
+            "uv",
+            "build",
+            "--quiet",
+            "--out-dir",
+            str(out),
+            str(ROOT / "packages" / folder),
+            external=True,
+        )
+    wheels = sorted(out.glob("*.whl"))
+    sdists = sorted(out.glob("*.tar.gz"))
+    if len(wheels) != len(PACKAGES) or len(sdists) != len(PACKAGES):
+        session.error(f"expected {len(PACKAGES)} wheels and sdists, got {wheels + sdists}")
+    session.run("twine", "check", "--strict", *map(str, wheels + sdists))
+    session.run("python", str(ROOT / "tools" / "check_wheels.py"), *map(str, wheels))
+
+
+@nox.session(tags=["ci"])
+def lint(session: nox.Session) -> None:
+    """ruff (lint and format) and the import-linter layering contracts."""
+    session.install("ruff>=0.6", "import-linter>=2.1")
+    session.run("ruff", "check", str(ROOT))
+    session.run("ruff", "format", "--check", str(ROOT))
+    install_wheels(session, list(PACKAGES))
+    session.run("lint-imports", "--config", str(ROOT / "pyproject.toml"))
+
+
+@nox.session(tags=["ci"])
+def docs(session: nox.Session) -> None:
+    """The documentation site, built strictly (any warning fails)."""
+    session.install("mkdocs>=1.6", "mkdocs-material>=9.5", "mkdocstrings[python]>=0.26")
+    install_wheels(session, list(PACKAGES))
+    session.run(
+        "mkdocs",
+        "build",
+        "--strict",
+        "--config-file",
+        str(ROOT / "mkdocs.yml"),
+        "--site-dir",
+        str(BUILD / "site"),
+    )
+
+
+@nox.session
+def demo(session: nox.Session) -> None:
+    """The main job (array math, gradients and an SGD fit for now)."""
+    install_wheels(session, list(PACKAGES))
+    session.run("python", str(ROOT / "examples" / "demo.py"))
+
+
+REFERENCE_VENV = ROOT / ".nox" / "_reference-pytorch"
+
+
+def _reference_python(session: nox.Session) -> pathlib.Path | None:
+    """A venv with real PyTorch (made with pip, which finds the CPU wheel on this
+    machine); None when it cannot be made."""
+    python = REFERENCE_VENV / "bin" / "python"
+    if python.exists():
+        return python
+    try:
+        subprocess.run([sys.executable, "-m", "venv", str(REFERENCE_VENV)], check=True)
+        subprocess.run(
+            [str(REFERENCE_VENV / "bin" / "pip"), "install", "-q", "torch==2.13.0", "numpy"],
+            check=True,
+            timeout=1800,
+        )
+    except (subprocess.SubprocessError, OSError) as error:
+        session.warn(f"the reference PyTorch venv could not be made: {error}")
+        shutil.rmtree(REFERENCE_VENV, ignore_errors=True)
+        return None
+    return python
+
+
+@nox.session
+def bench(session: nox.Session) -> None:
+    """The same public-API code timed under this project and under real PyTorch."""
+    install_wheels(session, list(PACKAGES))
+    script = str(ROOT / "bench" / "run.py")
+    ours = json.loads(session.run("python", script, silent=True))
+    reference_python = _reference_python(session)
+    if reference_python is None:
+        print("real PyTorch could not be installed here: showing this project's timings only")
+        reference = {}
+    else:
+        out = subprocess.run(
+            [str(reference_python), script], check=True, capture_output=True, text=True
+        ).stdout
+        reference = json.loads(out)
+    print(f"{'case':<34}{'ours (us)':>12}{'pytorch (us)':>14}{'ratio':>8}")
+    for name, ours_us in ours.items():
+        ref_us = reference.get(name)
+        ratio = f"{ours_us / ref_us:8.2f}" if ref_us else "       -"
+        ref_text = f"{ref_us:14.2f}" if ref_us else "             -"
+        print(f"{name:<34}{ours_us:12.2f}{ref_text}{ratio}")
+    print("ratio = ours / pytorch, medians over repeated runs; below 1 is faster")
