@@ -21,7 +21,7 @@ class Generator:
     """A source of pseudo-random numbers for the random functions' ``generator=``.
 
     Args:
-        device: only ``"cpu"`` for now. Default: ``"cpu"``.
+        device (str or torch.device): only ``"cpu"`` for now. Default: ``"cpu"``.
 
     Examples::
 

@@ -41,6 +41,10 @@ class Parameter(torch.Tensor):
         param.requires_grad_(requires_grad)
         return param
 
+    def __init__(self, data=None, requires_grad: bool = True):
+        # everything happens in __new__; this states the signature for tools and docs
+        pass
+
     def __repr__(self) -> str:
         return "Parameter containing:\n" + super().__repr__()
 
