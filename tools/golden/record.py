@@ -74,24 +74,27 @@ def core_promotion() -> dict:
     return {"promote_types": table, "mul": scalars}
 
 
+# Expressions whose repr is compared; the tests evaluate the same strings.
+REPR_SAMPLES = {
+    "ints": "torch.tensor([[1, 2], [3, 40]])",
+    "floats": "torch.tensor([0.5, 1.25, -3.0])",
+    "integral_floats": "torch.tensor([1.0, 2.0, -3.0])",
+    "wide": "torch.tensor([1e-5, 1.0, 1e4])",
+    "double": "torch.tensor([1.5, 2.0], dtype=torch.float64)",
+    "int32": "torch.tensor([1, 2], dtype=torch.int32)",
+    "bool": "torch.tensor([True, False])",
+    "scalar": "torch.tensor(3.5)",
+    "empty": "torch.zeros(0)",
+    "empty2d": "torch.zeros(2, 0)",
+    "matrix": "torch.arange(6.0).reshape(2, 3) / 3",
+    "cube": "torch.arange(8).reshape(2, 2, 2)",
+    "requires_grad": "torch.tensor([1.0, 2.0], requires_grad=True)",
+    "nan_inf": "torch.tensor([float('nan'), float('inf'), 1.5])",
+}
+
+
 def core_repr() -> dict:
-    samples = {
-        "ints": torch.tensor([[1, 2], [3, 40]]),
-        "floats": torch.tensor([0.5, 1.25, -3.0]),
-        "integral_floats": torch.tensor([1.0, 2.0, -3.0]),
-        "wide": torch.tensor([1e-5, 1.0, 1e4]),
-        "double": torch.tensor([1.5, 2.0], dtype=torch.float64),
-        "int32": torch.tensor([1, 2], dtype=torch.int32),
-        "bool": torch.tensor([True, False]),
-        "scalar": torch.tensor(3.5),
-        "empty": torch.zeros(0),
-        "empty2d": torch.zeros(2, 0),
-        "matrix": torch.arange(6.0).reshape(2, 3) / 3,
-        "cube": torch.arange(8).reshape(2, 2, 2),
-        "requires_grad": torch.tensor([1.0, 2.0], requires_grad=True),
-        "nan_inf": torch.tensor([float("nan"), float("inf"), 1.5]),
-    }
-    return {k: repr(v) for k, v in samples.items()}
+    return {k: {"code": code, "repr": repr(eval(code))} for k, code in REPR_SAMPLES.items()}
 
 
 def autograd_cases() -> dict:

@@ -1,22 +1,10 @@
 """Every ``Examples::`` block of torch.autograd runs as a doctest."""
 
-import doctest
-import importlib
-import pkgutil
-
 import pytest
 
-import torch.autograd as package
-
-MODULES = [package.__name__] + [
-    info.name for info in pkgutil.walk_packages(package.__path__, package.__name__ + ".")
-]
+from torch.testing._doctest import check_docstring_examples, module_names
 
 
-@pytest.mark.parametrize("name", MODULES)
+@pytest.mark.parametrize("name", module_names("torch.autograd"))
 def test_docstring_examples(name):
-    module = importlib.import_module(name)
-    assert (
-        doctest.testmod(module, optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS).failed
-        == 0
-    )
+    check_docstring_examples(name)

@@ -170,3 +170,9 @@ def test_variable_is_a_tensor():
         torch.autograd.Variable(x, volatile=True)
     with pytest.raises(TypeError, match="has to be a tensor"):
         torch.autograd.Variable([1.0])
+
+
+def test_repr_shows_autograd_state():
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    assert repr(x) == "tensor([1., 2.], requires_grad=True)"
+    assert repr(x * 2) == "tensor([2., 4.], grad_fn=<MulBackward0>)"

@@ -1,24 +1,11 @@
-"""Every ``Examples::`` block of this package's modules runs as a doctest."""
-
-import doctest
-import importlib
-import pathlib
+"""Every ``Examples::`` block of torch-core's modules runs as a doctest."""
 
 import pytest
 
-import torch
-
-SRC = pathlib.Path(torch.__file__).parent
-MODULES = sorted(
-    "torch." + ".".join(p.relative_to(SRC).with_suffix("").parts).removesuffix(".__init__")
-    for p in SRC.rglob("*.py")
-    if p.parent == SRC or (p.parent / "__init__.py").exists()
-)
-MODULES = [m.removesuffix(".__init__") if m != "torch.__init__" else "torch" for m in MODULES]
+from torch._siblings import SIBLINGS
+from torch.testing._doctest import check_docstring_examples, module_names
 
 
-@pytest.mark.parametrize("name", MODULES)
+@pytest.mark.parametrize("name", module_names("torch", exclude=SIBLINGS))
 def test_docstring_examples(name):
-    module = importlib.import_module(name)
-    result = doctest.testmod(module, optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS)
-    assert result.failed == 0
+    check_docstring_examples(name)
