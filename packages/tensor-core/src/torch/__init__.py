@@ -8,26 +8,35 @@ to it. ``torch.nn`` and friends are imported on first attribute access, so
 
 __path__ = __import__("pkgutil").extend_path(__path__, __name__)
 
-from . import _siblings  # noqa: E402
+from . import _siblings
 
 _siblings.install_finder()
 
-from . import _bindings, _ops  # noqa: E402,F401
-from ._creation import (  # noqa: E402
+from . import _bindings, _indexing, _ops  # noqa: F401
+from ._conversion import clone
+from ._creation import (
     arange,
     as_tensor,
     empty,
+    empty_like,
+    empty_strided,
+    eye,
     from_numpy,
     full,
+    full_like,
+    linspace,
+    logspace,
     ones,
     ones_like,
     rand,
+    rand_like,
+    range,
     tensor,
     zeros,
     zeros_like,
 )
-from ._device import device  # noqa: E402
-from ._dtype import (  # noqa: E402
+from ._device import device
+from ._dtype import (
     bfloat16,
     complex32,
     complex64,
@@ -45,17 +54,18 @@ from ._dtype import (  # noqa: E402
     set_default_dtype,
     uint8,
 )
-from ._dtype import bool_ as bool  # noqa: E402,A001 - PyTorch's public names
-from ._dtype import complex32 as chalf  # noqa: E402
-from ._dtype import complex64 as cfloat  # noqa: E402
-from ._dtype import complex128 as cdouble  # noqa: E402
-from ._dtype import float16 as half  # noqa: E402
-from ._dtype import float32 as float  # noqa: E402,A001
-from ._dtype import float64 as double  # noqa: E402
-from ._dtype import int16 as short  # noqa: E402
-from ._dtype import int32 as int  # noqa: E402,A001
-from ._dtype import int64 as long  # noqa: E402
-from ._grad_mode import (  # noqa: E402
+from ._dtype import bool_ as bool  # PyTorch's public names shadow builtins here
+from ._dtype import complex32 as chalf
+from ._dtype import complex64 as cfloat
+from ._dtype import complex128 as cdouble
+from ._dtype import float16 as half
+from ._dtype import float32 as float
+from ._dtype import float64 as double
+from ._dtype import int16 as short
+from ._dtype import int32 as int
+from ._dtype import int64 as long
+from ._dtype_info import finfo, iinfo
+from ._grad_mode import (
     enable_grad,
     inference_mode,
     is_grad_enabled,
@@ -63,84 +73,108 @@ from ._grad_mode import (  # noqa: E402
     no_grad,
     set_grad_enabled,
 )
-from ._ops.linalg import matmul  # noqa: E402
-from ._ops.pointwise import add, div, mul, neg, sub  # noqa: E402
-from ._ops.reduction import mean, sum  # noqa: E402,A004
-from ._ops.shape import reshape, t, transpose  # noqa: E402
-from ._random import Generator, default_generator, initial_seed, manual_seed, seed  # noqa: E402
-from ._size import Size  # noqa: E402
-from ._storage import UntypedStorage  # noqa: E402
-from ._tensor import Tensor  # noqa: E402
-from .version import __version__  # noqa: E402
+from ._layout import (
+    channels_last,
+    channels_last_3d,
+    contiguous_format,
+    layout,
+    memory_format,
+    preserve_format,
+    sparse_coo,
+    strided,
+)
+from ._legacy import LEGACY_TYPES
+from ._ops._dispatch import result_type
+from ._ops.linalg import matmul
+from ._ops.pointwise import (
+    abs,
+    absolute,
+    add,
+    bitwise_and,
+    bitwise_left_shift,
+    bitwise_not,
+    bitwise_or,
+    bitwise_right_shift,
+    bitwise_xor,
+    can_cast,
+    div,
+    eq,
+    exp,
+    floor_divide,
+    ge,
+    gt,
+    le,
+    log,
+    logical_and,
+    logical_not,
+    logical_or,
+    logical_xor,
+    lt,
+    mul,
+    ne,
+    neg,
+    negative,
+    positive,
+    pow,
+    remainder,
+    sign,
+    sub,
+    true_divide,
+)
+from ._ops.reduction import mean, sum
+from ._ops.views import (
+    as_strided,
+    chunk,
+    diagonal,
+    flatten,
+    moveaxis,
+    movedim,
+    narrow,
+    permute,
+    reshape,
+    select,
+    split,
+    squeeze,
+    swapaxes,
+    swapdims,
+    t,
+    transpose,
+    unbind,
+    unflatten,
+    unsqueeze,
+)
+from ._random import Generator, default_generator, initial_seed, manual_seed, seed
+from ._size import Size
+from ._storage import TypedStorage, UntypedStorage
+from ._tensor import Tensor
+from .version import __version__
 
 _bindings.bind()
+globals().update(LEGACY_TYPES)  # torch.FloatTensor, torch.LongTensor, ...
 
-__all__ = [
-    "Generator",
-    "Size",
-    "Tensor",
-    "UntypedStorage",
-    "add",
-    "arange",
-    "as_tensor",
-    "bfloat16",
-    "bool",
-    "cdouble",
-    "cfloat",
-    "chalf",
-    "complex32",
-    "complex64",
-    "complex128",
-    "default_generator",
-    "device",
-    "div",
-    "double",
-    "dtype",
-    "empty",
-    "enable_grad",
-    "float",
-    "float16",
-    "float32",
-    "float64",
-    "from_numpy",
-    "full",
-    "get_default_dtype",
-    "half",
-    "inference_mode",
-    "initial_seed",
-    "int",
-    "int8",
-    "int16",
-    "int32",
-    "int64",
-    "is_grad_enabled",
-    "is_inference_mode_enabled",
-    "long",
-    "manual_seed",
-    "matmul",
-    "mean",
-    "mul",
-    "neg",
-    "no_grad",
-    "ones",
-    "ones_like",
-    "promote_types",
-    "rand",
-    "seed",
-    "set_default_dtype",
-    "set_grad_enabled",
-    "short",
-    "sub",
-    "sum",
-    "t",
-    "tensor",
-    "transpose",
-    "uint8",
-    "reshape",
-    "zeros",
-    "zeros_like",
-    "__version__",
-]
+# aliases PyTorch also exposes
+subtract, multiply, divide = sub, mul, div
+greater, greater_equal, less, less_equal, not_equal = gt, ge, lt, le, ne
+
+
+def is_tensor(obj) -> bool:
+    """Whether ``obj`` is a Tensor."""
+    return isinstance(obj, Tensor)
+
+
+def is_floating_point(input: Tensor) -> bool:
+    """Whether ``input`` has a floating dtype."""
+    return input.is_floating_point()
+
+
+def numel(input: Tensor) -> int:
+    """Number of elements of ``input``."""
+    return input.numel()
+
+
+__all__ = sorted(
+    name for name in globals() if not name.startswith("_") and name not in ("annotations",)
+) + ["__version__"]
 
 # Subpackages of this namespace that are imported on first use: core's own optional
 # modules, then the sibling distributions (see torch._siblings.SIBLINGS).

@@ -1,51 +1,225 @@
-"""Binds the registered op functions as ``Tensor`` methods and operators."""
+"""Binds the op functions as ``Tensor`` methods, properties and Python operators."""
 
 from __future__ import annotations
 
-from ._ops import linalg, pointwise, reduction, shape
+import numbers
+import warnings
+
+import numpy as np
+
+from . import _conversion, _indexing
+from ._layout import strided
+from ._ops import linalg, pointwise, reduction, views
 from ._tensor import Tensor
 
+_METHODS = {
+    # pointwise
+    **{
+        name: getattr(pointwise, name)
+        for name in (
+            "add",
+            "sub",
+            "mul",
+            "div",
+            "true_divide",
+            "floor_divide",
+            "remainder",
+            "pow",
+            "eq",
+            "ne",
+            "lt",
+            "le",
+            "gt",
+            "ge",
+            "bitwise_and",
+            "bitwise_or",
+            "bitwise_xor",
+            "bitwise_left_shift",
+            "bitwise_right_shift",
+            "logical_and",
+            "logical_or",
+            "logical_xor",
+            "neg",
+            "negative",
+            "abs",
+            "absolute",
+            "sign",
+            "exp",
+            "log",
+            "bitwise_not",
+            "logical_not",
+            "positive",
+        )
+    },
+    "subtract": pointwise.sub,
+    "multiply": pointwise.mul,
+    "divide": pointwise.div,
+    "greater": pointwise.gt,
+    "greater_equal": pointwise.ge,
+    "less": pointwise.lt,
+    "less_equal": pointwise.le,
+    "not_equal": pointwise.ne,
+    **pointwise.INPLACE,
+    # views
+    **{name: getattr(views, name) for name in views.__all__},
+    # reductions and linear algebra
+    "sum": reduction.sum,
+    "mean": reduction.mean,
+    "matmul": linalg.matmul,
+    # conversions and copies
+    "to": _conversion.to,
+    "type": _conversion.type_,
+    "cpu": _conversion.cpu,
+    "cuda": _conversion.cuda,
+    "clone": _conversion.clone,
+    "contiguous": _conversion.contiguous,
+    "copy_": _conversion.copy_,
+    "set_": _conversion.set_,
+    "new_tensor": _conversion.new_tensor,
+    "new_empty": _conversion.new_empty,
+    "new_zeros": _conversion.new_zeros,
+    "new_ones": _conversion.new_ones,
+    "new_full": _conversion.new_full,
+    **_conversion.DTYPE_METHODS,
+    # indexing
+    "__getitem__": _indexing.getitem,
+    "__setitem__": _indexing.setitem,
+}
 
-def _reflected(function):
+
+def _operator(function):
+    """A binary operator: ``NotImplemented`` for operands that are neither tensors nor
+    numbers, so Python can try the other side (``t == None`` is False)."""
+
     def method(self, other):
-        return function(other, self)
+        if isinstance(other, (Tensor, numbers.Number, np.generic)):
+            return function(self, other)
+        return NotImplemented
 
     return method
 
 
+def _reflected(function):
+    def method(self, other):
+        if isinstance(other, (numbers.Number, np.generic)):
+            return function(other, self)
+        return NotImplemented
+
+    return method
+
+
+_BINARY_OPERATORS = {
+    "add": pointwise.add,
+    "sub": pointwise.sub,
+    "mul": pointwise.mul,
+    "truediv": pointwise.div,
+    "floordiv": pointwise.floor_divide,
+    "mod": pointwise.remainder,
+    "pow": pointwise.pow,
+    "and": pointwise.bitwise_and,
+    "or": pointwise.bitwise_or,
+    "xor": pointwise.bitwise_xor,
+    "lshift": pointwise.bitwise_left_shift,
+    "rshift": pointwise.bitwise_right_shift,
+}
+_COMPARISONS = {
+    "eq": pointwise.eq,
+    "ne": pointwise.ne,
+    "lt": pointwise.lt,
+    "le": pointwise.le,
+    "gt": pointwise.gt,
+    "ge": pointwise.ge,
+}
+
+
+def _transpose_all(self: Tensor) -> Tensor:
+    if self._np.ndim > 2:
+        warnings.warn(
+            "The use of `x.T` on tensors of dimension other than 2 to reverse their "
+            "shape is deprecated and it will throw an error in a future release. "
+            "Consider `x.mT` to transpose batches of matrices or `x.permute(*torch."
+            "arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a tensor.",
+            UserWarning,
+            stacklevel=2,
+        )
+    return views.permute(self, tuple(reversed(range(self._np.ndim))))
+
+
+def _transpose_matrices(self: Tensor) -> Tensor:
+    if self._np.ndim < 2:
+        raise RuntimeError(
+            f"tensor.mT is only supported on matrices or batches of matrices. Got "
+            f"{self._np.ndim}-D tensor."
+        )
+    return views.transpose(self, -2, -1)
+
+
+def _index(self: Tensor) -> int:
+    if self._dtype.is_floating_point or self._dtype.is_complex or self._np.size != 1:
+        raise TypeError("only integer tensors of a single element can be converted to an index")
+    return int(self._np.reshape(())[()])
+
+
+def _typed_storage(self: Tensor):
+    from ._storage import TypedStorage
+
+    return TypedStorage._wrap(self._storage, self._dtype)
+
+
+def _rebuild(array, dtype_name, requires_grad):
+    from ._dtype import ALIASES
+
+    result = Tensor._from_array(np.array(array), ALIASES[dtype_name])
+    if requires_grad:
+        result.requires_grad_(True)
+    return result
+
+
+def _reduce_ex(self: Tensor, protocol):
+    # plain pickling copies the data; torch.save is what preserves storage sharing
+    if self.grad_fn is not None:
+        raise RuntimeError(
+            "Can't pickle a tensor that requires grad and is not a leaf; detach() it first"
+        )
+    return (_rebuild, (np.array(self._np), self._dtype.name, self._requires_grad))
+
+
+def _dlpack(self: Tensor, *, stream=None, **kwargs):
+    if self._requires_grad:
+        raise RuntimeError("Can't export tensors that require gradient, use tensor.detach()")
+    return self._np.__dlpack__(**({"stream": stream} if stream is not None else {}))
+
+
 def bind() -> None:
-    methods = {
-        "add": pointwise.add,
-        "sub": pointwise.sub,
-        "mul": pointwise.mul,
-        "div": pointwise.div,
-        "neg": pointwise.neg,
-        "matmul": linalg.matmul,
-        "sum": reduction.sum,
-        "mean": reduction.mean,
-        "reshape": shape.reshape,
-        "expand": shape.expand,
-        "transpose": shape.transpose,
-        "t": shape.t,
-        "add_": pointwise.add_,
-        "sub_": pointwise.sub_,
-        "mul_": pointwise.mul_,
-        "div_": pointwise.div_,
-        "__add__": pointwise.add,
-        "__radd__": pointwise.add,
-        "__sub__": pointwise.sub,
-        "__rsub__": _reflected(pointwise.sub),
-        "__mul__": pointwise.mul,
-        "__rmul__": pointwise.mul,
-        "__truediv__": pointwise.div,
-        "__rtruediv__": _reflected(pointwise.div),
-        "__neg__": pointwise.neg,
-        "__matmul__": linalg.matmul,
-        "__rmatmul__": _reflected(linalg.matmul),
-        "__iadd__": pointwise.add_,
-        "__isub__": pointwise.sub_,
-        "__imul__": pointwise.mul_,
-        "__itruediv__": pointwise.div_,
-    }
-    for name, function in methods.items():
+    for name, function in _METHODS.items():
         setattr(Tensor, name, function)
+    for name, function in _BINARY_OPERATORS.items():
+        setattr(Tensor, f"__{name}__", _operator(function))
+        setattr(Tensor, f"__r{name}__", _reflected(function))
+        setattr(Tensor, f"__i{name}__", _operator(pointwise.INPLACE[function.__name__ + "_"]))
+    for name, function in _COMPARISONS.items():
+        setattr(Tensor, f"__{name}__", _operator(function))
+    Tensor.__matmul__ = _operator(linalg.matmul)
+    Tensor.__rmatmul__ = lambda self, other: linalg.matmul(other, self)
+    Tensor.__neg__ = pointwise.neg
+    Tensor.__pos__ = pointwise.positive
+    Tensor.__abs__ = pointwise.abs
+    Tensor.__invert__ = pointwise.bitwise_not
+    Tensor.__index__ = _index
+    Tensor.__hash__ = lambda self: id(self)
+    Tensor.T = property(_transpose_all)
+    Tensor.mT = property(_transpose_matrices)
+    Tensor.layout = property(lambda self: strided)
+    Tensor.nbytes = property(lambda self: self._np.nbytes)
+    Tensor.itemsize = property(lambda self: self._np.itemsize)
+    Tensor.storage = _typed_storage
+    Tensor.is_set_to = lambda self, other: (
+        self._storage is other._storage
+        and self._offset == other._offset
+        and self._np.shape == other._np.shape
+        and self.stride() == other.stride()
+    )
+    Tensor.__reduce_ex__ = _reduce_ex
+    Tensor.__array_priority__ = 1000
+    Tensor.__dlpack__ = _dlpack
+    Tensor.__dlpack_device__ = lambda self: (1, 0)  # kDLCPU, device 0

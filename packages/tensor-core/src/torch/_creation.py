@@ -7,7 +7,7 @@ import numpy as np
 from . import _dtype
 from ._device import device as _device_cls
 from ._random import uniform_array
-from ._tensor import Tensor
+from ._tensor import Tensor, _dense_flat
 
 __all__ = [
     "tensor",
@@ -120,9 +120,28 @@ def from_numpy(ndarray: np.ndarray) -> Tensor:
             "work around this by making a copy of your array  with array.copy().)"
         )
     dtype = _dtype.from_numpy_dtype(ndarray.dtype)
+    if any(s % ndarray.itemsize for s in ndarray.strides):
+        raise ValueError(
+            "given numpy array strides not a multiple of the element byte size. "
+            "Copy the numpy array to reallocate the memory."
+        )
     if ndarray.flags.c_contiguous:
         return Tensor._from_array(ndarray, dtype)
-    raise NotImplementedError("from_numpy of non-contiguous arrays arrives with strided storage")
+    # a strided array: the storage is the memory of the array it views, so they share
+    root = ndarray
+    while isinstance(root.base, np.ndarray):
+        root = root.base
+    flat = _dense_flat(root)
+    if flat is None:
+        raise ValueError(
+            "from_numpy(): the array views memory that is not one dense block; "
+            "copy it with array.copy() first"
+        )
+    holder = Tensor._from_array(flat.view(np.uint8), _dtype.uint8)
+    result = holder._alias(ndarray)
+    result._dtype = dtype
+    result._base = None
+    return result
 
 
 def _filled(fn, size, value, dtype, device, requires_grad):
@@ -222,3 +241,134 @@ def rand(*size, generator=None, dtype=None, device=None, requires_grad=False) ->
     if not dtype.is_floating_point:
         raise RuntimeError(f"\"check_uniform_bounds\" not implemented for '{dtype}'")
     return _finish(uniform_array(shape, dtype, generator), dtype, requires_grad)
+
+
+def empty_like(input: Tensor, *, dtype=None, device=None, requires_grad=False) -> Tensor:
+    """An uninitialised tensor with the shape (and by default the dtype) of ``input``."""
+    return empty(
+        input.shape, dtype=dtype or input.dtype, device=device, requires_grad=requires_grad
+    )
+
+
+def full_like(input: Tensor, fill_value, *, dtype=None, device=None, requires_grad=False) -> Tensor:
+    """``fill_value`` in the shape (and by default the dtype) of ``input``."""
+    return full(
+        input.shape,
+        fill_value,
+        dtype=dtype or input.dtype,
+        device=device,
+        requires_grad=requires_grad,
+    )
+
+
+def rand_like(input: Tensor, *, dtype=None, device=None, requires_grad=False) -> Tensor:
+    """Uniform random numbers on [0, 1) in the shape of ``input``."""
+    return rand(input.shape, dtype=dtype or input.dtype, device=device, requires_grad=requires_grad)
+
+
+def range(
+    start=0,
+    end=None,
+    step=1,
+    *,
+    dtype=None,
+    device=None,  # noqa: A001
+    requires_grad=False,
+) -> Tensor:
+    """Deprecated in PyTorch in favour of :func:`arange`: values from ``start`` to ``end``
+    *inclusive*, ``step`` apart, with the default floating dtype.
+
+    Examples::
+
+        >>> import torch
+        >>> torch.range(1, 3)  # doctest: +SKIP
+        tensor([1., 2., 3.])
+    """
+    import warnings
+
+    warnings.warn(
+        "torch.range is deprecated and will be removed in a future release because "
+        "its behavior is inconsistent with Python's range builtin. Instead, use "
+        "torch.arange, which produces values in [start, end).",
+        UserWarning,
+        stacklevel=2,
+    )
+    if end is None:
+        start, end = 0, start
+    if step == 0:
+        raise RuntimeError("step must be nonzero")
+    dtype = dtype or _dtype.get_default_dtype()
+    count = int(np.floor((end - start) / step)) + 1
+    values = start + step * np.arange(max(count, 0), dtype=np.float64)
+    return _finish(values.astype(dtype.np_dtype), dtype, requires_grad)
+
+
+def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False) -> Tensor:
+    """``steps`` values evenly spaced from ``start`` to ``end`` inclusive.
+
+    Examples::
+
+        >>> import torch
+        >>> torch.linspace(0, 1, 5)
+        tensor([0.0000, 0.2500, 0.5000, 0.7500, 1.0000])
+    """
+    _check_device(device)
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
+    dtype = dtype or _dtype.get_default_dtype()
+    # NOTE: PyTorch fills the first half from start and the second half from end, so both
+    # ends are exact; NumPy's formula differs in the last bits.
+    index = np.arange(steps, dtype=np.float64)
+    step = (end - start) / (steps - 1) if steps > 1 else 0.0
+    halfway = steps // 2
+    values = np.where(index < halfway, start + step * index, end - step * (steps - 1 - index))
+    if not (dtype.is_floating_point or dtype.is_complex):
+        values = np.trunc(values)
+    return _finish(values.astype(dtype.np_dtype), dtype, requires_grad)
+
+
+def logspace(
+    start, end, steps, base=10.0, *, dtype=None, device=None, requires_grad=False
+) -> Tensor:
+    """``base ** linspace(start, end, steps)``."""
+    exponents = linspace(start, end, steps, dtype=_dtype.float64)._np
+    dtype = dtype or _dtype.get_default_dtype()
+    return _finish((base**exponents).astype(dtype.np_dtype), dtype, requires_grad)
+
+
+def eye(n: int, m: int | None = None, *, dtype=None, device=None, requires_grad=False) -> Tensor:
+    """A 2-D tensor with ones on the diagonal and zeros elsewhere.
+
+    Examples::
+
+        >>> import torch
+        >>> torch.eye(2, 3, dtype=torch.int64)
+        tensor([[1, 0, 0],
+                [0, 1, 0]])
+    """
+    _check_device(device)
+    if n < 0 or (m is not None and m < 0):
+        raise RuntimeError(f"n must be greater or equal to 0, got {min(n, m or 0)}")
+    dtype = dtype or _dtype.get_default_dtype()
+    return _finish(np.eye(n, n if m is None else m, dtype=dtype.np_dtype), dtype, requires_grad)
+
+
+def empty_strided(size, stride, *, dtype=None, device=None, requires_grad=False) -> Tensor:
+    """An uninitialised tensor with the given sizes and strides (in elements)."""
+    from ._ops.views import strided_alias
+
+    _check_device(device)
+    size, stride = tuple(size), tuple(stride)
+    if len(size) != len(stride):
+        raise RuntimeError("mismatch in length of strides and shape")
+    dtype = dtype or _dtype.get_default_dtype()
+    extent = 0 if 0 in size else sum((n - 1) * s for n, s in zip(size, stride)) + 1
+    holder = Tensor._from_array(np.empty(extent, dtype=dtype.np_dtype), dtype)
+    return _finish_view(strided_alias(holder, size, stride, 0), requires_grad)
+
+
+def _finish_view(result: Tensor, requires_grad: bool) -> Tensor:
+    result._base = None
+    if requires_grad:
+        result.requires_grad_(True)
+    return result

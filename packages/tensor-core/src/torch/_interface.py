@@ -77,6 +77,9 @@ class OpDef:
     view: bool = False
     doc: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
+    #: the public binding (``torch.<name>`` or the private function of a ``_`` op), set
+    #: by the family module; derivative formulas call ops through it
+    function: Callable[..., Any] | None = None
 
     def kernel(self, device_type: str) -> Callable[..., Any]:
         try:

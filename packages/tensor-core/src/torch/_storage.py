@@ -6,7 +6,7 @@ import numpy as np
 
 from ._device import CPU, device
 
-__all__ = ["UntypedStorage"]
+__all__ = ["UntypedStorage", "TypedStorage"]
 
 
 class UntypedStorage:
@@ -38,5 +38,78 @@ class UntypedStorage:
     def data_ptr(self) -> int:
         return self._buffer.ctypes.data if self._buffer.nbytes else 0
 
+    def element_size(self) -> int:
+        return 1
+
+    def tolist(self) -> list:
+        return self._buffer.tolist()
+
+    def __getitem__(self, index):
+        return self._buffer[index].tolist()
+
+    def __setitem__(self, index, value) -> None:
+        self._buffer[index] = value
+
     def __repr__(self) -> str:
-        return f"torch.UntypedStorage(nbytes={self.nbytes()}, device={self.device})"
+        values = "\n".join(f" {v}" for v in self._buffer.tolist())
+        return (
+            f"{values}\n[torch.storage.UntypedStorage(device={self.device}) of size "
+            f"{self.nbytes()}]"
+        )
+
+
+class TypedStorage:
+    """A storage seen as elements of one dtype (what ``Tensor.storage()`` returns)."""
+
+    __slots__ = ("_untyped", "dtype")
+
+    @classmethod
+    def _wrap(cls, untyped: UntypedStorage, dtype) -> TypedStorage:
+        storage = cls.__new__(cls)
+        storage._untyped = untyped
+        storage.dtype = dtype
+        return storage
+
+    def _elements(self) -> np.ndarray:
+        usable = self._untyped.nbytes() // self.dtype.itemsize * self.dtype.itemsize
+        return self._untyped._buffer[:usable].view(self.dtype.np_dtype)
+
+    def untyped(self) -> UntypedStorage:
+        return self._untyped
+
+    @property
+    def device(self):
+        return self._untyped.device
+
+    def size(self) -> int:
+        return self._untyped.nbytes() // self.dtype.itemsize
+
+    __len__ = size
+
+    def nbytes(self) -> int:
+        return self._untyped.nbytes()
+
+    def element_size(self) -> int:
+        return self.dtype.itemsize
+
+    def data_ptr(self) -> int:
+        return self._untyped.data_ptr()
+
+    def tolist(self) -> list:
+        return self._elements().tolist()
+
+    def __getitem__(self, index):
+        return self._elements()[index].tolist()
+
+    def __setitem__(self, index, value) -> None:
+        self._elements()[index] = value
+
+    def __iter__(self):
+        return iter(self.tolist())
+
+    def __repr__(self) -> str:
+        values = "\n".join(f" {v}" for v in self.tolist())
+        return (
+            f"{values}\n[torch.storage.TypedStorage(dtype={self.dtype}, device="
+            f"{self.device}) of size {self.size()}]"
+        )

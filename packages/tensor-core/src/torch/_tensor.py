@@ -32,6 +32,7 @@ class Tensor:
         "grad",
         "grad_fn",
         "_version",
+        "_base",
         "__weakref__",
     )
 
@@ -39,11 +40,13 @@ class Tensor:
 
     @classmethod
     def _from_array(cls, array: np.ndarray, dtype=None) -> Tensor:
-        """Wrap a freshly computed NumPy array without copying when it is C-contiguous."""
-        if not array.flags.c_contiguous:
-            array = np.ascontiguousarray(array)
+        """Wrap a freshly computed NumPy array (no copy when it is dense)."""
+        flat = _dense_flat(array)
+        if flat is None:
+            array = np.array(array, order="K")  # compact, keeping the dims' memory order
+            flat = _dense_flat(array)
         self = object.__new__(cls)
-        self._storage = UntypedStorage._wrap(array.reshape(-1).view(np.uint8))
+        self._storage = UntypedStorage._wrap(flat.view(np.uint8))
         self._offset = 0
         self._np = array
         self._dtype = dtype if dtype is not None else _dtype.from_numpy_dtype(array.dtype)
@@ -52,18 +55,21 @@ class Tensor:
         self.grad = None
         self.grad_fn = None
         self._version = [0]
+        self._base = None
         return self
 
-    def _view_from_array(self, array: np.ndarray) -> Tensor:
-        """A tensor for ``array``, which NumPy computed from ``self._np``: a view sharing
-        this tensor's storage when ``array`` lies in it, else a new tensor."""
+    def _alias(self, array: np.ndarray, offset: int | None = None) -> Tensor:
+        """A tensor for ``array``, a NumPy view of this tensor's storage: it shares the
+        storage and the version counter. A copy (no shared memory) gets its own storage."""
         buffer = self._storage._buffer
-        if not np.may_share_memory(array, buffer):
-            return Tensor._from_array(array, self._dtype)
+        if offset is None:
+            if not np.may_share_memory(array, buffer):
+                return Tensor._from_array(array, self._dtype)
+            start = buffer.__array_interface__["data"][0] if buffer.size else 0
+            offset = (array.__array_interface__["data"][0] - start) // array.itemsize
         view = object.__new__(Tensor)
         view._storage = self._storage
-        start = buffer.ctypes.data
-        view._offset = (array.__array_interface__["data"][0] - start) // array.itemsize
+        view._offset = offset
         view._np = array
         view._dtype = self._dtype
         view._device = self._device
@@ -71,6 +77,7 @@ class Tensor:
         view.grad = None
         view.grad_fn = None
         view._version = self._version  # views share their base's version counter
+        view._base = self if self._base is None else self._base
         return view
 
     # ----------------------------------------------------------------- metadata
@@ -179,16 +186,17 @@ class Tensor:
 
     def detach(self) -> Tensor:
         """A tensor sharing this one's storage, cut out of the autograd graph."""
-        view = self._view_from_array(self._np.view())
-        view._version = self._version
+        view = self._alias(self._np.view())
+        view._base = None
         return view
 
     @property
     def data(self) -> Tensor:
         # Shares memory but not the version counter: changes through .data are invisible
         # to autograd, as the 0.4 migration guide describes.
-        view = self._view_from_array(self._np.view())
+        view = self._alias(self._np.view())
         view._version = [0]
+        view._base = None
         return view
 
     # --------------------------------------------------------------- conversion
@@ -238,13 +246,6 @@ class Tensor:
             raise TypeError("iteration over a 0-d tensor")
         return (self[i] for i in range(self._np.shape[0]))
 
-    def __getitem__(self, index):
-        if isinstance(index, Tensor):
-            index = index._np
-        elif isinstance(index, tuple):
-            index = tuple(i._np if isinstance(i, Tensor) else i for i in index)
-        return self._view_from_array(self._np[index])
-
     def __repr__(self) -> str:
         from ._format import tensor_repr
 
@@ -255,6 +256,17 @@ class Tensor:
 
     def _bump_version(self) -> None:
         self._version[0] += 1
+
+
+def _dense_flat(array: np.ndarray):
+    """The 1-D array of the memory that ``array`` covers exactly, or None when ``array``
+    has gaps, overlaps or negative strides."""
+    if array.flags.c_contiguous:
+        return array.reshape(-1)
+    if any(s < 0 for s in array.strides):
+        return None
+    flat = array.ravel(order="K")
+    return flat if np.may_share_memory(flat, array) else None
 
 
 def _is_grad_recording(*tensors) -> bool:

@@ -1,4 +1,4 @@
 """Core ops, one file per family. Importing a family registers its ops in
 ``torch._interface.ops``."""
 
-from . import linalg, pointwise, reduction, shape  # noqa: F401
+from . import linalg, pointwise, reduction, scatter, views  # noqa: F401

@@ -7,7 +7,7 @@ import functools
 
 import numpy as np
 
-from .. import _dtype
+from .. import _dtype, _grad_mode
 from .._interface import get_grad_engine
 from .._tensor import Tensor, _is_grad_recording
 
@@ -96,3 +96,25 @@ def record(op, inputs, result, saved=()) -> Tensor:
     if _is_grad_recording(*tensors):
         get_grad_engine().record(op, inputs, result, saved)
     return result
+
+
+def check_inplace(self: Tensor, *others) -> bool:
+    """Errors of an in-place write into ``self``; returns whether it must be recorded for
+    autograd."""
+    if not _grad_mode._state.enabled:
+        return False
+    recording = self._requires_grad or any(
+        isinstance(o, Tensor) and o._requires_grad for o in others
+    )
+    if not recording:
+        return False
+    if self._requires_grad and self.grad_fn is None and self._base is None:
+        raise RuntimeError(
+            "a leaf Variable that requires grad is being used in an in-place operation."
+        )
+    if self._base is not None and (self._base._requires_grad or self._requires_grad):
+        raise NotImplementedError(
+            "in-place operations on views of tensors that require grad are not supported yet "
+            "(they need the view's history to be rebased); write into a clone instead"
+        )
+    return True

@@ -54,3 +54,6 @@ def matmul(input: Tensor, other: Tensor) -> Tensor:
 
 def _shape(t: Tensor) -> str:
     return "x".join(map(str, t._np.shape))
+
+
+MATMUL.function = matmul

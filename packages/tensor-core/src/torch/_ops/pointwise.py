@@ -1,15 +1,74 @@
-"""Pointwise arithmetic: ``add``, ``sub``, ``mul``, ``div``, ``neg`` and in-place forms."""
+"""Pointwise ops: arithmetic, comparisons, bitwise and logical ops, with broadcasting and
+PyTorch's type promotion; each with its in-place ``_`` form.
+
+One builder makes every binary op and one every unary op, so the dtype rules, ``out=``,
+in-place checks and autograd recording are written once.
+"""
 
 from __future__ import annotations
 
 import numpy as np
 
-from .. import _dtype, _grad_mode
+from .. import _dtype
 from .._interface import OpDef, ops
 from .._tensor import Tensor
-from ._dispatch import operand, record, result_type, tensor_pair_dtype
+from ._dispatch import check_inplace, operand, record, result_type, tensor_pair_dtype
 
-__all__ = ["add", "sub", "mul", "div", "neg"]
+__all__ = [
+    "add",
+    "sub",
+    "mul",
+    "div",
+    "true_divide",
+    "floor_divide",
+    "remainder",
+    "pow",
+    "eq",
+    "ne",
+    "lt",
+    "le",
+    "gt",
+    "ge",
+    "bitwise_and",
+    "bitwise_or",
+    "bitwise_xor",
+    "bitwise_left_shift",
+    "bitwise_right_shift",
+    "logical_and",
+    "logical_or",
+    "logical_xor",
+    "neg",
+    "negative",
+    "abs",
+    "absolute",
+    "sign",
+    "exp",
+    "log",
+    "bitwise_not",
+    "logical_not",
+    "positive",
+    "can_cast",
+    "INPLACE",
+]
+
+_FLOATING = (2, 3)  # dtype categories: floating, complex
+
+
+def can_cast(from_, to) -> bool:
+    """Whether an op may write a result of dtype ``from_`` into a tensor of dtype ``to``
+    (no complex to real, floating to integral, or non-bool to bool).
+
+    Examples::
+
+        >>> import torch
+        >>> torch.can_cast(torch.float64, torch.float16), torch.can_cast(torch.float32, torch.int32)
+        (True, False)
+    """
+    return from_._category <= to._category
+
+
+def _legacy_name(d) -> str:
+    return d._legacy[: -len("Tensor")]
 
 
 def _binary_dtype(a, b):
@@ -19,19 +78,14 @@ def _binary_dtype(a, b):
     return result_type(a, b)
 
 
-def _check_alpha(alpha, dtype, name: str) -> None:
-    if (
-        alpha != 1
-        and isinstance(alpha, float)
-        and not (dtype.is_floating_point or dtype.is_complex)
-    ):
+def _write_out(out: Tensor, array: np.ndarray, dtype) -> Tensor:
+    if not isinstance(out, Tensor):
+        raise TypeError(f"argument 'out' must be Tensor, not {type(out).__name__}")
+    if not can_cast(dtype, out._dtype):
         raise RuntimeError(
-            f"For integral input tensors, argument alpha must not be a floating "
-            f"point number. ({name})"
+            f"result type {_legacy_name(dtype)} can't be cast to the desired "
+            f"output type {_legacy_name(out._dtype)}"
         )
-
-
-def _write_out(out: Tensor, array: np.ndarray) -> Tensor:
     if out._np.shape != array.shape:
         raise RuntimeError(
             f"out= tensor has shape {list(out._np.shape)}, but the result has "
@@ -42,50 +96,308 @@ def _write_out(out: Tensor, array: np.ndarray) -> Tensor:
     return out
 
 
-def _make_binary(name: str, ufunc, doc: str, with_alpha: bool):
-    op = ops.register(
-        OpDef(
-            name=name,
-            signature=f"{name}(Tensor input, Tensor other"
-            + (", *, Scalar alpha=1)" if with_alpha else ")")
-            + " -> Tensor",
-            kernels={"cpu": ufunc},
-            family="pointwise",
-            doc=doc,
-        )
-    )
-
-    def function(input, other, *, alpha=1, out=None):
-        if not isinstance(input, Tensor):
-            input, other = _as_tensor_first(name, input, other)
-        dtype = _binary_dtype(input, other)
-        if alpha != 1:
-            _check_alpha(alpha, dtype, name)
-        if name == "div" and not (dtype.is_floating_point or dtype.is_complex):
-            dtype = _dtype.get_default_dtype()  # true division of integers
-        b = operand(other, dtype)
-        if alpha != 1:
-            b = b * np.asarray(alpha, dtype=dtype.np_dtype)
-        result = ufunc(operand(input, dtype), b)
-        if out is not None:
-            return _write_out(out, result)
-        saved = (alpha,) if with_alpha else ()
-        return record(op, (input, other), Tensor._from_array(result, dtype), saved)
-
-    function.__name__ = function.__qualname__ = name
-    function.__doc__ = doc
-    return op, function
-
-
-def _as_tensor_first(name, input, other):
+def _first_tensor(name, input, other):
+    """Allow a number as the first operand when the second is a tensor (``2 ** t``)."""
+    if isinstance(input, Tensor):
+        return input
     if isinstance(other, Tensor):
-        from .._creation import tensor
-
-        return tensor(input, dtype=result_type(input, other)), other
+        return Tensor._from_array(np.asarray(input, dtype=result_type(input, other).np_dtype))
     raise TypeError(f"{name}(): argument 'input' must be Tensor, not {type(input).__name__}")
 
 
-_ADD_DOC = """Add ``other``, scaled by ``alpha``, to ``input``, broadcasting their shapes.
+def _broadcast_error(a: Tensor, b) -> RuntimeError:
+    sa, sb = a._np.shape, np.shape(b._np if isinstance(b, Tensor) else b)
+    for i in range(1, max(len(sa), len(sb)) + 1):
+        x = sa[-i] if i <= len(sa) else 1
+        y = sb[-i] if i <= len(sb) else 1
+        if x != y and x != 1 and y != 1:
+            return RuntimeError(
+                f"The size of tensor a ({x}) must match the size of tensor b "
+                f"({y}) at non-singleton dimension {max(len(sa), len(sb)) - i}"
+            )
+    return RuntimeError("operands could not be broadcast together")
+
+
+# --------------------------------------------------------------------- dtype rules
+
+
+def _arith(dtype, *_):
+    return dtype, dtype
+
+
+def _true_div(dtype, *_):
+    result = dtype if dtype._category in _FLOATING else _dtype.get_default_dtype()
+    return result, result
+
+
+def _compare(dtype, *_):
+    return dtype, _dtype.bool_
+
+
+def _logical(dtype, *_):
+    return dtype, _dtype.bool_
+
+
+def _integral_only(name):
+    def rule(dtype, *_):
+        if dtype._category in _FLOATING:
+            raise NotImplementedError(f"\"{name}_cpu\" not implemented for '{_legacy_name(dtype)}'")
+        return dtype, dtype
+
+    return rule
+
+
+# ------------------------------------------------------------------------ kernels
+
+
+def _check_integer_divisor(a, b, dtype) -> None:
+    if dtype._category <= 1 and np.any(np.asarray(b) == 0):
+        raise RuntimeError("ZeroDivisionError")
+
+
+def _floor_divide(a, b, dtype):
+    _check_integer_divisor(a, b, dtype)
+    return np.floor_divide(a, b)
+
+
+def _remainder(a, b, dtype):
+    _check_integer_divisor(a, b, dtype)
+    return np.remainder(a, b)
+
+
+def _pow(a, b, dtype):
+    if dtype._category <= 1 and np.any(np.asarray(b) < 0):
+        raise RuntimeError("Integers to negative integer powers are not allowed.")
+    return np.power(a, b)
+
+
+def _div_kernel(a, b, dtype, rounding_mode):
+    if rounding_mode is None:
+        return np.true_divide(a, b)
+    if rounding_mode == "floor":
+        return _floor_divide(a, b, dtype)
+    if rounding_mode == "trunc":
+        if dtype._category <= 1:
+            _check_integer_divisor(a, b, dtype)
+            quotient = np.floor_divide(a, b)
+            inexact = (np.remainder(a, b) != 0) & ((np.asarray(a) < 0) != (np.asarray(b) < 0))
+            return quotient + inexact.astype(quotient.dtype)
+        return np.trunc(np.true_divide(a, b))
+    raise ValueError(
+        f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but "
+        f"found '{rounding_mode}'"
+    )
+
+
+def _plain(ufunc):
+    return lambda a, b, dtype: ufunc(a, b)
+
+
+def _shift(ufunc):
+    def kernel(a, b, dtype):
+        # shifting by the width or more gives 0 (or -1 for negative numbers shifted right)
+        bits = dtype.itemsize * 8
+        b = np.asarray(b)
+        result = ufunc(a, np.clip(b, 0, bits - 1).astype(np.asarray(a).dtype))
+        too_far = b >= bits
+        if np.any(too_far):
+            fill = np.where(np.asarray(a) < 0, -1, 0) if ufunc is np.right_shift else 0
+            result = np.where(too_far, fill, result).astype(result.dtype)
+        return result
+
+    return kernel
+
+
+# ------------------------------------------------------------------------ builder
+
+INPLACE: dict[str, object] = {}
+
+
+def _register(name, function, signature, differentiable, inplace=False, out_of_place=None):
+    op = ops.register(
+        OpDef(
+            name=name,
+            signature=signature,
+            kernels={"cpu": function},
+            family="pointwise",
+            differentiable=differentiable,
+            inplace=inplace,
+        )
+    )
+    op.function = function
+    if out_of_place is not None:
+        op.extra["out_of_place"] = out_of_place
+    return op
+
+
+def _binary(name: str, kernel, rule, doc: str, differentiable: bool, alpha: bool = False):
+    """The function, its OpDef, and its in-place method for one binary op."""
+
+    def compute(input, other, alpha_value, extra):
+        dtype = _binary_dtype(input, other)
+        compute_dtype, result_dtype = rule(dtype, *extra)
+        if alpha_value != 1:
+            if isinstance(alpha_value, float) and compute_dtype._category < 2:
+                raise RuntimeError(
+                    "For integral input tensors, argument alpha must not be a "
+                    "floating point number."
+                )
+            other = operand(other, compute_dtype) * np.asarray(
+                alpha_value, dtype=compute_dtype.np_dtype
+            )
+        a, b = operand(input, compute_dtype), operand(other, compute_dtype)
+        try:
+            with np.errstate(all="ignore"):
+                result = kernel(a, b, compute_dtype, *extra)
+        except ValueError:
+            raise _broadcast_error(input, other) from None
+        return np.asarray(result, dtype=result_dtype.np_dtype), result_dtype
+
+    def function(input, other, *, out=None, **kwargs):
+        input = _first_tensor(name, input, other)
+        alpha_value = kwargs.pop("alpha", 1) if alpha else 1
+        extra = (kwargs.pop("rounding_mode", None),) if name == "div" else ()
+        if kwargs:
+            raise TypeError(f"{name}() got an unexpected keyword argument '{next(iter(kwargs))}'")
+        result, dtype = compute(input, other, alpha_value, extra)
+        if out is not None:
+            return _write_out(out, result, dtype)
+        return record(op, (input, other), Tensor._from_array(result, dtype), (alpha_value,) + extra)
+
+    def inplace(self: Tensor, other, **kwargs):
+        alpha_value = kwargs.pop("alpha", 1) if alpha else 1
+        extra = (kwargs.pop("rounding_mode", None),) if name == "div" else ()
+        recording = check_inplace(self, other)
+        result, dtype = compute(self, other, alpha_value, extra)
+        if not can_cast(dtype, self._dtype):
+            raise RuntimeError(
+                f"result type {_legacy_name(dtype)} can't be cast to the desired "
+                f"output type {_legacy_name(self._dtype)}"
+            )
+        if result.shape != self._np.shape:
+            raise RuntimeError(
+                f"output with shape {list(self._np.shape)} doesn't match the "
+                f"broadcast shape {list(result.shape)}"
+            )
+        snapshot = _snapshot(self) if recording else None
+        np.copyto(self._np, result, casting="unsafe")
+        self._bump_version()
+        if recording:
+            record(op, (snapshot, other), self, (alpha_value,) + extra)
+        return self
+
+    function.__name__ = function.__qualname__ = name
+    function.__doc__ = doc
+    inplace.__name__ = inplace.__qualname__ = name + "_"
+    signature = f"{name}(Tensor self, Tensor other{', *, Scalar alpha=1' if alpha else ''})"
+    op = _register(name, function, signature + " -> Tensor", differentiable)
+    _register(
+        name + "_",
+        inplace,
+        signature.replace("Tensor self", "Tensor(a!) self", 1) + " -> Tensor(a!)",
+        differentiable,
+        inplace=True,
+        out_of_place=name,
+    )
+    INPLACE[name + "_"] = inplace
+    return function
+
+
+def _snapshot(self: Tensor) -> Tensor:
+    """The value and graph position of ``self`` before an in-place write: the in-place op
+    is recorded as its out-of-place form applied to this."""
+    old = Tensor._from_array(self._np.copy(), self._dtype)
+    old._requires_grad = self._requires_grad
+    old.grad_fn = self.grad_fn
+    return old
+
+
+def _unary(name: str, kernel, doc: str, differentiable: bool, check=None):
+    def function(input, *, out=None):
+        if not isinstance(input, Tensor):
+            raise TypeError(
+                f"{name}(): argument 'input' must be Tensor, not {type(input).__name__}"
+            )
+        dtype = check(input._dtype) if check else input._dtype
+        with np.errstate(all="ignore"):
+            result = np.asarray(kernel(operand(input, dtype)), dtype=dtype.np_dtype)
+        if out is not None:
+            return _write_out(out, result, dtype)
+        return record(op, (input,), Tensor._from_array(result, dtype))
+
+    def inplace(self: Tensor):
+        recording = check_inplace(self)
+        dtype = check(self._dtype) if check else self._dtype
+        if not can_cast(dtype, self._dtype):
+            raise RuntimeError(
+                f"result type {_legacy_name(dtype)} can't be cast to the desired "
+                f"output type {_legacy_name(self._dtype)}"
+            )
+        snapshot = _snapshot(self) if recording else None
+        with np.errstate(all="ignore"):
+            np.copyto(self._np, kernel(operand(self, dtype)), casting="unsafe")
+        self._bump_version()
+        if recording:
+            record(op, (snapshot,), self)
+        return self
+
+    function.__name__ = function.__qualname__ = name
+    function.__doc__ = doc
+    inplace.__name__ = inplace.__qualname__ = name + "_"
+    op = _register(name, function, f"{name}(Tensor self) -> Tensor", differentiable)
+    _register(
+        name + "_",
+        inplace,
+        f"{name}_(Tensor(a!) self) -> Tensor(a!)",
+        differentiable,
+        inplace=True,
+        out_of_place=name,
+    )
+    INPLACE[name + "_"] = inplace
+    return function
+
+
+def _floating_result(dtype):
+    return dtype if dtype._category in _FLOATING else _dtype.get_default_dtype()
+
+
+def _no_bool(name):
+    def check(dtype):
+        if dtype is _dtype.bool_:
+            raise RuntimeError(
+                f"{name}: bool tensors are not supported here; use logical_not() for masks"
+            )
+        return dtype
+
+    return check
+
+
+def _neg_check(dtype):
+    if dtype is _dtype.bool_:
+        raise RuntimeError(
+            "Negation, the `-` operator, on a bool tensor is not supported. If "
+            "you are trying to invert a mask, use the `~` or `logical_not()` "
+            "operator instead."
+        )
+    return dtype
+
+
+def _bitwise_not_check(dtype):
+    if dtype._category in _FLOATING:
+        raise NotImplementedError(
+            f"\"bitwise_not_cpu\" not implemented for '{_legacy_name(dtype)}'"
+        )
+    return dtype
+
+
+# -------------------------------------------------------------------------- ops
+
+add = _binary(
+    "add",
+    _plain(np.add),
+    _arith,
+    """Add ``other``, scaled by ``alpha``, to
+``input``, broadcasting their shapes.
 
 Args:
     input (Tensor): the first operand.
@@ -98,133 +410,298 @@ Examples::
     >>> import torch
     >>> torch.add(torch.tensor([1, 2]), torch.tensor([10, 20]), alpha=2)
     tensor([21, 42])
-"""
+""",
+    True,
+    alpha=True,
+)
 
-_SUB_DOC = """Subtract ``other``, scaled by ``alpha``, from ``input``, broadcasting.
+sub = _binary(
+    "sub",
+    _plain(np.subtract),
+    _arith,
+    """Subtract ``other``, scaled by
+``alpha``, from ``input``, broadcasting.
 
 Examples::
 
     >>> import torch
     >>> torch.sub(torch.tensor([5.0, 6.0]), 1)
     tensor([4., 5.])
-"""
+""",
+    True,
+    alpha=True,
+)
 
-_MUL_DOC = """Multiply ``input`` by ``other`` elementwise, broadcasting.
+mul = _binary(
+    "mul",
+    _plain(np.multiply),
+    _arith,
+    """Multiply elementwise, broadcasting.
 
 Examples::
 
     >>> import torch
     >>> torch.mul(torch.tensor([1, 2, 3]), 2.5)
     tensor([2.5000, 5.0000, 7.5000])
-"""
+""",
+    True,
+)
 
-_DIV_DOC = """Divide ``input`` by ``other`` elementwise (true division: integers give floats).
+
+def _div_rule(dtype, rounding_mode=None):
+    return _true_div(dtype) if rounding_mode is None else _arith(dtype)
+
+
+div = _binary(
+    "div",
+    _div_kernel,
+    _div_rule,
+    """Divide elementwise. Without
+``rounding_mode`` this is true division (integers give the default float dtype);
+``"trunc"`` rounds towards zero and ``"floor"`` down, keeping integer dtypes.
 
 Examples::
 
     >>> import torch
     >>> torch.div(torch.tensor([1, 2, 3]), 2)
     tensor([0.5000, 1.0000, 1.5000])
+    >>> torch.div(torch.tensor([5, -5]), 2, rounding_mode="floor")
+    tensor([ 2, -3])
+""",
+    True,
+)
+
+true_divide = div
+
+floor_divide = _binary(
+    "floor_divide",
+    _floor_divide,
+    _arith,
+    """Divide and round down
+(Python's ``//``); integer division by zero raises.
+
+Examples::
+
+    >>> import torch
+    >>> torch.tensor([5, -5]) // 2
+    tensor([ 2, -3])
+""",
+    False,
+)
+
+remainder = _binary(
+    "remainder",
+    _remainder,
+    _arith,
+    """Python's ``%``: the result has the
+sign of the divisor.
+
+Examples::
+
+    >>> import torch
+    >>> torch.tensor([5, -5]) % 3
+    tensor([2, 1])
+""",
+    True,
+)
+
+pow = _binary(
+    "pow",
+    _pow,
+    _arith,
+    """``input ** exponent`` elementwise.
+
+Examples::
+
+    >>> import torch
+    >>> torch.pow(torch.tensor([2, 3]), 2), torch.tensor([1, 2]) ** 0.5
+    (tensor([4, 9]), tensor([1.0000, 1.4142]))
+""",
+    True,
+)
+
+_COMPARE_DOC = """``input {sym} other`` elementwise, as a bool tensor.
+
+Examples::
+
+    >>> import torch
+    >>> torch.{name}(torch.tensor([1, 2, 3]), 2)
+    {example}
 """
+eq = _binary(
+    "eq",
+    _plain(np.equal),
+    _compare,
+    _COMPARE_DOC.format(sym="==", name="eq", example="tensor([False,  True, False])"),
+    False,
+)
+ne = _binary(
+    "ne",
+    _plain(np.not_equal),
+    _compare,
+    _COMPARE_DOC.format(sym="!=", name="ne", example="tensor([ True, False,  True])"),
+    False,
+)
+lt = _binary(
+    "lt",
+    _plain(np.less),
+    _compare,
+    _COMPARE_DOC.format(sym="<", name="lt", example="tensor([ True, False, False])"),
+    False,
+)
+le = _binary(
+    "le",
+    _plain(np.less_equal),
+    _compare,
+    _COMPARE_DOC.format(sym="<=", name="le", example="tensor([ True,  True, False])"),
+    False,
+)
+gt = _binary(
+    "gt",
+    _plain(np.greater),
+    _compare,
+    _COMPARE_DOC.format(sym=">", name="gt", example="tensor([False, False,  True])"),
+    False,
+)
+ge = _binary(
+    "ge",
+    _plain(np.greater_equal),
+    _compare,
+    _COMPARE_DOC.format(sym=">=", name="ge", example="tensor([False,  True,  True])"),
+    False,
+)
 
-ADD, add = _make_binary("add", np.add, _ADD_DOC, with_alpha=True)
-SUB, sub = _make_binary("sub", np.subtract, _SUB_DOC, with_alpha=True)
-MUL, mul = _make_binary("mul", np.multiply, _MUL_DOC, with_alpha=False)
-DIV, div = _make_binary("div", np.true_divide, _DIV_DOC, with_alpha=False)
+bitwise_and = _binary(
+    "bitwise_and",
+    _plain(np.bitwise_and),
+    _integral_only("bitwise_and"),
+    "Bitwise AND of integer or bool tensors (``&``).",
+    False,
+)
+bitwise_or = _binary(
+    "bitwise_or",
+    _plain(np.bitwise_or),
+    _integral_only("bitwise_or"),
+    "Bitwise OR of integer or bool tensors (``|``).",
+    False,
+)
+bitwise_xor = _binary(
+    "bitwise_xor",
+    _plain(np.bitwise_xor),
+    _integral_only("bitwise_xor"),
+    "Bitwise XOR of integer or bool tensors (``^``).",
+    False,
+)
+bitwise_left_shift = _binary(
+    "bitwise_left_shift",
+    _shift(np.left_shift),
+    _integral_only("lshift"),
+    "``input << other``.",
+    False,
+)
+bitwise_right_shift = _binary(
+    "bitwise_right_shift",
+    _shift(np.right_shift),
+    _integral_only("rshift"),
+    "``input >> other``.",
+    False,
+)
+logical_and = _binary(
+    "logical_and",
+    _plain(np.logical_and),
+    _logical,
+    "Elementwise logical AND (nonzero is true), as a bool tensor.",
+    False,
+)
+logical_or = _binary(
+    "logical_or",
+    _plain(np.logical_or),
+    _logical,
+    "Elementwise logical OR (nonzero is true), as a bool tensor.",
+    False,
+)
+logical_xor = _binary(
+    "logical_xor",
+    _plain(np.logical_xor),
+    _logical,
+    "Elementwise logical XOR (nonzero is true), as a bool tensor.",
+    False,
+)
 
-NEG = ops.register(
-    OpDef(
-        name="neg",
-        signature="neg(Tensor input) -> Tensor",
-        kernels={"cpu": np.negative},
-        family="pointwise",
-    )
+neg = _unary(
+    "neg",
+    np.negative,
+    """``-input`` elementwise.
+
+Examples::
+
+    >>> import torch
+    >>> torch.neg(torch.tensor([1.0, -2.0]))
+    tensor([-1.,  2.])
+""",
+    True,
+    check=_neg_check,
+)
+negative = neg
+abs = _unary(
+    "abs",
+    np.abs,
+    """Absolute value elementwise.
+
+Examples::
+
+    >>> import torch
+    >>> torch.abs(torch.tensor([-1, 2]))
+    tensor([1, 2])
+""",
+    True,
+    check=lambda d: d if not d.is_complex else d.to_real(),
+)
+absolute = abs
+sign = _unary("sign", np.sign, "-1, 0 or 1 by the sign of each element.", True)
+exp = _unary(
+    "exp",
+    np.exp,
+    """``e ** input`` elementwise (integers give the default float
+dtype).""",
+    True,
+    check=_floating_result,
+)
+log = _unary(
+    "log",
+    np.log,
+    """Natural logarithm elementwise (integers give the default float
+dtype).""",
+    True,
+    check=_floating_result,
+)
+bitwise_not = _unary(
+    "bitwise_not",
+    np.invert,
+    """Bitwise NOT (``~``); logical NOT for bool
+tensors.
+
+Examples::
+
+    >>> import torch
+    >>> ~torch.tensor([True, False]), ~torch.tensor([1, 2])
+    (tensor([False,  True]), tensor([-2, -3]))
+""",
+    False,
+    check=_bitwise_not_check,
 )
 
 
-def neg(input: Tensor, *, out=None) -> Tensor:
-    """``-input``, elementwise.
-
-    Examples::
-
-        >>> import torch
-        >>> torch.neg(torch.tensor([1.0, -2.0]))
-        tensor([-1.,  2.])
-    """
-    if input._dtype is _dtype.bool_:
-        raise RuntimeError(
-            "Negation, the `-` operator, on a bool tensor is not supported. If "
-            "you are trying to invert a mask, use the `~` or `logical_not()` "
-            "operator instead."
-        )
-    result = np.negative(input._np)
+def logical_not(input: Tensor, *, out=None) -> Tensor:
+    """Elementwise logical NOT (zero is false), as a bool tensor."""
+    result = np.logical_not(input._np)
     if out is not None:
-        return _write_out(out, result)
-    return record(NEG, (input,), Tensor._from_array(result, input._dtype))
+        return _write_out(out, result, _dtype.bool_)
+    return Tensor._from_array(result, _dtype.bool_)
 
 
-# ------------------------------------------------------------------------- in-place
-
-
-def _make_inplace(name: str, function):
-    # Only add_ and sub_ record for autograd for now: their derivatives need no input
-    # values, which the in-place write has already overwritten.
-    recordable = name in ("add_", "sub_")
-    op = ops.register(
-        OpDef(
-            name=name,
-            signature=f"{name}(Tensor(a!) self, Tensor other) -> Tensor(a!)",
-            kernels={"cpu": function},
-            family="pointwise",
-            inplace=True,
-            differentiable=recordable,
-        )
-    )
-
-    def method(self: Tensor, other, **kwargs):
-        recording = _grad_mode.is_grad_enabled() and (
-            self._requires_grad or (isinstance(other, Tensor) and other._requires_grad)
-        )
-        if recording and self.is_leaf and self._requires_grad:
-            raise RuntimeError(
-                "a leaf Variable that requires grad is being used in an in-place operation."
-            )
-        if recording and not recordable:
-            raise NotImplementedError(
-                f"{name} on tensors that require grad is not supported "
-                f"yet; use the out-of-place {name[:-1]}"
-            )
-        with _grad_mode.no_grad():
-            result = function(self, other, **kwargs)
-        if result._dtype is not self._dtype and not _can_cast(result._dtype, self._dtype):
-            raise RuntimeError(
-                f"result type {_legacy_name(result._dtype)} can't be cast to the "
-                f"desired output type {_legacy_name(self._dtype)}"
-            )
-        if result._np.shape != self._np.shape:
-            raise RuntimeError(
-                f"output with shape {list(self._np.shape)} doesn't match the "
-                f"broadcast shape {list(result._np.shape)}"
-            )
-        self._np[...] = result._np
-        self._bump_version()
-        if recording:
-            record(op, (self, other), self, (kwargs.get("alpha", 1),))
-        return self
-
-    method.__name__ = method.__qualname__ = name
-    return method
-
-
-def _can_cast(src, dst) -> bool:
-    return src._category <= dst._category
-
-
-def _legacy_name(d) -> str:
-    return d._legacy.replace("Tensor", "")
-
-
-add_ = _make_inplace("add_", add)
-sub_ = _make_inplace("sub_", sub)
-mul_ = _make_inplace("mul_", mul)
-div_ = _make_inplace("div_", div)
+def positive(input: Tensor) -> Tensor:
+    """``input`` itself (unary ``+``); bool tensors are refused, as in PyTorch."""
+    if input._dtype is _dtype.bool_:
+        raise RuntimeError("The `+` operator, on a bool tensor is not supported.")
+    return input

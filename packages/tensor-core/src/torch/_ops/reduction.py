@@ -89,3 +89,8 @@ def mean(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tenso
         Tensor._from_array(np.asarray(result, dtype=target.np_dtype), target),
         (dims, keepdim),
     )
+
+
+SUM.function = sum
+
+MEAN.function = mean

@@ -1,6 +1,9 @@
-"""Derivatives of the pointwise family."""
+"""Derivatives of the pointwise family. ``saved[0]`` of a binary op is its ``alpha``
+(1 when it has none); ``div`` also saves its ``rounding_mode``."""
 
 from __future__ import annotations
+
+import torch
 
 from ._entry import Derivative, shape_of, sum_to_shape
 
@@ -29,18 +32,57 @@ def _mul_other(grad, inputs, saved):
     return sum_to_shape(grad * inputs[0], shape_of(inputs[1]))
 
 
+def _rounded(saved) -> bool:
+    return len(saved) > 1 and saved[1] is not None
+
+
 def _div_self(grad, inputs, saved):
+    if _rounded(saved):
+        return torch.zeros_like(inputs[0])  # rounding is flat almost everywhere
     return sum_to_shape(grad / inputs[1], shape_of(inputs[0]))
 
 
 def _div_other(grad, inputs, saved):
     a, b = inputs
+    if _rounded(saved):
+        return torch.zeros_like(b)
     # NOTE: -grad * a / (b * b) rather than -grad * (a / b) / b: one rounding fewer
     return sum_to_shape(-grad * a / (b * b), shape_of(b))
 
 
+def _remainder_other(grad, inputs, saved):
+    a, b = inputs
+    return sum_to_shape(-grad * torch.floor_divide(a, b), shape_of(b))
+
+
+def _pow_self(grad, inputs, saved):
+    base, exponent = inputs
+    return sum_to_shape(grad * exponent * base ** (exponent - 1), shape_of(base))
+
+
+def _pow_exponent(grad, inputs, saved):
+    base, exponent = inputs
+    return sum_to_shape(grad * base**exponent * torch.log(base), shape_of(exponent))
+
+
 def _neg(grad, inputs, saved):
     return -grad
+
+
+def _abs(grad, inputs, saved):
+    return grad * torch.sign(inputs[0])
+
+
+def _sign(grad, inputs, saved):
+    return torch.zeros_like(grad)
+
+
+def _exp(grad, inputs, saved):
+    return grad * torch.exp(inputs[0])
+
+
+def _log(grad, inputs, saved):
+    return grad / inputs[0]
 
 
 POINTWISE = {
@@ -48,7 +90,11 @@ POINTWISE = {
     "sub": Derivative("SubBackward0", (_add_self, _sub_other)),
     "mul": Derivative("MulBackward0", (_mul_self, _mul_other)),
     "div": Derivative("DivBackward0", (_div_self, _div_other)),
+    "remainder": Derivative("RemainderBackward0", (_add_self, _remainder_other)),
+    "pow": Derivative("PowBackward1", (_pow_self, _pow_exponent)),
     "neg": Derivative("NegBackward0", (_neg,)),
-    "add_": Derivative("AddBackward0", (_add_self, _add_other)),
-    "sub_": Derivative("SubBackward0", (_add_self, _sub_other)),
+    "abs": Derivative("AbsBackward0", (_abs,)),
+    "sign": Derivative("SignBackward0", (_sign,)),
+    "exp": Derivative("ExpBackward0", (_exp,)),
+    "log": Derivative("LogBackward0", (_log,)),
 }

@@ -1,0 +1,30 @@
+"""Derivatives of the conversion family (dtype casts and copies)."""
+
+from __future__ import annotations
+
+import torch
+
+from ._entry import Derivative, sum_to_shape
+
+
+def _to_copy(grad, inputs, saved):
+    return grad.to(saved[0])
+
+
+def _clone(grad, inputs, saved):
+    return grad
+
+
+def _copy_self(grad, inputs, saved):
+    return torch.zeros_like(grad)
+
+
+def _copy_src(grad, inputs, saved):
+    return sum_to_shape(grad, tuple(inputs[1].shape)).to(saved[0])
+
+
+CONVERSION = {
+    "_to_copy": Derivative("ToCopyBackward0", (_to_copy,)),
+    "clone": Derivative("CloneBackward0", (_clone,)),
+    "copy_": Derivative("CopyBackwards", (_copy_self, _copy_src)),
+}

@@ -1,0 +1,77 @@
+"""Derivatives of the view, scatter and indexing families."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from torch._interface import ops
+
+from ._entry import Derivative, sum_to_shape
+
+
+def _op(name):
+    return ops[name].function
+
+
+def _view(grad, inputs, saved):
+    input_geometry, _ = saved
+    return grad.reshape(input_geometry[0])
+
+
+def _reshape(grad, inputs, saved):
+    return grad.reshape(saved[0])
+
+
+def _permute(grad, inputs, saved):
+    return grad.permute(tuple(int(i) for i in np.argsort(saved[0])))
+
+
+def _expand(grad, inputs, saved):
+    return sum_to_shape(grad, saved[0])
+
+
+def _as_strided(grad, inputs, saved):
+    input_geometry, view_geometry = saved[:2]
+    return _op("_view_scatter")(grad, input_geometry, view_geometry)
+
+
+def _view_scatter(grad, inputs, saved):
+    return _op("_view_gather")(grad, *saved)
+
+
+def _view_gather(grad, inputs, saved):
+    return _op("_view_scatter")(grad, *saved)
+
+
+def _index(grad, inputs, saved):
+    index, shape = saved
+    return _op("_index_scatter")(grad, index, shape)
+
+
+def _index_scatter(grad, inputs, saved):
+    index, _ = saved
+    return _op("index")(grad, index)
+
+
+def _index_put_self(grad, inputs, saved):
+    index, shape = saved
+    return grad * ops["index_put_"].extra["backward_mask"](shape, index, grad.dtype)
+
+
+def _index_put_values(grad, inputs, saved):
+    index, _ = saved
+    return sum_to_shape(_op("index")(grad, index), tuple(inputs[1].shape))
+
+
+VIEWS = {
+    "view": Derivative("ViewBackward0", (_view,)),
+    "reshape": Derivative("ViewBackward0", (_reshape,)),
+    "permute": Derivative("PermuteBackward0", (_permute,)),
+    "expand": Derivative("ExpandBackward0", (_expand,)),
+    "as_strided": Derivative("AsStridedBackward0", (_as_strided,)),
+    "_view_scatter": Derivative("AsStridedBackwardBackward0", (_view_scatter,)),
+    "_view_gather": Derivative("AsStridedBackward0", (_view_gather,)),
+    "index": Derivative("IndexBackward0", (_index,)),
+    "_index_scatter": Derivative("IndexBackwardBackward0", (_index_scatter,)),
+    "index_put_": Derivative("IndexPutBackward0", (_index_put_self, _index_put_values)),
+}

@@ -1,0 +1,338 @@
+"""Conversions between dtypes and devices (``to``, ``type``, ``double()``, ...), copies
+(``clone``, ``contiguous``, ``copy_``), ``set_`` and the ``new_*`` constructors."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from . import _dtype
+from ._device import device as _device_cls
+from ._interface import OpDef, ops
+from ._layout import memory_format
+from ._ops._dispatch import check_inplace, record
+from ._storage import UntypedStorage
+from ._tensor import Tensor
+
+__all__ = [
+    "to",
+    "type_",
+    "clone",
+    "contiguous",
+    "copy_",
+    "set_",
+    "new_tensor",
+    "new_empty",
+    "new_zeros",
+    "new_ones",
+    "new_full",
+    "DTYPE_METHODS",
+    "cpu",
+    "cuda",
+]
+
+_NO_CUDA = "Torch not compiled with CUDA enabled"
+
+
+def _register(name, function, signature, inplace=False):
+    op = ops.register(
+        OpDef(
+            name=name,
+            signature=signature,
+            kernels={"cpu": function},
+            family="conversion",
+            inplace=inplace,
+        )
+    )
+    op.function = function
+    return op
+
+
+def cast(input: Tensor, dtype, copy: bool = False) -> Tensor:
+    """``input`` converted to ``dtype``; ``input`` itself when nothing changes."""
+    if dtype is input._dtype and not copy:
+        return input
+    if input._dtype.is_complex and not dtype.is_complex:
+        warnings.warn(
+            "Casting complex values to real discards the imaginary part", UserWarning, stacklevel=3
+        )
+    with np.errstate(invalid="ignore", over="ignore"):
+        with warnings.catch_warnings():
+            warnings.simplefilter(
+                "ignore",
+                np.exceptions.ComplexWarning if hasattr(np, "exceptions") else np.ComplexWarning,
+            )
+            array = input._np.astype(dtype.np_dtype, order="K")
+    return record(TO_COPY, (input,), Tensor._from_array(array, dtype), (input._dtype,))
+
+
+TO_COPY = _register("_to_copy", cast, "_to_copy(Tensor self, *, ScalarType? dtype=None) -> Tensor")
+
+
+def _check_device(device) -> None:
+    if device is not None and _device_cls(device).type != "cpu":
+        raise RuntimeError(f"{_NO_CUDA}: device '{device}' is not available")
+
+
+def to(self: Tensor, *args, **kwargs) -> Tensor:
+    """``self`` converted to a dtype and/or device: ``to(dtype)``, ``to(device,
+    dtype=None)``, ``to(other)`` (its dtype and device). Returns ``self`` when nothing
+    changes, unless ``copy=True``.
+
+    Examples::
+
+        >>> import torch
+        >>> x = torch.tensor([1.5, 2.5])
+        >>> x.to(torch.int32), x.to("cpu") is x, x.to(torch.ones(1, dtype=torch.float64)).dtype
+        (tensor([1, 2], dtype=torch.int32), True, torch.float64)
+    """
+    dtype = kwargs.pop("dtype", None)
+    device = kwargs.pop("device", None)
+    copy = kwargs.pop("copy", False)
+    kwargs.pop("non_blocking", None)
+    kwargs.pop("memory_format", None)
+    if kwargs:
+        raise TypeError(f"to() got an unexpected keyword argument '{next(iter(kwargs))}'")
+    for arg in args:
+        if isinstance(arg, _dtype.dtype):
+            dtype = arg
+        elif isinstance(arg, Tensor):
+            dtype, device = arg._dtype, arg._device
+        elif isinstance(arg, (str, _device_cls, int)) and not isinstance(arg, bool):
+            device = arg
+        elif isinstance(arg, bool):
+            copy = arg  # to(dtype, non_blocking, copy) positional form
+        else:
+            raise TypeError(f"to() received an invalid combination of arguments: {arg!r}")
+    _check_device(device)
+    return cast(self, dtype or self._dtype, copy)
+
+
+def _parse_type_name(name: str):
+    prefix = "torch."
+    if name.startswith("torch.cuda."):
+        raise RuntimeError(f"{_NO_CUDA}: cannot convert to {name}")
+    legacy = name[len(prefix) :] if name.startswith(prefix) else name
+    for d in _dtype.ALL_DTYPES:
+        if d._legacy == legacy:
+            return d
+    raise ValueError(f"invalid type: '{name}'")
+
+
+def type_(self: Tensor, dtype=None, non_blocking: bool = False, **kwargs):
+    """With no argument, the legacy type name (``'torch.FloatTensor'``); otherwise
+    ``self`` converted to ``dtype`` (a dtype, a name such as ``'torch.IntTensor'``, or a
+    legacy class such as ``torch.IntTensor``).
+
+    Examples::
+
+        >>> import torch
+        >>> torch.zeros(1, dtype=torch.float64).type()
+        'torch.DoubleTensor'
+        >>> torch.zeros(1).type(torch.IntTensor).dtype
+        torch.int32
+    """
+    if dtype is None:
+        return "torch." + self._dtype._legacy
+    if isinstance(dtype, str):
+        dtype = _parse_type_name(dtype)
+    elif not isinstance(dtype, _dtype.dtype):
+        dtype = getattr(dtype, "_legacy_dtype", None) or _parse_type_name(str(dtype))
+    return cast(self, dtype)
+
+
+def _dtype_method(target):
+    def method(self: Tensor, memory_format=None) -> Tensor:
+        return cast(self, target)
+
+    method.__name__ = target.name
+    method.__doc__ = f"``self.to({target})``."
+    return method
+
+
+DTYPE_METHODS = {
+    "double": _dtype.float64,
+    "float": _dtype.float32,
+    "half": _dtype.float16,
+    "bfloat16": _dtype.bfloat16,
+    "long": _dtype.int64,
+    "int": _dtype.int32,
+    "short": _dtype.int16,
+    "char": _dtype.int8,
+    "byte": _dtype.uint8,
+    "bool": _dtype.bool_,
+    "cfloat": _dtype.complex64,
+    "cdouble": _dtype.complex128,
+}
+DTYPE_METHODS = {name: _dtype_method(d) for name, d in DTYPE_METHODS.items()}
+
+
+def cpu(self: Tensor, memory_format=None) -> Tensor:
+    """``self`` on the CPU (``self`` itself: it is already there)."""
+    return self
+
+
+def cuda(self: Tensor, device=None, non_blocking=False, memory_format=None) -> Tensor:
+    raise AssertionError(_NO_CUDA)
+
+
+def clone(input: Tensor, *, memory_format: memory_format | None = None) -> Tensor:
+    """A copy of ``input`` with its own storage (dense inputs keep their strides).
+
+    Examples::
+
+        >>> import torch
+        >>> x = torch.zeros(2, 3).t()
+        >>> x.clone().stride(), x.clone().data_ptr() != x.data_ptr()
+        ((1, 3), True)
+    """
+    order = "C" if memory_format is not None and memory_format.name == "contiguous_format" else "K"
+    array = np.array(input._np, order=order, copy=True)
+    return record(CLONE, (input,), Tensor._from_array(array, input._dtype))
+
+
+CLONE = _register(
+    "clone", clone, "clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor"
+)
+
+
+def contiguous(self: Tensor, memory_format=None) -> Tensor:
+    """``self`` when it is C-contiguous, else a C-contiguous copy."""
+    if self._np.flags.c_contiguous:
+        return self
+    from ._layout import contiguous_format
+
+    return clone(self, memory_format=contiguous_format)
+
+
+def copy_(self: Tensor, src, non_blocking: bool = False) -> Tensor:
+    """Copy ``src`` into ``self`` (broadcast to ``self``'s shape, converted to its dtype);
+    returns ``self``.
+
+    Examples::
+
+        >>> import torch
+        >>> x = torch.zeros(2, 3)
+        >>> x.copy_(torch.tensor([1, 2, 3]))
+        tensor([[1., 2., 3.],
+                [1., 2., 3.]])
+    """
+    if not isinstance(src, Tensor):
+        raise TypeError(f"copy_(): argument 'src' must be Tensor, not {type(src).__name__}")
+    recording = check_inplace(self, src)
+    try:
+        source = np.broadcast_to(src._np, self._np.shape)
+    except ValueError:
+        raise RuntimeError(
+            f"The size of tensor a ({self._np.shape[-1] if self._np.ndim else 1}) "
+            f"must match the size of tensor b "
+            f"({src._np.shape[-1] if src._np.ndim else 1}) at non-singleton "
+            f"dimension {self._np.ndim - 1}"
+        ) from None
+    if np.may_share_memory(source, self._np):
+        source = source.copy()
+    with np.errstate(invalid="ignore", over="ignore"):
+        np.copyto(self._np, source, casting="unsafe")
+    self._bump_version()
+    if recording:
+        record(COPY_, (self, src), self, (src._dtype,))
+    return self
+
+
+COPY_ = _register(
+    "copy_",
+    copy_,
+    "copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)",
+    inplace=True,
+)
+
+
+def set_(self: Tensor, source=None, storage_offset: int = 0, size=None, stride=None) -> Tensor:
+    """Make ``self`` view ``source``: another tensor (all of its geometry) or a storage
+    (with ``storage_offset``, ``size`` and ``stride``); with no source, an empty storage."""
+    from ._ops.views import contiguous_strides, strided_alias
+
+    if isinstance(source, Tensor):
+        if source._dtype is not self._dtype:
+            raise RuntimeError(
+                f"Could not set tensor of type {self._dtype._legacy[:-6]} to a "
+                f"tensor of type {source._dtype._legacy[:-6]}"
+            )
+        donor = source
+    else:
+        storage = UntypedStorage(0) if source is None else getattr(source, "_untyped", source)
+        if not isinstance(storage, UntypedStorage):
+            raise TypeError(f"set_(): expected a Tensor or a storage, got {type(source).__name__}")
+        if size is None:
+            size = (storage.nbytes() // self._np.itemsize - storage_offset,)
+        shape = tuple(size)
+        stride = tuple(stride) if stride is not None else contiguous_strides(shape)
+        holder = Tensor._from_array(np.empty(0, self._dtype.np_dtype), self._dtype)
+        holder._storage = storage
+        donor = strided_alias(holder, shape, stride, storage_offset)
+    self._storage, self._offset, self._np = donor._storage, donor._offset, donor._np
+    self._bump_version()
+    return self
+
+
+def _new(self: Tensor, factory, size, dtype, requires_grad, **extra) -> Tensor:
+    from . import _creation
+
+    result = getattr(_creation, factory)(*size, dtype=dtype or self._dtype, **extra)
+    if requires_grad:
+        result.requires_grad_(True)
+    return result
+
+
+def new_tensor(self: Tensor, data, dtype=None, device=None, requires_grad=False) -> Tensor:
+    """A new tensor holding a copy of ``data``, with ``self``'s dtype by default."""
+    from ._creation import tensor
+
+    _check_device(device)
+    if isinstance(data, Tensor):
+        warnings.warn(
+            "To copy construct from a tensor, it is recommended to use "
+            "sourceTensor.detach().clone() or "
+            "sourceTensor.detach().clone().requires_grad_(True), rather than "
+            "tensor.new_tensor(sourceTensor).",
+            UserWarning,
+            stacklevel=2,
+        )
+    return tensor(data, dtype=dtype or self._dtype, requires_grad=requires_grad)
+
+
+def new_empty(self: Tensor, *size, dtype=None, device=None, requires_grad=False) -> Tensor:
+    """An uninitialised tensor of ``size`` with ``self``'s dtype by default."""
+    _check_device(device)
+    return _new(self, "empty", size, dtype, requires_grad)
+
+
+def new_zeros(self: Tensor, *size, dtype=None, device=None, requires_grad=False) -> Tensor:
+    """Zeros of ``size`` with ``self``'s dtype by default.
+
+    Examples::
+
+        >>> import torch
+        >>> torch.tensor([1], dtype=torch.int16).new_zeros(2, 2)
+        tensor([[0, 0],
+                [0, 0]], dtype=torch.int16)
+    """
+    _check_device(device)
+    return _new(self, "zeros", size, dtype, requires_grad)
+
+
+def new_ones(self: Tensor, *size, dtype=None, device=None, requires_grad=False) -> Tensor:
+    """Ones of ``size`` with ``self``'s dtype by default."""
+    _check_device(device)
+    return _new(self, "ones", size, dtype, requires_grad)
+
+
+def new_full(
+    self: Tensor, size, fill_value, dtype=None, device=None, requires_grad=False
+) -> Tensor:
+    """``size`` filled with ``fill_value``, with ``self``'s dtype by default."""
+    from ._creation import full
+
+    _check_device(device)
+    return full(size, fill_value, dtype=dtype or self._dtype, requires_grad=requires_grad)

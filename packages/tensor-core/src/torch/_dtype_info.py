@@ -1,0 +1,79 @@
+"""``torch.finfo`` and ``torch.iinfo``: the numerical limits of a dtype."""
+
+from __future__ import annotations
+
+import ml_dtypes
+import numpy as np
+
+from . import _dtype
+
+__all__ = ["finfo", "iinfo"]
+
+
+class finfo:
+    """Limits of a floating dtype (default: the default dtype).
+
+    Examples::
+
+        >>> import torch
+        >>> torch.finfo(torch.float16).max, torch.finfo(torch.bfloat16).eps
+        (65504.0, 0.0078125)
+    """
+
+    __slots__ = ("bits", "eps", "max", "min", "tiny", "smallest_normal", "resolution", "dtype")
+
+    def __init__(self, type=None):
+        type = type or _dtype.get_default_dtype()
+        if not (type.is_floating_point or type.is_complex):
+            raise TypeError(
+                f"torch.finfo() requires a floating point input type. Use "
+                f"torch.iinfo to handle '{type.name}'"
+            )
+        real = type.to_real()
+        info = (
+            ml_dtypes.finfo(real.np_dtype) if real is _dtype.bfloat16 else np.finfo(real.np_dtype)
+        )
+        self.bits = real.itemsize * 8
+        self.eps = float(info.eps)
+        self.max = float(info.max)
+        self.min = float(info.min)
+        self.tiny = self.smallest_normal = float(info.tiny)
+        self.resolution = float(info.resolution)
+        self.dtype = real.name
+
+    def __repr__(self) -> str:
+        return (
+            f"finfo(resolution={self.resolution}, min={self.min:g}, max={self.max:g}, "
+            f"eps={self.eps:g}, smallest_normal={self.smallest_normal:g}, "
+            f"tiny={self.tiny:g}, dtype={self.dtype})"
+        )
+
+
+class iinfo:
+    """Limits of an integer dtype.
+
+    Examples::
+
+        >>> import torch
+        >>> torch.iinfo(torch.int8).min, torch.iinfo(torch.uint8).max
+        (-128, 255)
+    """
+
+    __slots__ = ("bits", "max", "min", "dtype")
+
+    def __init__(self, type):
+        if type.is_floating_point or type.is_complex or type is _dtype.bool_:
+            raise TypeError(
+                f"torch.iinfo() requires an integer input type. Use torch.finfo to "
+                f"handle '{type.name}'"
+            )
+        info = np.iinfo(type.np_dtype)
+        self.bits, self.max, self.min, self.dtype = (
+            info.bits,
+            int(info.max),
+            int(info.min),
+            type.name,
+        )
+
+    def __repr__(self) -> str:
+        return f"iinfo(min={self.min}, max={self.max}, dtype={self.dtype})"

@@ -1,0 +1,109 @@
+"""Scatter/gather kernels that the derivative formulas of views and indexing use.
+
+They are ops like any other (registered, differentiable), so gradients of gradients
+work: each is the other's derivative.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._interface import OpDef, ops
+from .._tensor import Tensor
+from ._dispatch import record
+
+__all__ = ["view_scatter", "view_gather", "index_scatter"]
+
+
+def _extent(shape, strides) -> int:
+    if 0 in shape:
+        return 0
+    return sum((n - 1) * s for n, s in zip(shape, strides)) + 1
+
+
+def _flat_positions(shape, strides, offset) -> np.ndarray:
+    positions = np.full(shape, offset, dtype=np.int64)
+    for d, (n, s) in enumerate(zip(shape, strides)):
+        index_shape = [1] * len(shape)
+        index_shape[d] = n
+        positions = positions + (np.arange(n, dtype=np.int64) * s).reshape(index_shape)
+    return positions
+
+
+def _buffer(input_geometry, view_geometry, dtype):
+    (in_shape, in_strides, in_off), (v_shape, v_strides, v_off) = input_geometry, view_geometry
+    base = min(in_off, v_off)
+    end = max(in_off + _extent(in_shape, in_strides), v_off + _extent(v_shape, v_strides))
+    return np.zeros(max(end - base, 0), dtype=dtype), base
+
+
+def _strided(buffer, shape, strides, start):
+    itemsize = buffer.itemsize
+    return np.lib.stride_tricks.as_strided(
+        buffer[start:], shape, tuple(s * itemsize for s in strides)
+    )
+
+
+def view_scatter(grad: Tensor, input_geometry, view_geometry) -> Tensor:
+    """The gradient of a view: ``grad`` (laid out as the view) summed into zeros laid out
+    as the view's input; positions the view reads twice get both contributions."""
+    buffer, base = _buffer(input_geometry, view_geometry, grad._np.dtype)
+    v_shape, v_strides, v_off = view_geometry
+    positions = _flat_positions(v_shape, v_strides, v_off - base)
+    np.add.at(buffer, positions.reshape(-1), grad._np.reshape(-1))
+    in_shape, in_strides, in_off = input_geometry
+    result = np.array(_strided(buffer, in_shape, in_strides, in_off - base))
+    return record(
+        VIEW_SCATTER,
+        (grad,),
+        Tensor._from_array(result, grad._dtype),
+        (input_geometry, view_geometry),
+    )
+
+
+def view_gather(grad: Tensor, input_geometry, view_geometry) -> Tensor:
+    """The adjoint of :func:`view_scatter`: lay ``grad`` out as the input, read the view."""
+    buffer, base = _buffer(input_geometry, view_geometry, grad._np.dtype)
+    in_shape, in_strides, in_off = input_geometry
+    _strided(buffer, in_shape, in_strides, in_off - base)[...] = grad._np
+    v_shape, v_strides, v_off = view_geometry
+    result = np.array(_strided(buffer, v_shape, v_strides, v_off - base))
+    return record(
+        VIEW_GATHER,
+        (grad,),
+        Tensor._from_array(result, grad._dtype),
+        (input_geometry, view_geometry),
+    )
+
+
+def index_scatter(grad: Tensor, index, shape) -> Tensor:
+    """The gradient of advanced indexing: ``grad`` summed into zeros of ``shape`` at
+    ``index`` (repeated indices accumulate)."""
+    result = np.zeros(shape, dtype=grad._np.dtype)
+    np.add.at(result, index, grad._np)
+    return record(INDEX_SCATTER, (grad,), Tensor._from_array(result, grad._dtype), (index, shape))
+
+
+def _register(name, function, signature):
+    op = ops.register(
+        OpDef(name=name, signature=signature, kernels={"cpu": function}, family="scatter")
+    )
+    op.function = function
+    return op
+
+
+VIEW_SCATTER = _register(
+    "_view_scatter",
+    view_scatter,
+    "_view_scatter(Tensor grad, Geometry input, Geometry view) -> Tensor",
+)
+VIEW_GATHER = _register(
+    "_view_gather",
+    view_gather,
+    "_view_gather(Tensor grad, Geometry input, Geometry view) -> Tensor",
+)
+INDEX_SCATTER = _register(
+    "_index_scatter",
+    index_scatter,
+    "_index_scatter(Tensor grad, Index index, int[] shape) -> Tensor",
+)
