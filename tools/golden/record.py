@@ -9,10 +9,15 @@ from __future__ import annotations
 
 import json
 import pathlib
+import sys
 
 import torch
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
+sys.path[:0] = [str(ROOT / "packages" / "tensor-core" / "tests"), str(ROOT / "tools" / "golden")]
+
+import cases_core  # noqa: E402
+import golden_describe  # noqa: E402
 
 
 def _dump(package: str, name: str, data) -> None:
@@ -134,9 +139,20 @@ def optim_sgd() -> dict:
     return cases
 
 
+def core_expressions() -> dict:
+    return {
+        "setup": cases_core.SETUP,
+        "groups": {
+            group: {code: golden_describe.outcome(torch, code, cases_core.SETUP) for code in codes}
+            for group, codes in cases_core.GROUPS.items()
+        },
+    }
+
+
 if __name__ == "__main__":
     _dump("tensor-core", "random", core_random())
     _dump("tensor-core", "promotion", core_promotion())
     _dump("tensor-core", "repr", core_repr())
+    _dump("tensor-core", "expressions", core_expressions())
     _dump("autograd", "engine", autograd_cases())
     _dump("optim", "sgd", optim_sgd())

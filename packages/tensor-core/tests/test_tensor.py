@@ -27,7 +27,8 @@ def test_creation_functions():
 @pytest.mark.parametrize(
     "call,error,match",
     [
-        (lambda: torch.zeros(-1), RuntimeError, "negative dimension"),
+        (lambda: torch.ones(-1), RuntimeError, "negative dimension"),
+    (lambda: torch.zeros(-1), RuntimeError, "must be non-negative"),
         (lambda: torch.zeros(2.5), TypeError, "tuple of ints"),
         (lambda: torch.arange(0, 5, 0), RuntimeError, "step must be nonzero"),
         (lambda: torch.tensor("abc"), TypeError, "invalid data type"),

@@ -154,6 +154,14 @@ def _transpose_matrices(self: Tensor) -> Tensor:
     return views.transpose(self, -2, -1)
 
 
+def _invert(self: Tensor) -> Tensor:
+    if self._dtype.is_floating_point or self._dtype.is_complex:
+        raise TypeError(
+            "~ (operator.invert) is only implemented on integer and Boolean-type tensors"
+        )
+    return pointwise.bitwise_not(self)
+
+
 def _index(self: Tensor) -> int:
     if self._dtype.is_floating_point or self._dtype.is_complex or self._np.size != 1:
         raise TypeError("only integer tensors of a single element can be converted to an index")
@@ -204,7 +212,7 @@ def bind() -> None:
     Tensor.__neg__ = pointwise.neg
     Tensor.__pos__ = pointwise.positive
     Tensor.__abs__ = pointwise.abs
-    Tensor.__invert__ = pointwise.bitwise_not
+    Tensor.__invert__ = _invert
     Tensor.__index__ = _index
     Tensor.__hash__ = lambda self: id(self)
     Tensor.T = property(_transpose_all)

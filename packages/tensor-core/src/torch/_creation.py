@@ -34,9 +34,9 @@ def _parse_size(size, fn: str) -> tuple:
                 f"of type {type(s).__name__}"
             )
         if s < 0:
-            raise RuntimeError(
-                f"{fn}(): trying to create tensor with negative dimension {s}: {list(size)}"
-            )
+            if fn == "zeros":
+                raise RuntimeError("zeros: Dimension size must be non-negative.")
+            raise RuntimeError(f"Trying to create tensor with negative dimension {s}: {list(size)}")
     return tuple(int(s) for s in size)
 
 
@@ -65,6 +65,21 @@ def _infer_dtype(array: np.ndarray):
     raise TypeError(f"Could not infer dtype of {array.dtype}")
 
 
+def _check_ragged(data, dim: int = 0) -> None:
+    """PyTorch's error for nested sequences of unequal lengths."""
+    if not isinstance(data, (list, tuple)) or not data:
+        return
+    first = data[0]
+    expected = len(first) if isinstance(first, (list, tuple)) else None
+    for item in data:
+        length = len(item) if isinstance(item, (list, tuple)) else None
+        if length != expected:
+            raise ValueError(
+                f"expected sequence of length {expected} at dim {dim + 1} (got {length})"
+            )
+        _check_ragged(item, dim + 1)
+
+
 def _to_array(data) -> np.ndarray:
     if isinstance(data, Tensor):
         return data._np
@@ -90,7 +105,11 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False) -> Tensor:
     _check_device(device)
     if isinstance(data, str) or data is None:
         raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
-    array = _to_array(data)
+    try:
+        array = _to_array(data)
+    except ValueError:
+        _check_ragged(data)
+        raise
     if isinstance(data, np.ndarray) or (isinstance(data, Tensor)):
         inferred = _dtype.from_numpy_dtype(array.dtype)
     else:
@@ -213,7 +232,7 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
     if step == 0:
         raise RuntimeError("step must be nonzero")
     if (end - start) * step < 0:
-        raise RuntimeError("upper bound and larger bound inconsistent with step sign")
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
     if dtype is None:
         integral = all(isinstance(v, int) for v in (start, end, step))
         dtype = _dtype.int64 if integral else _dtype.get_default_dtype()
@@ -318,6 +337,8 @@ def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False)
     dtype = dtype or _dtype.get_default_dtype()
     # NOTE: PyTorch fills the first half from start and the second half from end, so both
     # ends are exact; NumPy's formula differs in the last bits.
+    if steps == 1:
+        return _finish(np.array([start], dtype=dtype.np_dtype), dtype, requires_grad)
     index = np.arange(steps, dtype=np.float64)
     step = (end - start) / (steps - 1) if steps > 1 else 0.0
     halfway = steps // 2

@@ -5,6 +5,11 @@ from __future__ import annotations
 __all__ = ["device"]
 
 _KNOWN_TYPES = ("cpu", "cuda", "meta")
+# every device type PyTorch's parser knows, for its error message
+_ALL_TYPES = (
+    "cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, fpga, maia, xla, lazy, "
+    "vulkan, mps, meta, hpu, mtia, privateuseone"
+)
 
 
 class device:
@@ -45,8 +50,7 @@ class device:
             index = int(ordinal)
         if name not in _KNOWN_TYPES:
             raise RuntimeError(
-                f"Expected one of {', '.join(_KNOWN_TYPES)} device type at start of device "
-                f"string: {type}"
+                f"Expected one of {_ALL_TYPES} device type at start of device string: {type}"
             )
         if index is not None and (not isinstance(index, int) or index < 0):
             raise RuntimeError(f"Device index must not be negative, got {index}")
@@ -62,8 +66,6 @@ class device:
         return self.type if self.index is None else f"{self.type}:{self.index}"
 
     def __eq__(self, other) -> bool:
-        if isinstance(other, str):
-            other = device(other)
         return isinstance(other, device) and (self.type, self.index) == (other.type, other.index)
 
     def __hash__(self) -> int:

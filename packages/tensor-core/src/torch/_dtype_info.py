@@ -26,8 +26,8 @@ class finfo:
         type = type or _dtype.get_default_dtype()
         if not (type.is_floating_point or type.is_complex):
             raise TypeError(
-                f"torch.finfo() requires a floating point input type. Use "
-                f"torch.iinfo to handle '{type.name}'"
+                "torch.finfo() requires a floating point input type. Use "
+                "torch.iinfo to handle 'torch.finfo'"
             )
         real = type.to_real()
         info = (
@@ -64,8 +64,8 @@ class iinfo:
     def __init__(self, type):
         if type.is_floating_point or type.is_complex or type is _dtype.bool_:
             raise TypeError(
-                f"torch.iinfo() requires an integer input type. Use torch.finfo to "
-                f"handle '{type.name}'"
+                "torch.iinfo() requires an integer input type. Use torch.finfo to "
+                "handle 'torch.iinfo'"
             )
         info = np.iinfo(type.np_dtype)
         self.bits, self.max, self.min, self.dtype = (

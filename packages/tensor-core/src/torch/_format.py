@@ -42,9 +42,25 @@ def _leaves(array: np.ndarray) -> list[str]:
         return ["True" if v else "False" for v in flat]
     if array.dtype.kind in "iu":
         return [str(int(v)) for v in flat]
+    if array.dtype.kind == "c":
+        return _complex_leaves(flat)
     values = flat.astype(np.float64)
     fmt = _float_formatter(values)
     return [fmt(float(v)) for v in values]
+
+
+def _complex_leaves(flat: np.ndarray) -> list[str]:
+    real, imag = flat.real.astype(np.float64), flat.imag.astype(np.float64)
+    real_fmt, imag_fmt = _float_formatter(real), _float_formatter(np.abs(imag))
+    real_strs = [real_fmt(float(v)) for v in real]
+    # the real parts are aligned on the width of the nonzero ones, as PyTorch does
+    widths = [len(t) for t, v in zip(real_strs, real) if v != 0 and np.isfinite(v)]
+    width = max(widths) if widths else 0
+    leaves = []
+    for text, im in zip(real_strs, imag):
+        sign = "-" if np.signbit(im) and not np.isnan(im) else "+"
+        leaves.append(f"{text.rjust(width)}{sign}{imag_fmt(float(abs(im))).lstrip()}j")
+    return leaves
 
 
 def _render(strings: np.ndarray, indent: int) -> str:
@@ -71,7 +87,10 @@ def tensor_repr(tensor, default_dtype) -> str:
         width = max(len(s) for s in leaves)
         strings = np.array([s.rjust(width) for s in leaves], dtype=object).reshape(array.shape)
         body = _render(strings, len("tensor("))
-    implied = tensor.dtype in (default_dtype,) or tensor.dtype.name in ("int64", "bool")
+    implied = tensor.dtype in (default_dtype, default_dtype.to_complex()) or tensor.dtype.name in (
+        "int64",
+        "bool",
+    )
     if not implied:
         suffixes.append(f"dtype={tensor.dtype}")
     if tensor.grad_fn is not None:

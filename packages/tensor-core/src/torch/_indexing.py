@@ -15,10 +15,10 @@ from ._tensor import Tensor
 __all__ = ["getitem", "setitem"]
 
 
-def _index_error(error: IndexError) -> IndexError:
+def _index_error(error: IndexError, ndim: int) -> IndexError:
     text = str(error).replace("axis", "dimension")
     if text.startswith("too many indices"):
-        return IndexError(text.replace("array", "tensor"))
+        return IndexError(f"too many indices for tensor of dimension {ndim}")
     return IndexError(text)
 
 
@@ -58,7 +58,7 @@ def _convert(item, advanced: list):
                 raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
         advanced.append(True)
         return array
-    raise TypeError(
+    raise IndexError(
         f"only integers, slices (`:`), ellipsis (`...`), None and long or byte "
         f"Variables are valid indices (got {type(item).__name__})"
     )
@@ -79,9 +79,9 @@ def convert_index(index):
 def _index(input: Tensor, index):
     """Advanced indexing: a new tensor (recorded as the ``index`` op)."""
     try:
-        result = np.array(input._np[index])  # a copy even for a basic index (backward)
+        result = np.array(input._np[index], order="C")  # always a copy, as in PyTorch
     except IndexError as error:
-        raise _index_error(error) from None
+        raise _index_error(error, input._np.ndim) from None
     return record(
         INDEX, (input,), Tensor._from_array(result, input._dtype), (index, tuple(input._np.shape))
     )
@@ -99,15 +99,79 @@ INDEX.function = _index
 INDEX.extra["binding"] = "Tensor.__getitem__"
 
 
+def _split_basic(index: tuple):
+    """PyTorch applies integer indices as ``select`` before advanced indexing (NumPy
+    counts them as advanced): the basic part as a view index, and what remains for the
+    advanced part."""
+    basic, rest = [], []
+    for item in index:
+        if isinstance(item, np.ndarray):
+            keeps = item.ndim if item.dtype == bool else 1
+            basic += [slice(None)] * keeps
+            rest.append(item)
+        elif item is None:
+            basic.append(None)
+            rest.append(slice(None))
+        elif item is Ellipsis:
+            basic.append(Ellipsis)
+            rest.append(Ellipsis)
+        elif isinstance(item, slice):
+            basic.append(item)
+            rest.append(slice(None))
+        else:  # an integer: it removes its dim
+            basic.append(item)
+    return tuple(basic), tuple(rest)
+
+
+def _check_masks(shape, index: tuple) -> None:
+    dim = 0
+    ellipsis_span = len(shape) - sum(
+        (i.ndim if isinstance(i, np.ndarray) and i.dtype == bool else 1)
+        for i in index
+        if i is not None and i is not Ellipsis
+    )
+    for item in index:
+        if item is Ellipsis:
+            dim += ellipsis_span
+        elif isinstance(item, np.ndarray) and item.dtype == bool:
+            for k, size in enumerate(item.shape):
+                if dim + k < len(shape) and shape[dim + k] != size:
+                    raise IndexError(
+                        f"The shape of the mask {list(item.shape)} at index {k} does "
+                        f"not match the shape of the indexed tensor {list(shape)} "
+                        f"at index {dim + k}"
+                    )
+            dim += item.ndim
+        elif item is not None:
+            dim += 1
+
+
+def _basic_view(self: Tensor, index):
+    """The view for a basic index (a 0-dim view, not a NumPy scalar, for all-int ones)."""
+    if not isinstance(index, tuple):
+        index = (index,)
+    if Ellipsis not in index:
+        index = index + (Ellipsis,)
+    try:
+        return alias_of_array(self, self._np[index])
+    except IndexError as error:
+        raise _index_error(error, self._np.ndim) from None
+
+
 def getitem(self: Tensor, index):
     converted, advanced = convert_index(index)
-    if advanced:
-        return _index(self, converted)
-    try:
-        array = self._np[converted]
-    except IndexError as error:
-        raise _index_error(error) from None
-    return alias_of_array(self, array)
+    if not advanced:
+        return _basic_view(self, converted)
+    if not isinstance(converted, tuple):
+        converted = (converted,)
+    basic, rest = _split_basic(converted)
+    base = (
+        _basic_view(self, basic)
+        if any(not (isinstance(b, slice) and b == slice(None)) for b in basic)
+        else self
+    )
+    _check_masks(base._np.shape, rest)
+    return _index(base, rest)
 
 
 def _index_put_backward_mask(shape, index, dtype) -> Tensor:
@@ -117,8 +181,50 @@ def _index_put_backward_mask(shape, index, dtype) -> Tensor:
     return Tensor._from_array(mask, dtype)
 
 
+def _setitem_shape_error(self: Tensor, index, source, advanced: bool) -> RuntimeError:
+    target = list(np.empty(self._np.shape, dtype=bool)[index].shape)
+    value_shape = list(np.shape(source))
+    if advanced:
+        return RuntimeError(
+            f"shape mismatch: value tensor of shape {value_shape} cannot be "
+            f"broadcast to indexing result of shape {target}"
+        )
+    # a basic index writes through copy_, which expands the value
+    lead = len(target) - len(value_shape)
+    for i, size in enumerate(value_shape):
+        if size != 1 and size != target[lead + i]:
+            return RuntimeError(
+                f"The expanded size of the tensor ({target[lead + i]}) must match the existing "
+                f"size ({size}) at non-singleton dimension {lead + i}.  Target sizes: {target}.  "
+                f"Tensor sizes: {value_shape}"
+            )
+    return RuntimeError(
+        f"shape mismatch: value tensor of shape {value_shape} cannot be "
+        f"broadcast to indexing result of shape {target}"
+    )
+
+
+def _setitem_shape_error(self: Tensor, index, source, advanced: bool) -> RuntimeError:
+    target = list(np.empty(self._np.shape, dtype=bool)[index].shape)
+    value_shape = list(np.shape(source))
+    if not advanced:
+        # a basic index writes through copy_, which expands the value
+        lead = len(target) - len(value_shape)
+        for i, size in enumerate(value_shape):
+            if size != 1 and lead + i >= 0 and size != target[lead + i]:
+                return RuntimeError(
+                    f"The expanded size of the tensor ({target[lead + i]}) must match the "
+                    f"existing size ({size}) at non-singleton dimension {lead + i}.  Target "
+                    f"sizes: {target}.  Tensor sizes: {value_shape}"
+                )
+    return RuntimeError(
+        f"shape mismatch: value tensor of shape {value_shape} cannot be "
+        f"broadcast to indexing result of shape {target}"
+    )
+
+
 def setitem(self: Tensor, index, value) -> None:
-    converted, _ = convert_index(index)
+    converted, advanced = convert_index(index)
     recording = check_inplace(self, value)
     if isinstance(value, Tensor):
         source = value._np
@@ -129,13 +235,9 @@ def setitem(self: Tensor, index, value) -> None:
     try:
         self._np[converted] = source
     except IndexError as error:
-        raise _index_error(error) from None
+        raise _index_error(error, self._np.ndim) from None
     except ValueError:
-        target = np.empty(self._np.shape, dtype=bool)[converted].shape
-        raise RuntimeError(
-            f"shape mismatch: value tensor of shape {list(np.shape(source))} "
-            f"cannot be broadcast to indexing result of shape {list(target)}"
-        ) from None
+        raise _setitem_shape_error(self, converted, source, advanced) from None
     self._bump_version()
     if recording:
         record(INDEX_PUT, (self, value), self, (converted, tuple(self._np.shape)))

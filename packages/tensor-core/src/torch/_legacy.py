@@ -61,9 +61,10 @@ def _make_legacy_type(d) -> type:
     def __new__(cls, *args, device=None):  # noqa: N807
         return legacy_new(d, args, device)
 
+    # like PyTorch's, these are not subclasses of Tensor; isinstance checks the dtype
     return _LegacyTypeMeta(
         d._legacy,
-        (Tensor,),
+        (),
         {
             "__slots__": (),
             "__new__": __new__,

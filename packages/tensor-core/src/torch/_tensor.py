@@ -41,6 +41,8 @@ class Tensor:
     @classmethod
     def _from_array(cls, array: np.ndarray, dtype=None) -> Tensor:
         """Wrap a freshly computed NumPy array (no copy when it is dense)."""
+        if array.size == 0 and array.ndim:
+            array = _empty_with_contiguous_strides(array)
         flat = _dense_flat(array)
         if flat is None:
             array = np.array(array, order="K")  # compact, keeping the dims' memory order
@@ -256,6 +258,16 @@ class Tensor:
 
     def _bump_version(self) -> None:
         self._version[0] += 1
+
+
+def _empty_with_contiguous_strides(array: np.ndarray) -> np.ndarray:
+    # NumPy gives 0 strides to empty arrays; PyTorch's contiguous strides treat a size-0
+    # dim as size 1
+    strides, step = [], array.itemsize
+    for size in reversed(array.shape):
+        strides.append(step)
+        step *= max(size, 1)
+    return np.lib.stride_tricks.as_strided(array, array.shape, tuple(reversed(strides)))
 
 
 def _dense_flat(array: np.ndarray):

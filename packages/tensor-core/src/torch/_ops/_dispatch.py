@@ -81,6 +81,9 @@ def operand(x, dtype) -> np.ndarray:
     if isinstance(x, Tensor):
         array = x._np
         return array if array.dtype == dtype.np_dtype else array.astype(dtype.np_dtype)
+    if type(x) is int and dtype._category == 1:
+        # a weak Python int wraps into the tensor's integer type, as in PyTorch
+        return np.asarray(np.int64(x) if -(2**63) <= x < 2**63 else x).astype(dtype.np_dtype)
     return np.asarray(x, dtype=dtype.np_dtype)
 
 

@@ -449,6 +449,11 @@ Examples::
 
 
 def _div_rule(dtype, rounding_mode=None):
+    if rounding_mode not in (None, "trunc", "floor"):
+        raise RuntimeError(
+            f"div expected rounding_mode to be one of None, 'trunc', or 'floor' "
+            f"but found '{rounding_mode}'"
+        )
     return _true_div(dtype) if rounding_mode is None else _arith(dtype)
 
 

@@ -480,7 +480,7 @@ def select(input: Tensor, dim: int, index: int) -> Tensor:
             f"select(): index {index} out of range for tensor of size "
             f"{list(input._np.shape)} at dimension {d}"
         )
-    return alias_of_array(input, input._np[(slice(None),) * d + (index,)])
+    return alias_of_array(input, input._np[(slice(None),) * d + (index, Ellipsis)])
 
 
 def unsqueeze(input: Tensor, dim: int) -> Tensor:

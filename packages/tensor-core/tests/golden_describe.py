@@ -1,0 +1,48 @@
+"""How golden expressions are evaluated and their results described, the same way under
+real PyTorch (tools/golden/record.py) and under this project (the tests). It imports no
+torch itself: the caller passes the module in."""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+
+def evaluate(torch, code: str, setup: str = ""):
+    """Run ``code`` (statements separated by "; ", the last one an expression)."""
+    namespace = {"torch": torch}
+    exec(setup, namespace)
+    *statements, expression = code.split("; ")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for statement in statements:
+            exec(statement, namespace)
+        return eval(expression, namespace)
+
+
+def describe(torch, value):
+    """A JSON-able description of ``value`` precise enough to compare two frameworks."""
+    if isinstance(value, torch.Tensor):
+        return {
+            "repr": repr(value),
+            "shape": list(value.shape),
+            "stride": list(value.stride()),
+            "offset": value.storage_offset(),
+            "dtype": str(value.dtype),
+        }
+    if isinstance(value, torch.Size):
+        return {"size": list(value)}
+    if isinstance(value, (tuple, list)):
+        return [describe(torch, v) for v in value]
+    if isinstance(value, float):
+        return repr(value) if math.isnan(value) or math.isinf(value) else value
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    return repr(value)
+
+
+def outcome(torch, code: str, setup: str = ""):
+    try:
+        return {"value": describe(torch, evaluate(torch, code, setup))}
+    except Exception as error:  # noqa: BLE001 - the exception is the recorded result
+        return {"error": type(error).__name__, "message": str(error).split("\n")[0]}
