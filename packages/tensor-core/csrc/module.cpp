@@ -83,5 +83,37 @@ PYBIND11_MODULE(_C, m) {
               throw py::type_error("fill_uniform: output must be float32 or float64");
             }
           },
-          py::arg("out"), py::arg("low"), py::arg("high"));
+          py::arg("out"), py::arg("low"), py::arg("high"))
+      .def(
+          "fill_normal",
+          [](MT19937& gen, py::array out, double mean, double stddev) {
+            const auto n = static_cast<std::size_t>(out.size());
+            if (py::dtype::of<float>().is(out.dtype())) {
+              gen.fill_normal_f32(checked_output<float>(out, "fill_normal"), n, mean, stddev);
+            } else if (py::dtype::of<double>().is(out.dtype())) {
+              gen.fill_normal_f64(checked_output<double>(out, "fill_normal"), n, mean, stddev);
+            } else {
+              throw py::type_error("fill_normal: output must be float32 or float64");
+            }
+          },
+          py::arg("out"), py::arg("mean"), py::arg("std"))
+      .def(
+          "randperm",
+          [](MT19937& gen, int64_t n) {
+            if (n < 0) throw std::invalid_argument("randperm: n must be non-negative");
+            py::array_t<int64_t> out(n);
+            gen.randperm(out.mutable_data(), n);
+            return out;
+          },
+          py::arg("n"))
+      .def_property(
+          "cached_normal",
+          [](const MT19937& gen) -> py::object {
+            if (!gen.has_cached_normal) return py::none();
+            return py::float_(gen.cached_normal);
+          },
+          [](MT19937& gen, py::object value) {
+            gen.has_cached_normal = !value.is_none();
+            gen.cached_normal = value.is_none() ? 0.0 : value.cast<double>();
+          });
 }

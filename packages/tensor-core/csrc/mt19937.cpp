@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <utility>
 
 namespace torch_core {
 
@@ -23,6 +24,7 @@ void MT19937::seed_with(uint64_t seed) {
     key_[i] = 1812433253U * (key_[i - 1] ^ (key_[i - 1] >> 30)) + static_cast<uint32_t>(i);
   }
   pos_ = kStateSize;
+  has_cached_normal = false;
 }
 
 void MT19937::twist() {
@@ -58,6 +60,75 @@ void MT19937::fill_uniform_f64(double* out, std::size_t n, double low, double hi
   for (std::size_t i = 0; i < n; ++i) {
     double x = static_cast<double>(next_u64() & ((1ULL << 53) - 1)) * scale;
     out[i] = std::fma(x, span, low);
+  }
+}
+
+namespace {
+constexpr double kTwoPi = 6.283185307179586476925286766559;
+
+// Box-Muller over one block of 16 uniforms in place: slot j pairs with slot j + 8.
+template <typename T>
+void box_muller_16(T* data, double mean, double stddev) {
+  for (int j = 0; j < 8; ++j) {
+    const double u1 = 1.0 - static_cast<double>(data[j]);
+    const double u2 = static_cast<double>(data[j + 8]);
+    const double radius = std::sqrt(-2.0 * std::log(u1));
+    const double theta = kTwoPi * u2;
+    data[j] = static_cast<T>(radius * std::cos(theta) * stddev + mean);
+    data[j + 8] = static_cast<T>(radius * std::sin(theta) * stddev + mean);
+  }
+}
+}  // namespace
+
+double MT19937::next_normal(double mean, double stddev) {
+  if (has_cached_normal) {
+    has_cached_normal = false;
+    return cached_normal * stddev + mean;
+  }
+  const double u1 = next_uniform_f64();
+  const double u2 = next_uniform_f64();
+  const double radius = std::sqrt(-2.0 * std::log1p(-u2));
+  const double theta = kTwoPi * u1;
+  cached_normal = radius * std::sin(theta);
+  has_cached_normal = true;
+  return radius * std::cos(theta) * stddev + mean;
+}
+
+void MT19937::fill_normal_f32(float* out, std::size_t n, double mean, double stddev) {
+  if (n < 16) {
+    for (std::size_t i = 0; i < n; ++i) out[i] = static_cast<float>(next_normal(mean, stddev));
+    return;
+  }
+  for (std::size_t i = 0; i < n; ++i) out[i] = next_uniform_f32();
+  for (std::size_t i = 0; i + 16 <= n; i += 16) box_muller_16(out + i, mean, stddev);
+  if (n % 16 != 0) {
+    float* tail = out + n - 16;
+    for (int i = 0; i < 16; ++i) tail[i] = next_uniform_f32();
+    box_muller_16(tail, mean, stddev);
+  }
+}
+
+void MT19937::fill_normal_f64(double* out, std::size_t n, double mean, double stddev) {
+  if (n < 16) {
+    for (std::size_t i = 0; i < n; ++i) out[i] = next_normal(mean, stddev);
+    return;
+  }
+  for (std::size_t i = 0; i < n; ++i) out[i] = next_uniform_f64();
+  for (std::size_t i = 0; i + 16 <= n; i += 16) box_muller_16(out + i, mean, stddev);
+  if (n % 16 != 0) {
+    double* tail = out + n - 16;
+    for (int i = 0; i < 16; ++i) tail[i] = next_uniform_f64();
+    box_muller_16(tail, mean, stddev);
+  }
+}
+
+void MT19937::randperm(int64_t* out, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) out[i] = i;
+  const bool wide = n >= static_cast<int64_t>(0xffffffffULL / 20);
+  for (int64_t i = 0; i + 1 < n; ++i) {
+    const uint64_t draw = wide ? next_u64() : next_u32();
+    const int64_t z = static_cast<int64_t>(draw % static_cast<uint64_t>(n - i));
+    std::swap(out[i], out[z + i]);
   }
 }
 

@@ -19,7 +19,7 @@ class MT19937 {
   explicit MT19937(uint64_t seed = 5489) { seed_with(seed); }
 
   // Same seeding as std::mt19937 and PyTorch: only the low 32 bits of the seed matter.
-  void seed_with(uint64_t seed);
+  void seed_with(uint64_t seed);  // also clears the cached normal
 
   uint32_t next_u32() {
     if (pos_ >= kStateSize) twist();
@@ -44,6 +44,19 @@ class MT19937 {
   void fill_uniform_f32(float* out, std::size_t n, float low, float high);
   void fill_uniform_f64(double* out, std::size_t n, double low, double high);
 
+  // Normal numbers as PyTorch's CPU kernels make them: for 16 or more, uniform numbers
+  // of the output's precision turned into normals by Box-Muller in blocks of 16 (the last
+  // block redrawn when n is not a multiple of 16); for fewer, one double-precision
+  // Box-Muller pair per two outputs, the second kept in the engine's cache.
+  void fill_normal_f32(float* out, std::size_t n, double mean, double stddev);
+  void fill_normal_f64(double* out, std::size_t n, double mean, double stddev);
+  double next_normal(double mean, double stddev);
+  // Fisher-Yates as PyTorch's randperm: out[i] swaps with out[i + draw % (n - i)].
+  void randperm(int64_t* out, int64_t n);
+
+  bool has_cached_normal = false;
+  double cached_normal = 0.0;
+
   // The state in NumPy's MT19937 layout: 624 words and the read position (624 = refill next).
   const uint32_t* key() const { return key_; }
   int pos() const { return pos_; }
@@ -51,6 +64,12 @@ class MT19937 {
 
  private:
   void twist();
+  double next_uniform_f64() {
+    return static_cast<double>(next_u64() & ((1ULL << 53) - 1)) / static_cast<double>(1ULL << 53);
+  }
+  float next_uniform_f32() {
+    return static_cast<float>(next_u32() & ((1U << 24) - 1)) / static_cast<float>(1U << 24);
+  }
 
   uint32_t key_[kStateSize];
   int pos_ = kStateSize;

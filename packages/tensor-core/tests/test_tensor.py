@@ -28,7 +28,7 @@ def test_creation_functions():
     "call,error,match",
     [
         (lambda: torch.ones(-1), RuntimeError, "negative dimension"),
-    (lambda: torch.zeros(-1), RuntimeError, "must be non-negative"),
+        (lambda: torch.zeros(-1), RuntimeError, "must be non-negative"),
         (lambda: torch.zeros(2.5), TypeError, "tuple of ints"),
         (lambda: torch.arange(0, 5, 0), RuntimeError, "step must be nonzero"),
         (lambda: torch.tensor("abc"), TypeError, "invalid data type"),

@@ -28,8 +28,6 @@ from ._creation import (
     logspace,
     ones,
     ones_like,
-    rand,
-    rand_like,
     range,
     tensor,
     zeros,
@@ -143,7 +141,25 @@ from ._ops.views import (
     unflatten,
     unsqueeze,
 )
-from ._random import Generator, default_generator, initial_seed, manual_seed, seed
+from ._random import (
+    Generator,
+    bernoulli,
+    default_generator,
+    get_rng_state,
+    initial_seed,
+    manual_seed,
+    multinomial,
+    normal,
+    rand,
+    rand_like,
+    randint,
+    randint_like,
+    randn,
+    randn_like,
+    randperm,
+    seed,
+    set_rng_state,
+)
 from ._size import Size
 from ._storage import TypedStorage, UntypedStorage
 from ._tensor import Tensor

@@ -7,7 +7,7 @@ import warnings
 
 import numpy as np
 
-from . import _conversion, _indexing
+from . import _conversion, _indexing, _random
 from ._layout import strided
 from ._ops import linalg, pointwise, reduction, views
 from ._tensor import Tensor
@@ -84,6 +84,8 @@ _METHODS = {
     # indexing
     "__getitem__": _indexing.getitem,
     "__setitem__": _indexing.setitem,
+    # random fills
+    **_random.TENSOR_METHODS,
 }
 
 

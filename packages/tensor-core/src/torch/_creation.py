@@ -1,4 +1,4 @@
-"""Tensor creation: ``tensor``, ``zeros``, ``ones``, ``full``, ``arange``, ``rand``, ..."""
+"""Tensor creation: ``tensor``, ``zeros``, ``ones``, ``full``, ``arange``, ``linspace``, ..."""
 
 from __future__ import annotations
 
@@ -6,7 +6,6 @@ import numpy as np
 
 from . import _dtype
 from ._device import device as _device_cls
-from ._random import uniform_array
 from ._tensor import Tensor, _dense_flat
 
 __all__ = [
@@ -20,7 +19,6 @@ __all__ = [
     "arange",
     "zeros_like",
     "ones_like",
-    "rand",
 ]
 
 
@@ -243,25 +241,6 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
     return _finish(values.astype(dtype.np_dtype), dtype, requires_grad)
 
 
-def rand(*size, generator=None, dtype=None, device=None, requires_grad=False) -> Tensor:
-    """Uniform random numbers on [0, 1); same seed, same numbers as PyTorch's CPU.
-
-    Examples::
-
-        >>> import torch
-        >>> _ = torch.manual_seed(0)
-        >>> torch.rand(2, 2)
-        tensor([[0.4963, 0.7682],
-                [0.0885, 0.1320]])
-    """
-    _check_device(device)
-    shape = _parse_size(size, "rand")
-    dtype = dtype or _dtype.get_default_dtype()
-    if not dtype.is_floating_point:
-        raise RuntimeError(f"\"check_uniform_bounds\" not implemented for '{dtype}'")
-    return _finish(uniform_array(shape, dtype, generator), dtype, requires_grad)
-
-
 def empty_like(input: Tensor, *, dtype=None, device=None, requires_grad=False) -> Tensor:
     """An uninitialised tensor with the shape (and by default the dtype) of ``input``."""
     return empty(
@@ -278,11 +257,6 @@ def full_like(input: Tensor, fill_value, *, dtype=None, device=None, requires_gr
         device=device,
         requires_grad=requires_grad,
     )
-
-
-def rand_like(input: Tensor, *, dtype=None, device=None, requires_grad=False) -> Tensor:
-    """Uniform random numbers on [0, 1) in the shape of ``input``."""
-    return rand(input.shape, dtype=dtype or input.dtype, device=device, requires_grad=requires_grad)
 
 
 def range(

@@ -7,6 +7,7 @@ NumPy's own MT19937 bit generator, which produces the standard MT19937 stream.
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 import numpy as np
@@ -30,10 +31,12 @@ class MT19937:
 
     def __init__(self, seed: int = 5489) -> None:
         self._bitgen = np.random.MT19937(0)
+        self.cached_normal = None
         self.seed(seed)
 
     def seed(self, seed: int) -> None:
         self.set_state(seeded_key(seed), STATE_SIZE)
+        self.cached_normal = None
 
     def get_state(self) -> tuple[np.ndarray, int]:
         state = self._bitgen.state["state"]
@@ -64,6 +67,64 @@ class MT19937:
             out.reshape(-1)[...] = _fma_f64(x, high - low, low)
         else:
             raise TypeError("fill_uniform: output must be float32 or float64")
+
+    def _uniform(self, n: int, dtype) -> np.ndarray:
+        if dtype == np.float32:
+            return (self.random_raw(n) & 0xFFFFFF).astype(np.float32) * _F32_SCALE
+        raw = self.random_raw(2 * n).astype(np.uint64)
+        words = (raw[0::2] << np.uint64(32)) | raw[1::2]
+        return (words & np.uint64((1 << 53) - 1)).astype(np.float64) * _F64_SCALE
+
+    def next_normal(self, mean: float, std: float) -> float:
+        if self.cached_normal is not None:
+            value, self.cached_normal = self.cached_normal, None
+            return value * std + mean
+        u1, u2 = self._uniform(2, np.float64)
+        radius = math.sqrt(-2.0 * math.log1p(-u2))
+        theta = 2.0 * math.pi * u1
+        self.cached_normal = radius * math.sin(theta)
+        return radius * math.cos(theta) * std + mean
+
+    def fill_normal(self, out: np.ndarray, mean: float, std: float) -> None:
+        if out.dtype not in (np.float32, np.float64):
+            raise TypeError("fill_normal: output must be float32 or float64")
+        flat = out.reshape(-1)
+        n = flat.size
+        if n < 16:
+            flat[...] = [self.next_normal(mean, std) for _ in range(n)]
+            return
+        values = self._uniform(n, out.dtype)
+        whole = n // 16 * 16
+        values[:whole] = _box_muller_blocks(values[:whole], mean, std)
+        if n % 16:
+            values[n - 16 :] = _box_muller_blocks(self._uniform(16, out.dtype), mean, std)
+        flat[...] = values
+
+    def randperm(self, n: int) -> np.ndarray:
+        if n < 0:
+            raise ValueError("randperm: n must be non-negative")
+        out = np.arange(n, dtype=np.int64)
+        wide = n >= 0xFFFFFFFF // 20
+        for i in range(n - 1):
+            if wide:
+                hi, lo = (int(v) for v in self.random_raw(2))
+                draw = (hi << 32) | lo
+            else:
+                draw = int(self.random_raw(1)[0])
+            z = i + draw % (n - i)
+            out[i], out[z] = out[z], out[i]
+        return out
+
+
+def _box_muller_blocks(uniform: np.ndarray, mean: float, std: float) -> np.ndarray:
+    """Box-Muller over blocks of 16: slot j of a block pairs with slot j + 8."""
+    blocks = uniform.astype(np.float64).reshape(-1, 2, 8)
+    radius = np.sqrt(-2.0 * np.log(1.0 - blocks[:, 0]))
+    theta = 2.0 * np.pi * blocks[:, 1]
+    result = np.stack(
+        [radius * np.cos(theta) * std + mean, radius * np.sin(theta) * std + mean], axis=1
+    )
+    return result.reshape(-1).astype(uniform.dtype)
 
 
 def _fma_f32(x: np.ndarray, span: np.float32, low: np.float32) -> np.ndarray:

@@ -1,8 +1,16 @@
-"""``torch.Generator`` and the global random state, on the MT19937 kernel, so that a seed
-gives the same numbers as PyTorch's CPU generator."""
+"""``torch.Generator``, the global random state, and every random function.
+
+Numbers come from the MT19937 kernel and are transformed as PyTorch's CPU kernels
+transform them, so the same seed gives the same numbers as real PyTorch for ``rand``,
+``randn`` (to the last bit for float64 and for fewer than 16 float32 numbers; within an
+ulp otherwise), ``randint``, ``randperm``, ``normal``, ``bernoulli(p)`` and
+``exponential_``. ``get_rng_state`` uses PyTorch's 5056-byte layout, so states move
+between the two frameworks.
+"""
 
 from __future__ import annotations
 
+import math
 import os
 
 import numpy as np
@@ -10,11 +18,50 @@ import numpy as np
 from . import _dtype
 from ._device import device as _device_cls
 from ._native import kernels
+from ._tensor import Tensor
 
-__all__ = ["Generator", "default_generator", "manual_seed", "seed", "initial_seed"]
+__all__ = [
+    "Generator",
+    "default_generator",
+    "manual_seed",
+    "seed",
+    "initial_seed",
+    "get_rng_state",
+    "set_rng_state",
+    "rand",
+    "randn",
+    "randint",
+    "randperm",
+    "normal",
+    "bernoulli",
+    "multinomial",
+    "rand_like",
+    "randn_like",
+    "randint_like",
+]
 
 DEFAULT_SEED = 67280421310721  # PyTorch's seed for a fresh CPU generator
 _UINT64 = 1 << 64
+_STATE_WORDS = 624
+
+# PyTorch's CPUGeneratorImplState, byte for byte (5056 bytes)
+_STATE_LAYOUT = np.dtype(
+    [
+        ("initial_seed", "<u8"),
+        ("left", "<i4"),
+        ("seeded", "<i4"),
+        ("next", "<u8"),
+        ("state", "<u8", (_STATE_WORDS,)),
+        ("normal_x", "<f8"),
+        ("normal_y", "<f8"),
+        ("normal_rho", "<f8"),
+        ("normal_is_valid", "<i4"),
+        ("pad0", "<i4"),
+        ("next_float_normal", "<f4"),
+        ("float_normal_valid", "u1"),
+        ("pad1", "u1", (3,)),
+    ]
+)
 
 
 class Generator:
@@ -56,11 +103,77 @@ class Generator:
     def initial_seed(self) -> int:
         return self._initial_seed
 
+    def get_state(self) -> Tensor:
+        """The generator's state as a ``torch.uint8`` tensor in PyTorch's layout."""
+        key, pos = self._engine.get_state()
+        state = np.zeros((), dtype=_STATE_LAYOUT)
+        state["initial_seed"] = self._initial_seed
+        state["seeded"] = 1
+        # PyTorch counts words left before the next twist (1 = twist now) and the index
+        # of the next word; NumPy's position 624 means "twist now".
+        state["left"] = 1 if pos >= _STATE_WORDS else _STATE_WORDS - pos + 1
+        state["next"] = 0 if pos >= _STATE_WORDS else pos
+        state["state"] = key.astype(np.uint64)
+        cached = self._engine.cached_normal
+        if cached is not None:
+            # written so that PyTorch's reader (rho * sin(2 pi x)) restores it exactly
+            state["normal_is_valid"] = 1
+            state["normal_y"] = state["normal_rho"] = cached
+            state["normal_x"] = 0.25
+        raw = np.frombuffer(state.tobytes(), dtype=np.uint8).copy()
+        return Tensor._from_array(raw, _dtype.uint8)
+
+    def set_state(self, new_state: Tensor) -> Generator:
+        """Restore a state from :meth:`get_state` (or from real PyTorch's)."""
+        if not isinstance(new_state, Tensor) or new_state.dtype is not _dtype.uint8:
+            raise TypeError(
+                "expected a torch.ByteTensor, but got "
+                f"{getattr(new_state, 'type', lambda: type(new_state).__name__)()}"
+            )
+        raw = np.ascontiguousarray(new_state._np).reshape(-1)
+        if raw.size != _STATE_LAYOUT.itemsize:
+            raise RuntimeError(
+                f"Expected a CPUGeneratorImplState of size {_STATE_LAYOUT.itemsize} but found "
+                f"the input RNG state size to be {raw.size}"
+            )
+        state = raw.view(_STATE_LAYOUT)[0]
+        left, position = int(state["left"]), int(state["next"])
+        if not 1 <= left <= _STATE_WORDS + 1 or position > _STATE_WORDS:
+            raise RuntimeError("The RNG state is corrupt: its position is out of range")
+        pos = _STATE_WORDS if left == 1 else position
+        self._engine.set_state((state["state"] & 0xFFFFFFFF).astype(np.uint32), pos)
+        self._engine.cached_normal = (
+            float(state["normal_rho"] * math.sin(2.0 * math.pi * state["normal_x"]))
+            if state["normal_is_valid"]
+            else None
+        )
+        self._initial_seed = int(state["initial_seed"])
+        return self
+
+    # draws used by the functions below ------------------------------------------
+
     def _fill_uniform(self, out: np.ndarray, low: float, high: float) -> None:
         self._engine.fill_uniform(out, low, high)
 
+    def _fill_normal(self, out: np.ndarray, mean: float, std: float) -> None:
+        self._engine.fill_normal(out, mean, std)
+
+    def _u32(self, n: int) -> np.ndarray:
+        return self._engine.random_raw(n).astype(np.uint64)
+
+    def _u64(self, n: int) -> np.ndarray:
+        raw = self._engine.random_raw(2 * n).astype(np.uint64)
+        return (raw[0::2] << np.uint64(32)) | raw[1::2]
+
+    def _uniform53(self, n: int) -> np.ndarray:
+        return (self._u64(n) & np.uint64((1 << 53) - 1)).astype(np.float64) * 2.0**-53
+
 
 default_generator = Generator()
+
+
+def _gen(generator) -> Generator:
+    return default_generator if generator is None else generator
 
 
 def manual_seed(seed) -> Generator:
@@ -86,11 +199,378 @@ def initial_seed() -> int:
     return default_generator.initial_seed()
 
 
+def get_rng_state() -> Tensor:
+    """The default generator's state (a ``torch.uint8`` tensor, PyTorch's layout)."""
+    return default_generator.get_state()
+
+
+def set_rng_state(new_state: Tensor) -> None:
+    """Restore the default generator's state from :func:`get_rng_state`."""
+    default_generator.set_state(new_state)
+
+
+# ------------------------------------------------------------------- array fillers
+
+
 def uniform_array(shape, dtype, generator, low=0.0, high=1.0) -> np.ndarray:
     """A C-contiguous array of ``shape`` filled as ``Tensor.uniform_`` fills it."""
-    gen = default_generator if generator is None else generator
+    gen = _gen(generator)
     if dtype in (_dtype.float32, _dtype.float64):
         out = np.empty(shape, dtype=dtype.np_dtype)
         gen._fill_uniform(out, low, high)
         return out
-    raise NotImplementedError(f"uniform numbers of dtype {dtype} are not implemented yet")
+    if dtype in (_dtype.float16, _dtype.bfloat16):
+        # reduced precision: a float32 draw between the bounds rounded to the dtype
+        bounds = np.array([low, high], dtype=dtype.np_dtype).astype(np.float32)
+        out = np.empty(shape, dtype=np.float32)
+        gen._fill_uniform(out, float(bounds[0]), float(bounds[1]))
+        return out.astype(dtype.np_dtype)
+    raise NotImplementedError(
+        f"\"check_uniform_bounds\" not implemented for '{dtype._legacy[:-6]}'"
+    )
+
+
+def normal_array(shape, dtype, generator, mean=0.0, std=1.0) -> np.ndarray:
+    gen = _gen(generator)
+    if not dtype.is_floating_point:
+        raise NotImplementedError(
+            f"\"normal_kernel_cpu\" not implemented for '{dtype._legacy[:-6]}'"
+        )
+    if std < 0:
+        raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
+    native = dtype if dtype in (_dtype.float32, _dtype.float64) else _dtype.float32
+    out = np.empty(shape, dtype=native.np_dtype)
+    gen._fill_normal(out, float(mean), float(std))
+    return out.astype(dtype.np_dtype, copy=False)
+
+
+def integer_array(shape, low: int, high: int, dtype, generator) -> np.ndarray:
+    """Integers uniform on [low, high): a 32-bit draw modulo the range, or a 64-bit one
+    for ranges of 2**32 or more, as PyTorch does."""
+    if low >= high:
+        raise RuntimeError(
+            f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}"
+        )
+    gen = _gen(generator)
+    span = high - low
+    count = math.prod(shape)
+    draws = gen._u64(count) if span >= 1 << 32 else gen._u32(count)
+    values = (draws % np.uint64(span)).astype(object if span >= 1 << 63 else np.int64) + low
+    return np.asarray(values).astype(dtype.np_dtype).reshape(shape)
+
+
+def _default_random_range(dtype) -> int:
+    """``random_()`` without bounds: [0, 2**mantissa] for floats, [0, max] for integers."""
+    if dtype.is_floating_point:
+        digits = {"float16": 11, "bfloat16": 8, "float32": 24, "float64": 53}[dtype.name]
+        return (1 << digits) + 1
+    if dtype is _dtype.bool_:
+        return 2
+    return int(np.iinfo(dtype.np_dtype).max) + 1
+
+
+# ------------------------------------------------------------------ tensor makers
+
+
+def _new(array: np.ndarray, dtype, requires_grad: bool) -> Tensor:
+    result = Tensor._from_array(array, dtype)
+    if requires_grad:
+        result.requires_grad_(True)
+    return result
+
+
+def _shape(size, fn: str) -> tuple:
+    from ._creation import _parse_size
+
+    return _parse_size(size, fn)
+
+
+def _check_cpu(device) -> None:
+    if device is not None and _device_cls(device).type != "cpu":
+        raise RuntimeError(f"device '{device}' is not available: only the CPU backend is built")
+
+
+def rand(*size, generator=None, dtype=None, device=None, requires_grad=False) -> Tensor:
+    """Uniform random numbers on [0, 1); same seed, same numbers as PyTorch's CPU.
+
+    Examples::
+
+        >>> import torch
+        >>> _ = torch.manual_seed(0)
+        >>> torch.rand(2, 2)
+        tensor([[0.4963, 0.7682],
+                [0.0885, 0.1320]])
+    """
+    _check_cpu(device)
+    dtype = dtype or _dtype.get_default_dtype()
+    return _new(uniform_array(_shape(size, "rand"), dtype, generator), dtype, requires_grad)
+
+
+def randn(*size, generator=None, dtype=None, device=None, requires_grad=False) -> Tensor:
+    """Standard normal random numbers.
+
+    Examples::
+
+        >>> import torch
+        >>> _ = torch.manual_seed(0)
+        >>> torch.randn(3)
+        tensor([ 1.5410, -0.2934, -2.1788])
+    """
+    _check_cpu(device)
+    dtype = dtype or _dtype.get_default_dtype()
+    return _new(normal_array(_shape(size, "randn"), dtype, generator), dtype, requires_grad)
+
+
+def randint(
+    low=0, high=None, size=None, *, generator=None, dtype=None, device=None, requires_grad=False
+) -> Tensor:
+    """Random integers on [``low``, ``high``); ``randint(high, size)`` starts at 0.
+
+    Examples::
+
+        >>> import torch
+        >>> _ = torch.manual_seed(0)
+        >>> torch.randint(0, 10, (5,))
+        tensor([4, 9, 3, 0, 3])
+    """
+    _check_cpu(device)
+    if size is None:
+        if high is None or not isinstance(high, (tuple, list)):
+            raise TypeError("randint() missing required argument 'size'")
+        low, high, size = 0, low, high
+    elif high is None:
+        low, high = 0, low
+    dtype = dtype or _dtype.int64
+    array = integer_array(_shape((size,), "randint"), int(low), int(high), dtype, generator)
+    return _new(array, dtype, requires_grad)
+
+
+def randperm(n: int, *, generator=None, dtype=None, device=None, requires_grad=False) -> Tensor:
+    """A random permutation of ``0 .. n-1``.
+
+    Examples::
+
+        >>> import torch
+        >>> _ = torch.manual_seed(0)
+        >>> torch.randperm(5)
+        tensor([4, 0, 1, 3, 2])
+    """
+    _check_cpu(device)
+    if n < 0:
+        raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
+    dtype = dtype or _dtype.int64
+    return _new(
+        _gen(generator)._engine.randperm(int(n)).astype(dtype.np_dtype), dtype, requires_grad
+    )
+
+
+def normal(mean, std=1.0, size=None, *, generator=None, dtype=None, out=None) -> Tensor:
+    """Normal random numbers: ``mean`` and ``std`` as numbers (with ``size``) or tensors
+    (broadcast together).
+
+    Examples::
+
+        >>> import torch
+        >>> _ = torch.manual_seed(0)
+        >>> torch.normal(2.0, 3.0, (3,))
+        tensor([ 6.6230,  1.1197, -4.5364])
+    """
+    if isinstance(mean, Tensor) or isinstance(std, Tensor):
+        mean_array = mean._np if isinstance(mean, Tensor) else np.asarray(mean)
+        std_array = std._np if isinstance(std, Tensor) else np.asarray(std)
+        if np.any(std_array < 0):
+            raise RuntimeError("normal expects all elements of std >= 0.0")
+        shape = np.broadcast_shapes(mean_array.shape, std_array.shape)
+        result_dtype = (mean if isinstance(mean, Tensor) else std).dtype
+        noise = normal_array(shape, result_dtype, generator)
+        array = (noise * std_array + mean_array).astype(result_dtype.np_dtype)
+    else:
+        if size is None:
+            raise TypeError("normal() missing required argument 'size'")
+        result_dtype = dtype or _dtype.get_default_dtype()
+        array = normal_array(_shape((size,), "normal"), result_dtype, generator, mean, std)
+    if out is not None:
+        out._np[...] = array
+        out._bump_version()
+        return out
+    return Tensor._from_array(array, result_dtype)
+
+
+def bernoulli(input: Tensor, p=None, *, generator=None, out=None) -> Tensor:
+    """0/1 draws: 1 with probability ``input`` (elementwise), or with ``p`` if given.
+
+    Examples::
+
+        >>> import torch
+        >>> _ = torch.manual_seed(0)
+        >>> torch.bernoulli(torch.full((6,), 0.5))
+        tensor([1., 0., 1., 1., 1., 0.])
+    """
+    gen = _gen(generator)
+    if p is not None:  # one probability: double-precision draws, as bernoulli_(p)
+        draws = gen._uniform53(input._np.size).reshape(input._np.shape)
+        array = (draws < p).astype(input._dtype.np_dtype)
+    else:
+        probs = input._np
+        if np.any((probs < 0) | (probs > 1)):
+            raise RuntimeError(
+                "Expected p_in >= 0 && p_in <= 1 to be true, but got false.  "
+                "(Could this error message be improved?  If so, please report "
+                "an enhancement request to PyTorch.)"
+            )
+        # per-element probabilities: single-precision draws, as PyTorch's kernel makes them
+        draws = _uniform24(gen, probs.size).reshape(probs.shape)
+        array = (draws < probs).astype(input._dtype.np_dtype)
+    if out is not None:
+        out._np[...] = array
+        out._bump_version()
+        return out
+    return Tensor._from_array(array, input._dtype)
+
+
+def multinomial(
+    input: Tensor, num_samples: int, replacement: bool = False, *, generator=None, out=None
+) -> Tensor:
+    """Indices drawn from the categorical distributions in the rows of ``input``
+    (weights, not necessarily normalised).
+
+    Examples::
+
+        >>> import torch
+        >>> _ = torch.manual_seed(0)
+        >>> torch.multinomial(torch.tensor([0.0, 10.0, 3.0, 0.0]), 2)
+        tensor([1, 2])
+    """
+    weights = input._np.astype(np.float64)
+    if weights.ndim not in (1, 2):
+        raise RuntimeError("prob_dist must be 1 or 2 dim")
+    rows = weights.reshape(-1, weights.shape[-1])
+    categories = rows.shape[1]
+    if num_samples <= 0:
+        raise RuntimeError("cannot sample n_sample <= 0 samples")
+    if not replacement and num_samples > categories:
+        raise RuntimeError(
+            "cannot sample n_sample > prob_dist.size(-1) samples without replacement"
+        )
+    if not np.all(np.isfinite(rows)) or np.any(rows < 0):
+        raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
+    if np.any(rows.sum(axis=1) <= 0):
+        raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
+    gen = _gen(generator)
+    if not replacement or num_samples == 1:
+        # the exponential trick: the largest weights / Exp(1) are a sample without
+        # replacement
+        exp_draws = -np.log1p(-gen._uniform53(rows.size)).reshape(rows.shape)
+        keys = (rows / exp_draws).astype(input._dtype.np_dtype)
+        samples = np.argsort(-keys, axis=1, kind="stable")[:, :num_samples]
+    else:
+        cumulative = np.cumsum(rows, axis=1)
+        cumulative /= cumulative[:, -1:]
+        cumulative[:, -1] = 1.0
+        draws = gen._uniform53(rows.shape[0] * num_samples).reshape(rows.shape[0], num_samples)
+        samples = np.stack([np.searchsorted(c, d, side="left") for c, d in zip(cumulative, draws)])
+    samples = samples.reshape(weights.shape[:-1] + (num_samples,)).astype(np.int64)
+    if out is not None:
+        out._np[...] = samples
+        return out
+    return Tensor._from_array(samples, _dtype.int64)
+
+
+def _uniform24(gen: Generator, n: int) -> np.ndarray:
+    return (gen._u32(n) & np.uint64(0xFFFFFF)).astype(np.float32) * np.float32(2.0**-24)
+
+
+def rand_like(input: Tensor, *, dtype=None, requires_grad=False, generator=None) -> Tensor:
+    """Uniform random numbers on [0, 1) in the shape of ``input``."""
+    return rand(
+        input.shape, dtype=dtype or input.dtype, requires_grad=requires_grad, generator=generator
+    )
+
+
+def randn_like(input: Tensor, *, dtype=None, requires_grad=False, generator=None) -> Tensor:
+    """Standard normal random numbers in the shape of ``input``."""
+    return randn(
+        input.shape, dtype=dtype or input.dtype, requires_grad=requires_grad, generator=generator
+    )
+
+
+def randint_like(
+    input: Tensor, low=0, high=None, *, dtype=None, requires_grad=False, generator=None
+) -> Tensor:
+    """Random integers on [``low``, ``high``) in the shape of ``input``."""
+    if high is None:
+        low, high = 0, low
+    return randint(
+        low,
+        high,
+        input.shape,
+        dtype=dtype or input.dtype,
+        requires_grad=requires_grad,
+        generator=generator,
+    )
+
+
+# ------------------------------------------------------------- in-place methods
+
+
+def _fill(self: Tensor, array: np.ndarray) -> Tensor:
+    from ._ops._dispatch import check_inplace
+
+    check_inplace(self)
+    self._np[...] = array
+    self._bump_version()
+    return self
+
+
+def uniform_(self: Tensor, from_: float = 0.0, to: float = 1.0, *, generator=None) -> Tensor:
+    """Fill with uniform numbers on [``from_``, ``to``)."""
+    if from_ > to:
+        raise RuntimeError(
+            f"uniform_ expects to return a [from, to) range, but found from={from_} > to={to}"
+        )
+    return _fill(self, uniform_array(self._np.shape, self._dtype, generator, from_, to))
+
+
+def normal_(self: Tensor, mean: float = 0.0, std: float = 1.0, *, generator=None) -> Tensor:
+    """Fill with normal numbers of ``mean`` and ``std``."""
+    return _fill(self, normal_array(self._np.shape, self._dtype, generator, mean, std))
+
+
+def random_(self: Tensor, from_=None, to=None, *, generator=None) -> Tensor:
+    """Fill with integers on [``from_``, ``to``), on [0, ``from_``) given one bound, or on
+    the whole range the dtype represents exactly given none."""
+    if from_ is None:
+        low, high = 0, _default_random_range(self._dtype)
+    elif to is None:
+        low, high = 0, int(from_)
+    else:
+        low, high = int(from_), int(to)
+    return _fill(self, integer_array(self._np.shape, low, high, self._dtype, generator))
+
+
+def exponential_(self: Tensor, lambd: float = 1.0, *, generator=None) -> Tensor:
+    """Fill with exponential numbers of rate ``lambd``."""
+    if lambd <= 0:
+        raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={lambd}")
+    draws = _gen(generator)._uniform53(self._np.size).reshape(self._np.shape)
+    return _fill(self, ((-1.0 / lambd) * np.log1p(-draws)).astype(self._dtype.np_dtype))
+
+
+def bernoulli_(self: Tensor, p=0.5, *, generator=None) -> Tensor:
+    """Fill with 0/1 draws that are 1 with probability ``p`` (a number or a tensor)."""
+    probs = p._np if isinstance(p, Tensor) else p
+    if np.any((np.asarray(probs) < 0) | (np.asarray(probs) > 1)):
+        raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p}")
+    draws = _gen(generator)._uniform53(self._np.size).reshape(self._np.shape)
+    return _fill(self, (draws < probs).astype(self._dtype.np_dtype))
+
+
+TENSOR_METHODS = {
+    "uniform_": uniform_,
+    "normal_": normal_,
+    "random_": random_,
+    "exponential_": exponential_,
+    "bernoulli_": bernoulli_,
+    "bernoulli": bernoulli,
+    "multinomial": multinomial,
+}
