@@ -12,7 +12,7 @@ from . import _siblings
 
 _siblings.install_finder()
 
-from . import _bindings, _indexing, _ops  # noqa: F401
+from . import _bindings, _fastpath, _indexing, _ops  # noqa: F401
 from ._conversion import clone
 from ._creation import (
     arange,
@@ -166,6 +166,7 @@ from ._tensor import Tensor
 from .version import __version__
 
 _bindings.bind()
+_fastpath.install()
 globals().update(LEGACY_TYPES)  # torch.FloatTensor, torch.LongTensor, ...
 
 # aliases PyTorch also exposes

@@ -22,6 +22,7 @@ class dtype:
         "is_signed",
         "_category",
         "_legacy",
+        "_fast_arith",
     )
 
     def __init__(self, name, np_dtype, category, legacy):
@@ -33,6 +34,9 @@ class dtype:
         self.is_complex = category == 3
         self.is_signed = name not in ("bool", "uint8")
         self._legacy = legacy  # legacy tensor type name, e.g. "FloatTensor"
+        # NumPy's +, -, * on two arrays of this dtype give PyTorch's result (not for bool,
+        # where PyTorch refuses -, or complex32, which NumPy lacks)
+        self._fast_arith = name not in ("bool", "complex32")
 
     def __repr__(self) -> str:
         return f"torch.{self.name}"

@@ -22,19 +22,22 @@ class Tensor:
     with this class directly.
     """
 
+    # Slots ending in "_" are filled lazily (None until first asked for): most tensors are
+    # temporaries whose storage object, offset and version counter nobody ever reads.
     __slots__ = (
-        "_storage",
-        "_offset",
+        "_storage_",
+        "_offset_",
         "_np",
         "_dtype",
-        "_device",
         "_requires_grad",
         "grad",
         "grad_fn",
-        "_version",
+        "_version_",
         "_base",
         "__weakref__",
     )
+
+    _device = CPU  # the only backend built so far
 
     # ---------------------------------------------------------------- construction
 
@@ -43,44 +46,67 @@ class Tensor:
         """Wrap a freshly computed NumPy array (no copy when it is dense)."""
         if array.size == 0 and array.ndim:
             array = _empty_with_contiguous_strides(array)
-        flat = _dense_flat(array)
-        if flat is None:
+        elif not array.flags.c_contiguous and _dense_flat(array) is None:
             array = np.array(array, order="K")  # compact, keeping the dims' memory order
-            flat = _dense_flat(array)
         self = object.__new__(cls)
-        self._storage = UntypedStorage._wrap(flat.view(np.uint8))
-        self._offset = 0
+        self._storage_ = None
+        self._offset_ = 0
         self._np = array
         self._dtype = dtype if dtype is not None else _dtype.from_numpy_dtype(array.dtype)
-        self._device = CPU
         self._requires_grad = False
         self.grad = None
         self.grad_fn = None
-        self._version = [0]
+        self._version_ = None
         self._base = None
         return self
 
     def _alias(self, array: np.ndarray, offset: int | None = None) -> Tensor:
         """A tensor for ``array``, a NumPy view of this tensor's storage: it shares the
         storage and the version counter. A copy (no shared memory) gets its own storage."""
-        buffer = self._storage._buffer
+        if not np.may_share_memory(array, self._np) and (
+            offset is None and not np.may_share_memory(array, self._storage._buffer)
+        ):
+            return Tensor._from_array(array, self._dtype)
+        return make_view(self, array, offset)
+
+    @property
+    def _storage(self) -> UntypedStorage:
+        storage = self._storage_
+        if storage is None:
+            # only tensors made by _from_array have no storage yet: their array is dense
+            # and starts its own memory block
+            flat = _dense_flat(self._np)
+            storage = self._storage_ = UntypedStorage._wrap(flat.view(np.uint8))
+        return storage
+
+    @_storage.setter
+    def _storage(self, storage: UntypedStorage) -> None:
+        self._storage_ = storage
+
+    @property
+    def _offset(self) -> int:
+        offset = self._offset_
         if offset is None:
-            if not np.may_share_memory(array, buffer):
-                return Tensor._from_array(array, self._dtype)
+            buffer = self._storage._buffer
             start = buffer.__array_interface__["data"][0] if buffer.size else 0
-            offset = (array.__array_interface__["data"][0] - start) // array.itemsize
-        view = object.__new__(Tensor)
-        view._storage = self._storage
-        view._offset = offset
-        view._np = array
-        view._dtype = self._dtype
-        view._device = self._device
-        view._requires_grad = False
-        view.grad = None
-        view.grad_fn = None
-        view._version = self._version  # views share their base's version counter
-        view._base = self if self._base is None else self._base
-        return view
+            address = self._np.__array_interface__["data"][0]
+            offset = self._offset_ = (address - start) // self._np.itemsize
+        return offset
+
+    @_offset.setter
+    def _offset(self, offset: int) -> None:
+        self._offset_ = offset
+
+    @property
+    def _version(self) -> list:
+        version = self._version_
+        if version is None:
+            version = self._version_ = [0]
+        return version
+
+    @_version.setter
+    def _version(self, version: list) -> None:
+        self._version_ = version
 
     # ----------------------------------------------------------------- metadata
 
@@ -257,7 +283,49 @@ class Tensor:
         return id(self)
 
     def _bump_version(self) -> None:
-        self._version[0] += 1
+        version = self._version_
+        if version is None:
+            self._version_ = [1]
+        else:
+            version[0] += 1
+
+
+def make(array: np.ndarray, dtype) -> Tensor:
+    """The hot-path constructor: wrap a fresh, C-contiguous (or otherwise dense) result."""
+    self = _new_tensor(Tensor)
+    self._storage_ = None
+    self._offset_ = 0
+    self._np = array
+    self._dtype = dtype
+    self._requires_grad = False
+    self.grad = None
+    self.grad_fn = None
+    self._version_ = None
+    self._base = None
+    return self
+
+
+def make_view(base: Tensor, array: np.ndarray, offset: int | None = None) -> Tensor:
+    """A tensor for ``array``, known to view ``base``'s storage; the storage offset is
+    worked out only when someone asks for it."""
+    view = _new_tensor(Tensor)
+    view._storage_ = base._storage
+    view._offset_ = offset
+    view._np = array
+    view._dtype = base._dtype
+    view._requires_grad = False
+    view.grad = None
+    view.grad_fn = None
+    version = base._version_
+    if version is None:
+        version = base._version_ = [0]
+    view._version_ = version  # views share their base's version counter
+    base_of_base = base._base
+    view._base = base if base_of_base is None else base_of_base
+    return view
+
+
+_new_tensor = object.__new__
 
 
 def _empty_with_contiguous_strides(array: np.ndarray) -> np.ndarray:

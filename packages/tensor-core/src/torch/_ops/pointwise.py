@@ -130,6 +130,15 @@ def _true_div(dtype, *_):
     return result, result
 
 
+def _sub_rule(dtype, *_):
+    if dtype is _dtype.bool_:
+        raise RuntimeError(
+            "Subtraction, the `-` operator, with two bool tensors is not "
+            "supported. Use the `^` or `logical_xor()` operator instead."
+        )
+    return dtype, dtype
+
+
 def _compare(dtype, *_):
     return dtype, _dtype.bool_
 
@@ -418,7 +427,7 @@ Examples::
 sub = _binary(
     "sub",
     _plain(np.subtract),
-    _arith,
+    _sub_rule,
     """Subtract ``other``, scaled by
 ``alpha``, from ``input``, broadcasting.
 

@@ -1,0 +1,140 @@
+"""Hot paths for the commonest calls: arithmetic operators on same-dtype tensors or a
+tensor and a Python float, basic indexing and ``view``. Each checks the few conditions
+under which the general implementation would do exactly this, and otherwise hands over
+to it; the general implementation stays the reference (tests run both)."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from . import _grad_mode
+from ._ops import pointwise
+from ._tensor import Tensor, make, make_view
+
+# NumPy warns about float overflow and division by zero; PyTorch does not. Silencing
+# them for frames in torch's own modules costs nothing when no warning happens (unlike
+# np.errstate around every call).
+warnings.filterwarnings(
+    "ignore",
+    message=r"(overflow|invalid value|divide by zero) encountered",
+    category=RuntimeWarning,
+    module=r"torch\.",
+)
+
+_grad_state = _grad_mode._state
+
+
+def _binary(ufunc, general, floats_only: bool):
+    def operator(self, other):
+        kind = type(other)
+        if kind is Tensor:
+            dtype = self._dtype
+            if (
+                dtype is other._dtype
+                and dtype._fast_arith
+                and (not floats_only or dtype.is_floating_point)
+                and not (_grad_state.enabled and (self._requires_grad or other._requires_grad))
+                and self._np.ndim
+                and other._np.ndim
+            ):
+                try:
+                    return make(ufunc(self._np, other._np), dtype)
+                except ValueError:
+                    pass  # shapes that do not broadcast: the general path explains
+        elif kind is float:
+            dtype = self._dtype
+            if dtype.is_floating_point and not (_grad_state.enabled and self._requires_grad):
+                result = ufunc(self._np, other)
+                if result.dtype == dtype.np_dtype:  # a huge float may widen on old NumPy
+                    return make(result, dtype)
+        elif not isinstance(other, (Tensor, int, float, complex, np.generic)):
+            return NotImplemented
+        return general(self, other)
+
+    operator.__name__ = general.__name__
+    return operator
+
+
+def _reflected(ufunc, general):
+    def operator(self, other):
+        if (
+            type(other) is float
+            and self._dtype.is_floating_point
+            and not (_grad_state.enabled and self._requires_grad)
+        ):
+            result = ufunc(other, self._np)
+            if result.dtype == self._dtype.np_dtype:
+                return make(result, self._dtype)
+        if isinstance(other, (int, float, complex, np.generic)):
+            return general(other, self)
+        return NotImplemented
+
+    return operator
+
+
+def _is_plain_basic(index) -> bool:
+    """An index of ints and forward slices only (what NumPy and PyTorch agree on)."""
+    kind = type(index)
+    if kind is int:
+        return True
+    if kind is slice:
+        return index.step is None or (type(index.step) is int and index.step > 0)
+    if kind is tuple:
+        for item in index:
+            k = type(item)
+            if k is slice:
+                if not (item.step is None or (type(item.step) is int and item.step > 0)):
+                    return False
+            elif k is not int:
+                return False
+        return True
+    return False
+
+
+def getitem(general):
+    def method(self, index):
+        if _is_plain_basic(index) and not (_grad_state.enabled and self._requires_grad):
+            if type(index) is not tuple:
+                index = (index, Ellipsis)
+            else:
+                index = index + (Ellipsis,)  # a 0-dim view, not a NumPy scalar
+            try:
+                return make_view(self, self._np[index])
+            except IndexError:
+                pass  # the general path raises PyTorch's message
+        return general(self, index)
+
+    return method
+
+
+def view(general):
+    def method(self, *shape):
+        array = self._np
+        if (
+            array.flags.c_contiguous
+            and not (_grad_state.enabled and self._requires_grad)
+            and shape
+            and type(shape[0]) is int
+        ):
+            try:
+                return make_view(self, array.reshape(shape), self._offset_)
+            except ValueError:
+                pass  # -1 inference errors and bad sizes: the general path explains
+        return general(self, *shape)
+
+    return method
+
+
+def install() -> None:
+    Tensor.__add__ = _binary(np.add, pointwise.add, floats_only=False)
+    Tensor.__sub__ = _binary(np.subtract, pointwise.sub, floats_only=False)
+    Tensor.__mul__ = _binary(np.multiply, pointwise.mul, floats_only=False)
+    Tensor.__truediv__ = _binary(np.true_divide, pointwise.div, floats_only=True)
+    Tensor.__radd__ = _reflected(np.add, pointwise.add)
+    Tensor.__rmul__ = _reflected(np.multiply, pointwise.mul)
+    Tensor.__rsub__ = _reflected(np.subtract, pointwise.sub)
+    Tensor.__rtruediv__ = _reflected(np.true_divide, pointwise.div)
+    Tensor.__getitem__ = getitem(Tensor.__getitem__)
+    Tensor.view = view(Tensor.view)

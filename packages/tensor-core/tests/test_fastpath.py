@@ -1,0 +1,114 @@
+"""The hot paths in torch._fastpath give exactly what the general implementations give."""
+
+import operator
+
+import numpy as np
+import pytest
+
+import torch
+from torch._indexing import getitem
+from torch._ops import pointwise, views
+
+DTYPES = [
+    torch.float32,
+    torch.float64,
+    torch.float16,
+    torch.bfloat16,
+    torch.int64,
+    torch.int32,
+    torch.uint8,
+    torch.bool,
+    torch.complex64,
+]
+OPERATORS = [
+    (operator.add, pointwise.add),
+    (operator.sub, pointwise.sub),
+    (operator.mul, pointwise.mul),
+    (operator.truediv, pointwise.div),
+]
+
+
+def _same(a, b):
+    assert a.dtype is b.dtype and a.shape == b.shape
+    np.testing.assert_array_equal(
+        np.asarray(a._np, dtype=np.complex128), np.asarray(b._np, dtype=np.complex128)
+    )
+
+
+def _sample(dtype, shape, seed):
+    values = np.random.default_rng(seed).uniform(1, 5, shape)
+    return torch.tensor(values).to(dtype)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("fast,general", OPERATORS)
+def test_tensor_operators(dtype, fast, general):
+    a, b = _sample(dtype, (3, 4), 0), _sample(dtype, (4,), 1)
+    try:
+        expected = general(a, b)
+    except RuntimeError as error:
+        with pytest.raises(type(error)):
+            fast(a, b)
+        return
+    _same(fast(a, b), expected)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("fast,general", OPERATORS)
+@pytest.mark.parametrize("scalar", [2.5, 1e39, -0.0])
+def test_float_scalar_operators(dtype, fast, general, scalar):
+    a = _sample(dtype, (5,), 2)
+    _same(fast(a, scalar), general(a, scalar))
+    _same(fast(scalar, a), general(scalar, a))
+
+
+@pytest.mark.parametrize(
+    "index",
+    [
+        1,
+        -1,
+        (1, 2),
+        slice(1, 3),
+        (slice(None), 1),
+        (2, slice(0, 4, 2)),
+        (slice(1, None), slice(None, None, 3)),
+    ],
+)
+def test_basic_indexing(index):
+    x = torch.arange(24.0).reshape(4, 6)
+    fast, general = x[index], getitem(x, index)
+    _same(fast, general)
+    assert fast.stride() == general.stride()
+    assert fast.storage_offset() == general.storage_offset()
+    assert fast.untyped_storage() is x.untyped_storage()
+
+
+@pytest.mark.parametrize("shape", [(64,), (8, 8), (2, -1), (4, 2, 8), (-1,)])
+def test_view(shape):
+    x = torch.arange(64.0)[None].expand(1, 64).reshape(8, 8)
+    fast, general = x.view(*shape), views.view(x, *shape)
+    _same(fast, general)
+    assert fast.stride() == general.stride() and fast.data_ptr() == general.data_ptr()
+
+
+def test_fast_paths_step_aside_for_autograd_shapes_and_errors():
+    with pytest.raises(RuntimeError, match="must match the size"):
+        torch.ones(2) + torch.ones(3)
+    with pytest.raises(RuntimeError, match="invalid for input of size"):
+        torch.ones(4).view(3)
+    with pytest.raises(IndexError, match="out of bounds for dimension 0"):
+        torch.ones(4)[7]
+    with pytest.raises(TypeError):
+        torch.ones(2) + None
+
+
+def test_numpy_float_warnings_are_silenced_for_torch_only():
+    import subprocess
+    import sys
+
+    code = "import torch, numpy; torch.ones(2) / 0; torch.tensor([3e38]).half(); numpy.ones(1) / 0"
+    result = subprocess.run(
+        [sys.executable, "-W", "default", "-c", code], capture_output=True, text=True, check=True
+    )
+    # the last division is the user's own NumPy code: its warning stays
+    assert result.stderr.count("RuntimeWarning") == 1, result.stderr
