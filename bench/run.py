@@ -11,7 +11,7 @@ import timeit
 import torch
 
 
-def _median_us(stmt, number: int, repeat: int = 15) -> float:
+def _median_us(stmt, number: int, repeat: int = 21) -> float:
     times = timeit.repeat(stmt, number=number, repeat=repeat)
     return statistics.median(times) / number * 1e6
 
@@ -22,7 +22,13 @@ def cases() -> dict:
     big_a, big_b = torch.rand(1000, 1000), torch.rand(1000, 1000)
     mat_a, mat_b = torch.rand(256, 256), torch.rand(256, 256)
     leaf = torch.rand(8, requires_grad=True)
+    a8, b8 = torch.rand(8, 8), torch.rand(8, 8)
     results = {
+        # issue 3's targets: framework overhead on tiny tensors
+        "add 8x8 + 8x8": _median_us(lambda: a8 + b8, 20000),
+        "mul 8x8 * python float": _median_us(lambda: a8 * 2.5, 20000),
+        "index a[2:5, 1]": _median_us(lambda: a8[2:5, 1], 20000),
+        "view a.view(64)": _median_us(lambda: a8.view(64), 20000),
         "add small (8)": _median_us(lambda: small_a + small_b, 20000),
         "mul scalar small (8)": _median_us(lambda: small_a * 2.0, 20000),
         "add big (1000x1000)": _median_us(lambda: big_a + big_b, 20),
