@@ -223,6 +223,19 @@ def _setitem_shape_error(self: Tensor, index, source, advanced: bool) -> Runtime
     )
 
 
+def _with_ellipsis(index):
+    index = index if isinstance(index, tuple) else (index,)
+    return index if Ellipsis in index else index + (Ellipsis,)
+
+
+def _drop_leading_ones(source: np.ndarray, ndim: int) -> np.ndarray:
+    """A value with extra leading size-1 dims fits a smaller target, as with copy_."""
+    extra = source.ndim - ndim
+    if extra > 0 and all(size == 1 for size in source.shape[:extra]):
+        return source.reshape(source.shape[extra:])
+    return source
+
+
 def setitem(self: Tensor, index, value) -> None:
     converted, advanced = convert_index(index)
     recording = check_inplace(self, value)
@@ -232,6 +245,8 @@ def setitem(self: Tensor, index, value) -> None:
             source = source.astype(self._np.dtype)
     else:
         source = value
+    if not advanced and isinstance(source, np.ndarray):
+        source = _drop_leading_ones(source, self._np[_with_ellipsis(converted)].ndim)
     try:
         self._np[converted] = source
     except IndexError as error:

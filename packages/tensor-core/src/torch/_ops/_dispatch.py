@@ -95,6 +95,8 @@ def check_tensor(x, op: str, arg: str = "input") -> None:
 def record(op, inputs, result, saved=()) -> Tensor:
     """Hand a finished op to the grad engine when grad mode is on and an input requires
     grad; return ``result``."""
+    if not op.differentiable:
+        return result
     tensors = tuple(x for x in inputs if isinstance(x, Tensor))
     if _is_grad_recording(*tensors):
         get_grad_engine().record(op, inputs, result, saved)

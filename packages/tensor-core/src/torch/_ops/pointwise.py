@@ -292,7 +292,9 @@ def _binary(name: str, kernel, rule, doc: str, differentiable: bool, alpha: bool
         np.copyto(self._np, result, casting="unsafe")
         self._bump_version()
         if recording:
-            record(op, (snapshot, other), self, (alpha_value,) + extra)
+            # x.mul_(x): the formulas need the old value for both operands
+            before = snapshot if other is self else other
+            record(op, (snapshot, before), self, (alpha_value,) + extra)
         return self
 
     function.__name__ = function.__qualname__ = name

@@ -20,6 +20,8 @@ def sum_to_shape(grad, shape: tuple):
     """Undo broadcasting: sum ``grad`` over the dims that broadcasting added or stretched
     so it has ``shape``."""
     lead = grad.dim() - len(shape)
+    if lead < 0:  # the input had extra leading size-1 dims that the op dropped
+        return grad.reshape(shape)
     if lead > 0:
         grad = torch.sum(grad, tuple(range(lead)))
     stretched = tuple(i for i, size in enumerate(shape) if size == 1 and grad.shape[i] != 1)

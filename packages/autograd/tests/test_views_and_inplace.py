@@ -1,0 +1,106 @@
+"""Gradients through views, indexing, casts, copies and in-place ops."""
+
+import numpy as np
+import pytest
+
+import torch
+
+
+def _grad(f, *shapes, dtype=torch.float64):
+    inputs = [
+        torch.arange(float(np.prod(s)), dtype=dtype).reshape(s).requires_grad_() for s in shapes
+    ]
+    f(*inputs).sum().backward()
+    return [x.grad for x in inputs]
+
+
+@pytest.mark.parametrize(
+    "f,expected",
+    [
+        (
+            lambda x: x.t() * torch.tensor([[1.0], [2.0], [3.0]], dtype=torch.float64),
+            [[1.0, 2.0, 3.0], [1.0, 2.0, 3.0]],
+        ),
+        (lambda x: x[1], [[0.0, 0.0, 0.0], [1.0, 1.0, 1.0]]),
+        (lambda x: x[:, ::2] * 2, [[2.0, 0.0, 2.0], [2.0, 0.0, 2.0]]),
+        (lambda x: x.narrow(1, 1, 2), [[0.0, 1.0, 1.0], [0.0, 1.0, 1.0]]),
+        (lambda x: x.view(3, 2)[0], [[1.0, 1.0, 0.0], [0.0, 0.0, 0.0]]),
+        (lambda x: x.reshape(-1).unsqueeze(0).squeeze(0), [[1.0] * 3] * 2),
+        (lambda x: x.permute(1, 0).flatten(), [[1.0] * 3] * 2),
+        (lambda x: x.diagonal(), [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]),
+        (lambda x: x.unfold(1, 2, 1), [[1.0, 2.0, 1.0], [1.0, 2.0, 1.0]]),
+        (lambda x: x.expand(4, 2, 3), [[4.0] * 3] * 2),
+        (lambda x: x[[0, 0, 1]], [[2.0] * 3, [1.0] * 3]),
+        (lambda x: x[x > 2], [[0.0, 0.0, 0.0], [1.0, 1.0, 1.0]]),
+        (lambda x: x.unbind(1)[2] * 5, [[0, 0, 5.0], [0, 0, 5.0]]),
+        (lambda x: x.float() * 2, [[2.0] * 3] * 2),
+        (lambda x: x.clone() ** 2, [[0.0, 2.0, 4.0], [6.0, 8.0, 10.0]]),
+    ],
+)
+def test_view_gradients(f, expected):
+    (grad,) = _grad(f, (2, 3))
+    np.testing.assert_allclose(grad.numpy(), expected)
+    assert grad.dtype is torch.float64
+
+
+def test_split_and_chunk_pieces_get_their_gradients():
+    x = torch.arange(6.0, requires_grad=True)
+    a, b, c = x.split(2)
+    (a * 1 + b * 2 + c * 3).sum().backward()
+    assert x.grad.tolist() == [1.0, 1.0, 2.0, 2.0, 3.0, 3.0]
+
+
+def test_inplace_ops_record_against_old_values():
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    y = x * 1
+    y.mul_(y)  # y = x^2, computed in place
+    y.add_(x, alpha=3)
+    y.sum().backward()
+    assert x.grad.tolist() == [5.0, 7.0, 9.0]
+    assert type(y.grad_fn).__name__ == "AddBackward0"
+
+
+def test_setitem_gradients():
+    x = torch.zeros(3, requires_grad=True)
+    v = torch.tensor([5.0], requires_grad=True)
+    y = x * 2
+    y[1] = v * 3
+    y.sum().backward()
+    assert x.grad.tolist() == [2.0, 0.0, 2.0] and v.grad.tolist() == [3.0]
+
+
+def test_copy_gradients_flow_to_the_source():
+    src = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = torch.zeros(2, 2)
+    y.copy_(src)
+    (y * torch.tensor([[1.0, 2.0], [3.0, 4.0]])).sum().backward()
+    assert src.grad.tolist() == [4.0, 6.0]
+
+
+def test_inplace_on_a_view_of_a_graph_tensor_is_refused_for_now():
+    x = torch.ones(3, requires_grad=True)
+    y = x * 2
+    with pytest.raises(NotImplementedError, match="views of tensors that require grad"):
+        y[0].mul_(2)
+
+
+def test_double_backward_through_views():
+    x = torch.tensor([[1.0, 2.0], [3.0, 4.0]], dtype=torch.float64, requires_grad=True)
+    y = (x.t()[0] ** 3).sum()
+    (g,) = torch.autograd.grad(y, x, create_graph=True)
+    (gg,) = torch.autograd.grad(g.sum(), x)
+    assert g.tolist() == [[3.0, 0.0], [27.0, 0.0]] and gg.tolist() == [[6.0, 0.0], [18.0, 0.0]]
+
+
+def test_more_pointwise_gradients():
+    x = torch.tensor([0.5, 2.0], dtype=torch.float64, requires_grad=True)
+    y = (torch.exp(x) + torch.log(x) + abs(-x) + x % 0.3 + 2**x).sum()
+    y.backward()
+    expected = (
+        np.exp([0.5, 2.0])
+        + 1 / np.array([0.5, 2.0])
+        + 1
+        + 1
+        + np.log(2) * 2 ** np.array([0.5, 2.0])
+    )
+    np.testing.assert_allclose(x.grad.numpy(), expected)
