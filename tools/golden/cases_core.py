@@ -404,3 +404,36 @@ RANDOM = [
 ]
 
 GROUPS["random"] = RANDOM
+
+PRINTING = [
+    "repr(torch.arange(2000.0).reshape(40, 50))",
+    "repr(torch.arange(1001))",
+    "repr(torch.arange(30.0) / 7)",
+    "repr(torch.arange(24).reshape(2, 3, 4))",
+    "repr(torch.arange(5000).reshape(10, 10, 50))",
+    "repr(torch.tensor([1e10, 1.0]))",
+    "repr(torch.tensor([123456789.0, 1.0]))",
+    "repr(torch.tensor([0.0001, 0.5]))",
+    "repr(torch.tensor([0.00001, 0.5]))",
+    "repr(torch.tensor([float('nan'), -float('inf'), 2.0]))",
+    "repr(torch.tensor([-0.0, 0.0]))",
+    "repr(torch.tensor([True, True]))",
+    "repr(torch.tensor([1 + 2j, -0.5j]))",
+    "repr(torch.tensor([1.5 + 1e5j]))",
+    "repr(torch.tensor([[1, -200], [30, 4]], dtype=torch.int16))",
+    "repr(torch.tensor([1.0, 2.5], dtype=torch.bfloat16))",
+    "repr(torch.tensor(2.5, dtype=torch.float16))",
+    "repr(torch.zeros(2, 0, 3))",
+    "repr(torch.arange(100.0).reshape(2, 50) * 1.5)",
+    "torch.set_printoptions(precision=2); r = repr(torch.arange(5.0) / 3); torch.set_printoptions(profile='default'); r",
+    "torch.set_printoptions(threshold=5); r = repr(torch.arange(10)); torch.set_printoptions(profile='default'); r",
+    "torch.set_printoptions(edgeitems=1, threshold=3); r = repr(torch.arange(24.0).reshape(4, 6)); torch.set_printoptions(profile='default'); r",
+    "torch.set_printoptions(linewidth=30); r = repr(torch.arange(20.0)); torch.set_printoptions(profile='default'); r",
+    "torch.set_printoptions(sci_mode=True); r = repr(torch.tensor([1.5, 2.0])); torch.set_printoptions(profile='default'); r",
+    "torch.set_printoptions(sci_mode=False); r = repr(torch.tensor([1e-8, 1e8])); torch.set_printoptions(profile='default'); r",
+    "torch.set_printoptions(profile='short'); r = repr(torch.arange(20.0).reshape(4, 5) / 3); torch.set_printoptions(profile='default'); r",
+    "torch.set_printoptions(profile='full'); r = repr(torch.arange(1200)); torch.set_printoptions(profile='default'); r",
+    "repr(torch.arange(60.0, dtype=torch.float64).reshape(6, 10) / 7)",
+]
+
+GROUPS["printing"] = PRINTING

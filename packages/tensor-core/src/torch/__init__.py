@@ -63,6 +63,7 @@ from ._dtype import int16 as short
 from ._dtype import int32 as int
 from ._dtype import int64 as long
 from ._dtype_info import finfo, iinfo
+from ._format import get_printoptions, set_printoptions
 from ._grad_mode import (
     enable_grad,
     inference_mode,

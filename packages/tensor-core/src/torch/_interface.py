@@ -36,7 +36,7 @@ __all__ = [
     "pickle_hooks",
 ]
 
-CORE_API: tuple[int, int] = (0, 1)
+CORE_API: tuple[int, int] = (0, 2)
 
 
 def require_core_api(major: int, minor: int, who: str) -> None:

@@ -18,7 +18,7 @@ from torch._interface import require_core_api
 from ._api import Variable, backward, grad
 from ._version import __version__
 
-require_core_api(0, 1, "torch-autograd")
+require_core_api(0, 2, "torch-autograd")
 
 __all__ = [
     "Variable",
