@@ -1,0 +1,236 @@
+"""The op database: for each core op, sample inputs over shapes and dtypes, a NumPy
+reference and flags. torch-core's tests check every op against its reference;
+torch-autograd's tests check every differentiable op's gradients numerically.
+
+An entry's ``op`` and ``ref`` take the same arguments: the sample's tensors (as tensors
+for ``op``, as NumPy arrays for ``ref``) followed by its other arguments.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+
+import torch
+
+__all__ = ["SampleInput", "OpInfo", "op_db", "FLOATING", "INTEGRAL"]
+
+FLOATING = (torch.float32, torch.float64)
+INTEGRAL = (torch.int64, torch.int32)
+
+
+@dataclass
+class SampleInput:
+    tensors: tuple
+    args: tuple = ()
+    kwargs: dict = field(default_factory=dict)
+
+
+@dataclass
+class OpInfo:
+    """One op of the database.
+
+    Args:
+        name: the op's name in ``torch._interface.ops``.
+        op: calls the op on a sample's tensors and arguments.
+        ref: the NumPy reference, called the same way on arrays (None: no reference).
+        sample_inputs: ``dtype -> list[SampleInput]``.
+        dtypes: the dtypes the samples are made in.
+        differentiable: whether gradients are checked (float64 samples).
+        grad_positive: draw samples away from zero (for ops like ``log``, ``pow``).
+    """
+
+    name: str
+    op: Callable[..., Any]
+    ref: Callable[..., Any] | None
+    sample_inputs: Callable[[torch.dtype], list]
+    dtypes: tuple = FLOATING
+    differentiable: bool = True
+    grad_positive: bool = False
+
+
+def _make(shape, dtype, seed, positive=False):
+    rng = np.random.default_rng(seed)
+    if dtype.is_floating_point:
+        values = rng.uniform(0.5, 2.0, shape) if positive else rng.uniform(-2.0, 2.0, shape)
+    else:
+        values = rng.integers(1, 5, shape)
+    return torch.tensor(values).to(dtype)
+
+
+def _binary_samples(positive=False):
+    def samples(dtype):
+        shapes = [((3, 4), (3, 4)), ((3, 4), (4,)), ((2, 1, 3), (4, 1)), ((), (3,)), ((5,), ())]
+        return [
+            SampleInput((_make(a, dtype, 1, positive), _make(b, dtype, 2, positive)))
+            for a, b in shapes
+        ]
+
+    return samples
+
+
+def _unary_samples(positive=False):
+    def samples(dtype):
+        return [SampleInput((_make(s, dtype, 3, positive),)) for s in [(4,), (2, 3), ()]]
+
+    return samples
+
+
+def _reduction_samples(dtype):
+    x = _make((2, 3, 4), dtype, 4)
+    return [
+        SampleInput((x,)),
+        SampleInput((x,), (1,)),
+        SampleInput((x,), ((0, 2),)),
+        SampleInput((x,), (-1, True)),
+    ]
+
+
+def _view_samples(dtype):
+    x = _make((2, 3, 4), dtype, 5)
+    return [
+        SampleInput((x,), ((4, 6),)),
+        SampleInput((x,), ((-1,),)),
+        SampleInput((x.transpose(0, 1),), ((3, 8),)),
+    ]
+
+
+def _numpy_reduce(fn):
+    def ref(a, dim=None, keepdim=False):
+        axis = dim if dim is None or isinstance(dim, tuple) else (dim,)
+        return fn(a, axis=axis, keepdims=keepdim)
+
+    return ref
+
+
+def _binary(name, torch_fn, np_fn, dtypes=FLOATING + INTEGRAL, differentiable=True, positive=False):
+    return OpInfo(
+        name, torch_fn, np_fn, _binary_samples(positive), dtypes, differentiable, positive
+    )
+
+
+def _unary(name, torch_fn, np_fn, dtypes=FLOATING, differentiable=True, positive=False):
+    return OpInfo(name, torch_fn, np_fn, _unary_samples(positive), dtypes, differentiable, positive)
+
+
+def _index_samples(dtype):
+    x = _make((4, 3), dtype, 6)
+    return [
+        SampleInput((x,), ((torch.tensor([0, 2, 2]),),)),
+        SampleInput((x,), ((slice(None), torch.tensor([1, 0])),)),
+        SampleInput((x,), ((x > 0,),)),
+    ]
+
+
+def _as_numpy_index(index):
+    if isinstance(index, tuple):
+        return tuple(i.numpy() if isinstance(i, torch.Tensor) else i for i in index)
+    return index
+
+
+def _index_put(x, value, index):
+    y = x.clone()
+    y[index] = value
+    return y
+
+
+def _index_put_ref(x, value, index):
+    y = x.copy()
+    y[_as_numpy_index(index)] = value
+    return y
+
+
+def _index_put_samples(dtype):
+    x = _make((4, 3), dtype, 7)
+    return [
+        SampleInput((x, _make((3,), dtype, 8)), ((torch.tensor([1, 3]), slice(None)),)),
+        SampleInput((x, _make((), dtype, 9)), ((slice(1, 3), 0),)),
+    ]
+
+
+op_db: list[OpInfo] = [
+    _binary("add", torch.add, np.add),
+    _binary("sub", torch.sub, np.subtract),
+    _binary("mul", torch.mul, np.multiply),
+    _binary("div", torch.div, np.true_divide, FLOATING),
+    _binary("remainder", torch.remainder, np.remainder, FLOATING + INTEGRAL, True, True),
+    _binary("floor_divide", torch.floor_divide, np.floor_divide, FLOATING + INTEGRAL, False, True),
+    _binary("pow", torch.pow, np.power, FLOATING, True, True),
+    _binary("eq", torch.eq, np.equal, differentiable=False),
+    _binary("ne", torch.ne, np.not_equal, differentiable=False),
+    _binary("lt", torch.lt, np.less, differentiable=False),
+    _binary("le", torch.le, np.less_equal, differentiable=False),
+    _binary("gt", torch.gt, np.greater, differentiable=False),
+    _binary("ge", torch.ge, np.greater_equal, differentiable=False),
+    _binary("bitwise_and", torch.bitwise_and, np.bitwise_and, INTEGRAL, False),
+    _binary("bitwise_or", torch.bitwise_or, np.bitwise_or, INTEGRAL, False),
+    _binary("bitwise_xor", torch.bitwise_xor, np.bitwise_xor, INTEGRAL, False),
+    _binary("bitwise_left_shift", torch.bitwise_left_shift, np.left_shift, INTEGRAL, False),
+    _binary("bitwise_right_shift", torch.bitwise_right_shift, np.right_shift, INTEGRAL, False),
+    _binary("logical_and", torch.logical_and, np.logical_and, differentiable=False),
+    _binary("logical_or", torch.logical_or, np.logical_or, differentiable=False),
+    _binary("logical_xor", torch.logical_xor, np.logical_xor, differentiable=False),
+    _unary("neg", torch.neg, np.negative, FLOATING + INTEGRAL),
+    _unary("abs", torch.abs, np.abs, FLOATING + INTEGRAL),
+    _unary("sign", torch.sign, np.sign, FLOATING + INTEGRAL),
+    _unary("exp", torch.exp, np.exp),
+    _unary("log", torch.log, np.log, positive=True),
+    _unary("bitwise_not", torch.bitwise_not, np.invert, INTEGRAL, False),
+    OpInfo("sum", torch.sum, _numpy_reduce(np.sum), _reduction_samples, FLOATING),
+    OpInfo("mean", torch.mean, _numpy_reduce(np.mean), _reduction_samples, FLOATING),
+    OpInfo(
+        "matmul",
+        torch.matmul,
+        np.matmul,
+        lambda d: [
+            SampleInput((_make((3, 4), d, 1), _make((4, 2), d, 2))),
+            SampleInput((_make((4,), d, 1), _make((4, 2), d, 2))),
+            SampleInput((_make((2, 3, 4), d, 1), _make((4,), d, 2))),
+            SampleInput((_make((2, 1, 3, 4), d, 1), _make((5, 4, 2), d, 2))),
+        ],
+        FLOATING,
+    ),
+    OpInfo("view", lambda x, s: x.contiguous().view(s), lambda a, s: a.reshape(s), _view_samples),
+    OpInfo("reshape", torch.reshape, np.reshape, _view_samples),
+    OpInfo(
+        "permute",
+        torch.permute,
+        np.transpose,
+        lambda d: [SampleInput((_make((2, 3, 4), d, 1),), ((2, 0, 1),))],
+    ),
+    OpInfo(
+        "expand",
+        lambda x, s: x.expand(s),
+        np.broadcast_to,
+        lambda d: [SampleInput((_make((3, 1), d, 1),), ((2, 3, 4),))],
+    ),
+    OpInfo(
+        "as_strided",
+        torch.as_strided,
+        lambda a, size, stride: np.lib.stride_tricks.as_strided(
+            a, size, tuple(s * a.itemsize for s in stride)
+        ),
+        lambda d: [
+            SampleInput((_make((12,), d, 1),), ((3, 3), (3, 1))),
+            SampleInput((_make((12,), d, 1),), ((3, 3), (1, 1))),
+        ],
+    ),
+    OpInfo("index", lambda x, i: x[i], lambda a, i: a[_as_numpy_index(i)], _index_samples),
+    OpInfo("index_put_", _index_put, _index_put_ref, _index_put_samples),
+    OpInfo("clone", torch.clone, np.copy, _unary_samples()),
+    # float32 -> float64, and float64 -> a float64 copy (exact, so gradients can be checked)
+    OpInfo(
+        "_to_copy",
+        lambda x: x.to(torch.float64, copy=True),
+        lambda a: a.astype(np.float64),
+        _unary_samples(),
+    ),
+    OpInfo(
+        "copy_",
+        lambda x, y: torch.zeros_like(x).copy_(y) + x * 0,
+        lambda a, b: np.broadcast_to(b, a.shape).copy(),
+        lambda d: [SampleInput((_make((2, 3), d, 1), _make((3,), d, 2)))],
+    ),
+]
