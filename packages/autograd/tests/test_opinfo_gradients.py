@@ -33,7 +33,7 @@ def test_gradients_match_finite_differences(info):
     for sample in info.sample_inputs(torch.float64):
         inputs = [t.detach().clone().requires_grad_() for t in sample.tensors]
 
-        def f(*tensors):
+        def f(*tensors, sample=sample):
             return info.op(*tensors, *sample.args, **sample.kwargs)
 
         out = f(*inputs)

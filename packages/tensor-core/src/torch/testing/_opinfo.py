@@ -8,8 +8,9 @@ for ``op``, as NumPy arrays for ``ref``) followed by its other arguments.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
