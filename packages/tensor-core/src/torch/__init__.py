@@ -72,6 +72,7 @@ from ._grad_mode import (
     no_grad,
     set_grad_enabled,
 )
+from ._interop import from_dlpack
 from ._layout import (
     channels_last,
     channels_last_3d,

@@ -96,6 +96,8 @@ def _operator(function):
     def method(self, other):
         if isinstance(other, (Tensor, numbers.Number, np.generic)):
             return function(self, other)
+        if isinstance(other, np.ndarray):
+            return function(self, _from_array_operand(other))
         return NotImplemented
 
     return method
@@ -105,9 +107,17 @@ def _reflected(function):
     def method(self, other):
         if isinstance(other, (numbers.Number, np.generic)):
             return function(other, self)
+        if isinstance(other, np.ndarray):  # NumPy defers to us (__array_priority__)
+            return function(_from_array_operand(other), self)
         return NotImplemented
 
     return method
+
+
+def _from_array_operand(array: np.ndarray) -> Tensor:
+    from ._creation import tensor
+
+    return tensor(array)
 
 
 _BINARY_OPERATORS = {
@@ -197,7 +207,19 @@ def _reduce_ex(self: Tensor, protocol):
 def _dlpack(self: Tensor, *, stream=None, **kwargs):
     if self._requires_grad:
         raise RuntimeError("Can't export tensors that require gradient, use tensor.detach()")
-    return self._np.__dlpack__(**({"stream": stream} if stream is not None else {}))
+    try:
+        # newer consumers ask for a versioned capsule (it carries the writable flag)
+        return self._np.__dlpack__(stream=stream, **kwargs)
+    except TypeError:
+        return self._np.__dlpack__(stream=stream)  # NumPy < 2.1 knows no max_version
+
+
+def _array_namespace(self: Tensor, *, api_version=None):
+    from . import _array_api
+
+    if api_version not in (None, "2021.12", "2022.12", "2023.12"):
+        raise ValueError(f"Unrecognized array API version: {api_version!r}")
+    return _array_api
 
 
 def bind() -> None:
@@ -233,3 +255,4 @@ def bind() -> None:
     Tensor.__array_priority__ = 1000
     Tensor.__dlpack__ = _dlpack
     Tensor.__dlpack_device__ = lambda self: (1, 0)  # kDLCPU, device 0
+    Tensor.__array_namespace__ = _array_namespace

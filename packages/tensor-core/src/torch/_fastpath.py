@@ -9,7 +9,7 @@ import warnings
 
 import numpy as np
 
-from . import _grad_mode
+from . import _bindings, _grad_mode
 from ._ops import pointwise
 from ._tensor import Tensor, make, make_view
 
@@ -50,9 +50,10 @@ def _binary(ufunc, general, floats_only: bool):
                 if result.dtype == dtype.np_dtype:  # a huge float may widen on old NumPy
                     return make(result, dtype)
         elif not isinstance(other, (Tensor, int, float, complex, np.generic)):
-            return NotImplemented
+            return slow_operator(self, other)
         return general(self, other)
 
+    slow_operator = _bindings._operator(general)
     operator.__name__ = general.__name__
     return operator
 
@@ -67,10 +68,9 @@ def _reflected(ufunc, general):
             result = ufunc(other, self._np)
             if result.dtype == self._dtype.np_dtype:
                 return make(result, self._dtype)
-        if isinstance(other, (int, float, complex, np.generic)):
-            return general(other, self)
-        return NotImplemented
+        return slow_reflected(self, other)
 
+    slow_reflected = _bindings._reflected(general)
     return operator
 
 

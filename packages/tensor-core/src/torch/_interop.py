@@ -1,0 +1,53 @@
+"""Interchange with other array libraries: DLPack both ways."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._creation import from_numpy
+from ._tensor import Tensor
+
+__all__ = ["from_dlpack", "to_dlpack"]
+
+
+class _Capsule:
+    """Holds a raw DLPack capsule so that NumPy's ``from_dlpack`` can consume it."""
+
+    def __init__(self, capsule) -> None:
+        self._capsule = capsule
+
+    def __dlpack__(self, **kwargs):
+        return self._capsule
+
+    def __dlpack_device__(self):
+        return (1, 0)  # kDLCPU
+
+
+def from_dlpack(ext_tensor) -> Tensor:
+    """A tensor sharing memory with ``ext_tensor``: any object with ``__dlpack__`` (a
+    NumPy array, another framework's tensor) or a DLPack capsule.
+
+    Examples::
+
+        >>> import numpy as np
+        >>> import torch
+        >>> a = np.arange(3.0)
+        >>> t = torch.from_dlpack(a)
+        >>> a[0] = 7.0
+        >>> t
+        tensor([7., 1., 2.], dtype=torch.float64)
+    """
+    if isinstance(ext_tensor, Tensor):
+        return ext_tensor
+    source = ext_tensor if hasattr(ext_tensor, "__dlpack__") else _Capsule(ext_tensor)
+    if hasattr(source, "__dlpack_device__") and source.__dlpack_device__()[0] != 1:
+        raise RuntimeError("from_dlpack: only CPU tensors can be imported in this build")
+    array = np.from_dlpack(source)
+    if not array.flags.writeable:
+        array = array.view()
+    return from_numpy(array)
+
+
+def to_dlpack(tensor: Tensor):
+    """A DLPack capsule viewing ``tensor``'s memory."""
+    return tensor.__dlpack__()
