@@ -437,3 +437,26 @@ PRINTING = [
 ]
 
 GROUPS["printing"] = PRINTING
+
+# The PyTorch 0.4 migration guide's tensor examples (scalars, torch.tensor, *_like, new_*,
+# dtypes, devices, .to()), as they would be typed.
+MIGRATION = [
+    "torch.tensor(3.1416)", "torch.tensor(3.1416).size()", "torch.tensor([3]).size()",
+    "vector = torch.arange(2, 5); vector", "vector = torch.arange(2, 5); vector[2]",
+    "vector = torch.arange(2, 5); vector[2].item()", "mysum = torch.tensor([2, 3]).sum(); mysum",
+    "mysum = torch.tensor([2, 3]).sum(); mysum.size()",
+    "x = torch.randn(3, dtype=torch.float64); x.dtype",
+    "torch.zeros(2, 2).dtype, torch.zeros(2, 2, dtype=torch.int64).dtype",
+    "x = torch.randn(3, dtype=torch.float64); torch.zeros_like(x)",
+    "x = torch.randn(3, dtype=torch.float64); torch.zeros_like(x, dtype=torch.int)",
+    "x = torch.randn(3, dtype=torch.float64); x.new_ones(2)",
+    "x = torch.randn(3, dtype=torch.float64); x.new_ones(4, dtype=torch.int)",
+    "torch.tensor([[0.1, 1.2], [2.2, 3.1], [4.9, 5.2]])", "torch.tensor([[1], [2]]).dtype",
+    "torch.tensor([1.0, 2.0]).new_tensor([[1, 2]])", "torch.device('cuda:0'), torch.device('cpu')",
+    "device = torch.device('cpu'); torch.zeros(2, device=device).device",
+    "torch.tensor([1, 2]).to(torch.float32).dtype", "x = torch.ones(2); x.to('cpu', torch.float64)",
+    "torch.FloatTensor([1, 2]).type()", "torch.tensor([1.5]).float().type()",
+    "torch.set_default_dtype(torch.float64); r = torch.tensor([1.5]).dtype, torch.zeros(1).dtype; torch.set_default_dtype(torch.float32); r",
+]
+
+GROUPS["migration"] = MIGRATION
