@@ -57,10 +57,11 @@ def dist_name(folder: str) -> str:
 FOLDER_OF_DIST = {dist_name(folder): folder for folder in PACKAGES}
 
 
-def sibling_requirements(folder: str) -> dict[str, str]:
-    """Sibling folder -> version specifier, from the package's declared dependencies."""
+def sibling_requirements(folder: str, root: pathlib.Path = ROOT) -> dict[str, str]:
+    """Sibling folder -> version specifier, from the package's declared dependencies (in
+    the work tree, or in the exported tree of a release)."""
     result = {}
-    for requirement in _pyproject(folder)["project"]["dependencies"]:
+    for requirement in _pyproject(folder, root)["project"]["dependencies"]:
         match = re.match(r"([A-Za-z0-9_.-]+)\s*(.*)", requirement)
         name, spec = match.group(1), match.group(2)
         if name in FOLDER_OF_DIST:
@@ -207,6 +208,25 @@ def _export(commit: str) -> pathlib.Path:
     return target
 
 
+def lowest_releases(package: str) -> dict[str, tuple[str, str]]:
+    """The lowest release of every sibling ``package`` needs, directly or through other
+    siblings, such that each chosen release also admits the others chosen: the ranges
+    come from ``package`` at HEAD and from each chosen release's own pyproject."""
+    chosen: dict[str, tuple[str, str]] = {}
+    for _ in range(len(PACKAGES) ** 2):
+        specs: dict[str, list[str]] = {}
+        for dep, spec in sibling_requirements(package).items():
+            specs.setdefault(dep, []).append(spec)
+        for sibling, (_, commit) in chosen.items():
+            for dep, spec in sibling_requirements(sibling, _export(commit)).items():
+                specs.setdefault(dep, []).append(spec)
+        update = {dep: _lowest_release(dep, ",".join(s)) for dep, s in specs.items()}
+        if update == chosen:
+            return chosen
+        chosen = update
+    raise RuntimeError(f"the sibling ranges of {package} do not settle on one set of releases")
+
+
 CONTRACT_CASES = (
     [f"{p}-lowest" for p in PACKAGES if sibling_requirements(p)]
     + [f"{p}-head" for p in PACKAGES if sibling_requirements(p)]
@@ -240,15 +260,7 @@ def contracts(session: nox.Session, case: str) -> None:
     if bound == "head":
         install_wheels(session, siblings + [package], extra=TEST_REQUIREMENTS)
     else:
-        # the lowest release of each sibling that every range in the closure admits
-        for sibling in siblings:
-            specs = ",".join(
-                s
-                for f in closure(package)
-                for d, s in sibling_requirements(f).items()
-                if d == sibling
-            )
-            version, commit = _lowest_release(sibling, specs)
+        for sibling, (version, commit) in lowest_releases(package).items():
             session.log(f"{dist_name(sibling)} {version} from {commit[:12]}")
             install_wheels(session, [sibling], label=f"release-{commit}", source=_export(commit))
         install_wheels(session, [package], extra=TEST_REQUIREMENTS)
