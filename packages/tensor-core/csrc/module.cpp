@@ -3,10 +3,13 @@
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
+#include <cmath>
 #include <stdexcept>
+#include <vector>
 #include <string>
 
 #include "mt19937.h"
+#include "special.h"
 
 namespace py = pybind11;
 using torch_core::MT19937;
@@ -50,10 +53,47 @@ py::tuple get_state(const MT19937& gen) {
 
 }  // namespace
 
+// Elementwise special functions over float32/float64 arrays: the input is read as a
+// C-contiguous array of its own dtype (a copy when it is not), the result is new.
+template <typename T>
+py::array_t<T> map_special(const py::array& input, double (*fn)(double)) {
+  auto in = py::array_t<T, py::array::c_style | py::array::forcecast>::ensure(input);
+  if (!in) throw py::type_error("special function: input must be a float array");
+  py::array_t<T> out(std::vector<py::ssize_t>(in.shape(), in.shape() + in.ndim()));
+  const T* src = in.data();
+  T* dst = out.mutable_data();
+  const auto n = static_cast<std::size_t>(in.size());
+  {
+    py::gil_scoped_release nogil;  // no Python objects are touched in the loop
+    for (std::size_t i = 0; i < n; ++i) dst[i] = static_cast<T>(fn(static_cast<double>(src[i])));
+  }
+  return out;
+}
+
+double erf_d(double x) { return std::erf(x); }
+double erfc_d(double x) { return std::erfc(x); }
+double lgamma_d(double x) { return std::lgamma(x); }
+
+py::array special(const std::string& name, const py::array& input) {
+  double (*fn)(double) = nullptr;
+  if (name == "erf") fn = erf_d;
+  else if (name == "erfc") fn = erfc_d;
+  else if (name == "erfinv") fn = torch_core::erfinv;
+  else if (name == "lgamma") fn = lgamma_d;
+  else if (name == "digamma") fn = torch_core::digamma;
+  else if (name == "trigamma") fn = torch_core::trigamma;
+  else throw std::invalid_argument("unknown special function: " + name);
+  if (py::dtype::of<float>().is(input.dtype())) return map_special<float>(input, fn);
+  if (py::dtype::of<double>().is(input.dtype())) return map_special<double>(input, fn);
+  throw py::type_error("special function " + name + ": input must be float32 or float64");
+}
+
 // The GIL stays held in every kernel: it is what serialises two threads drawing from one
 // generator (PyTorch uses a mutex for the same purpose).
 PYBIND11_MODULE(_C, m) {
   m.doc() = "Native kernels of torch-core.";
+  m.def("special", &special, py::arg("name"), py::arg("input"),
+        "Elementwise erf, erfc, erfinv, lgamma, digamma or trigamma of a float array.");
 
   py::class_<MT19937>(m, "MT19937", "Mersenne Twister engine, bit-compatible with PyTorch's CPU generator.")
       .def(py::init<uint64_t>(), py::arg("seed") = 5489)

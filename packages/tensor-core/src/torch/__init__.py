@@ -85,6 +85,7 @@ from ._layout import (
 )
 from ._legacy import LEGACY_TYPES
 from ._ops._dispatch import result_type
+from ._ops.binary_math import *  # noqa: F403 - the binary math functions
 from ._ops.linalg import matmul
 from ._ops.pointwise import (
     abs,
@@ -122,6 +123,8 @@ from ._ops.pointwise import (
     true_divide,
 )
 from ._ops.reduction import mean, sum
+from ._ops.ternary import addcdiv, addcmul, clamp, clip, lerp, where
+from ._ops.unary_math import *  # noqa: F403 - the unary math functions
 from ._ops.views import (
     as_strided,
     chunk,

@@ -9,7 +9,7 @@ import numpy as np
 
 from . import _conversion, _indexing, _random
 from ._layout import strided
-from ._ops import linalg, pointwise, reduction, views
+from ._ops import binary_math, linalg, pointwise, reduction, ternary, unary_math, views
 from ._tensor import Tensor
 
 _METHODS = {
@@ -59,6 +59,14 @@ _METHODS = {
     "less": pointwise.lt,
     "less_equal": pointwise.le,
     "not_equal": pointwise.ne,
+    **{name: getattr(unary_math, name) for name in unary_math.__all__},
+    **{name: getattr(binary_math, name) for name in binary_math.__all__},
+    "clamp": ternary.clamp,
+    "clip": ternary.clip,
+    "lerp": ternary.lerp,
+    "addcmul": ternary.addcmul,
+    "addcdiv": ternary.addcdiv,
+    "where": lambda self, condition, other: ternary.where(condition, self, other),
     **pointwise.INPLACE,
     # views
     **{name: getattr(views, name) for name in views.__all__},

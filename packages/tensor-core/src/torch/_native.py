@@ -12,5 +12,7 @@ ENABLED = os.environ.get("TORCH_NATIVE", "1") != "0"
 
 if ENABLED:
     from . import _C as kernels  # noqa: F401, N811
+    from ._C import special  # noqa: F401
 else:
     from . import _mt19937_ref as kernels  # noqa: F401
+    from ._special_ref import special  # noqa: F401

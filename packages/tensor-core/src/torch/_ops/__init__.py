@@ -1,4 +1,13 @@
 """Core ops, one file per family. Importing a family registers its ops in
 ``torch._interface.ops``."""
 
-from . import linalg, pointwise, reduction, scatter, views  # noqa: F401
+from . import (  # noqa: F401
+    binary_math,
+    linalg,
+    pointwise,
+    reduction,
+    scatter,
+    ternary,
+    unary_math,
+    views,
+)  # noqa: F401

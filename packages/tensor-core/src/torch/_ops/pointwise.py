@@ -222,13 +222,15 @@ def _shift(ufunc):
 INPLACE: dict[str, object] = {}
 
 
-def _register(name, function, signature, differentiable, inplace=False, out_of_place=None):
+def _register(
+    name, function, signature, differentiable, inplace=False, out_of_place=None, family="pointwise"
+):
     op = ops.register(
         OpDef(
             name=name,
             signature=signature,
             kernels={"cpu": function},
-            family="pointwise",
+            family=family,
             differentiable=differentiable,
             inplace=inplace,
         )
@@ -239,7 +241,15 @@ def _register(name, function, signature, differentiable, inplace=False, out_of_p
     return op
 
 
-def _binary(name: str, kernel, rule, doc: str, differentiable: bool, alpha: bool = False):
+def _binary(
+    name: str,
+    kernel,
+    rule,
+    doc: str,
+    differentiable: bool,
+    alpha: bool = False,
+    family: str = "pointwise",
+):
     """The function, its OpDef, and its in-place method for one binary op."""
 
     def compute(input, other, alpha_value, extra):
@@ -301,7 +311,7 @@ def _binary(name: str, kernel, rule, doc: str, differentiable: bool, alpha: bool
     function.__doc__ = doc
     inplace.__name__ = inplace.__qualname__ = name + "_"
     signature = f"{name}(Tensor self, Tensor other{', *, Scalar alpha=1' if alpha else ''})"
-    op = _register(name, function, signature + " -> Tensor", differentiable)
+    op = _register(name, function, signature + " -> Tensor", differentiable, family=family)
     _register(
         name + "_",
         inplace,
@@ -309,6 +319,7 @@ def _binary(name: str, kernel, rule, doc: str, differentiable: bool, alpha: bool
         differentiable,
         inplace=True,
         out_of_place=name,
+        family=family,
     )
     INPLACE[name + "_"] = inplace
     return function
@@ -323,20 +334,34 @@ def _snapshot(self: Tensor) -> Tensor:
     return old
 
 
-def _unary(name: str, kernel, doc: str, differentiable: bool, check=None):
-    def function(input, *, out=None):
+def _unary(
+    name: str, kernel, doc: str, differentiable: bool, check=None, family="pointwise", params=()
+):
+    """A unary op, its OpDef and its in-place method. ``params`` lists the op's keyword
+    arguments as (name, default) pairs: they reach ``kernel`` and are saved for autograd."""
+    defaults = dict(params)
+
+    def options(kwargs):
+        unknown = set(kwargs) - set(defaults)
+        if unknown:
+            raise TypeError(f"{name}() got an unexpected keyword argument '{unknown.pop()}'")
+        return {**defaults, **kwargs}
+
+    def function(input, *args, out=None, **kwargs):
         if not isinstance(input, Tensor):
             raise TypeError(
                 f"{name}(): argument 'input' must be Tensor, not {type(input).__name__}"
             )
+        values = options({**dict(zip(defaults, args)), **kwargs})
         dtype = check(input._dtype) if check else input._dtype
         with np.errstate(all="ignore"):
-            result = np.asarray(kernel(operand(input, dtype)), dtype=dtype.np_dtype)
+            result = np.asarray(kernel(operand(input, dtype), **values), dtype=dtype.np_dtype)
         if out is not None:
             return _write_out(out, result, dtype)
-        return record(op, (input,), Tensor._from_array(result, dtype))
+        return record(op, (input,), Tensor._from_array(result, dtype), tuple(values.values()))
 
-    def inplace(self: Tensor):
+    def inplace(self: Tensor, *args, **kwargs):
+        values = options({**dict(zip(defaults, args)), **kwargs})
         recording = check_inplace(self)
         dtype = check(self._dtype) if check else self._dtype
         if not can_cast(dtype, self._dtype):
@@ -346,16 +371,16 @@ def _unary(name: str, kernel, doc: str, differentiable: bool, check=None):
             )
         snapshot = _snapshot(self) if recording else None
         with np.errstate(all="ignore"):
-            np.copyto(self._np, kernel(operand(self, dtype)), casting="unsafe")
+            np.copyto(self._np, kernel(operand(self, dtype), **values), casting="unsafe")
         self._bump_version()
         if recording:
-            record(op, (snapshot,), self)
+            record(op, (snapshot,), self, tuple(values.values()))
         return self
 
     function.__name__ = function.__qualname__ = name
     function.__doc__ = doc
     inplace.__name__ = inplace.__qualname__ = name + "_"
-    op = _register(name, function, f"{name}(Tensor self) -> Tensor", differentiable)
+    op = _register(name, function, f"{name}(Tensor self) -> Tensor", differentiable, family=family)
     _register(
         name + "_",
         inplace,
@@ -363,6 +388,7 @@ def _unary(name: str, kernel, doc: str, differentiable: bool, check=None):
         differentiable,
         inplace=True,
         out_of_place=name,
+        family=family,
     )
     INPLACE[name + "_"] = inplace
     return function

@@ -40,6 +40,7 @@ class OpInfo:
         sample_inputs: ``dtype -> list[SampleInput]``.
         dtypes: the dtypes the samples are made in.
         differentiable: whether gradients are checked (float64 samples).
+        supports_gradgrad: whether second derivatives are checked too.
         grad_positive: draw samples away from zero (for ops like ``log``, ``pow``).
     """
 
@@ -50,12 +51,15 @@ class OpInfo:
     dtypes: tuple = FLOATING
     differentiable: bool = True
     grad_positive: bool = False
+    #: whether second derivatives are exact (digamma's needs polygamma(2), not built yet)
+    supports_gradgrad: bool = True
 
 
-def _make(shape, dtype, seed, positive=False):
+def _make(shape, dtype, seed, positive=False, domain=None):
     rng = np.random.default_rng(seed)
     if dtype.is_floating_point:
-        values = rng.uniform(0.5, 2.0, shape) if positive else rng.uniform(-2.0, 2.0, shape)
+        low, high = domain or ((0.5, 2.0) if positive else (-2.0, 2.0))
+        values = rng.uniform(low, high, shape)
     else:
         values = rng.integers(1, 5, shape)
     return torch.tensor(values).to(dtype)
@@ -72,9 +76,12 @@ def _binary_samples(positive=False):
     return samples
 
 
-def _unary_samples(positive=False):
+def _unary_samples(positive=False, domain=None, **kwargs):
     def samples(dtype):
-        return [SampleInput((_make(s, dtype, 3, positive),)) for s in [(4,), (2, 3), ()]]
+        return [
+            SampleInput((_make(s, dtype, 3, positive, domain),), (), dict(kwargs))
+            for s in [(4,), (2, 3), ()]
+        ]
 
     return samples
 
@@ -112,8 +119,39 @@ def _binary(name, torch_fn, np_fn, dtypes=FLOATING + INTEGRAL, differentiable=Tr
     )
 
 
-def _unary(name, torch_fn, np_fn, dtypes=FLOATING, differentiable=True, positive=False):
-    return OpInfo(name, torch_fn, np_fn, _unary_samples(positive), dtypes, differentiable, positive)
+def _unary(
+    name,
+    torch_fn,
+    np_fn,
+    dtypes=FLOATING,
+    differentiable=True,
+    positive=False,
+    domain=None,
+    **kwargs,
+):
+    return OpInfo(
+        name,
+        torch_fn,
+        np_fn,
+        _unary_samples(positive, domain, **kwargs),
+        dtypes,
+        differentiable,
+        positive,
+    )
+
+
+def _special_ref(name):
+    from torch._special_ref import special
+
+    return lambda a: special(name, a)
+
+
+def _ternary_samples(make_extra):
+    def samples(dtype):
+        x = _make((3, 4), dtype, 11)
+        return [SampleInput((x, *make_extra(dtype)), ())]
+
+    return samples
 
 
 def _index_samples(dtype):
@@ -179,6 +217,84 @@ op_db: list[OpInfo] = [
     _unary("exp", torch.exp, np.exp),
     _unary("log", torch.log, np.log, positive=True),
     _unary("bitwise_not", torch.bitwise_not, np.invert, INTEGRAL, False),
+    _unary("sqrt", torch.sqrt, np.sqrt, positive=True),
+    _unary("rsqrt", torch.rsqrt, lambda a: 1 / np.sqrt(a), positive=True),
+    _unary("expm1", torch.expm1, np.expm1),
+    _unary("log1p", torch.log1p, np.log1p, positive=True),
+    _unary("log2", torch.log2, np.log2, positive=True),
+    _unary("log10", torch.log10, np.log10, positive=True),
+    _unary("sin", torch.sin, np.sin),
+    _unary("cos", torch.cos, np.cos),
+    _unary("tan", torch.tan, np.tan, domain=(-1.2, 1.2)),
+    _unary("asin", torch.asin, np.arcsin, domain=(-0.9, 0.9)),
+    _unary("acos", torch.acos, np.arccos, domain=(-0.9, 0.9)),
+    _unary("atan", torch.atan, np.arctan),
+    _unary("sinh", torch.sinh, np.sinh),
+    _unary("cosh", torch.cosh, np.cosh),
+    _unary("tanh", torch.tanh, np.tanh),
+    _unary("asinh", torch.asinh, np.arcsinh),
+    _unary("acosh", torch.acosh, np.arccosh, domain=(1.2, 3.0)),
+    _unary("atanh", torch.atanh, np.arctanh, domain=(-0.9, 0.9)),
+    _unary("sigmoid", torch.sigmoid, lambda a: 1 / (1 + np.exp(-a))),
+    _unary("logit", torch.logit, lambda a: np.log(a / (1 - a)), domain=(0.1, 0.9)),
+    _unary("erf", torch.erf, _special_ref("erf")),
+    _unary("erfc", torch.erfc, _special_ref("erfc")),
+    _unary("erfinv", torch.erfinv, _special_ref("erfinv"), domain=(-0.9, 0.9)),
+    _unary("lgamma", torch.lgamma, _special_ref("lgamma"), positive=True),
+    OpInfo(
+        "digamma",
+        torch.digamma,
+        _special_ref("digamma"),
+        _unary_samples(True),
+        supports_gradgrad=False,
+    ),
+    _unary("reciprocal", torch.reciprocal, lambda a: 1 / a, positive=True),
+    _unary("square", torch.square, np.square, FLOATING + INTEGRAL),
+    _unary("floor", torch.floor, np.floor),
+    _unary("ceil", torch.ceil, np.ceil),
+    _unary("trunc", torch.trunc, np.trunc),
+    _unary("frac", torch.frac, lambda a: a - np.trunc(a)),
+    _unary("round", torch.round, np.round),
+    _unary("nan_to_num", torch.nan_to_num, np.nan_to_num),
+    _binary("maximum", torch.maximum, np.maximum),
+    _binary("minimum", torch.minimum, np.minimum),
+    _binary("fmax", torch.fmax, np.fmax),
+    _binary("fmin", torch.fmin, np.fmin),
+    _binary("atan2", torch.atan2, np.arctan2, FLOATING),
+    _binary("hypot", torch.hypot, np.hypot, FLOATING),
+    _binary("fmod", torch.fmod, np.fmod, FLOATING + INTEGRAL, True, True),
+    OpInfo(
+        "where",
+        lambda x, c, y: torch.where(c, x, y),
+        lambda a, c, b: np.where(c, a, b),
+        _ternary_samples(lambda d: (_make((3, 4), d, 12) > 0, _make((4,), d, 13))),
+    ),
+    OpInfo(
+        "clamp",
+        lambda x, lo, hi: torch.clamp(x, lo, hi),
+        lambda a, lo, hi: np.minimum(np.maximum(a, lo), hi),
+        _ternary_samples(
+            lambda d: (_make((4,), d, 14, domain=(-2, -0.5)), _make((3, 1), d, 15, domain=(0.5, 2)))
+        ),
+    ),
+    OpInfo(
+        "lerp",
+        torch.lerp,
+        lambda a, b, w: a + w * (b - a),
+        _ternary_samples(lambda d: (_make((4,), d, 16), _make((3, 4), d, 17, domain=(0, 1)))),
+    ),
+    OpInfo(
+        "addcmul",
+        lambda x, a, b: torch.addcmul(x, a, b, value=0.5),
+        lambda x, a, b: x + 0.5 * a * b,
+        _ternary_samples(lambda d: (_make((4,), d, 18), _make((3, 1), d, 19))),
+    ),
+    OpInfo(
+        "addcdiv",
+        lambda x, a, b: torch.addcdiv(x, a, b, value=2),
+        lambda x, a, b: x + 2 * a / b,
+        _ternary_samples(lambda d: (_make((4,), d, 20), _make((3, 1), d, 21, True))),
+    ),
     OpInfo("sum", torch.sum, _numpy_reduce(np.sum), _reduction_samples, FLOATING),
     OpInfo("mean", torch.mean, _numpy_reduce(np.mean), _reduction_samples, FLOATING),
     OpInfo(

@@ -10,15 +10,27 @@ arguments. Formulas are written with core ops, so running them with grad mode on
 from __future__ import annotations
 
 from ._entry import Derivative
+from .binary_math import BINARY_MATH
 from .conversion import CONVERSION
 from .linalg import LINALG
 from .pointwise import POINTWISE
 from .reduction import REDUCTION
+from .ternary import TERNARY
+from .unary_math import UNARY_MATH
 from .views import VIEWS
 
 __all__ = ["DERIVATIVES", "Derivative", "missing_formulas"]
 
-DERIVATIVES: dict[str, Derivative] = {**POINTWISE, **REDUCTION, **LINALG, **VIEWS, **CONVERSION}
+DERIVATIVES: dict[str, Derivative] = {
+    **POINTWISE,
+    **UNARY_MATH,
+    **BINARY_MATH,
+    **TERNARY,
+    **REDUCTION,
+    **LINALG,
+    **VIEWS,
+    **CONVERSION,
+}
 
 
 def missing_formulas(registry) -> list[str]:

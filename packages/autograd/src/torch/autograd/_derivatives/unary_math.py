@@ -1,0 +1,77 @@
+"""Derivatives of the unary math family (``saved`` holds the op's keyword arguments)."""
+
+from __future__ import annotations
+
+import math
+
+import torch
+from torch._interface import ops
+
+from ._entry import Derivative
+
+
+def _x(inputs):
+    return inputs[0]
+
+
+def _zeros(grad, inputs, saved):
+    return torch.zeros_like(grad)
+
+
+def _logit(grad, inputs, saved):
+    x = _x(inputs)
+    result = grad / (x * (1 - x))
+    eps = saved[0]
+    if eps is None:
+        return result
+    return torch.where((x < eps) | (x > 1 - eps), 0.0, result)
+
+
+def _trigamma(x):
+    return ops["_trigamma"].function(x)
+
+
+_TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
+
+_FORMULAS = {
+    "sqrt": lambda g, i, s: g / (2 * torch.sqrt(_x(i))),
+    "rsqrt": lambda g, i, s: -0.5 * g * torch.rsqrt(_x(i)) ** 3,
+    "expm1": lambda g, i, s: g * torch.exp(_x(i)),
+    "log1p": lambda g, i, s: g / (1 + _x(i)),
+    "log2": lambda g, i, s: g / (_x(i) * math.log(2.0)),
+    "log10": lambda g, i, s: g / (_x(i) * math.log(10.0)),
+    "sin": lambda g, i, s: g * torch.cos(_x(i)),
+    "cos": lambda g, i, s: -g * torch.sin(_x(i)),
+    "tan": lambda g, i, s: g * (1 + torch.tan(_x(i)) ** 2),
+    "asin": lambda g, i, s: g / torch.sqrt(1 - _x(i) * _x(i)),
+    "acos": lambda g, i, s: -g / torch.sqrt(1 - _x(i) * _x(i)),
+    "atan": lambda g, i, s: g / (1 + _x(i) * _x(i)),
+    "sinh": lambda g, i, s: g * torch.cosh(_x(i)),
+    "cosh": lambda g, i, s: g * torch.sinh(_x(i)),
+    "tanh": lambda g, i, s: g * (1 - torch.tanh(_x(i)) ** 2),
+    "asinh": lambda g, i, s: g / torch.sqrt(_x(i) * _x(i) + 1),
+    "acosh": lambda g, i, s: g / torch.sqrt((_x(i) - 1) * (_x(i) + 1)),
+    "atanh": lambda g, i, s: g / (1 - _x(i) * _x(i)),
+    "sigmoid": lambda g, i, s: g * torch.sigmoid(_x(i)) * (1 - torch.sigmoid(_x(i))),
+    "logit": _logit,
+    "erf": lambda g, i, s: g * _TWO_OVER_SQRT_PI * torch.exp(-_x(i) * _x(i)),
+    "erfc": lambda g, i, s: -g * _TWO_OVER_SQRT_PI * torch.exp(-_x(i) * _x(i)),
+    "erfinv": lambda g, i, s: g * (math.sqrt(math.pi) / 2) * torch.exp(torch.erfinv(_x(i)) ** 2),
+    "lgamma": lambda g, i, s: g * torch.digamma(_x(i)),
+    "digamma": lambda g, i, s: g * _trigamma(_x(i)),
+    "reciprocal": lambda g, i, s: -g / (_x(i) * _x(i)),
+    "square": lambda g, i, s: 2 * _x(i) * g,
+    "frac": lambda g, i, s: g,
+    "floor": _zeros,
+    "ceil": _zeros,
+    "trunc": _zeros,
+    "round": _zeros,
+    "nan_to_num": lambda g, i, s: g * torch.isfinite(_x(i)),
+}
+
+
+def _node_name(name: str) -> str:
+    return "".join(part.capitalize() for part in name.split("_")) + "Backward0"
+
+
+UNARY_MATH = {name: Derivative(_node_name(name), (f,)) for name, f in _FORMULAS.items()}

@@ -1,0 +1,97 @@
+"""Elementwise math of two tensors: ``maximum``/``minimum`` (NaN-propagating),
+``fmax``/``fmin`` (NaN-ignoring), ``atan2``, ``hypot``, ``fmod``."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .pointwise import _arith, _binary, _plain, _true_div
+
+__all__ = ["maximum", "minimum", "fmax", "fmin", "atan2", "hypot", "fmod", "arctan2"]
+
+_FAMILY = "binary_math"
+
+
+def _floating(dtype, *_):
+    return _true_div(dtype)
+
+
+def _fmod(a, b, dtype):
+    if dtype._category <= 1 and np.any(np.asarray(b) == 0):
+        raise RuntimeError("ZeroDivisionError")
+    return np.fmod(a, b)
+
+
+maximum = _binary(
+    "maximum",
+    _plain(np.maximum),
+    _arith,
+    """The larger of two elements (NaN if
+either is NaN).
+
+Examples::
+
+    >>> import torch
+    >>> torch.maximum(torch.tensor([1.0, 5.0]), torch.tensor([3.0, 2.0]))
+    tensor([3., 5.])
+""",
+    True,
+    family=_FAMILY,
+)
+minimum = _binary(
+    "minimum",
+    _plain(np.minimum),
+    _arith,
+    "The smaller of two elements (NaN if either is NaN).",
+    True,
+    family=_FAMILY,
+)
+fmax = _binary(
+    "fmax",
+    _plain(np.fmax),
+    _arith,
+    "The larger of two elements, ignoring a NaN when the other is a number.",
+    True,
+    family=_FAMILY,
+)
+fmin = _binary(
+    "fmin",
+    _plain(np.fmin),
+    _arith,
+    "The smaller of two elements, ignoring a NaN when the other is a number.",
+    True,
+    family=_FAMILY,
+)
+atan2 = _binary(
+    "atan2",
+    _plain(np.arctan2),
+    _floating,
+    "The angle of the point (``other``, ``input``), in (-pi, pi].",
+    True,
+    family=_FAMILY,
+)
+arctan2 = atan2
+hypot = _binary(
+    "hypot",
+    _plain(np.hypot),
+    _floating,
+    "``sqrt(input**2 + other**2)`` elementwise, without overflow.",
+    True,
+    family=_FAMILY,
+)
+fmod = _binary(
+    "fmod",
+    _fmod,
+    _arith,
+    """C's ``fmod``: the remainder has the sign of the
+dividend.
+
+Examples::
+
+    >>> import torch
+    >>> torch.fmod(torch.tensor([5, -5]), 3)
+    tensor([ 2, -2])
+""",
+    True,
+    family=_FAMILY,
+)

@@ -1,0 +1,243 @@
+"""Pointwise ops of three operands: ``where``, ``clamp``, ``lerp``, ``addcmul``,
+``addcdiv``, each with its in-place form (optimizers use ``addcmul_``/``addcdiv_``)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import _dtype, _grad_mode
+from .._interface import OpDef, ops
+from .._tensor import Tensor
+from ._dispatch import check_inplace, operand, record, result_type
+from .pointwise import INPLACE, _snapshot, can_cast
+
+__all__ = ["where", "clamp", "clip", "lerp", "addcmul", "addcdiv"]
+
+
+def _register(name, function, signature, differentiable=True, inplace=False):
+    op = ops.register(
+        OpDef(
+            name=name,
+            signature=signature,
+            kernels={"cpu": function},
+            family="ternary",
+            differentiable=differentiable,
+            inplace=inplace,
+        )
+    )
+    op.function = function
+    if inplace:
+        op.extra["out_of_place"] = name[:-1]
+    return op
+
+
+def _array(x, dtype):
+    return operand(x, dtype) if x is not None else None
+
+
+def _inplace(name, function):
+    """``self.<name>_(...)``: the out-of-place result written into ``self``."""
+
+    def method(self: Tensor, *args, **kwargs):
+        recording = check_inplace(self, *args, *kwargs.values())
+        with _grad_mode.no_grad():
+            result = function(self, *args, **kwargs)
+        if not can_cast(result._dtype, self._dtype):
+            raise RuntimeError(
+                f"result type {result._dtype._legacy[:-6]} can't be cast to the "
+                f"desired output type {self._dtype._legacy[:-6]}"
+            )
+        if result._np.shape != self._np.shape:
+            raise RuntimeError(
+                f"output with shape {list(self._np.shape)} doesn't match the "
+                f"broadcast shape {list(result._np.shape)}"
+            )
+        snapshot = _snapshot(self) if recording else None
+        np.copyto(self._np, result._np, casting="unsafe")
+        self._bump_version()
+        if recording:
+            args = tuple(snapshot if a is self else a for a in args)
+            with _grad_mode.enable_grad():
+                redo = function(snapshot, *args, **kwargs)
+            self.grad_fn, self._requires_grad = redo.grad_fn, redo._requires_grad
+        return self
+
+    method.__name__ = method.__qualname__ = name + "_"
+    _register(name + "_", method, f"{name}_(Tensor(a!) self, ...) -> Tensor(a!)", inplace=True)
+    INPLACE[name + "_"] = method
+    return method
+
+
+# --------------------------------------------------------------------------- where
+
+
+def where(condition, input=None, other=None):
+    """Elements of ``input`` where ``condition`` holds, else of ``other`` (tensors or
+    numbers, broadcast together); with the condition alone, the indices where it holds.
+
+    Examples::
+
+        >>> import torch
+        >>> x = torch.tensor([1.0, -2.0, 3.0])
+        >>> torch.where(x > 0, x, 0.0)
+        tensor([1., 0., 3.])
+    """
+    if input is None and other is None:
+        # one (ndim, N) result whose rows are returned as views, as PyTorch does
+        rows = Tensor._from_array(np.array(np.nonzero(condition._np), dtype=np.int64), _dtype.int64)
+        return tuple(rows[i] for i in range(rows.shape[0]))
+    if not isinstance(condition, Tensor) or condition._dtype is not _dtype.bool_:
+        got = (
+            condition._dtype._legacy[:-6]
+            if isinstance(condition, Tensor)
+            else type(condition).__name__
+        )
+        raise RuntimeError(
+            f"where expected condition to be a boolean tensor, but got a tensor with dtype {got}"
+        )
+    dtype = result_type(input, other)
+    array = np.where(condition._np, _array(input, dtype), _array(other, dtype))
+    return record(
+        WHERE,
+        (condition, input, other),
+        Tensor._from_array(np.asarray(array, dtype=dtype.np_dtype), dtype),
+    )
+
+
+WHERE = _register("where", where, "where(Tensor condition, Tensor self, Tensor other) -> Tensor")
+
+
+# --------------------------------------------------------------------------- clamp
+
+
+def clamp(input: Tensor, min=None, max=None, *, out=None) -> Tensor:  # noqa: A002
+    """``input`` limited to [``min``, ``max``] (numbers or tensors; where ``min > max``
+    the result is ``max``).
+
+    Examples::
+
+        >>> import torch
+        >>> torch.clamp(torch.tensor([-2.0, 0.5, 3.0]), min=-1, max=1)
+        tensor([-1.0000,  0.5000,  1.0000])
+    """
+    if min is None and max is None:
+        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    dtype = result_type(*(x for x in (input, min, max) if x is not None))
+    array = operand(input, dtype)
+    if min is not None:
+        array = np.maximum(array, operand(min, dtype))
+    if max is not None:
+        array = np.minimum(array, operand(max, dtype))
+    result = Tensor._from_array(np.asarray(array, dtype=dtype.np_dtype), dtype)
+    if out is not None:
+        out._np[...] = result._np
+        out._bump_version()
+        return out
+    return record(CLAMP, (input, min, max), result)
+
+
+CLAMP = _register(
+    "clamp", clamp, "clamp(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor"
+)
+clip = clamp
+
+
+# ---------------------------------------------------------------------------- lerp
+
+
+def lerp(input: Tensor, end: Tensor, weight) -> Tensor:
+    """``input + weight * (end - input)``, computed from the nearer end as PyTorch does.
+
+    Examples::
+
+        >>> import torch
+        >>> torch.lerp(torch.tensor([0.0, 10.0]), torch.tensor([10.0, 20.0]), 0.25)
+        tensor([ 2.5000, 12.5000])
+    """
+    dtype = result_type(input, end)
+    if dtype is not input._dtype or (isinstance(end, Tensor) and end._dtype is not dtype):
+        raise RuntimeError(
+            f"expected dtype {input._dtype.name} for `end` but got dtype "
+            f"{end._dtype.name if isinstance(end, Tensor) else 'scalar'}"
+        )
+    start, stop = operand(input, dtype), operand(end, dtype)
+    w = operand(weight, dtype)
+    span = stop - start
+    one = np.asarray(1, dtype=dtype.np_dtype)
+    array = np.where(np.abs(w) < 0.5, start + w * span, stop - span * (one - w))
+    return record(
+        LERP,
+        (input, end, weight),
+        Tensor._from_array(np.asarray(array, dtype=dtype.np_dtype), dtype),
+    )
+
+
+LERP = _register("lerp", lerp, "lerp(Tensor self, Tensor end, Tensor weight) -> Tensor")
+
+
+# ------------------------------------------------------------------ addcmul/addcdiv
+
+
+def addcmul(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value=1) -> Tensor:
+    """``input + value * tensor1 * tensor2``.
+
+    Examples::
+
+        >>> import torch
+        >>> torch.addcmul(torch.ones(2), torch.tensor([1.0, 2.0]), torch.tensor([3.0, 4.0]), value=0.5)
+        tensor([2.5000, 5.0000])
+    """
+    dtype = result_type(input, tensor1, tensor2)
+    a, b, c = operand(input, dtype), operand(tensor1, dtype), operand(tensor2, dtype)
+    array = a + np.asarray(value, dtype=dtype.np_dtype) * b * c
+    return record(
+        ADDCMUL,
+        (input, tensor1, tensor2),
+        Tensor._from_array(np.asarray(array, dtype=dtype.np_dtype), dtype),
+        (value,),
+    )
+
+
+ADDCMUL = _register(
+    "addcmul",
+    addcmul,
+    "addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor",
+)
+
+
+def addcdiv(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value=1) -> Tensor:
+    """``input + value * tensor1 / tensor2`` (floating dtypes only)."""
+    dtype = result_type(input, tensor1, tensor2)
+    if not (dtype.is_floating_point or dtype.is_complex):
+        raise RuntimeError(
+            "Integer division with addcdiv is no longer supported, and in a "
+            "future  release addcdiv will perform a true division of tensor1 and "
+            "tensor2. The historic addcdiv behavior can be implemented as "
+            "(input + value * torch.trunc(tensor1 / tensor2)).to(input.dtype) "
+            "for integer inputs and as (input + value * tensor1 / tensor2) for "
+            "float inputs. The future addcdiv behavior is just the latter "
+            "implementation: (input + value * tensor1 / tensor2), for all "
+            "dtypes."
+        )
+    a, b, c = operand(input, dtype), operand(tensor1, dtype), operand(tensor2, dtype)
+    with np.errstate(all="ignore"):
+        array = a + np.asarray(value, dtype=dtype.np_dtype) * b / c
+    return record(
+        ADDCDIV,
+        (input, tensor1, tensor2),
+        Tensor._from_array(np.asarray(array, dtype=dtype.np_dtype), dtype),
+        (value,),
+    )
+
+
+ADDCDIV = _register(
+    "addcdiv",
+    addcdiv,
+    "addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor",
+)
+
+clamp_ = _inplace("clamp", clamp)
+lerp_ = _inplace("lerp", lerp)
+addcmul_ = _inplace("addcmul", addcmul)
+addcdiv_ = _inplace("addcdiv", addcdiv)
+INPLACE["clip_"] = clamp_

@@ -1,0 +1,262 @@
+"""Elementwise math of one tensor: roots, exponentials and logarithms, trigonometric and
+hyperbolic functions and their inverses, rounding, the error and gamma functions, and
+the floating-point tests. Integer inputs of floating functions give the default float
+dtype, as in PyTorch."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import _dtype
+from .._native import special
+from .._tensor import Tensor
+from .pointwise import _floating_result, _unary
+
+__all__ = [
+    "sqrt",
+    "rsqrt",
+    "expm1",
+    "log1p",
+    "log2",
+    "log10",
+    "sin",
+    "cos",
+    "tan",
+    "asin",
+    "acos",
+    "atan",
+    "sinh",
+    "cosh",
+    "tanh",
+    "asinh",
+    "acosh",
+    "atanh",
+    "sigmoid",
+    "logit",
+    "erf",
+    "erfc",
+    "erfinv",
+    "lgamma",
+    "digamma",
+    "reciprocal",
+    "square",
+    "floor",
+    "ceil",
+    "trunc",
+    "frac",
+    "round",
+    "nan_to_num",
+    "isnan",
+    "isinf",
+    "isfinite",
+    "isposinf",
+    "isneginf",
+    "arcsin",
+    "arccos",
+    "arctan",
+    "arcsinh",
+    "arccosh",
+    "arctanh",
+    "fix",
+]
+
+_FAMILY = "unary_math"
+
+
+def _math(name, kernel, doc, differentiable=True, check=_floating_result, params=(), precise=False):
+    """``precise``: a transcendental function NumPy evaluates a few ulp off in float32."""
+    kernel = _in_double(kernel) if precise else kernel
+    return _unary(name, kernel, doc, differentiable, check=check, family=_FAMILY, params=params)
+
+
+def _in_double(kernel):
+    """Evaluate reduced-precision floats in float64 and round once: NumPy's float32
+    transcendental functions are a few ulp off where PyTorch's are within one."""
+
+    def wrapped(array, **params):
+        if array.dtype.kind == "f" and array.dtype != np.float64:
+            return np.asarray(kernel(array.astype(np.float64), **params)).astype(array.dtype)
+        return kernel(array, **params)
+
+    return wrapped
+
+
+def _special(name):
+    """A native special function; half-precision inputs go through float32."""
+
+    def kernel(array):
+        if array.dtype in (np.float32, np.float64):
+            return special(name, array)
+        return special(name, array.astype(np.float32)).astype(array.dtype)
+
+    return kernel
+
+
+def _sigmoid(array):
+    one = np.asarray(1, dtype=array.dtype)
+    return one / (one + np.exp(-array))
+
+
+def _logit(array, eps=None):
+    if eps is not None:
+        array = np.clip(array, eps, 1 - eps)
+    return np.log(array / (np.asarray(1, dtype=array.dtype) - array))
+
+
+def _round(array, decimals=0):
+    return np.round(array, decimals)
+
+
+def _no_integers(name):
+    def check(dtype):
+        if not (dtype.is_floating_point or dtype.is_complex):
+            raise NotImplementedError(f"\"{name}_cpu\" not implemented for '{dtype._legacy[:-6]}'")
+        return dtype
+
+    return check
+
+
+def _same(dtype):
+    return dtype
+
+
+def _nan_to_num(array, nan=0.0, posinf=None, neginf=None):
+    if array.dtype.kind not in "fc":
+        return array
+    info = np.finfo(array.dtype) if array.dtype.kind == "f" else np.finfo(array.real.dtype)
+    return np.nan_to_num(
+        array,
+        nan=nan,
+        posinf=info.max if posinf is None else posinf,
+        neginf=info.min if neginf is None else neginf,
+    )
+
+
+def _bool_test(name, kernel, doc):
+    def function(input: Tensor) -> Tensor:
+        if not isinstance(input, Tensor):
+            raise TypeError(
+                f"{name}(): argument 'input' must be Tensor, not {type(input).__name__}"
+            )
+        array = input._np
+        if array.dtype.kind not in "fc":  # integers are always finite numbers
+            return Tensor._from_array(np.full(array.shape, name == "isfinite"), _dtype.bool_)
+        return Tensor._from_array(np.asarray(kernel(array)), _dtype.bool_)
+
+    function.__name__ = function.__qualname__ = name
+    function.__doc__ = doc
+    return function
+
+
+sqrt = _math("sqrt", np.sqrt, "Square root elementwise.")
+rsqrt = _math(
+    "rsqrt", lambda a: np.asarray(1, a.dtype) / np.sqrt(a), "``1 / sqrt(input)`` elementwise."
+)
+expm1 = _math("expm1", np.expm1, "``exp(input) - 1``, accurate near 0.", precise=True)
+log1p = _math("log1p", np.log1p, "``log(1 + input)``, accurate near 0.", precise=True)
+log2 = _math("log2", np.log2, "Base-2 logarithm elementwise.", precise=True)
+log10 = _math("log10", np.log10, "Base-10 logarithm elementwise.", precise=True)
+sin = _math("sin", np.sin, "Sine elementwise.", precise=True)
+cos = _math("cos", np.cos, "Cosine elementwise.", precise=True)
+tan = _math("tan", np.tan, "Tangent elementwise.", precise=True)
+asin = _math("asin", np.arcsin, "Inverse sine elementwise.", precise=True)
+acos = _math("acos", np.arccos, "Inverse cosine elementwise.", precise=True)
+atan = _math("atan", np.arctan, "Inverse tangent elementwise.", precise=True)
+sinh = _math("sinh", np.sinh, "Hyperbolic sine elementwise.", precise=True)
+cosh = _math("cosh", np.cosh, "Hyperbolic cosine elementwise.", precise=True)
+tanh = _math(
+    "tanh",
+    np.tanh,
+    """Hyperbolic tangent elementwise.
+
+Examples::
+
+    >>> import torch
+    >>> torch.tanh(torch.tensor([0.0, 1.0]))
+    tensor([0.0000, 0.7616])
+""",
+)
+asinh = _math("asinh", np.arcsinh, "Inverse hyperbolic sine elementwise.", precise=True)
+acosh = _math("acosh", np.arccosh, "Inverse hyperbolic cosine elementwise.", precise=True)
+atanh = _math("atanh", np.arctanh, "Inverse hyperbolic tangent elementwise.", precise=True)
+sigmoid = _math(
+    "sigmoid",
+    _sigmoid,
+    """The logistic function ``1 / (1 + exp(-input))``.
+
+Examples::
+
+    >>> import torch
+    >>> torch.sigmoid(torch.tensor([0.0, 2.0]))
+    tensor([0.5000, 0.8808])
+""",
+)
+logit = _math(
+    "logit",
+    _logit,
+    """``log(p / (1 - p))``; with ``eps``, ``p`` is first clamped
+to [eps, 1 - eps].""",
+    params=(("eps", None),),
+)
+erf = _math(
+    "erf",
+    _special("erf"),
+    """The error function elementwise.
+
+Examples::
+
+    >>> import torch
+    >>> torch.erf(torch.tensor([0.0, 1.0]))
+    tensor([0.0000, 0.8427])
+""",
+)
+erfc = _math("erfc", _special("erfc"), "``1 - erf(input)``, accurate for large inputs.")
+erfinv = _math("erfinv", _special("erfinv"), "The inverse of the error function.")
+lgamma = _math("lgamma", _special("lgamma"), "``log(|gamma(input)|)`` elementwise.")
+digamma = _math("digamma", _special("digamma"), "The derivative of ``lgamma``.")
+_trigamma = _math(
+    "_trigamma", _special("trigamma"), "The derivative of ``digamma``.", differentiable=False
+)
+reciprocal = _math("reciprocal", lambda a: np.asarray(1, a.dtype) / a, "``1 / input`` elementwise.")
+square = _math("square", np.square, "``input * input`` elementwise.", check=_same)
+floor = _math("floor", np.floor, "Round down elementwise.", check=_same)
+ceil = _math("ceil", np.ceil, "Round up elementwise.", check=_same)
+trunc = _math("trunc", np.trunc, "Round towards zero elementwise.", check=_same)
+fix = trunc
+frac = _math(
+    "frac",
+    lambda a: a - np.trunc(a),
+    "``input - trunc(input)`` elementwise.",
+    check=_no_integers("frac"),
+)
+round = _math(
+    "round",
+    _round,
+    """Round half to even, to ``decimals`` decimal places.
+
+Examples::
+
+    >>> import torch
+    >>> torch.round(torch.tensor([0.5, 1.5, 2.567])), torch.round(torch.tensor([2.567]), decimals=1)
+    (tensor([0., 2., 3.]), tensor([2.6000]))
+""",
+    check=_same,
+    params=(("decimals", 0),),
+)
+nan_to_num = _math(
+    "nan_to_num",
+    _nan_to_num,
+    """``input`` with NaN, +inf and -inf replaced
+by ``nan`` (default 0), ``posinf`` and ``neginf`` (default: the dtype's extremes).""",
+    check=_same,
+    params=(("nan", 0.0), ("posinf", None), ("neginf", None)),
+)
+
+isnan = _bool_test("isnan", np.isnan, "Whether each element is NaN.")
+isinf = _bool_test("isinf", np.isinf, "Whether each element is +inf or -inf.")
+isfinite = _bool_test("isfinite", np.isfinite, "Whether each element is finite.")
+isposinf = _bool_test("isposinf", np.isposinf, "Whether each element is +inf.")
+isneginf = _bool_test("isneginf", np.isneginf, "Whether each element is -inf.")
+
+arcsin, arccos, arctan = asin, acos, atan
+arcsinh, arccosh, arctanh = asinh, acosh, atanh
