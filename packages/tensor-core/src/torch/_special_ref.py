@@ -20,13 +20,16 @@ def _digamma(x: float) -> float:
             return math.nan
         return _digamma(1.0 - x) - math.pi / math.tan(math.pi * x)
     shift = 0.0
-    while x < 12.0:
+    while x < 10.0:
         shift -= 1.0 / x
         x += 1.0
-    inv2 = 1.0 / (x * x)
-    coefficients = [1 / 12, -1 / 120, 1 / 252, -1 / 240, 1 / 132, -691 / 32760, 1 / 12]
-    tail = sum(c * inv2**k for k, c in enumerate(coefficients, start=1))
-    return shift + math.log(x) - 0.5 / x - tail
+    if x == 10.0:
+        return shift + 2.25175258906672110764  # digamma(10)
+    z = 1.0 / (x * x)
+    tail = 0.0
+    for c in (1 / 12, -691 / 32760, 1 / 132, -1 / 240, 1 / 252, -1 / 120, 1 / 12):
+        tail = tail * z + c
+    return shift + math.log(x) - 0.5 / x - z * tail
 
 
 def _trigamma(x: float) -> float:
@@ -55,6 +58,8 @@ def _erfinv(y: float) -> float:
         return math.nan
     if abs(y) == 1:
         return math.copysign(math.inf, y)
+    if y == 0:
+        return y
     # bisection to machine precision: slow, independent, and exact enough for an oracle
     low, high = -6.0, 6.0
     for _ in range(200):

@@ -184,7 +184,8 @@ def addcmul(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value=1) -> Tens
     Examples::
 
         >>> import torch
-        >>> torch.addcmul(torch.ones(2), torch.tensor([1.0, 2.0]), torch.tensor([3.0, 4.0]), value=0.5)
+        >>> a, b = torch.tensor([1.0, 2.0]), torch.tensor([3.0, 4.0])
+        >>> torch.addcmul(torch.ones(2), a, b, value=0.5)
         tensor([2.5000, 5.0000])
     """
     dtype = result_type(input, tensor1, tensor2)
