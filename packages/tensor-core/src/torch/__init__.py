@@ -13,6 +13,7 @@ from . import _siblings
 _siblings.install_finder()
 
 from . import _bindings, _fastpath, _indexing, _ops  # noqa: F401
+from . import _return_types as return_types
 from ._conversion import clone
 from ._creation import (
     arange,
@@ -86,6 +87,7 @@ from ._layout import (
 from ._legacy import LEGACY_TYPES
 from ._ops._dispatch import result_type
 from ._ops.binary_math import *  # noqa: F403 - the binary math functions
+from ._ops.gather_scatter import flip, gather, index_select, masked_fill, scatter, scatter_add
 from ._ops.linalg import matmul
 from ._ops.pointwise import (
     abs,
@@ -122,7 +124,36 @@ from ._ops.pointwise import (
     sub,
     true_divide,
 )
-from ._ops.reduction import mean, sum
+from ._ops.reduction import (
+    all,
+    amax,
+    amin,
+    aminmax,
+    any,
+    argmax,
+    argmin,
+    count_nonzero,
+    cummax,
+    cummin,
+    cumprod,
+    cumsum,
+    kthvalue,
+    logsumexp,
+    max,
+    mean,
+    median,
+    min,
+    mode,
+    nanmean,
+    nansum,
+    norm,
+    prod,
+    std,
+    std_mean,
+    sum,
+    var,
+    var_mean,
+)
 from ._ops.ternary import addcdiv, addcmul, clamp, clip, lerp, where
 from ._ops.unary_math import *  # noqa: F403 - the unary math functions
 from ._ops.views import (
@@ -201,6 +232,7 @@ __all__ = sorted(
 # Subpackages of this namespace that are imported on first use: core's own optional
 # modules, then the sibling distributions (see torch._siblings.SIBLINGS).
 _LAZY_SUBMODULES = (
+    "linalg",
     "cuda",
     "testing",
     "utils",

@@ -9,7 +9,16 @@ import numpy as np
 
 from . import _conversion, _indexing, _random
 from ._layout import strided
-from ._ops import binary_math, linalg, pointwise, reduction, ternary, unary_math, views
+from ._ops import (
+    binary_math,
+    gather_scatter,
+    linalg,
+    pointwise,
+    reduction,
+    ternary,
+    unary_math,
+    views,
+)
 from ._tensor import Tensor
 
 _METHODS = {
@@ -71,8 +80,8 @@ _METHODS = {
     # views
     **{name: getattr(views, name) for name in views.__all__},
     # reductions and linear algebra
-    "sum": reduction.sum,
-    "mean": reduction.mean,
+    **{name: getattr(reduction, name) for name in reduction.__all__ if name != "vector_norm"},
+    **{name: getattr(gather_scatter, name) for name in gather_scatter.__all__},
     "matmul": linalg.matmul,
     # conversions and copies
     "to": _conversion.to,

@@ -3,6 +3,7 @@
 
 from . import (  # noqa: F401
     binary_math,
+    gather_scatter,
     linalg,
     pointwise,
     reduction,

@@ -1,45 +1,99 @@
-"""Reductions: ``sum`` and ``mean``."""
+"""Reductions: sums and means, products, extrema (with indices), statistics, norms,
+cumulative ops, logical reductions, order statistics. Integer inputs follow PyTorch:
+``sum``/``prod``/``cumsum`` of integers give int64, ``mean``/``std`` refuse them."""
 
 from __future__ import annotations
 
+import math
+import warnings
+
 import numpy as np
 
-from .. import _dtype
+from .. import _dtype, _return_types
 from .._interface import OpDef, ops
 from .._tensor import Tensor
 from ._dispatch import check_tensor, record
 
-__all__ = ["sum", "mean"]
+__all__ = [
+    "sum",
+    "mean",
+    "prod",
+    "amax",
+    "amin",
+    "max",
+    "min",
+    "argmax",
+    "argmin",
+    "std",
+    "var",
+    "std_mean",
+    "var_mean",
+    "logsumexp",
+    "cumsum",
+    "cumprod",
+    "cummax",
+    "cummin",
+    "all",
+    "any",
+    "count_nonzero",
+    "norm",
+    "vector_norm",
+    "median",
+    "mode",
+    "kthvalue",
+    "nansum",
+    "nanmean",
+    "aminmax",
+]
 
-SUM = ops.register(
-    OpDef(
-        name="sum",
-        signature="sum(Tensor input, int[1]? dim=None, bool keepdim=False, *, "
-        "ScalarType? dtype=None) -> Tensor",
-        kernels={"cpu": np.sum},
-        family="reduction",
+_builtin_max, _builtin_min, _builtin_all, _builtin_sum = max, min, all, sum
+
+
+def _register(name, function, signature, differentiable=True):
+    op = ops.register(
+        OpDef(
+            name=name,
+            signature=signature,
+            kernels={"cpu": function},
+            family="reduction",
+            differentiable=differentiable,
+        )
     )
-)
-MEAN = ops.register(
-    OpDef(
-        name="mean",
-        signature="mean(Tensor input, int[1]? dim=None, bool keepdim=False, *, "
-        "ScalarType? dtype=None) -> Tensor",
-        kernels={"cpu": np.mean},
-        family="reduction",
-    )
-)
+    op.function = function
+    return op
 
 
 def normalize_dims(input: Tensor, dim) -> tuple[int, ...]:
     """``dim`` (None, an int, or a sequence of ints) as a sorted tuple of wrapped dims."""
-    if dim is None:
+    if dim is None or (isinstance(dim, (tuple, list)) and len(dim) == 0):
         return tuple(range(input._np.ndim))
     dims = (dim,) if isinstance(dim, int) else tuple(dim)
     wrapped = tuple(input._wrap_dim(d) for d in dims)
     if len(set(wrapped)) != len(wrapped):
         raise RuntimeError(f"dim {wrapped} appears multiple times in the list of dims")
     return tuple(sorted(wrapped))
+
+
+def _integral_to_long(dtype):
+    return dtype if dtype.is_floating_point or dtype.is_complex else _dtype.int64
+
+
+def _floating_only(input: Tensor, name: str, dtype=None):
+    target = dtype or input._dtype
+    if not (target.is_floating_point or target.is_complex):
+        raise RuntimeError(
+            f"{name}(): could not infer output dtype. Input dtype must be either "
+            f"a floating point or complex dtype. Got: {input._dtype._legacy[:-6]}"
+        )
+    return target
+
+
+def _wrap(array, dtype) -> Tensor:
+    # not np.ascontiguousarray: it turns 0-dim results into 1-dim ones
+    return Tensor._from_array(np.asarray(array, dtype=dtype.np_dtype, order="C"), dtype)
+
+
+# ------------------------------------------------------------------------ sums
 
 
 def sum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
@@ -56,12 +110,26 @@ def sum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor
     """
     check_tensor(input, "sum")
     dims = normalize_dims(input, dim)
-    if dtype is None:
-        dtype = input._dtype
-        if not (dtype.is_floating_point or dtype.is_complex):
-            dtype = _dtype.int64
+    dtype = dtype or _integral_to_long(input._dtype)
     result = np.sum(input._np, axis=dims, keepdims=keepdim, dtype=dtype.np_dtype)
-    return record(SUM, (input,), Tensor._from_array(np.asarray(result), dtype), (dims, keepdim))
+    return record(SUM, (input,), _wrap(result, dtype), (dims, keepdim))
+
+
+SUM = _register(
+    "sum",
+    sum,
+    "sum(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor",
+)
+
+
+def nansum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
+    """Sum treating NaN as zero."""
+    mask = np.isnan(input._np) if input._dtype.is_floating_point else None
+    if mask is None:
+        return sum(input, dim, keepdim, dtype=dtype)
+    from .ternary import where
+
+    return sum(where(Tensor._from_array(mask, _dtype.bool_), 0.0, input), dim, keepdim, dtype=dtype)
 
 
 def mean(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
@@ -75,22 +143,536 @@ def mean(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tenso
         tensor([2.0000, 3.5000])
     """
     check_tensor(input, "mean")
-    target = dtype or input._dtype
+    target = _floating_only(input, "mean", dtype)
+    dims = normalize_dims(input, dim)
+    with np.errstate(all="ignore"):
+        result = np.mean(input._np, axis=dims, keepdims=keepdim, dtype=target.np_dtype)
+    return record(MEAN, (input,), _wrap(result, target), (dims, keepdim))
+
+
+MEAN = _register(
+    "mean",
+    mean,
+    "mean(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor",
+)
+
+
+def nanmean(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
+    """Mean over the non-NaN elements."""
+    _floating_only(input, "nanmean", dtype)
+    from .unary_math import isnan
+
+    present = (~isnan(input)).to(input._dtype)
+    return nansum(input, dim, keepdim, dtype=dtype) / sum(present, dim, keepdim)
+
+
+def prod(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
+    """Product of the elements (over one ``dim`` if given); integers give int64."""
+    check_tensor(input, "prod")
+    dims = normalize_dims(input, dim)
+    dtype = dtype or _integral_to_long(input._dtype)
+    with np.errstate(all="ignore"):
+        result = np.prod(input._np, axis=dims, keepdims=keepdim, dtype=dtype.np_dtype)
+    return record(PROD, (input,), _wrap(result, dtype), (dims, keepdim))
+
+
+PROD = _register("prod", prod, "prod(Tensor self, int? dim=None, bool keepdim=False) -> Tensor")
+
+
+# --------------------------------------------------------------------- extrema
+
+
+def _nan_aware(fn, array, axis, keepdims):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return fn(array, axis=axis, keepdims=keepdims)
+
+
+def _check_nonempty(input: Tensor, name: str, dims) -> None:
+    if input._np.size == 0 and _builtin_any(input._np.shape[d] == 0 for d in dims):
+        raise IndexError(
+            f"{name}(): Expected reduction dim {dims[0] if dims else 0} to have non-zero size."
+        )
+
+
+def _builtin_any(values) -> bool:
+    return True in (bool(v) for v in values)
+
+
+def _check_specified(input: Tensor, name: str, dim) -> None:
+    if input._np.size == 0 and (dim is None or dim == ()):
+        raise RuntimeError(
+            f"{name}(): Expected reduction dim to be specified for input.numel() "
+            f"== 0. Specify the reduction dim with the 'dim' argument."
+        )
+
+
+def amax(input: Tensor, dim=(), keepdim: bool = False) -> Tensor:
+    """The largest value over ``dim`` (all dims by default); NaN if any is NaN."""
+    _check_specified(input, "amax", dim)
+    dims = normalize_dims(input, dim)
+    _check_nonempty(input, "amax", dims)
+    result = _nan_aware(np.max, input._np, dims, keepdim)
+    return record(AMAX, (input,), _wrap(result, input._dtype), (dims, keepdim))
+
+
+def amin(input: Tensor, dim=(), keepdim: bool = False) -> Tensor:
+    """The smallest value over ``dim`` (all dims by default); NaN if any is NaN."""
+    _check_specified(input, "amin", dim)
+    dims = normalize_dims(input, dim)
+    _check_nonempty(input, "amin", dims)
+    result = _nan_aware(np.min, input._np, dims, keepdim)
+    return record(AMIN, (input,), _wrap(result, input._dtype), (dims, keepdim))
+
+
+AMAX = _register("amax", amax, "amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor")
+AMIN = _register("amin", amin, "amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor")
+
+
+def _arg_extreme(array: np.ndarray, axis, largest: bool) -> np.ndarray:
+    """Index of the first extreme along ``axis``, a NaN counting as the extreme."""
+    nan = np.isnan(array) if array.dtype.kind in "fc" else None
+    picked = np.argmax(array, axis=axis) if largest else np.argmin(array, axis=axis)
+    if nan is not None and nan.any():
+        picked = np.where(nan.any(axis=axis), np.argmax(nan, axis=axis), picked)
+    return picked
+
+
+def _with_indices(name, input: Tensor, dim, keepdim, largest: bool):
+    d = input._wrap_dim(dim)
+    if input._np.ndim and input._np.shape[d] == 0:
+        raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
+    array = input._np if input._np.ndim else input._np.reshape(1)
+    indices = _arg_extreme(array, d if input._np.ndim else 0, largest)
+    values = np.take_along_axis(
+        array, np.expand_dims(indices, d if input._np.ndim else 0), axis=d if input._np.ndim else 0
+    )
+    if not keepdim or not input._np.ndim:
+        values = np.squeeze(values, axis=d if input._np.ndim else 0)
+    else:
+        indices = np.expand_dims(indices, d)
+    return _indexed_result(name, input, values, indices, d, keepdim)
+
+
+def _indexed_result(name, input, values, indices, d, keepdim):
+    index_tensor = _wrap(indices, _dtype.int64)
+    value_tensor = record(
+        SELECT_ALONG, (input,), _wrap(values, input._dtype), (index_tensor, d, keepdim)
+    )
+    return getattr(_return_types, name)(value_tensor, index_tensor)
+
+
+def _select_along(input: Tensor, indices: Tensor, dim: int, keepdim: bool) -> Tensor:
+    """The values at ``indices`` along ``dim`` (what max/min/median/... with a dim pick)."""
+    idx = indices._np if keepdim else np.expand_dims(indices._np, dim)
+    values = np.take_along_axis(input._np, idx, axis=dim)
+    if not keepdim:
+        values = np.squeeze(values, axis=dim)
+    return record(SELECT_ALONG, (input,), _wrap(values, input._dtype), (indices, dim, keepdim))
+
+
+SELECT_ALONG = _register(
+    "_select_along",
+    _select_along,
+    "_select_along(Tensor self, Tensor indices, int dim, bool keepdim) -> Tensor",
+)
+
+
+def max(input: Tensor, dim=None, keepdim: bool = False, *, out=None):  # noqa: A001
+    """The largest element; with ``dim``, the named tuple ``(values, indices)`` along it;
+    with a tensor as second argument, the elementwise ``maximum``.
+
+    Examples::
+
+        >>> import torch
+        >>> x = torch.tensor([[1.0, 3.0], [4.0, 2.0]])
+        >>> torch.max(x)
+        tensor(4.)
+        >>> torch.max(x, 1)
+        torch.return_types.max(
+        values=tensor([3., 4.]),
+        indices=tensor([1, 0]))
+    """
+    if isinstance(dim, Tensor):
+        from .binary_math import maximum
+
+        return maximum(input, dim)
+    if dim is None:
+        if input._np.size == 0:
+            raise RuntimeError(
+                "max(): Expected reduction dim to be specified for "
+                "input.numel() == 0. Specify the reduction dim with the 'dim' "
+                "argument."
+            )
+        return amax(input)
+    return _with_indices("max", input, dim, keepdim, largest=True)
+
+
+def min(input: Tensor, dim=None, keepdim: bool = False, *, out=None):  # noqa: A001
+    """The smallest element; with ``dim``, ``(values, indices)``; with a tensor, the
+    elementwise ``minimum``."""
+    if isinstance(dim, Tensor):
+        from .binary_math import minimum
+
+        return minimum(input, dim)
+    if dim is None:
+        if input._np.size == 0:
+            raise RuntimeError(
+                "min(): Expected reduction dim to be specified for "
+                "input.numel() == 0. Specify the reduction dim with the 'dim' "
+                "argument."
+            )
+        return amin(input)
+    return _with_indices("min", input, dim, keepdim, largest=False)
+
+
+def aminmax(input: Tensor, *, dim=None, keepdim: bool = False):
+    """``(amin, amax)`` in one call."""
+    dims = () if dim is None else dim
+    return amin(input, dims, keepdim), amax(input, dims, keepdim)
+
+
+def argmax(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:
+    """Index of the (first) largest element, of the flattened tensor unless ``dim``."""
+    if dim is None:
+        if input._np.size == 0:
+            raise RuntimeError(
+                "argmax(): Expected reduction dim to be specified for input.numel() == 0."
+            )
+        index = _arg_extreme(input._np.reshape(-1), 0, True)
+        result = np.reshape(index, (1,) * input._np.ndim if keepdim else ())
+        return _wrap(result, _dtype.int64)
+    return _with_indices("max", input, dim, keepdim, largest=True).indices
+
+
+def argmin(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:
+    """Index of the (first) smallest element, of the flattened tensor unless ``dim``."""
+    if dim is None:
+        if input._np.size == 0:
+            raise RuntimeError(
+                "argmin(): Expected reduction dim to be specified for input.numel() == 0."
+            )
+        index = _arg_extreme(input._np.reshape(-1), 0, False)
+        result = np.reshape(index, (1,) * input._np.ndim if keepdim else ())
+        return _wrap(result, _dtype.int64)
+    return _with_indices("min", input, dim, keepdim, largest=False).indices
+
+
+# ------------------------------------------------------------------ statistics
+
+
+def _correction(dim, unbiased, correction):
+    if isinstance(dim, bool):  # std(input, unbiased) overload
+        dim, unbiased = None, dim
+    if correction is None:
+        correction = 1 if unbiased is None or unbiased else 0
+    return dim, correction
+
+
+def var(
+    input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correction=None
+) -> Tensor:
+    """Variance over ``dim`` with Bessel's ``correction`` (default 1; ``unbiased=False``
+    means 0).
+
+    Examples::
+
+        >>> import torch
+        >>> torch.var(torch.tensor([1.0, 2.0, 4.0]))
+        tensor(2.3333)
+        >>> torch.var(torch.tensor([1.0, 3.0]), correction=0)
+        tensor(1.)
+    """
+    dim, correction = _correction(dim, unbiased, correction)
+    if not (input._dtype.is_floating_point or input._dtype.is_complex):
+        raise RuntimeError("std and var only support floating point and complex dtypes")
+    dims = normalize_dims(input, dim)
+    count = math.prod(input._np.shape[d] for d in dims)
+    if count - correction <= 0:
+        warnings.warn(
+            "var(): degrees of freedom is <= 0. Correction should be strictly less "
+            "than the reduction factor (input numel divided by output numel).",
+            UserWarning,
+            stacklevel=2,
+        )
+    with np.errstate(all="ignore"):
+        result = np.var(input._np, axis=dims, keepdims=keepdim, ddof=correction)
+    return record(VAR, (input,), _wrap(result, input._dtype.to_real()), (dims, keepdim, correction))
+
+
+VAR = _register(
+    "var",
+    var,
+    "var.correction(Tensor self, int[1]? dim=None, *, Scalar? "
+    "correction=None, bool keepdim=False) -> Tensor",
+)
+
+
+def std(
+    input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correction=None
+) -> Tensor:
+    """Standard deviation: the square root of :func:`var`."""
+    from .unary_math import sqrt
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        variance = var(input, dim, unbiased, keepdim, correction=correction)
+    dims = normalize_dims(input, _correction(dim, unbiased, correction)[0])
+    count = math.prod(input._np.shape[d] for d in dims)
+    if count - _correction(dim, unbiased, correction)[1] <= 0:
+        warnings.warn(
+            "std(): degrees of freedom is <= 0. Correction should be strictly less "
+            "than the reduction factor (input numel divided by output numel).",
+            UserWarning,
+            stacklevel=2,
+        )
+    return sqrt(variance)
+
+
+def var_mean(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correction=None):
+    """``(var, mean)`` over the same dims."""
+    dim2, _ = _correction(dim, unbiased, correction)
+    return var(input, dim, unbiased, keepdim, correction=correction), mean(input, dim2, keepdim)
+
+
+def std_mean(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correction=None):
+    """``(std, mean)`` over the same dims."""
+    dim2, _ = _correction(dim, unbiased, correction)
+    return std(input, dim, unbiased, keepdim, correction=correction), mean(input, dim2, keepdim)
+
+
+def logsumexp(input: Tensor, dim, keepdim: bool = False) -> Tensor:
+    """``log(sum(exp(input)))`` over ``dim``, computed without overflow."""
+    dims = normalize_dims(input, dim)
+    dtype = input._dtype if input._dtype.is_floating_point else _dtype.get_default_dtype()
+    array = input._np.astype(dtype.np_dtype)
+    with np.errstate(all="ignore"):
+        peak = (
+            np.max(array, axis=dims, keepdims=True)
+            if array.size
+            else np.zeros([1] * array.ndim, dtype.np_dtype)
+        )
+        peak = np.where(np.isfinite(peak), peak, 0)
+        result = np.log(np.sum(np.exp(array - peak), axis=dims, keepdims=True)) + peak
+    if not keepdim:
+        result = np.squeeze(result, axis=dims)
+    return record(LOGSUMEXP, (input,), _wrap(result, dtype), (dims, keepdim))
+
+
+LOGSUMEXP = _register(
+    "logsumexp", logsumexp, "logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor"
+)
+
+
+# ------------------------------------------------------------------ cumulative
+
+
+def cumsum(input: Tensor, dim: int, *, dtype=None) -> Tensor:
+    """Running sums along ``dim``; integers give int64."""
+    d = input._wrap_dim(dim)
+    dtype = dtype or _integral_to_long(input._dtype)
+    array = np.cumsum(
+        input._np.reshape(input._np.shape or (1,)), axis=d, dtype=dtype.np_dtype
+    ).reshape(input._np.shape)
+    return record(CUMSUM, (input,), _wrap(array, dtype), (d,))
+
+
+def cumprod(input: Tensor, dim: int, *, dtype=None) -> Tensor:
+    """Running products along ``dim``; integers give int64."""
+    d = input._wrap_dim(dim)
+    dtype = dtype or _integral_to_long(input._dtype)
+    with np.errstate(all="ignore"):
+        array = np.cumprod(
+            input._np.reshape(input._np.shape or (1,)), axis=d, dtype=dtype.np_dtype
+        ).reshape(input._np.shape)
+    return record(CUMPROD, (input,), _wrap(array, dtype), (d,))
+
+
+CUMSUM = _register(
+    "cumsum", cumsum, "cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor"
+)
+CUMPROD = _register(
+    "cumprod", cumprod, "cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor"
+)
+
+
+def _running_extreme(name, input: Tensor, dim: int, largest: bool):
+    d = input._wrap_dim(dim)
+    array = np.moveaxis(input._np.reshape(input._np.shape or (1,)), d, -1)
+    values = np.empty_like(array)
+    indices = np.empty(array.shape, dtype=np.int64)
+    if array.shape[-1]:
+        values[..., 0], indices[..., 0] = array[..., 0], 0
+        for k in range(1, array.shape[-1]):
+            current, best = array[..., k], values[..., k - 1]
+            # ties move the index forward, and a NaN, once seen, stays
+            take = (current >= best) if largest else (current <= best)
+            if array.dtype.kind in "fc":
+                take = (take | np.isnan(current)) & ~np.isnan(best)
+            values[..., k] = np.where(take, current, best)
+            indices[..., k] = np.where(take, k, indices[..., k - 1])
+    values = np.moveaxis(values, -1, d).reshape(input._np.shape)
+    indices = np.moveaxis(indices, -1, d).reshape(input._np.shape)
+    index_tensor = _wrap(indices, _dtype.int64)
+    value_tensor = (
+        record(SELECT_ALONG, (input,), _wrap(values, input._dtype), (index_tensor, d, True))
+        if input._np.ndim
+        else _wrap(values, input._dtype)
+    )
+    return getattr(_return_types, name)(value_tensor, index_tensor)
+
+
+def cummax(input: Tensor, dim: int):
+    """Running maxima along ``dim`` and their indices (ties take the later index)."""
+    return _running_extreme("cummax", input, dim, True)
+
+
+def cummin(input: Tensor, dim: int):
+    """Running minima along ``dim`` and their indices (ties take the later index)."""
+    return _running_extreme("cummin", input, dim, False)
+
+
+# ------------------------------------------------------------ logical and counts
+
+
+def all(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:  # noqa: A001
+    """Whether every element is nonzero (over ``dim``); uint8 inputs give uint8."""
+    dims = normalize_dims(input, dim)
+    dtype = _dtype.uint8 if input._dtype is _dtype.uint8 else _dtype.bool_
+    return _wrap(np.all(input._np, axis=dims, keepdims=keepdim), dtype)
+
+
+def any(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:  # noqa: A001
+    """Whether some element is nonzero (over ``dim``); uint8 inputs give uint8."""
+    dims = normalize_dims(input, dim)
+    dtype = _dtype.uint8 if input._dtype is _dtype.uint8 else _dtype.bool_
+    return _wrap(np.any(input._np, axis=dims, keepdims=keepdim), dtype)
+
+
+def count_nonzero(input: Tensor, dim=None) -> Tensor:
+    """The number of nonzero elements (over ``dim``), as int64."""
+    dims = normalize_dims(input, dim)
+    return _wrap(np.count_nonzero(input._np, axis=dims), _dtype.int64)
+
+
+# ----------------------------------------------------------------------- norms
+
+
+def vector_norm(x: Tensor, ord=2, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
+    """The ``ord``-norm of ``x`` seen as a vector (over ``dim``): ``inf`` is the largest
+    absolute value, ``-inf`` the smallest, 0 the count of nonzeros."""
+    target = dtype or x._dtype
     if not (target.is_floating_point or target.is_complex):
         raise RuntimeError(
-            "mean(): could not infer output dtype. Input dtype must be either a "
-            f"floating point or complex dtype. Got: {input._dtype._legacy[:-6]}"
+            f"linalg.vector_norm: Expected a floating point or complex tensor as "
+            f"input. Got {x._dtype._legacy[:-6]}"
         )
-    dims = normalize_dims(input, dim)
-    result = np.mean(input._np, axis=dims, keepdims=keepdim, dtype=target.np_dtype)
-    return record(
-        MEAN,
-        (input,),
-        Tensor._from_array(np.asarray(result, dtype=target.np_dtype), target),
-        (dims, keepdim),
+    dims = normalize_dims(x, dim)
+    magnitude = np.abs(x._np.astype(target.np_dtype))
+    with np.errstate(all="ignore"):
+        if ord == math.inf:
+            result = np.max(magnitude, axis=dims, keepdims=keepdim)
+        elif ord == -math.inf:
+            result = np.min(magnitude, axis=dims, keepdims=keepdim)
+        elif ord == 0:
+            result = np.sum(magnitude != 0, axis=dims, keepdims=keepdim)
+        elif ord == 1:
+            result = np.sum(magnitude, axis=dims, keepdims=keepdim)
+        elif ord == 2:
+            result = np.sqrt(np.sum(magnitude * magnitude, axis=dims, keepdims=keepdim))
+        else:
+            result = np.sum(magnitude**ord, axis=dims, keepdims=keepdim) ** (1.0 / ord)
+    return record(VECTOR_NORM, (x,), _wrap(result, target.to_real()), (ord, dims, keepdim))
+
+
+VECTOR_NORM = _register(
+    "linalg_vector_norm",
+    vector_norm,
+    "linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False) -> Tensor",
+)
+VECTOR_NORM.extra["binding"] = "torch.linalg.vector_norm"
+
+
+def norm(input: Tensor, p="fro", dim=None, keepdim: bool = False, dtype=None) -> Tensor:
+    """The legacy ``torch.norm``: Frobenius (= 2) norm by default, a vector ``p``-norm
+    over ``dim`` otherwise."""
+    order = 2 if p in ("fro", None) else p
+    if p == "nuc":
+        raise NotImplementedError("the nuclear norm needs torch.linalg.svd, not built yet")
+    return vector_norm(input, order, dim, keepdim, dtype=dtype)
+
+
+# -------------------------------------------------------------- order statistics
+
+
+def median(input: Tensor, dim=None, keepdim: bool = False):
+    """The lower median (of all elements, or ``(values, indices)`` along ``dim``)."""
+    if dim is None:
+        flat = input._np.reshape(-1)
+        if flat.size == 0:
+            return _wrap(np.array(np.nan), input._dtype)
+        order = np.argsort(flat, kind="stable")
+        pick = order[(flat.size - 1) // 2]
+        if flat.dtype.kind in "fc" and np.isnan(flat).any():
+            pick = int(np.argmax(np.isnan(flat)))
+        index = _wrap(np.array(pick), _dtype.int64)
+        return _select_along(input.reshape(-1), index.reshape(1), 0, True).reshape(())
+    d = input._wrap_dim(dim)
+    order = np.argsort(input._np, axis=d, kind="stable")
+    position = (input._np.shape[d] - 1) // 2
+    indices = np.take(order, position, axis=d)
+    if input._np.dtype.kind in "fc":
+        nan = np.isnan(input._np)
+        indices = np.where(nan.any(axis=d), np.argmax(nan, axis=d), indices)
+    if keepdim:
+        indices = np.expand_dims(indices, d)
+    index_tensor = _wrap(indices, _dtype.int64)
+    return _return_types.median(_select_along(input, index_tensor, d, keepdim), index_tensor)
+
+
+def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False):
+    """The ``k``-th smallest element along ``dim`` (1-based) and its index."""
+    d = input._wrap_dim(dim)
+    size = input._np.shape[d] if input._np.ndim else 1
+    if not 1 <= k <= size:
+        raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
+    order = np.argsort(input._np.reshape(input._np.shape or (1,)), axis=d, kind="stable")
+    indices = np.take(order, k - 1, axis=d)
+    if keepdim:
+        indices = np.expand_dims(indices, d)
+    index_tensor = _wrap(indices, _dtype.int64)
+    source = input if input._np.ndim else input.reshape(1)
+    values = _select_along(
+        source,
+        index_tensor if input._np.ndim else index_tensor.reshape(1),
+        d,
+        keepdim or not input._np.ndim,
     )
+    return _return_types.kthvalue(values.reshape(index_tensor.shape), index_tensor)
 
 
-SUM.function = sum
-
-MEAN.function = mean
+def mode(input: Tensor, dim: int = -1, keepdim: bool = False):
+    """The most frequent value along ``dim`` (the smallest on ties) and the index of its
+    last occurrence."""
+    d = input._wrap_dim(dim)
+    array = np.moveaxis(input._np.reshape(input._np.shape or (1,)), d, -1)
+    rows = array.reshape(-1, array.shape[-1])
+    values, indices = [], []
+    for row in rows:
+        uniques, counts = np.unique(row, return_counts=True)
+        best = uniques[np.argmax(counts)]  # unique sorts, so ties pick the smallest
+        values.append(best)
+        indices.append(len(row) - 1 - int(np.argmax(row[::-1] == best)))
+    shape = array.shape[:-1]
+    indices = np.array(indices, dtype=np.int64).reshape(shape)
+    if keepdim and input._np.ndim:
+        indices = np.expand_dims(indices, d)
+    index_tensor = _wrap(indices, _dtype.int64)
+    source = input if input._np.ndim else input.reshape(1)
+    result = _select_along(
+        source,
+        index_tensor if input._np.ndim else index_tensor.reshape(1),
+        d,
+        keepdim or not input._np.ndim,
+    )
+    return _return_types.mode(result.reshape(index_tensor.shape), index_tensor)

@@ -169,6 +169,21 @@ def _as_numpy_index(index):
     return index
 
 
+def _scatter_ref(accumulate):
+    def ref(a, index, src, dim):
+        out = a.copy()
+        grid = list(np.indices(index.shape, sparse=True))
+        grid[dim] = index
+        src = src[tuple(slice(0, n) for n in index.shape)]
+        if accumulate:
+            np.add.at(out, tuple(grid), src)
+        else:
+            out[tuple(grid)] = src
+        return out
+
+    return ref
+
+
 def _index_put(x, value, index):
     y = x.clone()
     y[index] = value
@@ -294,6 +309,104 @@ op_db: list[OpInfo] = [
         lambda x, a, b: torch.addcdiv(x, a, b, value=2),
         lambda x, a, b: x + 2 * a / b,
         _ternary_samples(lambda d: (_make((4,), d, 20), _make((3, 1), d, 21, True))),
+    ),
+    OpInfo(
+        "prod",
+        torch.prod,
+        _numpy_reduce(np.prod),
+        lambda d: [
+            SampleInput((_make((2, 3, 4), d, 4),)),
+            SampleInput((_make((2, 3, 4), d, 4),), (1,)),
+            SampleInput((_make((3, 4), d, 4) * (torch.arange(4.0) != 2).to(d),), (1, True)),
+        ],
+    ),
+    OpInfo("amax", torch.amax, _numpy_reduce(np.max), _reduction_samples),
+    OpInfo("amin", torch.amin, _numpy_reduce(np.min), _reduction_samples),
+    OpInfo(
+        "var",
+        lambda x, *a, **k: torch.var(x, *a, **k),
+        lambda a, dim=None, keepdim=False: np.var(a, axis=dim, keepdims=keepdim, ddof=1),
+        lambda d: [
+            SampleInput((_make((2, 3, 4), d, 4),)),
+            SampleInput((_make((2, 3, 4), d, 4),), (1,)),
+            SampleInput((_make((2, 3, 4), d, 4),), ((0, 2),), {"keepdim": True}),
+        ],
+    ),
+    OpInfo(
+        "logsumexp",
+        torch.logsumexp,
+        lambda a, dim, keepdim=False: np.log(np.sum(np.exp(a), axis=dim, keepdims=keepdim)),
+        lambda d: [
+            SampleInput((_make((2, 3, 4), d, 4),), (1,)),
+            SampleInput((_make((2, 3, 4), d, 4),), ((0, 2), True)),
+        ],
+    ),
+    OpInfo(
+        "cumsum",
+        torch.cumsum,
+        np.cumsum,
+        lambda d: [
+            SampleInput((_make((3, 4), d, 4),), (1,)),
+            SampleInput((_make((3, 4), d, 4),), (0,)),
+        ],
+        FLOATING + INTEGRAL,
+    ),
+    OpInfo(
+        "cumprod",
+        torch.cumprod,
+        np.cumprod,
+        lambda d: [SampleInput((_make((3, 4), d, 4, True),), (1,))],
+    ),
+    OpInfo(
+        "linalg_vector_norm",
+        torch.linalg.vector_norm,
+        lambda a, ord=2, dim=None, keepdim=False: (
+            np.linalg.norm(a.reshape(-1) if dim is None else a, ord, dim, keepdim)
+            if dim is None or isinstance(dim, int)
+            else np.sum(np.abs(a) ** ord, axis=dim, keepdims=keepdim) ** (1 / ord)
+        ),
+        lambda d: [
+            SampleInput((_make((2, 3), d, 4),)),
+            SampleInput((_make((2, 3), d, 4),), (1, 1)),
+            SampleInput((_make((2, 3), d, 4),), (3, (0, 1))),
+            SampleInput((_make((2, 3), d, 4),), (float("inf"), 1)),
+        ],
+    ),
+    OpInfo(
+        "gather",
+        lambda x, i, d: torch.gather(x, d, i),
+        lambda a, i, d: np.take_along_axis(a, i, d),
+        lambda d: [
+            SampleInput((_make((3, 4), d, 4), torch.tensor([[0, 2], [1, 1], [3, 0]])), (1,))
+        ],
+    ),
+    OpInfo(
+        "scatter",
+        lambda x, i, s, d: torch.scatter(x, d, i, s),
+        _scatter_ref(False),
+        lambda d: [
+            SampleInput(
+                (_make((3, 4), d, 4), torch.tensor([[0, 2], [1, 3]]), _make((2, 2), d, 5)), (1,)
+            )
+        ],
+    ),
+    OpInfo(
+        "scatter_add",
+        lambda x, i, s, d: torch.scatter_add(x, d, i, s),
+        _scatter_ref(True),
+        lambda d: [
+            SampleInput(
+                (_make((3, 4), d, 4), torch.tensor([[0, 0, 1], [2, 2, 2]]), _make((2, 3), d, 5)),
+                (0,),
+            )
+        ],
+    ),
+    OpInfo(
+        "flip",
+        torch.flip,
+        np.flip,
+        lambda d: [SampleInput((_make((2, 3, 4), d, 4),), ((0, 2),))],
+        FLOATING + INTEGRAL,
     ),
     OpInfo("sum", torch.sum, _numpy_reduce(np.sum), _reduction_samples, FLOATING),
     OpInfo("mean", torch.mean, _numpy_reduce(np.mean), _reduction_samples, FLOATING),

@@ -12,6 +12,7 @@ from __future__ import annotations
 from ._entry import Derivative
 from .binary_math import BINARY_MATH
 from .conversion import CONVERSION
+from .gather_scatter import GATHER_SCATTER
 from .linalg import LINALG
 from .pointwise import POINTWISE
 from .reduction import REDUCTION
@@ -30,6 +31,7 @@ DERIVATIVES: dict[str, Derivative] = {
     **LINALG,
     **VIEWS,
     **CONVERSION,
+    **GATHER_SCATTER,
 }
 
 

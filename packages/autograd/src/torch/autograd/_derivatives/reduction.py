@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import math
 
+import torch
+
 from ._entry import Derivative
 
 
@@ -13,6 +15,13 @@ def _restore_dims(grad, input_shape, dims, keepdim):
         kept = tuple(1 if i in dims else s for i, s in enumerate(input_shape))
         grad = grad.reshape(kept)
     return grad.expand(input_shape)
+
+
+def _kept(tensor, input_shape, dims, keepdim):
+    """A reduced tensor with its reduced dims back as size 1."""
+    if keepdim:
+        return tensor
+    return tensor.reshape(tuple(1 if i in dims else s for i, s in enumerate(input_shape)))
 
 
 def _sum(grad, inputs, saved):
@@ -27,7 +36,105 @@ def _mean(grad, inputs, saved):
     return _restore_dims(grad, shape, dims, keepdim) / count
 
 
+def _prod(grad, inputs, saved):
+    # NOTE: result / x fails where x == 0; there the product of the others is the product
+    # of the nonzeros when x is the only zero, else 0
+    x = inputs[0]
+    dims, keepdim = saved
+    shape = tuple(x.shape)
+    zero = x == 0
+    zeros = _kept(torch.sum(zero, dims, keepdim), shape, dims, keepdim)
+    nonzero_product = _kept(_prod_over(torch.where(zero, 1.0, x), dims), shape, dims, False)
+    result = _kept(_prod_over(x, dims), shape, dims, False)
+    others = torch.where(zero, torch.where(zeros == 1, nonzero_product, 0.0), result / x)
+    return _restore_dims(grad, shape, dims, keepdim) * others
+
+
+def _prod_over(x, dims):
+    for d in sorted(dims, reverse=True):
+        x = torch.prod(x, d, keepdim=True)
+    return x.reshape(tuple(s for i, s in enumerate(x.shape) if i not in dims))
+
+
+def _extreme(grad, inputs, saved, op):
+    x = inputs[0]
+    dims, keepdim = saved
+    shape = tuple(x.shape)
+    value = _kept(op(x, dims, keepdim), shape, dims, keepdim)
+    hits = x == value
+    count = _kept(torch.sum(hits, dims, keepdim), shape, dims, keepdim)
+    return torch.where(hits, _restore_dims(grad, shape, dims, keepdim) / count, 0.0)
+
+
+def _select_along(grad, inputs, saved):
+    indices, dim, keepdim = saved
+    x = inputs[0]
+    if not keepdim:
+        grad = grad.unsqueeze(dim)
+        indices = indices.unsqueeze(dim)
+    return torch.zeros_like(x).scatter_add(dim, indices, grad)
+
+
+def _var(grad, inputs, saved):
+    x = inputs[0]
+    dims, keepdim, correction = saved
+    shape = tuple(x.shape)
+    count = math.prod(shape[d] for d in dims)
+    centred = x - torch.mean(x, dims, keepdim=True)
+    return _restore_dims(grad, shape, dims, keepdim) * centred * (2.0 / (count - correction))
+
+
+def _logsumexp(grad, inputs, saved):
+    x = inputs[0]
+    dims, keepdim = saved
+    shape = tuple(x.shape)
+    result = _kept(torch.logsumexp(x, dims, keepdim), shape, dims, keepdim)
+    return _restore_dims(grad, shape, dims, keepdim) * torch.exp(x - result)
+
+
+def _cumsum(grad, inputs, saved):
+    (dim,) = saved
+    return torch.flip(torch.cumsum(torch.flip(grad, dim), dim), dim)
+
+
+def _cumprod(grad, inputs, saved):
+    # NOTE: exact only where no input is zero (PyTorch's zero-handling formula is not built)
+    x = inputs[0]
+    (dim,) = saved
+    result = torch.cumprod(x, dim)
+    return torch.flip(torch.cumsum(torch.flip(grad * result, dim), dim), dim) / x
+
+
+def _vector_norm(grad, inputs, saved):
+    x = inputs[0]
+    order, dims, keepdim = saved
+    shape = tuple(x.shape)
+    grad = _restore_dims(grad, shape, dims, keepdim)
+    if order == 0:
+        return torch.zeros_like(x)
+    if order == 1:
+        return grad * torch.sign(x)
+    norm = _kept(torch.linalg.vector_norm(x, order, dims, keepdim), shape, dims, keepdim)
+    if math.isinf(order):
+        hits = torch.abs(x) == norm
+        count = _kept(torch.sum(hits, dims, keepdim), shape, dims, keepdim)
+        return torch.where(hits, grad * torch.sign(x) / count, 0.0)
+    if order == 2:
+        return torch.where(norm == 0, 0.0, grad * x / norm)
+    scaled = torch.sign(x) * torch.abs(x) ** (order - 1) / norm ** (order - 1)
+    return torch.where(norm == 0, 0.0, grad * scaled)
+
+
 REDUCTION = {
     "sum": Derivative("SumBackward0", (_sum,)),
     "mean": Derivative("MeanBackward0", (_mean,)),
+    "prod": Derivative("ProdBackward0", (_prod,)),
+    "amax": Derivative("AmaxBackward0", (lambda g, i, s: _extreme(g, i, s, torch.amax),)),
+    "amin": Derivative("AminBackward0", (lambda g, i, s: _extreme(g, i, s, torch.amin),)),
+    "_select_along": Derivative("MaxBackward0", (_select_along,)),
+    "var": Derivative("VarBackward0", (_var,)),
+    "logsumexp": Derivative("LogsumexpBackward0", (_logsumexp,)),
+    "cumsum": Derivative("CumsumBackward0", (_cumsum,)),
+    "cumprod": Derivative("CumprodBackward0", (_cumprod,)),
+    "linalg_vector_norm": Derivative("LinalgVectorNormBackward0", (_vector_norm,)),
 }

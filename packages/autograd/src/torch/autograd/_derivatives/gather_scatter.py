@@ -1,0 +1,45 @@
+"""Derivatives of the gather/scatter family."""
+
+from __future__ import annotations
+
+import torch
+
+from ._entry import Derivative
+
+
+def _gather(grad, inputs, saved):
+    x, index = inputs
+    (dim,) = saved
+    return torch.zeros_like(x).scatter_add(dim, index, grad)
+
+
+def _scatter_self(grad, inputs, saved):
+    _, index, _ = inputs
+    (dim,) = saved
+    return grad.scatter(dim, index, 0.0)
+
+
+def _scatter_src(grad, inputs, saved):
+    _, index, src = inputs
+    (dim,) = saved
+    return grad.gather(dim, index)
+
+
+def _scatter_add_self(grad, inputs, saved):
+    return grad
+
+
+def _flip(grad, inputs, saved):
+    return torch.flip(grad, saved[0])
+
+
+def _no_grad(grad, inputs, saved):
+    return None
+
+
+GATHER_SCATTER = {
+    "gather": Derivative("GatherBackward0", (_gather, _no_grad)),
+    "scatter": Derivative("ScatterBackward0", (_scatter_self, _no_grad, _scatter_src)),
+    "scatter_add": Derivative("ScatterAddBackward0", (_scatter_add_self, _no_grad, _scatter_src)),
+    "flip": Derivative("FlipBackward0", (_flip,)),
+}

@@ -1,0 +1,224 @@
+"""Selection along a dim: ``gather``, ``scatter``, ``scatter_add``, ``index_select``,
+``masked_fill``, ``flip``. Reductions with indices use them for their gradients."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import _dtype
+from .._interface import OpDef, ops
+from .._tensor import Tensor
+from ._dispatch import check_inplace, operand, record
+from .pointwise import INPLACE, _snapshot
+
+__all__ = ["gather", "scatter", "scatter_add", "index_select", "masked_fill", "flip"]
+
+
+# C type names PyTorch's messages use for some dtypes
+_C_TYPE_NAMES = {
+    "int64": "long int",
+    "int32": "int",
+    "float32": "float",
+    "float64": "double",
+    "uint8": "unsigned char",
+    "int8": "signed char",
+    "int16": "short int",
+}
+
+
+def _register(name, function, signature, differentiable=True, inplace=False):
+    op = ops.register(
+        OpDef(
+            name=name,
+            signature=signature,
+            kernels={"cpu": function},
+            family="gather_scatter",
+            differentiable=differentiable,
+            inplace=inplace,
+        )
+    )
+    op.function = function
+    if inplace:
+        op.extra["out_of_place"] = name[:-1]
+    return op
+
+
+def _check_index(index: Tensor, what: str) -> np.ndarray:
+    if not isinstance(index, Tensor) or index._dtype not in (_dtype.int64, _dtype.int32):
+        raise RuntimeError(f"{what}(): Expected dtype int32/int64 for index")
+    return index._np.astype(np.int64, copy=False)
+
+
+def _bounds(index: np.ndarray, size: int, what: str, dim: int) -> None:
+    if index.size and (index.min() < -size or index.max() >= size):
+        bad = int(index.max() if index.max() >= size else index.min())
+        raise RuntimeError(f"index {bad} is out of bounds for dimension {dim} with size {size}")
+
+
+def gather(input: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False) -> Tensor:
+    """``out[i][j] = input[index[i][j]][j]`` along ``dim`` (an index of the same rank).
+
+    Examples::
+
+        >>> import torch
+        >>> torch.gather(torch.tensor([[1, 2], [3, 4]]), 1, torch.tensor([[0, 0], [1, 0]]))
+        tensor([[1, 1],
+                [4, 3]])
+    """
+    d = input._wrap_dim(dim)
+    idx = _check_index(index, "gather")
+    if idx.ndim != input._np.ndim:
+        raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
+    _bounds(idx, input._np.shape[d], "gather", d)
+    for i, (n, size) in enumerate(zip(idx.shape, input._np.shape)):
+        if i != d and n > size:
+            raise RuntimeError(
+                f"Size does not match at dimension {i} expected index "
+                f"{list(idx.shape)} to be smaller than self "
+                f"{list(input._np.shape)} apart from dimension {d}"
+            )
+    # the index may be smaller than the input in the other dims: only that corner is read
+    corner = tuple(slice(None) if i == d else slice(0, n) for i, n in enumerate(idx.shape))
+    array = np.take_along_axis(input._np[corner], idx, axis=d)
+    return record(
+        GATHER, (input, index), Tensor._from_array(np.asarray(array, order="C"), input._dtype), (d,)
+    )
+
+
+GATHER = _register("gather", gather, "gather(Tensor self, int dim, Tensor index) -> Tensor")
+
+
+def _scatter_into(array: np.ndarray, d: int, idx: np.ndarray, src, accumulate: bool):
+    src = (
+        np.broadcast_to(src, idx.shape)
+        if np.ndim(src) == 0
+        else src[tuple(slice(0, n) for n in idx.shape)]
+    )
+    grid = list(np.indices(idx.shape, sparse=True))
+    grid[d] = idx
+    if accumulate:
+        np.add.at(array, tuple(grid), src)
+    else:
+        array[tuple(grid)] = src
+
+
+def scatter(input: Tensor, dim: int, index: Tensor, src=None, *, value=None, reduce=None) -> Tensor:
+    """A copy of ``input`` with ``src`` (a tensor or a number) written at ``index`` along
+    ``dim``: ``out[index[i][j]][j] = src[i][j]`` for ``dim=0``."""
+    src = value if src is None else src
+    d = input._wrap_dim(dim)
+    idx = _check_index(index, "scatter")
+    _bounds(idx, input._np.shape[d], "scatter", d)
+    array = input._np.copy()
+    source = operand(src, input._dtype)
+    _scatter_into(array, d, idx, source, accumulate=reduce == "add")
+    return record(SCATTER, (input, index, src), Tensor._from_array(array, input._dtype), (d,))
+
+
+SCATTER = _register(
+    "scatter", scatter, "scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor"
+)
+
+
+def scatter_add(input: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
+    """A copy of ``input`` with ``src`` added at ``index`` along ``dim`` (repeated
+    indices accumulate).
+
+    Examples::
+
+        >>> import torch
+        >>> torch.zeros(3).scatter_add(0, torch.tensor([0, 2, 0]), torch.tensor([1.0, 2.0, 3.0]))
+        tensor([4., 0., 2.])
+    """
+    d = input._wrap_dim(dim)
+    idx = _check_index(index, "scatter_add")
+    _bounds(idx, input._np.shape[d], "scatter_add", d)
+    array = input._np.copy()
+    _scatter_into(array, d, idx, operand(src, input._dtype), accumulate=True)
+    return record(SCATTER_ADD, (input, index, src), Tensor._from_array(array, input._dtype), (d,))
+
+
+SCATTER_ADD = _register(
+    "scatter_add",
+    scatter_add,
+    "scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor",
+)
+
+
+def index_select(input: Tensor, dim: int, index: Tensor) -> Tensor:
+    """The entries of ``input`` at the 1-D ``index`` along ``dim``."""
+    d = input._wrap_dim(dim)
+    if not isinstance(index, Tensor) or index._dtype not in (_dtype.int64, _dtype.int32):
+        raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
+    if index._np.ndim > 1:
+        raise IndexError("index_select(): Index is supposed to be a vector")
+    idx = index._np.reshape(-1)
+    _bounds(idx, input._np.shape[d], "index_select", d)
+    from .._indexing import _index
+
+    return _index(input, (slice(None),) * d + (idx,))
+
+
+def masked_fill(input: Tensor, mask: Tensor, value) -> Tensor:
+    """A copy of ``input`` with ``value`` where ``mask`` (bool, broadcast) is true."""
+    if not isinstance(mask, Tensor) or mask._dtype is not _dtype.bool_:
+        raise RuntimeError(
+            "masked_fill_ only supports boolean masks, but got mask with dtype "
+            f"{mask._dtype.name if isinstance(mask, Tensor) else type(mask)}"
+        )
+    from .ternary import where
+
+    if isinstance(value, Tensor) and value._np.ndim:
+        raise RuntimeError(
+            f"masked_fill_ only supports a 0-dimensional value tensor, but got "
+            f"tensor with {value._np.ndim} dimension(s)."
+        )
+    filled = where(mask, value, input)
+    if filled._dtype is not input._dtype:
+        filled = filled.to(input._dtype)
+    if filled._np.shape != input._np.shape:
+        raise RuntimeError(
+            f"output with shape {list(input._np.shape)} doesn't match the "
+            f"broadcast shape {list(filled._np.shape)}"
+        )
+    return filled
+
+
+def flip(input: Tensor, dims) -> Tensor:
+    """A copy of ``input`` with the order of ``dims`` reversed."""
+    dims = (dims,) if isinstance(dims, int) else tuple(dims)
+    wrapped = tuple(input._wrap_dim(d) for d in dims)
+    if len(set(wrapped)) != len(wrapped):
+        raise RuntimeError(
+            "dims has duplicates, original flip dims size="
+            + str(len(dims))
+            + ", but unique flip dims size="
+            + str(len(set(wrapped)))
+        )
+    array = np.asarray(np.flip(input._np, wrapped), order="C")
+    return record(FLIP, (input,), Tensor._from_array(array, input._dtype), (wrapped,))
+
+
+FLIP = _register("flip", flip, "flip(Tensor self, int[] dims) -> Tensor")
+
+
+def _inplace(function, name):
+    def method(self: Tensor, *args, **kwargs):
+        recording = check_inplace(self, *args)
+        result = function(self, *args, **kwargs)
+        snapshot = _snapshot(self) if recording else None
+        self._np[...] = result._np
+        self._bump_version()
+        if recording:
+            redo = function(snapshot, *args, **kwargs)
+            self.grad_fn, self._requires_grad = redo.grad_fn, redo._requires_grad
+        return self
+
+    method.__name__ = name
+    INPLACE[name] = method
+    return method
+
+
+scatter_ = _inplace(scatter, "scatter_")
+scatter_add_ = _inplace(scatter_add, "scatter_add_")
+masked_fill_ = _inplace(masked_fill, "masked_fill_")
