@@ -162,9 +162,13 @@ def index_select(input: Tensor, dim: int, index: Tensor) -> Tensor:
 def masked_fill(input: Tensor, mask: Tensor, value) -> Tensor:
     """A copy of ``input`` with ``value`` where ``mask`` (bool, broadcast) is true."""
     if not isinstance(mask, Tensor) or mask._dtype is not _dtype.bool_:
+        got = (
+            _C_TYPE_NAMES.get(mask._dtype.name, mask._dtype.name)
+            if isinstance(mask, Tensor)
+            else type(mask).__name__
+        )
         raise RuntimeError(
-            "masked_fill_ only supports boolean masks, but got mask with dtype "
-            f"{mask._dtype.name if isinstance(mask, Tensor) else type(mask)}"
+            f"masked_fill_ only supports boolean masks, but got mask with dtype {got}"
         )
     from .ternary import where
 
@@ -184,17 +188,14 @@ def masked_fill(input: Tensor, mask: Tensor, value) -> Tensor:
     return filled
 
 
-def flip(input: Tensor, dims) -> Tensor:
+def flip(input: Tensor, *dims) -> Tensor:
     """A copy of ``input`` with the order of ``dims`` reversed."""
-    dims = (dims,) if isinstance(dims, int) else tuple(dims)
+    if len(dims) == 1 and not isinstance(dims[0], int):
+        dims = tuple(dims[0])
     wrapped = tuple(input._wrap_dim(d) for d in dims)
-    if len(set(wrapped)) != len(wrapped):
-        raise RuntimeError(
-            "dims has duplicates, original flip dims size="
-            + str(len(dims))
-            + ", but unique flip dims size="
-            + str(len(set(wrapped)))
-        )
+    for d in wrapped:
+        if wrapped.count(d) > 1:
+            raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
     array = np.asarray(np.flip(input._np, wrapped), order="C")
     return record(FLIP, (input,), Tensor._from_array(array, input._dtype), (wrapped,))
 

@@ -336,7 +336,7 @@ def argmax(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:
     """Index of the (first) largest element, of the flattened tensor unless ``dim``."""
     if dim is None:
         if input._np.size == 0:
-            raise RuntimeError(
+            raise IndexError(
                 "argmax(): Expected reduction dim to be specified for input.numel() == 0."
             )
         index = _arg_extreme(input._np.reshape(-1), 0, True)
@@ -349,7 +349,7 @@ def argmin(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:
     """Index of the (first) smallest element, of the flattened tensor unless ``dim``."""
     if dim is None:
         if input._np.size == 0:
-            raise RuntimeError(
+            raise IndexError(
                 "argmin(): Expected reduction dim to be specified for input.numel() == 0."
             )
         index = _arg_extreme(input._np.reshape(-1), 0, False)
