@@ -88,7 +88,20 @@ from ._legacy import LEGACY_TYPES
 from ._ops._dispatch import result_type
 from ._ops.binary_math import *  # noqa: F403 - the binary math functions
 from ._ops.gather_scatter import flip, gather, index_select, masked_fill, scatter, scatter_add
-from ._ops.linalg import matmul
+from ._ops.linalg import (
+    addbmm,
+    addmm,
+    addmv,
+    baddbmm,
+    bmm,
+    dot,
+    einsum,
+    matmul,
+    mm,
+    mv,
+    outer,
+    tensordot,
+)
 from ._ops.pointwise import (
     abs,
     absolute,
@@ -154,6 +167,8 @@ from ._ops.reduction import (
     var,
     var_mean,
 )
+from ._ops.shape_ops import *  # noqa: F403 - cat, stack, repeat, ...
+from ._ops.sorting import *  # noqa: F403 - sort, topk, unique, ...
 from ._ops.ternary import addcdiv, addcmul, clamp, clip, lerp, where
 from ._ops.unary_math import *  # noqa: F403 - the unary math functions
 from ._ops.views import (

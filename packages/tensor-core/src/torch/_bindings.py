@@ -15,6 +15,8 @@ from ._ops import (
     linalg,
     pointwise,
     reduction,
+    shape_ops,
+    sorting,
     ternary,
     unary_math,
     views,
@@ -83,6 +85,29 @@ _METHODS = {
     **{name: getattr(reduction, name) for name in reduction.__all__ if name != "vector_norm"},
     **{name: getattr(gather_scatter, name) for name in gather_scatter.__all__},
     "matmul": linalg.matmul,
+    **{
+        name: getattr(linalg, name)
+        for name in ("mm", "bmm", "mv", "dot", "outer", "addmm", "addmv", "baddbmm", "addbmm")
+    },
+    **{
+        name: getattr(shape_ops, name)
+        for name in (
+            "repeat",
+            "tile",
+            "roll",
+            "rot90",
+            "tril",
+            "triu",
+            "diag",
+            "trace",
+            "broadcast_to",
+        )
+    },
+    **{
+        name: getattr(sorting, name)
+        for name in sorting.__all__
+        if name not in ("searchsorted", "bucketize")
+    },
     # conversions and copies
     "to": _conversion.to,
     "type": _conversion.type_,

@@ -37,10 +37,16 @@ class Node:
     def apply(self, grad):
         if self._inputs is None:
             raise RuntimeError(_FREED)
-        inputs, saved = self._inputs, self._saved
+        inputs, saved, derivative = self._inputs, self._saved, self._derivative
+        if derivative.variadic:
+            formula = derivative.formulas[0]
+            return tuple(
+                None if edge[0] is None else formula(grad, inputs, saved, index)
+                for index, edge in enumerate(self.next_functions)
+            )
         return tuple(
             None if edge[0] is None else formula(grad, inputs, saved)
-            for formula, edge in zip(self._derivative.formulas, self.next_functions)
+            for formula, edge in zip(derivative.formulas, self.next_functions)
         )
 
     def release(self) -> None:

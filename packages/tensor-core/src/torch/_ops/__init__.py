@@ -8,6 +8,8 @@ from . import (  # noqa: F401
     pointwise,
     reduction,
     scatter,
+    shape_ops,
+    sorting,
     ternary,
     unary_math,
     views,

@@ -57,3 +57,171 @@ def _shape(t: Tensor) -> str:
 
 
 MATMUL.function = matmul
+
+
+def _shape_str(t: Tensor) -> str:
+    return "x".join(map(str, t._np.shape))
+
+
+def _check_matrices(name, a, b, a_dims, b_dims):
+    if a._np.ndim != a_dims:
+        raise RuntimeError(
+            f"{'self' if a_dims == 2 else 'batch1'} must be a "
+            f"{'matrix' if a_dims == 2 else '3D tensor'}"
+        )
+    if b._np.ndim != b_dims:
+        raise RuntimeError(
+            f"{'mat2' if b_dims == 2 else 'batch2'} must be a "
+            f"{'matrix' if b_dims == 2 else '3D tensor'}"
+        )
+
+
+def mm(input: Tensor, mat2: Tensor) -> Tensor:
+    """The product of two matrices.
+
+    Examples::
+
+        >>> import torch
+        >>> torch.mm(torch.ones(2, 3), torch.ones(3, 1)).shape
+        torch.Size([2, 1])
+    """
+    _check_matrices("mm", input, mat2, 2, 2)
+    return matmul(input, mat2)
+
+
+def bmm(input: Tensor, mat2: Tensor) -> Tensor:
+    """Batched matrix products of two 3-D tensors with the same batch size."""
+    _check_matrices("bmm", input, mat2, 3, 3)
+    expected = [input._np.shape[0], input._np.shape[2]]
+    if list(mat2._np.shape[:2]) != expected:
+        raise RuntimeError(
+            f"Expected size for first two dimensions of batch2 tensor to be: "
+            f"{expected} but got: {list(mat2._np.shape[:2])}."
+        )
+    return matmul(input, mat2)
+
+
+def mv(input: Tensor, vec: Tensor) -> Tensor:
+    """Matrix times vector."""
+    if input._np.ndim != 2 or vec._np.ndim != 1:
+        raise RuntimeError(
+            f"vector + matrix @ vector expected, got {vec._np.ndim}, "
+            f"{input._np.ndim}, {vec._np.ndim}"
+        )
+    return matmul(input, vec)
+
+
+def dot(input: Tensor, tensor: Tensor) -> Tensor:
+    """The dot product of two 1-D tensors of the same size."""
+    if input._np.ndim != 1 or tensor._np.ndim != 1:
+        raise RuntimeError(
+            f"1D tensors expected, but got {input._np.ndim}D and {tensor._np.ndim}D tensors"
+        )
+    if input._np.shape != tensor._np.shape:
+        raise RuntimeError(
+            f"inconsistent tensor size, expected tensor [{input._np.shape[0]}] "
+            f"and src [{tensor._np.shape[0]}] to have the same number of "
+            f"elements, but got {input._np.shape[0]} and {tensor._np.shape[0]} "
+            f"elements respectively"
+        )
+    return matmul(input, tensor)
+
+
+def outer(input: Tensor, vec2: Tensor) -> Tensor:
+    """The outer product of two 1-D tensors."""
+    return input.reshape(-1, 1) * vec2.reshape(1, -1)
+
+
+def addmm(input, mat1: Tensor, mat2: Tensor, *, beta=1, alpha=1) -> Tensor:
+    """``beta * input + alpha * (mat1 @ mat2)``."""
+    product = mm(mat1, mat2)
+    return _combine(input, product, beta, alpha)
+
+
+def addmv(input, mat: Tensor, vec: Tensor, *, beta=1, alpha=1) -> Tensor:
+    """``beta * input + alpha * (mat @ vec)``."""
+    return _combine(input, mv(mat, vec), beta, alpha)
+
+
+def baddbmm(input, batch1: Tensor, batch2: Tensor, *, beta=1, alpha=1) -> Tensor:
+    """``beta * input + alpha * bmm(batch1, batch2)``."""
+    return _combine(input, bmm(batch1, batch2), beta, alpha)
+
+
+def addbmm(input, batch1: Tensor, batch2: Tensor, *, beta=1, alpha=1) -> Tensor:
+    """``beta * input + alpha * sum(bmm(batch1, batch2), 0)``."""
+    from .reduction import sum as reduce_sum
+
+    return _combine(input, reduce_sum(bmm(batch1, batch2), 0), beta, alpha)
+
+
+def _combine(input, product, beta, alpha):
+    # NOTE: beta == 0 ignores input entirely (NaNs in it do not propagate), as documented
+    scaled = product if alpha == 1 else product * alpha
+    if beta == 0:
+        return scaled
+    return scaled + (input if beta == 1 else input * beta)
+
+
+def einsum(equation: str, *operands) -> Tensor:
+    """Einstein summation over ``operands`` (NumPy's subscript language).
+
+    Examples::
+
+        >>> import torch
+        >>> torch.einsum("ij,jk->ik", torch.ones(2, 3), torch.ones(3, 4)).shape
+        torch.Size([2, 4])
+    """
+    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
+        operands = tuple(operands[0])
+    equation = equation.replace(" ", "")
+    inputs_spec, arrow, output_spec = equation.partition("->")
+    specs = inputs_spec.split(",")
+    if len(specs) != len(operands):
+        raise RuntimeError(
+            "einsum(): more operands were provided than specified in the equation"
+            if len(operands) > len(specs)
+            else "einsum(): fewer operands were provided than specified in the equation"
+        )
+    if not arrow:
+        letters = sorted({c for c in inputs_spec if c.isalpha() and inputs_spec.count(c) == 1})
+        output_spec = "".join(letters)
+    from ._dispatch import result_type
+
+    dtype = result_type(*operands)
+    array = np.einsum(
+        f"{inputs_spec}->{output_spec}",
+        *[o._np.astype(dtype.np_dtype, copy=False) for o in operands],
+    )
+    result = Tensor._from_array(np.asarray(array, dtype=dtype.np_dtype, order="C"), dtype)
+    return record(EINSUM, operands, result, (tuple(specs), output_spec))
+
+
+EINSUM = ops.register(
+    OpDef(
+        name="einsum",
+        signature="einsum(str equation, Tensor[] tensors) -> Tensor",
+        kernels={"cpu": np.einsum},
+        family="linalg",
+    )
+)
+EINSUM.function = einsum
+
+
+def tensordot(a: Tensor, b: Tensor, dims=2) -> Tensor:
+    """Contract ``dims`` trailing dims of ``a`` with leading dims of ``b`` (or the listed
+    dims), through :func:`einsum`."""
+    if isinstance(dims, int):
+        a_dims = list(range(a._np.ndim - dims, a._np.ndim))
+        b_dims = list(range(dims))
+    else:
+        a_dims, b_dims = [list(d) if not isinstance(d, int) else [d] for d in dims]
+    letters = iter("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+    a_spec = [next(letters) for _ in range(a._np.ndim)]
+    b_spec = [next(letters) for _ in range(b._np.ndim)]
+    for i, j in zip(a_dims, b_dims):
+        b_spec[j] = a_spec[i]
+    out = [c for i, c in enumerate(a_spec) if i not in a_dims] + [
+        c for j, c in enumerate(b_spec) if j not in b_dims
+    ]
+    return einsum(f"{''.join(a_spec)},{''.join(b_spec)}->{''.join(out)}", a, b)

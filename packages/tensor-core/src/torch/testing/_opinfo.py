@@ -408,6 +408,53 @@ op_db: list[OpInfo] = [
         lambda d: [SampleInput((_make((2, 3, 4), d, 4),), ((0, 2),))],
         FLOATING + INTEGRAL,
     ),
+    OpInfo(
+        "cat",
+        lambda *ts: torch.cat(ts, 1),
+        lambda *arrays: np.concatenate(arrays, 1),
+        lambda d: [SampleInput((_make((2, 3), d, 1), _make((2, 1), d, 2), _make((2, 2), d, 3)))],
+        FLOATING + INTEGRAL,
+    ),
+    OpInfo(
+        "repeat",
+        lambda x, r: x.repeat(*r),
+        lambda a, r: np.tile(a, r),
+        lambda d: [SampleInput((_make((2, 3), d, 1),), ((2, 1, 2),))],
+        FLOATING + INTEGRAL,
+    ),
+    OpInfo(
+        "roll",
+        torch.roll,
+        np.roll,
+        lambda d: [SampleInput((_make((3, 4), d, 1),), ((1, -2), (0, 1)))],
+        FLOATING + INTEGRAL,
+    ),
+    OpInfo(
+        "tril",
+        torch.tril,
+        np.tril,
+        lambda d: [
+            SampleInput((_make((3, 4), d, 1),)),
+            SampleInput((_make((2, 3, 3), d, 1),), (-1,)),
+        ],
+    ),
+    OpInfo("triu", torch.triu, np.triu, lambda d: [SampleInput((_make((3, 4), d, 1),), (1,))]),
+    OpInfo(
+        "diag",
+        torch.diag,
+        np.diag,
+        lambda d: [
+            SampleInput((_make((3,), d, 1),)),
+            SampleInput((_make((3, 4), d, 1),), (1,)),
+            SampleInput((_make((4, 3), d, 1),), (-1,)),
+        ],
+    ),
+    OpInfo(
+        "einsum",
+        lambda *ts: torch.einsum("ij,jk->ik", *ts),
+        lambda *arrays: np.einsum("ij,jk->ik", *arrays),
+        lambda d: [SampleInput((_make((2, 3), d, 1), _make((3, 4), d, 2)))],
+    ),
     OpInfo("sum", torch.sum, _numpy_reduce(np.sum), _reduction_samples, FLOATING),
     OpInfo("mean", torch.mean, _numpy_reduce(np.mean), _reduction_samples, FLOATING),
     OpInfo(

@@ -16,6 +16,7 @@ from .gather_scatter import GATHER_SCATTER
 from .linalg import LINALG
 from .pointwise import POINTWISE
 from .reduction import REDUCTION
+from .shape_ops import SHAPE_OPS
 from .ternary import TERNARY
 from .unary_math import UNARY_MATH
 from .views import VIEWS
@@ -32,6 +33,7 @@ DERIVATIVES: dict[str, Derivative] = {
     **VIEWS,
     **CONVERSION,
     **GATHER_SCATTER,
+    **SHAPE_OPS,
 }
 
 

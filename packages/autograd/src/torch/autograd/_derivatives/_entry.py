@@ -12,8 +12,10 @@ import torch
 class Derivative:
     #: class name of the graph node (``AddBackward0``, as PyTorch names it)
     node_name: str
-    #: one formula per op input, in order
+    #: one formula per op input, in order; for a variadic op (``cat``), one formula
+    #: called as ``f(grad, inputs, saved, index)`` for every input
     formulas: tuple[Callable, ...]
+    variadic: bool = False
 
 
 def sum_to_shape(grad, shape: tuple):

@@ -1,0 +1,84 @@
+"""Derivatives of the shape-building family (``cat``, ``repeat``, ``roll``, ...)."""
+
+from __future__ import annotations
+
+import torch
+
+from ._entry import Derivative
+
+
+def _cat(grad, inputs, saved, index):
+    dim, sizes = saved
+    if sizes[index] == 0 and inputs[index].dim() == 1 and grad.dim() > 1:
+        return torch.zeros_like(inputs[index])  # a skipped empty tensor
+    start = sum(sizes[:index])
+    return grad.narrow(dim, start, sizes[index])
+
+
+def _repeat(grad, inputs, saved):
+    (repeats,) = saved
+    x = inputs[0]
+    shape = (1,) * (len(repeats) - x.dim()) + tuple(x.shape)
+    interleaved = []
+    for r, s in zip(repeats, shape):
+        interleaved += [r, s]
+    summed = grad.reshape(interleaved).sum(tuple(range(0, 2 * len(shape), 2)))
+    return summed.reshape(tuple(x.shape))
+
+
+def _roll(grad, inputs, saved):
+    shifts, dims = saved
+    return torch.roll(grad, tuple(-s for s in shifts), dims)
+
+
+def _tril(grad, inputs, saved):
+    return torch.tril(grad, saved[0])
+
+
+def _triu(grad, inputs, saved):
+    return torch.triu(grad, saved[0])
+
+
+def _diag(grad, inputs, saved):
+    (diagonal,) = saved
+    x = inputs[0]
+    if x.dim() == 1:
+        return torch.diag(grad, diagonal)
+    rows, cols = tuple(x.shape)
+    start_row, start_col = max(-diagonal, 0), max(diagonal, 0)
+    count = grad.shape[0]
+    result = torch.zeros_like(x)
+    result[torch.arange(count) + start_row, torch.arange(count) + start_col] = grad
+    return result
+
+
+def _einsum(grad, inputs, saved, index):
+    specs, output = saved
+    mine = specs[index]
+    if len(set(mine)) != len(mine):
+        raise NotImplementedError(
+            "the derivative of einsum with a repeated subscript in one "
+            "operand (a diagonal) is not implemented"
+        )
+    others = [s for i, s in enumerate(specs) if i != index]
+    available = set(output).union(*others) if others else set(output)
+    kept = "".join(c for c in mine if c in available)
+    partial = torch.einsum(
+        ",".join(others + [output]) + "->" + kept,
+        *[t for i, t in enumerate(inputs) if i != index],
+        grad,
+    )
+    shape = tuple(inputs[index].shape)
+    full = [shape[i] if c in available else 1 for i, c in enumerate(mine)]
+    return partial.reshape(full).expand(shape)
+
+
+SHAPE_OPS = {
+    "cat": Derivative("CatBackward0", (_cat,), variadic=True),
+    "repeat": Derivative("RepeatBackward0", (_repeat,)),
+    "roll": Derivative("RollBackward0", (_roll,)),
+    "tril": Derivative("TrilBackward0", (_tril,)),
+    "triu": Derivative("TriuBackward0", (_triu,)),
+    "diag": Derivative("DiagBackward0", (_diag,)),
+    "einsum": Derivative("EinsumBackward0", (_einsum,), variadic=True),
+}

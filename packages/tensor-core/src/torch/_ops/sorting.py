@@ -1,0 +1,208 @@
+"""Sorting and searching: ``sort``, ``argsort``, ``topk``, ``unique``, ``nonzero``,
+``masked_select``, ``take``, ``searchsorted``, ``bucketize``, ``bincount``, ``histc``.
+The ops that return values do so through ``gather``, which carries their gradients."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import _dtype, _return_types
+from .._tensor import Tensor
+from .gather_scatter import gather
+
+__all__ = [
+    "sort",
+    "argsort",
+    "topk",
+    "unique",
+    "nonzero",
+    "argwhere",
+    "masked_select",
+    "take",
+    "searchsorted",
+    "bucketize",
+    "bincount",
+    "histc",
+]
+
+
+def _long(array) -> Tensor:
+    return Tensor._from_array(np.asarray(array, dtype=np.int64, order="C"), _dtype.int64)
+
+
+def _order(array: np.ndarray, axis: int, descending: bool) -> np.ndarray:
+    """A stable order along ``axis``; NaN counts as the largest value, as in PyTorch."""
+    if not descending:
+        return np.argsort(array, axis=axis, kind="stable")  # NumPy puts NaN last too
+    # stable descending: sort the reversed data ascending, then map back and reverse
+    size = array.shape[axis]
+    flipped = np.flip(array, axis)
+    if array.dtype.kind == "f":
+        nan = np.isnan(flipped)
+        order = np.lexsort((np.where(nan, 0, flipped), nan), axis=axis)
+    else:
+        order = np.argsort(flipped, axis=axis, kind="stable")
+    return size - 1 - np.flip(order, axis)
+
+
+def sort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool = False):
+    """``(values, indices)`` sorted along ``dim`` (stable).
+
+    Examples::
+
+        >>> import torch
+        >>> torch.sort(torch.tensor([3, 1, 2]))
+        torch.return_types.sort(
+        values=tensor([1, 2, 3]),
+        indices=tensor([1, 2, 0]))
+    """
+    if input._np.ndim == 0:
+        return _return_types.sort(input.clone(), _long(0))
+    d = input._wrap_dim(dim)
+    indices = _long(_order(input._np, d, descending))
+    return _return_types.sort(gather(input, d, indices), indices)
+
+
+def argsort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool = False):
+    """The indices that sort ``input`` along ``dim``."""
+    return sort(input, dim, descending).indices
+
+
+def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = True):
+    """The ``k`` largest (or smallest) entries along ``dim`` and their indices."""
+    d = input._wrap_dim(dim) if input._np.ndim else 0
+    size = input._np.shape[d] if input._np.ndim else 1
+    if not 0 <= k <= size:
+        raise RuntimeError("selected index k out of range")
+    if input._np.ndim == 0:
+        return _return_types.topk(input.clone(), _long(0))
+    order = _order(input._np, d, largest)
+    indices = _long(np.take(order, np.arange(k), axis=d))
+    return _return_types.topk(gather(input, d, indices), indices)
+
+
+def unique(
+    input: Tensor,
+    sorted: bool = True,
+    return_inverse: bool = False,
+    return_counts: bool = False,
+    dim=None,
+):
+    """The distinct elements (sorted), with the inverse mapping and/or counts if asked."""
+    if dim is not None:
+        values, inverse, counts = np.unique(
+            input._np, return_inverse=True, return_counts=True, axis=input._wrap_dim(dim)
+        )
+    else:
+        values, inverse, counts = np.unique(input._np, return_inverse=True, return_counts=True)
+        inverse = inverse.reshape(input._np.shape)
+    result = [Tensor._from_array(np.asarray(values, order="C"), input._dtype)]
+    if return_inverse:
+        result.append(_long(inverse))
+    if return_counts:
+        result.append(_long(counts))
+    return result[0] if len(result) == 1 else tuple(result)
+
+
+def nonzero(input: Tensor, *, as_tuple: bool = False):
+    """Indices of the nonzero elements: an (N, ndim) tensor, or one index tensor per dim."""
+    if as_tuple:
+        if input._np.ndim == 0:
+            return (_long(np.nonzero(input._np.reshape(1))[0]),)
+        rows = _long(np.array(np.nonzero(input._np)))
+        return tuple(rows[i] for i in range(rows.shape[0]))
+    # PyTorch fills the (N, ndim) result column by column: it is the transpose of a
+    # contiguous (ndim, N) tensor
+    if input._np.ndim == 0:
+        return _long(np.zeros((int(bool(input._np)), 0)))
+    return _long(np.array(np.nonzero(input._np))).t()
+
+
+argwhere = nonzero
+
+
+def masked_select(input: Tensor, mask: Tensor) -> Tensor:
+    """The elements where ``mask`` (bool, broadcast with ``input``) holds, as 1-D."""
+    if mask._dtype is not _dtype.bool_:
+        raise RuntimeError("masked_select: expected BoolTensor for mask")
+    from .shape_ops import broadcast_tensors
+
+    values, full_mask = broadcast_tensors(input, mask)
+    return values[full_mask]
+
+
+def take(input: Tensor, index: Tensor) -> Tensor:
+    """Elements of the flattened ``input`` at ``index`` (shaped like ``index``)."""
+    size = input._np.size
+    idx = index._np
+    if idx.size and (idx.min() < -size or idx.max() >= size):
+        bad = int(idx.max() if idx.max() >= size else idx.min())
+        raise IndexError(
+            f"out of range: tried to access index {bad} on a tensor of {size} elements."
+        )
+    return input.reshape(-1)[index]
+
+
+def searchsorted(
+    sorted_sequence: Tensor,
+    input,
+    *,
+    out_int32: bool = False,
+    right: bool = False,
+    side=None,
+    sorter=None,
+) -> Tensor:
+    """Where ``input``'s values would be inserted into the sorted last dim of
+    ``sorted_sequence`` to keep it sorted."""
+    if side is not None:
+        right = side == "right"
+    values = input._np if isinstance(input, Tensor) else np.asarray(input)
+    boundaries = sorted_sequence._np
+    how = "right" if right else "left"
+    if boundaries.ndim == 1:
+        result = np.searchsorted(boundaries, values, side=how)
+    else:
+        rows = boundaries.reshape(-1, boundaries.shape[-1])
+        queries = values.reshape(rows.shape[0], -1)
+        result = np.stack([np.searchsorted(r, q, side=how) for r, q in zip(rows, queries)])
+        result = result.reshape(values.shape)
+    dtype = _dtype.int32 if out_int32 else _dtype.int64
+    return Tensor._from_array(np.asarray(result, dtype=dtype.np_dtype), dtype)
+
+
+def bucketize(input, boundaries: Tensor, *, out_int32: bool = False, right: bool = False):
+    """The bucket of each value among 1-D ``boundaries``."""
+    if boundaries._np.ndim != 1:
+        raise RuntimeError(
+            f"boundaries tensor must be 1 dimension, but got dim({boundaries._np.ndim})"
+        )
+    return searchsorted(boundaries, input, out_int32=out_int32, right=right)
+
+
+def bincount(input: Tensor, weights=None, minlength: int = 0) -> Tensor:
+    """Counts of each non-negative integer in 1-D ``input`` (weighted if asked)."""
+    if input._np.ndim != 1 or input._dtype.is_floating_point:
+        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    if input._np.size and input._np.min() < 0:
+        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    w = None if weights is None else weights._np
+    counts = np.bincount(input._np, weights=w, minlength=minlength)
+    if weights is None:
+        return _long(counts)
+    dtype = weights._dtype if weights._dtype.is_floating_point else _dtype.float64
+    return Tensor._from_array(np.asarray(counts, dtype=dtype.np_dtype), dtype)
+
+
+def histc(input: Tensor, bins: int = 100, min: float = 0, max: float = 0) -> Tensor:  # noqa: A002
+    """A histogram of ``bins`` equal bins over [min, max] (the data's range when both
+    are 0); values outside are ignored."""
+    array = input._np.astype(np.float64)
+    low, high = float(min), float(max)
+    if low == high == 0 and array.size:
+        low, high = float(array.min()), float(array.max())
+    if low == high:
+        low, high = low - 1, high + 1
+    if low > high:
+        raise RuntimeError("torch.histc: max must be larger than min")
+    counts, _ = np.histogram(array, bins=bins, range=(low, high))
+    return Tensor._from_array(counts.astype(input._dtype.np_dtype), input._dtype)
