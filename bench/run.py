@@ -23,12 +23,20 @@ def cases() -> dict:
     mat_a, mat_b = torch.rand(256, 256), torch.rand(256, 256)
     leaf = torch.rand(8, requires_grad=True)
     a8, b8 = torch.rand(8, 8), torch.rand(8, 8)
+    big4m_a, big4m_b = torch.rand(4 * 1024 * 1024), torch.rand(4 * 1024 * 1024)
+    m1024 = torch.rand(1024, 1024)
     results = {
         # issue 3's targets: framework overhead on tiny tensors
         "add 8x8 + 8x8": _median_us(lambda: a8 + b8, 20000),
         "mul 8x8 * python float": _median_us(lambda: a8 * 2.5, 20000),
         "index a[2:5, 1]": _median_us(lambda: a8[2:5, 1], 20000),
         "view a.view(64)": _median_us(lambda: a8.view(64), 20000),
+        # issue 4's targets
+        "sum 8x8": _median_us(lambda: a8.sum(), 20000),
+        "add 4M float32": _median_us(lambda: big4m_a + big4m_b, 10),
+        "exp 4M float32": _median_us(lambda: torch.exp(big4m_a), 10),
+        "sum 4M float32": _median_us(lambda: big4m_a.sum(), 10),
+        "matmul 1024x1024": _median_us(lambda: m1024 @ m1024, 3, repeat=7),
         "add small (8)": _median_us(lambda: small_a + small_b, 20000),
         "mul scalar small (8)": _median_us(lambda: small_a * 2.0, 20000),
         "add big (1000x1000)": _median_us(lambda: big_a + big_b, 20),
@@ -47,4 +55,6 @@ def cases() -> dict:
 
 
 if __name__ == "__main__":
+    if hasattr(torch, "set_num_threads"):
+        torch.set_num_threads(2)  # the machine has 2 cores: both sides get both
     print(json.dumps(cases()))

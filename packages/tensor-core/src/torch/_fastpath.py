@@ -9,7 +9,7 @@ import warnings
 
 import numpy as np
 
-from . import _bindings, _grad_mode
+from . import _bindings, _dtype, _grad_mode
 from ._ops import pointwise
 from ._tensor import Tensor, make, make_view
 
@@ -24,6 +24,9 @@ warnings.filterwarnings(
 )
 
 _grad_state = _grad_mode._state
+_add_reduce = np.add.reduce  # the C reduction, without ndarray.sum's Python wrapper
+_asarray = np.asarray
+_FULL_FLOATS = (_dtype.float32, _dtype.float64)
 
 
 def _binary(ufunc, general, floats_only: bool):
@@ -127,6 +130,23 @@ def view(general):
     return method
 
 
+def sum_all(general):
+    """``x.sum()`` of a floating tensor without autograd: one NumPy reduction."""
+
+    def method(self, *args, **kwargs):
+        # float32/64 only: NumPy sums half precision in half, PyTorch in float32
+        if (
+            not args
+            and not kwargs
+            and self._dtype in _FULL_FLOATS
+            and not (_grad_state.enabled and self._requires_grad)
+        ):
+            return make(_asarray(_add_reduce(self._np, None)), self._dtype)
+        return general(self, *args, **kwargs)
+
+    return method
+
+
 def install() -> None:
     Tensor.__add__ = _binary(np.add, pointwise.add, floats_only=False)
     Tensor.__sub__ = _binary(np.subtract, pointwise.sub, floats_only=False)
@@ -138,3 +158,4 @@ def install() -> None:
     Tensor.__rtruediv__ = _reflected(np.true_divide, pointwise.div)
     Tensor.__getitem__ = getitem(Tensor.__getitem__)
     Tensor.view = view(Tensor.view)
+    Tensor.sum = sum_all(Tensor.sum)
