@@ -667,3 +667,27 @@ SHAPES_AND_SORTING = [
 ]
 
 GROUPS["shapes_and_sorting"] = SHAPES_AND_SORTING
+
+NN_KERNELS = [
+    "i = (torch.arange(2 * 3 * 6 * 6) % 7 - 3).float().reshape(2, 3, 6, 6); w = (torch.arange(4 * 3 * 3 * 3) % 5 - 2).float().reshape(4, 3, 3, 3); torch.conv2d(i, w, torch.tensor([1.0, 0.0, -1.0, 2.0]), stride=2, padding=1)",
+    "i = (torch.arange(2 * 4 * 5 * 5) % 7 - 3).float().reshape(2, 4, 5, 5); w = (torch.arange(4 * 2 * 3 * 3) % 5 - 2).float().reshape(4, 2, 3, 3); torch.conv2d(i, w, groups=2, padding='same', dilation=2).sum(dim=(2, 3))",
+    "i = (torch.arange(1 * 2 * 9) % 4 - 1).float().reshape(1, 2, 9); w = torch.ones(3, 2, 2); torch.conv1d(i, w, stride=3, padding='valid')",
+    "i = torch.ones(1, 1, 3, 4, 4); torch.conv3d(i, torch.ones(2, 1, 2, 2, 2)).shape",
+    "torch.conv2d(torch.ones(1, 4, 5, 5), torch.ones(16, 3, 3, 3))",
+    "torch.conv2d(torch.ones(1, 3, 2, 2), torch.ones(1, 3, 3, 3))",
+    "torch.conv2d(torch.ones(3, 5, 5), torch.ones(2, 3, 3, 3)).shape",
+    "torch.conv2d(torch.ones(1, 3, 5, 5), torch.ones(2, 3, 3, 3), stride=2, padding='same')",
+    "i = (torch.arange(2 * 2 * 6 * 5) % 11 - 5).float().reshape(2, 2, 6, 5); torch.max_pool2d(i, 2)",
+    "i = (torch.arange(1 * 2 * 7 * 7) % 11 - 5).float().reshape(1, 2, 7, 7); torch.max_pool2d(i, 3, 2, 1)",
+    "i = (torch.arange(1 * 1 * 5 * 5) % 11 - 5).float().reshape(1, 1, 5, 5); torch.max_pool2d(i, 2, ceil_mode=True)",
+    "i = (torch.arange(1 * 1 * 6) % 5).float().reshape(1, 1, 6); torch.max_pool1d(i, 2, dilation=2)",
+    "torch.max_pool2d(torch.ones(1, 1, 4, 4), 2, padding=2)",
+    "i = torch.arange(32.0).reshape(1, 2, 4, 4); torch.avg_pool1d(i.flatten(2), 2), torch.avg_pool1d(i.flatten(2), 3, 2, 1)",
+    "i = torch.arange(25.0).reshape(1, 1, 25); torch.avg_pool1d(i, 2, ceil_mode=True), torch.avg_pool1d(i, 3, 2, 1, count_include_pad=False)",
+    "torch.avg_pool1d(torch.arange(6.0).reshape(1, 1, 6), 3)",
+    "torch.relu(torch.tensor([-1.0, 0.0, 2.0])), torch.tensor([[-1, 2]]).relu()",
+    "torch.softmax(torch.tensor([1.0, 2.0, 3.0]), 0), torch.log_softmax(torch.tensor([[1.0, 2.0], [3.0, 5.0]]), 1)",
+    "torch.softmax(torch.tensor([1000.0, 1000.0]), 0), torch.softmax(torch.tensor([1, 2]), 0, dtype=torch.float64)",
+]
+
+GROUPS["nn_kernels"] = NN_KERNELS

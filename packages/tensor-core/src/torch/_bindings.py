@@ -13,6 +13,7 @@ from ._ops import (
     binary_math,
     gather_scatter,
     linalg,
+    nn_kernels,
     pointwise,
     reduction,
     shape_ops,
@@ -78,6 +79,9 @@ _METHODS = {
     "addcmul": ternary.addcmul,
     "addcdiv": ternary.addcdiv,
     "where": lambda self, condition, other: ternary.where(condition, self, other),
+    "relu": nn_kernels.relu,
+    "softmax": nn_kernels.softmax,
+    "log_softmax": nn_kernels.log_softmax,
     **pointwise.INPLACE,
     # views
     **{name: getattr(views, name) for name in views.__all__},

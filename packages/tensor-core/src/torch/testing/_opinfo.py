@@ -184,6 +184,59 @@ def _scatter_ref(accumulate):
     return ref
 
 
+def _conv_ref(x, w, b=None, stride=1, padding=0, dilation=1, groups=1):
+    """Direct N-d convolution: a loop over output positions (small samples only)."""
+    nd = w.ndim - 2
+    stride, padding, dilation = (
+        (v,) * nd if isinstance(v, int) else v for v in (stride, padding, dilation)
+    )
+    x = np.pad(x, ((0, 0), (0, 0)) + tuple((p, p) for p in padding))
+    n, c = x.shape[:2]
+    c_out, cg = w.shape[:2]
+    k = w.shape[2:]
+    out = [(x.shape[2 + i] - dilation[i] * (k[i] - 1) - 1) // stride[i] + 1 for i in range(nd)]
+    result = np.zeros((n, c_out) + tuple(out))
+    for o in range(c_out):
+        g = o // (c_out // groups)
+        for pos in np.ndindex(*out):
+            window = x[
+                (slice(None), slice(g * cg, (g + 1) * cg))
+                + tuple(
+                    slice(p * s, p * s + d * (kk - 1) + 1, d)
+                    for p, s, d, kk in zip(pos, stride, dilation, k)
+                )
+            ]
+            result[(slice(None), o) + pos] = np.sum(window * w[o], axis=tuple(range(1, nd + 2)))
+        if b is not None:
+            result[:, o] += b[o]
+    return result
+
+
+def _pool_ref(kind, nd):
+    def ref(x, kernel, stride=None, padding=0, *rest):
+        kernel = (kernel,) * nd if isinstance(kernel, int) else kernel
+        stride = (
+            kernel if stride is None else ((stride,) * nd if isinstance(stride, int) else stride)
+        )
+        padding = (padding,) * nd if isinstance(padding, int) else padding
+        fill = -np.inf if kind == "max" else 0.0
+        xp = np.pad(x, ((0, 0), (0, 0)) + tuple((p, p) for p in padding), constant_values=fill)
+        out = [(x.shape[2 + i] + 2 * padding[i] - kernel[i]) // stride[i] + 1 for i in range(nd)]
+        result = np.zeros(x.shape[:2] + tuple(out))
+        for pos in np.ndindex(*out):
+            window = xp[
+                (slice(None), slice(None))
+                + tuple(slice(p * s, p * s + k) for p, s, k in zip(pos, stride, kernel))
+            ]
+            axes = tuple(range(2, 2 + nd))
+            result[(slice(None), slice(None)) + pos] = (
+                window.max(axis=axes) if kind == "max" else window.mean(axis=axes)
+            )
+        return result
+
+    return ref
+
+
 def _index_put(x, value, index):
     y = x.clone()
     y[index] = value
@@ -454,6 +507,58 @@ op_db: list[OpInfo] = [
         lambda *ts: torch.einsum("ij,jk->ik", *ts),
         lambda *arrays: np.einsum("ij,jk->ik", *arrays),
         lambda d: [SampleInput((_make((2, 3), d, 1), _make((3, 4), d, 2)))],
+    ),
+    OpInfo(
+        "convolution",
+        lambda x, w, b, *a: torch.convolution(x, w, b, *a),
+        _conv_ref,
+        lambda d: [
+            SampleInput((_make((2, 3, 7), d, 1), _make((4, 3, 3), d, 2), _make((4,), d, 3))),
+            SampleInput(
+                (_make((1, 4, 6, 5), d, 1), _make((6, 2, 3, 2), d, 2), _make((6,), d, 3)),
+                ((2, 1), (1, 0), (1, 2), 2),
+            ),
+            SampleInput(
+                (_make((1, 2, 4, 4, 3), d, 1), _make((2, 2, 2, 2, 2), d, 2), _make((2,), d, 3)),
+                (1, 1, 1, 1),
+            ),
+        ],
+        supports_gradgrad=False,
+    ),
+    OpInfo(
+        "max_pool",
+        lambda x, *a: torch.max_pool2d(x, *a),
+        _pool_ref("max", 2),
+        lambda d: [
+            SampleInput((_make((2, 2, 6, 5), d, 1),), (2,)),
+            SampleInput((_make((1, 3, 7, 7), d, 1),), ((3, 2), (2, 1), (1, 0))),
+        ],
+        supports_gradgrad=False,
+    ),
+    OpInfo(
+        "avg_pool",
+        lambda x, *a: torch._ops.nn_kernels.avg_pool2d(x, *a),
+        _pool_ref("avg", 2),
+        lambda d: [
+            SampleInput((_make((2, 2, 6, 5), d, 1),), (2,)),
+            SampleInput((_make((1, 3, 7, 7), d, 1),), ((3, 2), (2, 1))),
+        ],
+        supports_gradgrad=False,
+    ),
+    OpInfo(
+        "softmax",
+        torch.softmax,
+        lambda a, d: np.exp(a) / np.exp(a).sum(d, keepdims=True),
+        lambda d: [
+            SampleInput((_make((3, 4), d, 1),), (1,)),
+            SampleInput((_make((3, 4), d, 1),), (0,)),
+        ],
+    ),
+    OpInfo(
+        "log_softmax",
+        torch.log_softmax,
+        lambda a, d: a - np.log(np.exp(a).sum(d, keepdims=True)),
+        lambda d: [SampleInput((_make((3, 4), d, 1),), (1,))],
     ),
     OpInfo("sum", torch.sum, _numpy_reduce(np.sum), _reduction_samples, FLOATING),
     OpInfo("mean", torch.mean, _numpy_reduce(np.mean), _reduction_samples, FLOATING),

@@ -14,6 +14,7 @@ from .binary_math import BINARY_MATH
 from .conversion import CONVERSION
 from .gather_scatter import GATHER_SCATTER
 from .linalg import LINALG
+from .nn_kernels import NN_KERNELS
 from .pointwise import POINTWISE
 from .reduction import REDUCTION
 from .shape_ops import SHAPE_OPS
@@ -34,6 +35,7 @@ DERIVATIVES: dict[str, Derivative] = {
     **CONVERSION,
     **GATHER_SCATTER,
     **SHAPE_OPS,
+    **NN_KERNELS,
 }
 
 

@@ -1,0 +1,51 @@
+"""Derivatives of the neural-network kernels; the heavy lifting is core's backward ops."""
+
+from __future__ import annotations
+
+import torch
+from torch._interface import ops
+
+from ._entry import Derivative
+
+
+def _conv(which):
+    def formula(grad, inputs, saved):
+        x, weight, _ = inputs
+        stride, pads, dilation, groups = saved
+        return ops["_conv_backward"].function(
+            grad, x, weight, stride, pads, dilation, groups, which
+        )
+
+    return formula
+
+
+def _max_pool(grad, inputs, saved):
+    (indices,) = saved
+    return ops["_max_pool_backward"].function(grad, inputs[0], indices)
+
+
+def _avg_pool(grad, inputs, saved):
+    return ops["_avg_pool_backward"].function(grad, inputs[0], *saved)
+
+
+def _softmax(grad, inputs, saved):
+    (dim,) = saved
+    y = torch.softmax(inputs[0], dim)
+    return y * (grad - (grad * y).sum(dim, keepdim=True))
+
+
+def _log_softmax(grad, inputs, saved):
+    (dim,) = saved
+    y = torch.log_softmax(inputs[0], dim)
+    return grad - torch.exp(y) * grad.sum(dim, keepdim=True)
+
+
+NN_KERNELS = {
+    "convolution": Derivative(
+        "ConvolutionBackward0", (_conv("input"), _conv("weight"), _conv("bias"))
+    ),
+    "max_pool": Derivative("MaxPool2DWithIndicesBackward0", (_max_pool,)),
+    "avg_pool": Derivative("AvgPool2DBackward0", (_avg_pool,)),
+    "softmax": Derivative("SoftmaxBackward0", (_softmax,)),
+    "log_softmax": Derivative("LogSoftmaxBackward0", (_log_softmax,)),
+}

@@ -1,0 +1,557 @@
+"""Neural-network kernels: N-d convolution, max and average pooling, relu, softmax and
+log-softmax. ``torch.nn.functional`` (torch-nn) calls these; their gradients are ops too
+(``_conv_backward``, ``_max_pool_backward``, ``_avg_pool_backward``), so torch-autograd's
+formulas stay one line each.
+
+Convolution unfolds the (padded) input into columns and multiplies them with the weight
+in one BLAS call per group; its backward folds columns back with one strided add per
+kernel position (a loop over the kernel's few positions, never over data).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .. import _dtype
+from .._interface import OpDef, ops
+from .._tensor import Tensor
+from ._dispatch import record
+
+__all__ = [
+    "convolution",
+    "conv1d",
+    "conv2d",
+    "conv3d",
+    "max_pool1d",
+    "max_pool2d",
+    "max_pool3d",
+    "max_pool2d_with_indices",
+    "avg_pool1d",
+    "relu",
+    "softmax",
+    "log_softmax",
+]
+
+
+def _register(name, function, signature, differentiable=True):
+    op = ops.register(
+        OpDef(
+            name=name,
+            signature=signature,
+            kernels={"cpu": function},
+            family="nn_kernels",
+            differentiable=differentiable,
+        )
+    )
+    op.function = function
+    return op
+
+
+def _tuple(value, n: int, name: str) -> tuple:
+    if isinstance(value, int):
+        return (value,) * n
+    value = tuple(int(v) for v in value)
+    if len(value) == 1:
+        return value * n
+    if len(value) != n:
+        raise RuntimeError(
+            f"expected {name} to be a single integer value or a list of {n} "
+            f"values to match the convolution dimensions, but got {name}="
+            f"{list(value)}"
+        )
+    return value
+
+
+def _windows(padded: np.ndarray, kernel, stride, dilation, out_shape) -> np.ndarray:
+    """A read-only view (N, C, *out, *kernel) of every window of ``padded``."""
+    nd = len(kernel)
+    strides = padded.strides
+    shape = padded.shape[:2] + tuple(out_shape) + tuple(kernel)
+    view_strides = (
+        strides[:2]
+        + tuple(strides[2 + i] * stride[i] for i in range(nd))
+        + tuple(strides[2 + i] * dilation[i] for i in range(nd))
+    )
+    return np.lib.stride_tricks.as_strided(padded, shape, view_strides, writeable=False)
+
+
+# ------------------------------------------------------------------ convolution
+
+
+def _conv_geometry(input, weight, stride, padding, dilation, groups, nd):
+    if input._np.ndim != nd + 2:
+        raise RuntimeError(
+            f"Expected {nd + 1}D (unbatched) or {nd + 2}D (batched) input to "
+            f"conv{nd}d, but got input of size: {list(input._np.shape)}"
+        )
+    stride = _tuple(stride, nd, "stride")
+    dilation = _tuple(dilation, nd, "dilation")
+    kernel = weight._np.shape[2:]
+    channels = input._np.shape[1]
+    if weight._np.shape[1] * groups != channels:
+        raise RuntimeError(
+            f"Given groups={groups}, weight of size {list(weight._np.shape)}, "
+            f"expected input{list(input._np.shape)} to have "
+            f"{weight._np.shape[1] * groups} channels, but got {channels} "
+            f"channels instead"
+        )
+    if weight._np.shape[0] % groups:
+        raise RuntimeError(
+            f"Given groups={groups}, expected weight to be divisible by {groups} at dimension 0"
+        )
+    if isinstance(padding, str):
+        if padding == "valid":
+            pads = ((0, 0),) * nd
+        elif padding == "same":
+            if any(s != 1 for s in stride):
+                raise RuntimeError("padding='same' is not supported for strided convolutions")
+            total = [d * (k - 1) for d, k in zip(dilation, kernel)]
+            pads = tuple((t // 2, t - t // 2) for t in total)
+        else:
+            raise RuntimeError(f"Invalid padding string '{padding}'")
+    else:
+        pads = tuple((p, p) for p in _tuple(padding, nd, "padding"))
+    spatial = input._np.shape[2:]
+    out = []
+    for i in range(nd):
+        size = spatial[i] + pads[i][0] + pads[i][1]
+        span = dilation[i] * (kernel[i] - 1) + 1
+        if size < span:
+            raise RuntimeError(
+                f"Calculated padded input size per channel: "
+                f"({' x '.join(str(s + a + b) for s, (a, b) in zip(spatial, pads))})"
+                f". Kernel size: ({' x '.join(map(str, kernel))}). Kernel size "
+                f"can't be greater than actual input size"
+            )
+        out.append((size - span) // stride[i] + 1)
+    return stride, pads, dilation, tuple(kernel), tuple(out)
+
+
+def _columns(x: np.ndarray, pads, kernel, stride, dilation, out_shape, groups):
+    """The input unfolded to (groups, N * out, Cg * K)."""
+    padded = np.pad(x, ((0, 0), (0, 0)) + pads) if any(p != (0, 0) for p in pads) else x
+    windows = _windows(padded, kernel, stride, dilation, out_shape)
+    n, c = x.shape[:2]
+    nd = len(kernel)
+    # (N, C, *out, *k) -> (G, N, *out, Cg, *k)
+    windows = windows.reshape((n, groups, c // groups) + windows.shape[2:])
+    order = (1, 0) + tuple(range(3, 3 + nd)) + (2,) + tuple(range(3 + nd, 3 + 2 * nd))
+    cols = windows.transpose(order)
+    return np.ascontiguousarray(cols).reshape(
+        groups, n * math.prod(out_shape), (c // groups) * math.prod(kernel)
+    )
+
+
+def convolution(
+    input: Tensor, weight: Tensor, bias=None, stride=1, padding=0, dilation=1, groups: int = 1
+) -> Tensor:
+    """N-d cross-correlation (what deep learning calls convolution) of ``input``
+    (N, C_in, *spatial) with ``weight`` (C_out, C_in / groups, *kernel)."""
+    nd = weight._np.ndim - 2
+    unbatched = input._np.ndim == nd + 1
+    if unbatched:
+        input = input.unsqueeze(0)
+    stride, pads, dilation, kernel, out_shape = _conv_geometry(
+        input, weight, stride, padding, dilation, groups, nd
+    )
+    dtype = input._dtype
+    if weight._dtype is not dtype:
+        raise RuntimeError(
+            f"Input type ({dtype._legacy}) and weight type "
+            f"({weight._dtype._legacy}) should be the same"
+        )
+    cols = _columns(input._np, pads, kernel, stride, dilation, out_shape, groups)
+    c_out = weight._np.shape[0]
+    w = weight._np.reshape(groups, c_out // groups, -1)
+    product = np.matmul(cols, w.transpose(0, 2, 1))  # (G, N*out, Og)
+    n = input._np.shape[0]
+    result = product.reshape((groups, n) + out_shape + (c_out // groups,))
+    order = (1, 0, nd + 2) + tuple(range(2, 2 + nd))
+    result = result.transpose(order).reshape((n, c_out) + out_shape)
+    if bias is not None:
+        result = result + bias._np.reshape((1, c_out) + (1,) * nd)
+    output = Tensor._from_array(np.ascontiguousarray(result, dtype=dtype.np_dtype), dtype)
+    saved = (stride, pads, dilation, groups)
+    output = record(CONVOLUTION, (input, weight, bias), output, saved)
+    return output.squeeze(0) if unbatched else output
+
+
+CONVOLUTION = _register(
+    "convolution",
+    convolution,
+    "convolution(Tensor input, Tensor weight, "
+    "Tensor? bias, int[] stride, int[] padding, int[] dilation, "
+    "int groups) -> Tensor",
+)
+
+
+def conv_backward(
+    grad: Tensor, input: Tensor, weight: Tensor, stride, pads, dilation, groups: int, which: str
+) -> Tensor:
+    """The gradient of :func:`convolution` for ``which`` of "input", "weight", "bias"."""
+    g = grad._np
+    nd = len(stride)
+    n, c_out = g.shape[:2]
+    out_shape = g.shape[2:]
+    if which == "bias":
+        return Tensor._from_array(
+            np.asarray(g.sum(axis=(0,) + tuple(range(2, 2 + nd))), order="C"), grad._dtype
+        )
+    kernel = weight._np.shape[2:]
+    # grad as (G, N*out, Og)
+    g_cols = g.reshape((n, groups, c_out // groups) + out_shape)
+    g_cols = g_cols.transpose((1, 0) + tuple(range(3, 3 + nd)) + (2,)).reshape(
+        groups, n * math.prod(out_shape), c_out // groups
+    )
+    if which == "weight":
+        cols = _columns(input._np, pads, kernel, stride, dilation, out_shape, groups)
+        w = np.matmul(g_cols.transpose(0, 2, 1), cols)  # (G, Og, Cg*K)
+        return Tensor._from_array(np.ascontiguousarray(w.reshape(weight._np.shape)), grad._dtype)
+    c_in = input._np.shape[1]
+    w = weight._np.reshape(groups, c_out // groups, -1)
+    cols = np.matmul(g_cols, w)  # (G, N*out, Cg*K)
+    cols = cols.reshape((groups, n) + out_shape + (c_in // groups,) + tuple(kernel))
+    padded_shape = (n, c_in) + tuple(s + a + b for s, (a, b) in zip(input._np.shape[2:], pads))
+    result = np.zeros(padded_shape, dtype=g.dtype)
+    grouped = result.reshape((n, groups, c_in // groups) + padded_shape[2:])
+    # fold: one strided add per kernel position
+    for position in np.ndindex(*kernel):
+        target = tuple(
+            slice(p * d, p * d + (o - 1) * s + 1, s)
+            for p, d, o, s in zip(position, dilation, out_shape, stride)
+        )
+        source = cols[(Ellipsis,) + position]
+        # source: (G, N, *out, Cg) -> (N, G, Cg, *out)
+        source = np.moveaxis(np.moveaxis(source, -1, 2), 0, 1)
+        grouped[(slice(None), slice(None), slice(None)) + target] += source
+    inner = tuple(slice(a, a + s) for (a, _), s in zip(pads, input._np.shape[2:]))
+    return Tensor._from_array(
+        np.ascontiguousarray(result[(slice(None), slice(None)) + inner]), grad._dtype
+    )
+
+
+CONV_BACKWARD = _register(
+    "_conv_backward",
+    conv_backward,
+    "_conv_backward(Tensor grad, Tensor input, Tensor weight, ...) -> Tensor",
+    differentiable=False,
+)
+
+
+def _conv(nd):
+    def function(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+        if weight._np.ndim != nd + 2:
+            raise RuntimeError(f"conv{nd}d: expected a {nd + 2}-d weight, got {weight._np.ndim}-d")
+        return convolution(input, weight, bias, stride, padding, dilation, groups)
+
+    function.__name__ = f"conv{nd}d"
+    function.__doc__ = (
+        f"{nd}-d convolution of ``input`` (N, C_in, ...) with ``weight`` "
+        f"(C_out, C_in / groups, ...); ``padding`` may be an int, a tuple, "
+        f"'valid' or 'same'."
+    )
+    return function
+
+
+conv1d, conv2d, conv3d = _conv(1), _conv(2), _conv(3)
+
+
+# ---------------------------------------------------------------------- pooling
+
+
+def _pool_geometry(x, kernel_size, stride, padding, dilation, ceil_mode, nd, name):
+    kernel = _tuple(kernel_size, nd, "kernel_size")
+    stride = _tuple(stride if stride not in (None, ()) else kernel, nd, "stride")
+    padding = _tuple(padding, nd, "padding")
+    dilation = _tuple(dilation, nd, "dilation")
+    for k, p in zip(kernel, padding):
+        if p > k // 2:
+            raise RuntimeError(
+                f"pad should be at most half of effective kernel size, but got "
+                f"pad={p}, kernel_size={k} and dilation=1"
+            )
+    spatial = x.shape[2:]
+    out = []
+    for size, k, s, p, d in zip(spatial, kernel, stride, padding, dilation):
+        span = d * (k - 1) + 1
+        length = (size + 2 * p - span + (s - 1 if ceil_mode else 0)) // s + 1
+        if ceil_mode and (length - 1) * s >= size + p:
+            length -= 1  # the last window must start inside the input or left padding
+        if length <= 0:
+            raise RuntimeError(
+                f"Given input size: ({'x'.join(map(str, x.shape[1:]))}). "
+                f"Calculated output size: ({x.shape[1]}x{length}). Output size "
+                f"is too small"
+            )
+        out.append(length)
+    return kernel, stride, padding, dilation, tuple(out)
+
+
+def _padded_for_pool(x, kernel, stride, padding, dilation, out, fill):
+    """``x`` padded on the left by ``padding`` and on the right as far as the last
+    window reaches, with ``fill``."""
+    pads = []
+    for size, k, s, p, d, o in zip(x.shape[2:], kernel, stride, padding, dilation, out):
+        reach = (o - 1) * s + d * (k - 1) + 1
+        pads.append((p, max(reach - size - p, 0)))
+    return np.pad(x, ((0, 0), (0, 0)) + tuple(pads), constant_values=fill), pads
+
+
+def max_pool(
+    input: Tensor,
+    kernel_size,
+    stride=None,
+    padding=0,
+    dilation=1,
+    ceil_mode: bool = False,
+    return_indices: bool = False,
+    nd: int = 2,
+):
+    """N-d max pooling; with ``return_indices``, also each maximum's flat position in its
+    input plane (what ``max_unpool`` takes)."""
+    unbatched = input._np.ndim == nd + 1
+    x = input._np[None] if unbatched else input._np
+    if x.ndim != nd + 2:
+        raise RuntimeError(f"max_pool{nd}d: Expected {nd + 1}D or {nd + 2}D input")
+    kernel, stride, padding, dilation, out = _pool_geometry(
+        x, kernel_size, stride, padding, dilation, ceil_mode, nd, "max"
+    )
+    fill = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
+    padded, pads = _padded_for_pool(x, kernel, stride, padding, dilation, out, fill)
+    windows = _windows(padded, kernel, stride, dilation, out)
+    flat = windows.reshape(windows.shape[: 2 + nd] + (-1,))
+    position = np.argmax(flat, axis=-1)
+    if x.dtype.kind == "f":  # a NaN wins, as in PyTorch
+        nan = np.isnan(flat)
+        position = np.where(nan.any(-1), np.argmax(nan, -1), position)
+    values = np.take_along_axis(flat, position[..., None], -1)[..., 0]
+    # the flat index of each maximum in its unpadded input plane
+    offsets = np.unravel_index(position, kernel)
+    coords = []
+    for i in range(nd):
+        grid = np.arange(out[i]).reshape((1, 1) + tuple(-1 if j == i else 1 for j in range(nd)))
+        coords.append(grid * stride[i] + offsets[i] * dilation[i] - pads[i][0])
+    indices = np.ravel_multi_index(tuple(np.broadcast_arrays(*coords)), x.shape[2:], mode="clip")
+    result = Tensor._from_array(np.ascontiguousarray(values), input._dtype)
+    index_tensor = Tensor._from_array(np.ascontiguousarray(indices, dtype=np.int64), _dtype.int64)
+    if unbatched:
+        input_b = input.unsqueeze(0)
+    else:
+        input_b = input
+    result = record(MAX_POOL, (input_b,), result, (index_tensor,))
+    if unbatched:
+        result, index_tensor = result.squeeze(0), index_tensor.squeeze(0)
+    return (result, index_tensor) if return_indices else result
+
+
+MAX_POOL = _register(
+    "max_pool", max_pool, "max_pool(Tensor self, int[] kernel_size, ...) -> Tensor"
+)
+MAX_POOL.extra["binding"] = "torch.max_pool1d/2d/3d"
+
+
+def max_pool_backward(grad: Tensor, input: Tensor, indices: Tensor) -> Tensor:
+    """Each output gradient added at its maximum's position (one bincount)."""
+    x = input._np
+    planes = x.shape[0] * x.shape[1]
+    plane_size = math.prod(x.shape[2:])
+    flat_index = indices._np.reshape(planes, -1) + np.arange(planes)[:, None] * plane_size
+    summed = np.bincount(
+        flat_index.reshape(-1),
+        weights=grad._np.reshape(-1).astype(np.float64),
+        minlength=planes * plane_size,
+    )
+    return Tensor._from_array(summed.reshape(x.shape).astype(x.dtype), grad._dtype)
+
+
+MAX_POOL_BACKWARD = _register(
+    "_max_pool_backward",
+    max_pool_backward,
+    "_max_pool_backward(Tensor grad, Tensor self, Tensor indices) -> Tensor",
+    differentiable=False,
+)
+
+
+def _max_pool_nd(nd):
+    def function(
+        input,
+        kernel_size,
+        stride=None,
+        padding=0,
+        dilation=1,
+        ceil_mode=False,
+        return_indices=False,
+    ):
+        return max_pool(
+            input, kernel_size, stride, padding, dilation, ceil_mode, return_indices, nd
+        )
+
+    function.__name__ = f"max_pool{nd}d"
+    function.__doc__ = f"{nd}-d max pooling (see :func:`max_pool`)."
+    return function
+
+
+max_pool1d, max_pool2d, max_pool3d = _max_pool_nd(1), _max_pool_nd(2), _max_pool_nd(3)
+
+
+def max_pool2d_with_indices(
+    input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False
+):
+    return max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, True, 2)
+
+
+def avg_pool(
+    input: Tensor,
+    kernel_size,
+    stride=None,
+    padding=0,
+    ceil_mode: bool = False,
+    count_include_pad: bool = True,
+    divisor_override=None,
+    nd: int = 2,
+) -> Tensor:
+    """N-d average pooling. Windows that reach past the padding (``ceil_mode``) average
+    over what they cover; ``count_include_pad`` counts the zero padding."""
+    unbatched = input._np.ndim == nd + 1
+    x = input._np[None] if unbatched else input._np
+    kernel, stride, padding, _, out = _pool_geometry(
+        x, kernel_size, stride, padding, 1, ceil_mode, nd, "avg"
+    )
+    divisors = _avg_divisors(
+        x.shape[2:], kernel, stride, padding, out, count_include_pad, divisor_override
+    )
+    padded, _ = _padded_for_pool(x, kernel, stride, padding, (1,) * nd, out, 0)
+    windows = _windows(padded, kernel, stride, (1,) * nd, out)
+    sums = windows.sum(axis=tuple(range(2 + nd, 2 + 2 * nd)), dtype=np.float64)
+    values = (sums / divisors).astype(x.dtype)
+    input_b = input.unsqueeze(0) if unbatched else input
+    result = record(
+        AVG_POOL,
+        (input_b,),
+        Tensor._from_array(values, input._dtype),
+        (kernel, stride, padding, divisors),
+    )
+    return result.squeeze(0) if unbatched else result
+
+
+def _avg_divisors(spatial, kernel, stride, padding, out, count_include_pad, divisor_override):
+    if divisor_override:
+        return np.full(out, float(divisor_override))
+    divisors = np.ones(out)
+    for i, (size, k, s, p, o) in enumerate(zip(spatial, kernel, stride, padding, out)):
+        start = np.arange(o) * s - p
+        end = np.minimum(start + k, size + p)
+        counted = end - start  # window clipped to the padded input
+        if not count_include_pad:
+            counted = np.minimum(end, size) - np.maximum(start, 0)
+        shape = [1] * len(out)
+        shape[i] = o
+        divisors = divisors * counted.reshape(shape)
+    return divisors
+
+
+AVG_POOL = _register(
+    "avg_pool", avg_pool, "avg_pool(Tensor self, int[] kernel_size, ...) -> Tensor"
+)
+AVG_POOL.extra["binding"] = "torch.avg_pool1d/2d/3d"
+
+
+def avg_pool_backward(grad: Tensor, input: Tensor, kernel, stride, padding, divisors) -> Tensor:
+    """Each output gradient spread evenly over its window (one strided add per kernel
+    position)."""
+    x = input._np
+    out = grad._np.shape[2:]
+    share = grad._np / divisors
+    padded_shape = x.shape[:2] + tuple(
+        max((o - 1) * s + k, size + 2 * p)
+        for o, s, k, size, p in zip(out, stride, kernel, x.shape[2:], padding)
+    )
+    result = np.zeros(padded_shape, dtype=np.float64)
+    for position in np.ndindex(*kernel):
+        target = tuple(slice(q, q + (o - 1) * s + 1, s) for q, o, s in zip(position, out, stride))
+        result[(slice(None), slice(None)) + target] += share
+    inner = tuple(slice(p, p + size) for p, size in zip(padding, x.shape[2:]))
+    return Tensor._from_array(
+        np.ascontiguousarray(result[(slice(None),) * 2 + inner].astype(x.dtype)), grad._dtype
+    )
+
+
+AVG_POOL_BACKWARD = _register(
+    "_avg_pool_backward",
+    avg_pool_backward,
+    "_avg_pool_backward(Tensor grad, Tensor self, ...) -> Tensor",
+    differentiable=False,
+)
+
+
+def _avg_pool_nd(nd):
+    def function(
+        input,
+        kernel_size,
+        stride=None,
+        padding=0,
+        ceil_mode=False,
+        count_include_pad=True,
+        divisor_override=None,
+    ):
+        return avg_pool(
+            input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, nd
+        )
+
+    function.__name__ = f"avg_pool{nd}d"
+    function.__doc__ = f"{nd}-d average pooling (see :func:`avg_pool`)."
+    return function
+
+
+avg_pool1d, avg_pool2d, avg_pool3d = _avg_pool_nd(1), _avg_pool_nd(2), _avg_pool_nd(3)
+
+
+# ------------------------------------------------------------ activations
+
+
+def relu(input: Tensor) -> Tensor:
+    """``max(input, 0)`` elementwise.
+
+    Examples::
+
+        >>> import torch
+        >>> torch.relu(torch.tensor([-1.0, 2.0]))
+        tensor([0., 2.])
+    """
+    from .ternary import where
+
+    # NOTE: written as where(x > 0, x, 0) so the gradient at 0 is 0, as in PyTorch
+    return where(input > 0, input, 0)
+
+
+def _softmax_array(x: np.ndarray, dim: int, log: bool) -> np.ndarray:
+    shifted = x - np.max(x, axis=dim, keepdims=True)
+    exp = np.exp(shifted)
+    total = np.sum(exp, axis=dim, keepdims=True)
+    return shifted - np.log(total) if log else exp / total
+
+
+def softmax(input: Tensor, dim: int, dtype=None) -> Tensor:
+    """``exp(x) / sum(exp(x))`` along ``dim``, computed without overflow."""
+    x = input if dtype is None else input.to(dtype)
+    d = x._wrap_dim(dim)
+    with np.errstate(all="ignore"):
+        array = _softmax_array(x._np, d, log=False)
+    return record(SOFTMAX, (x,), Tensor._from_array(np.asarray(array, order="C"), x._dtype), (d,))
+
+
+def log_softmax(input: Tensor, dim: int, dtype=None) -> Tensor:
+    """``log(softmax(x))`` along ``dim``, computed stably."""
+    x = input if dtype is None else input.to(dtype)
+    d = x._wrap_dim(dim)
+    with np.errstate(all="ignore"):
+        array = _softmax_array(x._np, d, log=True)
+    return record(
+        LOG_SOFTMAX, (x,), Tensor._from_array(np.asarray(array, order="C"), x._dtype), (d,)
+    )
+
+
+SOFTMAX = _register("softmax", softmax, "softmax(Tensor self, int dim) -> Tensor")
+LOG_SOFTMAX = _register("log_softmax", log_softmax, "log_softmax(Tensor self, int dim) -> Tensor")
