@@ -5,9 +5,11 @@
 
 #include <cmath>
 #include <stdexcept>
+#include <algorithm>
 #include <vector>
 #include <string>
 
+#include "elementwise.h"
 #include "mt19937.h"
 #include "special.h"
 
@@ -88,10 +90,67 @@ py::array special(const std::string& name, const py::array& input) {
   throw py::type_error("special function " + name + ": input must be float32 or float64");
 }
 
+template <typename T>
+py::array binary_typed(torch_core::BinaryOp op, const py::array& a, const py::array& b,
+                       int threads) {
+  auto x = py::array_t<T, py::array::c_style>::ensure(a);
+  auto y = py::array_t<T, py::array::c_style>::ensure(b);
+  if (!x || !y) throw py::type_error("binary: operands must be C-contiguous of one float dtype");
+  if (x.ndim() != y.ndim() || !std::equal(x.shape(), x.shape() + x.ndim(), y.shape())) {
+    throw std::invalid_argument("binary: operands must have the same shape");
+  }
+  py::array_t<T> out(std::vector<py::ssize_t>(x.shape(), x.shape() + x.ndim()));
+  const T* xp = x.data();
+  const T* yp = y.data();
+  T* op_out = out.mutable_data();
+  const auto n = static_cast<std::size_t>(x.size());
+  {
+    py::gil_scoped_release nogil;  // reads and writes only the buffers held above
+    torch_core::binary(op, xp, yp, op_out, n, threads);
+  }
+  return out;
+}
+
+py::array binary(const std::string& name, const py::array& a, const py::array& b,
+                 int threads) {
+  torch_core::BinaryOp op;
+  if (name == "add") op = torch_core::BinaryOp::kAdd;
+  else if (name == "sub") op = torch_core::BinaryOp::kSub;
+  else if (name == "mul") op = torch_core::BinaryOp::kMul;
+  else if (name == "div") op = torch_core::BinaryOp::kDiv;
+  else throw std::invalid_argument("binary: unknown op " + name);
+  if (threads < 1) threads = torch_core::default_threads();
+  if (py::dtype::of<float>().is(a.dtype())) return binary_typed<float>(op, a, b, threads);
+  if (py::dtype::of<double>().is(a.dtype())) return binary_typed<double>(op, a, b, threads);
+  throw py::type_error("binary: operands must be float32 or float64");
+}
+
+template <typename T>
+double sum_typed(const py::array& a, int threads) {
+  auto x = py::array_t<T, py::array::c_style>::ensure(a);
+  if (!x) throw py::type_error("sum: input must be C-contiguous");
+  const T* data = x.data();
+  const auto n = static_cast<std::size_t>(x.size());
+  py::gil_scoped_release nogil;
+  return torch_core::sum(data, n, threads);
+}
+
+double sum_all(const py::array& a, int threads) {
+  if (threads < 1) threads = torch_core::default_threads();
+  if (py::dtype::of<float>().is(a.dtype())) return sum_typed<float>(a, threads);
+  if (py::dtype::of<double>().is(a.dtype())) return sum_typed<double>(a, threads);
+  throw py::type_error("sum: input must be float32 or float64");
+}
+
 // The GIL stays held in every kernel: it is what serialises two threads drawing from one
 // generator (PyTorch uses a mutex for the same purpose).
 PYBIND11_MODULE(_C, m) {
   m.doc() = "Native kernels of torch-core.";
+  m.def("binary", &binary, py::arg("op"), py::arg("a"), py::arg("b"), py::arg("threads") = 0,
+        "a (op) b for same-shape C-contiguous float arrays, split across threads.");
+  m.def("sum_all", &sum_all, py::arg("a"), py::arg("threads") = 0,
+        "Sum of a C-contiguous float array in double precision, split across threads.");
+  m.def("default_threads", &torch_core::default_threads);
   m.def("special", &special, py::arg("name"), py::arg("input"),
         "Elementwise erf, erfc, erfinv, lgamma, digamma or trigamma of a float array.");
 

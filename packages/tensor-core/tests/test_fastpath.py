@@ -112,3 +112,12 @@ def test_numpy_float_warnings_are_silenced_for_torch_only():
     )
     # the last division is the user's own NumPy code: its warning stays
     assert result.stderr.count("RuntimeWarning") == 1, result.stderr
+
+
+def test_large_tensors_agree_between_operators_and_functions():
+    a, b = torch.rand(300_000), torch.rand(300_000)
+    assert (a + b).tolist() == torch.add(a, b).tolist()
+    assert (a * b).tolist() == torch.mul(a, b).tolist()
+    assert a.sum().item() == torch.sum(a).item()
+    exact = float(np.sum(a.numpy().astype(np.float64)))
+    assert abs(a.sum().item() - exact) <= 1e-6 * exact

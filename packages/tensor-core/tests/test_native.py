@@ -70,3 +70,35 @@ def test_native_rejects_bad_output_buffers():
     readonly.flags.writeable = False
     with pytest.raises(ValueError, match="read-only"):
         gen.fill_uniform(readonly, 0.0, 1.0)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize(
+    "op,ref", [("add", np.add), ("sub", np.subtract), ("mul", np.multiply), ("div", np.true_divide)]
+)
+def test_threaded_binary_matches_numpy(dtype, op, ref):
+    rng = np.random.default_rng(0)
+    a, b = rng.uniform(-2, 2, 100_003).astype(dtype), rng.uniform(0.5, 2, 100_003).astype(dtype)
+    for threads in (1, 2, 3):
+        np.testing.assert_array_equal(_C.binary(op, a, b, threads), ref(a, b))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_threaded_sum_is_accurate_and_reproducible(dtype):
+    a = np.random.default_rng(1).uniform(0, 1, 1_000_003).astype(dtype)
+    exact = float(np.sum(a.astype(np.float64)))
+    total = _C.sum_all(a, 2)
+    # float32 partial sums over blocks of 2048: far inside float32's own precision
+    assert abs(total - exact) <= (1e-7 if dtype == np.float32 else 1e-12) * exact
+    assert _C.sum_all(a, 2) == total
+
+
+def test_threaded_kernels_refuse_bad_operands():
+    with pytest.raises(ValueError, match="same shape"):
+        _C.binary("add", np.zeros(3, np.float32), np.zeros(4, np.float32))
+    with pytest.raises(TypeError, match="float32 or float64"):
+        _C.binary("add", np.zeros(3, np.int32), np.zeros(3, np.int32))
+    with pytest.raises(ValueError, match="unknown op"):
+        _C.binary("pow", np.zeros(3, np.float32), np.zeros(3, np.float32))
+    with pytest.raises(TypeError, match="float32 or float64"):
+        _C.sum_all(np.zeros(3, np.int64))

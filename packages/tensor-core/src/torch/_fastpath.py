@@ -10,6 +10,7 @@ import warnings
 import numpy as np
 
 from . import _bindings, _dtype, _grad_mode
+from ._native import large_binary, large_sum
 from ._ops import pointwise
 from ._tensor import Tensor, make, make_view
 
@@ -29,7 +30,7 @@ _asarray = np.asarray
 _FULL_FLOATS = (_dtype.float32, _dtype.float64)
 
 
-def _binary(ufunc, general, floats_only: bool):
+def _binary(ufunc, general, floats_only: bool, native_name: str):
     def operator(self, other):
         kind = type(other)
         if kind is Tensor:
@@ -43,7 +44,8 @@ def _binary(ufunc, general, floats_only: bool):
                 and other._np.ndim
             ):
                 try:
-                    return make(ufunc(self._np, other._np), dtype)
+                    big = large_binary(native_name, self._np, other._np)
+                    return make(ufunc(self._np, other._np) if big is None else big, dtype)
                 except ValueError:
                     pass  # shapes that do not broadcast: the general path explains
         elif kind is float:
@@ -141,6 +143,9 @@ def sum_all(general):
             and self._dtype in _FULL_FLOATS
             and not (_grad_state.enabled and self._requires_grad)
         ):
+            big = large_sum(self._np)
+            if big is not None:
+                return make(_asarray(big, dtype=self._np.dtype), self._dtype)
             return make(_asarray(_add_reduce(self._np, None)), self._dtype)
         return general(self, *args, **kwargs)
 
@@ -148,10 +153,10 @@ def sum_all(general):
 
 
 def install() -> None:
-    Tensor.__add__ = _binary(np.add, pointwise.add, floats_only=False)
-    Tensor.__sub__ = _binary(np.subtract, pointwise.sub, floats_only=False)
-    Tensor.__mul__ = _binary(np.multiply, pointwise.mul, floats_only=False)
-    Tensor.__truediv__ = _binary(np.true_divide, pointwise.div, floats_only=True)
+    Tensor.__add__ = _binary(np.add, pointwise.add, False, "add")
+    Tensor.__sub__ = _binary(np.subtract, pointwise.sub, False, "sub")
+    Tensor.__mul__ = _binary(np.multiply, pointwise.mul, False, "mul")
+    Tensor.__truediv__ = _binary(np.true_divide, pointwise.div, True, "div")
     Tensor.__radd__ = _reflected(np.add, pointwise.add)
     Tensor.__rmul__ = _reflected(np.multiply, pointwise.mul)
     Tensor.__rsub__ = _reflected(np.subtract, pointwise.sub)

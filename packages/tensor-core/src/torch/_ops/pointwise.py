@@ -11,6 +11,7 @@ import numpy as np
 
 from .. import _dtype
 from .._interface import OpDef, ops
+from .._native import large_binary
 from .._tensor import Tensor
 from ._dispatch import check_inplace, operand, record, result_type, tensor_pair_dtype
 
@@ -198,8 +199,19 @@ def _div_kernel(a, b, dtype, rounding_mode):
     )
 
 
+_NATIVE_NAMES = {np.add: "add", np.subtract: "sub", np.multiply: "mul"}
+
+
 def _plain(ufunc):
-    return lambda a, b, dtype: ufunc(a, b)
+    name = _NATIVE_NAMES.get(ufunc)
+    if name is None:
+        return lambda a, b, dtype: ufunc(a, b)
+
+    def kernel(a, b, dtype):
+        big = large_binary(name, a, b)
+        return ufunc(a, b) if big is None else big
+
+    return kernel
 
 
 def _shift(ufunc):

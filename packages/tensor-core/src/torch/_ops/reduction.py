@@ -11,6 +11,7 @@ import numpy as np
 
 from .. import _dtype, _return_types
 from .._interface import OpDef, ops
+from .._native import large_sum
 from .._tensor import Tensor
 from ._dispatch import check_tensor, record
 
@@ -111,6 +112,11 @@ def sum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor
     check_tensor(input, "sum")
     dims = normalize_dims(input, dim)
     dtype = dtype or _integral_to_long(input._dtype)
+    if dtype is input._dtype and len(dims) == input._np.ndim:
+        big = large_sum(input._np)  # the threaded kernel for a big full sum
+        if big is not None:
+            result = np.full((1,) * input._np.ndim if keepdim else (), big, dtype.np_dtype)
+            return record(SUM, (input,), _wrap(result, dtype), (dims, keepdim))
     result = np.sum(input._np, axis=dims, keepdims=keepdim, dtype=dtype.np_dtype)
     return record(SUM, (input,), _wrap(result, dtype), (dims, keepdim))
 
