@@ -33,19 +33,19 @@ TORCH_CORE_CLONES void binary_range(BinaryOp op, const T* a, const T* b, T* out,
   }
 }
 
-// Sixteen independent accumulators of the input type (the compiler keeps them in vector
+// Thirty-two independent accumulators of the input type (the compiler keeps them in vector
 // registers) over blocks of 2048 elements; the block sums are added in double, so the
 // rounding error grows with the block size, not with n (a cascade, as PyTorch sums).
 template <typename T>
 TORCH_CORE_CLONES double sum_block(const T* a, std::size_t begin, std::size_t end) {
-  T acc[16] = {};
+  T acc[32] = {};
   std::size_t i = begin;
-  for (; i + 16 <= end; i += 16) {
-    for (int j = 0; j < 16; ++j) acc[j] += a[i + j];
+  for (; i + 32 <= end; i += 32) {
+    for (int j = 0; j < 32; ++j) acc[j] += a[i + j];
   }
   double total = 0;
   for (; i < end; ++i) total += static_cast<double>(a[i]);
-  for (int j = 0; j < 16; ++j) total += static_cast<double>(acc[j]);
+  for (int j = 0; j < 32; ++j) total += static_cast<double>(acc[j]);
   return total;
 }
 
