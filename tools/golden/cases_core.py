@@ -7,6 +7,11 @@ message.
 """
 
 SETUP = """
+try:
+    F = torch.nn.functional
+    F.cross_entropy
+except Exception:  # this project before torch-nn has nn.functional: core's kernels
+    F = torch._ops.nn_functional
 x = torch.arange(12.0).reshape(3, 4)
 m = torch.arange(24).reshape(2, 3, 4)
 c = torch.zeros(2, 3).t()
@@ -691,3 +696,48 @@ NN_KERNELS = [
 ]
 
 GROUPS["nn_kernels"] = NN_KERNELS
+
+NN_FUNCTIONAL = [
+    "F.layer_norm(x, (4,)), F.layer_norm(x, (3, 4), torch.ones(3, 4) * 2, torch.ones(3, 4))",
+    "F.layer_norm(x, (3,))",
+    "rm, rv = torch.zeros(4), torch.ones(4); y = F.batch_norm(x, rm, rv, training=True, momentum=0.2); [round(v, 4) for v in y.flatten().tolist()], rm, rv",
+    "F.batch_norm(x, torch.arange(4.0), torch.full((4,), 2.0), torch.ones(4) * 3, torch.zeros(4))",
+    "F.batch_norm(torch.ones(1, 3), torch.zeros(3), torch.ones(3), training=True)",
+    "F.group_norm(torch.arange(24.0).reshape(2, 4, 3), 2)",
+    "F.group_norm(torch.ones(2, 3, 2), 2)",
+    "F.instance_norm(torch.arange(24.0).reshape(2, 3, 4))",
+    "torch.embedding(torch.arange(6.0).reshape(3, 2), torch.tensor([[0, 2], [1, 0]]))",
+    "torch.embedding(torch.arange(6.0).reshape(3, 2), torch.tensor([0.0]))",
+    "F.nll_loss(torch.log_softmax(x, 1), torch.tensor([0, 3, 1]))",
+    "F.nll_loss(torch.log_softmax(x, 1), torch.tensor([0, 3, 1]), weight=torch.tensor([1.0, 2.0, 3.0, 4.0]))",
+    "F.nll_loss(torch.log_softmax(x, 1), torch.tensor([0, -100, 1]), reduction='sum'), F.nll_loss(torch.log_softmax(x, 1), torch.tensor([0, 3, 1]), reduction='none')",
+    "F.nll_loss(torch.log_softmax(x, 1), torch.tensor([0, 4, 1]))",
+    "F.nll_loss(torch.log_softmax(x, 1), torch.tensor([0, 1]))",
+    "F.cross_entropy(torch.tensor([[1.0, 2.0, 4.0], [0.0, -1.0, 3.0]]), torch.tensor([2, 0]), label_smoothing=0.1)",
+    "F.cross_entropy(torch.tensor([[1.0, 2.0, 4.0], [0.0, -1.0, 3.0]]), torch.tensor([2, -100]))",
+    "F.cross_entropy(torch.tensor([[1.0, 2.0, 4.0], [0.0, -1.0, 3.0]]), torch.tensor([[0.2, 0.3, 0.5], [1.0, 0.0, 0.0]]))",
+    "F.cross_entropy(torch.tensor([[1.0, 2.0, 4.0], [0.0, -1.0, 3.0]]), torch.tensor([2, 0]), weight=torch.tensor([1.0, 0.5, 2.0]), label_smoothing=0.3)",
+    "F.cross_entropy(torch.ones(2, 3, 4), torch.tensor([[0, 1, 2, 0], [2, 2, 1, 0]]))",
+    "F.cross_entropy(torch.ones(2, 3), torch.tensor([3, 0]))",
+    "F.mse_loss(x, torch.ones(3, 4)), F.l1_loss(x, torch.ones(3, 4), reduction='sum'), F.smooth_l1_loss(x / 4, torch.ones(3, 4))",
+    "F.binary_cross_entropy(torch.tensor([0.2, 0.9, 0.0]), torch.tensor([0.0, 1.0, 1.0]))",
+    "F.binary_cross_entropy_with_logits(torch.tensor([-1.0, 2.0, 30.0]), torch.tensor([0.0, 1.0, 0.5]), pos_weight=torch.tensor([2.0, 1.0, 1.0]))",
+    "F.kl_div(torch.log(torch.tensor([0.2, 0.8])), torch.tensor([0.5, 0.5]), reduction='batchmean'), F.kl_div(torch.tensor([-1.0]), torch.tensor([-2.0]), log_target=True)",
+    "F.gelu(x[0] - 1.5), F.gelu(x[0] - 1.5, approximate='tanh'), F.silu(x[0] - 1), F.mish(x[0] - 1)",
+    "F.elu(x[0] - 2), F.celu(x[0] - 2, 0.5), F.selu(x[0] - 2), F.leaky_relu(x[0] - 2, 0.1)",
+    "F.softplus(x[0] - 2), F.softplus(torch.tensor([30.0, -30.0])), F.logsigmoid(torch.tensor([-50.0, 0.0]))",
+    "F.hardtanh(x[0] - 2), F.relu6(x[2]), F.hardsigmoid(x[0] - 2), F.hardswish(x[0] - 2)",
+    "F.threshold(x[0], 1.5, -1.0), F.softsign(x[0]), F.tanhshrink(x[0]), F.hardshrink(x[0] - 1.5), F.softshrink(x[0] - 1.5)",
+    "F.glu(x, 1), F.softmin(x[0], 0), F.prelu(x.reshape(1, 3, 4) - 5, torch.tensor([0.1, 0.2, 0.3]))",
+    "F.glu(torch.ones(3), 0)",
+    "F.pad(x, (1, 2)), F.pad(x, (1, 0, 0, 1), value=-1.0), F.pad(x, (-1, 1))",
+    "F.pad(x.reshape(1, 3, 4), (2, 1), mode='reflect'), F.pad(x.reshape(1, 3, 4), (2, 1), mode='replicate'), F.pad(x.reshape(1, 3, 4), (2, 1), mode='circular')",
+    "F.pad(x.reshape(1, 1, 3, 4), (1, 1, 2, 0), mode='reflect')",
+    "F.pad(x.reshape(1, 3, 4), (4, 0), mode='reflect')",
+    "torch.dropout(x, 0.0, True), torch.dropout(x, 0.5, False)",
+    "torch.manual_seed(0); torch.dropout(torch.ones(10), 0.5, True)",
+    "torch.manual_seed(0); torch.feature_dropout(torch.ones(2, 3, 2, 2), 0.5, True).sum((2, 3))",
+    "torch.dropout(x, 1.5, True)",
+]
+
+GROUPS["nn_functional"] = NN_FUNCTIONAL

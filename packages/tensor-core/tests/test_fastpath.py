@@ -114,6 +114,11 @@ def test_numpy_float_warnings_are_silenced_for_torch_only():
     assert result.stderr.count("RuntimeWarning") == 1, result.stderr
 
 
+def test_zero_dim_results_are_tensors_of_arrays():
+    for result in (torch.tensor(2.0) * 1.5, 1.5 * torch.tensor(2.0), torch.tensor(2.0) / 4.0):
+        assert isinstance(result._np, np.ndarray) and result.shape == ()
+
+
 def test_large_tensors_agree_between_operators_and_functions():
     a, b = torch.rand(300_000), torch.rand(300_000)
     assert (a + b).tolist() == torch.add(a, b).tolist()

@@ -102,6 +102,7 @@ from ._ops.linalg import (
     outer,
     tensordot,
 )
+from ._ops.nn_functional import *  # noqa: F403 - layer_norm, dropout, embedding, ...
 from ._ops.nn_kernels import *  # noqa: F403 - conv, pooling, softmax, relu
 from ._ops.pointwise import (
     abs,

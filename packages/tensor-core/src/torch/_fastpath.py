@@ -50,7 +50,12 @@ def _binary(ufunc, general, floats_only: bool, native_name: str):
                     pass  # shapes that do not broadcast: the general path explains
         elif kind is float:
             dtype = self._dtype
-            if dtype.is_floating_point and not (_grad_state.enabled and self._requires_grad):
+            # 0-dim arrays give NumPy scalars: those take the general path
+            if (
+                dtype.is_floating_point
+                and self._np.ndim
+                and not (_grad_state.enabled and self._requires_grad)
+            ):
                 result = ufunc(self._np, other)
                 if result.dtype == dtype.np_dtype:  # a huge float may widen on old NumPy
                     return make(result, dtype)
@@ -68,6 +73,7 @@ def _reflected(ufunc, general):
         if (
             type(other) is float
             and self._dtype.is_floating_point
+            and self._np.ndim  # 0-dim arrays give NumPy scalars: the general path
             and not (_grad_state.enabled and self._requires_grad)
         ):
             result = ufunc(other, self._np)

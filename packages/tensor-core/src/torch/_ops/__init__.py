@@ -5,6 +5,7 @@ from . import (  # noqa: F401
     binary_math,
     gather_scatter,
     linalg,
+    nn_functional,
     nn_kernels,
     pointwise,
     reduction,

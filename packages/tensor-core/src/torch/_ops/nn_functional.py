@@ -1,0 +1,641 @@
+"""The rest of the neural-network math, written once on top of core ops (so autograd
+differentiates it through its parts): normalisation, dropout, embedding, losses,
+activations and padding. torch-nn's ``nn.functional`` calls these through the op
+registry (``ops["cross_entropy"].function``, ...); the names PyTorch also has at the top
+level (``torch.layer_norm``, ``torch.dropout``, ...) are exported there too."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .. import _dtype, _grad_mode
+from .._interface import OpDef, ops
+from .._tensor import Tensor
+
+__all__ = [
+    "layer_norm",
+    "batch_norm",
+    "group_norm",
+    "instance_norm",
+    "dropout",
+    "feature_dropout",
+    "alpha_dropout",
+    "embedding",
+    "selu",
+    "celu",
+    "prelu",
+    "threshold",
+    "binary_cross_entropy_with_logits",
+    "kl_div",
+    "constant_pad_nd",
+]
+
+
+def _composite(function):
+    """Register a composite: an op-registry entry whose gradient comes from its parts."""
+    op = ops.register(
+        OpDef(
+            name=function.__name__,
+            signature=f"{function.__name__}(...)",
+            kernels={"cpu": function},
+            family="nn_functional",
+            differentiable=False,
+        )
+    )
+    op.extra["composite"] = True
+    op.extra["binding"] = "torch.nn.functional (torch-nn)"
+    op.function = function
+    return function
+
+
+def _t():
+    import torch
+
+    return torch
+
+
+# ------------------------------------------------------------------ normalisation
+
+
+@_composite
+def layer_norm(input: Tensor, normalized_shape, weight=None, bias=None, eps: float = 1e-5):
+    """Normalise over the last ``len(normalized_shape)`` dims, then scale and shift."""
+    shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
+    if tuple(input.shape[-len(shape) :]) != shape:
+        raise RuntimeError(
+            f"Given normalized_shape={list(shape)}, expected input with shape "
+            f"[*, {', '.join(map(str, shape))}], but got input of size"
+            f"{list(input.shape)}"
+        )
+    dims = tuple(range(input.dim() - len(shape), input.dim()))
+    return _normalize(input, dims, weight, bias, eps)
+
+
+def _normalize(x, dims, weight, bias, eps, weight_shape=None):
+    torch = _t()
+    mean = x.mean(dims, keepdim=True)
+    centred = x - mean
+    var = (centred * centred).mean(dims, keepdim=True)
+    out = centred * torch.rsqrt(var + eps)
+    if weight is not None:
+        out = out * (weight if weight_shape is None else weight.reshape(weight_shape))
+    if bias is not None:
+        out = out + (bias if weight_shape is None else bias.reshape(weight_shape))
+    return out
+
+
+@_composite
+def batch_norm(
+    input: Tensor,
+    running_mean,
+    running_var,
+    weight=None,
+    bias=None,
+    training: bool = False,
+    momentum: float = 0.1,
+    eps: float = 1e-5,
+):
+    """Normalise each channel (dim 1) over the batch and spatial dims: with the batch's
+    statistics when ``training`` (and update the running ones in place, the variance
+    unbiased), else with the running statistics."""
+    torch = _t()
+    if input.dim() < 2:
+        raise ValueError(f"expected 2D or more input (got {input.dim()}D input)")
+    channels = input.shape[1]
+    shape = (1, channels) + (1,) * (input.dim() - 2)
+    dims = (0,) + tuple(range(2, input.dim()))
+    count = input.numel() // channels
+    if training:
+        if count <= 1:
+            raise ValueError(
+                f"Expected more than 1 value per channel when training, got "
+                f"input size {input.shape}"
+            )
+        mean = input.mean(dims, keepdim=True)
+        centred = input - mean
+        var = (centred * centred).mean(dims, keepdim=True)
+        if running_mean is not None:
+            with _grad_mode.no_grad():
+                running_mean.mul_(1 - momentum).add_(mean.reshape(channels) * momentum)
+                unbiased = (centred * centred).sum(dims) / (count - 1)
+                running_var.mul_(1 - momentum).add_(unbiased * momentum)
+    else:
+        if running_mean is None or running_var is None:
+            raise RuntimeError("running_mean and running_var must be defined in evaluation mode")
+        mean, var = running_mean.reshape(shape), running_var.reshape(shape)
+        centred = input - mean
+    out = centred * torch.rsqrt(var + eps)
+    if weight is not None:
+        out = out * weight.reshape(shape)
+    if bias is not None:
+        out = out + bias.reshape(shape)
+    return out
+
+
+@_composite
+def group_norm(input: Tensor, num_groups: int, weight=None, bias=None, eps: float = 1e-5):
+    """Normalise groups of channels over their channels and spatial dims."""
+    n, channels = input.shape[0], input.shape[1]
+    if channels % num_groups:
+        raise RuntimeError(
+            f"Expected number of channels in input to be divisible by "
+            f"num_groups, but got input of shape {list(input.shape)} and "
+            f"num_groups={num_groups}"
+        )
+    grouped = input.reshape(n, num_groups, -1)
+    out = _normalize(grouped, (2,), None, None, eps).reshape(input.shape)
+    shape = (1, channels) + (1,) * (input.dim() - 2)
+    if weight is not None:
+        out = out * weight.reshape(shape)
+    if bias is not None:
+        out = out + bias.reshape(shape)
+    return out
+
+
+@_composite
+def instance_norm(
+    input: Tensor,
+    running_mean=None,
+    running_var=None,
+    weight=None,
+    bias=None,
+    use_input_stats: bool = True,
+    momentum: float = 0.1,
+    eps: float = 1e-5,
+):
+    """Normalise each sample's channels over their spatial dims."""
+    dims = tuple(range(2, input.dim()))
+    if not use_input_stats:
+        return batch_norm(input, running_mean, running_var, weight, bias, False, momentum, eps)
+    if running_mean is not None:
+        with _grad_mode.no_grad():
+            flat = input.reshape(1, -1, *input.shape[2:])
+            count = math.prod(input.shape[2:])
+            mean = flat.mean((0,) + tuple(range(2, flat.dim())))
+            centred = flat - mean.reshape(1, -1, *([1] * (flat.dim() - 2)))
+            var = (centred * centred).mean((0,) + tuple(range(2, flat.dim())))
+            channels = input.shape[1]
+            running_mean.mul_(1 - momentum).add_(mean.reshape(-1, channels).mean(0) * momentum)
+            running_var.mul_(1 - momentum).add_(
+                var.reshape(-1, channels).mean(0) * (momentum * count / max(count - 1, 1))
+            )
+    shape = (1, input.shape[1]) + (1,) * (input.dim() - 2)
+    return _normalize(input, dims, weight, bias, eps, shape)
+
+
+# ----------------------------------------------------------------------- dropout
+
+
+def _keep_mask(shape, p, dtype, generator=None):
+    torch = _t()
+    return torch.empty(shape, dtype=dtype).bernoulli_(1 - p, generator=generator)
+
+
+@_composite
+def dropout(input: Tensor, p: float = 0.5, train: bool = True) -> Tensor:
+    """Zero each element with probability ``p`` and scale the rest by ``1 / (1 - p)``
+    when ``train``."""
+    if not 0 <= p <= 1:
+        raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if not train or p == 0:
+        return input
+    if p == 1:
+        return input * 0
+    return input * _keep_mask(input.shape, p, input.dtype) / (1 - p)
+
+
+@_composite
+def feature_dropout(input: Tensor, p: float = 0.5, train: bool = True) -> Tensor:
+    """Dropout of whole channels (dim 1) of each sample."""
+    if not 0 <= p <= 1:
+        raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if not train or p == 0:
+        return input
+    shape = tuple(input.shape[:2]) + (1,) * (input.dim() - 2)
+    return input * _keep_mask(shape, p, input.dtype) / (1 - p)
+
+
+@_composite
+def alpha_dropout(input: Tensor, p: float = 0.5, train: bool = True) -> Tensor:
+    """Dropout that keeps the mean and variance of SELU activations."""
+    if not 0 <= p <= 1:
+        raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if not train or p == 0:
+        return input
+    alpha_prime = -1.7580993408473766  # -selu_scale * selu_alpha
+    keep = _keep_mask(input.shape, p, input.dtype)
+    a = (1 - p + p * alpha_prime**2 * (1 - p)) ** -0.5
+    b = -a * alpha_prime * p
+    return (input * keep + alpha_prime * (1 - keep)) * a + b
+
+
+# --------------------------------------------------------------------- embedding
+
+
+@_composite
+def embedding(
+    weight: Tensor,
+    indices: Tensor,
+    padding_idx: int = -1,
+    scale_grad_by_freq: bool = False,
+    sparse: bool = False,
+) -> Tensor:
+    """Rows of ``weight`` at ``indices``; rows at ``padding_idx`` get no gradient."""
+    if indices.dtype not in (_dtype.int64, _dtype.int32):
+        raise RuntimeError(
+            f"Expected tensor for argument #1 'indices' to have one of the "
+            f"following scalar types: Long, Int; but got "
+            f"{indices.type()} instead (while checking arguments for "
+            f"embedding)"
+        )
+    rows = weight[indices]
+    if padding_idx is not None and padding_idx >= 0 and weight.requires_grad:
+        # NOTE: same values, but the padding rows' gradient is cut
+        pad = (indices == padding_idx).unsqueeze(-1)
+        rows = _t().where(pad, rows.detach(), rows)
+    return rows
+
+
+# ------------------------------------------------------------------------ losses
+
+
+def _reduce(loss, reduction: str):
+    if reduction == "mean":
+        return loss.mean()
+    if reduction == "sum":
+        return loss.sum()
+    if reduction == "none":
+        return loss
+    raise ValueError(f"{reduction} is not a valid value for reduction")
+
+
+@_composite
+def nll_loss(
+    input: Tensor, target: Tensor, weight=None, ignore_index: int = -100, reduction: str = "mean"
+) -> Tensor:
+    """The negative log-likelihood of ``target`` classes under log-probabilities
+    ``input`` (N, C, ...): weighted by class, ignoring ``ignore_index``, averaged over
+    the weights of the counted targets."""
+    torch = _t()
+    if input.dim() < 1:
+        raise ValueError("input tensor should be 1D or more")
+    if input.dim() == 1:
+        input, target = input.unsqueeze(0), target.unsqueeze(0)
+    if target.shape[0] != input.shape[0]:
+        raise ValueError(
+            f"Expected input batch_size ({input.shape[0]}) to match target "
+            f"batch_size ({target.shape[0]})."
+        )
+    classes = input.shape[1]
+    valid = target != ignore_index
+    safe = torch.where(valid, target, 0)
+    if safe.numel() and (safe.max().item() >= classes or safe.min().item() < 0):
+        bad = safe.max().item() if safe.max().item() >= classes else safe.min().item()
+        raise IndexError(f"Target {bad} is out of bounds.")
+    picked = input.gather(1, safe.unsqueeze(1)).squeeze(1)
+    w = valid.to(input.dtype) if weight is None else weight[safe] * valid.to(input.dtype)
+    loss = -picked * w
+    if reduction == "mean":
+        return loss.sum() / w.sum()
+    return _reduce(loss, reduction)
+
+
+@_composite
+def cross_entropy(
+    input: Tensor,
+    target: Tensor,
+    weight=None,
+    ignore_index: int = -100,
+    reduction: str = "mean",
+    label_smoothing: float = 0.0,
+) -> Tensor:
+    """``nll_loss(log_softmax(input, 1), target)``, with label smoothing and
+    probability targets (a float ``target`` of the input's shape)."""
+    torch = _t()
+    class_dim = 1 if input.dim() > 1 else 0
+    logp = torch.log_softmax(input, class_dim)
+    classes = input.shape[class_dim]
+    if target.is_floating_point():  # class probabilities
+        if label_smoothing > 0:
+            target = target * (1 - label_smoothing) + label_smoothing / classes
+        w = 1 if weight is None else weight.reshape((-1,) + (1,) * (input.dim() - 2))
+        loss = -(logp * target * w).sum(class_dim)
+        return (
+            _reduce(loss, reduction)
+            if reduction != "mean"
+            else loss.sum() / (loss.numel() if input.dim() > 1 else 1)
+        )
+    loss = nll_loss(logp, target, weight, ignore_index, reduction)
+    if label_smoothing <= 0:
+        return loss
+    valid = (target != ignore_index).to(input.dtype)
+    w = 1 if weight is None else weight.reshape((1, -1) + (1,) * (input.dim() - 2))
+    smooth = -(logp * w).sum(class_dim) * valid
+    if reduction == "mean":
+        denominator = (
+            valid.sum()
+            if weight is None
+            else weight[torch.where(target != ignore_index, target, 0)].mul(valid).sum()
+        )
+        smooth = smooth.sum() / denominator
+    else:
+        smooth = _reduce(smooth, reduction)
+    return loss * (1 - label_smoothing) + smooth * (label_smoothing / classes)
+
+
+@_composite
+def mse_loss(input, target, reduction: str = "mean"):
+    """Mean squared error."""
+    diff = input - target
+    return _reduce(diff * diff, reduction)
+
+
+@_composite
+def l1_loss(input, target, reduction: str = "mean"):
+    """Mean absolute error."""
+    return _reduce(_t().abs(input - target), reduction)
+
+
+@_composite
+def smooth_l1_loss(input, target, reduction: str = "mean", beta: float = 1.0):
+    """Squared error below ``beta``, absolute error (minus ``beta / 2``) above."""
+    torch = _t()
+    diff = torch.abs(input - target)
+    loss = torch.where(diff < beta, 0.5 * diff * diff / beta, diff - 0.5 * beta) if beta else diff
+    return _reduce(loss, reduction)
+
+
+@_composite
+def binary_cross_entropy(input, target, weight=None, reduction: str = "mean"):
+    """Cross-entropy of probabilities ``input`` against ``target`` (logs clamped at -100,
+    as PyTorch does)."""
+    torch = _t()
+    log_p = torch.clamp(torch.log(input), min=-100)
+    log_q = torch.clamp(torch.log(1 - input), min=-100)
+    loss = -(target * log_p + (1 - target) * log_q)
+    if weight is not None:
+        loss = loss * weight
+    return _reduce(loss, reduction)
+
+
+@_composite
+def binary_cross_entropy_with_logits(
+    input,
+    target,
+    weight=None,
+    size_average=None,
+    reduce=None,
+    reduction: str = "mean",
+    pos_weight=None,
+):
+    """Binary cross-entropy of ``sigmoid(input)``, computed stably from the logits."""
+    log_sig = -softplus(-input)
+    log_one_minus = -softplus(input)
+    positive = target * log_sig if pos_weight is None else target * pos_weight * log_sig
+    loss = -(positive + (1 - target) * log_one_minus)
+    if weight is not None:
+        loss = loss * weight
+    return _reduce(loss, reduction)
+
+
+@_composite
+def kl_div(
+    input, target, size_average=None, reduce=None, reduction: str = "mean", log_target: bool = False
+):
+    """KL divergence with ``input`` as log-probabilities."""
+    torch = _t()
+    if log_target:
+        loss = torch.exp(target) * (target - input)
+    else:
+        loss = torch.where(target > 0, target * (torch.log(target) - input), 0.0)
+    if reduction == "batchmean":
+        return loss.sum() / input.shape[0]
+    return _reduce(loss, reduction)
+
+
+# ------------------------------------------------------------------- activations
+
+
+@_composite
+def gelu(input, approximate: str = "none"):
+    """x * Phi(x), exactly (erf) or with the tanh approximation."""
+    torch = _t()
+    if approximate == "tanh":
+        inner = math.sqrt(2 / math.pi) * (input + 0.044715 * input * input * input)
+        return 0.5 * input * (1 + torch.tanh(inner))
+    if approximate != "none":
+        raise RuntimeError("approximate argument must be either none or tanh.")
+    return 0.5 * input * (1 + torch.erf(input / math.sqrt(2.0)))
+
+
+@_composite
+def silu(input):
+    """x * sigmoid(x)."""
+    return input * _t().sigmoid(input)
+
+
+@_composite
+def mish(input):
+    """x * tanh(softplus(x))."""
+    return input * _t().tanh(softplus(input))
+
+
+@_composite
+def elu(input, alpha: float = 1.0):
+    """x above 0, alpha * (exp(x) - 1) below."""
+    torch = _t()
+    return torch.where(input > 0, input, alpha * torch.expm1(input))
+
+
+@_composite
+def celu(input, alpha: float = 1.0):
+    """x above 0, alpha * (exp(x / alpha) - 1) below."""
+    torch = _t()
+    return torch.where(input > 0, input, alpha * torch.expm1(input / alpha))
+
+
+_SELU_ALPHA = 1.6732632423543772
+_SELU_SCALE = 1.0507009873554805
+
+
+@_composite
+def selu(input):
+    """scale * elu(x, alpha) with the self-normalising constants."""
+    return _SELU_SCALE * elu(input, _SELU_ALPHA)
+
+
+@_composite
+def leaky_relu(input, negative_slope: float = 0.01):
+    """x above 0, slope * x below."""
+    return _t().where(input > 0, input, input * negative_slope)
+
+
+@_composite
+def prelu(input, weight):
+    """leaky_relu with a learned slope per channel (dim 1)."""
+    shape = (1, -1) + (1,) * (input.dim() - 2) if input.dim() > 1 and weight.numel() > 1 else (-1,)
+    return _t().where(input > 0, input, input * weight.reshape(shape))
+
+
+@_composite
+def softplus(input, beta: float = 1.0, threshold: float = 20.0):
+    """log(1 + exp(beta x)) / beta, linear where beta x > threshold."""
+    torch = _t()
+    scaled = input * beta
+    soft = torch.log1p(torch.exp(-torch.abs(scaled))) + torch.clamp(scaled, min=0)
+    return torch.where(scaled > threshold, input, soft / beta)
+
+
+@_composite
+def logsigmoid(input):
+    """log(sigmoid(x)), stably."""
+    return -softplus(-input)
+
+
+@_composite
+def hardtanh(input, min_val: float = -1.0, max_val: float = 1.0):
+    """x clamped to [min_val, max_val]."""
+    return _t().clamp(input, min_val, max_val)
+
+
+@_composite
+def relu6(input):
+    """min(max(x, 0), 6)."""
+    return _t().clamp(input, 0, 6)
+
+
+@_composite
+def hardsigmoid(input):
+    """relu6(x + 3) / 6."""
+    return relu6(input + 3) / 6
+
+
+@_composite
+def hardswish(input):
+    """x * relu6(x + 3) / 6."""
+    return input * hardsigmoid(input)
+
+
+@_composite
+def threshold(input, threshold: float, value: float):
+    """x where x > threshold, else value."""
+    return _t().where(input > threshold, input, value)
+
+
+@_composite
+def softsign(input):
+    """x / (1 + |x|)."""
+    return input / (1 + _t().abs(input))
+
+
+@_composite
+def tanhshrink(input):
+    """x - tanh(x)."""
+    return input - _t().tanh(input)
+
+
+@_composite
+def hardshrink(input, lambd: float = 0.5):
+    """x where |x| > lambd, else 0."""
+    torch = _t()
+    return torch.where(torch.abs(input) > lambd, input, 0.0)
+
+
+@_composite
+def softshrink(input, lambd: float = 0.5):
+    """x - lambd above lambd, x + lambd below -lambd, 0 between (``x * 0``: PyTorch
+    keeps the sign of a negative x there)."""
+    torch = _t()
+    return torch.where(
+        input > lambd, input - lambd, torch.where(input < -lambd, input + lambd, input * 0)
+    )
+
+
+@_composite
+def glu(input, dim: int = -1):
+    """a * sigmoid(b) for the two halves a, b of ``dim``."""
+    if input.shape[dim] % 2:
+        raise RuntimeError(
+            f"Halving dimension must be even, but dimension {dim % input.dim()}"
+            f" is size {input.shape[dim]}"
+        )
+    a, b = input.chunk(2, dim)
+    return a * _t().sigmoid(b)
+
+
+@_composite
+def softmin(input, dim: int):
+    """softmax(-x)."""
+    return _t().softmax(-input, dim)
+
+
+# ---------------------------------------------------------------------- padding
+
+
+@_composite
+def pad(input: Tensor, pad, mode: str = "constant", value=None) -> Tensor:
+    """Pad the last ``len(pad) // 2`` dims: ``pad`` lists (left, right) for the last dim
+    first. ``mode``: "constant" (with ``value``), "reflect", "replicate" or "circular"."""
+    pad = tuple(int(p) for p in pad)
+    if len(pad) % 2 or len(pad) // 2 > input.dim():
+        raise RuntimeError(
+            "Padding length must be divisible by 2 and at most twice the "
+            "number of dimensions of the input"
+        )
+    result = input
+    for k in range(len(pad) // 2):
+        dim = input.dim() - 1 - k
+        left, right = pad[2 * k], pad[2 * k + 1]
+        size = result.shape[dim]
+        if mode == "constant":
+            result = _pad_constant(result, dim, left, right, 0 if value is None else value)
+            continue
+        positions = np.arange(-left, size + right)
+        if mode == "reflect":
+            if left >= size or right >= size:
+                raise RuntimeError(
+                    f"Argument #4: Padding size should be less than the "
+                    f"corresponding input dimension, but got: padding "
+                    f"({left}, {right}) at dimension {dim} of input "
+                    f"{list(input.shape)}"
+                )
+            period = 2 * (size - 1)
+            positions = np.abs((positions + period) % period if period else positions * 0)
+            positions = np.where(positions >= size, period - positions, positions)
+        elif mode == "replicate":
+            positions = np.clip(positions, 0, size - 1)
+        elif mode == "circular":
+            positions = positions % size
+        else:
+            raise NotImplementedError(f"Unrecognised padding mode {mode}")
+        index = Tensor._from_array(positions.astype(np.int64), _dtype.int64)
+        result = result.index_select(dim, index)
+    return result
+
+
+def _pad_constant(x, dim, left, right, value):
+    torch = _t()
+    if left < 0:
+        x = x.narrow(dim, -left, x.shape[dim] + left)
+        left = 0
+    if right < 0:
+        x = x.narrow(dim, 0, x.shape[dim] + right)
+        right = 0
+    shape = list(x.shape)
+    pieces = []
+    if left:
+        shape[dim] = left
+        pieces.append(torch.full(shape, value, dtype=x.dtype))
+    pieces.append(x)
+    if right:
+        shape[dim] = right
+        pieces.append(torch.full(shape, value, dtype=x.dtype))
+    return torch.cat(pieces, dim) if len(pieces) > 1 else x
+
+
+@_composite
+def constant_pad_nd(input: Tensor, pad, value=0) -> Tensor:
+    """``pad(input, pad, "constant", value)``."""
+    return globals()["pad"](input, pad, "constant", value)
