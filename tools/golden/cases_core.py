@@ -741,3 +741,23 @@ NN_FUNCTIONAL = [
 ]
 
 GROUPS["nn_functional"] = NN_FUNCTIONAL
+
+LINALG = [
+    "A = torch.tensor([[2.0, 1.0], [1.0, 3.0]]); torch.linalg.inv(A), round(torch.linalg.det(A).item(), 5), torch.linalg.slogdet(A)",
+    "A = torch.tensor([[2.0, 1.0], [1.0, 3.0]]); torch.linalg.solve(A, torch.tensor([1.0, 2.0])), torch.linalg.solve(A, torch.eye(2)), torch.linalg.cholesky(A)",
+    "A = torch.tensor([[2.0, 1.0], [1.0, 3.0]]); torch.linalg.eigh(A).eigenvalues, torch.linalg.eigvalsh(A), torch.linalg.svdvals(A)",
+    "A = torch.tensor([[2.0, 1.0], [1.0, 3.0]]); torch.linalg.cholesky(A, upper=True)",
+    "torch.linalg.inv(torch.tensor([[1.0, 2.0], [2.0, 4.0]]))",
+    "torch.linalg.inv(torch.ones(2, 3))",
+    "torch.linalg.inv(torch.tensor([[1, 2], [3, 4]]))",
+    "torch.linalg.cholesky(torch.tensor([[1.0, 2.0], [2.0, 1.0]]))",
+    "isinstance(torch.linalg.LinAlgError('x'), RuntimeError)",
+    "A = torch.tensor([[2.0, 1.0], [1.0, 3.0], [0.0, 1.0]]); round(torch.linalg.matrix_norm(A).item(), 4), round(torch.linalg.matrix_norm(A, 'nuc').item(), 4), round(torch.linalg.matrix_norm(A, 2).item(), 4)",
+    "A = torch.tensor([[2.0, 1.0], [1.0, 3.0], [0.0, 1.0]]); torch.linalg.matrix_norm(A, 1), torch.linalg.matrix_norm(A, float('inf')), torch.linalg.matrix_rank(A), torch.linalg.norm(A)",
+    "A = torch.tensor([[2.0, 1.0], [1.0, 3.0], [0.0, 1.0]]); torch.linalg.pinv(A), [round(v, 6) for v in torch.linalg.lstsq(A, torch.ones(3, 1)).solution.flatten().tolist()]",
+    "torch.linalg.norm(torch.tensor([3.0, 4.0])), torch.linalg.norm(torch.arange(6.0).reshape(2, 3), dim=1), torch.linalg.norm(torch.eye(2), 'fro')",
+    "torch.linalg.eigvals(torch.tensor([[0.0, 1.0], [-1.0, 0.0]]))",
+    "[round(v, 4) for v in torch.linalg.det(torch.stack([torch.eye(2) * 2, torch.eye(2) * 3])).tolist()]",
+]
+
+GROUPS["linalg"] = LINALG

@@ -3,6 +3,7 @@
 
 from . import (  # noqa: F401
     binary_math,
+    decompositions,
     gather_scatter,
     linalg,
     nn_functional,

@@ -1,6 +1,43 @@
-"""torch.linalg: linear algebra. This release provides the vector norm; the matrix
-functions (inv, det, solve, svd, ...) come with the linear-algebra family."""
+"""torch.linalg: linear algebra on NumPy's LAPACK."""
 
+from .._ops.decompositions import (
+    LinAlgError,
+    cholesky,
+    det,
+    eigh,
+    eigvals,
+    eigvalsh,
+    inv,
+    lstsq,
+    matrix_norm,
+    matrix_rank,
+    norm,
+    pinv,
+    qr,
+    slogdet,
+    solve,
+    svd,
+    svdvals,
+)
 from .._ops.reduction import vector_norm
 
-__all__ = ["vector_norm"]
+__all__ = [
+    "LinAlgError",
+    "cholesky",
+    "det",
+    "eigh",
+    "eigvals",
+    "eigvalsh",
+    "inv",
+    "lstsq",
+    "matrix_norm",
+    "matrix_rank",
+    "norm",
+    "pinv",
+    "qr",
+    "slogdet",
+    "solve",
+    "svd",
+    "svdvals",
+    "vector_norm",
+]

@@ -237,6 +237,19 @@ def _pool_ref(kind, nd):
     return ref
 
 
+def _spd(n, dtype):
+    """A well-conditioned symmetric positive-definite matrix."""
+    a = _make((n, n), dtype, 4)
+    return a @ a.mT + torch.eye(n, dtype=dtype) * n
+
+
+def _square_samples(dtype):
+    return [
+        SampleInput((_spd(3, dtype) - torch.eye(3, dtype=dtype),)),
+        SampleInput((_make((2, 3, 3), dtype, 10) + torch.eye(3, dtype=dtype) * 3,)),
+    ]
+
+
 def _index_put(x, value, index):
     y = x.clone()
     y[index] = value
@@ -661,6 +674,50 @@ op_db: list[OpInfo] = [
             SampleInput((_make((2, 3, 4), d, 1),), ((1, 2, 2, 1), mode))
             for mode in ("constant", "reflect", "replicate", "circular")
         ],
+    ),
+    OpInfo("inv", torch.linalg.inv, np.linalg.inv, _square_samples),
+    OpInfo("det", torch.linalg.det, np.linalg.det, _square_samples),
+    OpInfo(
+        "_logabsdet",
+        lambda a: torch.linalg.slogdet(a).logabsdet,
+        lambda a: np.linalg.slogdet(a)[1],
+        _square_samples,
+    ),
+    OpInfo(
+        "solve",
+        torch.linalg.solve,
+        np.linalg.solve,
+        lambda d: [
+            SampleInput((_spd(3, d), _make((3, 2), d, 5))),
+            SampleInput((_spd(3, d), _make((3,), d, 6))),
+        ],
+    ),
+    OpInfo(
+        # symmetrised inside the op: the factorisation reads one triangle, its gradient
+        # is the symmetric one
+        "cholesky",
+        lambda a: torch.linalg.cholesky(a @ a.mT + 3 * torch.eye(3, dtype=a.dtype)),
+        lambda a: np.linalg.cholesky(a @ a.T + 3 * np.eye(3)),
+        lambda d: [SampleInput((_make((3, 3), d, 4),))],
+    ),
+    OpInfo(
+        "_eigh_values",
+        lambda a: torch.linalg.eigh(a + a.mT).eigenvalues,
+        lambda a: np.linalg.eigvalsh(a + a.T),
+        lambda d: [SampleInput((_make((3, 3), d, 7),))],
+    ),
+    OpInfo(
+        "_eigh_vectors",
+        lambda a: torch.linalg.eigh(a + a.mT).eigenvectors,
+        lambda a: np.linalg.eigh(a + a.T)[1],
+        lambda d: [SampleInput((_make((3, 3), d, 7),))],
+    ),
+    OpInfo(
+        "_svd_values",
+        torch.linalg.svdvals,
+        lambda a: np.linalg.svd(a, compute_uv=False),
+        lambda d: [SampleInput((_make((4, 3), d, 8),)), SampleInput((_make((2, 3), d, 9),))],
+        supports_gradgrad=False,
     ),
     OpInfo("sum", torch.sum, _numpy_reduce(np.sum), _reduction_samples, FLOATING),
     OpInfo("mean", torch.mean, _numpy_reduce(np.mean), _reduction_samples, FLOATING),

@@ -12,6 +12,7 @@ from __future__ import annotations
 from ._entry import Derivative
 from .binary_math import BINARY_MATH
 from .conversion import CONVERSION
+from .decompositions import DECOMPOSITIONS
 from .gather_scatter import GATHER_SCATTER
 from .linalg import LINALG
 from .nn_kernels import NN_KERNELS
@@ -36,6 +37,7 @@ DERIVATIVES: dict[str, Derivative] = {
     **GATHER_SCATTER,
     **SHAPE_OPS,
     **NN_KERNELS,
+    **DECOMPOSITIONS,
 }
 
 
