@@ -11,7 +11,12 @@ try:
     F = torch.nn.functional
     F.cross_entropy
 except Exception:  # this project before torch-nn has nn.functional: core's kernels
-    F = torch._ops.nn_functional
+    import types
+    F = types.SimpleNamespace(**vars(torch._ops.nn_functional))
+    F.adaptive_avg_pool2d = lambda x, o: torch._ops.resampling.adaptive_avg_pool(x, o, 2)
+    F.adaptive_max_pool2d = lambda x, o, return_indices=False: torch._ops.resampling.adaptive_max_pool(x, o, return_indices, 2)
+    F.interpolate = torch._ops.resampling.interpolate
+    F.unfold = torch._ops.resampling.im2col
 x = torch.arange(12.0).reshape(3, 4)
 m = torch.arange(24).reshape(2, 3, 4)
 c = torch.zeros(2, 3).t()
@@ -761,3 +766,22 @@ LINALG = [
 ]
 
 GROUPS["linalg"] = LINALG
+
+RESAMPLING = [
+    "torch.adaptive_avg_pool1d(torch.arange(10.0).reshape(1, 1, 10), 4), torch.adaptive_max_pool1d(torch.arange(10.0).reshape(1, 1, 10), 3)",
+    "F.adaptive_avg_pool2d(torch.arange(2 * 3 * 5 * 7.0).reshape(2, 3, 5, 7), (2, 3))",
+    "F.adaptive_avg_pool2d(torch.arange(16.0).reshape(1, 4, 4), 2), F.adaptive_avg_pool2d(torch.arange(16.0).reshape(1, 1, 4, 4), (None, 1))",
+    "F.adaptive_max_pool2d((torch.arange(35) % 11).float().reshape(1, 1, 5, 7), (2, 3), return_indices=True)",
+    "i = torch.arange(4.0).reshape(1, 1, 2, 2); F.interpolate(i, scale_factor=2), F.interpolate(i, size=(3, 5), mode='nearest')",
+    "i = torch.arange(4.0).reshape(1, 1, 2, 2); F.interpolate(i, scale_factor=2, mode='bilinear', align_corners=False), F.interpolate(i, size=3, mode='bilinear', align_corners=True)",
+    "i = torch.arange(6.0).reshape(1, 1, 6); F.interpolate(i, size=4, mode='linear'), F.interpolate(i, scale_factor=1.5, mode='nearest-exact')",
+    "i = torch.arange(16.0).reshape(1, 1, 4, 4); F.interpolate(i, size=(5, 3), mode='bicubic', align_corners=False), F.interpolate(i, scale_factor=0.5, mode='bicubic', align_corners=True)",
+    "F.interpolate(torch.ones(1, 1, 2, 2), scale_factor=2, mode='nearest', align_corners=True)",
+    "F.interpolate(torch.ones(1, 1, 2, 2))",
+    "torch.pixel_shuffle(torch.arange(16.0).reshape(1, 4, 2, 2), 2), torch.pixel_unshuffle(torch.arange(16.0).reshape(1, 1, 4, 4), 2)",
+    "torch.pixel_shuffle(torch.ones(1, 3, 2, 2), 2)",
+    "F.unfold(torch.arange(16.0).reshape(1, 1, 4, 4), 2, stride=2), F.unfold(torch.arange(18.0).reshape(1, 2, 3, 3), (2, 2), padding=1).shape",
+    "F.unfold(torch.arange(25.0).reshape(1, 1, 5, 5), 3, dilation=2)",
+]
+
+GROUPS["resampling"] = RESAMPLING

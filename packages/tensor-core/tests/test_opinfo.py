@@ -8,7 +8,8 @@ import torch
 from torch._interface import ops
 from torch.testing._opinfo import op_db
 
-CASES = [(info, dtype) for info in op_db for dtype in info.dtypes]
+# entries without a NumPy reference are checked against PyTorch in test_expressions
+CASES = [(info, dtype) for info in op_db for dtype in info.dtypes if info.ref is not None]
 
 
 # composites whose parts are all in the database and that have no randomness-free sample

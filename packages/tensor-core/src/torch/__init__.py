@@ -169,6 +169,7 @@ from ._ops.reduction import (
     var,
     var_mean,
 )
+from ._ops.resampling import *  # noqa: F403 - adaptive pooling, pixel shuffles
 from ._ops.shape_ops import *  # noqa: F403 - cat, stack, repeat, ...
 from ._ops.sorting import *  # noqa: F403 - sort, topk, unique, ...
 from ._ops.ternary import addcdiv, addcmul, clamp, clip, lerp, where

@@ -10,6 +10,7 @@ from . import (  # noqa: F401
     nn_kernels,
     pointwise,
     reduction,
+    resampling,
     scatter,
     shape_ops,
     sorting,

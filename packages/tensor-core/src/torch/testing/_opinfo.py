@@ -719,6 +719,37 @@ op_db: list[OpInfo] = [
         lambda d: [SampleInput((_make((4, 3), d, 8),)), SampleInput((_make((2, 3), d, 9),))],
         supports_gradgrad=False,
     ),
+    # values are checked against PyTorch's in the golden expressions; gradients here
+    OpInfo(
+        "adaptive_avg_pool",
+        lambda x: torch._ops.resampling.adaptive_avg_pool(x, (2, 3)),
+        None,
+        lambda d: [SampleInput((_make((2, 2, 5, 7), d, 1),))],
+    ),
+    OpInfo(
+        "adaptive_max_pool",
+        lambda x: torch._ops.resampling.adaptive_max_pool(x, (2, 3)),
+        None,
+        lambda d: [SampleInput((_make((2, 2, 5, 7), d, 1),))],
+        supports_gradgrad=False,
+    ),
+    OpInfo(
+        "interpolate",
+        lambda x, m: torch._ops.resampling.interpolate(
+            x, size=(3, 5), mode=m, align_corners=None if m == "nearest" else False
+        ),
+        None,
+        lambda d: [
+            SampleInput((_make((1, 2, 4, 3), d, 1),), (m,))
+            for m in ("nearest", "bilinear", "bicubic")
+        ],
+    ),
+    OpInfo(
+        "im2col",
+        lambda x: torch._ops.resampling.im2col(x, 2, 1, 1, 2),
+        None,
+        lambda d: [SampleInput((_make((1, 2, 4, 5), d, 1),))],
+    ),
     OpInfo("sum", torch.sum, _numpy_reduce(np.sum), _reduction_samples, FLOATING),
     OpInfo("mean", torch.mean, _numpy_reduce(np.mean), _reduction_samples, FLOATING),
     OpInfo(

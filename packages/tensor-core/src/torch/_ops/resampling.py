@@ -1,0 +1,287 @@
+"""Resampling kernels: adaptive pooling, ``interpolate``, pixel shuffles and ``unfold``
+(im2col). Written on top of core ops (selections, views, reductions), so their gradients
+come from the parts; adaptive max pooling reuses max pooling's index-based backward."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .. import _dtype
+from .._tensor import Tensor
+from ._dispatch import record
+from .nn_functional import _composite
+from .nn_kernels import MAX_POOL
+
+__all__ = ["adaptive_avg_pool1d", "adaptive_max_pool1d", "pixel_shuffle", "pixel_unshuffle"]
+
+
+def _t():
+    import torch
+
+    return torch
+
+
+def _bounds(in_size: int, out_size: int):
+    """The [start, end) windows adaptive pooling uses along one dim."""
+    starts = [math.floor(i * in_size / out_size) for i in range(out_size)]
+    ends = [math.ceil((i + 1) * in_size / out_size) for i in range(out_size)]
+    return starts, ends
+
+
+def _output_size(output_size, spatial, nd):
+    sizes = (output_size,) * nd if isinstance(output_size, int) else tuple(output_size)
+    if len(sizes) != nd:
+        raise ValueError(f"adaptive_avg_pool{nd}d: output_size must be {nd} integers")
+    return tuple(s if s is not None else spatial[i] for i, s in enumerate(sizes))
+
+
+@_composite
+def adaptive_avg_pool(input: Tensor, output_size, nd: int = 2) -> Tensor:
+    """Average pooling to a fixed ``output_size``: output cell i averages input cells
+    floor(i * I / O) to ceil((i + 1) * I / O)."""
+    torch = _t()
+    if input.dim() not in (nd + 1, nd + 2):
+        raise RuntimeError(
+            f"adaptive_avg_pool{nd}d(): Expected {nd + 1}D or {nd + 2}D tensor, "
+            f"but got {list(input.shape)}"
+        )
+    lead = input.dim() - nd
+    out = _output_size(output_size, input.shape[lead:], nd)
+    result = input
+    # separable: average along one spatial dim at a time
+    for k in range(nd):
+        dim = lead + k
+        size = result.shape[dim]
+        starts, ends = _bounds(size, out[k])
+        if all(e - s == size // out[k] for s, e in zip(starts, ends)) and size % out[k] == 0:
+            shape = (
+                tuple(result.shape[:dim])
+                + (out[k], size // out[k])
+                + tuple(result.shape[dim + 1 :])
+            )
+            result = result.reshape(shape).mean(dim + 1)
+            continue
+        pieces = [
+            result.narrow(dim, s, e - s).mean(dim, keepdim=True) for s, e in zip(starts, ends)
+        ]
+        result = torch.cat(pieces, dim)
+    return result
+
+
+@_composite
+def adaptive_max_pool(input: Tensor, output_size, return_indices: bool = False, nd: int = 2):
+    """Max pooling to a fixed ``output_size`` (windows as in ``adaptive_avg_pool``);
+    with ``return_indices``, also each maximum's flat position in its input plane."""
+    unbatched = input.dim() == nd + 1
+    x = input._np[None] if unbatched else input._np
+    out = _output_size(output_size, x.shape[2:], nd)
+    bounds = [_bounds(x.shape[2 + k], out[k]) for k in range(nd)]
+    values = np.empty(x.shape[:2] + out, dtype=x.dtype)
+    indices = np.empty(x.shape[:2] + out, dtype=np.int64)
+    plane = x.reshape(x.shape[:2] + (-1,))
+    for position in np.ndindex(*out):  # a loop over output cells, each a vectorised max
+        window = tuple(slice(bounds[k][0][p], bounds[k][1][p]) for k, p in enumerate(position))
+        region = x[(slice(None), slice(None)) + window]
+        flat = region.reshape(region.shape[:2] + (-1,))
+        best = np.argmax(flat, axis=-1)
+        local = np.unravel_index(best, region.shape[2:])
+        coords = tuple(local[k] + bounds[k][0][position[k]] for k in range(nd))
+        flat_index = np.ravel_multi_index(coords, x.shape[2:])
+        indices[(slice(None), slice(None)) + position] = flat_index
+        values[(slice(None), slice(None)) + position] = np.take_along_axis(
+            plane, flat_index[..., None], -1
+        )[..., 0]
+    index_tensor = Tensor._from_array(indices, _dtype.int64)
+    source = input.unsqueeze(0) if unbatched else input
+    result = record(MAX_POOL, (source,), Tensor._from_array(values, input._dtype), (index_tensor,))
+    if unbatched:
+        result, index_tensor = result.squeeze(0), index_tensor.squeeze(0)
+    return (result, index_tensor) if return_indices else result
+
+
+def adaptive_avg_pool1d(input: Tensor, output_size) -> Tensor:
+    """1-d adaptive average pooling."""
+    return adaptive_avg_pool(input, output_size, 1)
+
+
+def adaptive_max_pool1d(input: Tensor, output_size):
+    """1-d adaptive max pooling: ``(values, indices)``, as ``torch.adaptive_max_pool1d``."""
+    return adaptive_max_pool(input, output_size, True, 1)
+
+
+# ------------------------------------------------------------------ interpolate
+
+
+def _source_coordinates(out_size, in_size, scale, align_corners, mode):
+    """Where each output cell samples the input along one dim."""
+    dst = np.arange(out_size, dtype=np.float64)
+    if mode == "nearest":
+        factor = 1.0 / scale if scale else in_size / out_size
+        return np.minimum(np.floor(dst * factor), in_size - 1)
+    if mode == "nearest-exact":
+        factor = 1.0 / scale if scale else in_size / out_size
+        return np.minimum(np.floor((dst + 0.5) * factor), in_size - 1)
+    if align_corners:
+        return dst * ((in_size - 1) / (out_size - 1)) if out_size > 1 else dst * 0
+    factor = 1.0 / scale if scale else in_size / out_size
+    source = (dst + 0.5) * factor - 0.5
+    return source if mode == "bicubic" else np.maximum(source, 0)
+
+
+def _take(x: Tensor, dim: int, positions: np.ndarray) -> Tensor:
+    index = Tensor._from_array(positions.astype(np.int64), _dtype.int64)
+    return x.index_select(dim, index)
+
+
+def _weights(values: np.ndarray, dim: int, ndim: int, dtype) -> Tensor:
+    shape = [1] * ndim
+    shape[dim] = -1
+    return Tensor._from_array(values.astype(dtype.np_dtype).reshape(shape), dtype)
+
+
+def _cubic(t: np.ndarray):
+    a = -0.75  # PyTorch's (and OpenCV's) bicubic constant
+
+    def near(x):
+        return ((a + 2) * x - (a + 3)) * x * x + 1
+
+    def far(x):
+        return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a
+
+    return far(t + 1), near(t), near(1 - t), far(2 - t)
+
+
+@_composite
+def interpolate(
+    input: Tensor,
+    size=None,
+    scale_factor=None,
+    mode: str = "nearest",
+    align_corners=None,
+    recompute_scale_factor=None,
+    antialias: bool = False,
+):
+    """Resample the spatial dims (all dims after the first two) to ``size`` or by
+    ``scale_factor``: "nearest", "nearest-exact", "linear", "bilinear", "bicubic",
+    "trilinear" (separably, one dim at a time)."""
+    nd = input.dim() - 2
+    if nd < 1:
+        raise ValueError(
+            f"Input Error: Only 3D, 4D and 5D input Tensors supported (got "
+            f"{input.dim()}D) for the modes: nearest | linear | bilinear | bicubic "
+            f"| trilinear | area | nearest-exact (got {mode})"
+        )
+    if size is None and scale_factor is None:
+        raise ValueError("either size or scale_factor should be defined")
+    if size is not None and scale_factor is not None:
+        raise ValueError("only one of size or scale_factor should be defined")
+    if mode in ("nearest", "nearest-exact", "area") and align_corners is not None:
+        raise ValueError(
+            "align_corners option can only be set with the interpolating modes: "
+            "linear | bilinear | bicubic | trilinear"
+        )
+    spatial = tuple(input.shape[2:])
+    if size is not None:
+        out = (size,) * nd if isinstance(size, int) else tuple(size)
+        scales = (None,) * nd
+    else:
+        scales = (
+            (scale_factor,) * nd if isinstance(scale_factor, (int, float)) else tuple(scale_factor)
+        )
+        out = tuple(int(math.floor(s * f)) for s, f in zip(spatial, scales))
+        if recompute_scale_factor:
+            scales = (None,) * nd
+    result = input
+    for k in range(nd):
+        dim = 2 + k
+        coords = _source_coordinates(out[k], spatial[k], scales[k], bool(align_corners), mode)
+        if mode in ("nearest", "nearest-exact"):
+            result = _take(result, dim, coords)
+            continue
+        if mode == "bicubic":
+            base = np.floor(coords)
+            frac = coords - base
+            taps = _cubic(frac)
+            pieces = [
+                _take(result, dim, np.clip(base + offset, 0, spatial[k] - 1))
+                * _weights(w, dim, result.dim(), input.dtype)
+                for offset, w in zip((-1, 0, 1, 2), taps)
+            ]
+            result = pieces[0] + pieces[1] + pieces[2] + pieces[3]
+            continue
+        if mode not in ("linear", "bilinear", "trilinear"):
+            raise NotImplementedError(f"interpolate: mode {mode!r} is not built yet")
+        low = np.floor(coords)
+        high = np.minimum(low + 1, spatial[k] - 1)
+        frac = coords - low
+        result = _take(result, dim, low) * _weights(
+            1 - frac, dim, result.dim(), input.dtype
+        ) + _take(result, dim, high) * _weights(frac, dim, result.dim(), input.dtype)
+    return result
+
+
+# ------------------------------------------------------------ shuffles, unfold
+
+
+def pixel_shuffle(input: Tensor, upscale_factor: int) -> Tensor:
+    """(*, C r^2, H, W) -> (*, C, H r, W r)."""
+    r = upscale_factor
+    *batch, c, h, w = input.shape
+    if c % (r * r):
+        raise RuntimeError(
+            f"pixel_shuffle expects its input's 'channel' dimension to be "
+            f"divisible by the square of upscale_factor, but input.size(-3)={c} "
+            f"is not divisible by {r * r}"
+        )
+    x = input.reshape(*batch, c // (r * r), r, r, h, w)
+    n = len(batch)
+    x = x.permute(*range(n), n, n + 3, n + 1, n + 4, n + 2)
+    return x.reshape(*batch, c // (r * r), h * r, w * r)
+
+
+def pixel_unshuffle(input: Tensor, downscale_factor: int) -> Tensor:
+    """(*, C, H r, W r) -> (*, C r^2, H, W)."""
+    r = downscale_factor
+    *batch, c, h, w = input.shape
+    x = input.reshape(*batch, c, h // r, r, w // r, r)
+    n = len(batch)
+    x = x.permute(*range(n), n, n + 2, n + 4, n + 1, n + 3)
+    return x.reshape(*batch, c * r * r, h // r, w // r)
+
+
+@_composite
+def im2col(input: Tensor, kernel_size, dilation=1, padding=0, stride=1) -> Tensor:
+    """``nn.functional.unfold``: the sliding blocks of a (N, C, H, W) input as columns
+    (N, C * kh * kw, L), through a strided view (so its gradient is the view's)."""
+    from .nn_functional import pad as pad_input
+    from .views import as_strided
+
+    def pair(v):
+        return (v, v) if isinstance(v, int) else tuple(v)
+
+    kernel, dilation, padding, stride = map(pair, (kernel_size, dilation, padding, stride))
+    x = (
+        pad_input(input, (padding[1], padding[1], padding[0], padding[0]))
+        if any(padding)
+        else input
+    )
+    x = x.contiguous()
+    n, c, h, w = x.shape
+    out = [
+        (size - d * (k - 1) - 1) // s + 1 for size, k, d, s in zip((h, w), kernel, dilation, stride)
+    ]
+    if any(o <= 0 for o in out):
+        raise RuntimeError(
+            "Given input with spatial size smaller than the kernel, the "
+            "computed number of sliding blocks is not positive"
+        )
+    sn, sc, sh, sw = x.stride()
+    windows = as_strided(
+        x,
+        (n, c, kernel[0], kernel[1], out[0], out[1]),
+        (sn, sc, sh * dilation[0], sw * dilation[1], sh * stride[0], sw * stride[1]),
+        x.storage_offset(),
+    )
+    return windows.reshape(n, c * kernel[0] * kernel[1], out[0] * out[1])
