@@ -784,4 +784,11 @@ RESAMPLING = [
     "F.unfold(torch.arange(25.0).reshape(1, 1, 5, 5), 3, dilation=2)",
 ]
 
+RESAMPLING += [
+    "i = (torch.arange(2 * 3 * 3 * 4) % 5 - 2).float().reshape(2, 3, 3, 4); w = (torch.arange(3 * 2 * 3 * 3) % 3 - 1).float().reshape(3, 2, 3, 3); torch.conv_transpose2d(i, w, torch.tensor([0.5, -1.0]), stride=2, padding=1, output_padding=1)",
+    "i = (torch.arange(1 * 4 * 5) % 3).float().reshape(1, 4, 5); torch.conv_transpose1d(i, torch.ones(4, 1, 3), groups=2, dilation=2)",
+    "torch.conv_transpose2d(torch.ones(1, 2, 3, 3), torch.ones(3, 1, 2, 2))",
+    "torch.conv_transpose2d(torch.ones(1, 2, 3, 3), torch.ones(2, 1, 2, 2), stride=2, output_padding=2)",
+]
+
 GROUPS["resampling"] = RESAMPLING

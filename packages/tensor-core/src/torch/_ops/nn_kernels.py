@@ -555,3 +555,118 @@ def log_softmax(input: Tensor, dim: int, dtype=None) -> Tensor:
 
 SOFTMAX = _register("softmax", softmax, "softmax(Tensor self, int dim) -> Tensor")
 LOG_SOFTMAX = _register("log_softmax", log_softmax, "log_softmax(Tensor self, int dim) -> Tensor")
+
+
+# ----------------------------------------------------------- transposed convolution
+
+
+def convolution_transpose(
+    input: Tensor,
+    weight: Tensor,
+    bias=None,
+    stride=1,
+    padding=0,
+    output_padding=0,
+    groups: int = 1,
+    dilation=1,
+) -> Tensor:
+    """N-d transposed convolution of ``input`` (N, C_in, *spatial) with ``weight``
+    (C_in, C_out / groups, *kernel): the adjoint of :func:`convolution`, so its forward is
+    convolution's input gradient."""
+    nd = weight._np.ndim - 2
+    unbatched = input._np.ndim == nd + 1
+    if unbatched:
+        input = input.unsqueeze(0)
+    if input._np.ndim != nd + 2:
+        raise RuntimeError(
+            f"Expected {nd + 1}D (unbatched) or {nd + 2}D (batched) input to "
+            f"conv_transpose{nd}d, but got input of size: "
+            f"{list(input._np.shape)}"
+        )
+    stride, dilation = _tuple(stride, nd, "stride"), _tuple(dilation, nd, "dilation")
+    padding = _tuple(padding, nd, "padding")
+    output_padding = _tuple(output_padding, nd, "output_padding")
+    for op_, s, d in zip(output_padding, stride, dilation):
+        if op_ >= max(s, d):
+            raise RuntimeError(_output_padding_message(output_padding, stride, dilation))
+    channels = input._np.shape[1]
+    if weight._np.shape[0] != channels:
+        raise RuntimeError(
+            f"Given transposed=1, weight of size {list(weight._np.shape)}, "
+            f"expected input{list(input._np.shape)} to have "
+            f"{weight._np.shape[0]} channels, but got {channels} channels "
+            f"instead"
+        )
+    kernel = weight._np.shape[2:]
+    out_shape = tuple(
+        (i - 1) * s - 2 * p + d * (k - 1) + op_ + 1
+        for i, s, p, d, k, op_ in zip(
+            input._np.shape[2:], stride, padding, dilation, kernel, output_padding
+        )
+    )
+    c_out = weight._np.shape[1] * groups
+    shape = (input._np.shape[0], c_out) + out_shape
+    placeholder = Tensor._from_array(
+        np.broadcast_to(np.zeros((), input._np.dtype), shape), input._dtype
+    )
+    pads = tuple((p, p) for p in padding)
+    # convolution's input gradient, with the roles of the channel dims swapped in weight
+    result = conv_backward(input, placeholder, weight, stride, pads, dilation, groups, "input")
+    array = result._np
+    if bias is not None:
+        array = array + bias._np.reshape((1, c_out) + (1,) * nd)
+    output = Tensor._from_array(np.ascontiguousarray(array, dtype=input._np.dtype), input._dtype)
+    output = record(
+        CONVOLUTION_TRANSPOSE, (input, weight, bias), output, (stride, pads, dilation, groups)
+    )
+    return output.squeeze(0) if unbatched else output
+
+
+def _output_padding_message(output_padding, stride, dilation) -> str:
+    start = "output padding must be smaller than either stride or dilation, but got "
+    if len(stride) == 2:  # PyTorch names the two dims in this message
+        names = ("height", "width")
+        parts = [
+            f"{kind}_{name}: {value}"
+            for kind, values in (
+                ("output_padding", output_padding),
+                ("stride", stride),
+                ("dilation", dilation),
+            )
+            for name, value in zip(names, values)
+        ]
+        return start + " ".join(parts)
+    return (
+        start + f"output_padding: {list(output_padding)}, stride: {list(stride)}, "
+        f"dilation: {list(dilation)}"
+    )
+
+
+CONVOLUTION_TRANSPOSE = _register(
+    "convolution_transpose",
+    convolution_transpose,
+    "convolution_transpose(Tensor input, Tensor weight, Tensor? bias, int[] stride, "
+    "int[] padding, int[] output_padding, int groups, int[] dilation) -> Tensor",
+)
+CONVOLUTION_TRANSPOSE.extra["binding"] = "torch.conv_transpose1d/2d/3d"
+
+
+def _conv_transpose(nd):
+    def function(
+        input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1
+    ):
+        return convolution_transpose(
+            input, weight, bias, stride, padding, output_padding, groups, dilation
+        )
+
+    function.__name__ = f"conv_transpose{nd}d"
+    function.__doc__ = f"{nd}-d transposed convolution (see :func:`convolution_transpose`)."
+    return function
+
+
+conv_transpose1d, conv_transpose2d, conv_transpose3d = (
+    _conv_transpose(1),
+    _conv_transpose(2),
+    _conv_transpose(3),
+)
+__all__ += ["conv_transpose1d", "conv_transpose2d", "conv_transpose3d"]

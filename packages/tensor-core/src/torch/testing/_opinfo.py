@@ -750,6 +750,22 @@ op_db: list[OpInfo] = [
         None,
         lambda d: [SampleInput((_make((1, 2, 4, 5), d, 1),))],
     ),
+    OpInfo(
+        "convolution_transpose",
+        lambda x, w, b, *a: torch.conv_transpose2d(x, w, b, *a),
+        None,
+        lambda d: [
+            SampleInput(
+                (_make((2, 4, 3, 4), d, 1), _make((4, 3, 3, 2), d, 2), _make((6,), d, 3)),
+                (2, 1, 1, 2),
+            ),
+            SampleInput(
+                (_make((1, 2, 3, 3), d, 1), _make((2, 3, 2, 2), d, 2), _make((3,), d, 3)),
+                (1, 0, 0, 1, 2),
+            ),
+        ],
+        supports_gradgrad=False,
+    ),
     OpInfo("sum", torch.sum, _numpy_reduce(np.sum), _reduction_samples, FLOATING),
     OpInfo("mean", torch.mean, _numpy_reduce(np.mean), _reduction_samples, FLOATING),
     OpInfo(

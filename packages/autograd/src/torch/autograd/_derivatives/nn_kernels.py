@@ -19,6 +19,24 @@ def _conv(which):
     return formula
 
 
+def _conv_transpose_input(grad, inputs, saved):
+    # the adjoint of the adjoint: a plain convolution of the gradient
+    _, weight, _ = inputs
+    stride, pads, dilation, groups = saved
+    padding = tuple(p for p, _ in pads)
+    return torch.convolution(grad, weight, None, stride, padding, dilation, groups)
+
+
+def _conv_transpose_weight(grad, inputs, saved):
+    x, weight, _ = inputs
+    stride, pads, dilation, groups = saved
+    return ops["_conv_backward"].function(x, grad, weight, stride, pads, dilation, groups, "weight")
+
+
+def _conv_transpose_bias(grad, inputs, saved):
+    return grad.sum((0,) + tuple(range(2, grad.dim())))
+
+
 def _max_pool(grad, inputs, saved):
     (indices,) = saved
     return ops["_max_pool_backward"].function(grad, inputs[0], indices)
@@ -43,6 +61,10 @@ def _log_softmax(grad, inputs, saved):
 NN_KERNELS = {
     "convolution": Derivative(
         "ConvolutionBackward0", (_conv("input"), _conv("weight"), _conv("bias"))
+    ),
+    "convolution_transpose": Derivative(
+        "ConvolutionBackward0",
+        (_conv_transpose_input, _conv_transpose_weight, _conv_transpose_bias),
     ),
     "max_pool": Derivative("MaxPool2DWithIndicesBackward0", (_max_pool,)),
     "avg_pool": Derivative("AvgPool2DBackward0", (_avg_pool,)),
