@@ -9,9 +9,8 @@ import numpy as np
 
 from . import _dtype
 from ._device import device as _device_cls
-from ._interface import OpDef, ops
 from ._layout import memory_format
-from ._ops._dispatch import check_inplace, record
+from ._ops._dispatch import check_inplace, record, register_op
 from ._storage import UntypedStorage
 from ._tensor import Tensor
 
@@ -36,17 +35,7 @@ _NO_CUDA = "Torch not compiled with CUDA enabled"
 
 
 def _register(name, function, signature, inplace=False):
-    op = ops.register(
-        OpDef(
-            name=name,
-            signature=signature,
-            kernels={"cpu": function},
-            family="conversion",
-            inplace=inplace,
-        )
-    )
-    op.function = function
-    return op
+    return register_op(name, function, signature, "conversion", inplace=inplace)
 
 
 def cast(input: Tensor, dtype, copy: bool = False) -> Tensor:

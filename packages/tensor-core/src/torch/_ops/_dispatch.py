@@ -8,7 +8,7 @@ import functools
 import numpy as np
 
 from .. import _dtype, _grad_mode
-from .._interface import get_grad_engine
+from .._interface import OpDef, get_grad_engine, ops
 from .._tensor import Tensor, _is_grad_recording
 
 _PY_SCALAR_DTYPE = {bool: _dtype.bool_, int: _dtype.int64}
@@ -123,3 +123,40 @@ def check_inplace(self: Tensor, *others) -> bool:
             "(they need the view's history to be rebased); write into a clone instead"
         )
     return True
+
+
+def register_op(
+    name,
+    function,
+    signature,
+    family,
+    *,
+    differentiable=True,
+    inplace=False,
+    out_of_place=None,
+    view=False,
+    **extra,
+):
+    """Register one core op (its binding is ``function``); an in-place op names its
+    out-of-place form, whose derivative entry covers it."""
+    op = ops.register(
+        OpDef(
+            name=name,
+            signature=signature,
+            kernels={"cpu": function},
+            family=family,
+            differentiable=differentiable,
+            inplace=inplace,
+            view=view,
+        )
+    )
+    op.function = function
+    if inplace:
+        op.extra["out_of_place"] = out_of_place or name[:-1]
+    op.extra.update(extra)
+    return op
+
+
+def wrap_array(array, dtype) -> Tensor:
+    """A new tensor of ``dtype`` from a computed array, C-contiguous (0-dim stays 0-dim)."""
+    return Tensor._from_array(np.asarray(array, dtype=dtype.np_dtype, order="C"), dtype)

@@ -9,10 +9,9 @@ import math
 import numpy as np
 
 from .. import _dtype
-from .._interface import OpDef, ops
 from .._return_types import _structseq
 from .._tensor import Tensor
-from ._dispatch import record
+from ._dispatch import record, register_op, wrap_array
 
 __all__ = [
     "LinAlgError",
@@ -44,22 +43,13 @@ LinAlgError = _LinAlgError
 
 
 def _register(name, function, signature, differentiable=True):
-    op = ops.register(
-        OpDef(
-            name=name,
-            signature=signature,
-            kernels={"cpu": function},
-            family="decompositions",
-            differentiable=differentiable,
-        )
+    binding = f"torch.linalg.{name.lstrip('_').split('_')[0]}"
+    return register_op(
+        name, function, signature, "decompositions", differentiable=differentiable, binding=binding
     )
-    op.function = function
-    op.extra["binding"] = f"torch.linalg.{name.lstrip('_').split('_')[0]}"
-    return op
 
 
-def _wrap(array, dtype) -> Tensor:
-    return Tensor._from_array(np.asarray(array, dtype=dtype.np_dtype, order="C"), dtype)
+_wrap = wrap_array
 
 
 def _wrap_lapack(array, dtype) -> Tensor:

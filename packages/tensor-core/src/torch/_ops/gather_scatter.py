@@ -6,9 +6,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _dtype
-from .._interface import OpDef, ops
 from .._tensor import Tensor
-from ._dispatch import check_inplace, operand, record
+from ._dispatch import check_inplace, operand, record, register_op
 from .pointwise import INPLACE, _snapshot
 
 __all__ = ["gather", "scatter", "scatter_add", "index_select", "masked_fill", "flip"]
@@ -27,20 +26,9 @@ _C_TYPE_NAMES = {
 
 
 def _register(name, function, signature, differentiable=True, inplace=False):
-    op = ops.register(
-        OpDef(
-            name=name,
-            signature=signature,
-            kernels={"cpu": function},
-            family="gather_scatter",
-            differentiable=differentiable,
-            inplace=inplace,
-        )
+    return register_op(
+        name, function, signature, "gather_scatter", differentiable=differentiable, inplace=inplace
     )
-    op.function = function
-    if inplace:
-        op.extra["out_of_place"] = name[:-1]
-    return op
 
 
 def _check_index(index: Tensor, what: str) -> np.ndarray:

@@ -11,8 +11,8 @@ import math
 import numpy as np
 
 from .. import _dtype, _grad_mode
-from .._interface import OpDef, ops
 from .._tensor import Tensor
+from ._dispatch import register_op
 
 __all__ = [
     "layer_norm",
@@ -35,18 +35,15 @@ __all__ = [
 
 def _composite(function):
     """Register a composite: an op-registry entry whose gradient comes from its parts."""
-    op = ops.register(
-        OpDef(
-            name=function.__name__,
-            signature=f"{function.__name__}(...)",
-            kernels={"cpu": function},
-            family="nn_functional",
-            differentiable=False,
-        )
+    register_op(
+        function.__name__,
+        function,
+        f"{function.__name__}(...)",
+        "nn_functional",
+        differentiable=False,
+        composite=True,
+        binding="torch.nn.functional (torch-nn)",
     )
-    op.extra["composite"] = True
-    op.extra["binding"] = "torch.nn.functional (torch-nn)"
-    op.function = function
     return function
 
 

@@ -15,9 +15,8 @@ import math
 import numpy as np
 
 from .. import _dtype
-from .._interface import OpDef, ops
 from .._tensor import Tensor
-from ._dispatch import record
+from ._dispatch import record, register_op
 
 __all__ = [
     "convolution",
@@ -36,17 +35,7 @@ __all__ = [
 
 
 def _register(name, function, signature, differentiable=True):
-    op = ops.register(
-        OpDef(
-            name=name,
-            signature=signature,
-            kernels={"cpu": function},
-            family="nn_kernels",
-            differentiable=differentiable,
-        )
-    )
-    op.function = function
-    return op
+    return register_op(name, function, signature, "nn_kernels", differentiable=differentiable)
 
 
 def _tuple(value, n: int, name: str) -> tuple:

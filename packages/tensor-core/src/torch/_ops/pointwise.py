@@ -10,10 +10,9 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _dtype
-from .._interface import OpDef, ops
 from .._native import large_binary
 from .._tensor import Tensor
-from ._dispatch import check_inplace, operand, record, result_type, tensor_pair_dtype
+from ._dispatch import check_inplace, operand, record, register_op, result_type, tensor_pair_dtype
 
 __all__ = [
     "add",
@@ -237,20 +236,15 @@ INPLACE: dict[str, object] = {}
 def _register(
     name, function, signature, differentiable, inplace=False, out_of_place=None, family="pointwise"
 ):
-    op = ops.register(
-        OpDef(
-            name=name,
-            signature=signature,
-            kernels={"cpu": function},
-            family=family,
-            differentiable=differentiable,
-            inplace=inplace,
-        )
+    return register_op(
+        name,
+        function,
+        signature,
+        family,
+        differentiable=differentiable,
+        inplace=inplace,
+        out_of_place=out_of_place,
     )
-    op.function = function
-    if out_of_place is not None:
-        op.extra["out_of_place"] = out_of_place
-    return op
 
 
 def _binary(

@@ -10,10 +10,9 @@ import warnings
 import numpy as np
 
 from .. import _dtype, _return_types
-from .._interface import OpDef, ops
 from .._native import large_sum
 from .._tensor import Tensor
-from ._dispatch import check_tensor, record
+from ._dispatch import check_tensor, record, register_op, wrap_array
 
 __all__ = [
     "sum",
@@ -51,17 +50,7 @@ _builtin_max, _builtin_min, _builtin_all, _builtin_sum = max, min, all, sum
 
 
 def _register(name, function, signature, differentiable=True):
-    op = ops.register(
-        OpDef(
-            name=name,
-            signature=signature,
-            kernels={"cpu": function},
-            family="reduction",
-            differentiable=differentiable,
-        )
-    )
-    op.function = function
-    return op
+    return register_op(name, function, signature, "reduction", differentiable=differentiable)
 
 
 def normalize_dims(input: Tensor, dim) -> tuple[int, ...]:
@@ -89,9 +78,7 @@ def _floating_only(input: Tensor, name: str, dtype=None):
     return target
 
 
-def _wrap(array, dtype) -> Tensor:
-    # not np.ascontiguousarray: it turns 0-dim results into 1-dim ones
-    return Tensor._from_array(np.asarray(array, dtype=dtype.np_dtype, order="C"), dtype)
+_wrap = wrap_array
 
 
 # ------------------------------------------------------------------------ sums

@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._interface import OpDef, ops
 from .._tensor import Tensor
-from ._dispatch import record
+from ._dispatch import record, register_op
 
 __all__ = ["view_scatter", "view_gather", "index_scatter"]
 
@@ -85,11 +84,7 @@ def index_scatter(grad: Tensor, index, shape) -> Tensor:
 
 
 def _register(name, function, signature):
-    op = ops.register(
-        OpDef(name=name, signature=signature, kernels={"cpu": function}, family="scatter")
-    )
-    op.function = function
-    return op
+    return register_op(name, function, signature, "scatter")
 
 
 VIEW_SCATTER = _register(

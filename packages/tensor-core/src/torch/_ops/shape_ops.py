@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._interface import OpDef, ops
 from .._tensor import Tensor
-from ._dispatch import record, result_type
+from ._dispatch import record, register_op, result_type, wrap_array
 from .views import expand, unsqueeze
 
 __all__ = [
@@ -33,21 +32,10 @@ __all__ = [
 
 
 def _register(name, function, signature, differentiable=True):
-    op = ops.register(
-        OpDef(
-            name=name,
-            signature=signature,
-            kernels={"cpu": function},
-            family="shape_ops",
-            differentiable=differentiable,
-        )
-    )
-    op.function = function
-    return op
+    return register_op(name, function, signature, "shape_ops", differentiable=differentiable)
 
 
-def _wrap(array, dtype) -> Tensor:
-    return Tensor._from_array(np.asarray(array, dtype=dtype.np_dtype, order="C"), dtype)
+_wrap = wrap_array
 
 
 # ------------------------------------------------------------------ concatenation

@@ -6,29 +6,17 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _dtype, _grad_mode
-from .._interface import OpDef, ops
 from .._tensor import Tensor
-from ._dispatch import check_inplace, operand, record, result_type
+from ._dispatch import check_inplace, operand, record, register_op, result_type
 from .pointwise import INPLACE, _snapshot, can_cast
 
 __all__ = ["where", "clamp", "clip", "lerp", "addcmul", "addcdiv"]
 
 
 def _register(name, function, signature, differentiable=True, inplace=False):
-    op = ops.register(
-        OpDef(
-            name=name,
-            signature=signature,
-            kernels={"cpu": function},
-            family="ternary",
-            differentiable=differentiable,
-            inplace=inplace,
-        )
+    return register_op(
+        name, function, signature, "ternary", differentiable=differentiable, inplace=inplace
     )
-    op.function = function
-    if inplace:
-        op.extra["out_of_place"] = name[:-1]
-    return op
 
 
 def _array(x, dtype):

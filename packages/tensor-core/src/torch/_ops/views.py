@@ -13,9 +13,9 @@ import math
 import numpy as np
 
 from .. import _dtype
-from .._interface import OpDef, ops
+from .._interface import OpDef
 from .._tensor import Tensor
-from ._dispatch import check_tensor, record
+from ._dispatch import check_tensor, record, register_op
 
 __all__ = [
     "view",
@@ -45,18 +45,8 @@ __all__ = [
 ]
 
 
-def _register(name: str, signature: str, function, kernel=None, view: bool = True) -> OpDef:
-    op = ops.register(
-        OpDef(
-            name=name,
-            signature=signature,
-            kernels={"cpu": kernel or function},
-            family="view",
-            view=view,
-        )
-    )
-    op.function = function
-    return op
+def _register(name: str, signature: str, function, kernel=None, view: bool = True):
+    return register_op(name, function, signature, "view", view=view)
 
 
 # ------------------------------------------------------------------------- helpers
