@@ -137,8 +137,8 @@ def register_op(
     view=False,
     **extra,
 ):
-    """Register one core op (its binding is ``function``); an in-place op names its
-    out-of-place form, whose derivative entry covers it."""
+    """Register one core op (its binding is ``function``); an in-place op with an
+    out-of-place form names it, and that form's derivative entry covers both."""
     op = ops.register(
         OpDef(
             name=name,
@@ -151,8 +151,8 @@ def register_op(
         )
     )
     op.function = function
-    if inplace:
-        op.extra["out_of_place"] = out_of_place or name[:-1]
+    if out_of_place is not None:
+        op.extra["out_of_place"] = out_of_place
     op.extra.update(extra)
     return op
 
