@@ -27,7 +27,13 @@ _C_TYPE_NAMES = {
 
 def _register(name, function, signature, differentiable=True, inplace=False):
     return register_op(
-        name, function, signature, "gather_scatter", differentiable=differentiable, inplace=inplace
+        name,
+        function,
+        signature,
+        "gather_scatter",
+        differentiable=differentiable,
+        inplace=inplace,
+        out_of_place=name[:-1] if inplace else None,
     )
 
 

@@ -15,7 +15,13 @@ __all__ = ["where", "clamp", "clip", "lerp", "addcmul", "addcdiv"]
 
 def _register(name, function, signature, differentiable=True, inplace=False):
     return register_op(
-        name, function, signature, "ternary", differentiable=differentiable, inplace=inplace
+        name,
+        function,
+        signature,
+        "ternary",
+        differentiable=differentiable,
+        inplace=inplace,
+        out_of_place=name[:-1] if inplace else None,
     )
 
 
