@@ -17,6 +17,10 @@ except Exception:  # this project before torch-nn has nn.functional: core's kern
     F.adaptive_max_pool2d = lambda x, o, return_indices=False: torch._ops.resampling.adaptive_max_pool(x, o, return_indices, 2)
     F.interpolate = torch._ops.resampling.interpolate
     F.unfold = torch._ops.resampling.im2col
+    F.fold = torch._ops.resampling.fold
+    F.max_unpool2d = lambda x, i, k, output_size: torch._ops.resampling.max_unpool(x, i, output_size)
+    F.lp_pool2d = lambda x, p, k: torch._ops.resampling.lp_pool(x, p, k)
+    F.embedding_bag = lambda i, w, offsets=None, mode="mean": torch._ops.nn_functional.embedding_bag(w, i, offsets, mode)
 x = torch.arange(12.0).reshape(3, 4)
 m = torch.arange(24).reshape(2, 3, 4)
 c = torch.zeros(2, 3).t()
@@ -789,6 +793,17 @@ RESAMPLING += [
     "i = (torch.arange(1 * 4 * 5) % 3).float().reshape(1, 4, 5); torch.conv_transpose1d(i, torch.ones(4, 1, 3), groups=2, dilation=2)",
     "torch.conv_transpose2d(torch.ones(1, 2, 3, 3), torch.ones(3, 1, 2, 2))",
     "torch.conv_transpose2d(torch.ones(1, 2, 3, 3), torch.ones(2, 1, 2, 2), stride=2, output_padding=2)",
+]
+
+RESAMPLING += [
+    "c = F.unfold(torch.arange(16.0).reshape(1, 1, 4, 4), 2); F.fold(c, (4, 4), 2)",
+    "c = F.unfold(torch.arange(36.0).reshape(1, 1, 6, 6), 3, padding=1, stride=2); F.fold(c, (6, 6), 3, padding=1, stride=2)",
+    "x = torch.arange(16.0).reshape(1, 1, 4, 4); p, i = F.max_pool2d(x, 2, return_indices=True) if hasattr(F, 'max_pool2d') else torch._ops.nn_kernels.max_pool(x, 2, return_indices=True); F.max_unpool2d(p, i, 2, output_size=(4, 4))",
+    "F.lp_pool2d(torch.arange(16.0).reshape(1, 1, 4, 4), 2, 2)",
+    "w = torch.arange(12.0).reshape(4, 3); F.embedding_bag(torch.tensor([0, 2, 1, 3]), w, torch.tensor([0, 2])), F.embedding_bag(torch.tensor([[0, 1], [2, 3]]), w, mode='sum'), F.embedding_bag(torch.tensor([0, 2, 1]), w, torch.tensor([0, 1]), mode='max')",
+    "x = torch.ones(2, 3); h = torch.zeros(2, 4); w1 = torch.arange(48.0).reshape(16, 3) / 100; w2 = torch.arange(64.0).reshape(16, 4) / 100; torch.lstm_cell(x, (h, h + 0.5), w1, w2)",
+    "x = torch.ones(2, 3); h = torch.full((2, 4), 0.5); torch.gru_cell(x, h, torch.arange(36.0).reshape(12, 3) / 50, torch.arange(48.0).reshape(12, 4) / 50, torch.ones(12) * 0.1, torch.zeros(12))",
+    "torch.rnn_tanh_cell(torch.ones(1, 2), torch.ones(1, 3), torch.ones(3, 2) * 0.3, torch.ones(3, 3) * -0.2), torch.rnn_relu_cell(torch.ones(1, 2), torch.ones(1, 3), torch.ones(3, 2), torch.ones(3, 3) * -0.5)",
 ]
 
 GROUPS["resampling"] = RESAMPLING

@@ -30,6 +30,10 @@ __all__ = [
     "binary_cross_entropy_with_logits",
     "kl_div",
     "constant_pad_nd",
+    "lstm_cell",
+    "gru_cell",
+    "rnn_tanh_cell",
+    "rnn_relu_cell",
 ]
 
 
@@ -636,3 +640,92 @@ def _pad_constant(x, dim, left, right, value):
 def constant_pad_nd(input: Tensor, pad, value=0) -> Tensor:
     """``pad(input, pad, "constant", value)``."""
     return globals()["pad"](input, pad, "constant", value)
+
+
+# ---------------------------------------------------------------- recurrent cells
+
+
+@_composite
+def rnn_tanh_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
+    """``tanh(x W_ih^T + b_ih + h W_hh^T + b_hh)``."""
+    return _t().tanh(_linear(input, w_ih, b_ih) + _linear(hx, w_hh, b_hh))
+
+
+@_composite
+def rnn_relu_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
+    """``relu(x W_ih^T + b_ih + h W_hh^T + b_hh)``."""
+    return _t().relu(_linear(input, w_ih, b_ih) + _linear(hx, w_hh, b_hh))
+
+
+@_composite
+def lstm_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
+    """One LSTM step: ``hx = (h, c)``; gates in PyTorch's order (input, forget, cell,
+    output); returns ``(h', c')``."""
+    torch = _t()
+    h, c = hx
+    gates = _linear(input, w_ih, b_ih) + _linear(h, w_hh, b_hh)
+    i, f, g, o = gates.chunk(4, -1)
+    c_next = torch.sigmoid(f) * c + torch.sigmoid(i) * torch.tanh(g)
+    return torch.sigmoid(o) * torch.tanh(c_next), c_next
+
+
+@_composite
+def gru_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
+    """One GRU step; gates in PyTorch's order (reset, update, new)."""
+    torch = _t()
+    x_r, x_z, x_n = _linear(input, w_ih, b_ih).chunk(3, -1)
+    h_r, h_z, h_n = _linear(hx, w_hh, b_hh).chunk(3, -1)
+    reset = torch.sigmoid(x_r + h_r)
+    update = torch.sigmoid(x_z + h_z)
+    new = torch.tanh(x_n + reset * h_n)
+    return (1 - update) * new + update * hx
+
+
+def _linear(x, weight, bias):
+    out = x @ weight.mT
+    return out if bias is None else out + bias
+
+
+@_composite
+def embedding_bag(
+    weight, input, offsets=None, mode: str = "mean", per_sample_weights=None, padding_idx=None
+):
+    """Sums, means or maxima of bags of embedding rows: ``input`` 2-D (one bag per row)
+    or 1-D with ``offsets`` marking where each bag starts."""
+    torch = _t()
+    if input.dim() == 2:
+        offsets = torch.arange(0, input.numel(), input.shape[1])
+        input = input.reshape(-1)
+    if offsets is None:
+        raise ValueError("offsets has to be a 1D Tensor but got None")
+    rows = embedding(weight, input)
+    if per_sample_weights is not None:
+        if mode != "sum":
+            raise NotImplementedError(
+                "embedding_bag: per_sample_weights was not None. "
+                "per_sample_weights is only supported for mode='sum' "
+                f"(got mode='{mode}'). Please open a feature request "
+                "on GitHub."
+            )
+        rows = rows * per_sample_weights.unsqueeze(-1)
+    keep = torch.ones(input.shape[0], dtype=weight.dtype)
+    if padding_idx is not None:
+        keep = (input != padding_idx).to(weight.dtype)
+        rows = rows * keep.unsqueeze(-1)
+    bags = offsets.shape[0]
+    starts = offsets.tolist() + [input.shape[0]]
+    bag_of = torch.tensor(np.repeat(np.arange(bags), np.diff(starts)), dtype=torch.int64)
+    if mode == "max":
+        pieces = [
+            rows[s:e].amax(0, keepdim=True)
+            if e > s
+            else torch.zeros(1, weight.shape[1], dtype=weight.dtype)
+            for s, e in zip(starts[:-1], starts[1:])
+        ]
+        return torch.cat(pieces, 0)
+    index = bag_of.unsqueeze(-1).expand(-1, weight.shape[1])
+    sums = torch.zeros(bags, weight.shape[1], dtype=weight.dtype).scatter_add(0, index, rows)
+    if mode == "sum":
+        return sums
+    counts = torch.zeros(bags, dtype=weight.dtype).scatter_add(0, bag_of, keep)
+    return sums / torch.clamp(counts, min=1).unsqueeze(-1)

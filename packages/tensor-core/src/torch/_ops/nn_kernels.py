@@ -26,7 +26,6 @@ __all__ = [
     "max_pool1d",
     "max_pool2d",
     "max_pool3d",
-    "max_pool2d_with_indices",
     "avg_pool1d",
     "relu",
     "softmax",
@@ -364,18 +363,9 @@ MAX_POOL_BACKWARD = _register(
 
 
 def _max_pool_nd(nd):
-    def function(
-        input,
-        kernel_size,
-        stride=None,
-        padding=0,
-        dilation=1,
-        ceil_mode=False,
-        return_indices=False,
-    ):
-        return max_pool(
-            input, kernel_size, stride, padding, dilation, ceil_mode, return_indices, nd
-        )
+    # torch.max_poolNd has no return_indices (nn.functional's does, through max_pool)
+    def function(input, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False):
+        return max_pool(input, kernel_size, stride or None, padding, dilation, ceil_mode, False, nd)
 
     function.__name__ = f"max_pool{nd}d"
     function.__doc__ = f"{nd}-d max pooling (see :func:`max_pool`)."

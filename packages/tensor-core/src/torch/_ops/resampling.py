@@ -285,3 +285,67 @@ def im2col(input: Tensor, kernel_size, dilation=1, padding=0, stride=1) -> Tenso
         x.storage_offset(),
     )
     return windows.reshape(n, c * kernel[0] * kernel[1], out[0] * out[1])
+
+
+@_composite
+def fold(input: Tensor, output_size, kernel_size, dilation=1, padding=0, stride=1) -> Tensor:
+    """``nn.functional.fold`` (col2im): the adjoint of ``unfold``, summing the columns
+    (N, C * kh * kw, L) back into overlapping blocks of an (N, C, H, W) output."""
+    torch = _t()
+
+    def pair(v):
+        return (v, v) if isinstance(v, int) else tuple(v)
+
+    h, w = pair(output_size)
+    kh, kw = pair(kernel_size)
+    ph, pw = pair(padding)
+    n = input.shape[0]
+    channels = input.shape[1] // (kh * kw)
+    # where each column entry lands: unfold an index map of the padded output
+    positions = torch.arange((h + 2 * ph) * (w + 2 * pw), dtype=torch.float64).reshape(
+        1, 1, h + 2 * ph, w + 2 * pw
+    )
+    index = im2col(positions, (kh, kw), dilation, 0, stride).to(torch.int64)
+    if index.shape[-1] != input.shape[-1]:
+        raise RuntimeError(
+            f"Given output_size=({h}, {w}), kernel_size=({kh}, {kw}), "
+            f"expected size of input's dimension 2 to match the calculated "
+            f"number of sliding blocks {index.shape[-1]}, but got "
+            f"input.size(2)={input.shape[-1]}."
+        )
+    values = input.reshape(n, channels, kh * kw * input.shape[-1])
+    flat_index = index.reshape(1, 1, -1).expand(n, channels, -1)
+    padded = torch.zeros(n, channels, (h + 2 * ph) * (w + 2 * pw), dtype=input.dtype)
+    padded = padded.scatter_add(2, flat_index, values)
+    full = padded.reshape(n, channels, h + 2 * ph, w + 2 * pw)
+    return full[:, :, ph : ph + h, pw : pw + w].contiguous()
+
+
+@_composite
+def max_unpool(input: Tensor, indices: Tensor, output_size) -> Tensor:
+    """Place each value at its flat ``indices`` position in zero planes of
+    ``output_size`` (the inverse of max pooling with indices)."""
+    torch = _t()
+    lead = tuple(input.shape[:2]) if input.dim() > len(output_size) + 1 else tuple(input.shape[:1])
+    plane = math.prod(output_size)
+    flat = torch.zeros(*lead, plane, dtype=input.dtype)
+    values = input.reshape(*lead, -1)
+    flat = flat.scatter(len(lead), indices.reshape(*lead, -1), values)
+    return flat.reshape(*lead, *output_size)
+
+
+@_composite
+def lp_pool(
+    input: Tensor, norm_type: float, kernel_size, stride=None, ceil_mode=False, nd: int = 2
+) -> Tensor:
+    """Power-average pooling: ``(sum over the window of x ** p) ** (1 / p)``."""
+    from .nn_kernels import avg_pool
+
+    torch = _t()
+    kernel = (kernel_size,) * nd if isinstance(kernel_size, int) else tuple(kernel_size)
+    pooled = avg_pool(input**norm_type, kernel, stride, 0, ceil_mode, nd=nd)
+    return (
+        (torch.sign(pooled) * torch.relu(torch.abs(pooled)))
+        .mul(math.prod(kernel))
+        .pow(1.0 / norm_type)
+    )

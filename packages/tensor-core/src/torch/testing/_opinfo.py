@@ -766,6 +766,83 @@ op_db: list[OpInfo] = [
         ],
         supports_gradgrad=False,
     ),
+    OpInfo(
+        "fold",
+        lambda c: torch._ops.resampling.fold(c, (4, 5), 2, 1, 1, 2),
+        None,
+        lambda d: [SampleInput((_make((1, 8, 9), d, 1),))],
+    ),
+    OpInfo(
+        "max_unpool",
+        lambda x: torch._ops.resampling.max_unpool(x, torch.tensor([[[[1, 6], [8, 15]]]]), (4, 4)),
+        None,
+        lambda d: [SampleInput((_make((1, 1, 2, 2), d, 1),))],
+    ),
+    OpInfo(
+        "lp_pool",
+        lambda x: torch._ops.resampling.lp_pool(x, 2, 2),
+        None,
+        lambda d: [SampleInput((_make((1, 2, 4, 4), d, 1, True),))],
+    ),
+    OpInfo(
+        "embedding_bag",
+        lambda w: torch._ops.nn_functional.embedding_bag(
+            w, torch.tensor([0, 2, 1, 3, 2]), torch.tensor([0, 2])
+        ),
+        None,
+        lambda d: [SampleInput((_make((4, 3), d, 1),))],
+    ),
+    OpInfo(
+        "lstm_cell",
+        lambda x, h, c, wi, wh: torch.lstm_cell(x, (h, c), wi, wh)[1],
+        None,
+        lambda d: [
+            SampleInput(
+                (
+                    _make((2, 3), d, 1),
+                    _make((2, 4), d, 2),
+                    _make((2, 4), d, 3),
+                    _make((16, 3), d, 4),
+                    _make((16, 4), d, 5),
+                )
+            )
+        ],
+    ),
+    OpInfo(
+        "gru_cell",
+        torch.gru_cell,
+        None,
+        lambda d: [
+            SampleInput(
+                (
+                    _make((2, 3), d, 1),
+                    _make((2, 4), d, 2),
+                    _make((12, 3), d, 4),
+                    _make((12, 4), d, 5),
+                )
+            )
+        ],
+    ),
+    OpInfo(
+        "rnn_tanh_cell",
+        torch.rnn_tanh_cell,
+        None,
+        lambda d: [
+            SampleInput(
+                (_make((2, 3), d, 1), _make((2, 4), d, 2), _make((4, 3), d, 4), _make((4, 4), d, 5))
+            )
+        ],
+    ),
+    OpInfo(
+        "rnn_relu_cell",
+        torch.rnn_relu_cell,
+        None,
+        lambda d: [
+            SampleInput(
+                (_make((2, 3), d, 1), _make((2, 4), d, 2), _make((4, 3), d, 4), _make((4, 4), d, 5))
+            )
+        ],
+    ),
     OpInfo("sum", torch.sum, _numpy_reduce(np.sum), _reduction_samples, FLOATING),
     OpInfo("mean", torch.mean, _numpy_reduce(np.mean), _reduction_samples, FLOATING),
     OpInfo(
