@@ -25,6 +25,14 @@ def cases() -> dict:
     a8, b8 = torch.rand(8, 8), torch.rand(8, 8)
     big4m_a, big4m_b = torch.rand(4 * 1024 * 1024), torch.rand(4 * 1024 * 1024)
     m1024 = torch.rand(1024, 1024)
+    conv_x = torch.rand(32, 16, 28, 28)
+    conv_w = torch.rand(32, 16, 3, 3)
+    conv_xg = conv_x.clone().requires_grad_()
+    conv_wg = conv_w.clone().requires_grad_()
+
+    def conv_forward_backward():
+        torch.conv2d(conv_xg, conv_wg, padding=1).sum().backward()
+
     results = {
         # issue 3's targets: framework overhead on tiny tensors
         "add 8x8 + 8x8": _median_us(lambda: a8 + b8, 20000),
@@ -37,6 +45,13 @@ def cases() -> dict:
         "exp 4M float32": _median_us(lambda: torch.exp(big4m_a), 10),
         "sum 4M float32": _median_us(lambda: big4m_a.sum(), 10),
         "matmul 1024x1024": _median_us(lambda: m1024 @ m1024, 3, repeat=7),
+        "conv2d 32x16x28x28, 32 3x3": _median_us(
+            lambda: torch.conv2d(conv_x, conv_w, padding=1), 3, repeat=7
+        ),
+        "conv2d forward+backward": _median_us(conv_forward_backward, 2, repeat=7),
+        "max_pool2d 2x2 of 32x16x28x28": _median_us(
+            lambda: torch.max_pool2d(conv_x, 2), 5, repeat=7
+        ),
         "add small (8)": _median_us(lambda: small_a + small_b, 20000),
         "mul scalar small (8)": _median_us(lambda: small_a * 2.0, 20000),
         "add big (1000x1000)": _median_us(lambda: big_a + big_b, 20),

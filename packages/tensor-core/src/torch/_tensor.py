@@ -46,6 +46,9 @@ class Tensor:
         """Wrap a freshly computed NumPy array (no copy when it is dense)."""
         if array.size == 0 and array.ndim:
             array = _empty_with_contiguous_strides(array)
+        elif 1 in array.shape and array.flags.c_contiguous:
+            # NumPy lets size-1 dims carry any stride; PyTorch's contiguous strides don't
+            array = _with_contiguous_strides(array)
         elif not array.flags.c_contiguous and _dense_flat(array) is None:
             array = np.array(array, order="K")  # compact, keeping the dims' memory order
         self = object.__new__(cls)
@@ -326,6 +329,17 @@ def make_view(base: Tensor, array: np.ndarray, offset: int | None = None) -> Ten
 
 
 _new_tensor = object.__new__
+
+
+def _with_contiguous_strides(array: np.ndarray) -> np.ndarray:
+    strides, step = [], array.itemsize
+    for size in reversed(array.shape):
+        strides.append(step)
+        step *= size
+    strides = tuple(reversed(strides))
+    if strides == array.strides:
+        return array
+    return np.lib.stride_tricks.as_strided(array, array.shape, strides)
 
 
 def _empty_with_contiguous_strides(array: np.ndarray) -> np.ndarray:

@@ -118,18 +118,23 @@ def _conv_geometry(input, weight, stride, padding, dilation, groups, nd):
 
 
 def _columns(x: np.ndarray, pads, kernel, stride, dilation, out_shape, groups):
-    """The input unfolded to (groups, N * out, Cg * K)."""
+    """The input unfolded to (groups, Cg * K, N * out). The copy reads the input's
+    spatial dims innermost (mostly sequential memory), the layout the BLAS call wants."""
     padded = np.pad(x, ((0, 0), (0, 0)) + pads) if any(p != (0, 0) for p in pads) else x
     windows = _windows(padded, kernel, stride, dilation, out_shape)
     n, c = x.shape[:2]
     nd = len(kernel)
-    # (N, C, *out, *k) -> (G, N, *out, Cg, *k)
-    windows = windows.reshape((n, groups, c // groups) + windows.shape[2:])
-    order = (1, 0) + tuple(range(3, 3 + nd)) + (2,) + tuple(range(3 + nd, 3 + 2 * nd))
-    cols = windows.transpose(order)
-    return np.ascontiguousarray(cols).reshape(
-        groups, n * math.prod(out_shape), (c // groups) * math.prod(kernel)
-    )
+    # (N, C, *out, *k) -> (C, *k, N, *out)
+    order = (1,) + tuple(range(2 + nd, 2 + 2 * nd)) + (0,) + tuple(range(2, 2 + nd))
+    cols = np.ascontiguousarray(windows.transpose(order))
+    return cols.reshape(groups, (c // groups) * math.prod(kernel), n * math.prod(out_shape))
+
+
+def _grad_columns(g: np.ndarray, groups: int) -> np.ndarray:
+    """An output gradient (N, C_out, *out) as (groups, Og, N * out)."""
+    n, c_out = g.shape[:2]
+    moved = np.ascontiguousarray(np.moveaxis(g, 1, 0))  # (C_out, N, *out)
+    return moved.reshape(groups, c_out // groups, n * math.prod(g.shape[2:]))
 
 
 def convolution(
@@ -153,11 +158,9 @@ def convolution(
     cols = _columns(input._np, pads, kernel, stride, dilation, out_shape, groups)
     c_out = weight._np.shape[0]
     w = weight._np.reshape(groups, c_out // groups, -1)
-    product = np.matmul(cols, w.transpose(0, 2, 1))  # (G, N*out, Og)
+    product = np.matmul(w, cols)  # (G, Og, N*out)
     n = input._np.shape[0]
-    result = product.reshape((groups, n) + out_shape + (c_out // groups,))
-    order = (1, 0, nd + 2) + tuple(range(2, 2 + nd))
-    result = result.transpose(order).reshape((n, c_out) + out_shape)
+    result = np.moveaxis(product.reshape((c_out, n) + out_shape), 0, 1)
     if bias is not None:
         result = result + bias._np.reshape((1, c_out) + (1,) * nd)
     output = Tensor._from_array(np.ascontiguousarray(result, dtype=dtype.np_dtype), dtype)
@@ -188,19 +191,16 @@ def conv_backward(
             np.asarray(g.sum(axis=(0,) + tuple(range(2, 2 + nd))), order="C"), grad._dtype
         )
     kernel = weight._np.shape[2:]
-    # grad as (G, N*out, Og)
-    g_cols = g.reshape((n, groups, c_out // groups) + out_shape)
-    g_cols = g_cols.transpose((1, 0) + tuple(range(3, 3 + nd)) + (2,)).reshape(
-        groups, n * math.prod(out_shape), c_out // groups
-    )
+    g_cols = _grad_columns(g, groups)  # (G, Og, N*out)
     if which == "weight":
         cols = _columns(input._np, pads, kernel, stride, dilation, out_shape, groups)
-        w = np.matmul(g_cols.transpose(0, 2, 1), cols)  # (G, Og, Cg*K)
+        w = np.matmul(g_cols, cols.transpose(0, 2, 1))  # (G, Og, Cg*K)
         return Tensor._from_array(np.ascontiguousarray(w.reshape(weight._np.shape)), grad._dtype)
     c_in = input._np.shape[1]
     w = weight._np.reshape(groups, c_out // groups, -1)
-    cols = np.matmul(g_cols, w)  # (G, N*out, Cg*K)
-    cols = cols.reshape((groups, n) + out_shape + (c_in // groups,) + tuple(kernel))
+    cols = np.matmul(w.transpose(0, 2, 1), g_cols)  # (G, Cg*K, N*out)
+    # (C_in, *k, N, *out)
+    cols = cols.reshape((c_in,) + tuple(kernel) + (n,) + tuple(out_shape))
     padded_shape = (n, c_in) + tuple(s + a + b for s, (a, b) in zip(input._np.shape[2:], pads))
     result = np.zeros(padded_shape, dtype=g.dtype)
     grouped = result.reshape((n, groups, c_in // groups) + padded_shape[2:])
@@ -210,9 +210,9 @@ def conv_backward(
             slice(p * d, p * d + (o - 1) * s + 1, s)
             for p, d, o, s in zip(position, dilation, out_shape, stride)
         )
-        source = cols[(Ellipsis,) + position]
-        # source: (G, N, *out, Cg) -> (N, G, Cg, *out)
-        source = np.moveaxis(np.moveaxis(source, -1, 2), 0, 1)
+        # (C_in, N, *out) -> (N, G, Cg, *out)
+        source = np.moveaxis(cols[(slice(None),) + position], 1, 0)
+        source = source.reshape((n, groups, c_in // groups) + tuple(out_shape))
         grouped[(slice(None), slice(None), slice(None)) + target] += source
     inner = tuple(slice(a, a + s) for (a, _), s in zip(pads, input._np.shape[2:]))
     return Tensor._from_array(
