@@ -4,6 +4,7 @@ cumulative ops, logical reductions, order statistics. Integer inputs follow PyTo
 
 from __future__ import annotations
 
+import builtins  # this module defines sum, max, min, all, any
 import math
 import warnings
 
@@ -45,8 +46,6 @@ __all__ = [
     "nanmean",
     "aminmax",
 ]
-
-_builtin_max, _builtin_min, _builtin_all, _builtin_sum = max, min, all, sum
 
 
 def _register(name, function, signature, differentiable=True):
@@ -182,14 +181,10 @@ def _nan_aware(fn, array, axis, keepdims):
 
 
 def _check_nonempty(input: Tensor, name: str, dims) -> None:
-    if input._np.size == 0 and _builtin_any(input._np.shape[d] == 0 for d in dims):
+    if input._np.size == 0 and builtins.any(input._np.shape[d] == 0 for d in dims):
         raise IndexError(
             f"{name}(): Expected reduction dim {dims[0] if dims else 0} to have non-zero size."
         )
-
-
-def _builtin_any(values) -> bool:
-    return True in (bool(v) for v in values)
 
 
 def _check_specified(input: Tensor, name: str, dim) -> None:
