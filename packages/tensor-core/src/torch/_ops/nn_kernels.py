@@ -15,7 +15,7 @@ import math
 import numpy as np
 
 from .. import _dtype
-from .._tensor import Tensor
+from .._tensor import Tensor, _is_grad_recording
 from ._dispatch import record, register_op
 
 __all__ = [
@@ -284,6 +284,8 @@ def _padded_for_pool(x, kernel, stride, padding, dilation, out, fill):
     for size, k, s, p, d, o in zip(x.shape[2:], kernel, stride, padding, dilation, out):
         reach = (o - 1) * s + d * (k - 1) + 1
         pads.append((p, max(reach - size - p, 0)))
+    if not any(a or b for a, b in pads):
+        return x, pads  # nothing to pad: no copy
     return np.pad(x, ((0, 0), (0, 0)) + tuple(pads), constant_values=fill), pads
 
 
@@ -309,12 +311,29 @@ def max_pool(
     fill = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
     padded, pads = _padded_for_pool(x, kernel, stride, padding, dilation, out, fill)
     windows = _windows(padded, kernel, stride, dilation, out)
-    flat = windows.reshape(windows.shape[: 2 + nd] + (-1,))
-    position = np.argmax(flat, axis=-1)
-    if x.dtype.kind == "f":  # a NaN wins, as in PyTorch
-        nan = np.isnan(flat)
-        position = np.where(nan.any(-1), np.argmax(nan, -1), position)
-    values = np.take_along_axis(flat, position[..., None], -1)[..., 0]
+    if not return_indices and not _is_grad_recording(input):
+        # values only: a running maximum over the kernel positions, each a strided slice
+        # (np.maximum propagates NaN, as PyTorch does)
+        values = None
+        for position in np.ndindex(*kernel):
+            piece = windows[(slice(None), slice(None)) + (slice(None),) * nd + position]
+            values = piece.copy() if values is None else np.maximum(values, piece, out=values)
+        result = Tensor._from_array(values, input._dtype)
+        return result.squeeze(0) if unbatched else result
+    # a running maximum over the kernel positions that remembers which position won
+    # (the first of equal values; a NaN wins once seen, as in PyTorch)
+    values = position = None
+    floating = x.dtype.kind == "f"
+    for k, offset in enumerate(np.ndindex(*kernel)):
+        piece = windows[(slice(None), slice(None)) + (slice(None),) * nd + offset]
+        if values is None:
+            values, position = piece.copy(), np.zeros(piece.shape, dtype=np.int64)
+            continue
+        take = piece > values
+        if floating:
+            take |= np.isnan(piece) & ~np.isnan(values)
+        values = np.where(take, piece, values)
+        position = np.where(take, k, position)
     # the flat index of each maximum in its unpadded input plane
     offsets = np.unravel_index(position, kernel)
     coords = []
