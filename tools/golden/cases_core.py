@@ -18,6 +18,8 @@ except Exception:  # this project before torch-nn has nn.functional: core's kern
     F.interpolate = torch._ops.resampling.interpolate
     F.unfold = torch._ops.resampling.im2col
     F.fold = torch._ops.resampling.fold
+    F.grid_sample = torch._ops.resampling.grid_sample
+    F.affine_grid = torch._ops.resampling.affine_grid
     F.max_unpool2d = lambda x, i, k, output_size: torch._ops.resampling.max_unpool(x, i, output_size)
     F.lp_pool2d = lambda x, p, k: torch._ops.resampling.lp_pool(x, p, k)
     F.embedding_bag = lambda i, w, offsets=None, mode="mean": torch._ops.nn_functional.embedding_bag(w, i, offsets, mode)
@@ -804,6 +806,13 @@ RESAMPLING += [
     "x = torch.ones(2, 3); h = torch.zeros(2, 4); w1 = torch.arange(48.0).reshape(16, 3) / 100; w2 = torch.arange(64.0).reshape(16, 4) / 100; torch.lstm_cell(x, (h, h + 0.5), w1, w2)",
     "x = torch.ones(2, 3); h = torch.full((2, 4), 0.5); torch.gru_cell(x, h, torch.arange(36.0).reshape(12, 3) / 50, torch.arange(48.0).reshape(12, 4) / 50, torch.ones(12) * 0.1, torch.zeros(12))",
     "torch.rnn_tanh_cell(torch.ones(1, 2), torch.ones(1, 3), torch.ones(3, 2) * 0.3, torch.ones(3, 3) * -0.2), torch.rnn_relu_cell(torch.ones(1, 2), torch.ones(1, 3), torch.ones(3, 2), torch.ones(3, 3) * -0.5)",
+]
+
+RESAMPLING += [
+    "t = torch.tensor([[[0.8, -0.2, 0.1], [0.3, 0.9, -0.2]]]); F.affine_grid(t, (1, 1, 3, 4), align_corners=False), F.affine_grid(t, (1, 1, 2, 2), align_corners=True)",
+    "i = torch.arange(20.0).reshape(1, 1, 4, 5); g = F.affine_grid(torch.tensor([[[0.8, -0.2, 0.1], [0.3, 0.9, -0.2]]]), (1, 1, 3, 4), align_corners=False); F.grid_sample(i, g, align_corners=False)",
+    "i = torch.arange(20.0).reshape(1, 1, 4, 5); g = F.affine_grid(torch.tensor([[[1.3, -0.2, 0.1], [0.3, 1.2, -0.2]]]), (1, 1, 3, 4), align_corners=False); [[round(v, 4) for v in F.grid_sample(i, g, padding_mode=p, align_corners=a).flatten().tolist()] for p in ('zeros', 'border', 'reflection') for a in (False, True)]",
+    "i = torch.arange(20.0).reshape(1, 1, 4, 5); g = F.affine_grid(torch.tensor([[[0.8, -0.2, 0.1], [0.3, 0.9, -0.2]]]), (1, 1, 3, 4), align_corners=True); F.grid_sample(i, g, mode='nearest', align_corners=True)",
 ]
 
 GROUPS["resampling"] = RESAMPLING

@@ -349,3 +349,93 @@ def lp_pool(
         .mul(math.prod(kernel))
         .pow(1.0 / norm_type)
     )
+
+
+@_composite
+def affine_grid(theta: Tensor, size, align_corners: bool = False) -> Tensor:
+    """The sampling grid (N, H, W, 2) of 2-D affine transforms ``theta`` (N, 2, 3) for an
+    output of ``size`` (N, C, H, W), in [-1, 1] coordinates."""
+    torch = _t()
+    n, _, h, w = size
+
+    def axis(count):
+        if align_corners:
+            return torch.linspace(-1, 1, count, dtype=theta.dtype)
+        return (torch.arange(count, dtype=theta.dtype) * 2 + 1) / count - 1
+
+    ys, xs = torch.meshgrid(axis(h), axis(w), indexing="ij")
+    base = torch.stack([xs, ys, torch.ones(h, w, dtype=theta.dtype)], -1)  # (H, W, 3)
+    return (base.reshape(1, h * w, 3) @ theta.mT).reshape(n, h, w, 2)
+
+
+def _unnormalize(coord, size, align_corners):
+    if align_corners:
+        return (coord + 1) / 2 * (size - 1)
+    return ((coord + 1) * size - 1) / 2
+
+
+def _reflect(coord, low, high):
+    """Reflect coordinates into [low, high] (as many times as needed)."""
+    torch = _t()
+    span = high - low
+    if span <= 0:
+        return torch.zeros_like(coord)
+    shifted = torch.abs(coord - low)
+    flips = torch.floor(shifted / span)
+    extra = shifted - flips * span
+    return torch.where(torch.remainder(flips, 2) == 0, extra + low, span - extra + low)
+
+
+@_composite
+def grid_sample(
+    input: Tensor,
+    grid: Tensor,
+    mode: str = "bilinear",
+    padding_mode: str = "zeros",
+    align_corners=None,
+) -> Tensor:
+    """Sample ``input`` (N, C, H, W) at ``grid`` (N, Ho, Wo, 2) positions in [-1, 1]
+    ("bilinear" or "nearest"; padding "zeros", "border" or "reflection")."""
+    torch = _t()
+    align = bool(align_corners)
+    n, c, h, w = input.shape
+    x = _unnormalize(grid[..., 0], w, align)
+    y = _unnormalize(grid[..., 1], h, align)
+    if padding_mode == "border":
+        x, y = torch.clamp(x, 0, w - 1), torch.clamp(y, 0, h - 1)
+    elif padding_mode == "reflection":
+        if align:
+            x, y = _reflect(x, 0, w - 1), _reflect(y, 0, h - 1)
+        else:
+            x = torch.clamp(_reflect(x, -0.5, w - 0.5), 0, w - 1)
+            y = torch.clamp(_reflect(y, -0.5, h - 0.5), 0, h - 1)
+    elif padding_mode != "zeros":
+        raise ValueError(
+            f"nn.functional.grid_sample(): expected padding_mode to be 'zeros', "
+            f"'border', or 'reflection', but got: '{padding_mode}'"
+        )
+    flat = input.reshape(n, c, h * w)
+
+    def gather(iy, ix):
+        """Values at integer positions (zero outside the input)."""
+        inside = (ix >= 0) & (ix <= w - 1) & (iy >= 0) & (iy <= h - 1)
+        index = (torch.clamp(iy, 0, h - 1) * w + torch.clamp(ix, 0, w - 1)).to(torch.int64)
+        picked = flat.gather(2, index.reshape(n, 1, -1).expand(n, c, -1))
+        picked = picked.reshape(n, c, *iy.shape[1:])
+        return picked * inside.unsqueeze(1).to(input.dtype)
+
+    if mode == "nearest":
+        return gather(torch.round(y), torch.round(x))
+    if mode != "bilinear":
+        raise ValueError(
+            f"nn.functional.grid_sample(): expected mode to be 'bilinear', "
+            f"'nearest' or 'bicubic', but got: '{mode}'"
+        )
+    x0, y0 = torch.floor(x), torch.floor(y)
+    wx, wy = (x - x0).unsqueeze(1), (y - y0).unsqueeze(1)
+    return (
+        gather(y0, x0) * (1 - wx) * (1 - wy)
+        + gather(y0, x0 + 1) * wx * (1 - wy)
+        + gather(y0 + 1, x0) * (1 - wx) * wy
+        + gather(y0 + 1, x0 + 1) * wx * wy
+    )

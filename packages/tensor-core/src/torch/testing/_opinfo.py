@@ -843,6 +843,24 @@ op_db: list[OpInfo] = [
             )
         ],
     ),
+    OpInfo(
+        "affine_grid",
+        lambda t: torch._ops.resampling.affine_grid(t, (2, 1, 3, 4)),
+        None,
+        lambda d: [SampleInput((_make((2, 2, 3), d, 1),))],
+    ),
+    OpInfo(
+        "grid_sample",
+        lambda x, g: torch._ops.resampling.grid_sample(
+            x, g * 0.9, padding_mode="border", align_corners=False
+        ),
+        None,
+        lambda d: [
+            SampleInput(
+                (_make((1, 2, 4, 5), d, 1), _make((1, 3, 2, 2), d, 2, domain=(-0.95, 0.95)))
+            )
+        ],
+    ),
     OpInfo("sum", torch.sum, _numpy_reduce(np.sum), _reduction_samples, FLOATING),
     OpInfo("mean", torch.mean, _numpy_reduce(np.mean), _reduction_samples, FLOATING),
     OpInfo(
