@@ -25,43 +25,11 @@ from ._ops import (
 from ._tensor import Tensor
 
 _METHODS = {
-    # pointwise
+    # pointwise: every public function of the family is also a method
     **{
         name: getattr(pointwise, name)
-        for name in (
-            "add",
-            "sub",
-            "mul",
-            "div",
-            "true_divide",
-            "floor_divide",
-            "remainder",
-            "pow",
-            "eq",
-            "ne",
-            "lt",
-            "le",
-            "gt",
-            "ge",
-            "bitwise_and",
-            "bitwise_or",
-            "bitwise_xor",
-            "bitwise_left_shift",
-            "bitwise_right_shift",
-            "logical_and",
-            "logical_or",
-            "logical_xor",
-            "neg",
-            "negative",
-            "abs",
-            "absolute",
-            "sign",
-            "exp",
-            "log",
-            "bitwise_not",
-            "logical_not",
-            "positive",
-        )
+        for name in pointwise.__all__
+        if name not in ("can_cast", "INPLACE")
     },
     "subtract": pointwise.sub,
     "multiply": pointwise.mul,
