@@ -51,17 +51,7 @@ class Tensor:
             array = _with_contiguous_strides(array)
         elif not array.flags.c_contiguous and _dense_flat(array) is None:
             array = np.array(array, order="K")  # compact, keeping the dims' memory order
-        self = object.__new__(cls)
-        self._storage_ = None
-        self._offset_ = 0
-        self._np = array
-        self._dtype = dtype if dtype is not None else _dtype.from_numpy_dtype(array.dtype)
-        self._requires_grad = False
-        self.grad = None
-        self.grad_fn = None
-        self._version_ = None
-        self._base = None
-        return self
+        return make(array, dtype if dtype is not None else _dtype.from_numpy_dtype(array.dtype))
 
     def _alias(self, array: np.ndarray, offset: int | None = None) -> Tensor:
         """A tensor for ``array``, a NumPy view of this tensor's storage: it shares the

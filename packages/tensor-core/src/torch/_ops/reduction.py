@@ -281,37 +281,29 @@ def max(input: Tensor, dim=None, keepdim: bool = False, *, out=None):  # noqa: A
         values=tensor([3., 4.]),
         indices=tensor([1, 0]))
     """
-    if isinstance(dim, Tensor):
-        from .binary_math import maximum
-
-        return maximum(input, dim)
-    if dim is None:
-        if input._np.size == 0:
-            raise RuntimeError(
-                "max(): Expected reduction dim to be specified for "
-                "input.numel() == 0. Specify the reduction dim with the 'dim' "
-                "argument."
-            )
-        return amax(input)
-    return _with_indices("max", input, dim, keepdim, largest=True)
+    return _extreme("max", input, dim, keepdim, largest=True)
 
 
 def min(input: Tensor, dim=None, keepdim: bool = False, *, out=None):  # noqa: A001
     """The smallest element; with ``dim``, ``(values, indices)``; with a tensor, the
     elementwise ``minimum``."""
-    if isinstance(dim, Tensor):
-        from .binary_math import minimum
+    return _extreme("min", input, dim, keepdim, largest=False)
 
-        return minimum(input, dim)
+
+def _extreme(name: str, input: Tensor, dim, keepdim: bool, largest: bool):
+    """max/min's three forms: of everything, along ``dim``, or against another tensor."""
+    if isinstance(dim, Tensor):
+        from .binary_math import maximum, minimum
+
+        return (maximum if largest else minimum)(input, dim)
     if dim is None:
         if input._np.size == 0:
             raise RuntimeError(
-                "min(): Expected reduction dim to be specified for "
-                "input.numel() == 0. Specify the reduction dim with the 'dim' "
-                "argument."
+                f"{name}(): Expected reduction dim to be specified for input.numel() == 0. "
+                "Specify the reduction dim with the 'dim' argument."
             )
-        return amin(input)
-    return _with_indices("min", input, dim, keepdim, largest=False)
+        return amax(input) if largest else amin(input)
+    return _with_indices(name, input, dim, keepdim, largest=largest)
 
 
 def aminmax(input: Tensor, *, dim=None, keepdim: bool = False):
