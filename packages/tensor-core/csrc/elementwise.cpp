@@ -1,8 +1,9 @@
 #include "elementwise.h"
 
 #include <algorithm>
-#include <thread>
 #include <vector>
+
+#include "parallel.h"
 
 namespace torch_core {
 
@@ -59,30 +60,7 @@ double sum_range(const T* a, std::size_t begin, std::size_t end) {
   return total;
 }
 
-template <typename F>
-void parallel_for(std::size_t n, int threads, F&& body) {
-  threads = std::max(1, threads);
-  if (threads == 1) {
-    body(0, n, 0);
-    return;
-  }
-  std::vector<std::thread> workers;
-  const std::size_t chunk = (n + threads - 1) / threads;
-  for (int t = 1; t < threads; ++t) {
-    const std::size_t begin = std::min(n, chunk * t);
-    const std::size_t end = std::min(n, begin + chunk);
-    workers.emplace_back([&body, begin, end, t] { body(begin, end, t); });
-  }
-  body(0, std::min(n, chunk), 0);
-  for (auto& w : workers) w.join();
-}
-
 }  // namespace
-
-int default_threads() {
-  const unsigned hw = std::thread::hardware_concurrency();
-  return hw == 0 ? 1 : static_cast<int>(std::min(hw, 8u));
-}
 
 template <typename T>
 void binary(BinaryOp op, const T* a, const T* b, T* out, std::size_t n, int threads) {

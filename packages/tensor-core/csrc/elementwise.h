@@ -17,6 +17,4 @@ void binary(BinaryOp op, const T* a, const T* b, T* out, std::size_t n, int thre
 template <typename T>
 double sum(const T* a, std::size_t n, int threads);
 
-int default_threads();
-
 }  // namespace torch_core

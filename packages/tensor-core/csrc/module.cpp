@@ -10,6 +10,8 @@
 #include <string>
 
 #include "elementwise.h"
+#include "parallel.h"
+#include "vecmath.h"
 #include "mt19937.h"
 #include "special.h"
 
@@ -126,6 +128,29 @@ py::array binary(const std::string& name, const py::array& a, const py::array& b
 }
 
 template <typename T>
+py::array unary_typed(const std::string& name, const py::array& a, int threads) {
+  auto x = py::array_t<T, py::array::c_style>::ensure(a);
+  if (!x) throw py::type_error("unary: input must be C-contiguous");
+  py::array_t<T> out(std::vector<py::ssize_t>(x.shape(), x.shape() + x.ndim()));
+  const T* in = x.data();
+  T* result = out.mutable_data();
+  const auto n = static_cast<std::size_t>(x.size());
+  if (name != "exp") throw std::invalid_argument("unary: unknown op " + name);
+  {
+    py::gil_scoped_release nogil;  // reads and writes only the buffers held above
+    torch_core::exp(in, result, n, threads);
+  }
+  return out;
+}
+
+py::array unary(const std::string& name, const py::array& a, int threads) {
+  if (threads < 1) threads = torch_core::default_threads();
+  if (py::dtype::of<float>().is(a.dtype())) return unary_typed<float>(name, a, threads);
+  if (py::dtype::of<double>().is(a.dtype())) return unary_typed<double>(name, a, threads);
+  throw py::type_error("unary: input must be float32 or float64");
+}
+
+template <typename T>
 double sum_typed(const py::array& a, int threads) {
   auto x = py::array_t<T, py::array::c_style>::ensure(a);
   if (!x) throw py::type_error("sum: input must be C-contiguous");
@@ -148,6 +173,8 @@ PYBIND11_MODULE(_C, m) {
   m.doc() = "Native kernels of torch-core.";
   m.def("binary", &binary, py::arg("op"), py::arg("a"), py::arg("b"), py::arg("threads") = 0,
         "a (op) b for same-shape C-contiguous float arrays, split across threads.");
+  m.def("unary", &unary, py::arg("op"), py::arg("a"), py::arg("threads") = 0,
+        "op(a) (op: 'exp') of a C-contiguous float array, vectorised and split across threads.");
   m.def("sum_all", &sum_all, py::arg("a"), py::arg("threads") = 0,
         "Sum of a C-contiguous float array in double precision, split across threads.");
   m.def("default_threads", &torch_core::default_threads);

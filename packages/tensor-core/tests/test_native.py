@@ -102,3 +102,52 @@ def test_threaded_kernels_refuse_bad_operands():
         _C.binary("pow", np.zeros(3, np.float32), np.zeros(3, np.float32))
     with pytest.raises(TypeError, match="float32 or float64"):
         _C.sum_all(np.zeros(3, np.int64))
+
+
+def _ulp_error(result, exact, dtype):
+    """|result - exact| in units of the last place of ``dtype`` at ``exact``."""
+    finite = np.isfinite(exact) & (np.abs(exact) >= np.finfo(dtype).tiny)
+    spacing = np.spacing(exact[finite].astype(dtype)).astype(np.float64)
+    return np.abs(result[finite].astype(np.float64) - exact[finite]) / np.abs(spacing)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_vectorised_exp_is_within_one_ulp(dtype):
+    # The reference is exp in float64 (float32 inputs), or exp of the float64 inputs
+    # rounded from a long-double evaluation where the platform has one.
+    rng = np.random.default_rng(2)
+    limit = 88.0 if dtype == np.float32 else 709.0
+    a = np.concatenate([rng.uniform(-limit, limit, 200_000), rng.normal(0, 1, 100_000)])
+    a = a.astype(dtype)
+    wide = np.longdouble if np.finfo(np.longdouble).eps < np.finfo(np.float64).eps else np.float64
+    exact = np.exp(a.astype(wide)).astype(np.float64)
+    for threads in (1, 2, 3):
+        assert _ulp_error(_C.unary("exp", a, threads), exact, dtype).max() <= 1.0
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_vectorised_exp_edge_values_match_numpy(dtype):
+    a = np.array(
+        [np.inf, -np.inf, np.nan, 0.0, -0.0, 88.72, 88.73, 89.0, 1e4, -87.0, -100.0, -103.9,
+         -104.0, -1e4, 709.7, 709.8, -708.0, -740.0, -745.1, -746.0],
+        dtype=dtype,
+    )  # fmt: skip
+    with np.errstate(all="ignore"):
+        expected = np.exp(a)
+    result = _C.unary("exp", a)
+    exact_cases = ~np.isfinite(expected) | (expected == 0) | (expected == 1)
+    np.testing.assert_array_equal(result[exact_cases], expected[exact_cases])
+    tiny = np.finfo(dtype).tiny
+    normal = ~exact_cases & (expected >= tiny)
+    np.testing.assert_array_max_ulp(result[normal], expected[normal], maxulp=1)
+    # gradual underflow: within one subnormal step of NumPy's value
+    subnormal = ~exact_cases & (expected < tiny)
+    steps = np.abs(result[subnormal] - expected[subnormal]) / np.finfo(dtype).smallest_subnormal
+    assert subnormal.any() and (steps <= 1).all()
+
+
+def test_unary_kernel_refuses_bad_operands():
+    with pytest.raises(TypeError, match="float32 or float64"):
+        _C.unary("exp", np.zeros(3, np.int32))
+    with pytest.raises(ValueError, match="unknown op"):
+        _C.unary("log", np.zeros(3, np.float32))

@@ -39,6 +39,19 @@ def large_binary(name: str, a, b):
     return kernels.binary(name, a, b)
 
 
+def large_exp(a):
+    """``exp(a)`` by the vectorised threaded native kernel for a big C-contiguous float
+    array, or None (the caller uses NumPy)."""
+    if (
+        not ENABLED
+        or a.size < PARALLEL_MIN_SIZE
+        or a.dtype.name not in _FLOATS
+        or not a.flags.c_contiguous
+    ):
+        return None
+    return kernels.unary("exp", a)
+
+
 def large_sum(a):
     """The sum of a big C-contiguous float array by the threaded native kernel, or None."""
     if (

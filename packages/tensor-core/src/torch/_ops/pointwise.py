@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _dtype
-from .._native import large_binary
+from .._native import large_binary, large_exp
 from .._tensor import Tensor
 from ._dispatch import check_inplace, operand, record, register_op, result_type, tensor_pair_dtype
 
@@ -707,9 +707,16 @@ Examples::
 )
 absolute = abs
 sign = _unary("sign", np.sign, "-1, 0 or 1 by the sign of each element.", True)
+
+
+def _exp(array):
+    result = large_exp(array)
+    return np.exp(array) if result is None else result
+
+
 exp = _unary(
     "exp",
-    np.exp,
+    _exp,
     """``e ** input`` elementwise (integers give the default float
 dtype).""",
     True,
