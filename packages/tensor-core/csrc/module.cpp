@@ -2,6 +2,7 @@
 // that its tests compare against; TORCH_NATIVE=0 makes the package use the reference.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
 
 #include <cmath>
 #include <stdexcept>
@@ -9,6 +10,7 @@
 #include <vector>
 #include <string>
 
+#include "conv.h"
 #include "elementwise.h"
 #include "parallel.h"
 #include "vecmath.h"
@@ -167,6 +169,123 @@ double sum_all(const py::array& a, int threads) {
   throw py::type_error("sum: input must be float32 or float64");
 }
 
+// ------------------------------------------------------------------ convolution
+// x (N, C_in, D, H, W) and w (C_out, C_in / groups, kD, kH, kW), both C-contiguous of one
+// float dtype: the 5-d shapes carry every size, so only padding and dilation are passed.
+
+torch_core::ConvShape conv_shape(const py::array& x, const py::array& w, std::int64_t groups,
+                                 const std::vector<std::int64_t>& dilation,
+                                 const std::vector<std::int64_t>& pad_lo,
+                                 const std::vector<std::int64_t>& pad_hi) {
+  if (x.ndim() != 5 || w.ndim() != 5) {
+    throw std::invalid_argument("convolution: input and weight must be 5-d");
+  }
+  if (dilation.size() != 3 || pad_lo.size() != 3 || pad_hi.size() != 3) {
+    throw std::invalid_argument("convolution: dilation and padding need 3 values each");
+  }
+  torch_core::ConvShape s{};
+  s.batch = x.shape(0);
+  s.in_channels = x.shape(1);
+  s.out_channels = w.shape(0);
+  s.groups = groups;
+  if (groups < 1 || w.shape(1) * groups != s.in_channels) {
+    throw std::invalid_argument("convolution: weight channels times groups must equal the input's");
+  }
+  for (int i = 0; i < 3; ++i) {
+    s.in[i] = x.shape(2 + i);
+    s.kernel[i] = w.shape(2 + i);
+    s.dilation[i] = dilation[i];
+    s.pad_lo[i] = pad_lo[i];
+    s.pad_hi[i] = pad_hi[i];
+    s.out[i] = s.in[i] + pad_lo[i] + pad_hi[i] - dilation[i] * (s.kernel[i] - 1);
+  }
+  torch_core::check_conv_shape(s);
+  return s;
+}
+
+template <typename T>
+py::array_t<T, py::array::c_style> conv_operand(const py::array& a, const char* what) {
+  auto result = py::array_t<T, py::array::c_style>::ensure(a);
+  if (!result || !py::dtype::of<T>().is(a.dtype())) {
+    throw py::type_error(std::string("convolution: ") + what +
+                         " must be a C-contiguous array of the input's dtype");
+  }
+  return result;
+}
+
+template <typename T>
+py::array conv_forward_typed(const py::array& x, const py::array& w, const py::object& bias,
+                             const torch_core::ConvShape& s, int threads) {
+  auto xs = conv_operand<T>(x, "input");
+  auto ws = conv_operand<T>(w, "weight");
+  py::array_t<T, py::array::c_style> bs;
+  const T* bias_data = nullptr;
+  if (!bias.is_none()) {
+    bs = conv_operand<T>(bias, "bias");
+    if (bs.ndim() != 1 || bs.shape(0) != s.out_channels) {
+      throw std::invalid_argument("convolution: bias must have one value per output channel");
+    }
+    bias_data = bs.data();
+  }
+  py::array_t<T> out({s.batch, s.out_channels, s.out[0], s.out[1], s.out[2]});
+  const T* xd = xs.data();
+  const T* wd = ws.data();
+  T* od = out.mutable_data();
+  {
+    py::gil_scoped_release nogil;
+    torch_core::conv_forward(s, xd, wd, bias_data, od, threads);
+  }
+  return out;
+}
+
+py::array conv_forward(const py::array& x, const py::array& w, const py::object& bias,
+                       const std::vector<std::int64_t>& dilation,
+                       const std::vector<std::int64_t>& pad_lo,
+                       const std::vector<std::int64_t>& pad_hi, std::int64_t groups,
+                       int threads) {
+  const auto s = conv_shape(x, w, groups, dilation, pad_lo, pad_hi);
+  if (threads < 1) threads = torch_core::default_threads();
+  if (py::dtype::of<float>().is(x.dtype())) return conv_forward_typed<float>(x, w, bias, s, threads);
+  if (py::dtype::of<double>().is(x.dtype())) return conv_forward_typed<double>(x, w, bias, s, threads);
+  throw py::type_error("convolution: input must be float32 or float64");
+}
+
+template <typename T>
+py::array conv_weight_grad_typed(const py::array& x, const py::array& grad_out,
+                                 const torch_core::ConvShape& s,
+                                 const std::vector<py::ssize_t>& weight_shape, int threads) {
+  auto xs = conv_operand<T>(x, "input");
+  auto gs = conv_operand<T>(grad_out, "output gradient");
+  const std::vector<py::ssize_t> expected{s.batch, s.out_channels, s.out[0], s.out[1], s.out[2]};
+  if (!std::equal(expected.begin(), expected.end(), gs.shape())) {
+    throw std::invalid_argument("convolution: output gradient has the wrong shape");
+  }
+  py::array_t<T> grad_w(weight_shape);
+  const T* xd = xs.data();
+  const T* gd = gs.data();
+  T* wd = grad_w.mutable_data();
+  {
+    py::gil_scoped_release nogil;
+    torch_core::conv_weight_grad(s, xd, gd, wd, threads);
+  }
+  return grad_w;
+}
+
+py::array conv_weight_grad(const py::array& x, const py::array& grad_out, const py::array& w,
+                           const std::vector<std::int64_t>& dilation,
+                           const std::vector<std::int64_t>& pad_lo,
+                           const std::vector<std::int64_t>& pad_hi, std::int64_t groups,
+                           int threads) {
+  const auto s = conv_shape(x, w, groups, dilation, pad_lo, pad_hi);
+  if (threads < 1) threads = torch_core::default_threads();
+  const std::vector<py::ssize_t> shape(w.shape(), w.shape() + 5);
+  if (py::dtype::of<float>().is(x.dtype()))
+    return conv_weight_grad_typed<float>(x, grad_out, s, shape, threads);
+  if (py::dtype::of<double>().is(x.dtype()))
+    return conv_weight_grad_typed<double>(x, grad_out, s, shape, threads);
+  throw py::type_error("convolution: input must be float32 or float64");
+}
+
 // The GIL stays held in every kernel: it is what serialises two threads drawing from one
 // generator (PyTorch uses a mutex for the same purpose).
 PYBIND11_MODULE(_C, m) {
@@ -177,6 +296,14 @@ PYBIND11_MODULE(_C, m) {
         "op(a) (op: 'exp') of a C-contiguous float array, vectorised and split across threads.");
   m.def("sum_all", &sum_all, py::arg("a"), py::arg("threads") = 0,
         "Sum of a C-contiguous float array in double precision, split across threads.");
+  m.def("conv_forward", &conv_forward, py::arg("input"), py::arg("weight"), py::arg("bias"),
+        py::arg("dilation"), py::arg("pad_lo"), py::arg("pad_hi"), py::arg("groups"),
+        py::arg("threads") = 0,
+        "Stride-1 convolution of 5-d float arrays (N, C, D, H, W) with (C_out, C/groups, kD, kH, kW).");
+  m.def("conv_weight_grad", &conv_weight_grad, py::arg("input"), py::arg("grad_output"),
+        py::arg("weight"), py::arg("dilation"), py::arg("pad_lo"), py::arg("pad_hi"),
+        py::arg("groups"), py::arg("threads") = 0,
+        "Weight gradient of conv_forward (the weight gives the shape only).");
   m.def("default_threads", &torch_core::default_threads);
   m.def("special", &special, py::arg("name"), py::arg("input"),
         "Elementwise erf, erfc, erfinv, lgamma, digamma or trigamma of a float array.");

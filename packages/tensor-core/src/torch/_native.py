@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import os
 
+import numpy as np
+
 ENABLED = os.environ.get("TORCH_NATIVE", "1") != "0"
 
 if ENABLED:
@@ -62,3 +64,64 @@ def large_sum(a):
     ):
         return None
     return kernels.sum_all(a)
+
+
+# ------------------------------------------------------------------ convolution
+# Stride-1 convolutions of float32/float64 tensors with 1 to 3 spatial dims run in
+# torch._C (conv.h); the NumPy unfold + BLAS path in _ops/nn_kernels.py is their reference.
+# Below this many multiply-adds one thread does the whole convolution.
+_CONV_PARALLEL_MIN_WORK = 1 << 18
+
+
+def _as_5d(array: np.ndarray) -> np.ndarray:
+    """(N, C, *spatial) with 1-3 spatial dims as a C-contiguous (N, C, D, H, W) array."""
+    spatial = array.shape[2:]
+    return np.ascontiguousarray(array).reshape(
+        array.shape[:2] + (1,) * (3 - len(spatial)) + spatial
+    )
+
+
+def _conv_eligible(x: np.ndarray, w: np.ndarray, stride) -> bool:
+    return (
+        ENABLED
+        and x.dtype == w.dtype
+        and x.dtype.name in _FLOATS
+        and 1 <= x.ndim - 2 <= 3
+        and all(s == 1 for s in stride)
+        and x.size > 0
+    )
+
+
+def _conv_threads(x: np.ndarray, w: np.ndarray) -> int:
+    work = x.shape[0] * w.size * int(np.prod(x.shape[2:]))
+    return 0 if work >= _CONV_PARALLEL_MIN_WORK else 1
+
+
+def _padding_lists(pads, dilation):
+    lead = 3 - len(pads)
+    lo = [0] * lead + [a for a, _ in pads]
+    hi = [0] * lead + [b for _, b in pads]
+    return [1] * lead + list(dilation), lo, hi
+
+
+def conv_forward(x: np.ndarray, w: np.ndarray, bias, stride, pads, dilation, groups):
+    """The convolution by the native kernel (``pads`` as (before, after) pairs), or None
+    when it does not apply (strided, other dtypes): the caller uses NumPy."""
+    if not _conv_eligible(x, w, stride) or (bias is not None and bias.dtype != x.dtype):
+        return None
+    dil, lo, hi = _padding_lists(pads, dilation)
+    out = kernels.conv_forward(_as_5d(x), _as_5d(w), bias, dil, lo, hi, groups, _conv_threads(x, w))
+    return out.reshape(out.shape[:2] + out.shape[5 - (x.ndim - 2) :])
+
+
+def conv_weight_grad(
+    x: np.ndarray, grad: np.ndarray, w: np.ndarray, stride, pads, dilation, groups
+):
+    """The weight gradient of a convolution by the native kernel, or None."""
+    if not _conv_eligible(x, w, stride) or grad.dtype != x.dtype:
+        return None
+    dil, lo, hi = _padding_lists(pads, dilation)
+    result = kernels.conv_weight_grad(
+        _as_5d(x), _as_5d(grad), _as_5d(w), dil, lo, hi, groups, _conv_threads(x, w)
+    )
+    return result.reshape(w.shape)

@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 
-from .. import _dtype
+from .. import _dtype, _native
 from .._tensor import Tensor, _is_grad_recording
 from ._dispatch import record, register_op
 
@@ -155,18 +155,28 @@ def convolution(
             f"Input type ({dtype._legacy}) and weight type "
             f"({weight._dtype._legacy}) should be the same"
         )
-    cols = _columns(input._np, pads, kernel, stride, dilation, out_shape, groups)
-    c_out = weight._np.shape[0]
-    w = weight._np.reshape(groups, c_out // groups, -1)
-    product = np.matmul(w, cols)  # (G, Og, N*out)
-    n = input._np.shape[0]
-    result = np.moveaxis(product.reshape((c_out, n) + out_shape), 0, 1)
-    if bias is not None:
-        result = result + bias._np.reshape((1, c_out) + (1,) * nd)
+    bias_array = None if bias is None else bias._np
+    result = _native.conv_forward(input._np, weight._np, bias_array, stride, pads, dilation, groups)
+    if result is None:
+        result = _convolution_reference(
+            input._np, weight._np, bias_array, stride, pads, dilation, kernel, out_shape, groups
+        )
     output = Tensor._from_array(np.ascontiguousarray(result, dtype=dtype.np_dtype), dtype)
     saved = (stride, pads, dilation, groups)
     output = record(CONVOLUTION, (input, weight, bias), output, saved)
     return output.squeeze(0) if unbatched else output
+
+
+def _convolution_reference(x, w, bias, stride, pads, dilation, kernel, out_shape, groups):
+    """The convolution by unfolding and one BLAS product per group (any stride; the
+    reference of the native kernel)."""
+    cols = _columns(x, pads, kernel, stride, dilation, out_shape, groups)
+    c_out = w.shape[0]
+    product = np.matmul(w.reshape(groups, c_out // groups, -1), cols)  # (G, Og, N*out)
+    result = np.moveaxis(product.reshape((c_out, x.shape[0]) + out_shape), 0, 1)
+    if bias is not None:
+        result = result + bias.reshape((1, c_out) + (1,) * len(kernel))
+    return result
 
 
 CONVOLUTION = _register(
@@ -191,6 +201,9 @@ def conv_backward(
             np.asarray(g.sum(axis=(0,) + tuple(range(2, 2 + nd))), order="C"), grad._dtype
         )
     kernel = weight._np.shape[2:]
+    native = _native_conv_grad(g, input._np, weight._np, stride, pads, dilation, groups, which)
+    if native is not None:
+        return Tensor._from_array(native, grad._dtype)
     g_cols = _grad_columns(g, groups)  # (G, Og, N*out)
     if which == "weight":
         cols = _columns(input._np, pads, kernel, stride, dilation, out_shape, groups)
@@ -218,6 +231,25 @@ def conv_backward(
     return Tensor._from_array(
         np.ascontiguousarray(result[(slice(None), slice(None)) + inner]), grad._dtype
     )
+
+
+def _native_conv_grad(g, x, w, stride, pads, dilation, groups, which):
+    """The input or weight gradient of a stride-1 convolution by the native kernels, or
+    None. The input gradient of a stride-1 convolution is the convolution of the output
+    gradient, padded by dilation * (kernel - 1) less the forward padding on each side,
+    with the weight flipped in space and its channel axes swapped per group."""
+    if which == "weight":
+        return _native.conv_weight_grad(x, g, w, stride, pads, dilation, groups)
+    kernel = w.shape[2:]
+    reach = [d * (k - 1) for d, k in zip(dilation, kernel)]
+    grad_pads = tuple((r - lo, r - hi) for r, (lo, hi) in zip(reach, pads))
+    if any(lo < 0 or hi < 0 for lo, hi in grad_pads):
+        return None  # padding wider than the kernel's reach: the reference handles it
+    c_out, c_per_group = w.shape[:2]
+    per_group = w.reshape((groups, c_out // groups, c_per_group) + kernel)
+    flipped = np.flip(per_group.swapaxes(1, 2), axis=tuple(range(3, 3 + len(kernel))))
+    w_t = flipped.reshape((groups * c_per_group, c_out // groups) + kernel)
+    return _native.conv_forward(g, w_t, None, stride, grad_pads, dilation, groups)
 
 
 CONV_BACKWARD = _register(

@@ -1,0 +1,85 @@
+#include "conv.h"
+
+#include <stdexcept>
+#include <string>
+
+namespace torch_core {
+
+// One set of kernels per instruction set, from conv_kernels.inc.
+#define TORCH_CORE_DECLARE_CONV(isa)                                                       \
+  namespace isa {                                                                          \
+  template <typename T>                                                                    \
+  void conv_forward(const ConvShape&, const T*, const T*, const T*, T*, int);              \
+  template <typename T>                                                                    \
+  void conv_weight_grad(const ConvShape&, const T*, const T*, T*, int);                    \
+  }
+TORCH_CORE_DECLARE_CONV(avx512)
+TORCH_CORE_DECLARE_CONV(avx2)
+TORCH_CORE_DECLARE_CONV(baseline)
+#undef TORCH_CORE_DECLARE_CONV
+
+namespace {
+
+enum class Isa { kAvx512, kAvx2, kBaseline };
+
+Isa best_isa() {
+#if defined(__GNUC__) && defined(__x86_64__)
+  static const Isa isa = __builtin_cpu_supports("avx512f")                                  ? Isa::kAvx512
+                         : (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) ? Isa::kAvx2
+                                                                                              : Isa::kBaseline;
+  return isa;
+#else
+  return Isa::kBaseline;
+#endif
+}
+
+void require(bool ok, const std::string& message) {
+  if (!ok) throw std::invalid_argument("convolution: " + message);
+}
+
+}  // namespace
+
+void check_conv_shape(const ConvShape& s) {
+  require(s.batch >= 0 && s.in_channels > 0 && s.out_channels > 0 && s.groups > 0,
+          "batch, channels and groups must be positive");
+  require(s.in_channels % s.groups == 0 && s.out_channels % s.groups == 0,
+          "channels must be divisible by groups");
+  for (int i = 0; i < 3; ++i) {
+    require(s.in[i] > 0 && s.kernel[i] > 0 && s.dilation[i] > 0, "sizes must be positive");
+    require(s.pad_lo[i] >= 0 && s.pad_hi[i] >= 0, "padding must be non-negative");
+    const std::int64_t expected =
+        s.in[i] + s.pad_lo[i] + s.pad_hi[i] - s.dilation[i] * (s.kernel[i] - 1);
+    require(expected >= 1 && s.out[i] == expected,
+            "output size " + std::to_string(s.out[i]) + " does not match a stride-1 convolution");
+  }
+}
+
+template <typename T>
+void conv_forward(const ConvShape& s, const T* x, const T* w, const T* bias, T* out,
+                  int threads) {
+  switch (best_isa()) {
+    case Isa::kAvx512: return avx512::conv_forward(s, x, w, bias, out, threads);
+    case Isa::kAvx2: return avx2::conv_forward(s, x, w, bias, out, threads);
+    default: return baseline::conv_forward(s, x, w, bias, out, threads);
+  }
+}
+
+template <typename T>
+void conv_weight_grad(const ConvShape& s, const T* x, const T* grad_out, T* grad_w,
+                      int threads) {
+  switch (best_isa()) {
+    case Isa::kAvx512: return avx512::conv_weight_grad(s, x, grad_out, grad_w, threads);
+    case Isa::kAvx2: return avx2::conv_weight_grad(s, x, grad_out, grad_w, threads);
+    default: return baseline::conv_weight_grad(s, x, grad_out, grad_w, threads);
+  }
+}
+
+template void conv_forward<float>(const ConvShape&, const float*, const float*, const float*,
+                                  float*, int);
+template void conv_forward<double>(const ConvShape&, const double*, const double*,
+                                   const double*, double*, int);
+template void conv_weight_grad<float>(const ConvShape&, const float*, const float*, float*, int);
+template void conv_weight_grad<double>(const ConvShape&, const double*, const double*, double*,
+                                       int);
+
+}  // namespace torch_core

@@ -1,0 +1,3 @@
+// The convolution kernels compiled for one instruction set (see conv_kernels.inc).
+#define TORCH_CORE_CONV_ISA baseline
+#include "conv_kernels.inc"
