@@ -152,6 +152,20 @@ class GradEngine(abc.ABC):
     def backward(self, tensors, grad_tensors, retain_graph, create_graph, inputs) -> None:
         """Accumulate gradients of ``tensors`` into the ``.grad`` of graph leaves."""
 
+    # Tensor hooks and retained gradients (``Tensor.register_hook``, ``retain_grad``,
+    # ``retains_grad``): the engine keeps them. These defaults serve engines without.
+
+    def register_hook(self, tensor: Any, hook: Callable[..., Any]) -> Any:
+        """Call ``hook(grad)`` with the gradient of ``tensor``; return a removable handle."""
+        raise no_autograd_error()
+
+    def retain_grad(self, tensor: Any) -> None:
+        """Make backward fill ``tensor.grad`` although ``tensor`` is not a leaf."""
+        raise no_autograd_error()
+
+    def retains_grad(self, tensor: Any) -> bool:
+        return False
+
 
 class NoOpGradEngine(GradEngine):
     """The default when torch-autograd is not installed: records nothing."""

@@ -205,6 +205,28 @@ class Tensor:
         (needs torch-autograd)."""
         get_grad_engine().backward((self,), (gradient,), retain_graph, create_graph, inputs)
 
+    def register_hook(self, hook):
+        """Call ``hook(grad)`` each time the gradient of this tensor is computed; a
+        non-None result replaces the gradient. Returns a handle whose ``remove()``
+        unregisters it (needs torch-autograd)."""
+        return get_grad_engine().register_hook(self, hook)
+
+    def retain_grad(self) -> None:
+        """Fill ``.grad`` of this non-leaf tensor during backward (needs torch-autograd)."""
+        get_grad_engine().retain_grad(self)
+
+    @property
+    def retains_grad(self) -> bool:
+        return get_grad_engine().retains_grad(self)
+
+    def detach_(self) -> Tensor:
+        """Cut this tensor out of the autograd graph in place: it becomes a leaf."""
+        if self._base is not None and (self._base._requires_grad or self._requires_grad):
+            raise RuntimeError("Can't detach views in-place. Use detach() instead.")
+        self.grad_fn = None
+        self._requires_grad = False
+        return self
+
     def detach(self) -> Tensor:
         """A tensor sharing this one's storage, cut out of the autograd graph."""
         view = self._alias(self._np.view())

@@ -15,19 +15,33 @@ from torch._grad_mode import (
 )
 from torch._interface import require_core_api
 
+from . import anomaly_mode, function, functional
 from ._api import Variable, backward, grad
 from ._version import __version__
+from .anomaly_mode import detect_anomaly, set_detect_anomaly
+from .function import Function, once_differentiable
+from .gradcheck import GradcheckError, gradcheck, gradgradcheck
 
 require_core_api(0, 2, "torch-autograd")
 
 __all__ = [
+    "Function",
+    "GradcheckError",
     "Variable",
+    "anomaly_mode",
     "backward",
+    "detect_anomaly",
     "enable_grad",
+    "function",
+    "functional",
     "grad",
+    "gradcheck",
+    "gradgradcheck",
     "inference_mode",
     "is_grad_enabled",
     "no_grad",
+    "once_differentiable",
+    "set_detect_anomaly",
     "set_grad_enabled",
     "__version__",
 ]

@@ -3,12 +3,19 @@ backward pass (no recursion, so graph depth is unlimited)."""
 
 from __future__ import annotations
 
+import re
+import weakref
+
 import torch
 from torch._interface import GradEngine
 
+from . import _anomaly
 from ._derivatives import DERIVATIVES
+from ._hooks import HookDict, add_hook, leaf_meta
 
 __all__ = ["Engine", "Node", "AccumulateGrad", "run_backward"]
+
+_Tensor = torch.Tensor
 
 _FREED = (
     "Trying to backward through the graph a second time (or directly access saved "
@@ -18,53 +25,175 @@ _FREED = (
     "tensors after calling backward."
 )
 
+_MODIFIED_HINT = (
+    "Hint: enable anomaly detection to find the operation that failed to compute its "
+    "gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False)."
+)
 
-class Node:
-    """One recorded op: its derivative entry, what the formulas need, and edges to the
-    nodes of its inputs (``next_functions``, as in PyTorch)."""
+_NO_EDGE = (None, 0)
 
-    __slots__ = ("_derivative", "_inputs", "_saved", "next_functions", "__weakref__")
 
-    def __init__(self, derivative, inputs, saved, edges):
-        self._derivative = derivative
-        self._inputs = inputs
-        self._saved = saved
-        self.next_functions = edges
+class _Extra:
+    """The rarely used parts of a node, made on first use: hooks, retained gradients,
+    the forward trace of anomaly mode and the user's metadata."""
+
+    __slots__ = ("tensor_hooks", "retained", "pre_hooks", "post_hooks", "trace", "metadata")
+
+    def __init__(self) -> None:
+        self.tensor_hooks: dict[int, HookDict] = {}
+        self.retained: dict[int, weakref.ref] = {}
+        self.pre_hooks: HookDict | None = None
+        self.post_hooks: HookDict | None = None
+        self.trace: list[str] | None = None
+        self.metadata: dict | None = None
+
+
+class _NodeBase:
+    """What every graph node offers: ``name()``, ``next_functions`` and hooks."""
+
+    __slots__ = ()
+    _num_outputs = 1
 
     def name(self) -> str:
         return type(self).__name__
 
+    def _output_nr(self, tensor) -> int:
+        return 0
+
+    def _get_extra(self) -> _Extra:
+        extra = self._extra
+        if extra is None:
+            extra = self._extra = _Extra()
+        return extra
+
+    def register_hook(self, fn):
+        """Call ``fn(grad_inputs, grad_outputs)`` after this node has computed the
+        gradients of its inputs; a non-None result replaces ``grad_inputs``."""
+        extra = self._get_extra()
+        if extra.post_hooks is None:
+            extra.post_hooks = HookDict()
+        return add_hook(extra.post_hooks, fn)
+
+    def register_prehook(self, fn):
+        """Call ``fn(grad_outputs)`` before this node runs; a non-None result replaces
+        ``grad_outputs``."""
+        extra = self._get_extra()
+        if extra.pre_hooks is None:
+            extra.pre_hooks = HookDict()
+        return add_hook(extra.pre_hooks, fn)
+
+    @property
+    def metadata(self) -> dict:
+        extra = self._get_extra()
+        if extra.metadata is None:
+            extra.metadata = {}
+        return extra.metadata
+
+    def _register_tensor_hook(self, output_nr: int, fn):
+        hooks = self._get_extra().tensor_hooks.setdefault(output_nr, HookDict())
+        return add_hook(hooks, fn)
+
+    def __repr__(self) -> str:
+        return f"<{self.name()} object at {id(self):#x}>"
+
+
+class Node(_NodeBase):
+    """One recorded op: its derivative entry, what the formulas need, and edges to the
+    nodes of its inputs (``next_functions``, as in PyTorch)."""
+
+    __slots__ = (
+        "_derivative",
+        "_inputs",
+        "_saved",
+        "next_functions",
+        "_versions",
+        "_out",
+        "_extra",
+        "__weakref__",
+    )
+
+    def __init__(self, derivative, inputs, saved, edges, versions=(), out=None):
+        self._derivative = derivative
+        self._inputs = inputs
+        self._saved = saved
+        self.next_functions = edges
+        #: (input index, version when recorded) of each input whose value is needed
+        self._versions = versions
+        #: (alias of the result, its version) when the formulas need the result
+        self._out = out
+        self._extra = None
+
     def apply(self, grad):
-        if self._inputs is None:
+        inputs = self._inputs
+        if inputs is None:
             raise RuntimeError(_FREED)
-        inputs, saved, derivative = self._inputs, self._saved, self._derivative
+        if self._versions or self._out is not None:
+            self._check_versions()
+        saved, derivative = self._saved, self._derivative
         if derivative.variadic:
             formula = derivative.formulas[0]
             return tuple(
                 None if edge[0] is None else formula(grad, inputs, saved, index)
                 for index, edge in enumerate(self.next_functions)
             )
+        if self._out is not None:  # the formulas read the saved result too
+            result = self._out[0]
+            return tuple(
+                None if edge[0] is None else formula(grad, inputs, saved, result)
+                for formula, edge in zip(derivative.formulas, self.next_functions)
+            )
         return tuple(
             None if edge[0] is None else formula(grad, inputs, saved)
             for formula, edge in zip(derivative.formulas, self.next_functions)
         )
 
+    __call__ = apply
+
+    def _check_versions(self) -> None:
+        inputs = self._inputs
+        for index, expected in self._versions:
+            x = inputs[index]
+            counter = x._version_
+            current = 0 if counter is None else counter[0]
+            if current != expected:
+                fn = x.grad_fn
+                raise RuntimeError(_modified_message(x.type(), x.shape, fn, current, expected))
+        if self._out is not None:
+            result, expected = self._out
+            current = result._version_[0]
+            if current != expected:
+                raise RuntimeError(
+                    _modified_message(result.type(), result.shape, self, current, expected)
+                )
+
     def release(self) -> None:
         self._inputs = None
         self._saved = None
 
-    def __repr__(self) -> str:
-        return f"<{self.name()} object at {id(self):#x}>"
+
+def _modified_message(legacy_type, shape, fn, current, expected) -> str:
+    where = "" if fn is None else f", which is output 0 of {_op_name(fn)},"
+    return (
+        "one of the variables needed for gradient computation has been modified by an "
+        f"inplace operation: [{legacy_type} {list(shape)}]{where} is at version {current}; "
+        f"expected version {expected} instead. {_MODIFIED_HINT}"
+    )
 
 
-class AccumulateGrad:
-    """The node of a leaf: adds the incoming gradient to ``variable.grad``."""
+def _op_name(fn) -> str:
+    return re.sub(r"Backward\d*$", "", fn.name())
 
-    __slots__ = ("variable", "next_functions", "__weakref__")
+
+class AccumulateGrad(_NodeBase):
+    """The node of a leaf: adds the incoming gradient to ``variable.grad``. There is one
+    per leaf while a graph uses it."""
+
+    __slots__ = ("variable", "next_functions", "_extra", "__weakref__")
 
     def __init__(self, variable):
         self.variable = variable
         self.next_functions = ()
+        self._extra = None
 
     def name(self) -> str:
         return "torch::autograd::AccumulateGrad"
@@ -78,6 +207,24 @@ class AccumulateGrad:
     def release(self) -> None:
         pass
 
+    def __repr__(self) -> str:
+        return f"<AccumulateGrad object at {id(self):#x}>"
+
+
+def grad_accumulator(tensor) -> AccumulateGrad:
+    """The AccumulateGrad node of a leaf, shared by every graph that uses it."""
+    meta = leaf_meta(tensor)
+    accumulator = None if meta.accumulator is None else meta.accumulator()
+    if accumulator is None:
+        accumulator = AccumulateGrad(tensor)
+        meta.accumulator = weakref.ref(accumulator)
+    return accumulator
+
+
+def _existing_accumulator(tensor):
+    meta = leaf_meta(tensor, create=False)
+    return None if meta is None or meta.accumulator is None else meta.accumulator()
+
 
 _node_classes: dict[str, type] = {}
 
@@ -89,28 +236,98 @@ def _node_class(name: str) -> type:
     return cls
 
 
-def _edge(x):
-    if not isinstance(x, torch.Tensor) or not x._requires_grad:
-        return (None, 0)
-    if x.grad_fn is not None:
-        return (x.grad_fn, 0)
-    return (AccumulateGrad(x), 0)
+def edge(x):
+    """The edge of the graph that a tensor argument contributes: (node, output index)."""
+    if not isinstance(x, _Tensor) or not x._requires_grad:
+        return _NO_EDGE
+    fn = x.grad_fn
+    if fn is None:
+        return (grad_accumulator(x), 0)
+    if fn._num_outputs == 1:
+        return (fn, 0)
+    return (fn, fn._output_nr(x))
+
+
+def _input_versions(inputs, which) -> tuple:
+    versions = []
+    for index in range(len(inputs)) if which is None else which:
+        x = inputs[index]
+        if isinstance(x, _Tensor):
+            counter = x._version_  # None until the first in-place write: version 0
+            versions.append((index, 0 if counter is None else counter[0]))
+    return tuple(versions)
+
+
+def _saved_result(output) -> tuple:
+    # an alias sharing the result's memory and version counter, without its grad_fn (no
+    # reference cycle between the result and its node)
+    alias = output.detach()
+    return (alias, alias._version[0])
 
 
 class Engine(GradEngine):
     """torch-autograd's implementation of core's grad-engine hook."""
 
-    def record(self, op, inputs, output, saved) -> None:
+    def __init__(self) -> None:
+        self._recipes: dict[str, tuple] = {}
+
+    def _recipe(self, op) -> tuple:
         derivative = DERIVATIVES.get(op.name)
         if derivative is None:
             raise NotImplementedError(f"the derivative of '{op.name}' is not implemented")
-        edges = tuple(_edge(x) for x in inputs)
-        node = _node_class(derivative.node_name)(derivative, inputs, saved, edges)
+        recipe = (derivative, _node_class(derivative.node_name))
+        self._recipes[op.name] = recipe
+        return recipe
+
+    def record(self, op, inputs, output, saved) -> None:
+        recipe = self._recipes.get(op.name)
+        derivative, cls = recipe if recipe is not None else self._recipe(op)
+        which = derivative.saved_inputs
+        node = cls(
+            derivative,
+            inputs,
+            saved,
+            tuple([edge(x) for x in inputs]),
+            _input_versions(inputs, which) if which != () else (),
+            _saved_result(output) if derivative.saves_output else None,
+        )
+        if _anomaly.state.enabled:
+            _anomaly.attach_trace(node)
         output.grad_fn = node
         output._requires_grad = True
 
     def backward(self, tensors, grad_tensors, retain_graph, create_graph, inputs) -> None:
-        run_backward(tensors, grad_tensors, retain_graph, create_graph, inputs, capture=False)
+        from ._api import backward
+
+        backward(tensors, grad_tensors, retain_graph, create_graph, inputs)
+
+    def register_hook(self, tensor, hook):
+        if not tensor._requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        fn = tensor.grad_fn
+        if fn is None:
+            meta = leaf_meta(tensor)
+            if meta.hooks is None:
+                meta.hooks = HookDict()
+            return add_hook(meta.hooks, hook)
+        return fn._register_tensor_hook(fn._output_nr(tensor), hook)
+
+    def retain_grad(self, tensor) -> None:
+        if not tensor._requires_grad:
+            raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+        fn = tensor.grad_fn
+        if fn is None:
+            return  # a leaf keeps its gradient anyway
+        fn._get_extra().retained[fn._output_nr(tensor)] = weakref.ref(tensor)
+
+    def retains_grad(self, tensor) -> bool:
+        fn = tensor.grad_fn
+        if fn is None or fn._extra is None:
+            return False
+        return fn._output_nr(tensor) in fn._extra.retained
+
+
+# ------------------------------------------------------------------------ backward pass
 
 
 def _root_grads(tensors, grad_tensors):
@@ -129,25 +346,91 @@ def _root_grads(tensors, grad_tensors):
                 f"Mismatch in shape: grad_output[{i}] has a shape of "
                 f"{grad.shape} and output[{i}] has a shape of {tensor.shape}."
             )
-        node = tensor.grad_fn if tensor.grad_fn is not None else AccumulateGrad(tensor)
-        roots.append((node, grad))
+        node, nr = edge(tensor)
+        roots.append((node, nr, grad))
     return roots
 
 
-def _count_dependencies(roots) -> dict:
-    dependencies: dict = {}
-    stack = [node for node, _ in roots]
+def _graph(roots) -> tuple[dict, set]:
+    """Every node reachable from ``roots``, with the parents of each."""
+    parents: dict = {}
+    stack = [node for node, _, _ in roots]
     seen = set(stack)
     while stack:
         node = stack.pop()
         for child, _ in node.next_functions:
             if child is None:
                 continue
-            dependencies[child] = dependencies.get(child, 0) + 1
+            parents.setdefault(child, []).append(node)
             if child not in seen:
                 seen.add(child)
                 stack.append(child)
+    return parents, seen
+
+
+def _needed(parents, targets) -> set:
+    """The nodes from which some target is reachable (only they need to run)."""
+    needed = set(targets)
+    stack = list(needed)
+    while stack:
+        for parent in parents.get(stack.pop(), ()):
+            if parent not in needed:
+                needed.add(parent)
+                stack.append(parent)
+    return needed
+
+
+def _count_dependencies(parents, needed) -> dict:
+    dependencies: dict = {}
+    for child, its_parents in parents.items():
+        if needed is None or child in needed:
+            count = sum(1 for p in its_parents if needed is None or p in needed)
+            if count:
+                dependencies[child] = count
     return dependencies
+
+
+def _add_grad(buffers, node, nr, grad) -> None:
+    if node._num_outputs == 1:
+        previous = buffers.get(node)
+        buffers[node] = grad if previous is None else previous + grad
+        return
+    slots = buffers.get(node)
+    if slots is None:
+        slots = buffers[node] = [None] * node._num_outputs
+    slots[nr] = grad if slots[nr] is None else slots[nr] + grad
+
+
+class _Targets:
+    """Where the gradients of ``inputs`` go: captured (``autograd.grad``) or accumulated
+    into ``.grad`` (``backward(inputs=...)``)."""
+
+    def __init__(self, inputs, capture: bool):
+        self.inputs = inputs
+        self.capture = capture
+        self.captured = [None] * len(inputs)
+        self.leaves: dict = {}  # AccumulateGrad -> input index
+        self.nonleaves: dict = {}  # (node, output nr) -> input index
+        for i, t in enumerate(inputs):
+            if t.grad_fn is None:
+                accumulator = _existing_accumulator(t)
+                if accumulator is not None:
+                    self.leaves[accumulator] = i
+            else:
+                self.nonleaves[edge(t)] = i
+
+    def nodes(self) -> set:
+        return set(self.leaves) | {node for node, _ in self.nonleaves}
+
+    def store(self, index: int, grad) -> None:
+        if grad is None:
+            return
+        if self.capture:
+            previous = self.captured[index]
+            self.captured[index] = grad if previous is None else previous + grad
+        else:
+            tensor = self.inputs[index]
+            tensor.grad = grad if tensor.grad is None else tensor.grad + grad
 
 
 def run_backward(tensors, grad_tensors, retain_graph, create_graph, inputs, capture):
@@ -156,56 +439,128 @@ def run_backward(tensors, grad_tensors, retain_graph, create_graph, inputs, capt
     if retain_graph is None:
         retain_graph = create_graph
     roots = _root_grads(tensors, grad_tensors)
-    wanted = None if inputs is None else {id(t): i for i, t in enumerate(inputs)}
+    targets = None
     if inputs is not None:
         for t in inputs:
             if not t._requires_grad:
                 raise RuntimeError("One of the differentiated Tensors does not require grad")
-    captured = [None] * (len(inputs) if inputs is not None else 0)
-    nonleaf_wanted = (
-        {} if not capture else {t.grad_fn: i for i, t in enumerate(inputs) if t.grad_fn is not None}
-    )
+        targets = _Targets(inputs, capture)
 
-    dependencies = _count_dependencies(roots)
+    parents, _ = _graph(roots)
+    needed = None if targets is None else _needed(parents, targets.nodes())
+    dependencies = _count_dependencies(parents, needed)
     buffers: dict = {}
-    for node, grad in roots:
-        buffers[node] = grad if node not in buffers else buffers[node] + grad
-    ready = [node for node in buffers if dependencies.get(node, 0) == 0]
+    for node, nr, grad in roots:
+        if needed is None or node in needed:
+            _add_grad(buffers, node, nr, grad)
+    ready = [node for node in buffers if node not in dependencies]
 
     with torch.set_grad_enabled(create_graph):
         while ready:
             node = ready.pop()
-            grad = buffers.pop(node, None)
-            if node in nonleaf_wanted and grad is not None:
-                i = nonleaf_wanted[node]
-                captured[i] = grad if captured[i] is None else captured[i] + grad
-            if isinstance(node, AccumulateGrad):
-                _deliver(node, grad, wanted, captured, capture, create_graph)
-                continue
-            grads = node.apply(grad) if grad is not None else (None,) * len(node.next_functions)
-            if not retain_graph:
-                node.release()
-            for (child, _), child_grad in zip(node.next_functions, grads):
-                if child is None:
+            grads = _run_node(node, buffers.pop(node, None), targets, create_graph, retain_graph)
+            for (child, nr), child_grad in zip(node.next_functions, grads):
+                if child is None or (needed is not None and child not in needed):
                     continue
                 if child_grad is not None:
-                    previous = buffers.get(child)
-                    buffers[child] = child_grad if previous is None else previous + child_grad
+                    _add_grad(buffers, child, nr, child_grad)
                 dependencies[child] -= 1
                 if dependencies[child] == 0:
                     ready.append(child)
-    return tuple(captured) if capture else None
+    return tuple(targets.captured) if capture else None
 
 
-def _deliver(node, grad, wanted, captured, capture, create_graph) -> None:
+def _run_node(node, grad, targets, create_graph, retain_graph) -> tuple:
+    """Hooks, capture and the node's own formulas; the gradients for ``next_functions``."""
+    if isinstance(node, AccumulateGrad):
+        _run_accumulator(node, grad, targets, create_graph)
+        return ()
+    if node._extra is not None:
+        grad = _run_pre_hooks(node, grad)
+    if targets is not None:
+        _capture_nonleaf(node, grad, targets)
+    if grad is None or (node._num_outputs > 1 and all(g is None for g in grad)):
+        return (None,) * len(node.next_functions)
+    if _anomaly.state.enabled:
+        grads = _anomaly.checked_apply(node, grad)
+    else:
+        grads = node.apply(grad)
+    if not retain_graph:
+        node.release()
+    extra = node._extra
+    if extra is not None and extra.post_hooks:
+        grads = _run_post_hooks(extra, grads, grad, node._num_outputs)
+    return grads
+
+
+def _capture_nonleaf(node, grad, targets) -> None:
+    if not targets.nonleaves:
+        return
+    for nr in range(node._num_outputs):
+        index = targets.nonleaves.get((node, nr))
+        if index is not None:
+            targets.store(index, grad if node._num_outputs == 1 else grad[nr])
+
+
+def _run_accumulator(node, grad, targets, create_graph) -> None:
     if grad is None:
         return
-    leaf = node.variable
-    if wanted is not None:
-        index = wanted.get(id(leaf))
+    meta = leaf_meta(node.variable, create=False)
+    if meta is not None and meta.hooks:
+        grad = _call_tensor_hooks(meta.hooks, grad)
+    if node._extra is not None and node._extra.pre_hooks:
+        (grad,) = _call_pre_hooks(node._extra.pre_hooks, (grad,))
+    if targets is not None:
+        index = targets.leaves.get(node)
         if index is None:
             return
-        if capture:
-            captured[index] = grad if captured[index] is None else captured[index] + grad
+        if targets.capture:
+            targets.store(index, grad)
             return
     node.accumulate(grad, create_graph)
+    extra = node._extra
+    if extra is not None and extra.post_hooks:
+        for hook in tuple(extra.post_hooks.values()):
+            hook((), (grad,))
+
+
+def _call_tensor_hooks(hooks, grad):
+    for hook in tuple(hooks.values()):
+        result = hook(grad)
+        if result is not None:
+            grad = result
+    return grad
+
+
+def _call_pre_hooks(hooks, grads: tuple) -> tuple:
+    for hook in tuple(hooks.values()):
+        result = hook(grads)
+        if result is not None:
+            grads = tuple(result)
+    return grads
+
+
+def _run_pre_hooks(node, grad):
+    extra = node._extra
+    single = node._num_outputs == 1
+    slots = [grad] if single else list(grad)
+    for nr, hooks in extra.tensor_hooks.items():
+        if hooks and slots[nr] is not None:
+            slots[nr] = _call_tensor_hooks(hooks, slots[nr])
+    for nr, ref in extra.retained.items():
+        tensor = ref()
+        if tensor is not None and slots[nr] is not None:
+            g = slots[nr]
+            tensor.grad = g.detach() if tensor.grad is None else tensor.grad + g.detach()
+    if extra.pre_hooks:
+        slots = list(_call_pre_hooks(extra.pre_hooks, tuple(slots)))
+    return slots[0] if single else slots
+
+
+def _run_post_hooks(extra, grads, grad, num_outputs) -> tuple:
+    grad_outputs = (grad,) if num_outputs == 1 else tuple(grad)
+    for hook in tuple(extra.post_hooks.values()):
+        result = hook(tuple(grads), grad_outputs)
+        if result is not None:
+            grads = tuple(result)
+    return grads

@@ -16,6 +16,12 @@ class Derivative:
     #: called as ``f(grad, inputs, saved, index)`` for every input
     formulas: tuple[Callable, ...]
     variadic: bool = False
+    #: indices of the inputs whose values the formulas read (their versions are checked
+    #: at backward time); ``None`` means every tensor input, ``()`` none (shapes only)
+    saved_inputs: tuple[int, ...] | None = None
+    #: whether the formulas need the op's result, as PyTorch saves it (``exp``, ``tanh``):
+    #: writing into the result in place then makes backward raise
+    saves_output: bool = False
 
 
 def sum_to_shape(grad, shape: tuple):

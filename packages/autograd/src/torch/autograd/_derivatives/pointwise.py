@@ -77,8 +77,10 @@ def _sign(grad, inputs, saved):
     return torch.zeros_like(grad)
 
 
-def _exp(grad, inputs, saved):
-    return grad * torch.exp(inputs[0])
+def _exp(grad, inputs, saved, result):
+    # NOTE: under create_graph the result is recomputed from the input so that double
+    # backward sees its dependence on the input
+    return grad * (torch.exp(inputs[0]) if torch.is_grad_enabled() else result)
 
 
 def _log(grad, inputs, saved):
@@ -86,15 +88,15 @@ def _log(grad, inputs, saved):
 
 
 POINTWISE = {
-    "add": Derivative("AddBackward0", (_add_self, _add_other)),
-    "sub": Derivative("SubBackward0", (_add_self, _sub_other)),
+    "add": Derivative("AddBackward0", (_add_self, _add_other), saved_inputs=()),
+    "sub": Derivative("SubBackward0", (_add_self, _sub_other), saved_inputs=()),
     "mul": Derivative("MulBackward0", (_mul_self, _mul_other)),
     "div": Derivative("DivBackward0", (_div_self, _div_other)),
     "remainder": Derivative("RemainderBackward0", (_add_self, _remainder_other)),
     "pow": Derivative("PowBackward1", (_pow_self, _pow_exponent)),
-    "neg": Derivative("NegBackward0", (_neg,)),
+    "neg": Derivative("NegBackward0", (_neg,), saved_inputs=()),
     "abs": Derivative("AbsBackward0", (_abs,)),
     "sign": Derivative("SignBackward0", (_sign,)),
-    "exp": Derivative("ExpBackward0", (_exp,)),
+    "exp": Derivative("ExpBackward0", (_exp,), saved_inputs=(), saves_output=True),
     "log": Derivative("LogBackward0", (_log,)),
 }

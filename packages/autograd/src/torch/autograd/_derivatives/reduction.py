@@ -126,8 +126,8 @@ def _vector_norm(grad, inputs, saved):
 
 
 REDUCTION = {
-    "sum": Derivative("SumBackward0", (_sum,)),
-    "mean": Derivative("MeanBackward0", (_mean,)),
+    "sum": Derivative("SumBackward0", (_sum,), saved_inputs=()),
+    "mean": Derivative("MeanBackward0", (_mean,), saved_inputs=()),
     "prod": Derivative("ProdBackward0", (_prod,)),
     "amax": Derivative("AmaxBackward0", (lambda g, i, s: _extreme(g, i, s, torch.amax),)),
     "amin": Derivative("AminBackward0", (lambda g, i, s: _extreme(g, i, s, torch.amin),)),

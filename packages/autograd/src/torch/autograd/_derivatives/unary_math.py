@@ -14,6 +14,15 @@ def _x(inputs):
     return inputs[0]
 
 
+def _y(result, inputs, op):
+    """The op's saved result; recomputed from the input when backward is itself being
+    recorded (``create_graph``), so that the result's own dependence on the input is
+    differentiated too."""
+    if torch.is_grad_enabled():
+        return op(inputs[0])
+    return result
+
+
 def _zeros(grad, inputs, saved):
     return torch.zeros_like(grad)
 
@@ -34,8 +43,8 @@ def _trigamma(x):
 _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
 
 _FORMULAS = {
-    "sqrt": lambda g, i, s: g / (2 * torch.sqrt(_x(i))),
-    "rsqrt": lambda g, i, s: -0.5 * g * torch.rsqrt(_x(i)) ** 3,
+    "sqrt": lambda g, i, s, y: g / (2 * _y(y, i, torch.sqrt)),
+    "rsqrt": lambda g, i, s, y: -0.5 * g * _y(y, i, torch.rsqrt) ** 3,
     "expm1": lambda g, i, s: g * torch.exp(_x(i)),
     "log1p": lambda g, i, s: g / (1 + _x(i)),
     "log2": lambda g, i, s: g / (_x(i) * math.log(2.0)),
@@ -48,11 +57,11 @@ _FORMULAS = {
     "atan": lambda g, i, s: g / (1 + _x(i) * _x(i)),
     "sinh": lambda g, i, s: g * torch.cosh(_x(i)),
     "cosh": lambda g, i, s: g * torch.sinh(_x(i)),
-    "tanh": lambda g, i, s: g * (1 - torch.tanh(_x(i)) ** 2),
+    "tanh": lambda g, i, s, y: g * (1 - _y(y, i, torch.tanh) ** 2),
     "asinh": lambda g, i, s: g / torch.sqrt(_x(i) * _x(i) + 1),
     "acosh": lambda g, i, s: g / torch.sqrt((_x(i) - 1) * (_x(i) + 1)),
     "atanh": lambda g, i, s: g / (1 - _x(i) * _x(i)),
-    "sigmoid": lambda g, i, s: g * torch.sigmoid(_x(i)) * (1 - torch.sigmoid(_x(i))),
+    "sigmoid": lambda g, i, s, y: g * _y(y, i, torch.sigmoid) * (1 - _y(y, i, torch.sigmoid)),
     "logit": _logit,
     "erf": lambda g, i, s: g * _TWO_OVER_SQRT_PI * torch.exp(-_x(i) * _x(i)),
     "erfc": lambda g, i, s: -g * _TWO_OVER_SQRT_PI * torch.exp(-_x(i) * _x(i)),
@@ -74,4 +83,15 @@ def _node_name(name: str) -> str:
     return "".join(part.capitalize() for part in name.split("_")) + "Backward0"
 
 
-UNARY_MATH = {name: Derivative(_node_name(name), (f,)) for name, f in _FORMULAS.items()}
+# PyTorch saves the result of these (not their input): writing into the result in place
+# then makes backward raise, as there
+_SAVE_RESULT = frozenset({"sqrt", "rsqrt", "tanh", "sigmoid"})
+
+
+def _entry(name: str, formula) -> Derivative:
+    if name in _SAVE_RESULT:
+        return Derivative(_node_name(name), (formula,), saved_inputs=(), saves_output=True)
+    return Derivative(_node_name(name), (formula,))
+
+
+UNARY_MATH = {name: _entry(name, f) for name, f in _FORMULAS.items()}

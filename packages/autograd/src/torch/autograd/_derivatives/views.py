@@ -64,11 +64,11 @@ def _index_put_values(grad, inputs, saved):
 
 
 VIEWS = {
-    "view": Derivative("ViewBackward0", (_view,)),
-    "reshape": Derivative("ViewBackward0", (_reshape,)),
-    "permute": Derivative("PermuteBackward0", (_permute,)),
-    "expand": Derivative("ExpandBackward0", (_expand,)),
-    "as_strided": Derivative("AsStridedBackward0", (_as_strided,)),
+    "view": Derivative("ViewBackward0", (_view,), saved_inputs=()),
+    "reshape": Derivative("ViewBackward0", (_reshape,), saved_inputs=()),
+    "permute": Derivative("PermuteBackward0", (_permute,), saved_inputs=()),
+    "expand": Derivative("ExpandBackward0", (_expand,), saved_inputs=()),
+    "as_strided": Derivative("AsStridedBackward0", (_as_strided,), saved_inputs=()),
     "_view_scatter": Derivative("AsStridedBackwardBackward0", (_view_scatter,)),
     "_view_gather": Derivative("AsStridedBackward0", (_view_gather,)),
     "index": Derivative("IndexBackward0", (_index,)),
