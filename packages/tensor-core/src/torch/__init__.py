@@ -12,7 +12,7 @@ from . import _siblings
 
 _siblings.install_finder()
 
-from . import _bindings, _fastpath, _indexing, _ops  # noqa: F401
+from . import _bindings, _fastpath, _indexing, _ops, _sparse  # noqa: F401
 from . import _return_types as return_types
 from ._conversion import clone
 from ._creation import (
@@ -215,12 +215,14 @@ from ._random import (
     set_rng_state,
 )
 from ._size import Size
+from ._sparse import sparse_coo_tensor
 from ._storage import TypedStorage, UntypedStorage
 from ._tensor import Tensor
 from .version import __version__
 
 _bindings.bind()
 _fastpath.install()
+_sparse.bind()
 globals().update(LEGACY_TYPES)  # torch.FloatTensor, torch.LongTensor, ...
 
 # aliases PyTorch also exposes
@@ -251,6 +253,7 @@ __all__ = sorted(
 # modules, then the sibling distributions (see torch._siblings.SIBLINGS).
 _LAZY_SUBMODULES = (
     "linalg",
+    "sparse",
     "cuda",
     "testing",
     "utils",

@@ -200,7 +200,9 @@ def _render(array: np.ndarray, indent: int, summarize: bool, fmt) -> str:
     return "[" + separator.join(parts) + "]"
 
 
-def tensor_repr(tensor, default_dtype) -> str:
+def tensor_repr(tensor, default_dtype, plain: bool = False) -> str:
+    """``repr`` of a dense tensor; ``plain`` (the parts of a sparse tensor) leaves out the
+    dtype and autograd suffixes and always gives the size of an empty tensor."""
     prefix = "tensor("
     array = tensor._np
     if array.dtype.name == "bfloat16":
@@ -208,7 +210,7 @@ def tensor_repr(tensor, default_dtype) -> str:
     suffixes = []
     if array.size == 0:
         body = "[]"
-        if array.ndim != 1:
+        if array.ndim != 1 or plain:
             suffixes.append(f"size={tuple(array.shape)}")
     else:
         summarize = array.size > OPTIONS.threshold
@@ -218,9 +220,11 @@ def tensor_repr(tensor, default_dtype) -> str:
         "int64",
         "bool",
     )
-    if not implied:
+    if not implied and not plain:
         suffixes.append(f"dtype={tensor.dtype}")
-    if tensor.grad_fn is not None:
+    if plain:
+        pass
+    elif tensor.grad_fn is not None:
         suffixes.append(f"grad_fn=<{type(tensor.grad_fn).__name__}>")
     elif tensor.requires_grad:
         suffixes.append("requires_grad=True")

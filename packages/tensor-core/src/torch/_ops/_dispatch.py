@@ -157,6 +157,24 @@ def register_op(
     return op
 
 
+class SparseLayoutError(NotImplementedError):
+    """Raised when an op reads the dense data of a sparse COO tensor (``torch._sparse``).
+    The few functions that take sparse operands catch it and call :func:`sparse_kernel`;
+    a ``try`` costs the dense path nothing until it fires."""
+
+
+#: function name -> its kernel for sparse operands (filled by ``torch._sparse_ops``)
+SPARSE_KERNELS: dict = {}
+
+
+def sparse_kernel(name: str, error: SparseLayoutError):
+    """The sparse kernel of function ``name``; re-raises ``error`` when it has none."""
+    kernel = SPARSE_KERNELS.get(name)
+    if kernel is None:
+        raise error
+    return kernel
+
+
 def wrap_array(array, dtype) -> Tensor:
     """A new tensor of ``dtype`` from a computed array, C-contiguous (0-dim stays 0-dim)."""
     return Tensor._from_array(np.asarray(array, dtype=dtype.np_dtype, order="C"), dtype)

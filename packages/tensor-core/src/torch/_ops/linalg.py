@@ -6,7 +6,7 @@ import numpy as np
 
 from .._interface import OpDef, ops
 from .._tensor import Tensor
-from ._dispatch import check_tensor, record
+from ._dispatch import SparseLayoutError, check_tensor, record, sparse_kernel
 
 __all__ = ["matmul"]
 
@@ -33,10 +33,14 @@ def matmul(input: Tensor, other: Tensor) -> Tensor:
     """
     check_tensor(input, "matmul")
     check_tensor(other, "matmul", "other")
-    if input._np.ndim == 0 or other._np.ndim == 0:
+    try:
+        ndims = input._np.ndim, other._np.ndim
+    except SparseLayoutError as error:
+        return sparse_kernel("matmul", error)(input, other)
+    if 0 in ndims:
         raise RuntimeError(
             f"both arguments to matmul need to be at least 1D, but they are "
-            f"{input._np.ndim}D and {other._np.ndim}D"
+            f"{ndims[0]}D and {ndims[1]}D"
         )
     if input._dtype is not other._dtype:
         raise RuntimeError(
@@ -85,7 +89,10 @@ def mm(input: Tensor, mat2: Tensor) -> Tensor:
         >>> torch.mm(torch.ones(2, 3), torch.ones(3, 1)).shape
         torch.Size([2, 1])
     """
-    _check_matrices("mm", input, mat2, 2, 2)
+    try:
+        _check_matrices("mm", input, mat2, 2, 2)
+    except SparseLayoutError as error:
+        return sparse_kernel("mm", error)(input, mat2)
     return matmul(input, mat2)
 
 

@@ -12,7 +12,16 @@ import numpy as np
 from .. import _dtype
 from .._native import large_binary, large_exp
 from .._tensor import Tensor
-from ._dispatch import check_inplace, operand, record, register_op, result_type, tensor_pair_dtype
+from ._dispatch import (
+    SparseLayoutError,
+    check_inplace,
+    operand,
+    record,
+    register_op,
+    result_type,
+    sparse_kernel,
+    tensor_pair_dtype,
+)
 
 __all__ = [
     "add",
@@ -284,7 +293,10 @@ def _binary(
         extra = (kwargs.pop("rounding_mode", None),) if name == "div" else ()
         if kwargs:
             raise TypeError(f"{name}() got an unexpected keyword argument '{next(iter(kwargs))}'")
-        result, dtype = compute(input, other, alpha_value, extra)
+        try:
+            result, dtype = compute(input, other, alpha_value, extra)
+        except SparseLayoutError as error:
+            return sparse_kernel(name, error)(input, other, alpha_value, *extra)
         if out is not None:
             return _write_out(out, result, dtype)
         return record(op, (input, other), Tensor._from_array(result, dtype), (alpha_value,) + extra)

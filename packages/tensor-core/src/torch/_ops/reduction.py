@@ -13,7 +13,14 @@ import numpy as np
 from .. import _dtype, _return_types
 from .._native import large_sum
 from .._tensor import Tensor
-from ._dispatch import check_tensor, record, register_op, wrap_array
+from ._dispatch import (
+    SparseLayoutError,
+    check_tensor,
+    record,
+    register_op,
+    sparse_kernel,
+    wrap_array,
+)
 
 __all__ = [
     "sum",
@@ -96,7 +103,10 @@ def sum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor
                 [7]]))
     """
     check_tensor(input, "sum")
-    dims = normalize_dims(input, dim)
+    try:
+        dims = normalize_dims(input, dim)
+    except SparseLayoutError as error:
+        return sparse_kernel("sum", error)(input, dim, keepdim, dtype)
     dtype = dtype or _integral_to_long(input._dtype)
     if dtype is input._dtype and len(dims) == input._np.ndim:
         big = large_sum(input._np)  # the threaded kernel for a big full sum

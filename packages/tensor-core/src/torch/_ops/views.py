@@ -15,7 +15,7 @@ import numpy as np
 from .. import _dtype
 from .._interface import OpDef
 from .._tensor import Tensor
-from ._dispatch import check_tensor, record, register_op
+from ._dispatch import SparseLayoutError, check_tensor, record, register_op, sparse_kernel
 
 __all__ = [
     "view",
@@ -373,7 +373,11 @@ def alias_of_array(input: Tensor, array: np.ndarray) -> Tensor:
 
 def t(input: Tensor) -> Tensor:
     """Transpose of a tensor of at most 2 dims (a view)."""
-    if input._np.ndim > 2:
+    try:
+        ndim = input._np.ndim
+    except SparseLayoutError as error:
+        return sparse_kernel("t", error)(input)
+    if ndim > 2:
         raise RuntimeError(
             f"t() expects a tensor with <= 2 dimensions, but self is {input._np.ndim}D"
         )
@@ -389,7 +393,11 @@ def transpose(input: Tensor, dim0: int, dim1: int) -> Tensor:
         >>> torch.zeros(2, 3, 4).transpose(0, 2).stride()
         (1, 4, 12)
     """
-    if input._np.ndim == 0:
+    try:
+        ndim = input._np.ndim
+    except SparseLayoutError as error:
+        return sparse_kernel("transpose", error)(input, dim0, dim1)
+    if ndim == 0:
         input._wrap_dim(dim0), input._wrap_dim(dim1)
         return view(input, ())
     order = list(range(input._np.ndim))

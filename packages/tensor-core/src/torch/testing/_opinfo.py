@@ -917,3 +917,8 @@ op_db: list[OpInfo] = [
         lambda d: [SampleInput((_make((2, 3), d, 1), _make((3,), d, 2)))],
     ),
 ]
+
+# the sparse COO ops, built from the helpers above
+from ._opinfo_sparse import SPARSE_OPS  # noqa: E402
+
+op_db += SPARSE_OPS

@@ -1,0 +1,19 @@
+"""``torch.sparse``: functions on sparse COO tensors (see :func:`torch.sparse_coo_tensor`).
+
+Examples::
+
+    >>> import torch
+    >>> s = torch.sparse_coo_tensor([[0, 1], [1, 0]], [2.0, 3.0], (2, 2))
+    >>> torch.sparse.mm(s, torch.eye(2))
+    tensor([[0., 2.],
+            [3., 0.]])
+    >>> torch.sparse.sum(s)
+    tensor(5.)
+"""
+
+from __future__ import annotations
+
+from .._sparse_ops import addmm, mm
+from .._sparse_ops import sparse_sum as sum
+
+__all__ = ["mm", "sum", "addmm"]
