@@ -222,10 +222,9 @@ class Function(metaclass=FunctionMeta):
         """Run ``forward`` on ``args`` and, when an input requires grad, record the call
         so that backward reaches ``backward``."""
         ctx = cls._backward_cls()
-        grad_on = torch.is_grad_enabled()
-        needs = tuple(grad_on and isinstance(a, _Tensor) and a._requires_grad for a in args)
+        needs = tuple(isinstance(a, _Tensor) and a._requires_grad for a in args)
         ctx.needs_input_grad = needs
-        recording = any(needs)
+        recording = torch.is_grad_enabled() and any(needs)
         if recording:
             ctx.next_functions = tuple(
                 edge(a) if n else _NO_EDGE for a, n in zip(args, needs) if isinstance(a, _Tensor)

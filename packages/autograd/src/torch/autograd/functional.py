@@ -38,8 +38,9 @@ def _finish(values: tuple, create_graph: bool) -> tuple:
     return values if create_graph else tuple(v.detach() for v in values)
 
 
-def _grads(outputs, inputs, grad_outputs, create_graph, strict, fn_name):
-    """Gradients of ``outputs`` w.r.t. ``inputs``, zeros for inputs they do not use."""
+def _grads(outputs, inputs, grad_outputs, create_graph, strict, fn_name, output_index=0):
+    """Gradients of ``outputs`` w.r.t. ``inputs``, zeros for inputs they do not use
+    (``output_index`` names the output in strict mode's error)."""
     pairs = [(o, g) for o, g in zip(outputs, grad_outputs) if o.requires_grad]
     if not pairs:
         grads = (None,) * len(inputs)
@@ -57,8 +58,8 @@ def _grads(outputs, inputs, grad_outputs, create_graph, strict, fn_name):
         if g is None:
             if strict:
                 raise RuntimeError(
-                    f"The output of the user-provided function is independent of input {i}. "
-                    "This is not allowed in strict mode."
+                    f"Output {output_index} of the user-provided function is independent of "
+                    f"input {i}. This is not allowed in strict mode."
                 )
             g = torch.zeros_like(x)
         result.append(g)
@@ -75,7 +76,7 @@ def _vectors(v, like: tuple, what: str, fn_name: str) -> tuple:
     if v is None:
         if len(like) != 1 or like[0].numel() != 1:
             raise RuntimeError(
-                f"The vector v can only be None if the {what} is a single Tensor with a "
+                f"The vector v can only be None if the {what} a single Tensor with a "
                 "single element."
             )
         return (torch.ones_like(like[0]),)
@@ -151,7 +152,7 @@ def jvp(func, inputs, v=None, create_graph=False, strict=False):
     """
     inputs_tuple, inputs = _as_tuple(inputs, "inputs", "jvp")
     inputs = _prepare(inputs, create_graph)
-    vs = _vectors(v, inputs, "input to the user-provided function", "jvp")
+    vs = _vectors(v, inputs, "input to the user-provided function is", "jvp")
     outputs_tuple, outputs = _call(func, inputs, "jvp")
     with torch.enable_grad():
         dummies = tuple(torch.zeros_like(o).requires_grad_() for o in outputs)
@@ -212,13 +213,13 @@ def jacobian(
     inputs = _prepare(inputs, create_graph)
     outputs_tuple, outputs = _call(func, inputs, "jacobian")
     per_output = []
-    for out in outputs:
+    for i, out in enumerate(outputs):
         rows = [[] for _ in inputs]
         flat = out.reshape(-1)
         for k in range(flat.numel()):
             one_hot = torch.zeros_like(flat)
             one_hot[k] = 1.0
-            grads = _grads((flat,), inputs, (one_hot,), create_graph, strict, "jacobian")
+            grads = _grads((flat,), inputs, (one_hot,), create_graph, strict, "jacobian", i)
             for j, g in enumerate(grads):
                 rows[j].append(g.reshape(-1))
         blocks = tuple(
@@ -265,12 +266,8 @@ def hessian(
     inputs_tuple, inputs_t = _as_tuple(inputs, "inputs", "hessian")
 
     def gradient(*xs):
-        outputs_tuple, outs = _call(func, xs, "hessian")
-        if outputs_tuple or outs[0].numel() != 1:
-            raise RuntimeError(
-                "The function given to hessian should return a single Tensor with a single element"
-            )
-        grads = _grads(outs, xs, (torch.ones_like(outs[0]),), True, strict, "hessian")
+        out = _scalar_output(func, xs, "hessian")
+        grads = _grads((out,), xs, (torch.ones_like(out),), True, strict, "hessian")
         return grads if inputs_tuple else grads[0]
 
     return jacobian(gradient, inputs, create_graph=create_graph, strict=strict)
@@ -278,9 +275,12 @@ def hessian(
 
 def _scalar_output(func, inputs, fn_name):
     outputs_tuple, outs = _call(func, inputs, fn_name)
-    if outputs_tuple or outs[0].numel() != 1:
+    if outputs_tuple and len(outs) != 1:
+        raise RuntimeError(f"The function given to {fn_name} should return a single Tensor")
+    if outs[0].numel() != 1:
         raise RuntimeError(
-            f"The function given to {fn_name} should return a single Tensor with a single element"
+            f"The Tensor returned by the function given to {fn_name} should contain a single "
+            "element"
         )
     return outs[0]
 
@@ -306,7 +306,7 @@ def vhp(func, inputs, v=None, create_graph=False, strict=False):
     """
     inputs_tuple, inputs = _as_tuple(inputs, "inputs", "vhp")
     inputs = _prepare(inputs, create_graph)
-    vs = _vectors(v, inputs, "input to the user-provided function", "vhp")
+    vs = _vectors(v, inputs, "input to the user-provided function is", "vhp")
     out = _scalar_output(func, inputs, "vhp")
     with torch.enable_grad():
         first = _grads((out,), inputs, (torch.ones_like(out),), True, strict, "vhp")
@@ -338,7 +338,7 @@ def hvp(func, inputs, v=None, create_graph=False, strict=False):
     """
     inputs_tuple, inputs = _as_tuple(inputs, "inputs", "hvp")
     inputs = _prepare(inputs, create_graph)
-    vs = _vectors(v, inputs, "input to the user-provided function", "hvp")
+    vs = _vectors(v, inputs, "input to the user-provided function is", "hvp")
     out = _scalar_output(func, inputs, "hvp")
     with torch.enable_grad():
         first = _grads((out,), inputs, (torch.ones_like(out),), True, strict, "hvp")

@@ -134,7 +134,7 @@ def gradcheck(
     if not wanted:
         raise ValueError(
             "gradcheck expects at least one input tensor to require gradient, but none of "
-            "the them have requires_grad=True."
+            "them have requires_grad=True."
         )
     _warn_single_precision(inputs, wanted)
     try:
@@ -154,11 +154,16 @@ def _gradcheck(func, inputs, wanted, eps, atol, rtol) -> bool:
         for col, i in enumerate(wanted):
             a, n = analytical[j][col], numerical[j][col]
             if not np.allclose(a, n, rtol=rtol, atol=atol):
+                # shown as PyTorch lays them out: one row per input element
                 raise GradcheckError(
                     f"Jacobian mismatch for output {j} with respect to input {i},\n"
-                    f"numerical:{n}\nanalytical:{a}\n"
+                    f"numerical:{_as_tensor(n.T)}\nanalytical:{_as_tensor(a.T)}\n"
                 )
     return True
+
+
+def _as_tensor(array: np.ndarray):
+    return torch.tensor(np.ascontiguousarray(array), dtype=torch.float64)
 
 
 def gradgradcheck(

@@ -1,0 +1,619 @@
+# ruff: noqa: E501 - the snippets keep their lines as written
+"""Snippets of autograd API use whose results real PyTorch recorded
+(tools/golden/record_autograd.py writes golden/autograd_api.json; test_golden_api.py
+compares). Each snippet sets ``out``; an exception is recorded as its type and message.
+The same module runs under real PyTorch and under this project."""
+
+from __future__ import annotations
+
+import warnings
+
+SETUP = '''
+import torch
+from torch.autograd import Function
+from torch.autograd.function import once_differentiable
+from torch.autograd.functional import jacobian, hessian, vjp, jvp, hvp, vhp
+
+
+class Cube(Function):
+    @staticmethod
+    def forward(ctx, x, scale):
+        ctx.save_for_backward(x)
+        ctx.scale = scale
+        return scale * x ** 3
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad * ctx.scale * 3 * x ** 2, None
+
+
+class Split(Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x * 2, x * 3
+
+    @staticmethod
+    def backward(ctx, ga, gb):
+        return ga * 2 + gb * 3
+
+
+class Sort(Function):
+    @staticmethod
+    def forward(ctx, x):
+        values, indices = torch.sort(x)
+        ctx.mark_non_differentiable(indices)
+        ctx.save_for_backward(indices)
+        return values, indices
+
+    @staticmethod
+    def backward(ctx, grad_values, grad_indices):
+        (indices,) = ctx.saved_tensors
+        grad = torch.zeros_like(grad_values)
+        grad[indices] = grad_values
+        return grad
+
+
+class Twice(Function):
+    @staticmethod
+    def forward(ctx, x):
+        x.mul_(2)
+        ctx.mark_dirty(x)
+        return x
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad * 2
+
+
+class NoMaterialize(Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.set_materialize_grads(False)
+        return x.clone(), x.clone()
+
+    @staticmethod
+    def backward(ctx, ga, gb):
+        seen.append((ga is None, gb is None))
+        return ga if ga is not None else gb
+
+
+class Materialize(Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x.clone(), x.clone()
+
+    @staticmethod
+    def backward(ctx, ga, gb):
+        seen.append((ga is None, gb is None, gb.tolist()))
+        return ga + gb
+
+
+class WrongCount(Function):
+    @staticmethod
+    def forward(ctx, x, y):
+        return x * y
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad
+
+
+class WrongShape(Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x * 2
+
+    @staticmethod
+    def backward(ctx, grad):
+        return torch.ones(5)
+
+
+class Broadcast(Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x * 2
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.expand(4, 3) * 2
+
+
+class GradForConstant(Function):
+    @staticmethod
+    def forward(ctx, x, k):
+        return x * k
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad, 1.0
+
+
+class Once(Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x ** 2
+
+    @staticmethod
+    @once_differentiable
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return 2 * x * grad
+
+
+class Identity(Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad * 5
+
+
+seen = []
+x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+xd = torch.tensor([0.5, -1.0, 2.0], dtype=torch.float64, requires_grad=True)
+'''
+
+CASES = {
+    # custom functions
+    "function_value_and_grad": """
+y = Cube.apply(x, 2.0)
+y.sum().backward()
+out = (y, x.grad, y.grad_fn.name(), type(y.grad_fn).__name__, len(y.grad_fn.next_functions))
+""",
+    "function_needs_input_grad": """
+class Probe(Function):
+    @staticmethod
+    def forward(ctx, a, b, k):
+        seen.append(ctx.needs_input_grad)
+        return a * b * k
+    @staticmethod
+    def backward(ctx, grad):
+        return grad, None, None
+Probe.apply(x, torch.ones(3), 3)
+with torch.no_grad():
+    Probe.apply(x, torch.ones(3), 3)
+out = seen
+""",
+    "function_no_grad_inputs": """
+y = Cube.apply(torch.ones(2), 1.0)
+out = (y.requires_grad, y.grad_fn is None)
+""",
+    "function_two_outputs": """
+a, b = Split.apply(x)
+(a.sum() + b.sum() * 10).backward()
+out = (a, b, x.grad, a.grad_fn is b.grad_fn)
+""",
+    "function_one_of_two_outputs_used": """
+a, b = Split.apply(x)
+b.sum().backward()
+out = x.grad
+""",
+    "function_non_differentiable": """
+values, indices = Sort.apply(torch.tensor([3.0, 1.0, 2.0], requires_grad=True))
+(values * torch.tensor([1.0, 10.0, 100.0])).sum().backward()
+out = (values.requires_grad, indices.requires_grad, indices)
+""",
+    "function_mark_dirty": """
+y = x * 1
+z = Twice.apply(y)
+z.sum().backward()
+out = (z is y, z, type(z.grad_fn).__name__, x.grad)
+""",
+    "function_mark_dirty_leaf!": """
+out = Twice.apply(x)
+""",
+    "function_materialize_off": """
+a, b = NoMaterialize.apply(x)
+b.sum().backward()
+out = seen
+""",
+    "function_materialize_on": """
+a, b = Materialize.apply(x)
+a.sum().backward()
+out = seen
+""",
+    "function_wrong_count!": """
+WrongCount.apply(x, torch.ones(3, requires_grad=True)).sum().backward()
+""",
+    "function_wrong_shape!": """
+WrongShape.apply(x).sum().backward()
+""",
+    "function_gradient_summed_to_shape": """
+WrongShape = None
+y = Broadcast.apply(x)
+y.sum().backward()
+out = x.grad
+""",
+    "function_grad_for_non_tensor!": """
+GradForConstant.apply(x, 2.0).sum().backward()
+""",
+    "function_saved_tensors_freed!": """
+y = Cube.apply(x, 1.0)
+y.sum().backward()
+y.grad_fn.saved_tensors
+""",
+    "function_saved_tensor_modified!": """
+h = x * 1
+y = Cube.apply(h, 1.0)
+h.add_(1)
+y.sum().backward()
+""",
+    "function_once_differentiable_first_order": """
+(g,) = torch.autograd.grad(Once.apply(x).sum(), x, create_graph=True)
+out = (g, g.requires_grad)
+""",
+    "function_once_differentiable_twice!": """
+v = torch.ones(3, requires_grad=True)
+(g,) = torch.autograd.grad(Once.apply(x), x, v, create_graph=True)
+g.sum().backward()
+""",
+    "function_returns_input": """
+y = Identity.apply(x)
+y.sum().backward()
+out = (y is x, x.grad, y.is_leaf)
+""",
+    "function_legacy_call!": """
+Cube()(x, 1.0)
+""",
+    "function_double_backward": """
+class Square(Function):
+    @staticmethod
+    def forward(ctx, a):
+        ctx.save_for_backward(a)
+        return a * a
+    @staticmethod
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        return 2 * a * grad
+(g,) = torch.autograd.grad(Square.apply(xd).sum(), xd, create_graph=True)
+(gg,) = torch.autograd.grad(g.sum(), xd)
+out = (g, gg)
+""",
+    # graph introspection
+    "grad_fn_names": """
+y = x * 2
+z = (y + x).sum()
+w = torch.tanh(y).exp()
+out = (
+    z.grad_fn.name(),
+    [type(f).__name__ if f is not None else None for f, _ in z.grad_fn.next_functions],
+    [f.name() for f, _ in z.grad_fn.next_functions[0][0].next_functions],
+    w.grad_fn.name(),
+    w.grad_fn.next_functions[0][0].name(),
+)
+""",
+    "same_leaf_same_accumulator": """
+y = x * 2
+z = x + 1
+out = y.grad_fn.next_functions[0][0] is z.grad_fn.next_functions[0][0]
+""",
+    "grad_fn_call": """
+y = x * torch.tensor([2.0, 3.0, 4.0])
+out = y.grad_fn(torch.ones(3))
+""",
+    # hooks
+    "tensor_hook_replaces_grad": """
+y = x * 2
+y.register_hook(lambda g: g * 10)
+y.sum().backward()
+out = x.grad
+""",
+    "leaf_hook_replaces_grad": """
+x.register_hook(lambda g: g + 1)
+(x * 3).sum().backward()
+out = x.grad
+""",
+    "leaf_hook_once_per_backward": """
+x.register_hook(lambda g: seen.append(g.tolist()))
+(x * 2 + x * 3).sum().backward()
+out = (seen, x.grad)
+""",
+    "hook_removed": """
+y = x * 2
+handle = y.register_hook(lambda g: g * 10)
+handle.remove()
+y.sum().backward()
+out = x.grad
+""",
+    "hook_observes": """
+y = x * 2
+y.register_hook(lambda g: seen.append(g.tolist()))
+(y * y).sum().backward()
+out = seen
+""",
+    "hooks_in_order": """
+y = x * 1
+y.register_hook(lambda g: g + 1)
+y.register_hook(lambda g: g * 2)
+y.sum().backward()
+out = x.grad
+""",
+    "hook_without_grad!": """
+torch.ones(2).register_hook(lambda g: g)
+""",
+    "node_hook": """
+y = x * 2
+def hook(grad_inputs, grad_outputs):
+    seen.append(([g.tolist() for g in grad_inputs if g is not None], [g.tolist() for g in grad_outputs]))
+y.grad_fn.register_hook(hook)
+(y * 3).sum().backward()
+out = (seen, x.grad)
+""",
+    "node_hook_replaces": """
+y = x * 2
+y.grad_fn.register_hook(lambda gi, go: (gi[0] * 0 + 7, None))
+y.sum().backward()
+out = x.grad
+""",
+    "node_prehook": """
+y = x * 2
+y.grad_fn.register_prehook(lambda go: (go[0] * 100,))
+y.sum().backward()
+out = x.grad
+""",
+    "retain_grad": """
+y = x * 2
+z = y * y
+y.retain_grad()
+z.sum().backward()
+out = (y.grad, y.retains_grad, x.retains_grad, z.retains_grad, z.grad)
+""",
+    "retain_grad_sees_hook": """
+y = x * 2
+y.retain_grad()
+y.register_hook(lambda g: g * 3)
+y.sum().backward()
+out = (y.grad, x.grad)
+""",
+    "retain_grad_without_grad!": """
+torch.ones(2).retain_grad()
+""",
+    # detach, data, is_leaf
+    "detach_in_place": """
+y = x * 2
+y.detach_()
+out = (y.requires_grad, y.grad_fn, y.is_leaf, y)
+""",
+    "detach_view_in_place!": """
+y = x * 2
+y[0:2].detach_()
+""",
+    "data_vs_detach_data": """
+a = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+o = a.sigmoid()
+o.data.mul_(0)
+o.sum().backward()
+out = (o, a.grad)
+""",
+    "data_vs_detach_detach!": """
+a = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+o = a.sigmoid()
+o.detach().mul_(0)
+o.sum().backward()
+""",
+    "data_is_leaf": """
+y = x * 2
+out = (y.data.requires_grad, y.data.is_leaf, y.detach().requires_grad)
+""",
+    # the alpha-2 in-place example
+    "alpha2_setup": """
+a = torch.ones(2, requires_grad=True)
+b = torch.full((2,), 2.0, requires_grad=True)
+z = a * b
+q = z * b
+r = z + b
+z.add_(b)
+out = (z, q, r, type(z.grad_fn).__name__)
+""",
+    "alpha2_z_backward": """
+a = torch.ones(2, requires_grad=True)
+b = torch.full((2,), 2.0, requires_grad=True)
+z = a * b
+q = z * b
+r = z + b
+z.add_(b)
+z.sum().backward()
+out = (a.grad, b.grad)
+""",
+    "alpha2_r_backward": """
+a = torch.ones(2, requires_grad=True)
+b = torch.full((2,), 2.0, requires_grad=True)
+z = a * b
+q = z * b
+r = z + b
+z.add_(b)
+r.sum().backward()
+out = (a.grad, b.grad)
+""",
+    "alpha2_q_backward!": """
+a = torch.ones(2, requires_grad=True)
+b = torch.full((2,), 2.0, requires_grad=True)
+z = a * b
+q = z * b
+r = z + b
+z.add_(b)
+q.sum().backward()
+""",
+    "modified_plain_input!": """
+c = torch.ones(2)
+y = x[:2] * c
+c.add_(1)
+y.sum().backward()
+""",
+    "modified_saved_result!": """
+y = torch.tanh(x * 1)
+y.mul_(2)
+y.sum().backward()
+""",
+    "modified_unused_input_is_fine": """
+y = x * 1
+z = y + 1
+y.add_(1)
+z.sum().backward()
+out = x.grad
+""",
+    # anomaly mode
+    "anomaly_nan!": """
+import warnings
+warnings.simplefilter("ignore")
+a = torch.tensor([0.0, 1.0], requires_grad=True)
+with torch.autograd.detect_anomaly():
+    (a / a).sum().backward()
+""",
+    "anomaly_flags": """
+import warnings
+warnings.simplefilter("ignore")
+modes = torch.autograd.anomaly_mode
+enabled = getattr(torch, "is_anomaly_enabled", None) or modes.is_anomaly_enabled
+check_nan = getattr(torch, "is_anomaly_check_nan_enabled", None) or modes.is_anomaly_check_nan_enabled
+before = enabled()
+with torch.autograd.detect_anomaly():
+    inside = enabled()
+with torch.autograd.set_detect_anomaly(True, check_nan=False):
+    inside_nan = check_nan()
+out = (before, inside, inside_nan, enabled())
+""",
+    "anomaly_off_nan_passes": """
+a = torch.tensor([0.0, 1.0], requires_grad=True)
+(a / a).sum().backward()
+out = a.grad
+""",
+    # grad modes
+    "grad_modes": """
+with torch.autograd.no_grad():
+    a = x * 2
+with torch.autograd.enable_grad():
+    b = x * 2
+torch.autograd.set_grad_enabled(False)
+c = x * 2
+torch.autograd.set_grad_enabled(True)
+with torch.autograd.inference_mode():
+    d = x * 2
+out = (a.requires_grad, b.requires_grad, c.requires_grad, d.requires_grad,
+       torch.is_grad_enabled())
+""",
+    "no_grad_decorator": """
+@torch.autograd.no_grad()
+def f(t):
+    return t * 2
+out = f(x).requires_grad
+""",
+    # gradcheck
+    "gradcheck_passes": """
+out = torch.autograd.gradcheck(lambda a, b: (a * b).sin(), (xd, xd.detach().clone().requires_grad_()))
+""",
+    "gradcheck_wrong!": """
+class Bad(Function):
+    @staticmethod
+    def forward(ctx, a):
+        return a * 2
+    @staticmethod
+    def backward(ctx, grad):
+        return grad * 3
+torch.autograd.gradcheck(Bad.apply, (xd,))
+""",
+    "gradcheck_no_raise": """
+class Bad(Function):
+    @staticmethod
+    def forward(ctx, a):
+        return a * 2
+    @staticmethod
+    def backward(ctx, grad):
+        return grad * 3
+out = torch.autograd.gradcheck(Bad.apply, (xd,), raise_exception=False)
+""",
+    "gradcheck_is_runtime_error": """
+from torch.autograd.gradcheck import GradcheckError
+out = issubclass(GradcheckError, RuntimeError)
+""",
+    "gradcheck_nothing_requires_grad!": """
+torch.autograd.gradcheck(torch.sin, (xd.detach(),))
+""",
+    "gradgradcheck_passes": """
+out = torch.autograd.gradgradcheck(lambda a: (a ** 3).sum() * a, (xd,))
+""",
+    # functional
+    "jacobian_single": """
+out = jacobian(lambda a: a ** 2, xd)
+""",
+    "jacobian_tuples": """
+out = jacobian(lambda a, b: (a * b, (a + b).sum()), (xd, xd * 2))
+""",
+    "jacobian_unused": """
+out = jacobian(lambda a, b: a * 2, (xd, xd))
+""",
+    "jacobian_strict!": """
+jacobian(lambda a, b: a * 2, (xd, xd), strict=True)
+""",
+    "jacobian_bad_output!": """
+jacobian(lambda a: 3, xd)
+""",
+    "hessian_single": """
+out = hessian(lambda a: (a ** 3).sum() + a.prod(), xd)
+""",
+    "hessian_tuple": """
+out = hessian(lambda a, b: (a * b * b).sum(), (xd, xd + 1))
+""",
+    "vjp_value": """
+out = vjp(lambda a: a ** 2, xd, torch.tensor([1.0, 2.0, 3.0], dtype=torch.float64))
+""",
+    "vjp_scalar_default": """
+out = vjp(lambda a: (a ** 2).sum(), xd)
+""",
+    "vjp_needs_v!": """
+vjp(lambda a: a ** 2, xd)
+""",
+    "jvp_value": """
+out = jvp(lambda a: (a ** 2, a.sum()), xd, torch.tensor([1.0, 0.0, 1.0], dtype=torch.float64))
+""",
+    "hvp_value": """
+out = hvp(lambda a: (a ** 3).sum(), xd, torch.tensor([1.0, 1.0, 0.0], dtype=torch.float64))
+""",
+    "vhp_value": """
+out = vhp(lambda a, b: (a * a * b).sum(), (xd, xd + 1), (torch.ones(3, dtype=torch.float64), torch.ones(3, dtype=torch.float64)))
+""",
+    "hessian_needs_scalar!": """
+hessian(lambda a: a ** 2, xd)
+""",
+    "functional_results_detached": """
+o, g = vjp(lambda a: (a ** 2).sum(), xd)
+out = (o.requires_grad, g.requires_grad)
+""",
+    "functional_create_graph": """
+o, g = vjp(lambda a: (a ** 2).sum(), xd, create_graph=True)
+out = (o.requires_grad, g.requires_grad)
+""",
+}
+
+
+def _describe(value):
+    import torch
+
+    if isinstance(value, torch.Tensor):
+        return {
+            "tensor": value.detach().tolist(),
+            "dtype": str(value.dtype),
+            "requires_grad": value.requires_grad,
+        }
+    if isinstance(value, (tuple, list)):
+        return [_describe(v) for v in value]
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    return repr(value)
+
+
+def outcome(code: str) -> dict:
+    """Run SETUP then ``code``; the value of ``out`` or the exception raised."""
+    namespace: dict = {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            exec(SETUP, namespace)
+            exec(code, namespace)
+        except Exception as error:  # noqa: BLE001 - the error is the recorded outcome
+            return {"error": type(error).__name__, "message": str(error)}
+    return {"value": _describe(namespace.get("out"))}
