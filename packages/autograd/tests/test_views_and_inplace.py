@@ -104,3 +104,60 @@ def test_more_pointwise_gradients():
         + np.log(2) * 2 ** np.array([0.5, 2.0])
     )
     np.testing.assert_allclose(x.grad.numpy(), expected)
+
+
+def _alpha2():
+    x = torch.ones(2, requires_grad=True)
+    y = torch.full((2,), 2.0, requires_grad=True)
+    z = x * y
+    q = z * y
+    r = z + y
+    z.add_(y)
+    return x, y, z, q, r
+
+
+def test_alpha2_example_z_and_r_backward_succeed():
+    x, y, z, q, r = _alpha2()
+    z.sum().backward()
+    assert x.grad.tolist() == [2.0, 2.0] and y.grad.tolist() == [2.0, 2.0]
+    x, y, z, q, r = _alpha2()
+    r.sum().backward()
+    assert x.grad.tolist() == [2.0, 2.0] and y.grad.tolist() == [2.0, 2.0]
+
+
+def test_alpha2_example_q_backward_raises_naming_tensor_op_and_versions():
+    x, y, z, q, r = _alpha2()
+    with pytest.raises(RuntimeError) as caught:
+        q.sum().backward()
+    message = str(caught.value)
+    assert message.startswith(
+        "one of the variables needed for gradient computation has been modified by an "
+        "inplace operation: [torch.FloatTensor [2]], which is output 0 of Add, is at "
+        "version 1; expected version 0 instead."
+    )
+
+
+def test_migration_guide_data_vs_detach():
+    a = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    out = a.sigmoid()
+    out.data.mul_(0)  # invisible to autograd: backward uses the zeroed result
+    out.sum().backward()
+    assert a.grad.tolist() == [0.0, 0.0, 0.0]
+
+    a = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    out = a.sigmoid()
+    out.detach().mul_(0)  # shares the version counter: backward notices
+    with pytest.raises(RuntimeError, match="output 0 of Sigmoid, is at version 1"):
+        out.sum().backward()
+
+
+def test_saved_result_alias_does_not_keep_the_graph_alive():
+    import gc
+    import weakref
+
+    x = torch.ones(2, requires_grad=True)
+    y = torch.tanh(x * 2)
+    node = weakref.ref(y.grad_fn)
+    del y
+    gc.collect()
+    assert node() is None

@@ -13,16 +13,18 @@ __all__ = ["jacobian", "hessian", "vjp", "jvp", "hvp", "vhp"]
 def _as_tuple(x, what: str, fn_name: str) -> tuple[bool, tuple]:
     is_tuple = isinstance(x, (tuple, list))
     items = tuple(x) if is_tuple else (x,)
-    for item in items:
-        if not isinstance(item, torch.Tensor):
-            kind = type(x if not is_tuple else item)
+    for index, item in enumerate(items):
+        if isinstance(item, torch.Tensor):
+            continue
+        if is_tuple:
             raise TypeError(
                 f"The {what} given to {fn_name} must be either a Tensor or a tuple of Tensors "
-                f"but the value at index {items.index(item)} has type {kind}."
-                if is_tuple
-                else f"The {what} given to {fn_name} must be either a Tensor or a tuple of "
-                f"Tensors but the given {what} has type {kind}."
+                f"but the value at index {index} has type {type(item)}."
             )
+        raise TypeError(
+            f"The {what} given to {fn_name} must be either a Tensor or a tuple of Tensors but "
+            f"the given {what} has type {type(item)}."
+        )
     return is_tuple, items
 
 
