@@ -1,14 +1,45 @@
 """torch.nn: neural-network building blocks.
 
-This release provides :class:`Parameter`; modules, ``nn.functional`` and ``nn.init``
-arrive in the following releases.
+Modules (:class:`Module` and its layers and containers) hold parameters and state and
+call :mod:`torch.nn.functional`, whose math is torch-core's; :mod:`torch.nn.init`
+draws initial weights; :mod:`torch.nn.utils` holds gradient clipping, parameter
+vectors and the packed-sequence helpers.
 """
 
 from torch._interface import require_core_api
 
+from . import functional, init, utils  # noqa: F401
 from ._version import __version__
-from .parameter import Parameter
+from .modules import *  # noqa: F403
+from .modules import __all__ as _modules_all
+from .modules.module import (
+    register_module_backward_hook,
+    register_module_buffer_registration_hook,
+    register_module_forward_hook,
+    register_module_forward_pre_hook,
+    register_module_full_backward_hook,
+    register_module_full_backward_pre_hook,
+    register_module_module_registration_hook,
+    register_module_parameter_registration_hook,
+)
+from .parameter import Buffer, Parameter, UninitializedParameter
 
 require_core_api(0, 1, "torch-nn")
 
-__all__ = ["Parameter", "__version__"]
+__all__ = [
+    "Parameter",
+    "Buffer",
+    "UninitializedParameter",
+    "functional",
+    "init",
+    "utils",
+    "register_module_forward_pre_hook",
+    "register_module_forward_hook",
+    "register_module_backward_hook",
+    "register_module_full_backward_pre_hook",
+    "register_module_full_backward_hook",
+    "register_module_buffer_registration_hook",
+    "register_module_module_registration_hook",
+    "register_module_parameter_registration_hook",
+    "__version__",
+] + _modules_all

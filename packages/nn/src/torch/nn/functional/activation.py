@@ -1,0 +1,257 @@
+"""Activation functions with PyTorch's signatures; the math is core's."""
+
+from __future__ import annotations
+
+import torch
+
+from ._common import core, maybe_inplace
+
+__all__ = [
+    "threshold", "threshold_", "relu", "relu_", "hardtanh", "hardtanh_", "hardswish",
+    "relu6", "elu", "elu_", "selu", "selu_", "celu", "celu_", "leaky_relu", "leaky_relu_",
+    "prelu", "rrelu", "rrelu_", "glu", "gelu", "logsigmoid", "hardshrink", "tanhshrink",
+    "softsign", "softplus", "softmin", "softmax", "softshrink", "gumbel_softmax",
+    "log_softmax", "tanh", "sigmoid", "hardsigmoid", "silu", "mish",
+]  # fmt: skip
+
+
+def threshold(input, threshold: float, value: float, inplace: bool = False):
+    """``input`` where it is above ``threshold``, else ``value``.
+
+    Examples::
+
+        >>> import torch
+        >>> import torch.nn.functional as F
+        >>> F.threshold(torch.tensor([0.5, 2.0]), 1.0, -1.0)
+        tensor([-1.,  2.])
+    """
+    return maybe_inplace(input, core("threshold")(input, threshold, value), inplace)
+
+
+def threshold_(input, threshold: float, value: float):
+    """In-place :func:`threshold`."""
+    return globals()["threshold"](input, threshold, value, inplace=True)
+
+
+def relu(input, inplace: bool = False):
+    """``max(input, 0)`` element-wise.
+
+    Examples::
+
+        >>> import torch
+        >>> import torch.nn.functional as F
+        >>> F.relu(torch.tensor([-1.0, 2.0]))
+        tensor([0., 2.])
+    """
+    return maybe_inplace(input, torch.relu(input), inplace)
+
+
+def relu_(input):
+    """In-place :func:`relu`."""
+    return relu(input, inplace=True)
+
+
+def hardtanh(input, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False):
+    """``input`` clamped to ``[min_val, max_val]``."""
+    if min_val > max_val:
+        raise ValueError("min_val cannot be greater than max_val")
+    return maybe_inplace(input, core("hardtanh")(input, min_val, max_val), inplace)
+
+
+def hardtanh_(input, min_val: float = -1.0, max_val: float = 1.0):
+    """In-place :func:`hardtanh`."""
+    return hardtanh(input, min_val, max_val, inplace=True)
+
+
+def hardswish(input, inplace: bool = False):
+    """``x * relu6(x + 3) / 6``."""
+    return maybe_inplace(input, core("hardswish")(input), inplace)
+
+
+def relu6(input, inplace: bool = False):
+    """``min(max(x, 0), 6)``."""
+    return maybe_inplace(input, core("relu6")(input), inplace)
+
+
+def elu(input, alpha: float = 1.0, inplace: bool = False):
+    """``x`` above 0, ``alpha * (exp(x) - 1)`` below."""
+    return maybe_inplace(input, core("elu")(input, alpha), inplace)
+
+
+def elu_(input, alpha: float = 1.0):
+    """In-place :func:`elu`."""
+    return elu(input, alpha, inplace=True)
+
+
+def selu(input, inplace: bool = False):
+    """Scaled ELU with the self-normalising constants."""
+    return maybe_inplace(input, core("selu")(input), inplace)
+
+
+def selu_(input):
+    """In-place :func:`selu`."""
+    return selu(input, inplace=True)
+
+
+def celu(input, alpha: float = 1.0, inplace: bool = False):
+    """``x`` above 0, ``alpha * (exp(x / alpha) - 1)`` below."""
+    return maybe_inplace(input, core("celu")(input, alpha), inplace)
+
+
+def celu_(input, alpha: float = 1.0):
+    """In-place :func:`celu`."""
+    return celu(input, alpha, inplace=True)
+
+
+def leaky_relu(input, negative_slope: float = 0.01, inplace: bool = False):
+    """``x`` above 0, ``negative_slope * x`` below."""
+    return maybe_inplace(input, core("leaky_relu")(input, negative_slope), inplace)
+
+
+def leaky_relu_(input, negative_slope: float = 0.01):
+    """In-place :func:`leaky_relu`."""
+    return leaky_relu(input, negative_slope, inplace=True)
+
+
+def prelu(input, weight):
+    """Leaky ReLU whose slope ``weight`` is learned (one value, or one per channel)."""
+    return core("prelu")(input, weight)
+
+
+def rrelu(
+    input,
+    lower: float = 1.0 / 8,
+    upper: float = 1.0 / 3,
+    training: bool = False,
+    inplace: bool = False,
+):
+    """Leaky ReLU with a slope drawn uniformly from ``[lower, upper]`` per element when
+    training, and their mean otherwise."""
+    if training:
+        slope = torch.empty(input.shape, dtype=input.dtype).uniform_(lower, upper)
+        result = torch.where(input >= 0, input, input * slope)
+    else:
+        result = core("leaky_relu")(input, (lower + upper) / 2)
+    return maybe_inplace(input, result, inplace)
+
+
+def rrelu_(input, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False):
+    """In-place :func:`rrelu`."""
+    return rrelu(input, lower, upper, training, inplace=True)
+
+
+def glu(input, dim: int = -1):
+    """``a * sigmoid(b)`` for the halves ``a``, ``b`` of ``input`` along ``dim``."""
+    if input.dim() == 0:
+        raise RuntimeError("glu does not support scalars because halving size must be even")
+    return core("glu")(input, dim)
+
+
+def gelu(input, approximate: str = "none"):
+    """``x * Phi(x)``; ``approximate="tanh"`` uses the tanh formula."""
+    return core("gelu")(input, approximate)
+
+
+def logsigmoid(input):
+    """``log(sigmoid(x))``, computed stably."""
+    return core("logsigmoid")(input)
+
+
+def hardshrink(input, lambd: float = 0.5):
+    """``x`` where ``|x| > lambd``, else 0."""
+    return core("hardshrink")(input, lambd)
+
+
+def tanhshrink(input):
+    """``x - tanh(x)``."""
+    return core("tanhshrink")(input)
+
+
+def softsign(input):
+    """``x / (1 + |x|)``."""
+    return core("softsign")(input)
+
+
+def softplus(input, beta: float = 1.0, threshold: float = 20.0):
+    """``log(1 + exp(beta * x)) / beta``, linear above ``threshold``."""
+    return core("softplus")(input, beta, threshold)
+
+
+def _softmax_dim(ndim: int) -> int:
+    # the implicit choice of old releases, kept for scripts that rely on it
+    return 0 if ndim in (0, 1, 3) else 1
+
+
+def _cast(input, dtype):
+    return input if dtype is None else input.to(dtype)
+
+
+def softmin(input, dim=None, _stacklevel: int = 3, dtype=None):
+    """``softmax(-input, dim)``."""
+    dim = _softmax_dim(input.dim()) if dim is None else dim
+    return torch.softmax(-_cast(input, dtype), dim)
+
+
+def softmax(input, dim=None, _stacklevel: int = 3, dtype=None):
+    """``exp(x) / sum(exp(x))`` along ``dim``.
+
+    Examples::
+
+        >>> import torch
+        >>> import torch.nn.functional as F
+        >>> F.softmax(torch.tensor([0.0, 0.0]), dim=0)
+        tensor([0.5000, 0.5000])
+    """
+    dim = _softmax_dim(input.dim()) if dim is None else dim
+    return torch.softmax(_cast(input, dtype), dim)
+
+
+def log_softmax(input, dim=None, _stacklevel: int = 3, dtype=None):
+    """``log(softmax(x))`` along ``dim``, computed stably."""
+    dim = _softmax_dim(input.dim()) if dim is None else dim
+    return torch.log_softmax(_cast(input, dtype), dim)
+
+
+def softshrink(input, lambd: float = 0.5):
+    """Shrink ``x`` towards 0 by ``lambd``; 0 inside ``[-lambd, lambd]``."""
+    if lambd < 0:
+        raise RuntimeError(f"lambda must be greater or equal to 0, but found to be {lambd}.")
+    return core("softshrink")(input, lambd)
+
+
+def gumbel_softmax(logits, tau: float = 1.0, hard: bool = False, eps: float = 1e-10, dim: int = -1):
+    """A sample of the Gumbel-softmax distribution; with ``hard``, one-hot in the
+    forward pass and the soft sample's gradient in the backward pass."""
+    gumbels = -torch.empty(logits.shape, dtype=logits.dtype).exponential_().log()
+    soft = torch.softmax((logits + gumbels) / tau, dim)
+    if not hard:
+        return soft
+    index = soft.argmax(dim, keepdim=True)
+    one_hot = torch.zeros_like(logits).scatter(dim, index, 1.0)
+    # NOTE: straight-through: the value of one_hot, the gradient of soft
+    return one_hot - soft.detach() + soft
+
+
+def tanh(input):
+    """Hyperbolic tangent."""
+    return torch.tanh(input)
+
+
+def sigmoid(input):
+    """``1 / (1 + exp(-x))``."""
+    return torch.sigmoid(input)
+
+
+def hardsigmoid(input, inplace: bool = False):
+    """``relu6(x + 3) / 6``."""
+    return maybe_inplace(input, core("hardsigmoid")(input), inplace)
+
+
+def silu(input, inplace: bool = False):
+    """``x * sigmoid(x)``."""
+    return maybe_inplace(input, core("silu")(input), inplace)
+
+
+def mish(input, inplace: bool = False):
+    """``x * tanh(softplus(x))``."""
+    return maybe_inplace(input, core("mish")(input), inplace)

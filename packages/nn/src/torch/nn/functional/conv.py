@@ -1,0 +1,340 @@
+"""Convolution, pooling, folding and resampling with PyTorch's signatures; the
+kernels are core's."""
+
+from __future__ import annotations
+
+import torch
+
+from ._common import core
+
+__all__ = [
+    "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
+    "conv_transpose3d", "unfold", "fold", "avg_pool1d", "avg_pool2d", "avg_pool3d",
+    "max_pool1d", "max_pool2d", "max_pool3d", "max_pool1d_with_indices",
+    "max_pool2d_with_indices", "max_pool3d_with_indices", "max_unpool1d",
+    "max_unpool2d", "max_unpool3d", "lp_pool1d", "lp_pool2d", "lp_pool3d",
+    "adaptive_max_pool1d", "adaptive_max_pool2d", "adaptive_max_pool3d",
+    "adaptive_max_pool1d_with_indices", "adaptive_max_pool2d_with_indices",
+    "adaptive_max_pool3d_with_indices", "adaptive_avg_pool1d", "adaptive_avg_pool2d",
+    "adaptive_avg_pool3d", "pixel_shuffle", "pixel_unshuffle", "channel_shuffle",
+    "native_channel_shuffle", "pad", "interpolate", "upsample", "upsample_nearest",
+    "upsample_bilinear", "grid_sample", "affine_grid",
+]  # fmt: skip
+
+
+def _check_dims(input, nd: int, name: str) -> None:
+    if input.dim() not in (nd + 1, nd + 2):
+        raise RuntimeError(
+            f"Expected {nd + 1}D (unbatched) or {nd + 2}D (batched) input to {name}, but "
+            f"got input of size: {list(input.shape)}"
+        )
+
+
+def _conv(nd):
+    def conv(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+        _check_dims(input, nd, f"conv{nd}d")
+        return core("convolution")(input, weight, bias, stride, padding, dilation, groups)
+
+    conv.__name__ = conv.__qualname__ = f"conv{nd}d"
+    conv.__doc__ = f"""{nd}-d convolution (cross-correlation) of ``input`` with ``weight``.
+
+    Args:
+        input: (N, C_in, *spatial) or unbatched (C_in, *spatial), {nd} spatial dims.
+        weight: (C_out, C_in / groups, *kernel).
+        bias: (C_out,) or None. Default: None.
+        stride, padding, dilation: an int or a tuple of {nd}; ``padding`` may also be
+            ``"valid"`` or ``"same"``. Defaults: 1, 0, 1.
+        groups (int): split the channels into this many groups. Default: 1.
+    """
+    return conv
+
+
+conv1d, conv2d, conv3d = _conv(1), _conv(2), _conv(3)
+
+
+def _conv_transpose(nd):
+    def conv_transpose(
+        input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1
+    ):
+        _check_dims(input, nd, f"conv_transpose{nd}d")
+        return core("convolution_transpose")(
+            input, weight, bias, stride, padding, output_padding, groups, dilation
+        )
+
+    conv_transpose.__name__ = conv_transpose.__qualname__ = f"conv_transpose{nd}d"
+    conv_transpose.__doc__ = f"""{nd}-d transposed convolution ("deconvolution"): the
+    adjoint of :func:`conv{nd}d`; ``weight`` is (C_in, C_out / groups, *kernel)."""
+    return conv_transpose
+
+
+conv_transpose1d, conv_transpose2d, conv_transpose3d = (
+    _conv_transpose(1),
+    _conv_transpose(2),
+    _conv_transpose(3),
+)
+
+
+def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
+    """Sliding local blocks of a 4-D input as columns: (N, C * prod(kernel), L)."""
+    if input.dim() not in (3, 4):
+        raise NotImplementedError(
+            f"Input Error: Only 3D or 4D input Tensors are supported (got {input.dim()}D)"
+        )
+    return core("im2col")(input, kernel_size, dilation, padding, stride)
+
+
+def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
+    """Sum columns of local blocks back into an image: the adjoint of :func:`unfold`."""
+    if input.dim() not in (2, 3):
+        raise NotImplementedError(
+            f"Input Error: Only unbatched (2D) or batched (3D) input Tensors are "
+            f"supported (got {input.dim()}D)"
+        )
+    return core("fold")(input, output_size, kernel_size, dilation, padding, stride)
+
+
+# ------------------------------------------------------------------------- pooling
+
+
+def _avg_pool(nd):
+    def avg_pool(
+        input,
+        kernel_size,
+        stride=None,
+        padding=0,
+        ceil_mode=False,
+        count_include_pad=True,
+        divisor_override=None,
+    ):
+        return core("avg_pool")(
+            input, kernel_size, stride, padding, ceil_mode, count_include_pad,
+            divisor_override, nd=nd,
+        )  # fmt: skip
+
+    avg_pool.__name__ = avg_pool.__qualname__ = f"avg_pool{nd}d"
+    avg_pool.__doc__ = f"""{nd}-d average pooling over windows of ``kernel_size``.
+
+    Args:
+        kernel_size, stride (default: kernel_size), padding (default 0): ints or tuples.
+        ceil_mode (bool): round the output size up. Default: False.
+        count_include_pad (bool): count the zero padding in the average. Default: True.
+        divisor_override (int, optional): divide by this instead.
+    """
+    return avg_pool
+
+
+avg_pool2d, avg_pool3d = _avg_pool(2), _avg_pool(3)
+_avg_pool1d = _avg_pool(1)
+
+
+def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
+    """1-d average pooling; arguments as :func:`avg_pool2d` (no divisor_override)."""
+    return _avg_pool1d(input, kernel_size, stride, padding, ceil_mode, count_include_pad)
+
+
+def _max_pool(nd, with_indices: bool):
+    def max_pool(
+        input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+        return_indices=False,
+    ):  # fmt: skip
+        return core("max_pool")(
+            input, kernel_size, stride, padding, dilation, ceil_mode,
+            return_indices or with_indices, nd=nd,
+        )  # fmt: skip
+
+    name = f"max_pool{nd}d" + ("_with_indices" if with_indices else "")
+    max_pool.__name__ = max_pool.__qualname__ = name
+    max_pool.__doc__ = f"""{nd}-d max pooling over windows of ``kernel_size``.
+
+    Args:
+        kernel_size, stride (default: kernel_size), padding (default 0), dilation
+            (default 1): ints or tuples.
+        ceil_mode (bool): round the output size up. Default: False.
+        return_indices (bool): also return the flat positions of the maxima.
+    """
+    return max_pool
+
+
+max_pool1d, max_pool2d, max_pool3d = (_max_pool(n, False) for n in (1, 2, 3))
+max_pool1d_with_indices, max_pool2d_with_indices, max_pool3d_with_indices = (
+    _max_pool(n, True) for n in (1, 2, 3)
+)
+
+
+def _tuple(value, nd):
+    return tuple(value) if isinstance(value, (tuple, list)) else (value,) * nd
+
+
+def _unpool_size(input, kernel_size, stride, padding, output_size, nd):
+    kernel = _tuple(kernel_size, nd)
+    stride = kernel if stride is None else _tuple(stride, nd)
+    padding = _tuple(padding, nd)
+    spatial = input.shape[-nd:]
+    default = [(spatial[i] - 1) * stride[i] - 2 * padding[i] + kernel[i] for i in range(nd)]
+    if output_size is None:
+        return default
+    output_size = list(output_size)[-nd:]
+    for i in range(nd):
+        low, high = default[i] - stride[i], default[i] + stride[i]
+        if not low < output_size[i] < high:
+            raise ValueError(
+                f'invalid output_size "{output_size}" (dim {i} must be between {low} and {high})'
+            )
+    return output_size
+
+
+def _max_unpool(nd):
+    def max_unpool(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+        size = _unpool_size(input, kernel_size, stride, padding, output_size, nd)
+        return core("max_unpool")(input, indices, size)
+
+    max_unpool.__name__ = max_unpool.__qualname__ = f"max_unpool{nd}d"
+    max_unpool.__doc__ = f"""Partial inverse of :func:`max_pool{nd}d`: put each value at
+    its recorded index, zeros elsewhere."""
+    return max_unpool
+
+
+max_unpool1d, max_unpool2d, max_unpool3d = (_max_unpool(n) for n in (1, 2, 3))
+
+
+def _lp_pool(nd):
+    def lp_pool(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+        return core("lp_pool")(input, norm_type, kernel_size, stride, ceil_mode, nd=nd)
+
+    lp_pool.__name__ = lp_pool.__qualname__ = f"lp_pool{nd}d"
+    lp_pool.__doc__ = f"""{nd}-d power-average pooling: ``(sum x^p)^(1/p)`` per window."""
+    return lp_pool
+
+
+lp_pool1d, lp_pool2d, lp_pool3d = (_lp_pool(n) for n in (1, 2, 3))
+
+
+def _adaptive_max(nd, with_indices: bool):
+    def adaptive_max_pool(input, output_size, return_indices=False):
+        return core("adaptive_max_pool")(input, output_size, return_indices or with_indices, nd=nd)
+
+    name = f"adaptive_max_pool{nd}d" + ("_with_indices" if with_indices else "")
+    adaptive_max_pool.__name__ = adaptive_max_pool.__qualname__ = name
+    adaptive_max_pool.__doc__ = f"""{nd}-d max pooling to a given ``output_size``."""
+    return adaptive_max_pool
+
+
+adaptive_max_pool1d, adaptive_max_pool2d, adaptive_max_pool3d = (
+    _adaptive_max(n, False) for n in (1, 2, 3)
+)
+adaptive_max_pool1d_with_indices, adaptive_max_pool2d_with_indices = (
+    _adaptive_max(n, True) for n in (1, 2)
+)
+adaptive_max_pool3d_with_indices = _adaptive_max(3, True)
+
+
+def _adaptive_avg(nd):
+    def adaptive_avg_pool(input, output_size):
+        return core("adaptive_avg_pool")(input, output_size, nd=nd)
+
+    adaptive_avg_pool.__name__ = adaptive_avg_pool.__qualname__ = f"adaptive_avg_pool{nd}d"
+    adaptive_avg_pool.__doc__ = f"""{nd}-d average pooling to a given ``output_size``."""
+    return adaptive_avg_pool
+
+
+adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d = (
+    _adaptive_avg(n) for n in (1, 2, 3)
+)
+
+
+# ---------------------------------------------------------------------- resampling
+
+
+def pixel_shuffle(input, upscale_factor: int):
+    """(*, C r^2, H, W) -> (*, C, H r, W r)."""
+    return torch.pixel_shuffle(input, upscale_factor)
+
+
+def pixel_unshuffle(input, downscale_factor: int):
+    """(*, C, H r, W r) -> (*, C r^2, H, W)."""
+    return torch.pixel_unshuffle(input, downscale_factor)
+
+
+def channel_shuffle(input, groups: int):
+    """Interleave the channels of ``groups`` groups: (N, g * k, *) viewed as (N, g, k, *),
+    transposed to (N, k, g, *)."""
+    n, c = input.shape[0], input.shape[1]
+    if c % groups:
+        raise RuntimeError(
+            f"Number of channels must be divisible by groups. Got {c} channels and {groups} groups."
+        )
+    rest = tuple(input.shape[2:])
+    grouped = input.reshape((n, groups, c // groups) + rest)
+    return grouped.transpose(1, 2).reshape(input.shape)
+
+
+native_channel_shuffle = channel_shuffle
+
+
+def pad(input, pad, mode: str = "constant", value=None):
+    """Pad the last ``len(pad) // 2`` dims of ``input``; ``pad`` = (left, right) for
+    the last dim, then for the one before, ...
+
+    Args:
+        pad (tuple): the paddings.
+        mode (str): ``'constant'``, ``'reflect'``, ``'replicate'`` or ``'circular'``.
+            Default: ``'constant'``.
+        value (float, optional): fill value for ``'constant'``. Default: 0.
+
+    Examples::
+
+        >>> import torch
+        >>> import torch.nn.functional as F
+        >>> F.pad(torch.ones(1, 2), (1, 0))
+        tensor([[0., 1., 1.]])
+    """
+    return core("pad")(input, pad, mode, value)
+
+
+def interpolate(
+    input,
+    size=None,
+    scale_factor=None,
+    mode: str = "nearest",
+    align_corners=None,
+    recompute_scale_factor=None,
+    antialias: bool = False,
+):
+    """Resize the spatial dims of ``input`` to ``size`` or by ``scale_factor``.
+
+    Args:
+        mode (str): ``'nearest'``, ``'nearest-exact'``, ``'linear'``, ``'bilinear'``,
+            ``'bicubic'``, ``'trilinear'`` or ``'area'``. Default: ``'nearest'``.
+        align_corners (bool, optional): for the linear modes, map corner pixels
+            exactly.
+    """
+    return core("interpolate")(
+        input, size, scale_factor, mode, align_corners, recompute_scale_factor, antialias
+    )
+
+
+def upsample(input, size=None, scale_factor=None, mode: str = "nearest", align_corners=None):
+    """Deprecated alias of :func:`interpolate`."""
+    return interpolate(input, size, scale_factor, mode, align_corners)
+
+
+def upsample_nearest(input, size=None, scale_factor=None):
+    """Deprecated: ``interpolate(..., mode='nearest')``."""
+    return interpolate(input, size, scale_factor, mode="nearest")
+
+
+def upsample_bilinear(input, size=None, scale_factor=None):
+    """Deprecated: ``interpolate(..., mode='bilinear', align_corners=True)``."""
+    return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)
+
+
+def grid_sample(
+    input, grid, mode: str = "bilinear", padding_mode: str = "zeros", align_corners=None
+):
+    """Sample ``input`` at the normalised coordinates of ``grid``."""
+    return core("grid_sample")(input, grid, mode, padding_mode, align_corners)
+
+
+def affine_grid(theta, size, align_corners=None):
+    """The sampling grid of the affine maps ``theta`` (N, 2, 3) for an output ``size``."""
+    return core("affine_grid")(theta, size, bool(align_corners))

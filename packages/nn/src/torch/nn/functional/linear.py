@@ -1,0 +1,194 @@
+"""Affine maps, embeddings and distances with PyTorch's signatures."""
+
+from __future__ import annotations
+
+import torch
+
+from ._common import core
+
+__all__ = [
+    "linear", "bilinear", "embedding", "embedding_bag", "one_hot", "pairwise_distance",
+    "cosine_similarity", "pdist", "normalize",
+]  # fmt: skip
+
+
+def linear(input, weight, bias=None):
+    """``input @ weight.T + bias``.
+
+    Args:
+        input: (*, in_features).
+        weight: (out_features, in_features).
+        bias: (out_features,) or None.
+
+    Examples::
+
+        >>> import torch
+        >>> import torch.nn.functional as F
+        >>> F.linear(torch.ones(1, 2), torch.ones(3, 2), torch.zeros(3))
+        tensor([[2., 2., 2.]])
+    """
+    if input.dim() == 0 or weight.dim() not in (1, 2):
+        raise RuntimeError(
+            f"mat1 and mat2 shapes cannot be multiplied ({list(input.shape)} and "
+            f"{list(weight.shape)[::-1]})"
+        )
+    if input.shape[-1] != weight.shape[-1]:
+        rows = input.reshape(-1, input.shape[-1]).shape[0] if input.dim() > 1 else 1
+        raise RuntimeError(
+            f"mat1 and mat2 shapes cannot be multiplied ({rows}x{input.shape[-1]} and "
+            f"{weight.shape[-1]}x{weight.shape[0] if weight.dim() == 2 else 1})"
+        )
+    out = input @ (weight.t() if weight.dim() == 2 else weight)
+    return out if bias is None else out + bias
+
+
+def bilinear(input1, input2, weight, bias=None):
+    """``y_k = x1^T A_k x2 + b_k`` for ``weight`` A of shape (out, in1, in2)."""
+    if input1.shape[:-1] != input2.shape[:-1]:
+        raise RuntimeError(
+            "bilinear(): input batch dimensions do not match: got "
+            f"{list(input1.shape[:-1])} and {list(input2.shape[:-1])}"
+        )
+    # NOTE: (.., in1) @ (out, in1, in2) contracts in1 first; then x2 contracts in2
+    left = torch.einsum("...i,oij->...oj", input1, weight)
+    out = (left * input2.unsqueeze(-2)).sum(-1)
+    return out if bias is None else out + bias
+
+
+def _renorm_rows(weight, indices, max_norm: float, norm_type: float) -> None:
+    """Rescale (in place, without gradient) the rows at ``indices`` whose norm exceeds
+    ``max_norm``."""
+    with torch.no_grad():
+        rows = indices.reshape(-1).unique()
+        picked = weight[rows]
+        norms = picked.abs().pow(norm_type).sum(-1).pow(1.0 / norm_type)
+        scale = torch.where(norms > max_norm, max_norm / (norms + 1e-7), 1.0)
+        weight[rows] = picked * scale.unsqueeze(-1)
+
+
+def _padding_index(weight, padding_idx):
+    if padding_idx is None:
+        return -1
+    rows = weight.shape[0]
+    if not -rows <= padding_idx < rows:
+        raise AssertionError("Padding_idx must be within num_embeddings")
+    return padding_idx % rows
+
+
+def embedding(
+    input,
+    weight,
+    padding_idx=None,
+    max_norm=None,
+    norm_type: float = 2.0,
+    scale_grad_by_freq: bool = False,
+    sparse: bool = False,
+):
+    """Rows of ``weight`` at the integer ``input`` indices.
+
+    Args:
+        padding_idx (int, optional): that row gets no gradient.
+        max_norm (float, optional): renormalise looked-up rows to at most this norm
+            (changes ``weight`` in place).
+        norm_type (float): the p of the norm for ``max_norm``. Default: 2.
+
+    Examples::
+
+        >>> import torch
+        >>> import torch.nn.functional as F
+        >>> F.embedding(torch.tensor([1]), torch.arange(6.0).reshape(3, 2))
+        tensor([[2., 3.]])
+    """
+    padding_idx = _padding_index(weight, padding_idx)
+    if max_norm is not None:
+        _renorm_rows(weight, input, max_norm, norm_type)
+    return core("embedding")(weight, input, padding_idx, scale_grad_by_freq, sparse)
+
+
+def embedding_bag(
+    input,
+    weight,
+    offsets=None,
+    max_norm=None,
+    norm_type: float = 2,
+    scale_grad_by_freq: bool = False,
+    mode: str = "mean",
+    sparse: bool = False,
+    per_sample_weights=None,
+    include_last_offset: bool = False,
+    padding_idx=None,
+):
+    """Sums, means or maxima of bags of embedding rows (see :class:`EmbeddingBag`)."""
+    if weight.dim() != 2:
+        raise ValueError(
+            f"weight has to be a 2D Tensor, but got Tensor of dimension {weight.dim()}"
+        )
+    if input.dim() == 1 and offsets is None:
+        raise ValueError("offsets has to be a 1D Tensor but got None")
+    if input.dim() == 2 and offsets is not None:
+        raise ValueError(
+            "if input is 2D, then offsets has to be None, as input is treated is a "
+            "mini-batch of fixed length sequences. However, found offsets of type "
+            f"{type(offsets).__name__}"
+        )
+    if offsets is not None and include_last_offset:
+        offsets = offsets[:-1]
+    if max_norm is not None:
+        _renorm_rows(weight, input, max_norm, norm_type)
+    if padding_idx is not None:
+        padding_idx = _padding_index(weight, padding_idx)
+    return core("embedding_bag")(weight, input, offsets, mode, per_sample_weights, padding_idx)
+
+
+def one_hot(tensor, num_classes: int = -1):
+    """(*) integer classes -> (*, num_classes) int64 one-hot rows.
+
+    Examples::
+
+        >>> import torch
+        >>> import torch.nn.functional as F
+        >>> F.one_hot(torch.tensor([0, 2]))
+        tensor([[1, 0, 0],
+                [0, 0, 1]])
+    """
+    if tensor.dtype != torch.int64:
+        raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+    if num_classes == -1:
+        num_classes = int(tensor.max().item()) + 1 if tensor.numel() else 0
+    if tensor.numel() and (tensor.min().item() < 0 or tensor.max().item() >= num_classes):
+        raise RuntimeError("Class values must be smaller than num_classes.")
+    return (tensor.unsqueeze(-1) == torch.arange(num_classes)).to(torch.int64)
+
+
+def pairwise_distance(x1, x2, p: float = 2.0, eps: float = 1e-6, keepdim: bool = False):
+    """``||x1 - x2 + eps||_p`` along the last dim."""
+    diff = x1 - x2 + eps
+    if p == 0:
+        return (diff != 0).to(diff.dtype).sum(-1, keepdim=keepdim)
+    return diff.abs().pow(p).sum(-1, keepdim=keepdim).pow(1.0 / p)
+
+
+def cosine_similarity(x1, x2, dim: int = 1, eps: float = 1e-8):
+    """``x1 . x2 / max(||x1|| ||x2||, eps)`` along ``dim``."""
+    dot = (x1 * x2).sum(dim)
+    n1 = (x1 * x1).sum(dim)
+    n2 = (x2 * x2).sum(dim)
+    return dot / torch.sqrt(torch.clamp(n1 * n2, min=eps * eps))
+
+
+def pdist(input, p: float = 2.0):
+    """The p-norm distances between all pairs of rows of a 2-D ``input``, as the
+    condensed upper triangle (i < j)."""
+    n = input.shape[0]
+    rows, cols = torch.triu_indices(n, n, 1)
+    diff = input[rows] - input[cols]
+    return diff.abs().pow(p).sum(-1).pow(1.0 / p)
+
+
+def normalize(input, p: float = 2.0, dim: int = 1, eps: float = 1e-12, out=None):
+    """``input / max(||input||_p, eps)`` along ``dim``."""
+    norm = input.abs().pow(p).sum(dim, keepdim=True).pow(1.0 / p)
+    result = input / torch.clamp(norm, min=eps)
+    if out is not None:
+        return out.copy_(result)
+    return result

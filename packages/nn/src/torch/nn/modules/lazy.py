@@ -1,0 +1,41 @@
+"""``LazyModuleMixin``: modules whose parameter shapes are inferred from the first
+input."""
+
+from __future__ import annotations
+
+from ..parameter import UninitializedParameter
+
+__all__ = ["LazyModuleMixin"]
+
+
+class LazyModuleMixin:
+    """Mixin for ``Lazy*`` modules: before the first forward, a pre-hook calls
+    ``initialize_parameters(*inputs)``; once every parameter has a shape, the module
+    becomes ``cls_to_become`` (e.g. :class:`LazyLinear` becomes :class:`Linear`)."""
+
+    cls_to_become = None
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._initialize_hook = self.register_forward_pre_hook(_infer_parameters)
+
+    def has_uninitialized_params(self) -> bool:
+        """Whether any parameter or buffer still has no shape."""
+        values = list(self._parameters.values()) + list(self._buffers.values())
+        return any(isinstance(v, UninitializedParameter) for v in values)
+
+    def initialize_parameters(self, *args, **kwargs) -> None:
+        """Give the parameters their shapes from the first input (subclasses)."""
+        raise NotImplementedError(
+            f"initialize_parameters is not implemented for {type(self).__name__}"
+        )
+
+
+def _infer_parameters(module, args):
+    module.initialize_parameters(*args)
+    if module.has_uninitialized_params():
+        raise RuntimeError(f"module {module._get_name()} has not been fully initialized")
+    module._initialize_hook.remove()
+    del module._initialize_hook
+    if module.cls_to_become is not None:
+        module.__class__ = module.cls_to_become

@@ -1,0 +1,420 @@
+"""Normalisation layers: batch, instance, layer, group, RMS and local response
+normalisation."""
+
+from __future__ import annotations
+
+import numbers
+
+import torch
+
+from .. import functional as F  # noqa: N812
+from .. import init
+from ..parameter import Parameter
+from .module import Module
+
+__all__ = [
+    "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "InstanceNorm1d", "InstanceNorm2d",
+    "InstanceNorm3d", "LayerNorm", "GroupNorm", "RMSNorm", "LocalResponseNorm",
+]  # fmt: skip
+
+
+class _NormBase(Module):
+    """Affine parameters and running statistics shared by batch and instance norm."""
+
+    _version = 2
+
+    def __init__(
+        self,
+        num_features: int,
+        eps: float = 1e-5,
+        momentum=0.1,
+        affine: bool = True,
+        track_running_stats: bool = True,
+        device=None,
+        dtype=None,
+    ) -> None:
+        super().__init__()
+        self.num_features = num_features
+        self.eps = eps
+        self.momentum = momentum
+        self.affine = affine
+        self.track_running_stats = track_running_stats
+        if affine:
+            self.weight = Parameter(torch.empty(num_features, dtype=dtype))
+            self.bias = Parameter(torch.empty(num_features, dtype=dtype))
+        else:
+            self.register_parameter("weight", None)
+            self.register_parameter("bias", None)
+        if track_running_stats:
+            self.register_buffer("running_mean", torch.zeros(num_features, dtype=dtype))
+            self.register_buffer("running_var", torch.ones(num_features, dtype=dtype))
+            self.register_buffer("num_batches_tracked", torch.tensor(0, dtype=torch.int64))
+        else:
+            self.register_buffer("running_mean", None)
+            self.register_buffer("running_var", None)
+            self.register_buffer("num_batches_tracked", None)
+        self.reset_parameters()
+
+    def reset_running_stats(self) -> None:
+        """Running mean 0, running variance 1, no batches tracked."""
+        if self.track_running_stats:
+            init.zeros_(self.running_mean)
+            init.ones_(self.running_var)
+            init.zeros_(self.num_batches_tracked)
+
+    def reset_parameters(self) -> None:
+        """Reset the running statistics; weight 1, bias 0."""
+        self.reset_running_stats()
+        if self.affine:
+            init.ones_(self.weight)
+            init.zeros_(self.bias)
+
+    def _check_input_dim(self, input) -> None:
+        raise NotImplementedError
+
+    def extra_repr(self) -> str:
+        return (
+            f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, "
+            f"affine={self.affine}, track_running_stats={self.track_running_stats}"
+        )
+
+    def _load_from_state_dict(
+        self, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys, error_msgs
+    ) -> None:
+        version = local_metadata.get("version", None)
+        key = prefix + "num_batches_tracked"
+        if (version is None or version < 2) and self.track_running_stats and key not in state_dict:
+            # checkpoints older than the counter load with it at 0
+            state_dict[key] = torch.tensor(0, dtype=torch.int64)
+        super()._load_from_state_dict(
+            state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys, error_msgs
+        )
+
+
+class _BatchNorm(_NormBase):
+    def forward(self, input):
+        self._check_input_dim(input)
+        factor = 0.0 if self.momentum is None else self.momentum
+        if self.training and self.track_running_stats and self.num_batches_tracked is not None:
+            self.num_batches_tracked.add_(1)
+            if self.momentum is None:  # cumulative moving average
+                factor = 1.0 / float(self.num_batches_tracked.item())
+        use_batch_stats = self.training or (self.running_mean is None and self.running_var is None)
+        track = not self.training or self.track_running_stats
+        return F.batch_norm(
+            input,
+            self.running_mean if track else None,
+            self.running_var if track else None,
+            self.weight,
+            self.bias,
+            use_batch_stats,
+            factor,
+            self.eps,
+        )
+
+
+def _batch_norm_class(nd, allowed, expected):
+    class BatchNorm(_BatchNorm):
+        def _check_input_dim(self, input) -> None:
+            if input.dim() not in allowed:
+                raise ValueError(f"expected {expected} input (got {input.dim()}D input)")
+
+    BatchNorm.__name__ = BatchNorm.__qualname__ = f"BatchNorm{nd}d"
+    BatchNorm.__module__ = __name__
+    BatchNorm.__doc__ = f"""Batch normalisation over a {expected} input: each channel is
+    normalised with the batch's mean and (biased) variance when training, with the running
+    estimates in evaluation, then scaled and shifted.
+
+    Args:
+        num_features (int): the channels C.
+        eps (float): added to the variance. Default: 1e-5.
+        momentum (float or None): weight of the new batch in the running statistics;
+            None for a cumulative average. Default: 0.1.
+        affine (bool): learn weight and bias. Default: ``True``.
+        track_running_stats (bool): keep running statistics (else use batch
+            statistics in evaluation too). Default: ``True``.
+
+    Shape:
+        - Input: {expected} with channels in dim 1. Output: same shape.
+
+    Examples::
+
+        >>> from torch import nn
+        >>> nn.BatchNorm{nd}d(100)
+        BatchNorm{nd}d(100, eps=1e-05, momentum=0.1, affine=True, track_running_stats=True)
+    """
+    return BatchNorm
+
+
+BatchNorm1d = _batch_norm_class(1, (2, 3), "2D or 3D")
+BatchNorm2d = _batch_norm_class(2, (4,), "4D")
+BatchNorm3d = _batch_norm_class(3, (5,), "5D")
+
+
+class _InstanceNorm(_NormBase):
+    def __init__(
+        self,
+        num_features: int,
+        eps: float = 1e-5,
+        momentum: float = 0.1,
+        affine: bool = False,
+        track_running_stats: bool = False,
+        device=None,
+        dtype=None,
+    ) -> None:
+        super().__init__(num_features, eps, momentum, affine, track_running_stats, device, dtype)
+
+    def _load_from_state_dict(
+        self, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys, error_msgs
+    ) -> None:
+        version = local_metadata.get("version", None)
+        if version is None and not self.track_running_stats:
+            for name in ("running_mean", "running_var"):
+                state_dict.pop(prefix + name, None)
+        super()._load_from_state_dict(
+            state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys, error_msgs
+        )
+
+    def forward(self, input):
+        nd = self._spatial
+        if input.dim() not in (nd + 1, nd + 2):
+            raise ValueError(f"expected {nd + 1}D or {nd + 2}D input (got {input.dim()}D input)")
+        unbatched = input.dim() == nd + 1
+        if unbatched:
+            input = input.unsqueeze(0)
+        channels = input.shape[1]
+        if channels != self.num_features and self.affine:
+            raise ValueError(
+                f"expected input's size at dim={1 - unbatched} to match num_features "
+                f"({self.num_features}), but got: {channels}."
+            )
+        out = F.instance_norm(
+            input, self.running_mean, self.running_var, self.weight, self.bias,
+            self.training or not self.track_running_stats,
+            self.momentum if self.momentum is not None else 0.0, self.eps,
+        )  # fmt: skip
+        return out.squeeze(0) if unbatched else out
+
+
+def _instance_norm_class(nd):
+    class InstanceNorm(_InstanceNorm):
+        _spatial = nd
+
+    InstanceNorm.__name__ = InstanceNorm.__qualname__ = f"InstanceNorm{nd}d"
+    InstanceNorm.__module__ = __name__
+    InstanceNorm.__doc__ = f"""Instance normalisation: each channel of each sample is
+    normalised over its {nd} spatial dim(s).
+
+    Args:
+        num_features (int): the channels C.
+        eps (float): Default: 1e-5. momentum (float): Default: 0.1.
+        affine (bool): learn weight and bias. Default: ``False``.
+        track_running_stats (bool): Default: ``False``.
+
+    Shape:
+        - Input: (N, C, *spatial) or (C, *spatial). Output: same shape.
+
+    Examples::
+
+        >>> from torch import nn
+        >>> nn.InstanceNorm{nd}d(3)
+        InstanceNorm{nd}d(3, eps=1e-05, momentum=0.1, affine=False, track_running_stats=False)
+    """
+    return InstanceNorm
+
+
+InstanceNorm1d = _instance_norm_class(1)
+InstanceNorm2d = _instance_norm_class(2)
+InstanceNorm3d = _instance_norm_class(3)
+
+
+class LayerNorm(Module):
+    """Layer normalisation over the last dims given by ``normalized_shape``.
+
+    Args:
+        normalized_shape (int or tuple): the trailing shape to normalise over.
+        eps (float): Default: 1e-5.
+        elementwise_affine (bool): learn weight (and bias). Default: ``True``.
+        bias (bool): learn a bias too. Default: ``True``.
+
+    Shape:
+        - Input: (N, *). Output: same shape.
+
+    Examples::
+
+        >>> import torch
+        >>> from torch import nn
+        >>> nn.LayerNorm(10)
+        LayerNorm((10,), eps=1e-05, elementwise_affine=True)
+        >>> nn.LayerNorm(2)(torch.tensor([[1.0, 3.0]]))
+        tensor([[-1.0000,  1.0000]], grad_fn=<AddBackward0>)
+    """
+
+    def __init__(
+        self,
+        normalized_shape,
+        eps: float = 1e-5,
+        elementwise_affine: bool = True,
+        bias: bool = True,
+        device=None,
+        dtype=None,
+    ) -> None:
+        super().__init__()
+        if isinstance(normalized_shape, numbers.Integral):
+            normalized_shape = (normalized_shape,)
+        self.normalized_shape = tuple(normalized_shape)
+        self.eps = eps
+        self.elementwise_affine = elementwise_affine
+        if elementwise_affine:
+            self.weight = Parameter(torch.empty(self.normalized_shape, dtype=dtype))
+            if bias:
+                self.bias = Parameter(torch.empty(self.normalized_shape, dtype=dtype))
+            else:
+                self.register_parameter("bias", None)
+        else:
+            self.register_parameter("weight", None)
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        """Weight 1, bias 0."""
+        if self.elementwise_affine:
+            init.ones_(self.weight)
+            if self.bias is not None:
+                init.zeros_(self.bias)
+
+    def forward(self, input):
+        return F.layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
+
+    def extra_repr(self) -> str:
+        return (
+            f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}"
+        )
+
+
+class GroupNorm(Module):
+    """Group normalisation: the channels are split into ``num_groups`` groups, each
+    normalised over its channels and spatial dims.
+
+    Args:
+        num_groups (int): number of groups (divides ``num_channels``).
+        num_channels (int): the channels C.
+        eps (float): Default: 1e-5. affine (bool): Default: ``True``.
+
+    Shape:
+        - Input: (N, C, *). Output: same shape.
+
+    Examples::
+
+        >>> from torch import nn
+        >>> nn.GroupNorm(3, 6)
+        GroupNorm(3, 6, eps=1e-05, affine=True)
+    """
+
+    def __init__(
+        self,
+        num_groups: int,
+        num_channels: int,
+        eps: float = 1e-5,
+        affine: bool = True,
+        device=None,
+        dtype=None,
+    ) -> None:
+        super().__init__()
+        if num_channels % num_groups != 0:
+            raise ValueError("num_channels must be divisible by num_groups")
+        self.num_groups = num_groups
+        self.num_channels = num_channels
+        self.eps = eps
+        self.affine = affine
+        if affine:
+            self.weight = Parameter(torch.empty(num_channels, dtype=dtype))
+            self.bias = Parameter(torch.empty(num_channels, dtype=dtype))
+        else:
+            self.register_parameter("weight", None)
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        """Weight 1, bias 0."""
+        if self.affine:
+            init.ones_(self.weight)
+            init.zeros_(self.bias)
+
+    def forward(self, input):
+        return F.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
+
+    def extra_repr(self) -> str:
+        return f"{self.num_groups}, {self.num_channels}, eps={self.eps}, affine={self.affine}"
+
+
+class RMSNorm(Module):
+    """Root-mean-square normalisation over the last dims given by ``normalized_shape``.
+
+    Args:
+        normalized_shape (int or tuple): the trailing shape.
+        eps (float, optional): Default: the dtype's machine epsilon.
+        elementwise_affine (bool): learn a weight. Default: ``True``.
+
+    Examples::
+
+        >>> from torch import nn
+        >>> nn.RMSNorm(4)
+        RMSNorm((4,), eps=None, elementwise_affine=True)
+    """
+
+    def __init__(
+        self, normalized_shape, eps=None, elementwise_affine: bool = True, device=None, dtype=None
+    ) -> None:
+        super().__init__()
+        if isinstance(normalized_shape, numbers.Integral):
+            normalized_shape = (normalized_shape,)
+        self.normalized_shape = tuple(normalized_shape)
+        self.eps = eps
+        self.elementwise_affine = elementwise_affine
+        if elementwise_affine:
+            self.weight = Parameter(torch.empty(self.normalized_shape, dtype=dtype))
+        else:
+            self.register_parameter("weight", None)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        """Weight 1."""
+        if self.elementwise_affine:
+            init.ones_(self.weight)
+
+    def forward(self, input):
+        return F.rms_norm(input, self.normalized_shape, self.weight, self.eps)
+
+    def extra_repr(self) -> str:
+        return (
+            f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}"
+        )
+
+
+class LocalResponseNorm(Module):
+    """Normalise each channel by the energy of its ``size`` neighbouring channels.
+
+    Args:
+        size (int): neighbouring channels. alpha (float): Default: 1e-4.
+        beta (float): Default: 0.75. k (float): Default: 1.
+
+    Examples::
+
+        >>> from torch import nn
+        >>> nn.LocalResponseNorm(2)
+        LocalResponseNorm(2, alpha=0.0001, beta=0.75, k=1.0)
+    """
+
+    def __init__(self, size: int, alpha: float = 1e-4, beta: float = 0.75, k: float = 1.0) -> None:
+        super().__init__()
+        self.size = size
+        self.alpha = alpha
+        self.beta = beta
+        self.k = k
+
+    def forward(self, input):
+        return F.local_response_norm(input, self.size, self.alpha, self.beta, self.k)
+
+    def extra_repr(self) -> str:
+        return f"{self.size}, alpha={self.alpha}, beta={self.beta}, k={self.k}"

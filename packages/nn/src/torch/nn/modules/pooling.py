@@ -1,0 +1,445 @@
+"""Pooling layers: max, average, adaptive, power-average (LP) and max-unpooling."""
+
+from __future__ import annotations
+
+from .. import functional as F  # noqa: N812
+from .module import Module
+from .utils import _pair, _single, _triple
+
+__all__ = [
+    "MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d",
+    "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AdaptiveMaxPool3d", "AdaptiveAvgPool1d",
+    "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "LPPool1d", "LPPool2d", "LPPool3d",
+    "MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d",
+]  # fmt: skip
+
+
+class _MaxPoolNd(Module):
+    def __init__(
+        self,
+        kernel_size,
+        stride=None,
+        padding=0,
+        dilation=1,
+        return_indices: bool = False,
+        ceil_mode: bool = False,
+    ) -> None:
+        super().__init__()
+        self.kernel_size = kernel_size
+        self.stride = stride if stride is not None else kernel_size
+        self.padding = padding
+        self.dilation = dilation
+        self.return_indices = return_indices
+        self.ceil_mode = ceil_mode
+
+    def forward(self, input):
+        return self._functional(
+            input, self.kernel_size, self.stride, self.padding, self.dilation,
+            ceil_mode=self.ceil_mode, return_indices=self.return_indices,
+        )  # fmt: skip
+
+    def extra_repr(self) -> str:
+        return (
+            f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}, "
+            f"dilation={self.dilation}, ceil_mode={self.ceil_mode}"
+        )
+
+
+class MaxPool1d(_MaxPoolNd):
+    """1-d max pooling.
+
+    Args:
+        kernel_size: window size. stride: step (default: ``kernel_size``).
+        padding: implicit -inf padding on both sides. Default: 0.
+        dilation: spacing of window elements. Default: 1.
+        return_indices (bool): also return the positions of the maxima. Default: False.
+        ceil_mode (bool): round the output size up. Default: False.
+
+    Shape:
+        - Input: (N, C, L_in) or (C, L_in). Output: (N, C, L_out) or (C, L_out).
+
+    Examples::
+
+        >>> import torch
+        >>> from torch import nn
+        >>> nn.MaxPool1d(2)(torch.tensor([[1.0, 3.0, 2.0, 0.0]]))
+        tensor([[3., 2.]])
+    """
+
+    _functional = staticmethod(F.max_pool1d)
+
+
+class MaxPool2d(_MaxPoolNd):
+    """2-d max pooling; arguments as :class:`MaxPool1d`, ints or pairs.
+
+    Shape:
+        - Input: (N, C, H, W) or (C, H, W). Output: (N, C, H_out, W_out) or (C, H_out, W_out).
+
+    Examples::
+
+        >>> import torch
+        >>> from torch import nn
+        >>> nn.MaxPool2d(2)(torch.arange(16.0).reshape(1, 4, 4))
+        tensor([[[ 5.,  7.],
+                 [13., 15.]]])
+    """
+
+    _functional = staticmethod(F.max_pool2d)
+
+
+class MaxPool3d(_MaxPoolNd):
+    """3-d max pooling; arguments as :class:`MaxPool1d`, ints or triples.
+
+    Shape:
+        - Input: (N, C, D, H, W) or (C, D, H, W).
+
+    Examples::
+
+        >>> import torch
+        >>> from torch import nn
+        >>> nn.MaxPool3d(2)(torch.ones(1, 1, 2, 2, 2)).shape
+        torch.Size([1, 1, 1, 1, 1])
+    """
+
+    _functional = staticmethod(F.max_pool3d)
+
+
+class AvgPool1d(Module):
+    """1-d average pooling.
+
+    Args:
+        kernel_size: window size. stride: step (default: ``kernel_size``).
+        padding: zero padding on both sides. Default: 0.
+        ceil_mode (bool): round the output size up. Default: False.
+        count_include_pad (bool): include the zero padding in the averages. Default: True.
+
+    Shape:
+        - Input: (N, C, L_in) or (C, L_in).
+
+    Examples::
+
+        >>> import torch
+        >>> from torch import nn
+        >>> nn.AvgPool1d(2)(torch.tensor([[1.0, 3.0, 2.0, 0.0]]))
+        tensor([[2., 1.]])
+    """
+
+    def __init__(
+        self,
+        kernel_size,
+        stride=None,
+        padding=0,
+        ceil_mode: bool = False,
+        count_include_pad: bool = True,
+    ) -> None:
+        super().__init__()
+        self.kernel_size = _single(kernel_size)
+        self.stride = _single(stride if stride is not None else kernel_size)
+        self.padding = _single(padding)
+        self.ceil_mode = ceil_mode
+        self.count_include_pad = count_include_pad
+
+    def forward(self, input):
+        return F.avg_pool1d(
+            input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
+            self.count_include_pad,
+        )  # fmt: skip
+
+    def extra_repr(self) -> str:
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+class _AvgPoolNd(Module):
+    def __init__(
+        self,
+        kernel_size,
+        stride=None,
+        padding=0,
+        ceil_mode: bool = False,
+        count_include_pad: bool = True,
+        divisor_override=None,
+    ) -> None:
+        super().__init__()
+        self.kernel_size = kernel_size
+        self.stride = stride if stride is not None else kernel_size
+        self.padding = padding
+        self.ceil_mode = ceil_mode
+        self.count_include_pad = count_include_pad
+        self.divisor_override = divisor_override
+
+    def forward(self, input):
+        return self._functional(
+            input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
+            self.count_include_pad, self.divisor_override,
+        )  # fmt: skip
+
+    def extra_repr(self) -> str:
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+class AvgPool2d(_AvgPoolNd):
+    """2-d average pooling; arguments as :class:`AvgPool1d`, plus
+    ``divisor_override`` (divide by this instead of the window size).
+
+    Examples::
+
+        >>> import torch
+        >>> from torch import nn
+        >>> nn.AvgPool2d(2)(torch.arange(16.0).reshape(1, 4, 4))
+        tensor([[[ 2.5000,  4.5000],
+                 [10.5000, 12.5000]]])
+    """
+
+    _functional = staticmethod(F.avg_pool2d)
+
+
+class AvgPool3d(_AvgPoolNd):
+    """3-d average pooling; arguments as :class:`AvgPool2d`.
+
+    Examples::
+
+        >>> import torch
+        >>> from torch import nn
+        >>> nn.AvgPool3d(2)(torch.ones(1, 1, 2, 2, 2))
+        tensor([[[[[1.]]]]])
+    """
+
+    _functional = staticmethod(F.avg_pool3d)
+
+
+class _AdaptiveMaxPoolNd(Module):
+    def __init__(self, output_size, return_indices: bool = False) -> None:
+        super().__init__()
+        self.output_size = output_size
+        self.return_indices = return_indices
+
+    def forward(self, input):
+        return self._functional(input, self.output_size, self.return_indices)
+
+    def extra_repr(self) -> str:
+        return f"output_size={self.output_size}"
+
+
+class AdaptiveMaxPool1d(_AdaptiveMaxPoolNd):
+    """1-d max pooling to a fixed ``output_size`` whatever the input size.
+
+    Examples::
+
+        >>> import torch
+        >>> from torch import nn
+        >>> nn.AdaptiveMaxPool1d(2)(torch.tensor([[1.0, 3.0, 2.0, 0.0, 5.0]]))
+        tensor([[3., 5.]])
+    """
+
+    _functional = staticmethod(F.adaptive_max_pool1d)
+
+
+class AdaptiveMaxPool2d(_AdaptiveMaxPoolNd):
+    """2-d adaptive max pooling (``output_size`` an int, a pair, or None entries to
+    keep a dim).
+
+    Examples::
+
+        >>> import torch
+        >>> from torch import nn
+        >>> nn.AdaptiveMaxPool2d((1, 2))(torch.ones(1, 3, 5, 7)).shape
+        torch.Size([1, 3, 1, 2])
+    """
+
+    _functional = staticmethod(F.adaptive_max_pool2d)
+
+
+class AdaptiveMaxPool3d(_AdaptiveMaxPoolNd):
+    """3-d adaptive max pooling.
+
+    Examples::
+
+        >>> import torch
+        >>> from torch import nn
+        >>> nn.AdaptiveMaxPool3d(1)(torch.ones(1, 2, 3, 3, 3)).shape
+        torch.Size([1, 2, 1, 1, 1])
+    """
+
+    _functional = staticmethod(F.adaptive_max_pool3d)
+
+
+class _AdaptiveAvgPoolNd(Module):
+    def __init__(self, output_size) -> None:
+        super().__init__()
+        self.output_size = output_size
+
+    def forward(self, input):
+        return self._functional(input, self.output_size)
+
+    def extra_repr(self) -> str:
+        return f"output_size={self.output_size}"
+
+
+class AdaptiveAvgPool1d(_AdaptiveAvgPoolNd):
+    """1-d average pooling to a fixed ``output_size``.
+
+    Examples::
+
+        >>> import torch
+        >>> from torch import nn
+        >>> nn.AdaptiveAvgPool1d(1)(torch.tensor([[1.0, 3.0]]))
+        tensor([[2.]])
+    """
+
+    _functional = staticmethod(F.adaptive_avg_pool1d)
+
+
+class AdaptiveAvgPool2d(_AdaptiveAvgPoolNd):
+    """2-d adaptive average pooling.
+
+    Examples::
+
+        >>> import torch
+        >>> from torch import nn
+        >>> nn.AdaptiveAvgPool2d((5, 7))(torch.randn(1, 64, 8, 9)).shape
+        torch.Size([1, 64, 5, 7])
+    """
+
+    _functional = staticmethod(F.adaptive_avg_pool2d)
+
+
+class AdaptiveAvgPool3d(_AdaptiveAvgPoolNd):
+    """3-d adaptive average pooling.
+
+    Examples::
+
+        >>> import torch
+        >>> from torch import nn
+        >>> nn.AdaptiveAvgPool3d(1)(torch.ones(1, 2, 3, 3, 3)).shape
+        torch.Size([1, 2, 1, 1, 1])
+    """
+
+    _functional = staticmethod(F.adaptive_avg_pool3d)
+
+
+class _LPPoolNd(Module):
+    def __init__(self, norm_type: float, kernel_size, stride=None, ceil_mode: bool = False) -> None:
+        super().__init__()
+        self.norm_type = norm_type
+        self.kernel_size = kernel_size
+        self.stride = stride
+        self.ceil_mode = ceil_mode
+
+    def forward(self, input):
+        return self._functional(
+            input, float(self.norm_type), self.kernel_size, self.stride, self.ceil_mode
+        )
+
+    def extra_repr(self) -> str:
+        return (
+            f"norm_type={self.norm_type}, kernel_size={self.kernel_size}, "
+            f"stride={self.stride}, ceil_mode={self.ceil_mode}"
+        )
+
+
+class LPPool1d(_LPPoolNd):
+    """1-d power-average pooling: ``(sum over the window of x^p)^(1/p)``.
+
+    Examples::
+
+        >>> import torch
+        >>> from torch import nn
+        >>> nn.LPPool1d(2, 2)(torch.tensor([[3.0, 4.0]]))
+        tensor([[5.]])
+    """
+
+    _functional = staticmethod(F.lp_pool1d)
+
+
+class LPPool2d(_LPPoolNd):
+    """2-d power-average pooling.
+
+    Examples::
+
+        >>> import torch
+        >>> from torch import nn
+        >>> nn.LPPool2d(1, 2)(torch.ones(1, 1, 2, 2))
+        tensor([[[[4.]]]])
+    """
+
+    _functional = staticmethod(F.lp_pool2d)
+
+
+class LPPool3d(_LPPoolNd):
+    """3-d power-average pooling.
+
+    Examples::
+
+        >>> import torch
+        >>> from torch import nn
+        >>> nn.LPPool3d(1, 2)(torch.ones(1, 1, 2, 2, 2))
+        tensor([[[[[8.]]]]])
+    """
+
+    _functional = staticmethod(F.lp_pool3d)
+
+
+class _MaxUnpoolNd(Module):
+    def __init__(self, kernel_size, stride=None, padding=0) -> None:
+        super().__init__()
+        nt = self._ntuple
+        self.kernel_size = nt(kernel_size)
+        self.stride = nt(stride if stride is not None else kernel_size)
+        self.padding = nt(padding)
+
+    def forward(self, input, indices, output_size=None):
+        return self._functional(
+            input, indices, self.kernel_size, self.stride, self.padding, output_size
+        )
+
+    def extra_repr(self) -> str:
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+class MaxUnpool1d(_MaxUnpoolNd):
+    """Partial inverse of :class:`MaxPool1d`: values go back to the positions of their
+    maxima, zeros elsewhere.
+
+    Examples::
+
+        >>> import torch
+        >>> from torch import nn
+        >>> out, idx = nn.MaxPool1d(2, return_indices=True)(torch.tensor([[1.0, 3.0]]))
+        >>> nn.MaxUnpool1d(2)(out, idx)
+        tensor([[0., 3.]])
+    """
+
+    _ntuple = staticmethod(_single)
+    _functional = staticmethod(F.max_unpool1d)
+
+
+class MaxUnpool2d(_MaxUnpoolNd):
+    """Partial inverse of :class:`MaxPool2d`.
+
+    Examples::
+
+        >>> import torch
+        >>> from torch import nn
+        >>> out, idx = nn.MaxPool2d(2, return_indices=True)(torch.ones(1, 1, 2, 2))
+        >>> nn.MaxUnpool2d(2)(out, idx).shape
+        torch.Size([1, 1, 2, 2])
+    """
+
+    _ntuple = staticmethod(_pair)
+    _functional = staticmethod(F.max_unpool2d)
+
+
+class MaxUnpool3d(_MaxUnpoolNd):
+    """Partial inverse of :class:`MaxPool3d`.
+
+    Examples::
+
+        >>> import torch
+        >>> from torch import nn
+        >>> out, idx = nn.MaxPool3d(2, return_indices=True)(torch.ones(1, 1, 2, 2, 2))
+        >>> nn.MaxUnpool3d(2)(out, idx).shape
+        torch.Size([1, 1, 2, 2, 2])
+    """
+
+    _ntuple = staticmethod(_triple)
+    _functional = staticmethod(F.max_unpool3d)
