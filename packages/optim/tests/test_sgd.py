@@ -67,3 +67,17 @@ def test_bad_params():
     w = torch.zeros(1)
     with pytest.raises(ValueError, match="more than one parameter group"):
         torch.optim.SGD([{"params": [w]}, {"params": [w]}], lr=0.1)
+
+
+@pytest.mark.parametrize("label", ["plain", "momentum", "dampening_wd", "nesterov", "maximize"])
+def test_two_parameter_trajectory_matches_pytorch(label):
+    from conftest import check_trajectory
+
+    check_trajectory("SGD", label)
+
+
+@pytest.mark.parametrize("label", ["plain", "momentum", "dampening_wd", "nesterov", "maximize"])
+def test_resume_from_state_dict_equals_never_stopping(label):
+    from conftest import check_resume
+
+    check_resume("SGD", label)

@@ -1,10 +1,23 @@
-"""The ``Optimizer`` base: parameter groups with per-group options, per-parameter state."""
+"""The ``Optimizer`` base: parameter groups with per-group options, per-parameter state,
+``state_dict``/``load_state_dict`` and step hooks."""
 
 from __future__ import annotations
 
+import copy
+import functools
+from collections import OrderedDict, defaultdict
+from itertools import chain
+
 import torch
 
-__all__ = ["Optimizer", "required"]
+from ._hooks import RemovableHandle
+
+__all__ = [
+    "Optimizer",
+    "required",
+    "register_optimizer_step_pre_hook",
+    "register_optimizer_step_post_hook",
+]
 
 
 class _Required:
@@ -14,24 +27,128 @@ class _Required:
 
 required = _Required()
 
+_global_step_pre_hooks: OrderedDict = OrderedDict()
+_global_step_post_hooks: OrderedDict = OrderedDict()
+
+
+def register_optimizer_step_pre_hook(hook) -> RemovableHandle:
+    """Register ``hook(optimizer, args, kwargs)`` to run before every optimizer's ``step``.
+
+    It may return ``None`` or a new ``(args, kwargs)`` pair for ``step``.
+
+    Examples::
+
+        >>> import torch
+        >>> from torch.optim.optimizer import register_optimizer_step_pre_hook
+        >>> handle = register_optimizer_step_pre_hook(lambda opt, args, kwargs: None)
+        >>> handle.remove()
+    """
+    handle = RemovableHandle(_global_step_pre_hooks)
+    _global_step_pre_hooks[handle.id] = hook
+    return handle
+
+
+def register_optimizer_step_post_hook(hook) -> RemovableHandle:
+    """Register ``hook(optimizer, args, kwargs)`` to run after every optimizer's ``step``.
+
+    Examples::
+
+        >>> import torch
+        >>> from torch.optim.optimizer import register_optimizer_step_post_hook
+        >>> handle = register_optimizer_step_post_hook(lambda opt, args, kwargs: None)
+        >>> handle.remove()
+    """
+    handle = RemovableHandle(_global_step_post_hooks)
+    _global_step_post_hooks[handle.id] = hook
+    return handle
+
+
+def _with_step_hooks(step):
+    """Wrap a subclass's ``step`` so that the global and per-instance hooks run around it."""
+
+    @functools.wraps(step)
+    def wrapper(self, *args, **kwargs):
+        for hook in chain(_global_step_pre_hooks.values(), self._optimizer_step_pre_hooks.values()):
+            result = hook(self, args, kwargs)
+            if result is not None:
+                if not (isinstance(result, tuple) and len(result) == 2):
+                    raise RuntimeError(
+                        f"{step} must return None or a tuple of (new_args, new_kwargs), "
+                        f"but got {result}."
+                    )
+                args, kwargs = result
+        out = step(self, *args, **kwargs)
+        for hook in chain(
+            self._optimizer_step_post_hooks.values(), _global_step_post_hooks.values()
+        ):
+            hook(self, args, kwargs)
+        return out
+
+    wrapper._hooked = True
+    return wrapper
+
+
+def _typename(value) -> str:
+    if isinstance(value, torch.Tensor):
+        return value.type()
+    kind = type(value)
+    return kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__name__}"
+
+
+def _cast_state_value(param, value, key):
+    """A loaded state value moved to the parameter's device, and to its dtype when the
+    parameter is floating point (``step`` counters keep their own dtype)."""
+    if isinstance(value, torch.Tensor):
+        if key == "step":
+            return value
+        if param.is_floating_point():
+            return value.to(dtype=param.dtype, device=param.device)
+        return value.to(device=param.device)
+    if isinstance(value, dict):
+        return {k: _cast_state_value(param, v, k) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(_cast_state_value(param, v, key) for v in value)
+    return value
+
 
 class Optimizer:
     """Base of all optimizers.
 
     Args:
-        params (iterable): tensors to optimize, or dicts defining parameter groups
-            (``{"params": [...], "lr": 0.1}``) whose options override ``defaults``.
+        params (iterable): tensors to optimize, ``(name, tensor)`` pairs, or dicts
+            defining parameter groups (``{"params": [...], "lr": 0.1}``) whose options
+            override ``defaults``.
         defaults (dict): the default value of each option.
+
+    Examples::
+
+        >>> import torch
+        >>> w, b = torch.zeros(2), torch.zeros(1)
+        >>> opt = torch.optim.SGD([{"params": [w]}, {"params": [b], "lr": 0.5}], lr=0.1)
+        >>> [group["lr"] for group in opt.param_groups]
+        [0.1, 0.5]
     """
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        step = cls.__dict__.get("step")
+        if step is not None and not getattr(step, "_hooked", False):
+            cls.step = _with_step_hooks(step)
 
     def __init__(self, params, defaults: dict) -> None:
         self.defaults = defaults
-        self.state: dict = {}
+        self._optimizer_step_pre_hooks: OrderedDict = OrderedDict()
+        self._optimizer_step_post_hooks: OrderedDict = OrderedDict()
+        self._state_dict_pre_hooks: OrderedDict = OrderedDict()
+        self._state_dict_post_hooks: OrderedDict = OrderedDict()
+        self._load_state_dict_pre_hooks: OrderedDict = OrderedDict()
+        self._load_state_dict_post_hooks: OrderedDict = OrderedDict()
+        self.state: defaultdict = defaultdict(dict)
         self.param_groups: list[dict] = []
         if isinstance(params, torch.Tensor):
             raise TypeError(
                 "params argument given to the optimizer should be an iterable of "
-                f"Tensors or dicts, but got {type(params).__name__}"
+                f"Tensors or dicts, but got {_typename(params)}"
             )
         groups = list(params)
         if not groups:
@@ -41,34 +158,97 @@ class Optimizer:
         for group in groups:
             self.add_param_group(group)
 
+    # ------------------------------------------------------------------ groups
+
     def add_param_group(self, param_group: dict) -> None:
         """Add a group of parameters with its own options (e.g. a layer fine-tuned with
-        another learning rate)."""
+        another learning rate); options it leaves out take the optimizer's defaults.
+
+        Args:
+            param_group (dict): ``{"params": tensors, option: value, ...}``.
+
+        Examples::
+
+            >>> import torch
+            >>> opt = torch.optim.SGD([torch.zeros(2)], lr=0.1)
+            >>> opt.add_param_group({"params": [torch.zeros(3)], "momentum": 0.9})
+            >>> opt.param_groups[1]["lr"], opt.param_groups[1]["momentum"]
+            (0.1, 0.9)
+        """
         if not isinstance(param_group, dict):
             raise TypeError(f"param_group must be a dict, but got {type(param_group).__name__}")
-        params = param_group["params"]
-        params = [params] if isinstance(params, torch.Tensor) else list(params)
-        for p in params:
-            if not isinstance(p, torch.Tensor):
-                raise TypeError(
-                    f"optimizer can only optimize Tensors, but one of the params is "
-                    f"{type(p).__name__}"
-                )
-        group = {**param_group, "params": params}
+        group = dict(param_group)
+        group["params"], names = self._split_names(param_group["params"])
+        if names:
+            group["param_names"] = names
+        self._check_params(group["params"])
         for name, default in self.defaults.items():
             if default is required and name not in group:
                 raise ValueError(
-                    f"parameter group didn't specify a value of required "
+                    "parameter group didn't specify a value of required "
                     f"optimization parameter {name}"
                 )
             group.setdefault(name, default)
         existing = {id(p) for g in self.param_groups for p in g["params"]}
-        if any(id(p) in existing for p in params):
+        for g in self.param_groups:
+            if ("param_names" in g) != ("param_names" in group):
+                raise ValueError(
+                    "all optimizer param groups should be with/without names. cannot add "
+                    f"param group {'with' if names else 'without'} names to the optimizer"
+                )
+        if any(id(p) in existing for p in group["params"]):
             raise ValueError("some parameters appear in more than one parameter group")
         self.param_groups.append(group)
 
+    @staticmethod
+    def _split_names(params):
+        if isinstance(params, torch.Tensor):
+            return [params], []
+        if isinstance(params, set):
+            raise TypeError(
+                "optimizer parameters need to be organized in ordered collections, but the "
+                "ordering of tensors in sets will change between runs. Please use a list "
+                "instead."
+            )
+        params = list(params)
+        named = [p for p in params if isinstance(p, tuple)]
+        if not named:
+            return params, []
+        if len(named) != len(params):
+            raise ValueError(
+                "all optimizer params should be with/without names. Some param names are missing"
+            )
+        return [p for _, p in named], [n for n, _ in named]
+
+    def _check_params(self, params) -> None:
+        for p in params:
+            if not isinstance(p, torch.Tensor):
+                raise TypeError(
+                    f"optimizer can only optimize Tensors, but one of the params is {_typename(p)}"
+                )
+            if not self.defaults.get("differentiable", False) and not p.is_leaf:
+                raise ValueError("can't optimize a non-leaf Tensor")
+
+    # ------------------------------------------------------------------ gradients
+
     def zero_grad(self, set_to_none: bool = True) -> None:
-        """Reset the gradients of all optimized tensors (to ``None`` by default)."""
+        """Reset the gradients of all optimized tensors.
+
+        Args:
+            set_to_none (bool): drop the gradients (``p.grad = None``) instead of filling
+                them with zeros in place. Default: ``True``.
+
+        Examples::
+
+            >>> import torch
+            >>> w = torch.zeros(2)
+            >>> w.grad = torch.ones(2)
+            >>> opt = torch.optim.SGD([w], lr=0.1)
+            >>> opt.zero_grad(set_to_none=False); w.grad
+            tensor([0., 0.])
+            >>> opt.zero_grad(); w.grad is None
+            True
+        """
         for group in self.param_groups:
             for p in group["params"]:
                 if p.grad is None:
@@ -76,10 +256,191 @@ class Optimizer:
                 if set_to_none:
                     p.grad = None
                 else:
-                    p.grad = torch.zeros_like(p.grad)
+                    grad = p.grad
+                    if grad.grad_fn is not None:
+                        grad = p.grad = grad.detach()
+                    grad.copy_(torch.zeros((), dtype=grad.dtype))
 
     def step(self, closure=None):  # pragma: no cover - abstract
+        """One optimization step; ``closure`` re-evaluates the model and returns the loss."""
         raise NotImplementedError
+
+    @staticmethod
+    def _eval_closure(closure):
+        """The closure's loss, evaluated with gradients enabled (``None`` without one)."""
+        if closure is None:
+            return None
+        with torch.enable_grad():
+            return closure()
+
+    # ------------------------------------------------------------------ hooks
+
+    def register_step_pre_hook(self, hook) -> RemovableHandle:
+        """Run ``hook(optimizer, args, kwargs)`` before each ``step`` of this optimizer;
+        it may return a new ``(args, kwargs)``.
+
+        Examples::
+
+            >>> import torch
+            >>> opt = torch.optim.SGD([torch.zeros(1)], lr=0.1)
+            >>> calls = []
+            >>> handle = opt.register_step_pre_hook(lambda o, a, k: calls.append("pre"))
+            >>> opt.step(); calls
+            ['pre']
+            >>> handle.remove()
+        """
+        return self._add_hook(self._optimizer_step_pre_hooks, hook)
+
+    def register_step_post_hook(self, hook) -> RemovableHandle:
+        """Run ``hook(optimizer, args, kwargs)`` after each ``step`` of this optimizer.
+
+        Examples::
+
+            >>> import torch
+            >>> opt = torch.optim.SGD([torch.zeros(1)], lr=0.1)
+            >>> handle = opt.register_step_post_hook(lambda o, a, k: print("stepped"))
+            >>> opt.step()
+            stepped
+        """
+        return self._add_hook(self._optimizer_step_post_hooks, hook)
+
+    def register_state_dict_pre_hook(self, hook, prepend: bool = False) -> RemovableHandle:
+        """Run ``hook(optimizer)`` before :meth:`state_dict` builds its result."""
+        return self._add_hook(self._state_dict_pre_hooks, hook, prepend)
+
+    def register_state_dict_post_hook(self, hook, prepend: bool = False) -> RemovableHandle:
+        """Run ``hook(optimizer, state_dict)`` on :meth:`state_dict`'s result; a returned
+        dict replaces it."""
+        return self._add_hook(self._state_dict_post_hooks, hook, prepend)
+
+    def register_load_state_dict_pre_hook(self, hook, prepend: bool = False) -> RemovableHandle:
+        """Run ``hook(optimizer, state_dict)`` before loading; a returned dict is loaded
+        instead."""
+        return self._add_hook(self._load_state_dict_pre_hooks, hook, prepend)
+
+    def register_load_state_dict_post_hook(self, hook, prepend: bool = False) -> RemovableHandle:
+        """Run ``hook(optimizer)`` after :meth:`load_state_dict`."""
+        return self._add_hook(self._load_state_dict_post_hooks, hook, prepend)
+
+    @staticmethod
+    def _add_hook(hooks: OrderedDict, hook, prepend: bool = False) -> RemovableHandle:
+        handle = RemovableHandle(hooks)
+        hooks[handle.id] = hook
+        if prepend:
+            hooks.move_to_end(handle.id, last=False)
+        return handle
+
+    # ------------------------------------------------------------------ state dict
+
+    def state_dict(self) -> dict:
+        """The optimizer's state and options, parameters replaced by their index (in the
+        order of the groups): ``{"state": {index: {...}}, "param_groups": [...]}``.
+
+        Examples::
+
+            >>> import torch
+            >>> w = torch.zeros(2)
+            >>> w.grad = torch.ones(2)
+            >>> opt = torch.optim.SGD([w], lr=0.1, momentum=0.9)
+            >>> opt.step()
+            >>> sd = opt.state_dict()
+            >>> sd["param_groups"][0]["params"], list(sd["state"][0])
+            ([0], ['momentum_buffer'])
+        """
+        for hook in self._state_dict_pre_hooks.values():
+            hook(self)
+        index: dict[int, int] = {}
+        groups = []
+        for group in self.param_groups:
+            for p in group["params"]:
+                index.setdefault(id(p), len(index))
+            packed = {k: v for k, v in group.items() if k != "params"}
+            packed["params"] = [index[id(p)] for p in group["params"]]
+            groups.append(packed)
+        state = {index[id(p)]: v for p, v in self.state.items() if id(p) in index}
+        result = {"state": state, "param_groups": groups}
+        for hook in self._state_dict_post_hooks.values():
+            replaced = hook(self, result)
+            if replaced is not None:
+                result = replaced
+        return result
+
+    def load_state_dict(self, state_dict: dict) -> None:
+        """Restore options and state saved by :meth:`state_dict` onto this optimizer's
+        parameters (matched by position); floating state follows each parameter's
+        dtype and device.
+
+        Args:
+            state_dict (dict): a result of :meth:`state_dict`.
+
+        Examples::
+
+            >>> import torch
+            >>> w = torch.zeros(2)
+            >>> w.grad = torch.ones(2)
+            >>> opt = torch.optim.SGD([w], lr=0.1, momentum=0.9)
+            >>> opt.step()
+            >>> fresh = torch.optim.SGD([torch.zeros(2, dtype=torch.float64)], lr=0.5)
+            >>> fresh.load_state_dict(opt.state_dict())
+            >>> fresh.param_groups[0]["lr"], fresh.state[fresh.param_groups[0]["params"][0]]
+            (0.1, {'momentum_buffer': tensor([1., 1.], dtype=torch.float64)})
+        """
+        state_dict = state_dict.copy()
+        for hook in self._load_state_dict_pre_hooks.values():
+            replaced = hook(self, state_dict)
+            if replaced is not None:
+                state_dict = replaced
+        groups = self.param_groups
+        saved_groups = copy.deepcopy(state_dict["param_groups"])
+        if len(groups) != len(saved_groups):
+            raise ValueError("loaded state dict has a different number of parameter groups")
+        if any(len(g["params"]) != len(s["params"]) for g, s in zip(groups, saved_groups)):
+            raise ValueError(
+                "loaded state dict contains a parameter group that doesn't match the size "
+                "of optimizer's group"
+            )
+        id_map = dict(
+            zip(
+                chain.from_iterable(s["params"] for s in saved_groups),
+                chain.from_iterable(g["params"] for g in groups),
+            )
+        )
+        state: defaultdict = defaultdict(dict)
+        for key, value in copy.deepcopy(state_dict["state"]).items():
+            if key in id_map:
+                param = id_map[key]
+                state[param] = _cast_state_value(param, value, None)
+            else:
+                state[key] = value
+        new_groups = []
+        for group, saved in zip(groups, saved_groups):
+            saved["params"] = group["params"]
+            if "param_names" in group and "param_names" not in saved:
+                saved["param_names"] = group["param_names"]
+            new_groups.append(saved)
+        self.state = state
+        self.param_groups = new_groups
+        for hook in self._load_state_dict_post_hooks.values():
+            hook(self)
+
+    def __getstate__(self) -> dict:
+        return {
+            "defaults": self.defaults,
+            "state": self.state,
+            "param_groups": self.param_groups,
+        }
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        for name in (
+            "_optimizer_step_pre_hooks",
+            "_optimizer_step_post_hooks",
+            "_state_dict_pre_hooks",
+            "_state_dict_post_hooks",
+            "_load_state_dict_pre_hooks",
+            "_load_state_dict_post_hooks",
+        ):
+            self.__dict__.setdefault(name, OrderedDict())
 
     def __repr__(self) -> str:
         lines = [self.__class__.__name__ + " ("]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import torch
 
+from ._common import as_float, check_min, with_grads
 from .optimizer import Optimizer, required
 
 __all__ = ["SGD"]
@@ -21,6 +22,7 @@ class SGD(Optimizer):
         nesterov (bool): Nesterov momentum (needs momentum > 0 and no dampening).
             Default: ``False``.
         maximize (bool): maximize the objective instead of minimizing. Default: ``False``.
+        foreach, differentiable, fused: accepted for compatibility; the update is the same.
 
     Examples::
 
@@ -42,13 +44,14 @@ class SGD(Optimizer):
         nesterov=False,
         *,
         maximize=False,
+        foreach=None,
+        differentiable=False,
+        fused=None,
     ):
-        if lr is not required and lr < 0.0:
-            raise ValueError(f"Invalid learning rate: {lr}")
-        if momentum < 0.0:
-            raise ValueError(f"Invalid momentum value: {momentum}")
-        if weight_decay < 0.0:
-            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        if lr is not required:
+            check_min("learning rate", lr)
+        check_min("momentum value", momentum)
+        check_min("weight_decay value", weight_decay)
         if nesterov and (momentum <= 0 or dampening != 0):
             raise ValueError("Nesterov momentum requires a momentum and zero dampening")
         defaults = dict(
@@ -58,34 +61,43 @@ class SGD(Optimizer):
             weight_decay=weight_decay,
             nesterov=nesterov,
             maximize=maximize,
+            foreach=foreach,
+            differentiable=differentiable,
+            fused=fused,
         )
         super().__init__(params, defaults)
 
-    @torch.no_grad()
-    def _update(self, group) -> None:
-        for p in group["params"]:
-            if p.grad is None:
-                continue
-            d_p = p.grad if not group["maximize"] else -p.grad
-            if group["weight_decay"] != 0:
-                d_p = d_p + group["weight_decay"] * p
-            if group["momentum"] != 0:
-                state = self.state.setdefault(p, {})
-                buf = state.get("momentum_buffer")
-                if buf is None:
-                    buf = state["momentum_buffer"] = d_p.detach() * 1
-                else:
-                    buf.mul_(group["momentum"]).add_(d_p, alpha=1 - group["dampening"])
-                d_p = d_p + group["momentum"] * buf if group["nesterov"] else buf
-            p.add_(d_p, alpha=-group["lr"])
-
-    def step(self, closure=None):
-        """One update of every parameter; ``closure`` re-evaluates the model and returns
-        the loss, which ``step`` returns."""
-        loss = None
-        if closure is not None:
-            with torch.enable_grad():
-                loss = closure()
+    def __setstate__(self, state):
+        super().__setstate__(state)
         for group in self.param_groups:
-            self._update(group)
+            group.setdefault("nesterov", False)
+            group.setdefault("maximize", False)
+
+    @torch.no_grad()
+    def step(self, closure=None):
+        """One update of every parameter that has a gradient.
+
+        Args:
+            closure (callable, optional): re-evaluates the model and returns the loss,
+                which ``step`` returns.
+        """
+        loss = self._eval_closure(closure)
+        for group in self.param_groups:
+            for p in with_grads(group, "SGD"):
+                _sgd_update(p, self.state[p], group)
         return loss
+
+
+def _sgd_update(p, state, group) -> None:
+    grad = p.grad if not group["maximize"] else -p.grad
+    if group["weight_decay"] != 0:
+        grad = grad.add(p, alpha=group["weight_decay"])
+    momentum = group["momentum"]
+    if momentum != 0:
+        buf = state.get("momentum_buffer")
+        if buf is None:
+            buf = state["momentum_buffer"] = grad.detach().clone()
+        else:
+            buf.mul_(momentum).add_(grad, alpha=1 - group["dampening"])
+        grad = grad.add(buf, alpha=momentum) if group["nesterov"] else buf
+    p.add_(grad, alpha=-as_float(group["lr"]))

@@ -1,0 +1,60 @@
+"""Helpers shared by the optimizers: option checks, state counters, gradients."""
+
+from __future__ import annotations
+
+import torch
+
+__all__ = [
+    "check_min",
+    "check_betas",
+    "scalar_dtype",
+    "new_counter",
+    "as_float",
+    "direction",
+    "with_grads",
+]
+
+
+def check_min(name: str, value, low: float = 0.0) -> None:
+    """``ValueError("Invalid <name>: <value>")`` unless ``low <= value``."""
+    if not isinstance(value, torch.Tensor) and not low <= value:
+        raise ValueError(f"Invalid {name}: {value}")
+
+
+def check_betas(betas) -> None:
+    """Both betas must lie in [0, 1)."""
+    for i, beta in enumerate(betas):
+        if not 0.0 <= beta < 1.0:
+            raise ValueError(f"Invalid beta parameter at index {i}: {beta}")
+
+
+def scalar_dtype():
+    """The dtype of scalar state (step counters): float64 under a float64 default dtype,
+    float32 otherwise."""
+    return torch.float64 if torch.get_default_dtype() == torch.float64 else torch.float32
+
+
+def new_counter(value: float = 0.0):
+    """A 0-dim scalar-state tensor holding ``value``."""
+    return torch.tensor(value, dtype=scalar_dtype())
+
+
+def as_float(value):
+    """A Python float from a number or a one-element tensor (e.g. a tensor ``lr``)."""
+    return value.item() if isinstance(value, torch.Tensor) else value
+
+
+def direction(p, maximize: bool):
+    """The gradient to descend: ``p.grad``, negated when maximizing."""
+    return -p.grad if maximize else p.grad
+
+
+def with_grads(group, name: str, sparse_ok: bool = False) -> list:
+    """The parameters of ``group`` that have a gradient; a sparse one raises unless the
+    optimizer handles it."""
+    params = [p for p in group["params"] if p.grad is not None]
+    if not sparse_ok:
+        for p in params:
+            if getattr(p.grad, "is_sparse", False):
+                raise RuntimeError(f"{name} does not support sparse gradients")
+    return params

@@ -1,0 +1,110 @@
+"""Adagrad: steps divided by the root of the accumulated squared gradients."""
+
+from __future__ import annotations
+
+import torch
+
+from ._common import as_float, check_min, direction, new_counter, with_grads
+from .optimizer import Optimizer
+
+__all__ = ["Adagrad"]
+
+
+class Adagrad(Optimizer):
+    """Adagrad: each coordinate's step shrinks with the sum of its squared gradients.
+
+    Args:
+        params (iterable): tensors to optimize or parameter-group dicts.
+        lr (float): learning rate. Default: ``1e-2``.
+        lr_decay (float): the rate at step ``t`` is ``lr / (1 + (t - 1) * lr_decay)``.
+            Default: ``0``.
+        weight_decay (float): L2 penalty. Default: ``0``.
+        initial_accumulator_value (float): starting value of the sums. Default: ``0``.
+        eps (float): added to the denominator. Default: ``1e-10``.
+        maximize (bool): maximize the objective instead. Default: ``False``.
+        foreach, differentiable, fused: accepted for compatibility.
+
+    Examples::
+
+        >>> import torch
+        >>> w = torch.tensor([1.0, 1.0])
+        >>> w.grad = torch.tensor([2.0, -4.0])
+        >>> torch.optim.Adagrad([w], lr=0.5).step()
+        >>> w
+        tensor([0.5000, 1.5000])
+    """
+
+    def __init__(
+        self,
+        params,
+        lr=1e-2,
+        lr_decay=0,
+        weight_decay=0,
+        initial_accumulator_value=0,
+        eps=1e-10,
+        foreach=None,
+        *,
+        maximize=False,
+        differentiable=False,
+        fused=None,
+    ):
+        check_min("learning rate", lr)
+        check_min("lr_decay value", lr_decay)
+        check_min("weight_decay value", weight_decay)
+        check_min("initial_accumulator_value value", initial_accumulator_value)
+        check_min("epsilon value", eps)
+        defaults = dict(
+            lr=lr,
+            lr_decay=lr_decay,
+            eps=eps,
+            weight_decay=weight_decay,
+            initial_accumulator_value=initial_accumulator_value,
+            foreach=foreach,
+            maximize=maximize,
+            differentiable=differentiable,
+            fused=fused,
+        )
+        super().__init__(params, defaults)
+        # the sums exist from construction on (``share_memory`` relies on it)
+        for group in self.param_groups:
+            for p in group["params"]:
+                self._state_of(p, group)
+
+    def _state_of(self, p, group) -> dict:
+        state = self.state[p]
+        if not state:
+            state["step"] = new_counter()
+            state["sum"] = torch.full_like(p, group["initial_accumulator_value"])
+        return state
+
+    def share_memory(self) -> None:
+        """Move the accumulated sums to shared memory (for Hogwild-style training)."""
+        for group in self.param_groups:
+            for p in group["params"]:
+                self.state[p]["sum"].share_memory_()
+
+    @torch.no_grad()
+    def step(self, closure=None):
+        """One Adagrad update of every parameter that has a gradient.
+
+        Args:
+            closure (callable, optional): re-evaluates the model and returns the loss.
+        """
+        loss = self._eval_closure(closure)
+        for group in self.param_groups:
+            for p in with_grads(group, "Adagrad"):
+                _adagrad_update(p, self._state_of(p, group), group)
+        return loss
+
+
+def _adagrad_update(p, state, group) -> None:
+    state["step"] += 1
+    step = state["step"].item()
+    grad = direction(p, group["maximize"])
+    if group["weight_decay"] != 0:
+        grad = grad.add(p, alpha=group["weight_decay"])
+    clr = as_float(group["lr"]) / (1 + (step - 1) * group["lr_decay"])
+    total = state["sum"]
+    total.addcmul_(grad, grad, value=1)
+    std = total.sqrt().add_(group["eps"])
+    p.addcdiv_(grad, std, value=-clr)

@@ -1,0 +1,68 @@
+"""AdamW: Adam with decoupled weight decay."""
+
+from __future__ import annotations
+
+from .adam import Adam
+
+__all__ = ["AdamW"]
+
+
+class AdamW(Adam):
+    """Adam whose weight decay shrinks the parameters directly (by ``lr * weight_decay``
+    each step) instead of entering the gradient.
+
+    Args:
+        params (iterable): tensors to optimize or parameter-group dicts.
+        lr (float): learning rate. Default: ``1e-3``.
+        betas (Tuple[float, float]): decay rates of the running averages.
+            Default: ``(0.9, 0.999)``.
+        eps (float): added to the denominator. Default: ``1e-8``.
+        weight_decay (float): decoupled decay coefficient. Default: ``1e-2``.
+        amsgrad (bool): use the running maximum of the second moment. Default: ``False``.
+        maximize (bool): maximize the objective instead. Default: ``False``.
+        foreach, capturable, differentiable, fused: accepted for compatibility.
+
+    Examples::
+
+        >>> import torch
+        >>> w = torch.tensor([1.0])
+        >>> w.grad = torch.tensor([0.0])
+        >>> torch.optim.AdamW([w], lr=0.1, weight_decay=0.5).step()
+        >>> w
+        tensor([0.9500])
+    """
+
+    def __init__(
+        self,
+        params,
+        lr=1e-3,
+        betas=(0.9, 0.999),
+        eps=1e-8,
+        weight_decay=1e-2,
+        amsgrad=False,
+        *,
+        maximize=False,
+        foreach=None,
+        capturable=False,
+        differentiable=False,
+        fused=None,
+    ):
+        super().__init__(
+            params,
+            lr,
+            betas,
+            eps,
+            weight_decay,
+            amsgrad,
+            foreach=foreach,
+            maximize=maximize,
+            capturable=capturable,
+            differentiable=differentiable,
+            fused=fused,
+            decoupled_weight_decay=True,
+        )
+
+    def __setstate__(self, state):
+        super().__setstate__(state)
+        for group in self.param_groups:
+            group["decoupled_weight_decay"] = True

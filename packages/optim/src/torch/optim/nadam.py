@@ -1,0 +1,122 @@
+"""NAdam: Adam with Nesterov momentum."""
+
+from __future__ import annotations
+
+import torch
+
+from ._common import as_float, check_betas, check_min, direction, new_counter, with_grads
+from .optimizer import Optimizer
+
+__all__ = ["NAdam"]
+
+
+class NAdam(Optimizer):
+    """NAdam: Adam whose first-moment step looks ahead (Nesterov momentum), with a
+    momentum schedule ``mu_t = beta1 * (1 - 0.5 * 0.96 ** (t * momentum_decay))``.
+
+    Args:
+        params (iterable): tensors to optimize or parameter-group dicts.
+        lr (float): learning rate. Default: ``2e-3``.
+        betas (Tuple[float, float]): decay rates of the running averages.
+            Default: ``(0.9, 0.999)``.
+        eps (float): added to the denominator. Default: ``1e-8``.
+        weight_decay (float): L2 penalty (or decoupled decay). Default: ``0``.
+        momentum_decay (float): speed of the momentum schedule. Default: ``4e-3``.
+        decoupled_weight_decay (bool): shrink the parameters directly (NAdamW).
+            Default: ``False``.
+        maximize (bool): maximize the objective instead. Default: ``False``.
+        foreach, capturable, differentiable: accepted for compatibility.
+
+    Examples::
+
+        >>> import torch
+        >>> w = torch.tensor([1.0])
+        >>> w.grad = torch.tensor([1.0])
+        >>> torch.optim.NAdam([w], lr=0.1).step()
+        >>> w
+        tensor([0.8944])
+    """
+
+    def __init__(
+        self,
+        params,
+        lr=2e-3,
+        betas=(0.9, 0.999),
+        eps=1e-8,
+        weight_decay=0,
+        momentum_decay=4e-3,
+        decoupled_weight_decay=False,
+        *,
+        foreach=None,
+        maximize=False,
+        capturable=False,
+        differentiable=False,
+    ):
+        check_min("learning rate", lr)
+        check_min("epsilon value", eps)
+        check_betas(betas)
+        check_min("weight_decay value", weight_decay)
+        check_min("momentum_decay value", momentum_decay)
+        defaults = dict(
+            lr=lr,
+            betas=betas,
+            eps=eps,
+            weight_decay=weight_decay,
+            momentum_decay=momentum_decay,
+            decoupled_weight_decay=decoupled_weight_decay,
+            maximize=maximize,
+            foreach=foreach,
+            capturable=capturable,
+            differentiable=differentiable,
+        )
+        super().__init__(params, defaults)
+
+    def _state_of(self, p) -> dict:
+        state = self.state[p]
+        if not state:
+            state["step"] = new_counter()
+            state["mu_product"] = new_counter(1.0)
+            state["exp_avg"] = torch.zeros_like(p)
+            state["exp_avg_sq"] = torch.zeros_like(p)
+        return state
+
+    @torch.no_grad()
+    def step(self, closure=None):
+        """One NAdam update of every parameter that has a gradient.
+
+        Args:
+            closure (callable, optional): re-evaluates the model and returns the loss.
+        """
+        loss = self._eval_closure(closure)
+        for group in self.param_groups:
+            for p in with_grads(group, "NAdam"):
+                _nadam_update(p, self._state_of(p), group)
+        return loss
+
+
+def _nadam_update(p, state, group) -> None:
+    beta1, beta2 = group["betas"]
+    lr, wd, decay = as_float(group["lr"]), group["weight_decay"], group["momentum_decay"]
+    grad = direction(p, group["maximize"])
+    state["step"] += 1
+    step = state["step"].item()
+    bias_correction2 = 1 - beta2**step
+    if wd != 0:
+        if group["decoupled_weight_decay"]:
+            p.mul_(1 - lr * wd)
+        else:
+            grad = grad.add(p, alpha=wd)
+    mu = beta1 * (1.0 - 0.5 * 0.96 ** (step * decay))
+    mu_next = beta1 * (1.0 - 0.5 * 0.96 ** ((step + 1) * decay))
+    # NOTE: the product of the momenta is kept in a scalar-state tensor (float32 by
+    # default) and rounded there each step, as PyTorch does
+    mu_product = state["mu_product"]
+    mu_product *= mu
+    exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
+    exp_avg.lerp_(grad, 1 - beta1)
+    exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
+    denom = exp_avg_sq.div(bias_correction2).sqrt().add_(group["eps"])
+    product = mu_product.item()
+    product_next = product * mu_next
+    p.addcdiv_(grad, denom, value=-lr * (1.0 - mu) / (1.0 - product))
+    p.addcdiv_(exp_avg, denom, value=(-lr * mu_next) / (1.0 - product_next))

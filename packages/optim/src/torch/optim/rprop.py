@@ -1,0 +1,98 @@
+"""Rprop: resilient backpropagation (sign-based steps with adaptive sizes)."""
+
+from __future__ import annotations
+
+import torch
+
+from ._common import as_float, check_min, direction, new_counter, with_grads
+from .optimizer import Optimizer
+
+__all__ = ["Rprop"]
+
+
+class Rprop(Optimizer):
+    """Rprop: each coordinate moves by its own step size against the gradient's sign;
+    the size grows by ``etas[1]`` while the sign holds and shrinks by ``etas[0]`` when it
+    flips (that step is then skipped).
+
+    Args:
+        params (iterable): tensors to optimize or parameter-group dicts.
+        lr (float): initial step size. Default: ``1e-2``.
+        etas (Tuple[float, float]): (decrease, increase) factors, with
+            ``0 < etas[0] < 1 < etas[1]``. Default: ``(0.5, 1.2)``.
+        step_sizes (Tuple[float, float]): (minimum, maximum) step size.
+            Default: ``(1e-6, 50)``.
+        maximize (bool): maximize the objective instead. Default: ``False``.
+        capturable, foreach, differentiable: accepted for compatibility.
+
+    Examples::
+
+        >>> import torch
+        >>> w = torch.tensor([1.0, 1.0])
+        >>> w.grad = torch.tensor([3.0, -0.1])
+        >>> torch.optim.Rprop([w], lr=0.1).step()
+        >>> w
+        tensor([0.9000, 1.1000])
+    """
+
+    def __init__(
+        self,
+        params,
+        lr=1e-2,
+        etas=(0.5, 1.2),
+        step_sizes=(1e-6, 50),
+        *,
+        capturable=False,
+        foreach=None,
+        maximize=False,
+        differentiable=False,
+    ):
+        check_min("learning rate", lr)
+        if not 0.0 < etas[0] < 1.0 < etas[1]:
+            raise ValueError(f"Invalid eta values: {etas[0]}, {etas[1]}")
+        defaults = dict(
+            lr=lr,
+            etas=etas,
+            step_sizes=step_sizes,
+            foreach=foreach,
+            maximize=maximize,
+            differentiable=differentiable,
+            capturable=capturable,
+        )
+        super().__init__(params, defaults)
+
+    def _state_of(self, p, group) -> dict:
+        state = self.state[p]
+        if not state:
+            state["step"] = new_counter()
+            state["prev"] = torch.zeros_like(p)
+            state["step_size"] = torch.full_like(p, as_float(group["lr"]))
+        return state
+
+    @torch.no_grad()
+    def step(self, closure=None):
+        """One Rprop update of every parameter that has a gradient.
+
+        Args:
+            closure (callable, optional): re-evaluates the model and returns the loss.
+        """
+        loss = self._eval_closure(closure)
+        for group in self.param_groups:
+            for p in with_grads(group, "Rprop"):
+                _rprop_update(p, self._state_of(p, group), group)
+        return loss
+
+
+def _rprop_update(p, state, group) -> None:
+    etaminus, etaplus = group["etas"]
+    step_size_min, step_size_max = group["step_sizes"]
+    grad = direction(p, group["maximize"])
+    state["step"] += 1
+    prev, step_size = state["prev"], state["step_size"]
+    sign = grad.mul(prev).sign()
+    factor = torch.where(sign.gt(0), etaplus, torch.where(sign.lt(0), etaminus, 1.0))
+    factor = factor.to(step_size.dtype)
+    step_size.mul_(factor).clamp_(step_size_min, step_size_max)
+    grad = torch.where(factor.eq(etaminus), 0.0, grad).to(grad.dtype)
+    p.addcmul_(grad.sign(), step_size, value=-1)
+    prev.copy_(grad)

@@ -1,0 +1,50 @@
+"""Fixed problems with hand-written gradients, shared by the tests and by
+tools/golden/record_optim.py (which runs them under real PyTorch). Only elementwise ops,
+so that both frameworks compute bit-identical gradients."""
+
+from __future__ import annotations
+
+import torch
+
+
+def params(dtype=None):
+    """Fresh parameters: a (2, 3) matrix on a quadratic bowl and a Rosenbrock pair."""
+    w = torch.tensor([[1.5, -0.5, 2.0], [0.25, -1.25, 0.75]], dtype=dtype)
+    xy = torch.tensor([-1.2, 1.0], dtype=dtype)
+    return [w, xy]
+
+
+_SCALE = [[1.0, 3.0, 0.5], [2.0, 0.25, 1.5]]
+
+
+def loss_and_grads(w, xy):
+    """The loss (a Python float) and the gradients of
+    ``sum(scale * (w - 0.5)**2) + (1 - x)**2 + 10 * (y - x**2)**2``."""
+    scale = torch.tensor(_SCALE, dtype=w.dtype)
+    diff = w - 0.5
+    x, y = xy[0:1], xy[1:2]
+    bend = y - x * x
+    loss = (scale * diff * diff).sum() + ((1 - x) * (1 - x) + 10 * bend * bend).sum()
+    gw = 2 * scale * diff
+    gx = -2 * (1 - x) - 40 * x * bend
+    gy = 20 * bend
+    return float(loss), gw, torch.cat([gx, gy])
+
+
+def set_grads(ps) -> float:
+    loss, gw, gxy = loss_and_grads(*ps)
+    ps[0].grad, ps[1].grad = gw, gxy
+    return loss
+
+
+def flat(ps) -> list:
+    return [v for p in ps for v in p.reshape(-1).tolist()]
+
+
+def make(torch_module, name: str, options: dict):
+    """Fresh parameters and an optimizer ``name`` over them; the option ``_dtype``
+    (e.g. ``"float64"``) selects the parameters' dtype."""
+    options = dict(options)
+    dtype = options.pop("_dtype", None)
+    ps = params(getattr(torch_module, dtype) if dtype else None)
+    return ps, getattr(torch_module.optim, name)(ps, **options)

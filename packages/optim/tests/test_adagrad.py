@@ -1,0 +1,32 @@
+"""Adagrad: trajectories against real PyTorch's (tools/golden/record_optim.py), resuming
+from a state dict, bad options."""
+
+import pytest
+from conftest import check_resume, check_trajectory, labels
+
+import torch
+
+NAME = "Adagrad"
+
+
+@pytest.mark.parametrize("label", labels(NAME))
+def test_trajectory_matches_pytorch(label):
+    check_trajectory(NAME, label)
+
+
+@pytest.mark.parametrize("label", labels(NAME))
+def test_resume_from_state_dict_equals_never_stopping(label):
+    check_resume(NAME, label)
+
+
+@pytest.mark.parametrize(
+    "kwargs,match",
+    [
+        (dict(lr=-1), "Invalid learning rate"),
+        (dict(lr_decay=-1), "Invalid lr_decay value"),
+        (dict(initial_accumulator_value=-1), "Invalid initial_accumulator_value value"),
+    ],
+)
+def test_bad_options_raise_value_error(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        torch.optim.Adagrad([torch.zeros(1)], **kwargs)

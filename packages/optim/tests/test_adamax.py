@@ -1,0 +1,32 @@
+"""Adamax: trajectories against real PyTorch's (tools/golden/record_optim.py), resuming
+from a state dict, bad options."""
+
+import pytest
+from conftest import check_resume, check_trajectory, labels
+
+import torch
+
+NAME = "Adamax"
+
+
+@pytest.mark.parametrize("label", labels(NAME))
+def test_trajectory_matches_pytorch(label):
+    check_trajectory(NAME, label)
+
+
+@pytest.mark.parametrize("label", labels(NAME))
+def test_resume_from_state_dict_equals_never_stopping(label):
+    check_resume(NAME, label)
+
+
+@pytest.mark.parametrize(
+    "kwargs,match",
+    [
+        (dict(lr=-1), "Invalid learning rate"),
+        (dict(eps=-1), "Invalid epsilon value"),
+        (dict(betas=(0.9, 1.5)), "Invalid beta parameter at index 1"),
+    ],
+)
+def test_bad_options_raise_value_error(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        torch.optim.Adamax([torch.zeros(1)], **kwargs)

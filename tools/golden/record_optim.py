@@ -1,0 +1,70 @@
+"""Record golden trajectories of real PyTorch's optimizers and schedulers for
+packages/optim/tests (run under real PyTorch only):
+
+    /work/ptref/bin/python tools/golden/record_optim.py
+
+Writes packages/optim/tests/golden/optim_trajectories.json and lr_schedules.json. The
+cases (option sets) are defined in packages/optim/tests/cases_optim.py, which the tests
+read too.
+"""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import sys
+
+import torch
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+TESTS = ROOT / "packages" / "optim" / "tests"
+sys.path.insert(0, str(TESTS))
+
+import cases_optim  # noqa: E402
+import problems  # noqa: E402
+
+
+def trajectory(name: str, options: dict) -> dict:
+    ps, opt = problems.make(torch, name, options)
+    points, losses = [], []
+    for _ in range(cases_optim.STEPS):
+        if name == "LBFGS":
+            losses.append(opt.step(lambda: problems.set_grads(ps)))
+        else:
+            problems.set_grads(ps)
+            opt.step()
+        points.append(problems.flat(ps))
+    return {"trajectory": points, "losses": losses}
+
+
+def schedules() -> dict:
+    out = {}
+    for label, build in cases_optim.SCHEDULERS.items():
+        opt, sched = build(torch)
+        lrs, momenta = [], []
+        for epoch in range(cases_optim.EPOCHS):
+            opt.step()
+            if label.startswith("ReduceLROnPlateau"):
+                sched.step(cases_optim.plateau_metric(epoch))
+            else:
+                sched.step()
+            lrs.append(sched.get_last_lr())
+            momenta.append(cases_optim.momenta(opt))
+        out[label] = {"lrs": lrs, "momenta": momenta}
+    return out
+
+
+def main() -> None:
+    golden = TESTS / "golden"
+    data = {
+        f"{name}/{label}": trajectory(name, options)
+        for name, labelled in cases_optim.OPTIMIZERS.items()
+        for label, options in labelled.items()
+    }
+    (golden / "optim_trajectories.json").write_text(json.dumps(data, indent=0) + "\n")
+    (golden / "lr_schedules.json").write_text(json.dumps(schedules(), indent=0) + "\n")
+    print("wrote", len(data), "trajectories,", len(cases_optim.SCHEDULERS), "schedules")
+
+
+if __name__ == "__main__":
+    main()
