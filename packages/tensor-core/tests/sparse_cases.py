@@ -114,6 +114,20 @@ CASES = {
     ),
     "div_scalar": "s / 2",
     "neg": "-s",
+    "dense_add_inplace": "x = torch.ones(2, 3); y = x.add_(s, alpha=2); (y is x, x)",
+    "dense_sub_inplace": "x = torch.ones(2, 3); x.sub_(s); x",
+    "dense_iadd": "x = torch.ones(2, 3); x += s; x",
+    "error_dense_add_inplace_size!": "torch.ones(2, 4).add_(s)",
+    # the legacy constructors of PyTorch 0.x
+    "legacy_float": "torch.sparse.FloatTensor(i, v, torch.Size([2, 3]))",
+    "legacy_double_inferred": "torch.sparse.DoubleTensor(i, v.double())",
+    "legacy_long": "torch.sparse.LongTensor(i, torch.tensor([1, 2, 3]), torch.Size([2, 3]))",
+    "legacy_empty": "torch.sparse.FloatTensor(2, 3)",
+    "legacy_isinstance": (
+        "(isinstance(s, torch.sparse.FloatTensor), isinstance(d, torch.sparse.FloatTensor), "
+        "isinstance(s, torch.FloatTensor), isinstance(s, torch.sparse.DoubleTensor))"
+    ),
+    "legacy_repr": "repr(torch.sparse.FloatTensor)",
     # transposition
     "t": "s.t()",
     "torch_t": "torch.t(s)",

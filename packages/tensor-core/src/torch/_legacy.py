@@ -51,7 +51,11 @@ def _tensor_new(cls, *args, device=None):
 
 class _LegacyTypeMeta(type):
     def __instancecheck__(cls, instance) -> bool:
-        return isinstance(instance, Tensor) and instance._dtype is cls._legacy_dtype
+        return (
+            isinstance(instance, Tensor)
+            and instance._dtype is cls._legacy_dtype
+            and not instance.is_sparse  # those are torch.sparse.<Type>Tensor
+        )
 
     def __repr__(cls) -> str:
         return f"<class 'torch.{cls.__name__}'>"

@@ -28,7 +28,14 @@ from ._ops.scatter import index_scatter
 from ._size import Size
 from ._tensor import Tensor, _new_tensor
 
-__all__ = ["SparseTensor", "sparse_coo_tensor", "to_sparse", "to_dense", "DENSE_METHODS"]
+__all__ = [
+    "SparseTensor",
+    "sparse_coo_tensor",
+    "to_sparse",
+    "to_dense",
+    "legacy_types",
+    "DENSE_METHODS",
+]
 
 
 class SparseTensor(Tensor):
@@ -443,6 +450,46 @@ def _coalesce(input: SparseTensor) -> SparseTensor:
     new_indices = np.stack(np.unravel_index(unique, sparse_shape)) if sparse_dim else indices[:, :1]
     summed = index_scatter(values, (inverse.reshape(-1),), (unique.size,) + values._np.shape[1:])
     return _make(_long_indices(new_indices), summed, input._shape, True)
+
+
+def legacy_new(dtype, args) -> SparseTensor:
+    """``torch.sparse.<Type>Tensor(*args)``: ``(indices, values[, size])``, sizes, or
+    nothing (an empty sparse tensor)."""
+    if args and isinstance(args[0], Tensor):
+        if len(args) not in (2, 3):
+            raise TypeError("expected (indices, values) or (indices, values, size)")
+        return sparse_coo_tensor(*args, dtype=dtype)
+    shape = tuple(args[0]) if len(args) == 1 and isinstance(args[0], (tuple, list)) else args
+    if not all(isinstance(n, (int, np.integer)) and not isinstance(n, bool) for n in shape):
+        raise TypeError(
+            f"new() received an invalid combination of arguments - got "
+            f"({', '.join(type(a).__name__ for a in args)})"
+        )
+    indices = _long_indices(np.zeros((len(shape), 0)))
+    values = Tensor._from_array(np.zeros((0,), dtype=dtype.np_dtype), dtype)
+    return sparse_coo_tensor(indices, values, shape)
+
+
+class _LegacySparseMeta(type):
+    def __instancecheck__(cls, instance) -> bool:
+        return isinstance(instance, SparseTensor) and instance._dtype is cls.dtype
+
+    def __repr__(cls) -> str:
+        return f"<class 'torch.sparse.{cls.__name__}'>"
+
+
+def legacy_types() -> dict:
+    """``torch.sparse.FloatTensor`` and friends: constructors and isinstance checks."""
+
+    def make(d):
+        def __new__(cls, *args):  # noqa: N807
+            return legacy_new(d, args)
+
+        attributes = {"__slots__": (), "__new__": __new__, "dtype": d, "__module__": "torch.sparse"}
+        return _LegacySparseMeta(d._legacy, (), attributes)
+
+    kept = (d for d in _dtype.ALL_DTYPES if d.name not in ("complex32", "bfloat16"))
+    return {d._legacy: make(d) for d in kept}
 
 
 # ---------------------------------------------------------------------------- printing

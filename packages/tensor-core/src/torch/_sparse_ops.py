@@ -71,6 +71,16 @@ def _add_dense_sparse(input, other: SparseTensor, alpha) -> Tensor:
     return pointwise.add(input, to_dense(other), alpha=alpha)
 
 
+def _dense_add_(self: Tensor, other, alpha=1) -> Tensor:
+    """``dense.add_(sparse)``: the dense in-place add of the sparse operand's dense form
+    (what optimizers do with sparse gradients)."""
+    if not isinstance(other, SparseTensor):
+        raise RuntimeError("add_(sparse): a sparse tensor cannot be updated in place this way")
+    if tuple(self._np.shape) != other._shape:
+        _add_dense_sparse(self, other, alpha)  # raises PyTorch's size error
+    return pointwise.INPLACE["add_"](self, to_dense(other), alpha=alpha)
+
+
 def sub(input, other, alpha=1) -> Tensor:
     """``input - alpha * other`` where either is sparse."""
     return add(input, other, -alpha)
@@ -374,6 +384,8 @@ def register() -> None:
             "div": lambda input, other, alpha=1, rounding_mode=None: div(
                 input, other, rounding_mode
             ),
+            "add_": _dense_add_,
+            "sub_": lambda self, other, alpha=1: _dense_add_(self, other, -alpha),
             "mm": mm,
             "matmul": mm,
             "sum": lambda input, dim=None, keepdim=False, dtype=None: _sum_method(

@@ -305,7 +305,10 @@ def _binary(
         alpha_value = kwargs.pop("alpha", 1) if alpha else 1
         extra = (kwargs.pop("rounding_mode", None),) if name == "div" else ()
         recording = check_inplace(self, other)
-        result, dtype = compute(self, other, alpha_value, extra)
+        try:
+            result, dtype = compute(self, other, alpha_value, extra)
+        except SparseLayoutError as error:
+            return sparse_kernel(name + "_", error)(self, other, alpha_value, *extra)
         if not can_cast(dtype, self._dtype):
             raise RuntimeError(
                 f"result type {_legacy_name(dtype)} can't be cast to the desired "
