@@ -133,6 +133,23 @@ def neg(input: SparseTensor) -> SparseTensor:
     return _make(input._indices_, -input._values_, input._shape, input._coalesced)
 
 
+def abs(input: SparseTensor) -> SparseTensor:  # noqa: A001 - the method's name
+    # NOTE: nonlinear in the values, so duplicates are summed (coalesced) first
+    input = input.coalesce()
+    return _make(input._indices_, pointwise.abs(input._values_), input._shape, True)
+
+
+def pow(input: SparseTensor, exponent) -> SparseTensor:  # noqa: A001 - the method's name
+    """A sparse tensor to a positive scalar power (zeros stay zeros)."""
+    if not _is_scalar(exponent) or not float(exponent) > 0:
+        raise RuntimeError(
+            f"pow(sparse, exponent): the exponent must be a positive scalar, got {exponent!r}"
+        )
+    input = input.coalesce()  # nonlinear: duplicates are summed first
+    values = pointwise.pow(input._values_, exponent)
+    return _make(input._indices_, values, input._shape, True)
+
+
 # -------------------------------------------------------------------------- mm / matmul
 
 
@@ -332,6 +349,10 @@ def _methods() -> dict:
         {
             "neg": neg,
             "__neg__": neg,
+            "abs": abs,
+            "__abs__": abs,
+            "pow": pow,
+            "__pow__": pow,
             "mm": mm,
             "matmul": mm,
             "__matmul__": mm,

@@ -288,12 +288,12 @@ def _binary(
         return np.asarray(result, dtype=result_dtype.np_dtype), result_dtype
 
     def function(input, other, *, out=None, **kwargs):
-        input = _first_tensor(name, input, other)
         alpha_value = kwargs.pop("alpha", 1) if alpha else 1
         extra = (kwargs.pop("rounding_mode", None),) if name == "div" else ()
         if kwargs:
             raise TypeError(f"{name}() got an unexpected keyword argument '{next(iter(kwargs))}'")
         try:
+            input = _first_tensor(name, input, other)
             result, dtype = compute(input, other, alpha_value, extra)
         except SparseLayoutError as error:
             return sparse_kernel(name, error)(input, other, alpha_value, *extra)
