@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import statistics
+import subprocess
+import sys
 import timeit
 
 import torch
@@ -67,6 +69,45 @@ def cases() -> dict:
 
     results["mul+add+sum+backward (8)"] = _median_us(forward_backward, 2000)
     results["Adam step, 1M-parameter MLP"] = _median_us(_adam_step_mlp(), 10, repeat=11)
+    results.update(autograd_cases())
+    return results
+
+
+# issue 5's targets: recording overhead, a small graph forward+backward, peak memory
+
+_MLP_PEAK = """
+import resource, torch
+torch.manual_seed(0)
+x = torch.rand(64, 256)
+ws = [(torch.rand(256, 256) * 0.06).requires_grad_() for _ in range(100)]
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+h = x
+for w in ws:
+    h = torch.tanh(h @ w)
+h.sum().backward()
+print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before)
+"""
+
+
+def autograd_cases() -> dict:
+    torch.manual_seed(0)
+    a8, b8 = torch.rand(8, 8), torch.rand(8, 8)
+    g8 = torch.rand(8, 8, requires_grad=True)
+    w8 = torch.rand(8, 8, requires_grad=True)
+
+    def small_graph():
+        (torch.tanh(g8 * b8) @ w8).sum().backward()
+
+    results = {
+        "add 8x8, one requires grad": _median_us(lambda: g8 + a8, 20000),
+        "mul/tanh/matmul/sum 8x8 fwd+bwd": _median_us(small_graph, 2000),
+    }
+    # peak resident memory growth (KB, not us) of a 100-layer tanh MLP forward+backward,
+    # in a fresh interpreter so earlier cases do not set the peak
+    out = subprocess.run(
+        [sys.executable, "-c", _MLP_PEAK], check=True, capture_output=True, text=True
+    ).stdout
+    results["MLP 100x256 fwd+bwd peak KB"] = float(out.split()[-1])
     return results
 
 

@@ -10,6 +10,7 @@ import warnings
 import numpy as np
 
 from . import _bindings, _dtype, _grad_mode
+from ._interface import get_grad_engine, ops
 from ._native import large_binary, large_sum
 from ._ops import pointwise
 from ._tensor import Tensor, make, make_view
@@ -39,15 +40,23 @@ def _binary(ufunc, general, floats_only: bool, native_name: str):
                 dtype is other._dtype
                 and dtype._fast_arith
                 and (not floats_only or dtype.is_floating_point)
-                and not (_grad_state.enabled and (self._requires_grad or other._requires_grad))
                 and self._np.ndim
                 and other._np.ndim
             ):
-                try:
-                    big = large_binary(native_name, self._np, other._np)
-                    return make(ufunc(self._np, other._np) if big is None else big, dtype)
-                except ValueError:
-                    pass  # shapes that do not broadcast: the general path explains
+                if not (_grad_state.enabled and (self._requires_grad or other._requires_grad)):
+                    try:
+                        big = large_binary(native_name, self._np, other._np)
+                        return make(ufunc(self._np, other._np) if big is None else big, dtype)
+                    except ValueError:
+                        pass  # shapes that do not broadcast: the general path explains
+                elif dtype.is_floating_point:
+                    # recorded for autograd exactly as the general path records it
+                    try:
+                        result = make(ufunc(self._np, other._np), dtype)
+                    except ValueError:
+                        return general(self, other)
+                    get_grad_engine().record(op, (self, other), result, saved)
+                    return result
         elif kind is float:
             dtype = self._dtype
             # 0-dim arrays give NumPy scalars: those take the general path
@@ -64,6 +73,8 @@ def _binary(ufunc, general, floats_only: bool, native_name: str):
         return general(self, other)
 
     slow_operator = _bindings._operator(general)
+    op = ops[native_name]
+    saved = (1, None) if native_name == "div" else (1,)  # alpha (and div's rounding mode)
     operator.__name__ = general.__name__
     return operator
 

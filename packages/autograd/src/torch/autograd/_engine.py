@@ -31,6 +31,7 @@ _MODIFIED_HINT = (
 )
 
 _NO_EDGE = (None, 0)
+_anomaly_state = _anomaly.state
 
 
 class _Extra:
@@ -200,9 +201,14 @@ class AccumulateGrad(_NodeBase):
 
     def accumulate(self, grad, create_graph: bool) -> None:
         leaf = self.variable
-        if not create_graph:
+        if not create_graph and grad._requires_grad:
             grad = grad.detach()
-        leaf.grad = grad if leaf.grad is None else leaf.grad + grad
+        if leaf.grad is None:
+            # a broadcast view (stride 0) would alias its elements: in-place updates of
+            # .grad (an optimizer's) need a tensor of its own
+            leaf.grad = grad if grad.is_contiguous() else grad.contiguous()
+        else:
+            leaf.grad = leaf.grad + grad
 
     def release(self) -> None:
         pass
@@ -275,23 +281,30 @@ class Engine(GradEngine):
         derivative = DERIVATIVES.get(op.name)
         if derivative is None:
             raise NotImplementedError(f"the derivative of '{op.name}' is not implemented")
-        recipe = (derivative, _node_class(derivative.node_name))
+        which = derivative.saved_inputs
+        recipe = (derivative, _node_class(derivative.node_name), which, which != ())
         self._recipes[op.name] = recipe
         return recipe
 
     def record(self, op, inputs, output, saved) -> None:
+        # the hot path of recording: everything per op is looked up once, in _recipe
         recipe = self._recipes.get(op.name)
-        derivative, cls = recipe if recipe is not None else self._recipe(op)
-        which = derivative.saved_inputs
+        if recipe is None:
+            recipe = self._recipe(op)
+        derivative, cls, which, check_inputs = recipe
+        if len(inputs) == 2:
+            edges = (edge(inputs[0]), edge(inputs[1]))
+        else:
+            edges = tuple([edge(x) for x in inputs])
         node = cls(
             derivative,
             inputs,
             saved,
-            tuple([edge(x) for x in inputs]),
-            _input_versions(inputs, which) if which != () else (),
+            edges,
+            _input_versions(inputs, which) if check_inputs else (),
             _saved_result(output) if derivative.saves_output else None,
         )
-        if _anomaly.state.enabled:
+        if _anomaly_state.enabled:
             _anomaly.attach_trace(node)
         output.grad_fn = node
         output._requires_grad = True

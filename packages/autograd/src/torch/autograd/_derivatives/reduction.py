@@ -11,7 +11,7 @@ from ._entry import Derivative
 
 def _restore_dims(grad, input_shape, dims, keepdim):
     """``grad`` of a reduction, broadcast back to the input's shape."""
-    if not keepdim:
+    if not keepdim and grad.dim() != 0:  # a 0-dim gradient expands as it is
         kept = tuple(1 if i in dims else s for i, s in enumerate(input_shape))
         grad = grad.reshape(kept)
     return grad.expand(input_shape)

@@ -23,6 +23,14 @@ def _y(result, inputs, op):
     return result
 
 
+def _one_minus_square(y):
+    return 1.0 - y * y  # NOTE: y * y and a float literal take core's fast paths
+
+
+def _sigmoid_grad(grad, y):
+    return grad * y * (1.0 - y)
+
+
 def _zeros(grad, inputs, saved):
     return torch.zeros_like(grad)
 
@@ -57,11 +65,11 @@ _FORMULAS = {
     "atan": lambda g, i, s: g / (1 + _x(i) * _x(i)),
     "sinh": lambda g, i, s: g * torch.cosh(_x(i)),
     "cosh": lambda g, i, s: g * torch.sinh(_x(i)),
-    "tanh": lambda g, i, s, y: g * (1 - _y(y, i, torch.tanh) ** 2),
+    "tanh": lambda g, i, s, y: g * _one_minus_square(_y(y, i, torch.tanh)),
     "asinh": lambda g, i, s: g / torch.sqrt(_x(i) * _x(i) + 1),
     "acosh": lambda g, i, s: g / torch.sqrt((_x(i) - 1) * (_x(i) + 1)),
     "atanh": lambda g, i, s: g / (1 - _x(i) * _x(i)),
-    "sigmoid": lambda g, i, s, y: g * _y(y, i, torch.sigmoid) * (1 - _y(y, i, torch.sigmoid)),
+    "sigmoid": lambda g, i, s, y: _sigmoid_grad(g, _y(y, i, torch.sigmoid)),
     "logit": _logit,
     "erf": lambda g, i, s: g * _TWO_OVER_SQRT_PI * torch.exp(-_x(i) * _x(i)),
     "erfc": lambda g, i, s: -g * _TWO_OVER_SQRT_PI * torch.exp(-_x(i) * _x(i)),
