@@ -84,4 +84,18 @@ def ctc_negative_log_likelihood(log_probs, targets, input_lengths, target_length
     prev = torch.where(last > 0, alpha.gather(1, before), torch.full_like(end, _NEG))
     nll = -torch.logsumexp(torch.cat([end, prev], 1), 1)
     nll = torch.where(nll > -_NEG / 10, float("inf"), nll)
+    nll = nll + _normaliser_term(log_probs, lengths)
     return nll.squeeze(0) if unbatched else nll
+
+
+def _normaliser_term(log_probs, lengths):
+    """Zero, with gradient ``exp(log_probs)`` on the steps within each input length.
+
+    NOTE: PyTorch's CTC backward returns the gradient with respect to log_probs plus
+    ``exp(log_probs)`` (the form that is exact for unnormalised logits fed through
+    log_softmax, whose gradient then sums that term away). This term reproduces it.
+    """
+    steps = log_probs.shape[0]
+    within = (torch.arange(steps).unsqueeze(1) < lengths.reshape(1, -1)).unsqueeze(2)
+    weight = torch.where(within, torch.exp(log_probs.detach()), 0.0)
+    return (weight * (log_probs - log_probs.detach())).sum((0, 2))

@@ -49,9 +49,12 @@ def bilinear(input1, input2, weight, bias=None):
             "bilinear(): input batch dimensions do not match: got "
             f"{list(input1.shape[:-1])} and {list(input2.shape[:-1])}"
         )
-    # NOTE: (.., in1) @ (out, in1, in2) contracts in1 first; then x2 contracts in2
-    left = torch.einsum("...i,oij->...oj", input1, weight)
-    out = (left * input2.unsqueeze(-2)).sum(-1)
+    out_features, in1, in2 = weight.shape
+    lead = tuple(input1.shape[:-1])
+    # NOTE: one matmul contracts in1 for every output at once: (B, in1) @ (in1, out * in2)
+    left = input1.reshape(-1, in1) @ weight.permute(1, 0, 2).reshape(in1, out_features * in2)
+    left = left.reshape(-1, out_features, in2)
+    out = (left * input2.reshape(-1, 1, in2)).sum(-1).reshape(lead + (out_features,))
     return out if bias is None else out + bias
 
 

@@ -204,10 +204,8 @@ def gaussian_nll_loss(
         raise ValueError(reduction + " is not valid")
     if bool((var < 0).any()):
         raise ValueError("var has negative entry/entries")
-    with torch.no_grad():
-        clamped = var.clamp(min=eps)
-    # NOTE: clamp without cutting the gradient: var + (clamped - var).detach()
-    var = var + (clamped - var)
+    # NOTE: clamp the value only; the gradient flows to var as if unclamped
+    var = var + (var.clamp(min=eps) - var).detach()
     loss = 0.5 * (torch.log(var) + (input - target) ** 2 / var)
     if full:
         loss = loss + 0.5 * math.log(2 * math.pi)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import operator
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Mapping
-from itertools import islice
 
 import torch
 
@@ -450,7 +449,7 @@ class ParameterDict(Module):
         >>> from torch import nn
         >>> pd = nn.ParameterDict({"scale": torch.ones(1)})
         >>> pd
-        ParameterDict(  (scale): Parameter containing: [torch.float32 of size 1])
+        ParameterDict(  (scale): Parameter containing: [torch.FloatTensor of size 1])
     """
 
     def __init__(self, parameters=None) -> None:
@@ -567,10 +566,7 @@ class ParameterDict(Module):
         return self
 
     def extra_repr(self) -> str:
-        return "\n".join(f"  ({k}): " + _dtype_summary(v) for k, v in self.items())
+        return "\n".join(f"  ({k}): " + _param_summary(v) for k, v in self.items())
 
     def __call__(self, *args, **kwargs):
         raise RuntimeError("ParameterDict should not be called.")
-
-
-_ = (islice, _param_summary)

@@ -33,14 +33,14 @@ def _check_conv_args(in_channels, out_channels, groups, padding, stride, padding
     if isinstance(padding, str):
         if padding not in ("same", "valid"):
             raise ValueError(
-                f"Invalid padding string {padding!r}, should be one of {{'valid', 'same'}}"
+                f"Invalid padding string {padding!r}, should be one of {{'same', 'valid'}}"
             )
         if padding == "same" and any(s != 1 for s in stride):
             raise ValueError("padding='same' is not supported for strided convolutions")
     if padding_mode not in _PADDING_MODES:
         raise ValueError(
-            f"padding_mode must be one of {sorted(_PADDING_MODES)}, but got "
-            f"padding_mode='{padding_mode}'"
+            "padding_mode must be one of {'zeros', 'replicate', 'circular', 'reflect'}, but "
+            f"got padding_mode='{padding_mode}'"
         )
 
 

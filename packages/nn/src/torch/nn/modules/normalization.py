@@ -18,6 +18,24 @@ __all__ = [
 ]  # fmt: skip
 
 
+def _affine_parameters(module, size: int, affine: bool, bias: bool, dtype) -> None:
+    if affine:
+        module.weight = Parameter(torch.empty(size, dtype=dtype))
+    else:
+        module.register_parameter("weight", None)
+    if affine and bias:
+        module.bias = Parameter(torch.empty(size, dtype=dtype))
+    else:
+        module.register_parameter("bias", None)
+
+
+def _reset_affine(module) -> None:
+    if module.weight is not None:
+        init.ones_(module.weight)
+    if module.bias is not None:
+        init.zeros_(module.bias)
+
+
 class _NormBase(Module):
     """Affine parameters and running statistics shared by batch and instance norm."""
 
@@ -32,6 +50,8 @@ class _NormBase(Module):
         track_running_stats: bool = True,
         device=None,
         dtype=None,
+        *,
+        bias: bool = True,
     ) -> None:
         super().__init__()
         self.num_features = num_features
@@ -39,12 +59,7 @@ class _NormBase(Module):
         self.momentum = momentum
         self.affine = affine
         self.track_running_stats = track_running_stats
-        if affine:
-            self.weight = Parameter(torch.empty(num_features, dtype=dtype))
-            self.bias = Parameter(torch.empty(num_features, dtype=dtype))
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        _affine_parameters(self, num_features, affine, bias, dtype)
         if track_running_stats:
             self.register_buffer("running_mean", torch.zeros(num_features, dtype=dtype))
             self.register_buffer("running_var", torch.ones(num_features, dtype=dtype))
@@ -65,9 +80,7 @@ class _NormBase(Module):
     def reset_parameters(self) -> None:
         """Reset the running statistics; weight 1, bias 0."""
         self.reset_running_stats()
-        if self.affine:
-            init.ones_(self.weight)
-            init.zeros_(self.bias)
+        _reset_affine(self)
 
     def _check_input_dim(self, input) -> None:
         raise NotImplementedError
@@ -75,7 +88,8 @@ class _NormBase(Module):
     def extra_repr(self) -> str:
         return (
             f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, "
-            f"affine={self.affine}, track_running_stats={self.track_running_stats}"
+            f"affine={self.affine}, bias={self.bias is not None}, "
+            f"track_running_stats={self.track_running_stats}"
         )
 
     def _load_from_state_dict(
@@ -140,8 +154,9 @@ def _batch_norm_class(nd, allowed, expected):
     Examples::
 
         >>> from torch import nn
-        >>> nn.BatchNorm{nd}d(100)
-        BatchNorm{nd}d(100, eps=1e-05, momentum=0.1, affine=True, track_running_stats=True)
+        >>> m = nn.BatchNorm{nd}d(100)
+        >>> m.eps, m.momentum, m.affine, m.track_running_stats
+        (1e-05, 0.1, True, True)
     """
     return BatchNorm
 
@@ -161,8 +176,12 @@ class _InstanceNorm(_NormBase):
         track_running_stats: bool = False,
         device=None,
         dtype=None,
+        *,
+        bias: bool = True,
     ) -> None:
-        super().__init__(num_features, eps, momentum, affine, track_running_stats, device, dtype)
+        super().__init__(
+            num_features, eps, momentum, affine, track_running_stats, device, dtype, bias=bias
+        )
 
     def _load_from_state_dict(
         self, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys, error_msgs
@@ -217,8 +236,9 @@ def _instance_norm_class(nd):
     Examples::
 
         >>> from torch import nn
-        >>> nn.InstanceNorm{nd}d(3)
-        InstanceNorm{nd}d(3, eps=1e-05, momentum=0.1, affine=False, track_running_stats=False)
+        >>> m = nn.InstanceNorm{nd}d(3)
+        >>> m.affine, m.track_running_stats
+        (False, False)
     """
     return InstanceNorm
 
@@ -245,7 +265,7 @@ class LayerNorm(Module):
         >>> import torch
         >>> from torch import nn
         >>> nn.LayerNorm(10)
-        LayerNorm((10,), eps=1e-05, elementwise_affine=True)
+        LayerNorm((10,), eps=1e-05, elementwise_affine=True, bias=True)
         >>> nn.LayerNorm(2)(torch.tensor([[1.0, 3.0]]))
         tensor([[-1.0000,  1.0000]], grad_fn=<AddBackward0>)
     """
@@ -288,7 +308,8 @@ class LayerNorm(Module):
 
     def extra_repr(self) -> str:
         return (
-            f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}"
+            f"{self.normalized_shape}, eps={self.eps}, "
+            f"elementwise_affine={self.elementwise_affine}, bias={self.bias is not None}"
         )
 
 
@@ -308,7 +329,7 @@ class GroupNorm(Module):
 
         >>> from torch import nn
         >>> nn.GroupNorm(3, 6)
-        GroupNorm(3, 6, eps=1e-05, affine=True)
+        GroupNorm(3, 6, eps=1e-05, affine=True, bias=True)
     """
 
     def __init__(
@@ -319,33 +340,33 @@ class GroupNorm(Module):
         affine: bool = True,
         device=None,
         dtype=None,
+        *,
+        bias: bool = True,
     ) -> None:
         super().__init__()
         if num_channels % num_groups != 0:
-            raise ValueError("num_channels must be divisible by num_groups")
+            raise ValueError(
+                f"num_channels ({num_channels}) must be divisible by num_groups ({num_groups})"
+            )
         self.num_groups = num_groups
         self.num_channels = num_channels
         self.eps = eps
         self.affine = affine
-        if affine:
-            self.weight = Parameter(torch.empty(num_channels, dtype=dtype))
-            self.bias = Parameter(torch.empty(num_channels, dtype=dtype))
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        _affine_parameters(self, num_channels, affine, bias, dtype)
         self.reset_parameters()
 
     def reset_parameters(self) -> None:
         """Weight 1, bias 0."""
-        if self.affine:
-            init.ones_(self.weight)
-            init.zeros_(self.bias)
+        _reset_affine(self)
 
     def forward(self, input):
         return F.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
 
     def extra_repr(self) -> str:
-        return f"{self.num_groups}, {self.num_channels}, eps={self.eps}, affine={self.affine}"
+        return (
+            f"{self.num_groups}, {self.num_channels}, eps={self.eps}, affine={self.affine}, "
+            f"bias={self.bias is not None}"
+        )
 
 
 class RMSNorm(Module):

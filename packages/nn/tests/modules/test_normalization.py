@@ -1,0 +1,25 @@
+"""torch.nn.modules.normalization: forward, gradients and repr against real PyTorch."""
+
+from collections import OrderedDict  # noqa: F401  (used by the repr sources)
+
+import torch  # noqa: F401
+from torch import nn  # noqa: F401
+
+FAMILY = "normalization"
+REPR_PREFIXES = (
+    "nn.BatchNorm",
+    "nn.InstanceNorm",
+    "nn.LayerNorm",
+    "nn.GroupNorm",
+    "nn.RMSNorm",
+    "nn.LocalResponseNorm",
+)
+
+
+def test_forward_and_gradients_match_pytorch(module_case, check_module_case):
+    check_module_case(module_case)
+
+
+def test_repr_matches_pytorch(repr_case):
+    source, expected = repr_case
+    assert repr(eval(source)) == expected

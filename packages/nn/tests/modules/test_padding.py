@@ -1,0 +1,24 @@
+"""torch.nn.modules.padding: forward, gradients and repr against real PyTorch."""
+
+from collections import OrderedDict  # noqa: F401  (used by the repr sources)
+
+import torch  # noqa: F401
+from torch import nn  # noqa: F401
+
+FAMILY = "padding"
+REPR_PREFIXES = (
+    "nn.ConstantPad",
+    "nn.ZeroPad",
+    "nn.ReflectionPad",
+    "nn.ReplicationPad",
+    "nn.CircularPad",
+)
+
+
+def test_forward_and_gradients_match_pytorch(module_case, check_module_case):
+    check_module_case(module_case)
+
+
+def test_repr_matches_pytorch(repr_case):
+    source, expected = repr_case
+    assert repr(eval(source)) == expected

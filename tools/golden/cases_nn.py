@@ -1,0 +1,324 @@
+# ruff: noqa: E501  (a table of sources, one per string)
+"""Module and functional cases that the torch-nn tests compare with real PyTorch (see
+record_nn.py). Everything a test needs is written into the golden files, so the tests
+never import this.
+
+A module case is ``(family, constructor source, inputs, options)``. Inputs are specs:
+``("randn", shape)`` float32 normal values, ``("rand", shape)`` uniform in [0, 1),
+``("int", shape, high)`` int64 in [0, high), ``("value", nested list, dtype)``.
+Options: ``train`` (default False: the module runs in eval mode), ``no_grad`` (skip
+gradients), ``kwargs`` (keyword inputs as source).
+"""
+
+R, U = "randn", "rand"
+
+
+def r(*shape):
+    return (R, shape)
+
+
+def u(*shape):
+    return (U, shape)
+
+
+def i(high, *shape):
+    return ("int", shape, high)
+
+
+def v(values, dtype="int64"):
+    return ("value", values, dtype)
+
+
+MODULES = [
+    # linear
+    ("linear", "nn.Linear(5, 3)", [r(4, 5)], {}),
+    ("linear", "nn.Linear(5, 3, bias=False)", [r(2, 7, 5)], {}),
+    ("linear", "nn.Bilinear(3, 4, 2)", [r(5, 3), r(5, 4)], {}),
+    ("linear", "nn.Identity(3, k=1)", [r(2, 3)], {}),
+    # conv
+    ("conv", "nn.Conv1d(3, 4, 3)", [r(2, 3, 9)], {}),
+    ("conv", "nn.Conv1d(4, 4, 3, stride=2, padding=1, groups=2, bias=False)", [r(2, 4, 8)], {}),
+    ("conv", "nn.Conv2d(3, 4, 3, padding=1)", [r(2, 3, 6, 5)], {}),
+    (
+        "conv",
+        "nn.Conv2d(2, 6, (3, 2), stride=(2, 1), dilation=(1, 2), groups=2)",
+        [r(2, 2, 9, 8)],
+        {},
+    ),
+    ("conv", "nn.Conv2d(2, 3, 3, padding='same', padding_mode='reflect')", [r(1, 2, 5, 6)], {}),
+    ("conv", "nn.Conv2d(2, 3, 3, padding=2, padding_mode='circular')", [r(1, 2, 5, 6)], {}),
+    ("conv", "nn.Conv2d(2, 3, 3, padding=1, padding_mode='replicate')", [r(2, 5, 6)], {}),
+    ("conv", "nn.Conv3d(2, 3, 2, stride=2)", [r(1, 2, 4, 4, 4)], {}),
+    ("conv", "nn.ConvTranspose1d(3, 2, 3, stride=2)", [r(2, 3, 5)], {}),
+    (
+        "conv",
+        "nn.ConvTranspose2d(4, 2, 3, stride=2, padding=1, output_padding=1, groups=2)",
+        [r(1, 4, 4, 3)],
+        {},
+    ),
+    ("conv", "nn.ConvTranspose3d(2, 2, 2, stride=2, bias=False)", [r(1, 2, 2, 3, 2)], {}),
+    # pooling
+    ("pooling", "nn.MaxPool1d(3, stride=2, padding=1)", [r(2, 3, 9)], {}),
+    ("pooling", "nn.MaxPool2d(2)", [r(2, 3, 6, 6)], {}),
+    (
+        "pooling",
+        "nn.MaxPool2d(3, stride=2, padding=1, ceil_mode=True, return_indices=True)",
+        [r(1, 2, 7, 6)],
+        {},
+    ),
+    ("pooling", "nn.MaxPool3d(2, stride=1)", [r(1, 2, 3, 4, 3)], {}),
+    ("pooling", "nn.AvgPool1d(3, stride=2, padding=1, count_include_pad=False)", [r(2, 3, 9)], {}),
+    ("pooling", "nn.AvgPool2d(3, stride=2, padding=1)", [r(2, 2, 7, 6)], {}),
+    ("pooling", "nn.AvgPool2d(2, ceil_mode=True, divisor_override=3)", [r(1, 2, 5, 5)], {}),
+    ("pooling", "nn.AvgPool3d(2)", [r(1, 2, 4, 4, 4)], {}),
+    ("pooling", "nn.AdaptiveAvgPool1d(4)", [r(2, 3, 10)], {}),
+    ("pooling", "nn.AdaptiveAvgPool2d((3, 2))", [r(2, 3, 7, 5)], {}),
+    ("pooling", "nn.AdaptiveAvgPool3d(2)", [r(1, 2, 5, 4, 3)], {}),
+    ("pooling", "nn.AdaptiveMaxPool1d(3)", [r(2, 3, 8)], {}),
+    ("pooling", "nn.AdaptiveMaxPool2d((2, 3), return_indices=True)", [r(1, 2, 5, 7)], {}),
+    ("pooling", "nn.LPPool1d(2, 3, stride=2)", [u(2, 3, 9)], {}),
+    ("pooling", "nn.LPPool2d(1.5, 2)", [u(1, 2, 6, 4)], {}),
+    # activations
+    *[
+        ("activation", src, [r(3, 4, 5)], {})
+        for src in [
+            "nn.ReLU()",
+            "nn.ReLU6()",
+            "nn.LeakyReLU(0.2)",
+            "nn.ELU(alpha=0.7)",
+            "nn.CELU(1.3)",
+            "nn.SELU()",
+            "nn.GELU()",
+            "nn.GELU(approximate='tanh')",
+            "nn.SiLU()",
+            "nn.Mish()",
+            "nn.Sigmoid()",
+            "nn.Tanh()",
+            "nn.Softplus(beta=2, threshold=3)",
+            "nn.Softsign()",
+            "nn.Hardtanh(-0.5, 0.7)",
+            "nn.Hardsigmoid()",
+            "nn.Hardswish()",
+            "nn.Threshold(0.1, -2.0)",
+            "nn.Tanhshrink()",
+            "nn.Softshrink(0.3)",
+            "nn.Hardshrink(0.4)",
+            "nn.LogSigmoid()",
+            "nn.Softmax(dim=1)",
+            "nn.LogSoftmax(dim=-1)",
+            "nn.Softmin(dim=0)",
+            "nn.Softmax2d()",
+            "nn.GLU(dim=1)",
+            "nn.PReLU()",
+            "nn.RReLU(0.1, 0.3)",
+        ]
+    ],  # fmt: skip
+    ("activation", "nn.PReLU(4, init=0.1)", [r(2, 4, 3)], {}),
+    ("activation", "nn.GLU()", [r(3, 6)], {}),
+    # normalisation
+    ("normalization", "nn.BatchNorm1d(3)", [r(4, 3)], {"train": True}),
+    ("normalization", "nn.BatchNorm1d(3, momentum=None)", [r(4, 3, 5)], {"train": True}),
+    ("normalization", "nn.BatchNorm2d(3, affine=False)", [r(2, 3, 4, 4)], {"train": True}),
+    ("normalization", "nn.BatchNorm2d(3)", [r(2, 3, 4, 4)], {}),
+    ("normalization", "nn.BatchNorm3d(2, track_running_stats=False)", [r(2, 2, 3, 3, 2)], {}),
+    ("normalization", "nn.InstanceNorm1d(3, affine=True)", [r(2, 3, 6)], {"train": True}),
+    (
+        "normalization",
+        "nn.InstanceNorm2d(3, track_running_stats=True)",
+        [r(2, 3, 4, 5)],
+        {"train": True},
+    ),
+    ("normalization", "nn.InstanceNorm3d(2)", [r(2, 2, 3, 3, 3)], {}),
+    ("normalization", "nn.LayerNorm(5)", [r(3, 4, 5)], {}),
+    ("normalization", "nn.LayerNorm([4, 5], elementwise_affine=False)", [r(3, 4, 5)], {}),
+    ("normalization", "nn.LayerNorm(5, bias=False)", [r(3, 5)], {}),
+    ("normalization", "nn.GroupNorm(2, 4)", [r(3, 4, 5)], {}),
+    ("normalization", "nn.RMSNorm(5)", [r(3, 5)], {}),
+    ("normalization", "nn.LocalResponseNorm(3)", [r(2, 5, 4)], {}),
+    ("normalization", "nn.LocalResponseNorm(2, alpha=0.01, beta=0.5, k=2.0)", [r(2, 5, 3, 4)], {}),
+    # dropout in eval mode is the identity
+    ("dropout", "nn.Dropout(0.3)", [r(4, 5)], {}),
+    ("dropout", "nn.Dropout2d(0.3)", [r(2, 3, 4, 4)], {}),
+    ("dropout", "nn.AlphaDropout(0.3)", [r(4, 5)], {}),
+    # sparse
+    ("sparse", "nn.Embedding(10, 3)", [i(10, 4, 5)], {}),
+    ("sparse", "nn.Embedding(10, 3, padding_idx=2)", [v([[2, 1, 2], [0, 5, 9]])], {}),
+    ("sparse", "nn.Embedding(10, 3, max_norm=1.0)", [v([1, 4, 4, 7])], {}),
+    ("sparse", "nn.EmbeddingBag(10, 3)", [i(10, 3, 4)], {}),
+    (
+        "sparse",
+        "nn.EmbeddingBag(10, 3, mode='sum')",
+        [v([1, 2, 4, 5, 4, 3, 2, 9]), v([0, 3, 5])],
+        {},
+    ),
+    (
+        "sparse",
+        "nn.EmbeddingBag(10, 3, mode='max')",
+        [v([1, 2, 4, 5, 4, 3, 2, 9]), v([0, 3, 5])],
+        {},
+    ),
+    # shapes and resampling
+    ("flatten", "nn.Flatten()", [r(2, 3, 4)], {}),
+    ("flatten", "nn.Flatten(0, 1)", [r(2, 3, 4)], {}),
+    ("flatten", "nn.Unflatten(1, (2, 3))", [r(4, 6)], {}),
+    ("misc", "nn.PixelShuffle(2)", [r(1, 8, 3, 3)], {}),
+    ("misc", "nn.PixelUnshuffle(2)", [r(1, 2, 4, 6)], {}),
+    ("misc", "nn.ChannelShuffle(2)", [r(1, 6, 2, 2)], {}),
+    ("misc", "nn.Upsample(scale_factor=2)", [r(1, 2, 3, 3)], {}),
+    ("misc", "nn.Upsample(size=(5, 4), mode='bilinear', align_corners=False)", [r(1, 2, 3, 3)], {}),
+    ("misc", "nn.UpsamplingBilinear2d(scale_factor=2)", [r(1, 1, 2, 3)], {}),
+    ("misc", "nn.Fold((4, 5), 2)", [r(1, 12, 12)], {}),
+    ("misc", "nn.Unfold(2, padding=1, stride=2)", [r(1, 3, 4, 5)], {}),
+    ("misc", "nn.PairwiseDistance()", [r(4, 5), r(4, 5)], {}),
+    ("misc", "nn.CosineSimilarity(dim=1)", [r(4, 5), r(4, 5)], {}),
+    ("padding", "nn.ConstantPad1d((1, 2), 3.5)", [r(2, 3, 4)], {}),
+    ("padding", "nn.ZeroPad2d((1, 0, 2, 1))", [r(1, 2, 3, 3)], {}),
+    ("padding", "nn.ReflectionPad1d(2)", [r(2, 3, 4)], {}),
+    ("padding", "nn.ReflectionPad2d((1, 1, 2, 0))", [r(1, 2, 3, 4)], {}),
+    ("padding", "nn.ReplicationPad2d(2)", [r(1, 2, 3, 3)], {}),
+    ("padding", "nn.ReplicationPad3d(1)", [r(1, 1, 2, 2, 2)], {}),
+    ("padding", "nn.CircularPad1d(2)", [r(1, 2, 4)], {}),
+    ("padding", "nn.CircularPad2d(1)", [r(1, 2, 3, 3)], {}),
+    ("padding", "nn.ConstantPad3d(1, -1.0)", [r(1, 1, 2, 2, 2)], {}),
+    # losses: (input, target[, ...])
+    ("loss", "nn.L1Loss()", [r(3, 4), r(3, 4)], {}),
+    ("loss", "nn.MSELoss(reduction='sum')", [r(3, 4), r(3, 4)], {}),
+    ("loss", "nn.MSELoss(reduction='none')", [r(3, 4), r(3, 4)], {}),
+    ("loss", "nn.CrossEntropyLoss()", [r(4, 5), i(5, 4)], {}),
+    (
+        "loss",
+        "nn.CrossEntropyLoss(weight=torch.tensor([1.0, 2.0, 0.5]), label_smoothing=0.1)",
+        [r(4, 3, 2), i(3, 4, 2)],
+        {},
+    ),
+    (
+        "loss",
+        "nn.CrossEntropyLoss(ignore_index=1, reduction='sum')",
+        [r(6, 3), v([0, 1, 2, 1, 0, 2])],
+        {},
+    ),
+    ("loss", "nn.CrossEntropyLoss()", [r(3, 4), ("softmax", (3, 4))], {}),
+    ("loss", "nn.NLLLoss()", [("log_softmax", (4, 5)), i(5, 4)], {}),
+    (
+        "loss",
+        "nn.NLLLoss(weight=torch.tensor([0.2, 1.0, 3.0]))",
+        [("log_softmax", (5, 3)), i(3, 5)],
+        {},
+    ),
+    ("loss", "nn.BCELoss()", [u(3, 4), u(3, 4)], {}),
+    ("loss", "nn.BCELoss(weight=torch.tensor([1.0, 2.0, 0.5, 1.5]))", [u(3, 4), u(3, 4)], {}),
+    ("loss", "nn.BCEWithLogitsLoss()", [r(3, 4), u(3, 4)], {}),
+    (
+        "loss",
+        "nn.BCEWithLogitsLoss(pos_weight=torch.tensor([1.0, 2.0, 0.5, 3.0]))",
+        [r(3, 4), u(3, 4)],
+        {},
+    ),
+    (
+        "loss",
+        "nn.KLDivLoss(reduction='batchmean')",
+        [("log_softmax", (3, 4)), ("softmax", (3, 4))],
+        {},
+    ),
+    (
+        "loss",
+        "nn.KLDivLoss(log_target=True)",
+        [("log_softmax", (3, 4)), ("log_softmax", (3, 4))],
+        {},
+    ),
+    ("loss", "nn.HuberLoss(delta=0.5)", [r(3, 4), r(3, 4)], {}),
+    ("loss", "nn.SmoothL1Loss(beta=0.5)", [r(3, 4), r(3, 4)], {}),
+    ("loss", "nn.SoftMarginLoss()", [r(3, 4), ("sign", (3, 4))], {}),
+    ("loss", "nn.MultiLabelSoftMarginLoss()", [r(3, 4), ("binary", (3, 4))], {}),
+    ("loss", "nn.MultiMarginLoss()", [r(4, 5), i(5, 4)], {}),
+    (
+        "loss",
+        "nn.MultiMarginLoss(p=2, margin=0.5, weight=torch.tensor([1.0, 2.0, 0.5]))",
+        [r(4, 3), i(3, 4)],
+        {},
+    ),
+    ("loss", "nn.MultiLabelMarginLoss()", [r(2, 4), v([[3, 0, -1, 1], [1, 2, 3, -1]])], {}),
+    ("loss", "nn.MarginRankingLoss(margin=0.3)", [r(5), r(5), ("sign", (5,))], {}),
+    ("loss", "nn.HingeEmbeddingLoss(margin=0.5)", [r(3, 4), ("sign", (3, 4))], {}),
+    ("loss", "nn.CosineEmbeddingLoss(margin=0.2)", [r(4, 5), r(4, 5), ("sign", (4,))], {}),
+    ("loss", "nn.TripletMarginLoss(margin=0.5)", [r(4, 5), r(4, 5), r(4, 5)], {}),
+    ("loss", "nn.TripletMarginLoss(p=1, swap=True)", [r(4, 5), r(4, 5), r(4, 5)], {}),
+    ("loss", "nn.PoissonNLLLoss()", [r(3, 4), ("poisson", (3, 4))], {}),
+    ("loss", "nn.PoissonNLLLoss(log_input=False, full=True)", [u(3, 4), ("poisson", (3, 4))], {}),
+    ("loss", "nn.GaussianNLLLoss()", [r(3, 4), r(3, 4), u(3, 4)], {}),
+    ("loss", "nn.GaussianNLLLoss(full=True, reduction='sum')", [r(3, 4), r(3, 4), u(3, 1)], {}),
+    (
+        "loss",
+        "nn.CTCLoss()",
+        [("log_softmax3", (6, 2, 4)), v([[1, 2, 2], [3, 1, 0]]), v([6, 5]), v([3, 2])],
+        {},
+    ),
+    (
+        "loss",
+        "nn.CTCLoss(blank=3, reduction='sum')",
+        [("log_softmax3", (5, 2, 4)), v([1, 2, 0, 0, 1]), v([5, 4]), v([2, 3])],
+        {},
+    ),
+    ("loss", "nn.L1Loss(size_average=False)", [r(3, 4), r(3, 4)], {}),
+    ("loss", "nn.MSELoss(reduce=False)", [r(3, 4), r(3, 4)], {}),
+    # recurrent
+    ("rnn", "nn.RNN(3, 4)", [r(5, 2, 3)], {}),
+    ("rnn", "nn.RNN(3, 4, num_layers=2, nonlinearity='relu', batch_first=True)", [r(2, 5, 3)], {}),
+    ("rnn", "nn.LSTM(3, 4)", [r(5, 2, 3)], {}),
+    ("rnn", "nn.LSTM(3, 4, num_layers=2, bidirectional=True)", [r(5, 2, 3)], {}),
+    ("rnn", "nn.LSTM(3, 5, proj_size=2, batch_first=True)", [r(2, 4, 3)], {}),
+    ("rnn", "nn.GRU(3, 4)", [r(5, 2, 3)], {}),
+    ("rnn", "nn.GRU(3, 4, num_layers=2, bidirectional=True, bias=False)", [r(4, 3)], {}),
+    ("rnn", "nn.RNNCell(3, 4)", [r(2, 3)], {}),
+    ("rnn", "nn.LSTMCell(3, 4)", [r(2, 3)], {}),
+    ("rnn", "nn.GRUCell(3, 4)", [r(2, 3)], {}),
+]
+
+# repr strings (the module is built and printed)
+REPRS = [
+    "nn.Linear(3, 4)", "nn.Linear(3, 4, bias=False)", "nn.Bilinear(2, 3, 4)", "nn.Identity()",
+    "nn.Conv1d(3, 4, 3)", "nn.Conv2d(3, 4, (3, 5), stride=2, padding=(1, 2), dilation=2, groups=1, bias=False)",
+    "nn.Conv2d(4, 4, 3, padding='same', groups=2, padding_mode='reflect')",
+    "nn.Conv3d(1, 2, 3, padding='valid')", "nn.ConvTranspose2d(3, 4, 3, stride=2, output_padding=1)",
+    "nn.MaxPool2d(2)", "nn.MaxPool1d(3, stride=1, padding=1, dilation=2, ceil_mode=True)",
+    "nn.AvgPool1d(3)", "nn.AvgPool2d(3, stride=2)", "nn.AvgPool3d((1, 2, 2))",
+    "nn.AdaptiveAvgPool2d((5, 7))", "nn.AdaptiveMaxPool1d(3)", "nn.LPPool2d(2, 3)",
+    "nn.MaxUnpool2d(2)", "nn.MaxUnpool1d(2, stride=1)",
+    "nn.ReLU()", "nn.ReLU(inplace=True)", "nn.ReLU6()", "nn.LeakyReLU()", "nn.LeakyReLU(0.2, True)",
+    "nn.ELU()", "nn.CELU(0.5)", "nn.SELU()", "nn.GELU()", "nn.SiLU()", "nn.Mish()",
+    "nn.Sigmoid()", "nn.Tanh()", "nn.Softplus()", "nn.Softsign()", "nn.Hardtanh()",
+    "nn.Hardsigmoid()", "nn.Hardswish()", "nn.Threshold(0.1, 20)", "nn.Tanhshrink()",
+    "nn.Softshrink()", "nn.Hardshrink()", "nn.LogSigmoid()", "nn.Softmax(dim=1)",
+    "nn.LogSoftmax()", "nn.Softmin(1)", "nn.Softmax2d()", "nn.GLU()", "nn.PReLU(3)",
+    "nn.RReLU()", "nn.BatchNorm1d(3)", "nn.BatchNorm2d(3, momentum=None, affine=False)",
+    "nn.BatchNorm3d(3, eps=0.001, track_running_stats=False)", "nn.InstanceNorm2d(3)",
+    "nn.LayerNorm(4)", "nn.LayerNorm([2, 3], elementwise_affine=False)", "nn.GroupNorm(2, 4)",
+    "nn.RMSNorm(3)", "nn.LocalResponseNorm(2)", "nn.Dropout()", "nn.Dropout(0.2, inplace=True)",
+    "nn.Dropout1d()", "nn.Dropout2d(0.1)", "nn.AlphaDropout()", "nn.FeatureAlphaDropout()",
+    "nn.Embedding(10, 3)", "nn.Embedding(10, 3, padding_idx=-1, max_norm=2.0, norm_type=1.0, scale_grad_by_freq=True)",
+    "nn.EmbeddingBag(10, 3)", "nn.EmbeddingBag(10, 3, mode='sum', padding_idx=0)",
+    "nn.Flatten()", "nn.Unflatten(1, (2, 3))", "nn.PixelShuffle(2)", "nn.PixelUnshuffle(2)",
+    "nn.ChannelShuffle(2)", "nn.Upsample(scale_factor=2)", "nn.Upsample(size=(3, 4), mode='bilinear')",
+    "nn.UpsamplingNearest2d(scale_factor=2)", "nn.Fold((4, 5), 2)", "nn.Unfold(2, padding=1)",
+    "nn.PairwiseDistance()", "nn.CosineSimilarity()", "nn.ConstantPad1d(2, 3.5)",
+    "nn.ConstantPad2d((1, 2, 3, 4), 0.0)", "nn.ZeroPad2d(1)", "nn.ReflectionPad1d(2)",
+    "nn.ReplicationPad3d(1)", "nn.CircularPad2d((1, 0, 1, 0))",
+    "nn.L1Loss()", "nn.MSELoss()", "nn.CrossEntropyLoss()", "nn.NLLLoss()", "nn.BCELoss()",
+    "nn.BCEWithLogitsLoss()", "nn.KLDivLoss()", "nn.HuberLoss()", "nn.SmoothL1Loss()",
+    "nn.SoftMarginLoss()", "nn.MultiLabelSoftMarginLoss()", "nn.MultiMarginLoss()",
+    "nn.MarginRankingLoss()", "nn.HingeEmbeddingLoss()", "nn.CosineEmbeddingLoss()",
+    "nn.TripletMarginLoss()", "nn.PoissonNLLLoss()", "nn.GaussianNLLLoss()", "nn.CTCLoss()",
+    "nn.RNN(3, 4)", "nn.RNN(3, 4, num_layers=2, nonlinearity='relu', bias=False, batch_first=True, dropout=0.5, bidirectional=True)",
+    "nn.LSTM(3, 4, proj_size=2)", "nn.GRU(3, 4, 2)", "nn.RNNCell(3, 4)", "nn.RNNCell(3, 4, bias=False, nonlinearity='relu')",
+    "nn.LSTMCell(3, 4)", "nn.GRUCell(3, 4)",
+    "nn.Sequential(nn.Linear(2, 3), nn.ReLU(), nn.Sequential(nn.Linear(3, 3), nn.Tanh()))",
+    "nn.Sequential(OrderedDict([('conv', nn.Conv2d(1, 2, 3)), ('act', nn.ReLU())]))",
+    "nn.ModuleList([nn.Linear(2, 2) for _ in range(3)])",
+    "nn.ModuleList([nn.Linear(2, 2), nn.Linear(2, 2), nn.ReLU(), nn.ReLU(), nn.Linear(2, 3)])",
+    "nn.ModuleList()", "nn.Sequential()",
+    "nn.ModuleDict({'a': nn.ReLU(), 'b': nn.Sequential(nn.Linear(1, 1))})",
+    "nn.ParameterList([nn.Parameter(torch.zeros(2)), nn.Parameter(torch.zeros(3, 4, dtype=torch.float64))])",
+    "nn.ParameterList([nn.Parameter(torch.zeros(2))])",
+    "nn.ParameterDict({'a': nn.Parameter(torch.zeros(2)), 'b': nn.Parameter(torch.ones(1, 2))})",
+    "nn.ParameterDict({'scale': nn.Parameter(torch.ones(1))})",
+]  # fmt: skip
