@@ -24,11 +24,13 @@ from .padding import *  # noqa: F403
 from .padding import __all__ as _padding
 from .pooling import *  # noqa: F403
 from .pooling import __all__ as _pooling
+from .rnn import *  # noqa: F403
+from .rnn import __all__ as _rnn
 from .sparse import *  # noqa: F403
 from .sparse import __all__ as _sparse
 
 __all__ = (
     ["Module", "LazyModuleMixin"]
     + _activation + _container + _conv + _dropout + _flatten + _linear + _loss + _misc
-    + _normalization + _padding + _pooling + _sparse
+    + _normalization + _padding + _pooling + _rnn + _sparse
 )  # fmt: skip

@@ -1,0 +1,610 @@
+"""Recurrent layers: ``RNN``, ``LSTM``, ``GRU`` (stacked, bidirectional, batch-first,
+inter-layer dropout, LSTM projections, packed sequences) and their single-step cells.
+
+Each step is one of core's cells (``rnn_tanh_cell``, ``lstm_cell``, ...); a layer is a
+loop over time steps, and sequences of different lengths are handled by freezing each
+sequence's state once its length is reached (and by reversing each sequence within its
+own length for the backward direction).
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import warnings
+
+import torch
+
+from .. import init
+from ..functional._common import core
+from ..parameter import Parameter
+from ..utils.rnn import PackedSequence, invert_permutation, pack_padded_sequence
+from .module import Module
+
+__all__ = ["RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell"]
+
+_GATES = {"LSTM": 4, "GRU": 3, "RNN_TANH": 1, "RNN_RELU": 1}
+_CELLS = {
+    "LSTM": "lstm_cell",
+    "GRU": "gru_cell",
+    "RNN_TANH": "rnn_tanh_cell",
+    "RNN_RELU": "rnn_relu_cell",
+}
+
+
+def _check_sizes(hidden_size, num_layers, dropout, proj_size, mode) -> None:
+    if (
+        not isinstance(dropout, numbers.Number)
+        or not 0 <= dropout <= 1
+        or isinstance(dropout, bool)
+    ):
+        raise ValueError(
+            "dropout should be a number in range [0, 1] representing the probability of an "
+            "element being zeroed"
+        )
+    if dropout > 0 and num_layers == 1:
+        warnings.warn(
+            "dropout option adds dropout after all but last recurrent layer, so non-zero "
+            f"dropout expects num_layers greater than 1, but got dropout={dropout} and "
+            f"num_layers={num_layers}",
+            stacklevel=3,
+        )
+    if not isinstance(hidden_size, int):
+        raise TypeError(f"hidden_size should be of type int, got: {type(hidden_size).__name__}")
+    if hidden_size <= 0:
+        raise ValueError("hidden_size must be greater than zero")
+    if num_layers <= 0:
+        raise ValueError("num_layers must be greater than zero")
+    if proj_size < 0:
+        raise ValueError("proj_size should be a positive integer or zero to disable projections")
+    if proj_size >= hidden_size:
+        raise ValueError("proj_size has to be smaller than hidden_size")
+    if proj_size and mode != "LSTM":
+        raise ValueError("proj_size argument is only supported for LSTM, not RNN or GRU")
+
+
+class RNNBase(Module):
+    """The state and the time loop shared by :class:`RNN`, :class:`LSTM` and
+    :class:`GRU`; not used directly."""
+
+    def __init__(
+        self,
+        mode: str,
+        input_size: int,
+        hidden_size: int,
+        num_layers: int = 1,
+        bias: bool = True,
+        batch_first: bool = False,
+        dropout: float = 0.0,
+        bidirectional: bool = False,
+        proj_size: int = 0,
+        device=None,
+        dtype=None,
+    ) -> None:
+        super().__init__()
+        _check_sizes(hidden_size, num_layers, dropout, proj_size, mode)
+        if mode not in _GATES:
+            raise ValueError(f"Unrecognized RNN mode: {mode}")
+        self.mode = mode
+        self.input_size = input_size
+        self.hidden_size = hidden_size
+        self.num_layers = num_layers
+        self.bias = bias
+        self.batch_first = batch_first
+        self.dropout = float(dropout)
+        self.bidirectional = bidirectional
+        self.proj_size = proj_size
+        self._flat_weights_names = []
+        directions = 2 if bidirectional else 1
+        gate_size = _GATES[mode] * hidden_size
+        real_hidden = proj_size if proj_size > 0 else hidden_size
+        for layer in range(num_layers):
+            layer_input = input_size if layer == 0 else real_hidden * directions
+            for direction in range(directions):
+                suffix = f"_l{layer}" + ("_reverse" if direction == 1 else "")
+                shapes = [
+                    ("weight_ih", (gate_size, layer_input)),
+                    ("weight_hh", (gate_size, real_hidden)),
+                ]
+                if bias:
+                    shapes += [("bias_ih", (gate_size,)), ("bias_hh", (gate_size,))]
+                if proj_size > 0:
+                    shapes.append(("weight_hr", (proj_size, hidden_size)))
+                for name, shape in shapes:
+                    setattr(self, name + suffix, Parameter(torch.empty(shape, dtype=dtype)))
+                    self._flat_weights_names.append(name + suffix)
+        self.reset_parameters()
+
+    @property
+    def _flat_weights(self) -> list:
+        return [getattr(self, name) for name in self._flat_weights_names]
+
+    @property
+    def all_weights(self) -> list:
+        """The parameters per layer and direction, in PyTorch's order."""
+        per = len(self._flat_weights_names) // (self.num_layers * (2 if self.bidirectional else 1))
+        weights = self._flat_weights
+        return [weights[i : i + per] for i in range(0, len(weights), per)]
+
+    def flatten_parameters(self) -> None:
+        """Kept for compatibility; the weights need no flattening here."""
+
+    def reset_parameters(self) -> None:
+        """Every weight and bias from U(-1/sqrt(hidden_size), 1/sqrt(hidden_size))."""
+        bound = 1.0 / math.sqrt(self.hidden_size) if self.hidden_size > 0 else 0
+        for weight in self.parameters():
+            init.uniform_(weight, -bound, bound)
+
+    def extra_repr(self) -> str:
+        s = f"{self.input_size}, {self.hidden_size}"
+        if self.proj_size != 0:
+            s += f", proj_size={self.proj_size}"
+        if self.num_layers != 1:
+            s += f", num_layers={self.num_layers}"
+        if self.bias is not True:
+            s += f", bias={self.bias}"
+        if self.batch_first is not False:
+            s += f", batch_first={self.batch_first}"
+        if self.dropout != 0:
+            s += f", dropout={self.dropout}"
+        if self.bidirectional is not False:
+            s += f", bidirectional={self.bidirectional}"
+        return s
+
+    # ---------------------------------------------------------------- the time loop
+
+    def _layer_weights(self, layer: int, direction: int):
+        suffix = f"_l{layer}" + ("_reverse" if direction == 1 else "")
+        names = ["weight_ih", "weight_hh", "bias_ih", "bias_hh", "weight_hr"]
+        return [getattr(self, n + suffix, None) for n in names]
+
+    def _step(self, x, state, weights):
+        w_ih, w_hh, b_ih, b_hh, w_hr = weights
+        cell = core(_CELLS[self.mode])
+        if self.mode == "LSTM":
+            h, c = cell(x, state, w_ih, w_hh, b_ih, b_hh)
+            if w_hr is not None:
+                h = h @ w_hr.t()
+            return (h, c)
+        return cell(x, state, w_ih, w_hh, b_ih, b_hh)
+
+    @staticmethod
+    def _freeze(new, old, running):
+        """``new`` where the sequence is still running (``running`` is (B, 1))."""
+        if running is None:
+            return new
+        if isinstance(new, tuple):
+            return tuple(torch.where(running, n, o) for n, o in zip(new, old))
+        return torch.where(running, new, old)
+
+    def _run_direction(self, x, state, weights, lengths, reverse: bool):
+        """One layer in one direction over (T, B, *) input; returns (outputs, final)."""
+        steps = x.shape[0]
+        if reverse:
+            x = _reverse_within(x, lengths)
+        outputs = []
+        for t in range(steps):
+            running = None if lengths is None else (lengths > t).unsqueeze(1)
+            new = self._step(x[t], state, weights)
+            state = self._freeze(new, state, running)
+            h = state[0] if isinstance(state, tuple) else state
+            outputs.append(h if running is None else torch.where(running, h, 0.0))
+        out = torch.stack(outputs) if outputs else x.new_zeros((0,) + tuple(x.shape[1:]))
+        if reverse:
+            out = _reverse_within(out, lengths)
+        return out, state
+
+    def _initial_state(self, input, hx, batch: int):
+        directions = 2 if self.bidirectional else 1
+        real_hidden = self.proj_size if self.proj_size > 0 else self.hidden_size
+        rows = self.num_layers * directions
+        if hx is None:
+            h = torch.zeros(rows, batch, real_hidden, dtype=input.dtype)
+            if self.mode == "LSTM":
+                return (h, torch.zeros(rows, batch, self.hidden_size, dtype=input.dtype))
+            return h
+        return hx
+
+    def _check_hidden(self, hx, batch: int) -> None:
+        directions = 2 if self.bidirectional else 1
+        real_hidden = self.proj_size if self.proj_size > 0 else self.hidden_size
+        expected = [(self.num_layers * directions, batch, real_hidden)]
+        tensors = [hx]
+        if self.mode == "LSTM":
+            tensors = list(hx)
+            expected.append((self.num_layers * directions, batch, self.hidden_size))
+        for tensor, shape in zip(tensors, expected):
+            if tuple(tensor.shape) != shape:
+                name = "Expected hidden size" if tensor is tensors[0] else "Expected hidden[1] size"
+                raise RuntimeError(f"{name} {shape}, got {list(tensor.shape)}")
+
+    def forward(self, input, hx=None):
+        packed = isinstance(input, PackedSequence)
+        sorted_indices = unsorted_indices = None
+        if packed:
+            input, lengths, sorted_indices, unsorted_indices = _unpack(input)
+            batch_first = False
+            if hx is not None:
+                hx = _permute_hidden(hx, sorted_indices)
+        else:
+            lengths = None
+            batch_first = self.batch_first
+            if input.dim() not in (2, 3):
+                raise ValueError(
+                    f"{self.mode.split('_')[0]}: Expected input to be 2D or 3D, got "
+                    f"{input.dim()}D input instead"
+                )
+        unbatched = not packed and input.dim() == 2
+        if unbatched:
+            input = input.unsqueeze(1)
+            if hx is not None:
+                hx = _map_hidden(hx, lambda t: t.unsqueeze(1))
+        elif batch_first:
+            input = input.transpose(0, 1)
+        if input.shape[-1] != self.input_size:
+            raise RuntimeError(
+                f"input.size(-1) must be equal to input_size. Expected {self.input_size}, "
+                f"got {input.shape[-1]}"
+            )
+        batch = input.shape[1]
+        hx = self._initial_state(input, hx, batch)
+        self._check_hidden(hx, batch)
+        output, final = self._run_layers(input, hx, lengths)
+        if packed:
+            output = _repack(output, lengths, sorted_indices)
+            final = _permute_hidden(final, unsorted_indices)
+            return output, final
+        if unbatched:
+            output = output.squeeze(1)
+            final = _map_hidden(final, lambda t: t.squeeze(1))
+        elif batch_first:
+            output = output.transpose(0, 1)
+        return output, final
+
+    def _run_layers(self, x, hx, lengths):
+        directions = 2 if self.bidirectional else 1
+        finals_h, finals_c = [], []
+        for layer in range(self.num_layers):
+            outs = []
+            for direction in range(directions):
+                row = layer * directions + direction
+                state = (hx[0][row], hx[1][row]) if self.mode == "LSTM" else hx[row]
+                weights = self._layer_weights(layer, direction)
+                out, state = self._run_direction(x, state, weights, lengths, direction == 1)
+                outs.append(out)
+                if self.mode == "LSTM":
+                    finals_h.append(state[0])
+                    finals_c.append(state[1])
+                else:
+                    finals_h.append(state)
+            x = outs[0] if directions == 1 else torch.cat(outs, 2)
+            if self.dropout and self.training and layer < self.num_layers - 1:
+                x = core("dropout")(x, self.dropout, True)
+        final_h = torch.stack(finals_h)
+        if self.mode == "LSTM":
+            return x, (final_h, torch.stack(finals_c))
+        return x, final_h
+
+
+def _map_hidden(hx, fn):
+    return tuple(fn(t) for t in hx) if isinstance(hx, tuple) else fn(hx)
+
+
+def _permute_hidden(hx, permutation):
+    if permutation is None:
+        return hx
+    return _map_hidden(hx, lambda t: t.index_select(1, permutation))
+
+
+def _reverse_within(x, lengths):
+    """Reverse the time dim (0) of each sequence within its own length."""
+    steps = x.shape[0]
+    if lengths is None:
+        return x.flip(0)
+    t = torch.arange(steps).unsqueeze(1)
+    source = torch.where(t < lengths.unsqueeze(0), lengths.unsqueeze(0) - 1 - t, t)
+    index = source.reshape(steps, -1, *([1] * (x.dim() - 2))).expand(x.shape)
+    return x.gather(0, index)
+
+
+def _unpack(packed):
+    from ..utils.rnn import pad_packed_sequence
+
+    sorted_indices = packed.sorted_indices
+    unsorted_indices = packed.unsorted_indices
+    plain = PackedSequence(packed.data, packed.batch_sizes)
+    padded, lengths = pad_packed_sequence(plain)
+    return padded, lengths, sorted_indices, unsorted_indices
+
+
+def _repack(output, lengths, sorted_indices):
+    result = pack_padded_sequence(output, lengths)
+    return PackedSequence(
+        result.data, result.batch_sizes, sorted_indices, invert_permutation(sorted_indices)
+    )
+
+
+class RNN(RNNBase):
+    """Elman RNN: ``h_t = act(x_t W_ih^T + b_ih + h_(t-1) W_hh^T + b_hh)``.
+
+    Args:
+        input_size (int): features of the input.
+        hidden_size (int): features of the hidden state.
+        num_layers (int): stacked layers. Default: 1.
+        nonlinearity (str): ``'tanh'`` or ``'relu'``. Default: ``'tanh'``.
+        bias (bool): Default: ``True``.
+        batch_first (bool): input and output are (N, L, *). Default: ``False``.
+        dropout (float): dropout on the outputs of all but the last layer. Default: 0.
+        bidirectional (bool): Default: ``False``.
+
+    Shape:
+        - Input: (L, N, H_in), (N, L, H_in) with ``batch_first``, (L, H_in), or a
+          :class:`~torch.nn.utils.rnn.PackedSequence`; h_0: (D * num_layers, N, H_out).
+        - Output: (L, N, D * H_out) and h_n (D * num_layers, N, H_out).
+
+    Examples::
+
+        >>> import torch
+        >>> from torch import nn
+        >>> rnn = nn.RNN(10, 20, 2)
+        >>> output, hn = rnn(torch.randn(5, 3, 10), torch.randn(2, 3, 20))
+        >>> output.shape, hn.shape
+        (torch.Size([5, 3, 20]), torch.Size([2, 3, 20]))
+    """
+
+    def __init__(
+        self,
+        input_size: int,
+        hidden_size: int,
+        num_layers: int = 1,
+        nonlinearity: str = "tanh",
+        bias: bool = True,
+        batch_first: bool = False,
+        dropout: float = 0.0,
+        bidirectional: bool = False,
+        device=None,
+        dtype=None,
+    ) -> None:
+        if nonlinearity == "tanh":
+            mode = "RNN_TANH"
+        elif nonlinearity == "relu":
+            mode = "RNN_RELU"
+        else:
+            raise ValueError(
+                f"Unknown nonlinearity '{nonlinearity}'. Select from 'tanh' or 'relu'."
+            )
+        self.nonlinearity = nonlinearity
+        super().__init__(
+            mode, input_size, hidden_size, num_layers, bias, batch_first, dropout,
+            bidirectional, 0, device, dtype,
+        )  # fmt: skip
+        self.nonlinearity = nonlinearity
+
+
+class LSTM(RNNBase):
+    """Long short-term memory, optionally with projected hidden states
+    (``proj_size``).
+
+    Args:
+        input_size, hidden_size, num_layers, bias, batch_first, dropout,
+            bidirectional: as for :class:`RNN`.
+        proj_size (int): if > 0, ``h_t = W_hr (o_t * tanh(c_t))`` has this size.
+            Default: 0.
+
+    Shape:
+        - Input: as for :class:`RNN`; (h_0, c_0) with shapes (D * num_layers, N, H_out)
+          and (D * num_layers, N, H_cell).
+        - Output: (L, N, D * H_out) and (h_n, c_n).
+
+    Examples::
+
+        >>> import torch
+        >>> from torch import nn
+        >>> lstm = nn.LSTM(10, 20, 2)
+        >>> output, (hn, cn) = lstm(torch.randn(5, 3, 10))
+        >>> output.shape, hn.shape, cn.shape
+        (torch.Size([5, 3, 20]), torch.Size([2, 3, 20]), torch.Size([2, 3, 20]))
+    """
+
+    def __init__(
+        self,
+        input_size: int,
+        hidden_size: int,
+        num_layers: int = 1,
+        bias: bool = True,
+        batch_first: bool = False,
+        dropout: float = 0.0,
+        bidirectional: bool = False,
+        proj_size: int = 0,
+        device=None,
+        dtype=None,
+    ) -> None:
+        super().__init__(
+            "LSTM", input_size, hidden_size, num_layers, bias, batch_first, dropout,
+            bidirectional, proj_size, device, dtype,
+        )  # fmt: skip
+
+
+class GRU(RNNBase):
+    """Gated recurrent unit.
+
+    Args:
+        input_size, hidden_size, num_layers, bias, batch_first, dropout,
+            bidirectional: as for :class:`RNN`.
+
+    Examples::
+
+        >>> import torch
+        >>> from torch import nn
+        >>> gru = nn.GRU(10, 20, 2, batch_first=True)
+        >>> output, hn = gru(torch.randn(3, 5, 10))
+        >>> output.shape, hn.shape
+        (torch.Size([3, 5, 20]), torch.Size([2, 3, 20]))
+    """
+
+    def __init__(
+        self,
+        input_size: int,
+        hidden_size: int,
+        num_layers: int = 1,
+        bias: bool = True,
+        batch_first: bool = False,
+        dropout: float = 0.0,
+        bidirectional: bool = False,
+        device=None,
+        dtype=None,
+    ) -> None:
+        super().__init__(
+            "GRU", input_size, hidden_size, num_layers, bias, batch_first, dropout,
+            bidirectional, 0, device, dtype,
+        )  # fmt: skip
+
+
+# --------------------------------------------------------------------------- cells
+
+
+class RNNCellBase(Module):
+    """Weights shared by the cells: ``weight_ih`` (G*H, in), ``weight_hh`` (G*H, H),
+    ``bias_ih``, ``bias_hh`` (G*H), initialised from U(-1/sqrt(H), 1/sqrt(H))."""
+
+    def __init__(
+        self,
+        input_size: int,
+        hidden_size: int,
+        bias: bool,
+        num_chunks: int,
+        device=None,
+        dtype=None,
+    ) -> None:
+        super().__init__()
+        self.input_size = input_size
+        self.hidden_size = hidden_size
+        self.bias = bias
+        gate = num_chunks * hidden_size
+        self.weight_ih = Parameter(torch.empty((gate, input_size), dtype=dtype))
+        self.weight_hh = Parameter(torch.empty((gate, hidden_size), dtype=dtype))
+        if bias:
+            self.bias_ih = Parameter(torch.empty(gate, dtype=dtype))
+            self.bias_hh = Parameter(torch.empty(gate, dtype=dtype))
+        else:
+            self.register_parameter("bias_ih", None)
+            self.register_parameter("bias_hh", None)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        """Every weight from U(-1/sqrt(hidden_size), 1/sqrt(hidden_size))."""
+        bound = 1.0 / math.sqrt(self.hidden_size) if self.hidden_size > 0 else 0
+        for weight in self.parameters():
+            init.uniform_(weight, -bound, bound)
+
+    def extra_repr(self) -> str:
+        s = f"{self.input_size}, {self.hidden_size}"
+        if self.bias is not True:
+            s += f", bias={self.bias}"
+        nonlinearity = getattr(self, "nonlinearity", "tanh")
+        if nonlinearity != "tanh":
+            s += f", nonlinearity={nonlinearity}"
+        return s
+
+    def _batched(self, input, hx, states: int):
+        if input.dim() not in (1, 2):
+            raise ValueError(
+                f"{type(self).__name__}: Expected input to be 1D or 2D, got {input.dim()}D instead"
+            )
+        unbatched = input.dim() == 1
+        if unbatched:
+            input = input.unsqueeze(0)
+        batch = input.shape[0]
+        if hx is None:
+            zeros = torch.zeros(batch, self.hidden_size, dtype=input.dtype)
+            hx = zeros if states == 1 else (zeros, zeros)
+        elif unbatched:
+            hx = _map_hidden(hx, lambda t: t.unsqueeze(0))
+        return input, hx, unbatched
+
+    def _cell_args(self):
+        return (self.weight_ih, self.weight_hh, self.bias_ih, self.bias_hh)
+
+
+class RNNCell(RNNCellBase):
+    """One step of :class:`RNN`.
+
+    Args:
+        input_size (int), hidden_size (int), bias (bool, default ``True``),
+        nonlinearity (str): ``'tanh'`` or ``'relu'``. Default: ``'tanh'``.
+
+    Examples::
+
+        >>> import torch
+        >>> from torch import nn
+        >>> cell = nn.RNNCell(10, 20)
+        >>> cell(torch.randn(3, 10)).shape
+        torch.Size([3, 20])
+    """
+
+    def __init__(
+        self,
+        input_size: int,
+        hidden_size: int,
+        bias: bool = True,
+        nonlinearity: str = "tanh",
+        device=None,
+        dtype=None,
+    ) -> None:
+        super().__init__(input_size, hidden_size, bias, 1, device, dtype)
+        self.nonlinearity = nonlinearity
+
+    def forward(self, input, hx=None):
+        input, hx, unbatched = self._batched(input, hx, 1)
+        if self.nonlinearity == "tanh":
+            out = core("rnn_tanh_cell")(input, hx, *self._cell_args())
+        elif self.nonlinearity == "relu":
+            out = core("rnn_relu_cell")(input, hx, *self._cell_args())
+        else:
+            raise RuntimeError(f"Unknown nonlinearity: {self.nonlinearity}")
+        return out.squeeze(0) if unbatched else out
+
+
+class LSTMCell(RNNCellBase):
+    """One step of :class:`LSTM`; returns ``(h_1, c_1)``.
+
+    Examples::
+
+        >>> import torch
+        >>> from torch import nn
+        >>> h, c = nn.LSTMCell(10, 20)(torch.randn(3, 10))
+        >>> h.shape, c.shape
+        (torch.Size([3, 20]), torch.Size([3, 20]))
+    """
+
+    def __init__(
+        self, input_size: int, hidden_size: int, bias: bool = True, device=None, dtype=None
+    ) -> None:
+        super().__init__(input_size, hidden_size, bias, 4, device, dtype)
+
+    def forward(self, input, hx=None):
+        input, hx, unbatched = self._batched(input, hx, 2)
+        h, c = core("lstm_cell")(input, tuple(hx), *self._cell_args())
+        return (h.squeeze(0), c.squeeze(0)) if unbatched else (h, c)
+
+
+class GRUCell(RNNCellBase):
+    """One step of :class:`GRU`.
+
+    Examples::
+
+        >>> import torch
+        >>> from torch import nn
+        >>> nn.GRUCell(10, 20)(torch.randn(3, 10)).shape
+        torch.Size([3, 20])
+    """
+
+    def __init__(
+        self, input_size: int, hidden_size: int, bias: bool = True, device=None, dtype=None
+    ) -> None:
+        super().__init__(input_size, hidden_size, bias, 3, device, dtype)
+
+    def forward(self, input, hx=None):
+        input, hx, unbatched = self._batched(input, hx, 1)
+        out = core("gru_cell")(input, hx, *self._cell_args())
+        return out.squeeze(0) if unbatched else out

@@ -1,0 +1,77 @@
+"""torch.nn.modules.rnn: recurrent layers and cells against real PyTorch, and packed
+sequences against padded ones."""
+
+import pytest
+
+import torch
+from torch import nn
+from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
+
+FAMILY = "rnn"
+REPR_PREFIXES = ("nn.RNN(", "nn.LSTM(", "nn.GRU(", "nn.RNNCell(", "nn.LSTMCell(", "nn.GRUCell(")
+
+
+def test_forward_and_gradients_match_pytorch(module_case, check_module_case):
+    check_module_case(module_case)
+
+
+def test_repr_matches_pytorch(repr_case):
+    source, expected = repr_case
+    assert repr(eval(source)) == expected
+
+
+def test_parameter_names_follow_pytorch():
+    lstm = nn.LSTM(3, 4, num_layers=2, bidirectional=True, proj_size=2)
+    names = [n for n, _ in lstm.named_parameters()]
+    assert names[:5] == ["weight_ih_l0", "weight_hh_l0", "bias_ih_l0", "bias_hh_l0", "weight_hr_l0"]
+    assert names[5] == "weight_ih_l0_reverse" and len(names) == 20
+    assert tuple(lstm.weight_ih_l1.shape) == (16, 4) and tuple(lstm.weight_hh_l0.shape) == (16, 2)
+
+
+@pytest.mark.parametrize("cls", [nn.RNN, nn.LSTM, nn.GRU])
+@pytest.mark.parametrize("bidirectional", [False, True])
+def test_packed_sequences_match_each_sequence_run_alone(cls, bidirectional):
+    torch.manual_seed(0)
+    rnn = cls(3, 4, num_layers=2, bidirectional=bidirectional)
+    x = torch.randn(5, 3, 3)
+    lengths = [2, 5, 3]  # unsorted: packing sorts and unpacking restores the order
+    packed = pack_padded_sequence(x, lengths, enforce_sorted=False)
+    out, final = rnn(packed)
+    padded, out_lengths = pad_packed_sequence(out)
+    assert out_lengths.tolist() == lengths
+    for b, n in enumerate(lengths):
+        alone, alone_final = rnn(x[:n, b : b + 1])
+        assert bool(((padded[:n, b] - alone[:, 0]).abs() < 1e-5).all())
+        assert bool((padded[n:, b] == 0).all())
+        h = final[0] if cls is nn.LSTM else final
+        h_alone = alone_final[0] if cls is nn.LSTM else alone_final
+        assert bool(((h[:, b] - h_alone[:, 0]).abs() < 1e-5).all())
+
+
+def test_errors():
+    with pytest.raises(ValueError, match="Unknown nonlinearity 'gelu'"):
+        nn.RNN(2, 2, nonlinearity="gelu")
+    with pytest.raises(ValueError, match="proj_size has to be smaller than hidden_size"):
+        nn.LSTM(2, 2, proj_size=2)
+    with pytest.raises(RuntimeError, match="input.size\\(-1\\) must be equal to input_size"):
+        nn.GRU(3, 2)(torch.zeros(4, 1, 2))
+    with pytest.raises(RuntimeError, match="Expected hidden size"):
+        nn.GRU(3, 2)(torch.zeros(4, 1, 3), torch.zeros(2, 1, 2))
+
+
+def test_lstm_trains_on_a_sequence_task():
+    torch.manual_seed(0)
+    lstm, head = nn.LSTM(1, 8, batch_first=True), nn.Linear(8, 1)
+    params = list(lstm.parameters()) + list(head.parameters())
+    optimizer = torch.optim.SGD(params, lr=0.1, momentum=0.9)
+    x = torch.rand(16, 6, 1)
+    y = x.sum(1)  # the running sum of the sequence
+    for step in range(80):
+        optimizer.zero_grad()
+        out, _ = lstm(x)
+        loss = nn.functional.mse_loss(head(out[:, -1]), y)
+        loss.backward()
+        optimizer.step()
+        if step == 0:
+            first = loss.item()
+    assert loss.item() < first / 10
