@@ -7,10 +7,12 @@ import re
 import weakref
 
 import torch
+from torch._grad_mode import _state as _grad_state
 from torch._interface import GradEngine
 
 from . import _anomaly
 from ._derivatives import DERIVATIVES
+from ._derivatives._entry import input_meta
 from ._hooks import HookDict, add_hook, leaf_meta
 
 __all__ = ["Engine", "Node", "AccumulateGrad", "run_backward"]
@@ -138,7 +140,7 @@ class Node(_NodeBase):
                 for index, edge in enumerate(self.next_functions)
             )
         if self._out is not None:  # the formulas read the saved result too
-            result = self._out[0]
+            result = self._out[0] if not _grad_state.enabled else self._result_in_graph()
             return tuple(
                 None if edge[0] is None else formula(grad, inputs, saved, result)
                 for formula, edge in zip(derivative.formulas, self.next_functions)
@@ -149,6 +151,14 @@ class Node(_NodeBase):
         )
 
     __call__ = apply
+
+    def _result_in_graph(self):
+        """The saved result as an output of this node (for create_graph), made afresh so
+        that the node never references a tensor that references it back."""
+        result = self._out[0].detach()
+        result.grad_fn = self
+        result._requires_grad = True
+        return result
 
     def _check_versions(self) -> None:
         inputs = self._inputs
@@ -264,6 +274,14 @@ def _input_versions(inputs, which) -> tuple:
     return tuple(versions)
 
 
+def _unsaved_to_meta(inputs, which) -> tuple:
+    """``inputs`` with the tensors whose values the formulas do not read replaced by their
+    shape and dtype, so that the node does not keep them alive."""
+    if not which:
+        return tuple([input_meta(x) for x in inputs])
+    return tuple([x if i in which else input_meta(x) for i, x in enumerate(inputs)])
+
+
 def _saved_result(output) -> tuple:
     # an alias sharing the result's memory and version counter, without its grad_fn (no
     # reference cycle between the result and its node)
@@ -282,7 +300,8 @@ class Engine(GradEngine):
         if derivative is None:
             raise NotImplementedError(f"the derivative of '{op.name}' is not implemented")
         which = derivative.saved_inputs
-        recipe = (derivative, _node_class(derivative.node_name), which, which != ())
+        drops = which if derivative.drops_inputs else None
+        recipe = (derivative, _node_class(derivative.node_name), which, which != (), drops)
         self._recipes[op.name] = recipe
         return recipe
 
@@ -291,11 +310,13 @@ class Engine(GradEngine):
         recipe = self._recipes.get(op.name)
         if recipe is None:
             recipe = self._recipe(op)
-        derivative, cls, which, check_inputs = recipe
+        derivative, cls, which, check_inputs, drops = recipe
         if len(inputs) == 2:
             edges = (edge(inputs[0]), edge(inputs[1]))
         else:
             edges = tuple([edge(x) for x in inputs])
+        if drops is not None:
+            inputs = _unsaved_to_meta(inputs, drops)
         node = cls(
             derivative,
             inputs,

@@ -13,6 +13,7 @@ from ._entry import Derivative
 from .binary_math import BINARY_MATH
 from .conversion import CONVERSION
 from .decompositions import DECOMPOSITIONS
+from .fill import FILL
 from .gather_scatter import GATHER_SCATTER
 from .linalg import LINALG
 from .nn_kernels import NN_KERNELS
@@ -38,6 +39,7 @@ DERIVATIVES: dict[str, Derivative] = {
     **SHAPE_OPS,
     **NN_KERNELS,
     **DECOMPOSITIONS,
+    **FILL,
 }
 
 

@@ -22,6 +22,10 @@ class Derivative:
     #: whether the formulas need the op's result, as PyTorch saves it (``exp``, ``tanh``):
     #: writing into the result in place then makes backward raise
     saves_output: bool = False
+    #: keep only the shapes of the inputs that ``saved_inputs`` leaves out, so the node
+    #: does not keep them alive (set where that frees activations: PyTorch keeps nothing
+    #: of them); off for the hottest ops, whose inputs live on elsewhere anyway
+    drops_inputs: bool = False
 
 
 def sum_to_shape(grad, shape: tuple):
@@ -38,5 +42,18 @@ def sum_to_shape(grad, shape: tuple):
     return grad
 
 
+_Tensor = torch.Tensor
+
+
+def input_meta(x):
+    """What a node keeps of an input whose value its formulas never read: its shape (a
+    ``torch.Size``), so that the input's memory can be freed after the forward pass, as in
+    PyTorch. Other arguments are kept as they are."""
+    return x.shape if isinstance(x, _Tensor) else x
+
+
 def shape_of(x) -> tuple:
-    return tuple(x.shape) if isinstance(x, torch.Tensor) else ()
+    """The shape of a formula's input: a tensor, the shape kept in its place, or a scalar."""
+    if isinstance(x, tuple):
+        return tuple(x)
+    return tuple(x.shape) if isinstance(x, _Tensor) else ()

@@ -78,9 +78,7 @@ def _sign(grad, inputs, saved):
 
 
 def _exp(grad, inputs, saved, result):
-    # NOTE: under create_graph the result is recomputed from the input so that double
-    # backward sees its dependence on the input
-    return grad * (torch.exp(inputs[0]) if torch.is_grad_enabled() else result)
+    return grad * result
 
 
 def _log(grad, inputs, saved):
@@ -97,6 +95,8 @@ POINTWISE = {
     "neg": Derivative("NegBackward0", (_neg,), saved_inputs=()),
     "abs": Derivative("AbsBackward0", (_abs,)),
     "sign": Derivative("SignBackward0", (_sign,)),
-    "exp": Derivative("ExpBackward0", (_exp,), saved_inputs=(), saves_output=True),
+    "exp": Derivative(
+        "ExpBackward0", (_exp,), saved_inputs=(), saves_output=True, drops_inputs=True
+    ),
     "log": Derivative("LogBackward0", (_log,)),
 }

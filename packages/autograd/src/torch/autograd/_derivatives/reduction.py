@@ -6,7 +6,7 @@ import math
 
 import torch
 
-from ._entry import Derivative
+from ._entry import Derivative, shape_of
 
 
 def _restore_dims(grad, input_shape, dims, keepdim):
@@ -26,12 +26,12 @@ def _kept(tensor, input_shape, dims, keepdim):
 
 def _sum(grad, inputs, saved):
     dims, keepdim = saved
-    return _restore_dims(grad, tuple(inputs[0].shape), dims, keepdim)
+    return _restore_dims(grad, shape_of(inputs[0]), dims, keepdim)
 
 
 def _mean(grad, inputs, saved):
     dims, keepdim = saved
-    shape = tuple(inputs[0].shape)
+    shape = shape_of(inputs[0])
     count = math.prod(shape[d] for d in dims)
     return _restore_dims(grad, shape, dims, keepdim) / count
 
@@ -126,8 +126,8 @@ def _vector_norm(grad, inputs, saved):
 
 
 REDUCTION = {
-    "sum": Derivative("SumBackward0", (_sum,), saved_inputs=()),
-    "mean": Derivative("MeanBackward0", (_mean,), saved_inputs=()),
+    "sum": Derivative("SumBackward0", (_sum,), saved_inputs=(), drops_inputs=True),
+    "mean": Derivative("MeanBackward0", (_mean,), saved_inputs=(), drops_inputs=True),
     "prod": Derivative("ProdBackward0", (_prod,)),
     "amax": Derivative("AmaxBackward0", (lambda g, i, s: _extreme(g, i, s, torch.amax),)),
     "amin": Derivative("AminBackward0", (lambda g, i, s: _extreme(g, i, s, torch.amin),)),

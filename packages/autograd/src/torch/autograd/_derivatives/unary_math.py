@@ -14,23 +14,6 @@ def _x(inputs):
     return inputs[0]
 
 
-def _y(result, inputs, op):
-    """The op's saved result; recomputed from the input when backward is itself being
-    recorded (``create_graph``), so that the result's own dependence on the input is
-    differentiated too."""
-    if torch.is_grad_enabled():
-        return op(inputs[0])
-    return result
-
-
-def _one_minus_square(y):
-    return 1.0 - y * y  # NOTE: y * y and a float literal take core's fast paths
-
-
-def _sigmoid_grad(grad, y):
-    return grad * y * (1.0 - y)
-
-
 def _zeros(grad, inputs, saved):
     return torch.zeros_like(grad)
 
@@ -51,8 +34,8 @@ def _trigamma(x):
 _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
 
 _FORMULAS = {
-    "sqrt": lambda g, i, s, y: g / (2 * _y(y, i, torch.sqrt)),
-    "rsqrt": lambda g, i, s, y: -0.5 * g * _y(y, i, torch.rsqrt) ** 3,
+    "sqrt": lambda g, i, s, y: g / (2 * y),
+    "rsqrt": lambda g, i, s, y: -0.5 * g * y**3,
     "expm1": lambda g, i, s: g * torch.exp(_x(i)),
     "log1p": lambda g, i, s: g / (1 + _x(i)),
     "log2": lambda g, i, s: g / (_x(i) * math.log(2.0)),
@@ -65,11 +48,11 @@ _FORMULAS = {
     "atan": lambda g, i, s: g / (1 + _x(i) * _x(i)),
     "sinh": lambda g, i, s: g * torch.cosh(_x(i)),
     "cosh": lambda g, i, s: g * torch.sinh(_x(i)),
-    "tanh": lambda g, i, s, y: g * _one_minus_square(_y(y, i, torch.tanh)),
+    "tanh": lambda g, i, s, y: g * (1.0 - y * y),
     "asinh": lambda g, i, s: g / torch.sqrt(_x(i) * _x(i) + 1),
     "acosh": lambda g, i, s: g / torch.sqrt((_x(i) - 1) * (_x(i) + 1)),
     "atanh": lambda g, i, s: g / (1 - _x(i) * _x(i)),
-    "sigmoid": lambda g, i, s, y: _sigmoid_grad(g, _y(y, i, torch.sigmoid)),
+    "sigmoid": lambda g, i, s, y: g * y * (1.0 - y),
     "logit": _logit,
     "erf": lambda g, i, s: g * _TWO_OVER_SQRT_PI * torch.exp(-_x(i) * _x(i)),
     "erfc": lambda g, i, s: -g * _TWO_OVER_SQRT_PI * torch.exp(-_x(i) * _x(i)),
@@ -92,13 +75,16 @@ def _node_name(name: str) -> str:
 
 
 # PyTorch saves the result of these (not their input): writing into the result in place
-# then makes backward raise, as there
+# then makes backward raise, as there. Their formulas take the result as a 4th argument
+# (a tensor of the graph under create_graph, so double backward differentiates it).
 _SAVE_RESULT = frozenset({"sqrt", "rsqrt", "tanh", "sigmoid"})
 
 
 def _entry(name: str, formula) -> Derivative:
     if name in _SAVE_RESULT:
-        return Derivative(_node_name(name), (formula,), saved_inputs=(), saves_output=True)
+        return Derivative(
+            _node_name(name), (formula,), saved_inputs=(), saves_output=True, drops_inputs=True
+        )
     return Derivative(_node_name(name), (formula,))
 
 

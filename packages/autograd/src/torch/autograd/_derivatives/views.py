@@ -63,6 +63,14 @@ def _index_put_values(grad, inputs, saved):
     return sum_to_shape(_op("index")(grad, index), tuple(inputs[1].shape))
 
 
+def _view_as_real(grad, inputs, saved):
+    return _op("view_as_complex")(grad.contiguous())
+
+
+def _view_as_complex(grad, inputs, saved):
+    return _op("view_as_real")(grad)
+
+
 VIEWS = {
     "view": Derivative("ViewBackward0", (_view,), saved_inputs=()),
     "reshape": Derivative("ViewBackward0", (_reshape,), saved_inputs=()),
@@ -74,4 +82,6 @@ VIEWS = {
     "index": Derivative("IndexBackward0", (_index,)),
     "_index_scatter": Derivative("IndexBackwardBackward0", (_index_scatter,)),
     "index_put_": Derivative("IndexPutBackward0", (_index_put_self, _index_put_values)),
+    "view_as_real": Derivative("ViewAsRealBackward0", (_view_as_real,), saved_inputs=()),
+    "view_as_complex": Derivative("ViewAsComplexBackward0", (_view_as_complex,), saved_inputs=()),
 }
