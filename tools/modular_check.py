@@ -70,6 +70,26 @@ def check_gradients_available(available: bool) -> None:
     assert w.grad.tolist() == [1.0, 1.5], w.grad
 
 
+def check_curve_fit(without_nn: bool) -> None:
+    """A downstream-style script on core + autograd alone: fit y = a*x^2 + b by gradient
+    descent with plain tensors and torch.autograd.grad."""
+    import torch
+
+    x = torch.linspace(-1.0, 1.0, 21)
+    y = 3.0 * x**2 - 0.5
+    a = torch.zeros((), requires_grad=True)
+    b = torch.zeros((), requires_grad=True)
+    for _ in range(200):
+        loss = ((a * x**2 + b - y) ** 2).mean()
+        grad_a, grad_b = torch.autograd.grad(loss, (a, b))
+        with torch.no_grad():
+            a = (a - 0.5 * grad_a).requires_grad_()
+            b = (b - 0.5 * grad_b).requires_grad_()
+    assert abs(a.item() - 3.0) < 1e-2 and abs(b.item() + 0.5) < 1e-2, (a, b)
+    if without_nn:
+        assert "torch.nn" not in sys.modules, "the curve fit imported torch.nn"
+
+
 def check_optim(without_autograd: bool) -> None:
     import torch
 
@@ -93,6 +113,8 @@ def main(scenario: str) -> None:
         else:
             check_missing(module, dist)
     check_gradients_available("torch.autograd" in present)
+    if "torch.autograd" in present:
+        check_curve_fit(without_nn="torch.nn" not in present)
     if "torch.optim" in present:
         check_optim(without_autograd="torch.autograd" not in present)
     print(f"modular scenario {scenario}: ok")
