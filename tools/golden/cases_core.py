@@ -816,3 +816,46 @@ RESAMPLING += [
 ]
 
 GROUPS["resampling"] = RESAMPLING
+
+# API gaps colleagues reported (fill_/zero_, complex views, *_like layouts, predicates)
+API_GAPS = [
+    "y = torch.arange(6.0).reshape(2, 3); y.fill_(2.5), y",
+    "y = torch.arange(6).reshape(2, 3); y[:, 1].fill_(7); y",
+    "y = torch.arange(4); y.fill_(torch.tensor(3.7)); y",
+    "torch.arange(4.0).fill_(torch.tensor([1.0, 2.0]))",
+    "torch.fill(torch.zeros(2, dtype=torch.int32), 1.9), torch.fill(x, torch.tensor(2.0))",
+    "torch.zeros(3, dtype=torch.bool).fill_(2)",
+    "y = torch.ones(2, 3); y.t()[1].zero_(); y, y.zero_() is y",
+    "y = torch.ones(3); torch.zero_(y); y",
+    "y = torch.tensor([1.0, 2.0], requires_grad=True); y.fill_(0.0)",
+    "y = torch.tensor([1.0, 2.0], requires_grad=True); y.zero_()",
+    "y = torch.tensor([1.0, 2.0], requires_grad=True) * 1; y.fill_(3.0).grad_fn is not None",
+    "torch.is_complex(torch.zeros(2, dtype=torch.complex128)), torch.is_complex(x), torch.is_complex(b)",
+    "torch.is_complex([1])",
+    "torch.typename(x), torch.typename(m), torch.typename(b), torch.typename(3.5), torch.typename(torch.Tensor), torch.typename(torch.float32), torch.typename(torch.Size([2])), torch.typename(len), torch.typename(None)",
+    "torch.is_nonzero(torch.tensor([[2.0]])), torch.is_nonzero(torch.tensor(False)), x.is_nonzero()",
+    "torch.is_nonzero(torch.zeros(0))",
+    "torch.is_nonzero(torch.zeros(2))",
+    "torch.is_same_size(x, x.t()), x.is_same_size(torch.zeros(3, 4))",
+    "z = torch.tensor([1 + 2j, 3 - 4j, 5j]); torch.view_as_real(z), torch.view_as_real(z[1:]), torch.view_as_real(z[::2])",
+    "z = torch.tensor([1 + 2j, 3 - 4j]); r = torch.view_as_real(z); r[1, 1] = 7; z, torch.view_as_real(torch.tensor(1 + 1j))",
+    "torch.view_as_real(x)",
+    "torch.view_as_complex(x.view(3, 2, 2)), torch.view_as_complex(x.view(2, 3, 2)[:, ::2]), torch.view_as_complex(torch.tensor([1.0, 2.0], dtype=torch.float64))",
+    "torch.view_as_complex(x)",
+    "torch.view_as_complex(x.view(-1)[1:11].view(5, 2))",
+    "torch.view_as_complex(torch.arange(4).view(2, 2))",
+    "torch.view_as_complex(x.view(12, 1).expand(12, 2))",
+    "torch.view_as_complex(x.view(2, 6)[:, 1:5].reshape(2, 2, 2).transpose(0, 1).contiguous().as_strided((2, 2), (3, 1)))",
+    "z = torch.tensor([1 + 2j, 3 - 4j]); z.real, z.imag, torch.real(z), torch.imag(z), x.real.shape",
+    "x.imag",
+    "z = torch.tensor([1 + 2j, 3 - 4j]); z.imag = torch.tensor([0.5, 0.25]); z.real += 1; z",
+    "torch.zeros_like(torch.zeros(4, 6)[:, ::2].t()).stride(), torch.zeros_like(torch.zeros(4, 6).t()).stride(), torch.ones_like(torch.zeros(3, 1).expand(3, 4)).stride()",
+    "torch.empty_like(torch.zeros(2, 3, 4, 5).permute(0, 2, 3, 1)).stride(), torch.full_like(torch.zeros(2, 3, 4, 5), 2, memory_format=torch.channels_last).stride()",
+    "torch.zeros_like(x.t(), memory_format=torch.contiguous_format).stride(), torch.zeros_like(x.t(), memory_format=torch.preserve_format).stride()",
+    "torch.zeros_like(torch.zeros(2, 3, 4, 5, 6), memory_format=torch.channels_last_3d).stride()",
+    "torch.full_like(torch.zeros(2, 3, 4), 2, memory_format=torch.channels_last)",
+    "torch.ones_like(torch.zeros(2, 3, 4, 5), memory_format=torch.channels_last_3d)",
+    "torch.full_like(torch.zeros(2, dtype=torch.int64), 2.7), torch.ones_like(b), torch.zeros_like(x, dtype=torch.int16)",
+]
+
+GROUPS["api_gaps"] = API_GAPS

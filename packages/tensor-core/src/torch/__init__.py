@@ -87,6 +87,8 @@ from ._layout import (
 from ._legacy import LEGACY_TYPES
 from ._ops._dispatch import result_type
 from ._ops.binary_math import *  # noqa: F403 - the binary math functions
+from ._ops.complex_views import imag, real, view_as_complex, view_as_real
+from ._ops.fill import fill, zero_
 from ._ops.gather_scatter import flip, gather, index_select, masked_fill, scatter, scatter_add
 from ._ops.linalg import (
     addbmm,
@@ -195,6 +197,7 @@ from ._ops.views import (
     unflatten,
     unsqueeze,
 )
+from ._predicates import is_complex, is_nonzero, is_same_size, typename
 from ._random import (
     Generator,
     bernoulli,

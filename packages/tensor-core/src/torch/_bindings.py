@@ -7,10 +7,11 @@ import warnings
 
 import numpy as np
 
-from . import _conversion, _indexing, _random
+from . import _conversion, _indexing, _predicates, _random
 from ._layout import strided
 from ._ops import (
     binary_math,
+    complex_views,
     gather_scatter,
     linalg,
     nn_kernels,
@@ -80,6 +81,8 @@ _METHODS = {
         for name in sorting.__all__
         if name not in ("searchsorted", "bucketize")
     },
+    "is_nonzero": _predicates.is_nonzero,
+    "is_same_size": _predicates.is_same_size,
     # conversions and copies
     "to": _conversion.to,
     "type": _conversion.type_,
@@ -194,6 +197,15 @@ def _index(self: Tensor) -> int:
     return int(self._np.reshape(())[()])
 
 
+def _set_part(part):
+    """The setter of ``Tensor.real``/``Tensor.imag``: copy ``value`` into that part."""
+
+    def setter(self: Tensor, value) -> None:
+        _conversion.copy_(part(self), value)
+
+    return setter
+
+
 def _typed_storage(self: Tensor):
     from ._storage import TypedStorage
 
@@ -256,6 +268,8 @@ def bind() -> None:
     Tensor.T = property(_transpose_all)
     Tensor.mT = property(_transpose_matrices)
     Tensor.layout = property(lambda self: strided)
+    Tensor.real = property(complex_views.real, _set_part(complex_views.real))
+    Tensor.imag = property(complex_views.imag, _set_part(complex_views.imag))
     Tensor.nbytes = property(lambda self: self._np.nbytes)
     Tensor.itemsize = property(lambda self: self._np.itemsize)
     Tensor.storage = _typed_storage

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import builtins
+
 import numpy as np
 
 from . import _dtype
@@ -201,16 +203,78 @@ def full(size, fill_value, *, dtype=None, device=None, requires_grad=False) -> T
     return _filled("full", (size,), fill_value, dtype, device, requires_grad)
 
 
-def zeros_like(input: Tensor, *, dtype=None, device=None, requires_grad=False) -> Tensor:
-    """Zeros with the shape (and by default the dtype) of ``input``."""
-    return zeros(
-        input.shape, dtype=dtype or input.dtype, device=device, requires_grad=requires_grad
-    )
+def _like(input: Tensor, fill, dtype, device, requires_grad, memory_format) -> Tensor:
+    """A new tensor shaped like ``input``, filled with ``fill`` (None: uninitialised),
+    laid out by ``memory_format`` (default: keep ``input``'s dim order, as PyTorch's
+    ``preserve_format``)."""
+    _check_device(device)
+    if not isinstance(input, Tensor):
+        raise TypeError(f"argument 'input' must be Tensor, not {type(input).__name__}")
+    dtype = dtype or input._dtype
+    array = _empty_in_format(input._np, dtype.np_dtype, memory_format)
+    if fill is not None:
+        array[...] = fill
+    return _finish(array, dtype, requires_grad)
 
 
-def ones_like(input: Tensor, *, dtype=None, device=None, requires_grad=False) -> Tensor:
-    """Ones with the shape (and by default the dtype) of ``input``."""
-    return ones(input.shape, dtype=dtype or input.dtype, device=device, requires_grad=requires_grad)
+_CHANNELS_LAST_RANK = {"channels_last": 4, "channels_last_3d": 5}
+
+
+def _empty_in_format(like: np.ndarray, np_dtype, memory_format) -> np.ndarray:
+    name = "preserve_format" if memory_format is None else getattr(memory_format, "name", None)
+    if name == "preserve_format":
+        # NumPy's "K" order keeps the input's dim order, as PyTorch's preserve_format does
+        return np.empty_like(like, dtype=np_dtype, order="K")
+    if name == "contiguous_format":
+        return np.empty(like.shape, dtype=np_dtype)
+    rank = _CHANNELS_LAST_RANK.get(name)
+    if rank is None:
+        raise TypeError(
+            "argument 'memory_format' must be torch.memory_format, not "
+            f"{type(memory_format).__name__}"
+        )
+    if like.ndim != rank:
+        raise RuntimeError(f"required rank {rank} tensor to use {name} format")
+    # channels last: allocate N, spatial..., C and view it as N, C, spatial...
+    order = (0, *builtins.range(2, rank), 1)
+    shape = tuple(like.shape[i] for i in order)
+    return np.empty(shape, dtype=np_dtype).transpose(np.argsort(order))
+
+
+def zeros_like(
+    input: Tensor, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None
+) -> Tensor:
+    """Zeros with the shape (and by default the dtype and memory layout) of ``input``.
+
+    Args:
+        memory_format (torch.memory_format, optional): ``torch.preserve_format`` (the
+            default: the dim order of ``input``), ``torch.contiguous_format``,
+            ``torch.channels_last`` (4-D) or ``torch.channels_last_3d`` (5-D).
+
+    Examples::
+
+        >>> import torch
+        >>> torch.zeros_like(torch.ones(3, 2).t()).stride()
+        (1, 2)
+        >>> torch.zeros_like(torch.ones(1, 3, 2, 2), memory_format=torch.channels_last).stride()
+        (12, 1, 6, 3)
+    """
+    return _like(input, 0, dtype, device, requires_grad, memory_format)
+
+
+def ones_like(
+    input: Tensor, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None
+) -> Tensor:
+    """Ones with the shape (and by default the dtype and memory layout) of ``input``; see
+    :func:`zeros_like` for ``memory_format``.
+
+    Examples::
+
+        >>> import torch
+        >>> torch.ones_like(torch.zeros(2, dtype=torch.int32))
+        tensor([1, 1], dtype=torch.int32)
+    """
+    return _like(input, 1, dtype, device, requires_grad, memory_format)
 
 
 def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=False) -> Tensor:
@@ -241,22 +305,41 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
     return _finish(values.astype(dtype.np_dtype), dtype, requires_grad)
 
 
-def empty_like(input: Tensor, *, dtype=None, device=None, requires_grad=False) -> Tensor:
-    """An uninitialised tensor with the shape (and by default the dtype) of ``input``."""
-    return empty(
-        input.shape, dtype=dtype or input.dtype, device=device, requires_grad=requires_grad
-    )
+def empty_like(
+    input: Tensor, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None
+) -> Tensor:
+    """An uninitialised tensor with the shape (and by default the dtype and memory layout)
+    of ``input``; see :func:`zeros_like` for ``memory_format``.
+
+    Examples::
+
+        >>> import torch
+        >>> torch.empty_like(torch.zeros(2, 3)).shape
+        torch.Size([2, 3])
+    """
+    return _like(input, None, dtype, device, requires_grad, memory_format)
 
 
-def full_like(input: Tensor, fill_value, *, dtype=None, device=None, requires_grad=False) -> Tensor:
-    """``fill_value`` in the shape (and by default the dtype) of ``input``."""
-    return full(
-        input.shape,
-        fill_value,
-        dtype=dtype or input.dtype,
-        device=device,
-        requires_grad=requires_grad,
-    )
+def full_like(
+    input: Tensor,
+    fill_value,
+    *,
+    dtype=None,
+    layout=None,
+    device=None,
+    requires_grad=False,
+    memory_format=None,
+) -> Tensor:
+    """``fill_value`` in the shape (and by default the dtype and memory layout) of
+    ``input``; see :func:`zeros_like` for ``memory_format``.
+
+    Examples::
+
+        >>> import torch
+        >>> torch.full_like(torch.zeros(2, dtype=torch.int64), 7)
+        tensor([7, 7])
+    """
+    return _like(input, fill_value, dtype, device, requires_grad, memory_format)
 
 
 def range(

@@ -4,6 +4,7 @@
 from . import (  # noqa: F401
     binary_math,
     decompositions,
+    fill,
     gather_scatter,
     linalg,
     nn_functional,

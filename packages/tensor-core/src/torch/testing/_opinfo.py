@@ -903,6 +903,32 @@ op_db: list[OpInfo] = [
     OpInfo("index", lambda x, i: x[i], lambda a, i: a[_as_numpy_index(i)], _index_samples),
     OpInfo("index_put_", _index_put, _index_put_ref, _index_put_samples),
     OpInfo("clone", torch.clone, np.copy, _unary_samples()),
+    OpInfo(
+        "fill",
+        lambda x, v: torch.fill(x, v),
+        lambda a, v: np.full_like(a, v),
+        lambda d: [
+            SampleInput((_make((2, 3), d, 1),), (1.5,)),
+            SampleInput((_make((4,), d, 2), _make((), d, 3))),
+        ],
+        FLOATING + INTEGRAL,
+    ),
+    # the complex views, as round trips through a complex tensor (gradients stay real)
+    OpInfo(
+        "view_as_complex",
+        lambda x: torch.view_as_real(torch.view_as_complex(x)),
+        lambda a: a,
+        lambda d: [
+            SampleInput((_make((3, 2), d, 1),)),
+            SampleInput((_make((2, 3, 2), d, 2)[:, ::2],)),
+        ],
+    ),
+    OpInfo(
+        "view_as_real",
+        lambda x: torch.view_as_real(torch.view_as_complex(x))[..., 1],
+        lambda a: a[..., 1],
+        lambda d: [SampleInput((_make((4, 2), d, 3),))],
+    ),
     # float32 -> float64, and float64 -> a float64 copy (exact, so gradients can be checked)
     OpInfo(
         "_to_copy",

@@ -3,7 +3,7 @@ from torch-utils-data)."""
 
 __path__ = __import__("pkgutil").extend_path(__path__, __name__)
 
-_LAZY_SUBMODULES = ("data", "dlpack")
+_LAZY_SUBMODULES = ("data", "dlpack", "hooks")
 
 
 def __getattr__(name):

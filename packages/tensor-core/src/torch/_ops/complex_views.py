@@ -1,0 +1,130 @@
+"""Views between complex tensors and real tensors with a trailing dim of size 2 (real and
+imaginary parts): ``view_as_real``, ``view_as_complex``, ``real`` and ``imag``. The
+results share storage and version counter with their input."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import _dtype
+from .._tensor import Tensor
+from ._dispatch import check_tensor, record, register_op
+
+__all__ = ["view_as_real", "view_as_complex", "real", "imag"]
+
+_COMPLEX_OF = {_dtype.float32: _dtype.complex64, _dtype.float64: _dtype.complex128}
+
+
+def _retyped_alias(input: Tensor, array: np.ndarray, dtype, offset: int) -> Tensor:
+    result = input._alias(array)
+    result._dtype = dtype
+    result._offset = offset
+    return result
+
+
+def view_as_real(input: Tensor) -> Tensor:
+    """A real view of a complex tensor with one more trailing dim of size 2 holding the
+    real and imaginary parts.
+
+    Examples::
+
+        >>> import torch
+        >>> z = torch.tensor([1 + 2j, 3 - 4j])
+        >>> torch.view_as_real(z)
+        tensor([[ 1.,  2.],
+                [ 3., -4.]])
+    """
+    check_tensor(input, "view_as_real")
+    if not input._dtype.is_complex:
+        raise RuntimeError("view_as_real is only supported for complex tensors")
+    real = input._dtype.to_real()
+    array = input._np[..., None].view(real.np_dtype)
+    result = _retyped_alias(input, array, real, input._offset * 2)
+    return record(VIEW_AS_REAL, (input,), result)
+
+
+VIEW_AS_REAL = register_op(
+    "view_as_real",
+    view_as_real,
+    "view_as_real(Tensor(a) self) -> Tensor(a)",
+    "view",
+    view=True,
+)
+
+
+def _check_complex_layout(input: Tensor) -> None:
+    if input._dtype not in _COMPLEX_OF:
+        if input._dtype is _dtype.float16:
+            raise NotImplementedError(
+                "view_as_complex: complex32 (chalf) tensors are not built yet"
+            )
+        raise RuntimeError(
+            "view_as_complex is only supported for half, float and double tensors, but got a "
+            f"tensor of scalar type: {input._dtype._legacy[:-6]}"
+        )
+    if input._np.ndim == 0 or input._np.shape[-1] != 2:
+        raise RuntimeError("Tensor must have a last dimension of size 2")
+    strides = input.stride()
+    if strides[-1] != 1:
+        raise RuntimeError("Tensor must have a last dimension with stride 1")
+    if any(s % 2 for s in strides[:-1]):
+        raise RuntimeError("Tensor must have a stride divisible by 2 for all but last dimension")
+    if input._offset % 2:
+        raise RuntimeError("Tensor must have a storage_offset divisible by 2")
+
+
+def view_as_complex(input: Tensor) -> Tensor:
+    """A complex view of a float32/float64 tensor whose last dim (size 2, stride 1) holds
+    real and imaginary parts; the result drops that dim.
+
+    Examples::
+
+        >>> import torch
+        >>> torch.view_as_complex(torch.tensor([[1.0, 2.0], [3.0, -4.0]]))
+        tensor([1.+2.j, 3.-4.j])
+    """
+    check_tensor(input, "view_as_complex")
+    _check_complex_layout(input)
+    complex_dtype = _COMPLEX_OF[input._dtype]
+    array = input._np.view(complex_dtype.np_dtype)[..., 0]
+    result = _retyped_alias(input, array, complex_dtype, input._offset // 2)
+    return record(VIEW_AS_COMPLEX, (input,), result)
+
+
+VIEW_AS_COMPLEX = register_op(
+    "view_as_complex",
+    view_as_complex,
+    "view_as_complex(Tensor(a) self) -> Tensor(a)",
+    "view",
+    view=True,
+)
+
+
+def real(input: Tensor) -> Tensor:
+    """The real parts of a complex tensor as a view; a real tensor itself.
+
+    Examples::
+
+        >>> import torch
+        >>> torch.real(torch.tensor([1 + 2j, 3 - 4j]))
+        tensor([1., 3.])
+    """
+    check_tensor(input, "real")
+    if not input._dtype.is_complex:
+        return input
+    return view_as_real(input)[..., 0]
+
+
+def imag(input: Tensor) -> Tensor:
+    """The imaginary parts of a complex tensor as a view (real tensors have none).
+
+    Examples::
+
+        >>> import torch
+        >>> torch.imag(torch.tensor([1 + 2j, 3 - 4j]))
+        tensor([ 2., -4.])
+    """
+    check_tensor(input, "imag")
+    if not input._dtype.is_complex:
+        raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
+    return view_as_real(input)[..., 1]

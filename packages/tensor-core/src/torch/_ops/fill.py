@@ -1,0 +1,125 @@
+"""Filling a tensor with one value: ``torch.fill``, ``Tensor.fill_`` and ``Tensor.zero_``.
+
+The value is a number or a 0-dim tensor; the in-place forms write straight into the
+tensor's memory (``np.copyto`` of a scalar, no temporary array).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._tensor import Tensor
+from ._dispatch import check_inplace, check_tensor, record, register_op
+from .pointwise import INPLACE, _snapshot, _write_out
+
+__all__ = ["fill", "fill_", "zero_"]
+
+
+def _scalar(value, op: str):
+    """``value`` (a number or a 0-dim tensor) as a Python/NumPy scalar."""
+    if isinstance(value, Tensor):
+        if value._np.ndim:
+            raise RuntimeError(
+                f"{op} only supports 0-dimension value tensor but got tensor with "
+                f"{value._np.ndim} dimensions."
+            )
+        return value._np[()]
+    if isinstance(value, (bool, int, float, complex, np.generic)):
+        return value
+    raise TypeError(
+        f"{op}(): argument 'value' must be Number or Tensor, not {type(value).__name__}"
+    )
+
+
+def _store(array: np.ndarray, scalar) -> None:
+    if array.dtype.kind not in "c" and isinstance(scalar, (complex, np.complexfloating)):
+        scalar = scalar.real  # PyTorch keeps the real part when filling a real tensor
+    with np.errstate(all="ignore"):
+        np.copyto(array, scalar, casting="unsafe")
+
+
+def fill(input: Tensor, value, *, out=None) -> Tensor:
+    """A tensor shaped and typed like ``input`` with every element equal to ``value``
+    (a number or a 0-dim tensor).
+
+    Examples::
+
+        >>> import torch
+        >>> torch.fill(torch.zeros(2, 2, dtype=torch.int32), 7)
+        tensor([[7, 7],
+                [7, 7]], dtype=torch.int32)
+    """
+    check_tensor(input, "fill")
+    scalar = _scalar(value, "fill")
+    array = np.empty(input._np.shape, dtype=input._np.dtype)
+    _store(array, scalar)
+    if out is not None:
+        return _write_out(out, array, input._dtype)
+    return record(FILL, (input, value), Tensor._from_array(array, input._dtype))
+
+
+FILL = register_op("fill", fill, "fill(Tensor self, Scalar value) -> Tensor", "fill")
+
+
+def fill_(self: Tensor, value) -> Tensor:
+    """Set every element of ``self`` to ``value`` (a number or a 0-dim tensor), in place.
+
+    Examples::
+
+        >>> import torch
+        >>> x = torch.arange(4.0)
+        >>> x.fill_(2.5)
+        tensor([2.5000, 2.5000, 2.5000, 2.5000])
+        >>> x.fill_(torch.tensor(1))
+        tensor([1., 1., 1., 1.])
+    """
+    scalar = _scalar(value, "fill_")
+    recording = check_inplace(self, value)
+    snapshot = _snapshot(self) if recording else None
+    _store(self._np, scalar)
+    self._bump_version()
+    if recording:
+        record(FILL, (snapshot, value), self)
+    return self
+
+
+def zero_(self: Tensor) -> Tensor:
+    """Set every element of ``self`` to zero, in place.
+
+    Examples::
+
+        >>> import torch
+        >>> x = torch.ones(2, 3)
+        >>> x[0].zero_()
+        tensor([0., 0., 0.])
+        >>> x
+        tensor([[0., 0., 0.],
+                [1., 1., 1.]])
+    """
+    recording = check_inplace(self)
+    snapshot = _snapshot(self) if recording else None
+    self._np[...] = 0
+    self._bump_version()
+    if recording:
+        record(FILL, (snapshot, 0), self)
+    return self
+
+
+register_op(
+    "fill_",
+    fill_,
+    "fill_(Tensor(a!) self, Scalar value) -> Tensor(a!)",
+    "fill",
+    inplace=True,
+    out_of_place="fill",
+)
+register_op(
+    "zero_",
+    zero_,
+    "zero_(Tensor(a!) self) -> Tensor(a!)",
+    "fill",
+    inplace=True,
+    out_of_place="fill",
+)
+INPLACE["fill_"] = fill_
+INPLACE["zero_"] = zero_
