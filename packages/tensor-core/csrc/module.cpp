@@ -4,7 +4,12 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <climits>
 #include <cmath>
+#include <cstdint>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #include <stdexcept>
 #include <algorithm>
 #include <vector>
@@ -286,6 +291,25 @@ py::array conv_weight_grad(const py::array& x, const py::array& grad_out, const 
   throw py::type_error("convolution: input must be float32 or float64");
 }
 
+// Large buffers: glibc serves allocations above its mmap threshold with fresh mappings and
+// returns them on free, so every large tensor result page-faults its memory in again (on
+// virtual machines about a microsecond per 4 KiB page: more than computing exp over it).
+// Raising the mmap and trim thresholds keeps freed buffers in the heap for the next
+// result. Returns whether the allocator accepted the setting.
+bool keep_freed_buffers(std::int64_t mmap_threshold, std::int64_t trim_threshold) {
+#if defined(__GLIBC__)
+  if (mmap_threshold < 0 || trim_threshold < 0 || mmap_threshold > (std::int64_t{1} << 31)) {
+    throw std::invalid_argument("keep_freed_buffers: thresholds must be in [0, 2 GiB]");
+  }
+  return mallopt(M_MMAP_THRESHOLD, static_cast<int>(mmap_threshold)) == 1 &&
+         mallopt(M_TRIM_THRESHOLD, static_cast<int>(std::min<std::int64_t>(trim_threshold, INT_MAX))) == 1;
+#else
+  (void)mmap_threshold;
+  (void)trim_threshold;
+  return false;
+#endif
+}
+
 // The GIL stays held in every kernel: it is what serialises two threads drawing from one
 // generator (PyTorch uses a mutex for the same purpose).
 PYBIND11_MODULE(_C, m) {
@@ -304,6 +328,9 @@ PYBIND11_MODULE(_C, m) {
         py::arg("weight"), py::arg("dilation"), py::arg("pad_lo"), py::arg("pad_hi"),
         py::arg("groups"), py::arg("threads") = 0,
         "Weight gradient of conv_forward (the weight gives the shape only).");
+  m.def("keep_freed_buffers", &keep_freed_buffers, py::arg("mmap_threshold"),
+        py::arg("trim_threshold"),
+        "Keep freed buffers up to mmap_threshold bytes in the heap (glibc only).");
   m.def("default_threads", &torch_core::default_threads);
   m.def("special", &special, py::arg("name"), py::arg("input"),
         "Elementwise erf, erfc, erfinv, lgamma, digamma or trigamma of a float array.");

@@ -1,5 +1,6 @@
 #include "vecmath.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -46,11 +47,6 @@ inline uint64_t double_to_bits(double d) {
   return u;
 }
 
-inline float pow2_f32(float integral) {
-  const float magic = 12582912.0f;  // 1.5 * 2^23
-  return bits_to_float((float_to_bits(integral + magic) + 127u) << 23);
-}
-
 inline double pow2_f64(double integral) {
   const double magic = 6755399441055744.0;  // 1.5 * 2^52
   return bits_to_double((double_to_bits(integral + magic) + 1023u) << 52);
@@ -58,10 +54,12 @@ inline double pow2_f64(double integral) {
 
 inline float exp_f32(float x) {
   // Beyond these bounds exp is inf or rounds to zero; clamping keeps 2^k representable.
-  float xc = x > 89.0f ? 89.0f : x;
-  xc = xc < -104.0f ? -104.0f : xc;
+  // std::max/min return their first argument when it is NaN, so NaN flows through to the
+  // polynomial and out (the scale built from its garbage bits cannot turn it into a number).
+  const float xc = std::min(std::max(x, -104.0f), 89.0f);
   const float magic = 12582912.0f;
-  const float k = (xc * 1.44269504088896341f + magic) - magic;
+  const float shifted = xc * 1.44269504088896341f + magic;
+  const float k = shifted - magic;
   float r = std::fma(k, -0.693145751953125f, xc);
   r = std::fma(k, -1.428606765330187045e-06f, r);
   // Minimax coefficients of (exp(r) - 1 - r) / r^2 on [-ln2/2, ln2/2] (Cephes expf).
@@ -72,9 +70,13 @@ inline float exp_f32(float x) {
   p = std::fma(p, r, 1.6666665459e-1f);
   p = std::fma(p, r, 5.0000001201e-1f);
   const float e = std::fma(p, r * r, r) + 1.0f;
-  const float k1 = std::floor(k * 0.5f);
-  const float result = e * pow2_f32(k1) * pow2_f32(k - k1);
-  return x != x ? x : result;
+  // k in [-150, 128] as an integer, split into halves whose powers of two are normal
+  const int32_t ki = static_cast<int32_t>(float_to_bits(shifted) - float_to_bits(magic));
+  const int32_t k1 = ki >> 1;
+  const int32_t k2 = ki - k1;
+  const float s1 = bits_to_float(static_cast<uint32_t>(k1 + 127) << 23);
+  const float s2 = bits_to_float(static_cast<uint32_t>(k2 + 127) << 23);
+  return e * s1 * s2;
 }
 
 inline double exp_f64(double x) {

@@ -151,3 +151,13 @@ def test_unary_kernel_refuses_bad_operands():
         _C.unary("exp", np.zeros(3, np.int32))
     with pytest.raises(ValueError, match="unknown op"):
         _C.unary("log", np.zeros(3, np.float32))
+
+
+def test_freed_buffers_are_kept_for_reuse():
+    import platform
+
+    if platform.libc_ver()[0] != "glibc":
+        pytest.skip("the allocator setting exists for glibc only")
+    assert _C.keep_freed_buffers(256 << 20, 512 << 20) is True
+    with pytest.raises(ValueError, match="thresholds"):
+        _C.keep_freed_buffers(-1, 0)

@@ -19,6 +19,13 @@ else:
     from . import _mt19937_ref as kernels  # noqa: F401
     from ._special_ref import special  # noqa: F401
 
+# Freed buffers of up to 256 MiB stay in the process heap for reuse (see
+# keep_freed_buffers in csrc/module.cpp); TORCH_KEEP_FREED_BUFFERS=0 leaves the C
+# library's defaults alone.
+_KEPT_BUFFER_BYTES = 256 << 20
+if ENABLED and os.environ.get("TORCH_KEEP_FREED_BUFFERS", "1") != "0":
+    kernels.keep_freed_buffers(_KEPT_BUFFER_BYTES, 2 * _KEPT_BUFFER_BYTES)
+
 # Arrays at least this large go to the multi-threaded native kernels: below it, starting
 # threads costs more than it saves.
 PARALLEL_MIN_SIZE = 1 << 16
