@@ -239,6 +239,7 @@ def init_cases() -> dict:
         "uniform_": ("nn.init.uniform_(t, -0.5, 2.0)", (3, 4)),
         "normal_": ("nn.init.normal_(t, 1.0, 0.5)", (3, 4)),
         "trunc_normal_": ("nn.init.trunc_normal_(t, 0.0, 1.0, -1.0, 1.5)", (5, 4)),
+        "trunc_normal_tail": ("nn.init.trunc_normal_(t, 0.0, 1.0, 2.0, 3.0)", (5, 4)),
         "xavier_uniform_": ("nn.init.xavier_uniform_(t, gain=2.0)", (3, 4, 2)),
         "xavier_normal_": ("nn.init.xavier_normal_(t)", (3, 4)),
         "kaiming_uniform_": ("nn.init.kaiming_uniform_(t, a=0.1, mode='fan_out')", (3, 4, 2, 2)),
@@ -270,12 +271,35 @@ def init_cases() -> dict:
     return cases
 
 
+def _describe(value):
+    if isinstance(value, torch.Tensor):
+        return {"tensor": _tensor(value)}
+    if isinstance(value, (tuple, list)):
+        return {"tuple": [_describe(v) for v in value]}
+    return {"value": value}
+
+
+def functional_cases() -> dict:
+    import torch.nn.functional as F  # noqa: N812
+
+    namespace = {"torch": torch, "F": F}
+    exec(cases_nn.FUNCTIONAL_SETUP, namespace)
+    out = {}
+    for source in cases_nn.FUNCTIONAL:
+        try:
+            out[source] = _describe(eval(source, namespace))
+        except Exception as error:  # noqa: BLE001
+            out[source] = {"error": type(error).__name__, "message": str(error)}
+    return out
+
+
 def main() -> None:
     _dump("modules", modules())
     _dump("reprs", reprs())
     _dump("state_dict", state_dict_cases())
     _dump("errors", _errors())
     _dump("init", init_cases())
+    _dump("functional", {"setup": cases_nn.FUNCTIONAL_SETUP, "cases": functional_cases()})
 
 
 if __name__ == "__main__":

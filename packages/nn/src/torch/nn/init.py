@@ -86,7 +86,19 @@ def normal_(tensor, mean: float = 0.0, std: float = 1.0, generator=None):
 
 
 def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0, generator=None):
-    """Fill with N(mean, std^2) truncated to ``[a, b]`` (inverse-CDF sampling)."""
+    """Fill with N(mean, std^2) truncated to ``[a, b]``, by rejection sampling (so a seed
+    gives PyTorch's values): when the interval holds more than 30% of the mass, normal
+    draws outside it are redrawn; otherwise uniform proposals on ``[a, b]`` are accepted
+    with probability ``pdf(x) / pdf(mode)``.
+
+    Examples::
+
+        >>> import torch
+        >>> from torch import nn
+        >>> w = nn.init.trunc_normal_(torch.empty(100), a=-1.0, b=1.0)
+        >>> bool((w.abs() <= 1).all())
+        True
+    """
 
     def cdf(x):
         return (1.0 + math.erf(x / math.sqrt(2.0))) / 2.0
@@ -98,13 +110,43 @@ def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0, generator=None):
             stacklevel=2,
         )
     with torch.no_grad():
-        low, high = cdf((a - mean) / std), cdf((b - mean) / std)
-        tensor.uniform_(2 * low - 1, 2 * high - 1, generator=generator)
-        tensor.erfinv_()
-        tensor.mul_(std * math.sqrt(2.0))
-        tensor.add_(mean)
-        tensor.clamp_(min=a, max=b)
-        return tensor
+        if cdf((b - mean) / std) - cdf((a - mean) / std) > 0.3:
+            _redraw_outside(tensor, mean, std, a, b, generator)
+        else:
+            _accept_uniform(tensor, mean, std, a, b, generator)
+    return tensor
+
+
+def _redraw_outside(tensor, mean, std, a, b, generator) -> None:
+    result = tensor.normal_(mean, std, generator=generator)
+    while True:
+        outside = (result < a) | (result > b)
+        if not bool(outside.any()):
+            break
+        fresh = torch.empty_like(result).normal_(mean, std, generator=generator)
+        result = torch.where(outside, fresh, result)
+    if result is not tensor:
+        tensor.copy_(result)
+
+
+def _accept_uniform(tensor, mean, std, a, b, generator) -> None:
+    mode = max(a, min(mean, b))
+    log_peak = -0.5 * ((mode - mean) / std) ** 2
+
+    def rejected(candidates):
+        log_ratio = -0.5 * ((candidates - mean) / std) ** 2 - log_peak
+        draw = torch.empty_like(tensor).uniform_(generator=generator).log()
+        return draw > log_ratio
+
+    tensor.uniform_(a, b, generator=generator)
+    pending = rejected(tensor)
+    result = tensor
+    while bool(pending.any()):
+        candidates = torch.empty_like(tensor).uniform_(a, b, generator=generator)
+        result = torch.where(pending, candidates, result)
+        pending = torch.where(pending, rejected(candidates), pending)
+    if result is not tensor:
+        tensor.copy_(result)
 
 
 def constant_(tensor, val: float):

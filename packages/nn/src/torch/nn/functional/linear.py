@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 import torch
 
 from ._common import core
@@ -182,9 +184,8 @@ def cosine_similarity(x1, x2, dim: int = 1, eps: float = 1e-8):
 def pdist(input, p: float = 2.0):
     """The p-norm distances between all pairs of rows of a 2-D ``input``, as the
     condensed upper triangle (i < j)."""
-    n = input.shape[0]
-    rows, cols = torch.triu_indices(n, n, 1)
-    diff = input[rows] - input[cols]
+    rows, cols = np.triu_indices(input.shape[0], 1)
+    diff = input[torch.from_numpy(rows)] - input[torch.from_numpy(cols)]
     return diff.abs().pow(p).sum(-1).pow(1.0 / p)
 
 

@@ -1,0 +1,35 @@
+"""torch.nn.parameter: Buffer and UninitializedParameter, and the Lazy modules that use
+them (modules/lazy.py)."""
+
+import torch
+from torch import nn
+
+
+def test_uninitialized_parameter_materializes_into_a_parameter():
+    p = nn.UninitializedParameter()
+    assert repr(p) == "<UninitializedParameter>"
+    p.materialize((2, 3))
+    assert type(p) is nn.Parameter and tuple(p.shape) == (2, 3) and p.requires_grad
+
+
+def test_lazy_linear_becomes_linear_on_first_call():
+    torch.manual_seed(0)
+    m = nn.LazyLinear(3)
+    assert m.has_uninitialized_params()
+    out = m(torch.ones(2, 5))
+    assert type(m) is nn.Linear and tuple(m.weight.shape) == (3, 5) and out.shape == (2, 3)
+    assert repr(m) == "Linear(in_features=5, out_features=3, bias=True)"
+
+
+def test_lazy_conv_infers_in_channels():
+    m = nn.LazyConv2d(4, 3, padding=1)
+    out = m(torch.ones(1, 2, 5, 5))
+    assert (
+        type(m) is nn.Conv2d and tuple(m.weight.shape) == (4, 2, 3, 3) and out.shape == (1, 4, 5, 5)
+    )
+
+
+def test_parameter_survives_to_deepcopy_and_module_conversion():
+    m = nn.Linear(2, 2)
+    m.double()
+    assert isinstance(m.weight, nn.Parameter) and m.weight.dtype == torch.float64
