@@ -7,8 +7,8 @@ from torch import nn
 
 KEYS = [
     "uniform_", "normal_", "trunc_normal_", "trunc_normal_tail", "xavier_uniform_",
-    "xavier_normal_", "kaiming_uniform_", "kaiming_normal_", "orthogonal_", "orthogonal_tall", "sparse_",
-    "eye_", "dirac_", "constant_", "linear_default", "conv_default", "embedding_default",
+    "xavier_normal_", "kaiming_uniform_", "kaiming_normal_", "orthogonal_", "orthogonal_tall",
+    "sparse_", "eye_", "dirac_", "constant_", "linear_default", "conv_default", "embedding_default",
     "lstm_default", "bilinear_default",
 ]  # fmt: skip
 
