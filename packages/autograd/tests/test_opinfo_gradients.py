@@ -90,3 +90,21 @@ def test_second_order_gradients(info):
     )
     actual = np.zeros(tuple(x.shape)) if second is None else second.numpy()
     np.testing.assert_allclose(actual, expected, rtol=1e-4, atol=1e-5, err_msg=info.name)
+
+
+@pytest.mark.parametrize("info", CASES, ids=[i.name for i in CASES])
+def test_public_gradcheck_and_gradgradcheck(info):
+    """torch.autograd.gradcheck (full Jacobians) on the first sample of every op, and
+    gradgradcheck (second derivatives, also with respect to the output gradient) where the
+    op database declares it."""
+    sample = info.sample_inputs(torch.float64)[0]
+    inputs = [_leaf(t) for t in sample.tensors]
+    if not any(t.requires_grad for t in inputs):
+        pytest.skip("no floating-point input")
+
+    def f(*tensors):
+        return info.op(*tensors, *sample.args, **sample.kwargs)
+
+    assert torch.autograd.gradcheck(f, inputs)
+    if getattr(info, "supports_gradgrad", True):
+        assert torch.autograd.gradgradcheck(f, inputs)

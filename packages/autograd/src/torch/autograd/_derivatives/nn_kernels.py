@@ -8,10 +8,22 @@ from torch._interface import ops
 from ._entry import Derivative
 
 
+def _recorded():
+    """The Functions whose backward is recorded, used under create_graph (imported
+    late: they need torch.autograd.function)."""
+    from . import double_backward
+
+    return double_backward
+
+
 def _conv(which):
     def formula(grad, inputs, saved):
         x, weight, _ = inputs
         stride, pads, dilation, groups = saved
+        if torch.is_grad_enabled() and which != "bias":
+            if which == "input":
+                return _recorded().ConvInputGrad.apply(grad, x, weight, saved)
+            return _recorded().ConvWeightGrad.apply(x, grad, weight, saved)
         return ops["_conv_backward"].function(
             grad, x, weight, stride, pads, dilation, groups, which
         )
@@ -30,6 +42,8 @@ def _conv_transpose_input(grad, inputs, saved):
 def _conv_transpose_weight(grad, inputs, saved):
     x, weight, _ = inputs
     stride, pads, dilation, groups = saved
+    if torch.is_grad_enabled():
+        return _recorded().ConvWeightGrad.apply(grad, x, weight, saved)
     return ops["_conv_backward"].function(x, grad, weight, stride, pads, dilation, groups, "weight")
 
 
@@ -39,10 +53,14 @@ def _conv_transpose_bias(grad, inputs, saved):
 
 def _max_pool(grad, inputs, saved):
     (indices,) = saved
+    if torch.is_grad_enabled():
+        return _recorded().MaxPoolGrad.apply(grad, inputs[0], indices)
     return ops["_max_pool_backward"].function(grad, inputs[0], indices)
 
 
 def _avg_pool(grad, inputs, saved):
+    if torch.is_grad_enabled():
+        return _recorded().AvgPoolGrad.apply(grad, inputs[0], *saved)
     return ops["_avg_pool_backward"].function(grad, inputs[0], *saved)
 
 
