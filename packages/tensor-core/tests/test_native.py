@@ -161,3 +161,29 @@ def test_freed_buffers_are_kept_for_reuse():
     assert _C.keep_freed_buffers(256 << 20, 512 << 20) is True
     with pytest.raises(ValueError, match="thresholds"):
         _C.keep_freed_buffers(-1, 0)
+
+
+def test_thread_pool_survives_fork_and_concurrent_callers():
+    import os
+    import threading
+
+    a = np.random.default_rng(3).uniform(0, 1, 1 << 18).astype(np.float32)
+    expected = _C.binary("add", a, a, 2)
+    pid = os.fork()
+    if pid == 0:  # the child has no pool threads: it must start its own, not hang
+        ok = np.array_equal(_C.binary("add", a, a, 2), expected)
+        os._exit(0 if ok else 1)
+    _, status = os.waitpid(pid, 0)
+    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
+    results = []
+
+    def worker():
+        for _ in range(50):
+            results.append(np.array_equal(_C.binary("add", a, a, 2), expected))
+
+    threads = [threading.Thread(target=worker) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(results) == 150 and all(results)
