@@ -859,3 +859,24 @@ API_GAPS = [
 ]
 
 GROUPS["api_gaps"] = API_GAPS
+
+# in-place ops written straight into the tensor: promotion, rounding and errors
+INPLACE_WRITES = [
+    "y = torch.tensor([1.0, 2.0, 3.0]); y.add_(torch.tensor([0.1, 0.2, 0.3], dtype=torch.float64), alpha=0.7); y.tolist()",
+    "y = torch.tensor([1.0, 2.0, 3.0]); y.add_(torch.tensor(0.1, dtype=torch.float64), alpha=3); y.tolist()",
+    "y = torch.tensor([1.0, 2.0, 3.0]); y.mul_(1 / 3).div_(torch.tensor([3.0, 7.0, 11.0], dtype=torch.float64)); y.tolist()",
+    "y = torch.tensor([1, 2, 3], dtype=torch.int32); y.mul_(torch.tensor(2.5)); y",
+    "y = torch.tensor([1, 2, 3], dtype=torch.int32); y.add_(torch.tensor([1, 1, 1], dtype=torch.int64), alpha=2); y",
+    "y = torch.tensor([1.0, 5.0, 3.0]); y.lt_(torch.tensor([2.0, 2.0, 3.0])); y",
+    "y = torch.ones(3); y.add_(torch.ones(2, 3)); y",
+    "y = torch.ones(3); y.sub_(torch.ones(4))",
+    "y = torch.tensor([0.1, 0.7, 0.3]); y.lerp_(torch.tensor([1.3, -0.4, 2.1]), 0.3); y.lerp_(torch.tensor([0.9, 0.2, -1.0]), 0.8); y.tolist()",
+    "y = torch.tensor([0.1, 0.7, 0.3]); y.addcmul_(torch.tensor([1.3, -0.4, 2.1]), torch.tensor([0.7]), value=0.3); y.addcdiv_(torch.tensor([0.9, 0.2, -1.0]), torch.tensor([3.0, 7.0, 0.0]), value=-0.1); y.tolist()",
+    "y = torch.tensor([0.1, 0.7, float('nan')]); y.clamp_(0.2, 0.5); y.clamp_(max=torch.tensor([0.3, 0.6, 0.1])); y",
+    "y = torch.tensor([1, 5, 9]); y.clamp_(2, 6)",
+    "y = torch.ones(4); y.addcmul_(torch.ones(3, 1), torch.ones(4))",
+    "y = torch.tensor([4.0, 2.0]); y.sqrt_().neg_().abs_(); y",
+    "y = torch.tensor([4, 2]); y.sqrt_()",
+]
+
+GROUPS["inplace_writes"] = INPLACE_WRITES

@@ -211,14 +211,21 @@ _NATIVE_NAMES = {np.add: "add", np.subtract: "sub", np.multiply: "mul"}
 
 
 def _plain(ufunc):
+    """The kernel of a binary op that is one NumPy ufunc; ``kernel.ufunc`` lets the
+    in-place form write straight into the tensor."""
     name = _NATIVE_NAMES.get(ufunc)
     if name is None:
-        return lambda a, b, dtype: ufunc(a, b)
 
-    def kernel(a, b, dtype):
-        big = large_binary(name, a, b)
-        return ufunc(a, b) if big is None else big
+        def kernel(a, b, dtype):
+            return ufunc(a, b)
 
+    else:
+
+        def kernel(a, b, dtype):
+            big = large_binary(name, a, b)
+            return ufunc(a, b) if big is None else big
+
+    kernel.ufunc = ufunc
     return kernel
 
 
@@ -305,6 +312,13 @@ def _binary(
         alpha_value = kwargs.pop("alpha", 1) if alpha else 1
         extra = (kwargs.pop("rounding_mode", None),) if name == "div" else ()
         recording = check_inplace(self, other)
+        if direct is not None and type(self) is Tensor and type(other) in _DIRECT_OTHERS:
+            if not extra or extra[0] is None:  # div with rounding: the general path
+                snapshot = _write_direct(self, other, direct, rule, alpha_value, extra, recording)
+                if recording:
+                    before = snapshot if other is self else other
+                    record(op, (snapshot, before), self, (alpha_value,) + extra)
+                return self
         try:
             result, dtype = compute(self, other, alpha_value, extra)
         except SparseLayoutError as error:
@@ -328,6 +342,7 @@ def _binary(
             record(op, (snapshot, before), self, (alpha_value,) + extra)
         return self
 
+    direct = np.true_divide if name == "div" else getattr(kernel, "ufunc", None)
     function.__name__ = function.__qualname__ = name
     function.__doc__ = doc
     inplace.__name__ = inplace.__qualname__ = name + "_"
@@ -344,6 +359,54 @@ def _binary(
     )
     INPLACE[name + "_"] = inplace
     return function
+
+
+_DIRECT_OTHERS = frozenset((Tensor, int, float, bool))
+
+
+def _check_writable(self: Tensor, dtype) -> None:
+    if not can_cast(dtype, self._dtype):
+        raise RuntimeError(
+            f"result type {_legacy_name(dtype)} can't be cast to the desired "
+            f"output type {_legacy_name(self._dtype)}"
+        )
+
+
+def _check_broadcast_into(self: Tensor, *operands) -> None:
+    """Raise PyTorch's error unless every operand broadcasts to ``self``'s shape."""
+    shape = self._np.shape
+    for b in operands:
+        if b.shape != shape:
+            try:
+                result = np.broadcast_shapes(shape, b.shape)
+            except ValueError:
+                raise _broadcast_error(self, b) from None
+            if result != shape:
+                raise RuntimeError(
+                    f"output with shape {list(shape)} doesn't match the broadcast shape "
+                    f"{list(result)}"
+                )
+
+
+def _write_direct(self: Tensor, other, ufunc, rule, alpha_value, extra, recording):
+    """``self = ufunc(self, alpha * other)`` computed straight into ``self``'s memory (one
+    NumPy call with ``out=``), in the promoted dtype and cast back as PyTorch does;
+    returns the snapshot of the old value when the write is recorded for autograd."""
+    compute_dtype, result_dtype = rule(_binary_dtype(self, other), *extra)
+    _check_writable(self, result_dtype)
+    a = self._np if compute_dtype is self._dtype else operand(self, compute_dtype)
+    b = operand(other, compute_dtype)
+    _check_broadcast_into(self, b)
+    if alpha_value != 1:
+        if isinstance(alpha_value, float) and compute_dtype._category < 2:
+            raise RuntimeError(
+                "For integral input tensors, argument alpha must not be a floating point number."
+            )
+        b = b * np.asarray(alpha_value, dtype=compute_dtype.np_dtype)
+    snapshot = _snapshot(self) if recording else None
+    ufunc(a, b, out=self._np, casting="unsafe")
+    self._bump_version()
+    return snapshot
 
 
 def _snapshot(self: Tensor) -> Tensor:
@@ -391,13 +454,17 @@ def _unary(
                 f"output type {_legacy_name(self._dtype)}"
             )
         snapshot = _snapshot(self) if recording else None
-        with np.errstate(all="ignore"):
-            np.copyto(self._np, kernel(operand(self, dtype), **values), casting="unsafe")
+        if direct and dtype is self._dtype and type(self) is Tensor:
+            kernel(self._np, out=self._np)  # a plain ufunc: straight into the tensor
+        else:
+            with np.errstate(all="ignore"):
+                np.copyto(self._np, kernel(operand(self, dtype), **values), casting="unsafe")
         self._bump_version()
         if recording:
             record(op, (snapshot,), self, tuple(values.values()))
         return self
 
+    direct = isinstance(kernel, np.ufunc) and not params
     function.__name__ = function.__qualname__ = name
     function.__doc__ = doc
     inplace.__name__ = inplace.__qualname__ = name + "_"

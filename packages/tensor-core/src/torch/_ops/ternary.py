@@ -8,7 +8,7 @@ import numpy as np
 from .. import _dtype, _grad_mode
 from .._tensor import Tensor
 from ._dispatch import check_inplace, operand, record, register_op, result_type
-from .pointwise import INPLACE, _snapshot, can_cast
+from .pointwise import INPLACE, _check_broadcast_into, _snapshot, can_cast
 
 __all__ = ["where", "clamp", "clip", "lerp", "addcmul", "addcdiv"]
 
@@ -29,11 +29,30 @@ def _array(x, dtype):
     return operand(x, dtype) if x is not None else None
 
 
-def _inplace(name, function):
-    """``self.<name>_(...)``: the out-of-place result written into ``self``."""
+def _direct_operands(self: Tensor, operands) -> list | None:
+    """The NumPy arrays of ``operands`` (tensors and numbers, None skipped) when the op's
+    result dtype is ``self``'s, so it can be computed in ``self``'s memory; else None."""
+    if type(self) is not Tensor:
+        return None
+    present = [x for x in operands if x is not None]
+    if any(isinstance(x, Tensor) and type(x) is not Tensor for x in present):
+        return None  # sparse operands: the general path
+    if result_type(self, *present) is not self._dtype:
+        return None
+    arrays = [operand(x, self._dtype) if x is not None else None for x in operands]
+    _check_broadcast_into(self, *(a for a in arrays if a is not None))
+    return arrays
+
+
+def _inplace(name, function, direct=None):
+    """``self.<name>_(...)``: written straight into ``self`` by ``direct`` (which returns
+    False when it does not apply), else the out-of-place result copied into ``self``."""
 
     def method(self: Tensor, *args, **kwargs):
         recording = check_inplace(self, *args, *kwargs.values())
+        if not recording and direct is not None and direct(self, *args, **kwargs):
+            self._bump_version()
+            return self
         with _grad_mode.no_grad():
             result = function(self, *args, **kwargs)
         if not can_cast(result._dtype, self._dtype):
@@ -231,8 +250,68 @@ ADDCDIV = _register(
     "addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor",
 )
 
-clamp_ = _inplace("clamp", clamp)
-lerp_ = _inplace("lerp", lerp)
-addcmul_ = _inplace("addcmul", addcmul)
-addcdiv_ = _inplace("addcdiv", addcdiv)
+# ------------------------------------------- in-place kernels writing into ``self``
+# Each computes what its out-of-place function computes, in the same order of roundings,
+# with temporaries only for what cannot go straight into ``self`` (NumPy has no fused
+# multiply-add).
+
+
+def _clamp_direct(self: Tensor, min=None, max=None) -> bool:  # noqa: A002
+    if min is None and max is None:
+        return False  # the general path raises
+    arrays = _direct_operands(self, (min, max))
+    if arrays is None:
+        return False
+    low, high = arrays
+    if low is not None:
+        np.maximum(self._np, low, out=self._np)
+    if high is not None:
+        np.minimum(self._np, high, out=self._np)
+    return True
+
+
+def _lerp_direct(self: Tensor, end, weight) -> bool:
+    if not isinstance(weight, (int, float)) or not self._dtype.is_floating_point:
+        return False  # tensor weights: the general path
+    arrays = _direct_operands(self, (end,))
+    if arrays is None:
+        return False
+    a, stop = self._np, arrays[0]
+    w = np.asarray(weight, dtype=a.dtype)
+    span = np.subtract(stop, a)
+    if abs(weight) < 0.5:
+        np.multiply(span, w, out=span)
+        np.add(a, span, out=a)
+    else:
+        np.multiply(span, np.asarray(1, dtype=a.dtype) - w, out=span)
+        np.subtract(stop, span, out=a)
+    return True
+
+
+def _scaled_product(ufunc, b, c, value, dtype):
+    """``value * b (ufunc) c`` in ``dtype``, reusing the one temporary."""
+    tmp = np.multiply(np.asarray(value, dtype=dtype), b)
+    if tmp.shape == np.broadcast_shapes(tmp.shape, c.shape):
+        return ufunc(tmp, c, out=tmp)
+    return ufunc(tmp, c)
+
+
+def _addc_direct(ufunc, floating_only):
+    def direct(self: Tensor, tensor1, tensor2, *, value=1) -> bool:
+        if floating_only and not self._dtype.is_floating_point:
+            return False  # the general path raises for integers
+        arrays = _direct_operands(self, (tensor1, tensor2))
+        if arrays is None:
+            return False
+        product = _scaled_product(ufunc, arrays[0], arrays[1], value, self._np.dtype)
+        np.add(self._np, product, out=self._np)
+        return True
+
+    return direct
+
+
+clamp_ = _inplace("clamp", clamp, _clamp_direct)
+lerp_ = _inplace("lerp", lerp, _lerp_direct)
+addcmul_ = _inplace("addcmul", addcmul, _addc_direct(np.multiply, False))
+addcdiv_ = _inplace("addcdiv", addcdiv, _addc_direct(np.divide, True))
 INPLACE["clip_"] = clamp_
