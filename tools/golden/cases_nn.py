@@ -274,6 +274,60 @@ MODULES = [
     ("rnn", "nn.GRUCell(3, 4)", [r(2, 3)], {}),
 ]
 
+MODULES += [
+    ("transformer", "nn.MultiheadAttention(8, 2)", [r(5, 3, 8), r(4, 3, 8), r(4, 3, 8)], {}),
+    (
+        "transformer",
+        "nn.MultiheadAttention(8, 2, batch_first=True, add_bias_kv=True, add_zero_attn=True, kdim=6, vdim=5)",
+        [r(3, 5, 8), r(3, 4, 6), r(3, 4, 5)],
+        {
+            "kwargs": {
+                "key_padding_mask": v(
+                    [[False, False, True, True], [False] * 4, [False, True, False, False]], "bool"
+                )
+            }
+        },
+    ),
+    (
+        "transformer",
+        "nn.MultiheadAttention(8, 4, bias=False)",
+        [r(5, 2, 8), r(5, 2, 8), r(5, 2, 8)],
+        {"kwargs": {"attn_mask": ("causal_bool", 5), "average_attn_weights": ("const", False)}},
+    ),
+    ("transformer", "nn.MultiheadAttention(6, 3)", [r(4, 6), r(5, 6), r(5, 6)], {}),
+    ("transformer", "nn.TransformerEncoderLayer(8, 2, 16, dropout=0.0)", [r(5, 3, 8)], {}),
+    (
+        "transformer",
+        "nn.TransformerEncoderLayer(8, 2, 16, dropout=0.0, norm_first=True, activation='gelu', batch_first=True)",
+        [r(3, 5, 8)],
+        {
+            "kwargs": {
+                "src_key_padding_mask": v(
+                    [[False] * 5, [False, False, False, True, True], [False] * 4 + [True]], "bool"
+                )
+            }
+        },
+    ),
+    (
+        "transformer",
+        "nn.TransformerDecoderLayer(8, 2, 16, dropout=0.0)",
+        [r(4, 3, 8), r(6, 3, 8)],
+        {"kwargs": {"tgt_mask": ("causal_float", 4)}},
+    ),
+    (
+        "transformer",
+        "nn.TransformerDecoderLayer(8, 2, 16, dropout=0.0, norm_first=True)",
+        [r(4, 3, 8), r(6, 3, 8)],
+        {},
+    ),
+    (
+        "transformer",
+        "nn.Transformer(d_model=8, nhead=2, num_encoder_layers=2, num_decoder_layers=1, dim_feedforward=16, dropout=0.0)",
+        [r(6, 2, 8), r(4, 2, 8)],
+        {},
+    ),
+]
+
 # repr strings (the module is built and printed)
 REPRS = [
     "nn.Linear(3, 4)", "nn.Linear(3, 4, bias=False)", "nn.Bilinear(2, 3, 4)", "nn.Identity()",
@@ -310,7 +364,11 @@ REPRS = [
     "nn.TripletMarginLoss()", "nn.PoissonNLLLoss()", "nn.GaussianNLLLoss()", "nn.CTCLoss()",
     "nn.RNN(3, 4)", "nn.RNN(3, 4, num_layers=2, nonlinearity='relu', bias=False, batch_first=True, dropout=0.5, bidirectional=True)",
     "nn.LSTM(3, 4, proj_size=2)", "nn.GRU(3, 4, 2)", "nn.RNNCell(3, 4)", "nn.RNNCell(3, 4, bias=False, nonlinearity='relu')",
-    "nn.LSTMCell(3, 4)", "nn.GRUCell(3, 4)",
+    "nn.LSTMCell(3, 4)", "nn.GRUCell(3, 4)", "nn.MultiheadAttention(8, 2)",
+    "nn.MultiheadAttention(8, 2, kdim=3, vdim=4, add_bias_kv=True)",
+    "nn.TransformerEncoderLayer(8, 2, 16)", "nn.TransformerDecoderLayer(8, 2, 16, activation='gelu')",
+    "nn.TransformerEncoder(nn.TransformerEncoderLayer(8, 2, 16), 2, enable_nested_tensor=False)",
+    "nn.Transformer(8, 2, 1, 1, 16)",
     "nn.Sequential(nn.Linear(2, 3), nn.ReLU(), nn.Sequential(nn.Linear(3, 3), nn.Tanh()))",
     "nn.Sequential(OrderedDict([('conv', nn.Conv2d(1, 2, 3)), ('act', nn.ReLU())]))",
     "nn.ModuleList([nn.Linear(2, 2) for _ in range(3)])",
@@ -406,6 +464,10 @@ FUNCTIONAL = [
     "F.triplet_margin_loss(x[0], x[1], x[0].flip(0))",
     "F.triplet_margin_with_distance_loss(x[0], x[1], x[0].flip(0), swap=True)",
     "F.ctc_loss(torch.log_softmax(img[0].permute(1, 2, 0).reshape(5, 4, 3), 2), torch.tensor([[1, 2], [1, 1], [2, 1], [1, 2]]), [5, 5, 4, 3], [2, 2, 2, 1])",
+    "F.scaled_dot_product_attention(x, x.flip(1), x * 2)",
+    "F.scaled_dot_product_attention(img[0], img[1], img[0], is_causal=True)",
+    "F.scaled_dot_product_attention(x, x, x, attn_mask=torch.tensor([[True, False, True]] * 3), scale=0.3)",
+    "F.scaled_dot_product_attention(img, img[:, :1], img[:, :1], enable_gqa=True)",
     "F.mse_loss(x[0], x[1], reduction='avg')",
     "F.cross_entropy(x[0], torch.tensor([0, 7, 1]))",
     "F.affine_grid(torch.tensor([[[1.0, 0.2, 0.1], [0.0, 0.9, -0.1]]]), (1, 1, 2, 3), align_corners=False)",

@@ -47,6 +47,11 @@ def _tensor(t: torch.Tensor) -> dict:
 
 def _make_input(spec, rng: np.random.RandomState):
     kind = spec[0]
+    if kind == "const":
+        return spec[1]
+    if kind in ("causal_bool", "causal_float"):
+        blocked = torch.ones(spec[1], spec[1], dtype=torch.bool).triu(1)
+        return blocked if kind == "causal_bool" else torch.where(blocked, float("-inf"), 0.0)
     if kind == "value":
         return torch.tensor(spec[1], dtype=getattr(torch, spec[2]))
     shape = tuple(spec[1]) if kind != "int" else tuple(spec[1])
@@ -71,6 +76,8 @@ def _make_input(spec, rng: np.random.RandomState):
 
 
 def _flatten(output) -> list:
+    if output is None:
+        return []
     if isinstance(output, torch.Tensor):
         return [output]
     flat = []
@@ -97,7 +104,8 @@ def module_case(index: int, family: str, source: str, specs, options) -> dict:
             x.requires_grad_(False)
         if "GaussianNLL" in source:
             inputs[2].requires_grad_(True)
-    outputs = _flatten(module(*inputs))
+    kwargs = {k: _make_input(s, rng) for k, s in options.get("kwargs", {}).items()}
+    outputs = _flatten(module(*inputs, **kwargs))
     weights = [
         torch.tensor(rng.standard_normal(tuple(o.shape)), dtype=o.dtype)
         if o.is_floating_point() else None
@@ -110,6 +118,10 @@ def module_case(index: int, family: str, source: str, specs, options) -> dict:
         "train": options.get("train", False),
         "state": init_state,
         "inputs": [_tensor(x) for x in inputs],
+        "kwargs": {
+            k: _tensor(x) if isinstance(x, torch.Tensor) else {"const": x}
+            for k, x in kwargs.items()
+        },
         "input_requires_grad": [x.requires_grad for x in inputs],
         "outputs": [_tensor(o) for o in outputs],
         "output_weights": [None if w is None else _tensor(w) for w in weights],

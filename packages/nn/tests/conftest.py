@@ -41,6 +41,8 @@ def assert_matches(actual: torch.Tensor, record, rtol=1e-4, atol=1e-5, what="") 
 
 
 def _flatten(output) -> list:
+    if output is None:
+        return []
     if isinstance(output, torch.Tensor):
         return [output]
     flat = []
@@ -59,7 +61,10 @@ def run_module_case(case, rtol=1e-4, atol=1e-5) -> None:
     inputs = [to_tensor(r) for r in case["inputs"]]
     for x, flag in zip(inputs, case["input_requires_grad"]):
         x.requires_grad_(flag)
-    outputs = _flatten(module(*inputs))
+    kwargs = {
+        k: r["const"] if "const" in r else to_tensor(r) for k, r in case.get("kwargs", {}).items()
+    }
+    outputs = _flatten(module(*inputs, **kwargs))
     assert len(outputs) == len(case["outputs"])
     for n, (out, record) in enumerate(zip(outputs, case["outputs"])):
         assert_matches(out, record, rtol, atol, f"output {n}")

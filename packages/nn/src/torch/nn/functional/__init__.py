@@ -12,6 +12,8 @@ Examples::
 
 from .activation import *  # noqa: F403
 from .activation import __all__ as _activation_all
+from .attention import *  # noqa: F403
+from .attention import __all__ as _attention_all
 from .conv import *  # noqa: F403
 from .conv import __all__ as _conv_all
 from .linear import *  # noqa: F403
@@ -21,4 +23,6 @@ from .loss import __all__ as _loss_all
 from .normalization import *  # noqa: F403
 from .normalization import __all__ as _normalization_all
 
-__all__ = _activation_all + _conv_all + _linear_all + _loss_all + _normalization_all
+__all__ = (
+    _activation_all + _attention_all + _conv_all + _linear_all + _loss_all + _normalization_all
+)

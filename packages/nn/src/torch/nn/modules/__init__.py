@@ -28,9 +28,11 @@ from .rnn import *  # noqa: F403
 from .rnn import __all__ as _rnn
 from .sparse import *  # noqa: F403
 from .sparse import __all__ as _sparse
+from .transformer import *  # noqa: F403
+from .transformer import __all__ as _transformer
 
 __all__ = (
     ["Module", "LazyModuleMixin"]
     + _activation + _container + _conv + _dropout + _flatten + _linear + _loss + _misc
-    + _normalization + _padding + _pooling + _rnn + _sparse
+    + _normalization + _padding + _pooling + _rnn + _sparse + _transformer
 )  # fmt: skip

@@ -18,7 +18,7 @@ __all__ = [
     "Threshold", "ReLU", "RReLU", "Hardtanh", "ReLU6", "Sigmoid", "Hardsigmoid", "Tanh",
     "SiLU", "Mish", "Hardswish", "ELU", "CELU", "SELU", "GLU", "GELU", "Hardshrink",
     "LeakyReLU", "LogSigmoid", "Softplus", "Softshrink", "PReLU", "Softsign", "Tanhshrink",
-    "Softmin", "Softmax", "Softmax2d", "LogSoftmax",
+    "Softmin", "Softmax", "Softmax2d", "LogSoftmax", "MultiheadAttention",
 ]  # fmt: skip
 
 
@@ -630,3 +630,150 @@ class Softmax2d(Module):
                 f"Softmax2d: expected input to be 3D or 4D, got {input.dim()}D instead"
             )
         return F.softmax(input, -3, _stacklevel=5)
+
+
+class MultiheadAttention(Module):
+    """Multi-head attention: ``Concat(head_1, ..., head_h) W_O`` with
+    ``head_i = Attention(Q W_Q_i, K W_K_i, V W_V_i)``.
+
+    Args:
+        embed_dim (int): model dimension E (split over the heads).
+        num_heads (int): number of heads (divides ``embed_dim``).
+        dropout (float): dropout on the attention weights. Default: 0.
+        bias (bool): biases on the input and output projections. Default: ``True``.
+        add_bias_kv (bool): learn a bias row appended to key and value. Default: False.
+        add_zero_attn (bool): append a zero row to key and value. Default: False.
+        kdim, vdim (int, optional): key/value feature sizes. Default: ``embed_dim``.
+        batch_first (bool): inputs are (N, L, E). Default: ``False``.
+
+    Shape:
+        - query: (L, N, E); key, value: (S, N, kdim/vdim); unbatched without N.
+        - key_padding_mask: (N, S), True (or -inf) where a key is padding.
+        - attn_mask: (L, S) or (N * num_heads, L, S), True where attention is blocked.
+        - Outputs: (L, N, E) and the weights (N, L, S) averaged over heads.
+
+    Examples::
+
+        >>> import torch
+        >>> from torch import nn
+        >>> attn = nn.MultiheadAttention(8, 2)
+        >>> x = torch.randn(5, 3, 8)
+        >>> out, weights = attn(x, x, x)
+        >>> out.shape, weights.shape
+        (torch.Size([5, 3, 8]), torch.Size([3, 5, 5]))
+    """
+
+    def __init__(
+        self,
+        embed_dim: int,
+        num_heads: int,
+        dropout: float = 0.0,
+        bias: bool = True,
+        add_bias_kv: bool = False,
+        add_zero_attn: bool = False,
+        kdim=None,
+        vdim=None,
+        batch_first: bool = False,
+        device=None,
+        dtype=None,
+    ) -> None:
+        from .linear import NonDynamicallyQuantizableLinear
+
+        if embed_dim <= 0 or num_heads <= 0:
+            raise ValueError(
+                f"embed_dim and num_heads must be greater than 0, got embed_dim={embed_dim} "
+                f"and num_heads={num_heads} instead"
+            )
+        super().__init__()
+        self.embed_dim = embed_dim
+        self.kdim = kdim if kdim is not None else embed_dim
+        self.vdim = vdim if vdim is not None else embed_dim
+        self._qkv_same_embed_dim = self.kdim == embed_dim and self.vdim == embed_dim
+        self.num_heads = num_heads
+        self.dropout = dropout
+        self.batch_first = batch_first
+        self.head_dim = embed_dim // num_heads
+        if self.head_dim * num_heads != embed_dim:
+            raise AssertionError("embed_dim must be divisible by num_heads")
+        if self._qkv_same_embed_dim:
+            self.in_proj_weight = Parameter(torch.empty((3 * embed_dim, embed_dim), dtype=dtype))
+            self.register_parameter("q_proj_weight", None)
+            self.register_parameter("k_proj_weight", None)
+            self.register_parameter("v_proj_weight", None)
+        else:
+            self.q_proj_weight = Parameter(torch.empty((embed_dim, embed_dim), dtype=dtype))
+            self.k_proj_weight = Parameter(torch.empty((embed_dim, self.kdim), dtype=dtype))
+            self.v_proj_weight = Parameter(torch.empty((embed_dim, self.vdim), dtype=dtype))
+            self.register_parameter("in_proj_weight", None)
+        if bias:
+            self.in_proj_bias = Parameter(torch.empty(3 * embed_dim, dtype=dtype))
+        else:
+            self.register_parameter("in_proj_bias", None)
+        self.out_proj = NonDynamicallyQuantizableLinear(
+            embed_dim, embed_dim, bias=bias, dtype=dtype
+        )
+        if add_bias_kv:
+            self.bias_k = Parameter(torch.empty((1, 1, embed_dim), dtype=dtype))
+            self.bias_v = Parameter(torch.empty((1, 1, embed_dim), dtype=dtype))
+        else:
+            self.bias_k = self.bias_v = None
+        self.add_zero_attn = add_zero_attn
+        self._reset_parameters()
+
+    def _reset_parameters(self) -> None:
+        if self._qkv_same_embed_dim:
+            init.xavier_uniform_(self.in_proj_weight)
+        else:
+            init.xavier_uniform_(self.q_proj_weight)
+            init.xavier_uniform_(self.k_proj_weight)
+            init.xavier_uniform_(self.v_proj_weight)
+        if self.in_proj_bias is not None:
+            init.constant_(self.in_proj_bias, 0.0)
+            init.constant_(self.out_proj.bias, 0.0)
+        if self.bias_k is not None:
+            init.xavier_normal_(self.bias_k)
+        if self.bias_v is not None:
+            init.xavier_normal_(self.bias_v)
+
+    def forward(
+        self,
+        query,
+        key,
+        value,
+        key_padding_mask=None,
+        need_weights: bool = True,
+        attn_mask=None,
+        average_attn_weights: bool = True,
+        is_causal: bool = False,
+    ):
+        batched = query.dim() == 3
+        if self.batch_first and batched:
+            query, key, value = (x.transpose(0, 1) for x in (query, key, value))
+        output, weights = F.multi_head_attention_forward(
+            query,
+            key,
+            value,
+            self.embed_dim,
+            self.num_heads,
+            self.in_proj_weight,
+            self.in_proj_bias,
+            self.bias_k,
+            self.bias_v,
+            self.add_zero_attn,
+            self.dropout,
+            self.out_proj.weight,
+            self.out_proj.bias,
+            training=self.training,
+            key_padding_mask=key_padding_mask,
+            need_weights=need_weights,
+            attn_mask=attn_mask,
+            use_separate_proj_weight=not self._qkv_same_embed_dim,
+            q_proj_weight=self.q_proj_weight,
+            k_proj_weight=self.k_proj_weight,
+            v_proj_weight=self.v_proj_weight,
+            average_attn_weights=average_attn_weights,
+            is_causal=is_causal,
+        )
+        if self.batch_first and batched:
+            output = output.transpose(0, 1)
+        return output, weights

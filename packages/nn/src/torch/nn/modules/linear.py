@@ -188,3 +188,8 @@ class LazyLinear(LazyModuleMixin, Linear):
                 if self.bias is not None:
                     self.bias.materialize((self.out_features,))
                 self.reset_parameters()
+
+
+class NonDynamicallyQuantizableLinear(Linear):
+    """A :class:`Linear` (the output projection of :class:`MultiheadAttention`), named
+    apart only so that quantisation tools can tell it from other linear layers."""
