@@ -328,6 +328,20 @@ MODULES += [
     ),
 ]
 
+MODULES += [
+    ("utils", "nn.utils.spectral_norm(nn.Linear(4, 3))", [r(2, 4)], {"train": True}),
+    (
+        "utils",
+        "nn.utils.spectral_norm(nn.Conv2d(2, 3, 3), n_power_iterations=3)",
+        [r(1, 2, 5, 5)],
+        {"train": True},
+    ),
+    ("utils", "nn.utils.spectral_norm(nn.ConvTranspose2d(2, 3, 3))", [r(1, 2, 4, 4)], {}),
+    ("utils", "nn.utils.weight_norm(nn.Linear(4, 3))", [r(2, 4)], {}),
+    ("utils", "nn.utils.weight_norm(nn.Conv1d(2, 3, 3), dim=None)", [r(2, 2, 6)], {}),
+    ("utils", "nn.utils.weight_norm(nn.Conv2d(2, 3, 2), dim=1)", [r(1, 2, 4, 4)], {}),
+]
+
 # repr strings (the module is built and printed)
 REPRS = [
     "nn.Linear(3, 4)", "nn.Linear(3, 4, bias=False)", "nn.Bilinear(2, 3, 4)", "nn.Identity()",
