@@ -33,3 +33,19 @@ def test_parameter_survives_to_deepcopy_and_module_conversion():
     m = nn.Linear(2, 2)
     m.double()
     assert isinstance(m.weight, nn.Parameter) and m.weight.dtype == torch.float64
+
+
+def test_lazy_batch_norm_infers_num_features():
+    m = nn.LazyBatchNorm2d()
+    m(torch.randn(2, 3, 4, 4))
+    assert type(m) is nn.BatchNorm2d and m.num_features == 3
+    assert list(m.state_dict()) == [
+        "weight", "bias", "running_mean", "running_var", "num_batches_tracked",
+    ]  # fmt: skip
+    assert m.num_batches_tracked.item() == 1
+
+
+def test_uninitialized_buffer_materializes():
+    b = nn.UninitializedBuffer()
+    b.materialize((2,))
+    assert type(b) is torch.Tensor and tuple(b.shape) == (2,)

@@ -8,7 +8,7 @@ vectors and the packed-sequence helpers.
 
 from torch._interface import require_core_api
 
-from . import functional, init, utils  # noqa: F401
+from . import functional, init, parallel, utils  # noqa: F401
 from ._version import __version__
 from .modules import *  # noqa: F403
 from .modules import __all__ as _modules_all
@@ -22,7 +22,8 @@ from .modules.module import (
     register_module_module_registration_hook,
     register_module_parameter_registration_hook,
 )
-from .parameter import Buffer, Parameter, UninitializedParameter
+from .parallel import DataParallel
+from .parameter import Buffer, Parameter, UninitializedBuffer, UninitializedParameter
 
 require_core_api(0, 1, "torch-nn")
 
@@ -30,9 +31,12 @@ __all__ = [
     "Parameter",
     "Buffer",
     "UninitializedParameter",
+    "UninitializedBuffer",
     "functional",
     "init",
+    "parallel",
     "utils",
+    "DataParallel",
     "register_module_forward_pre_hook",
     "register_module_forward_hook",
     "register_module_backward_hook",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import torch
 
-__all__ = ["Parameter", "Buffer", "UninitializedParameter"]
+__all__ = ["Parameter", "Buffer", "UninitializedParameter", "UninitializedBuffer"]
 
 
 class Parameter(torch.Tensor):
@@ -128,3 +128,31 @@ class UninitializedParameter(Parameter):
 
     def __reduce_ex__(self, protocol):
         return (UninitializedParameter, (self.requires_grad,))
+
+
+class UninitializedBuffer(torch.Tensor):
+    """A buffer whose shape is not known yet (used by the lazy norm layers);
+    :meth:`materialize` gives it a shape and turns it into a plain tensor."""
+
+    __slots__ = ()
+
+    def __new__(cls, requires_grad: bool = False, device=None, dtype=None, persistent=True):
+        buf = object.__new__(cls)
+        empty = torch.empty(0, dtype=dtype)
+        for slot in torch.Tensor.__slots__:
+            if slot != "__weakref__":
+                object.__setattr__(buf, slot, getattr(empty, slot))
+        return buf
+
+    def __init__(self, requires_grad: bool = False, device=None, dtype=None, persistent=True):
+        pass
+
+    def materialize(self, shape, device=None, dtype=None) -> None:
+        """Allocate (uninitialised) data of ``shape`` and become a plain tensor."""
+        data = torch.empty(tuple(shape), dtype=dtype or self.dtype)
+        for slot in ("_storage_", "_offset_", "_np", "_dtype"):
+            object.__setattr__(self, slot, getattr(data, slot))
+        self.__class__ = torch.Tensor
+
+    def __repr__(self) -> str:
+        return "<UninitializedBuffer>"

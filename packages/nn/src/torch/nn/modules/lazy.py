@@ -3,7 +3,7 @@ input."""
 
 from __future__ import annotations
 
-from ..parameter import UninitializedParameter
+from ..parameter import UninitializedBuffer, UninitializedParameter
 
 __all__ = ["LazyModuleMixin"]
 
@@ -22,7 +22,8 @@ class LazyModuleMixin:
     def has_uninitialized_params(self) -> bool:
         """Whether any parameter or buffer still has no shape."""
         values = list(self._parameters.values()) + list(self._buffers.values())
-        return any(isinstance(v, UninitializedParameter) for v in values)
+        lazy = (UninitializedParameter, UninitializedBuffer)
+        return any(isinstance(v, lazy) for v in values)
 
     def initialize_parameters(self, *args, **kwargs) -> None:
         """Give the parameters their shapes from the first input (subclasses)."""

@@ -9,12 +9,15 @@ import torch
 
 from .. import functional as F  # noqa: N812
 from .. import init
-from ..parameter import Parameter
+from ..parameter import Parameter, UninitializedBuffer, UninitializedParameter
+from .lazy import LazyModuleMixin
 from .module import Module
 
 __all__ = [
     "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "InstanceNorm1d", "InstanceNorm2d",
     "InstanceNorm3d", "LayerNorm", "GroupNorm", "RMSNorm", "LocalResponseNorm",
+    "LazyBatchNorm1d", "LazyBatchNorm2d", "LazyBatchNorm3d", "LazyInstanceNorm1d",
+    "LazyInstanceNorm2d", "LazyInstanceNorm3d",
 ]  # fmt: skip
 
 
@@ -439,3 +442,53 @@ class LocalResponseNorm(Module):
 
     def extra_repr(self) -> str:
         return f"{self.size}, alpha={self.alpha}, beta={self.beta}, k={self.k}"
+
+
+class _LazyNormBase(LazyModuleMixin):
+    """A norm layer whose ``num_features`` is read from the first input (dim 1)."""
+
+    def __init__(
+        self, eps=1e-5, momentum=0.1, affine=True, track_running_stats=True, device=None, dtype=None
+    ) -> None:  # noqa: E501
+        super().__init__(0, eps, momentum, affine, track_running_stats, device, dtype)
+        if self.affine:
+            self.weight = UninitializedParameter()
+            self.bias = UninitializedParameter()
+        if self.track_running_stats:
+            self.running_mean = UninitializedBuffer()
+            self.running_var = UninitializedBuffer()
+
+    def reset_parameters(self) -> None:
+        if not self.has_uninitialized_params() and self.num_features != 0:
+            super().reset_parameters()
+
+    def initialize_parameters(self, input) -> None:
+        if not self.has_uninitialized_params():
+            return
+        self.num_features = input.shape[1] if input.dim() > 1 else input.shape[0]
+        with torch.no_grad():
+            for name in ("weight", "bias", "running_mean", "running_var"):
+                value = getattr(self, name)
+                if isinstance(value, (UninitializedParameter, UninitializedBuffer)):
+                    value.materialize((self.num_features,))
+            self.reset_parameters()
+
+
+def _lazy_norm(base, in_features_doc: str):
+    class LazyNorm(_LazyNormBase, base):
+        cls_to_become = base
+
+    LazyNorm.__name__ = LazyNorm.__qualname__ = "Lazy" + base.__name__
+    LazyNorm.__module__ = __name__
+    LazyNorm.__doc__ = f"""A :class:`{base.__name__}` whose ``num_features`` is read from
+    the first input ({in_features_doc}); the other arguments are those of
+    :class:`{base.__name__}`."""
+    return LazyNorm
+
+
+LazyBatchNorm1d = _lazy_norm(BatchNorm1d, "dim 1")
+LazyBatchNorm2d = _lazy_norm(BatchNorm2d, "dim 1")
+LazyBatchNorm3d = _lazy_norm(BatchNorm3d, "dim 1")
+LazyInstanceNorm1d = _lazy_norm(InstanceNorm1d, "the channel dim")
+LazyInstanceNorm2d = _lazy_norm(InstanceNorm2d, "the channel dim")
+LazyInstanceNorm3d = _lazy_norm(InstanceNorm3d, "the channel dim")
