@@ -70,6 +70,7 @@ def cases() -> dict:
     results["mul+add+sum+backward (8)"] = _median_us(forward_backward, 2000)
     results["Adam step, 1M-parameter MLP"] = _median_us(_adam_step_mlp(), 10, repeat=11)
     results.update(autograd_cases())
+    results.update(nn_cases())
     return results
 
 
@@ -108,6 +109,72 @@ def autograd_cases() -> dict:
         [sys.executable, "-c", _MLP_PEAK], check=True, capture_output=True, text=True
     ).stdout
     results["MLP 100x256 fwd+bwd peak KB"] = float(out.split()[-1])
+    return results
+
+
+# issue 7's targets: training steps through torch.nn
+
+_LENET_PEAK = """
+import resource, torch
+import torch.nn as nn
+import torch.nn.functional as F
+torch.manual_seed(0)
+net = nn.Sequential(
+    nn.Conv2d(1, 6, 5, padding=2), nn.ReLU(), nn.MaxPool2d(2), nn.Conv2d(6, 16, 5), nn.ReLU(),
+    nn.MaxPool2d(2), nn.Flatten(), nn.Linear(400, 120), nn.ReLU(), nn.Linear(120, 84),
+    nn.ReLU(), nn.Linear(84, 10),
+)
+opt = torch.optim.SGD(net.parameters(), lr=0.01, momentum=0.9)
+x, y = torch.randn(64, 1, 28, 28), torch.randint(0, 10, (64,))
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+for _ in range(3):
+    opt.zero_grad()
+    F.cross_entropy(net(x), y).backward()
+    opt.step()
+print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before)
+"""
+
+
+def nn_cases() -> dict:
+    """A LeNet-5 SGD-momentum step (batch 64), a 32-64-64-4 MLP Adam step (batch 16), an
+    LSTM forward+backward (20 steps, batch 8, 32 -> 64), and the LeNet run's peak memory."""
+    import torch.nn as nn
+    import torch.nn.functional as F  # noqa: N812
+
+    namespace = {"torch": torch, "nn": nn, "F": F}
+    exec(_LENET_PEAK.split("before =")[0], namespace)
+    net, opt, x, y = (namespace[k] for k in ("net", "opt", "x", "y"))
+
+    def lenet_step():
+        opt.zero_grad()
+        F.cross_entropy(net(x), y).backward()
+        opt.step()
+
+    mlp = nn.Sequential(
+        nn.Linear(32, 64), nn.ReLU(), nn.Linear(64, 64), nn.ReLU(), nn.Linear(64, 4)
+    )
+    adam = torch.optim.Adam(mlp.parameters())
+    xm, ym = torch.randn(16, 32), torch.randn(16, 4)
+
+    def mlp_step():
+        adam.zero_grad()
+        F.mse_loss(mlp(xm), ym).backward()
+        adam.step()
+
+    lstm, xs = nn.LSTM(32, 64), torch.randn(20, 8, 32)
+
+    def lstm_forward_backward():
+        lstm(xs)[0].sum().backward()
+
+    results = {
+        "LeNet-5 SGD step (batch 64)": _median_us(lenet_step, 5, repeat=9),
+        "MLP 32-64-64-4 Adam step (batch 16)": _median_us(mlp_step, 200),
+        "LSTM 20x8x32->64 fwd+bwd": _median_us(lstm_forward_backward, 5, repeat=9),
+    }
+    out = subprocess.run(
+        [sys.executable, "-c", _LENET_PEAK], check=True, capture_output=True, text=True
+    ).stdout
+    results["LeNet-5 3 steps peak KB"] = float(out.split()[-1])
     return results
 
 
