@@ -139,6 +139,21 @@ def optim_sgd() -> dict:
     return cases
 
 
+SUM_SIZES = [*range(1, 70), 100, 127, 128, 129, 255, 256, 511, 512, 513, 1000, 2047, 2048]
+SUM_SIZES += [4095, 4096, 8191, 8192, 8193, 10000, 16385, 32768]
+
+
+def core_sums() -> dict:
+    """PyTorch's full sums of float vectors, for the cascade-sum reference (torch._sum_ref)."""
+    return {
+        dtype: {
+            n: torch.from_numpy(golden_describe.sum_inputs(n, dtype)).sum().item()
+            for n in SUM_SIZES
+        }
+        for dtype in ("float32", "float64")
+    }
+
+
 def core_expressions() -> dict:
     return {
         "setup": cases_core.SETUP,
@@ -154,5 +169,6 @@ if __name__ == "__main__":
     _dump("tensor-core", "promotion", core_promotion())
     _dump("tensor-core", "repr", core_repr())
     _dump("tensor-core", "expressions", core_expressions())
+    _dump("tensor-core", "sums", core_sums())
     _dump("autograd", "engine", autograd_cases())
     _dump("optim", "sgd", optim_sgd())

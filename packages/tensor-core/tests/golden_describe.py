@@ -46,3 +46,14 @@ def outcome(torch, code: str, setup: str = ""):
         return {"value": describe(torch, evaluate(torch, code, setup))}
     except Exception as error:  # noqa: BLE001 - the exception is the recorded result
         return {"error": type(error).__name__, "message": str(error).split("\n")[0]}
+
+
+def sum_inputs(n: int, dtype: str):
+    """Inputs of the recorded full sums (golden/sums.json): mixed signs and magnitudes from
+    integer arithmetic and powers of ten only, so every NumPy version makes the same."""
+    import numpy as np
+
+    i = np.arange(n, dtype=np.int64)
+    fraction = ((i * 2654435761) % 2**32) / 2**32 - 0.5
+    scale = 10.0 ** ((i * 7919 % 13) - 6).astype(np.float64)
+    return (fraction * scale).astype(dtype)
