@@ -144,6 +144,7 @@ MODULES = [
     ("sparse", "nn.Embedding(10, 3)", [i(10, 4, 5)], {}),
     ("sparse", "nn.Embedding(10, 3, padding_idx=2)", [v([[2, 1, 2], [0, 5, 9]])], {}),
     ("sparse", "nn.Embedding(10, 3, max_norm=1.0)", [v([1, 4, 4, 7])], {}),
+    ("sparse", "nn.Embedding(10, 3, scale_grad_by_freq=True)", [v([[1, 4, 4], [7, 1, 4]])], {}),
     ("sparse", "nn.EmbeddingBag(10, 3)", [i(10, 3, 4)], {}),
     (
         "sparse",

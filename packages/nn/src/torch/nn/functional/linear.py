@@ -107,7 +107,24 @@ def embedding(
     padding_idx = _padding_index(weight, padding_idx)
     if max_norm is not None:
         _renorm_rows(weight, input, max_norm, norm_type)
-    return core("embedding")(weight, input, padding_idx, scale_grad_by_freq, sparse)
+    rows = core("embedding")(weight, input, padding_idx, scale_grad_by_freq, sparse)
+    if scale_grad_by_freq and rows.requires_grad:
+        rows = _scale_grad_by_frequency(rows, input)
+    return rows
+
+
+def _scale_grad_by_frequency(rows, indices):
+    """The same values; each row's gradient divided by how often its index occurs.
+
+    NOTE: ``r.detach() + (r - r.detach()) * s`` has the value of ``r`` and the gradient
+    of ``r * s``.
+    """
+    flat = indices.reshape(-1).numpy()
+    counts = np.bincount(flat - flat.min()) if flat.size else np.zeros(0)
+    scale = 1.0 / counts[flat - flat.min()] if flat.size else np.zeros(0)
+    scale = torch.from_numpy(scale.astype(np.float64)).to(rows.dtype).reshape(indices.shape)
+    fixed = rows.detach()
+    return fixed + (rows - fixed) * scale.unsqueeze(-1)
 
 
 def embedding_bag(

@@ -41,7 +41,7 @@ class Sequential(Module):
         torch.Size([2, 3])
     """
 
-    def __init__(self, *args) -> None:
+    def __init__(self, *args: Module) -> None:
         super().__init__()
         if len(args) == 1 and isinstance(args[0], OrderedDict):
             for name, module in args[0].items():

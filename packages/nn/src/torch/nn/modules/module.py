@@ -611,7 +611,9 @@ class Module:
                 f"{value.shape}, an exception occurred : {error.args}."
             )
 
-    def load_state_dict(self, state_dict, strict: bool = True, assign: bool = False):
+    def load_state_dict(
+        self, state_dict, strict: bool = True, assign: bool = False
+    ) -> _IncompatibleKeys:
         """Copy parameters and buffers from ``state_dict`` into this module and its
         descendants.
 
@@ -622,7 +624,7 @@ class Module:
                 existing ones. Default: ``False``.
 
         Returns:
-            ``NamedTuple`` with ``missing_keys`` and ``unexpected_keys``.
+            NamedTuple: ``missing_keys`` and ``unexpected_keys``, lists of key names.
 
         Raises:
             RuntimeError: with ``strict`` and keys that do not match, or on shape

@@ -386,8 +386,13 @@ class LSTM(RNNBase):
     (``proj_size``).
 
     Args:
-        input_size, hidden_size, num_layers, bias, batch_first, dropout,
-            bidirectional: as for :class:`RNN`.
+        input_size (int): features of the input.
+        hidden_size (int): features of the cell state.
+        num_layers (int): stacked layers. Default: 1.
+        bias (bool): Default: ``True``.
+        batch_first (bool): input and output are (N, L, *). Default: ``False``.
+        dropout (float): dropout on the outputs of all but the last layer. Default: 0.
+        bidirectional (bool): Default: ``False``.
         proj_size (int): if > 0, ``h_t = W_hr (o_t * tanh(c_t))`` has this size.
             Default: 0.
 
@@ -429,8 +434,13 @@ class GRU(RNNBase):
     """Gated recurrent unit.
 
     Args:
-        input_size, hidden_size, num_layers, bias, batch_first, dropout,
-            bidirectional: as for :class:`RNN`.
+        input_size (int): features of the input.
+        hidden_size (int): features of the hidden state.
+        num_layers (int): stacked layers. Default: 1.
+        bias (bool): Default: ``True``.
+        batch_first (bool): input and output are (N, L, *). Default: ``False``.
+        dropout (float): dropout on the outputs of all but the last layer. Default: 0.
+        bidirectional (bool): Default: ``False``.
 
     Examples::
 

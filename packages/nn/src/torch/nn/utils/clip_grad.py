@@ -72,7 +72,7 @@ def clip_grad_norm_(
     norm_type: float = 2.0,
     error_if_nonfinite: bool = False,
     foreach=None,
-):
+) -> torch.Tensor:
     """Rescale the gradients in place so that their total norm is at most
     ``max_norm``.
 
