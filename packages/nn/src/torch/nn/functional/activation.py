@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import torch
 
 from ._common import core, maybe_inplace
@@ -177,8 +179,14 @@ def softplus(input, beta: float = 1.0, threshold: float = 20.0):
     return core("softplus")(input, beta, threshold)
 
 
-def _softmax_dim(ndim: int) -> int:
-    # the implicit choice of old releases, kept for scripts that rely on it
+def _softmax_dim(name: str, ndim: int, stacklevel: int) -> int:
+    # the implicit choice of old releases, kept (with a warning) for scripts that rely on it
+    warnings.warn(
+        f"Implicit dimension choice for {name} has been deprecated. Change the call to "
+        "include dim=X as an argument.",
+        UserWarning,
+        stacklevel=stacklevel,
+    )
     return 0 if ndim in (0, 1, 3) else 1
 
 
@@ -188,7 +196,7 @@ def _cast(input, dtype):
 
 def softmin(input, dim=None, _stacklevel: int = 3, dtype=None):
     """``softmax(-input, dim)``."""
-    dim = _softmax_dim(input.dim()) if dim is None else dim
+    dim = _softmax_dim("softmin", input.dim(), _stacklevel) if dim is None else dim
     return torch.softmax(-_cast(input, dtype), dim)
 
 
@@ -202,13 +210,13 @@ def softmax(input, dim=None, _stacklevel: int = 3, dtype=None):
         >>> F.softmax(torch.tensor([0.0, 0.0]), dim=0)
         tensor([0.5000, 0.5000])
     """
-    dim = _softmax_dim(input.dim()) if dim is None else dim
+    dim = _softmax_dim("softmax", input.dim(), _stacklevel) if dim is None else dim
     return torch.softmax(_cast(input, dtype), dim)
 
 
 def log_softmax(input, dim=None, _stacklevel: int = 3, dtype=None):
     """``log(softmax(x))`` along ``dim``, computed stably."""
-    dim = _softmax_dim(input.dim()) if dim is None else dim
+    dim = _softmax_dim("log_softmax", input.dim(), _stacklevel) if dim is None else dim
     return torch.log_softmax(_cast(input, dtype), dim)
 
 

@@ -105,6 +105,9 @@ def embedding(
         tensor([[2., 3.]])
     """
     padding_idx = _padding_index(weight, padding_idx)
+    if input.numel() and input.dtype in (torch.int64, torch.int32):
+        if int(input.max()) >= weight.shape[0] or int(input.min()) < 0:
+            raise IndexError("index out of range in self")
     if max_norm is not None:
         _renorm_rows(weight, input, max_norm, norm_type)
     rows = core("embedding")(weight, input, padding_idx, scale_grad_by_freq, sparse)
@@ -175,6 +178,8 @@ def one_hot(tensor, num_classes: int = -1):
     """
     if tensor.dtype != torch.int64:
         raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+    if tensor.numel() and tensor.min().item() < 0:
+        raise RuntimeError("Class values must be non-negative.")
     if num_classes == -1:
         num_classes = int(tensor.max().item()) + 1 if tensor.numel() else 0
     if tensor.numel() and (tensor.min().item() < 0 or tensor.max().item() >= num_classes):

@@ -232,7 +232,7 @@ class RNNBase(Module):
             if input.dim() not in (2, 3):
                 raise ValueError(
                     f"{self.mode.split('_')[0]}: Expected input to be 2D or 3D, got "
-                    f"{input.dim()}D input instead"
+                    f"{input.dim()}D tensor instead"
                 )
         unbatched = not packed and input.dim() == 2
         if unbatched:

@@ -4,6 +4,7 @@ stacks ``TransformerEncoder``/``TransformerDecoder``, and ``Transformer``."""
 from __future__ import annotations
 
 import copy
+import warnings
 
 import torch
 
@@ -33,6 +34,29 @@ def _activation(activation):
             return F.gelu
         raise RuntimeError(f"activation should be relu/gelu, not {activation}")
     return activation
+
+
+def _why_no_fast_path(layer) -> str:
+    """Why PyTorch's fused inference path (nested tensors) would not apply; this project
+    has no such path, but keeps the warning that tells users how to enable it there."""
+    if not isinstance(layer, TransformerEncoderLayer):
+        return f"{type(layer).__name__} was not TransformerEncoderLayer"
+    if layer.norm_first:
+        return "encoder_layer.norm_first was True"
+    if not layer.self_attn.batch_first:
+        return (
+            "encoder_layer.self_attn.batch_first was not True"
+            "(use batch_first for better inference performance)"
+        )
+    if not layer.self_attn._qkv_same_embed_dim:
+        return "encoder_layer.self_attn._qkv_same_embed_dim was not True"
+    if layer.self_attn.in_proj_bias is None:
+        return "encoder_layer.self_attn was passed bias=False"
+    if layer.activation not in (F.relu, F.gelu):
+        return "encoder_layer.activation_relu_or_gelu was not True"
+    if layer.self_attn.num_heads % 2 == 1:
+        return "num_head is odd"
+    return ""
 
 
 def _clones(module: Module, n: int) -> ModuleList:
@@ -225,7 +249,16 @@ class TransformerEncoder(Module):
         self.num_layers = num_layers
         self.norm = norm
         self.enable_nested_tensor = enable_nested_tensor
+        self.use_nested_tensor = enable_nested_tensor
         self.mask_check = mask_check
+        why_not = _why_no_fast_path(encoder_layer)
+        if enable_nested_tensor and why_not:
+            warnings.warn(
+                "enable_nested_tensor is True, but self.use_nested_tensor is False because "
+                f"{why_not}",
+                stacklevel=2,
+            )
+            self.use_nested_tensor = False
 
     def forward(self, src, mask=None, src_key_padding_mask=None, is_causal=None):
         output = src
