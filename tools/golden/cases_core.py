@@ -880,3 +880,27 @@ INPLACE_WRITES = [
 ]
 
 GROUPS["inplace_writes"] = INPLACE_WRITES
+
+# out= on functions whose kernels make a new result
+OUT_ARGUMENT = [
+    "o = torch.empty(0); r = torch.sum(x, 0, out=o); r is o, o",
+    "o = torch.empty(7); torch.mean(x, 1, out=o); o",
+    "o = torch.empty(4, dtype=torch.float64); torch.prod(x + 1, 0, out=o); o",
+    "o = torch.empty(4, dtype=torch.int64); torch.argmax(x, 0, out=o); o",
+    "torch.argmax(x, 0, out=torch.empty(4))",
+    "o = (torch.empty(0), torch.empty(0, dtype=torch.long)); r = torch.sort(torch.tensor([3.0, 1.0, 2.0]), out=o); r, r[0] is o[0]",
+    "o = (torch.empty(0), torch.empty(0, dtype=torch.long)); torch.topk(torch.tensor([3.0, 1.0, 2.0]), 2, out=o)",
+    "o = torch.empty(2, 2).t(); torch.mm(torch.ones(2, 3), torch.ones(3, 2), out=o); o, o.stride()",
+    "o = torch.empty(3, 3); torch.matmul(x.t()[:3], x[:, :3], out=o); o",
+    "torch.sum(torch.ones(2, requires_grad=True), 0, out=torch.empty(()))",
+    "torch.cumsum(x, 1, out=[1])",
+    "o = torch.empty(0, dtype=torch.bool); torch.isnan(torch.tensor([1.0, float('nan')]), out=o); o",
+    "o = torch.empty(0); torch.where(b, torch.tensor([1.0, 2.0, 3.0]), torch.zeros(3), out=o); o",
+    "o = torch.empty(0); torch.addcmul(torch.ones(2), torch.ones(2), torch.full((2,), 3.0), value=0.5, out=o); o",
+    "o = torch.empty(0, dtype=torch.long); torch.nonzero(torch.tensor([0, 1, 1]), out=o); o.tolist()",
+    "o = torch.empty(0); torch.linalg.inv(torch.tensor([[2.0, 0.0], [0.0, 4.0]]), out=o); o",
+    "torch.linalg.inv(torch.eye(2), out=torch.empty(2, 2, dtype=torch.float64))",
+    "o = torch.empty(0); torch.linalg.vector_norm(torch.tensor([3.0, 4.0]), out=o); o",
+]
+
+GROUPS["out_argument"] = OUT_ARGUMENT

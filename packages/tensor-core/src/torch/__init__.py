@@ -85,6 +85,7 @@ from ._layout import (
     strided,
 )
 from ._legacy import LEGACY_TYPES
+from ._ops import out_variants as _out_variants
 from ._ops._dispatch import result_type
 from ._ops.binary_math import *  # noqa: F403 - the binary math functions
 from ._ops.complex_views import imag, real, view_as_complex, view_as_real
@@ -227,6 +228,17 @@ _bindings.bind()
 _fastpath.install()
 _sparse.bind()
 globals().update(LEGACY_TYPES)  # torch.FloatTensor, torch.LongTensor, ...
+
+# out= for the functions whose kernels make a new result (see torch._ops.out_variants)
+_WITH_OUT = """
+lerp addcmul addcdiv where isposinf isneginf sum mean prod std var amax amin aminmax argmax
+argmin norm logsumexp cumsum cumprod cummax cummin all any median mode kthvalue nansum nanmean
+hstack vstack gather scatter scatter_add index_select masked_select take nonzero tril triu sort
+argsort topk searchsorted bucketize histc tensordot outer diag mm bmm matmul mv dot addmm addbmm
+baddbmm addmv
+""".split()
+for _name in _WITH_OUT:
+    globals()[_name] = _out_variants.add_out(globals()[_name], _name)
 
 # aliases PyTorch also exposes
 subtract, multiply, divide = sub, mul, div

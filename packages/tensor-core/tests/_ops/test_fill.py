@@ -2,7 +2,6 @@
 views, dtypes, autograd and error types (values are compared with PyTorch in
 test_expressions' api_gaps group)."""
 
-import numpy as np
 import pytest
 
 import torch
@@ -37,12 +36,6 @@ def test_fill_of_leaf_requiring_grad_raises():
     x = torch.ones(2, requires_grad=True)
     with pytest.raises(RuntimeError, match="leaf Variable"):
         x.fill_(1.0)
-
-
-def test_out_writes_into_given_tensor():
-    out = torch.empty(2, 2)
-    assert torch.fill(torch.zeros(2, 2), 3, out=out) is out
-    np.testing.assert_array_equal(out.numpy(), np.full((2, 2), 3.0))
 
 
 def test_gradient_flows_to_value_not_to_filled_tensor():

@@ -10,7 +10,7 @@ import numpy as np
 
 from .._tensor import Tensor
 from ._dispatch import check_inplace, check_tensor, record, register_op
-from .pointwise import INPLACE, _snapshot, _write_out
+from .pointwise import INPLACE, _snapshot
 
 __all__ = ["fill", "fill_", "zero_"]
 
@@ -38,7 +38,7 @@ def _store(array: np.ndarray, scalar) -> None:
         np.copyto(array, scalar, casting="unsafe")
 
 
-def fill(input: Tensor, value, *, out=None) -> Tensor:
+def fill(input: Tensor, value) -> Tensor:
     """A tensor shaped and typed like ``input`` with every element equal to ``value``
     (a number or a 0-dim tensor).
 
@@ -53,8 +53,6 @@ def fill(input: Tensor, value, *, out=None) -> Tensor:
     scalar = _scalar(value, "fill")
     array = np.empty(input._np.shape, dtype=input._np.dtype)
     _store(array, scalar)
-    if out is not None:
-        return _write_out(out, array, input._dtype)
     return record(FILL, (input, value), Tensor._from_array(array, input._dtype))
 
 

@@ -19,6 +19,7 @@ from .._ops.decompositions import (
     svd,
     svdvals,
 )
+from .._ops.out_variants import add_out as _add_out
 from .._ops.reduction import vector_norm
 
 __all__ = [
@@ -41,3 +42,7 @@ __all__ = [
     "svdvals",
     "vector_norm",
 ]
+
+# out= for every function here (their kernels make a new result)
+for _name in __all__[1:]:
+    globals()[_name] = _add_out(globals()[_name], f"linalg_{_name}", exact=True)
