@@ -463,3 +463,25 @@ def test_registration_hooks():
     finally:
         handle.remove()
     assert seen == ["weight", "bias"]
+
+
+@needs_function
+def test_backward_hook_gets_gradients_for_every_tensor_input():
+    bil = nn.Bilinear(2, 3, 1)
+    seen = []
+    bil.register_full_backward_hook(lambda m, gi, go: seen.append([tuple(g.shape) for g in gi]))
+    bil(torch.randn(4, 2, requires_grad=True), torch.randn(4, 3)).sum().backward()
+    assert seen == [[(4, 2), (4, 3)]]
+
+
+@pytest.mark.xfail(
+    reason="torch-autograd checks the versions of inputs its formulas do not read (clone, "
+    "copy_), so x.copy_(f(x.clone())) on a non-leaf fails its backward; PyTorch trains this",
+    strict=False,
+)
+def test_inplace_activation_after_linear_backpropagates():
+    torch.manual_seed(0)
+    net = nn.Sequential(nn.Linear(2, 2), nn.ReLU(inplace=True))
+    out = net(torch.randn(3, 2))
+    out.sum().backward()
+    assert net[0].weight.grad is not None

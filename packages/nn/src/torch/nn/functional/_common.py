@@ -59,3 +59,15 @@ def maybe_inplace(input, result, inplace: bool):
     if inplace:
         return input.copy_(result)
     return result
+
+
+def apply_inplace(function, input, inplace: bool, *args):
+    """``function(input, *args)``, written into ``input`` when ``inplace``.
+
+    NOTE: the function runs on a copy of ``input`` so that what its gradient needs is
+    not the tensor then overwritten; autograd sees ``input.copy_(f(input.clone()))``.
+    """
+    if not inplace:
+        return function(input, *args)
+    source = input.clone() if input.requires_grad else input
+    return input.copy_(function(source, *args))

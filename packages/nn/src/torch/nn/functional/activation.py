@@ -6,7 +6,7 @@ import warnings
 
 import torch
 
-from ._common import core, maybe_inplace
+from ._common import apply_inplace, core
 
 __all__ = [
     "threshold", "threshold_", "relu", "relu_", "hardtanh", "hardtanh_", "hardswish",
@@ -27,7 +27,7 @@ def threshold(input, threshold: float, value: float, inplace: bool = False):
         >>> F.threshold(torch.tensor([0.5, 2.0]), 1.0, -1.0)
         tensor([-1.,  2.])
     """
-    return maybe_inplace(input, core("threshold")(input, threshold, value), inplace)
+    return apply_inplace(core("threshold"), input, inplace, threshold, value)
 
 
 def threshold_(input, threshold: float, value: float):
@@ -45,7 +45,7 @@ def relu(input, inplace: bool = False):
         >>> F.relu(torch.tensor([-1.0, 2.0]))
         tensor([0., 2.])
     """
-    return maybe_inplace(input, torch.relu(input), inplace)
+    return apply_inplace(torch.relu, input, inplace)
 
 
 def relu_(input):
@@ -57,7 +57,7 @@ def hardtanh(input, min_val: float = -1.0, max_val: float = 1.0, inplace: bool =
     """``input`` clamped to ``[min_val, max_val]``."""
     if min_val > max_val:
         raise ValueError("min_val cannot be greater than max_val")
-    return maybe_inplace(input, core("hardtanh")(input, min_val, max_val), inplace)
+    return apply_inplace(core("hardtanh"), input, inplace, min_val, max_val)
 
 
 def hardtanh_(input, min_val: float = -1.0, max_val: float = 1.0):
@@ -67,17 +67,17 @@ def hardtanh_(input, min_val: float = -1.0, max_val: float = 1.0):
 
 def hardswish(input, inplace: bool = False):
     """``x * relu6(x + 3) / 6``."""
-    return maybe_inplace(input, core("hardswish")(input), inplace)
+    return apply_inplace(core("hardswish"), input, inplace)
 
 
 def relu6(input, inplace: bool = False):
     """``min(max(x, 0), 6)``."""
-    return maybe_inplace(input, core("relu6")(input), inplace)
+    return apply_inplace(core("relu6"), input, inplace)
 
 
 def elu(input, alpha: float = 1.0, inplace: bool = False):
     """``x`` above 0, ``alpha * (exp(x) - 1)`` below."""
-    return maybe_inplace(input, core("elu")(input, alpha), inplace)
+    return apply_inplace(core("elu"), input, inplace, alpha)
 
 
 def elu_(input, alpha: float = 1.0):
@@ -87,7 +87,7 @@ def elu_(input, alpha: float = 1.0):
 
 def selu(input, inplace: bool = False):
     """Scaled ELU with the self-normalising constants."""
-    return maybe_inplace(input, core("selu")(input), inplace)
+    return apply_inplace(core("selu"), input, inplace)
 
 
 def selu_(input):
@@ -97,7 +97,7 @@ def selu_(input):
 
 def celu(input, alpha: float = 1.0, inplace: bool = False):
     """``x`` above 0, ``alpha * (exp(x / alpha) - 1)`` below."""
-    return maybe_inplace(input, core("celu")(input, alpha), inplace)
+    return apply_inplace(core("celu"), input, inplace, alpha)
 
 
 def celu_(input, alpha: float = 1.0):
@@ -107,7 +107,7 @@ def celu_(input, alpha: float = 1.0):
 
 def leaky_relu(input, negative_slope: float = 0.01, inplace: bool = False):
     """``x`` above 0, ``negative_slope * x`` below."""
-    return maybe_inplace(input, core("leaky_relu")(input, negative_slope), inplace)
+    return apply_inplace(core("leaky_relu"), input, inplace, negative_slope)
 
 
 def leaky_relu_(input, negative_slope: float = 0.01):
@@ -130,11 +130,20 @@ def rrelu(
     """Leaky ReLU with a slope drawn uniformly from ``[lower, upper]`` per element when
     training, and their mean otherwise."""
     if training:
-        slope = torch.empty(input.shape, dtype=input.dtype).uniform_(lower, upper)
-        result = torch.where(input >= 0, input, input * slope)
-    else:
-        result = core("leaky_relu")(input, (lower + upper) / 2)
-    return maybe_inplace(input, result, inplace)
+        slope = _random_slopes(input, lower, upper)
+        return apply_inplace(lambda x: x * slope, input, inplace)
+    return apply_inplace(core("leaky_relu"), input, inplace, (lower + upper) / 2)
+
+
+def _random_slopes(input, lower: float, upper: float):
+    """1 where ``input > 0``; elsewhere slopes drawn from U(lower, upper) in float64, one
+    per such element in order (the draws PyTorch makes, so a seed gives its values)."""
+    with torch.no_grad():
+        negative = input <= 0
+        draws = torch.empty(int(negative.sum()), dtype=torch.float64).uniform_(lower, upper)
+        slope = torch.ones(tuple(input.shape), dtype=input.dtype)
+        slope[negative] = draws.to(input.dtype)
+    return slope
 
 
 def rrelu_(input, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False):
@@ -252,14 +261,14 @@ def sigmoid(input):
 
 def hardsigmoid(input, inplace: bool = False):
     """``relu6(x + 3) / 6``."""
-    return maybe_inplace(input, core("hardsigmoid")(input), inplace)
+    return apply_inplace(core("hardsigmoid"), input, inplace)
 
 
 def silu(input, inplace: bool = False):
     """``x * sigmoid(x)``."""
-    return maybe_inplace(input, core("silu")(input), inplace)
+    return apply_inplace(core("silu"), input, inplace)
 
 
 def mish(input, inplace: bool = False):
     """``x * tanh(softplus(x))``."""
-    return maybe_inplace(input, core("mish")(input), inplace)
+    return apply_inplace(core("mish"), input, inplace)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import torch
 
-from ._common import core, maybe_inplace
+from ._common import apply_inplace, core
 
 __all__ = [
     "batch_norm", "instance_norm", "layer_norm", "group_norm", "rms_norm",
@@ -104,13 +104,13 @@ def dropout(input, p: float = 0.5, training: bool = True, inplace: bool = False)
         tensor([1., 1., 1.])
     """
     _check_p(p)
-    return maybe_inplace(input, core("dropout")(input, p, training), inplace and training)
+    return apply_inplace(core("dropout"), input, inplace and training, p, training)
 
 
 def alpha_dropout(input, p: float = 0.5, training: bool = False, inplace: bool = False):
     """Dropout that keeps the SELU activations' mean and variance."""
     _check_p(p)
-    return maybe_inplace(input, core("alpha_dropout")(input, p, training), inplace and training)
+    return apply_inplace(core("alpha_dropout"), input, inplace and training, p, training)
 
 
 def feature_alpha_dropout(input, p: float = 0.5, training: bool = False, inplace: bool = False):
@@ -123,8 +123,7 @@ def feature_alpha_dropout(input, p: float = 0.5, training: bool = False, inplace
     keep = torch.empty(shape, dtype=input.dtype).bernoulli_(1 - p)
     a = (1 - p + p * alpha_prime**2 * (1 - p)) ** -0.5
     b = -a * alpha_prime * p
-    result = (input * keep + alpha_prime * (1 - keep)) * a + b
-    return maybe_inplace(input, result, inplace)
+    return apply_inplace(lambda x: (x * keep + alpha_prime * (1 - keep)) * a + b, input, inplace)
 
 
 def _feature_dropout(input, p, training, inplace, nd):
@@ -135,11 +134,12 @@ def _feature_dropout(input, p, training, inplace, nd):
             f"{input.dim()}D input."
         )
     unbatched = input.dim() == nd + 1
-    x = input.unsqueeze(0) if unbatched else input
-    result = core("feature_dropout")(x, p, training)
-    if unbatched:
-        result = result.squeeze(0)
-    return maybe_inplace(input, result, inplace and training)
+
+    def drop(x):
+        out = core("feature_dropout")(x.unsqueeze(0) if unbatched else x, p, training)
+        return out.squeeze(0) if unbatched else out
+
+    return apply_inplace(drop, input, inplace and training)
 
 
 def dropout1d(input, p: float = 0.5, training: bool = True, inplace: bool = False):

@@ -136,7 +136,12 @@ class BackwardHook:
 
     @staticmethod
     def _tensor_positions(values) -> list[int]:
-        return [i for i, v in enumerate(values) if isinstance(v, torch.Tensor) and v.requires_grad]
+        """Every tensor's position when any tensor requires grad (the others then get
+        gradients too, as in PyTorch), else none."""
+        tensors = [i for i, v in enumerate(values) if isinstance(v, torch.Tensor)]
+        if any(values[i].requires_grad for i in tensors):
+            return tensors
+        return []
 
     def _wrap(self, values, on_backward):
         positions = self._tensor_positions(values)
