@@ -873,7 +873,7 @@ INPLACE_WRITES = [
     "y = torch.tensor([0.1, 0.7, 0.3]); y.lerp_(torch.tensor([1.3, -0.4, 2.1]), 0.3); y.lerp_(torch.tensor([0.9, 0.2, -1.0]), 0.8); y.tolist()",
     "y = torch.tensor([0.1, 0.7, 0.3]); y.addcmul_(torch.tensor([1.3, -0.4, 2.1]), torch.tensor([0.7]), value=0.3); y.addcdiv_(torch.tensor([0.9, 0.2, -1.0]), torch.tensor([3.0, 7.0, 0.0]), value=-0.1); y.tolist()",
     "y = torch.tensor([0.1, 0.7, float('nan')]); y.clamp_(0.2, 0.5); y.clamp_(max=torch.tensor([0.3, 0.6, 0.1])); y",
-    "y = torch.tensor([1, 5, 9]); y.clamp_(2, 6)",
+    "y = torch.tensor([1, 5, 9]); y.clamp_(2, 6), torch.tensor([1, 5]).clamp_(2, 6.5)",
     "y = torch.ones(4); y.addcmul_(torch.ones(3, 1), torch.ones(4))",
     "y = torch.tensor([4.0, 2.0]); y.sqrt_().neg_().abs_(); y",
     "y = torch.tensor([4, 2]); y.sqrt_()",
@@ -904,3 +904,32 @@ OUT_ARGUMENT = [
 ]
 
 GROUPS["out_argument"] = OUT_ARGUMENT
+
+# pointwise composites and in-place spellings (torch._ops.pointwise_composites)
+POINTWISE_COMPOSITES = [
+    "torch.clamp_min(torch.tensor([1, 5]), 2.5), torch.clamp_max(x, torch.tensor([2.0, 3.0, 4.0, 5.0])), x.clamp_min(3).clamp_max(5)",
+    "torch.tensor([1, 2]).clamp_min_(1.5)",
+    "torch.sgn(torch.tensor([-2, 0, 3])), torch.sgn(torch.tensor([3 + 4j, 0j])), torch.tensor([1.0, -2.0]).sgn_()",
+    "torch.exp2(torch.tensor([1, 3])), torch.exp2(torch.tensor([0.5], dtype=torch.float64)), torch.tensor([2.0]).exp2_()",
+    "torch.deg2rad(torch.tensor([180, -90])), torch.rad2deg(torch.tensor([3.14159, 1.0])), torch.tensor([90.0]).deg2rad_()",
+    "torch.xlogy(torch.tensor([0.0, 2.0, 0.0]), torch.tensor([0.0, 3.0, float('nan')])), torch.xlogy(torch.tensor([0, 2]), 3), torch.xlogy(2, torch.tensor([3.0]))",
+    "torch.tensor([1, 4]).xlogy_(2)",
+    "torch.logaddexp(torch.tensor([1.0, -1e30, float('-inf'), 30.0]), torch.tensor([2.0, -1e30, float('-inf'), -30.0])), torch.logaddexp2(torch.tensor([1.0, 3.0]), torch.tensor([1.0, -2.0]))",
+    "torch.logaddexp(torch.tensor([1]), torch.tensor([2]))",
+    "torch.copysign(torch.tensor([1, 2]), -1), torch.copysign(torch.tensor([1.0, 2.0, -3.0]), torch.tensor([-0.0, 1.0, 0.0])), torch.tensor([1.0, -2.0]).copysign_(-1.0)",
+    "torch.float_power(torch.tensor([2]), 2), torch.float_power(torch.tensor([2.0]), torch.tensor([0.5])), torch.tensor([2.0], dtype=torch.float64).float_power_(3)",
+    "torch.tensor([2.0]).float_power_(2)",
+    "torch.signbit(torch.tensor([-0.0, 1.0, -2.0])), torch.signbit(torch.tensor([-1, 0])), torch.isreal(torch.tensor([1, 2])), torch.isreal(torch.tensor([1 + 0j, 1j]))",
+    "torch.angle(torch.tensor([-1.0, 2.0, 0.0, float('nan')])), torch.angle(torch.tensor([1j, -1 + 0j])), torch.angle(torch.tensor([-1, 2]))",
+    "torch.isclose(torch.tensor([1.0, float('nan'), float('inf'), 2.0]), torch.tensor([1.0 + 1e-9, float('nan'), float('inf'), 2.1])), torch.isclose(torch.tensor([1.0, float('nan')]), torch.tensor([1.0, float('nan')]), equal_nan=True)",
+    "torch.isclose(torch.tensor([1, 5]), torch.tensor([1, 6]), atol=1), x.isclose(x + 1e-3, rtol=0.0, atol=1e-2).all()",
+    "torch.isclose(torch.tensor([1]), torch.tensor([1.0]))",
+    "torch.isclose(torch.tensor([1.0]), torch.tensor([1.0]), rtol=-1)",
+    "torch.allclose(torch.ones(2), torch.ones(2) + 1e-6), torch.allclose(x, x + 1), x.allclose(x), torch.equal(torch.ones(2), torch.ones(2, dtype=torch.int64)), torch.equal(torch.ones(2), torch.ones(3)), x.equal(x.t().t())",
+    "y = torch.tensor([4.0, -9.0]); y.subtract_(1).multiply_(2).divide_(3).absolute_().negative_(); y",
+    "y = torch.tensor([0.5, -0.25]); y.arcsin_(); y.arctan2_(torch.tensor([1.0, 1.0])); y.fix_(); y",
+    "y = torch.tensor([1.0, 5.0, 3.0]); y.greater_(2.0); y, torch.tensor([1, 5]).less_equal_(3)",
+    "o = torch.empty(0); torch.xlogy(torch.tensor([2.0]), torch.tensor([3.0]), out=o); o",
+]
+
+GROUPS["pointwise_composites"] = POINTWISE_COMPOSITES

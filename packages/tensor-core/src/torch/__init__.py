@@ -142,6 +142,7 @@ from ._ops.pointwise import (
     sub,
     true_divide,
 )
+from ._ops.pointwise_composites import *  # noqa: F403 - clamp_min, xlogy, isclose, ...
 from ._ops.reduction import (
     all,
     amax,

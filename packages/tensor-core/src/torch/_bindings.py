@@ -16,6 +16,7 @@ from ._ops import (
     linalg,
     nn_kernels,
     pointwise,
+    pointwise_composites,
     reduction,
     shape_ops,
     sorting,
@@ -80,6 +81,36 @@ _METHODS = {
         name: getattr(sorting, name)
         for name in sorting.__all__
         if name not in ("searchsorted", "bucketize")
+    },
+    **{
+        name: getattr(getattr(pointwise_composites, name), "__wrapped__", None)
+        or getattr(pointwise_composites, name)
+        for name in pointwise_composites.__all__
+    },
+    # in-place spellings PyTorch also has
+    **{
+        alias + "_": pointwise.INPLACE[name + "_"]
+        for alias, name in (
+            ("subtract", "sub"),
+            ("multiply", "mul"),
+            ("divide", "div"),
+            ("true_divide", "div"),
+            ("absolute", "abs"),
+            ("negative", "neg"),
+            ("arcsin", "asin"),
+            ("arccos", "acos"),
+            ("arctan", "atan"),
+            ("arcsinh", "asinh"),
+            ("arccosh", "acosh"),
+            ("arctanh", "atanh"),
+            ("arctan2", "atan2"),
+            ("fix", "trunc"),
+            ("greater", "gt"),
+            ("greater_equal", "ge"),
+            ("less", "lt"),
+            ("less_equal", "le"),
+            ("not_equal", "ne"),
+        )
     },
     "is_nonzero": _predicates.is_nonzero,
     "is_same_size": _predicates.is_same_size,

@@ -10,6 +10,7 @@ from . import (  # noqa: F401
     nn_functional,
     nn_kernels,
     pointwise,
+    pointwise_composites,
     reduction,
     resampling,
     scatter,

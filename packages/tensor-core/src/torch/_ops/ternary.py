@@ -29,6 +29,12 @@ def _array(x, dtype):
     return operand(x, dtype) if x is not None else None
 
 
+def _cpp_name(dtype) -> str:
+    from .out_variants import _dtype_name
+
+    return _dtype_name(dtype)
+
+
 def _direct_operands(self: Tensor, operands) -> list | None:
     """The NumPy arrays of ``operands`` (tensors and numbers, None skipped) when the op's
     result dtype is ``self``'s, so it can be computed in ``self``'s memory; else None."""
@@ -44,9 +50,10 @@ def _direct_operands(self: Tensor, operands) -> list | None:
     return arrays
 
 
-def _inplace(name, function, direct=None):
+def _inplace(name, function, direct=None, differentiable=True):
     """``self.<name>_(...)``: written straight into ``self`` by ``direct`` (which returns
-    False when it does not apply), else the out-of-place result copied into ``self``."""
+    False when it does not apply), else the out-of-place result copied into ``self``.
+    ``differentiable=False`` for composites (their parts record the gradient)."""
 
     def method(self: Tensor, *args, **kwargs):
         recording = check_inplace(self, *args, *kwargs.values())
@@ -56,9 +63,13 @@ def _inplace(name, function, direct=None):
         with _grad_mode.no_grad():
             result = function(self, *args, **kwargs)
         if not can_cast(result._dtype, self._dtype):
+            # PyTorch's clamp family spells the output type the C++ way ("long int")
+            target = (
+                _cpp_name(self._dtype) if name.startswith("clamp") else self._dtype._legacy[:-6]
+            )
             raise RuntimeError(
                 f"result type {result._dtype._legacy[:-6]} can't be cast to the "
-                f"desired output type {self._dtype._legacy[:-6]}"
+                f"desired output type {target}"
             )
         if result._np.shape != self._np.shape:
             raise RuntimeError(
@@ -76,7 +87,13 @@ def _inplace(name, function, direct=None):
         return self
 
     method.__name__ = method.__qualname__ = name + "_"
-    _register(name + "_", method, f"{name}_(Tensor(a!) self, ...) -> Tensor(a!)", inplace=True)
+    _register(
+        name + "_",
+        method,
+        f"{name}_(Tensor(a!) self, ...) -> Tensor(a!)",
+        differentiable=differentiable,
+        inplace=True,
+    )
     INPLACE[name + "_"] = method
     return method
 
