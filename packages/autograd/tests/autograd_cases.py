@@ -456,6 +456,38 @@ y.add_(1)
 z.sum().backward()
 out = x.grad
 """,
+    # in-place writes into views
+    "view_inplace_rebase": """
+a = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+y = a * 1
+v = y[0]
+v.mul_(3)
+(y * torch.tensor([[1.0, 10.0], [100.0, 1000.0]])).sum().backward()
+out = (y, v, type(y.grad_fn).__name__, type(v.grad_fn).__name__, a.grad)
+""",
+    "view_inplace_column_from_other_column": """
+y = x.reshape(3, 1) * torch.ones(3, 2)
+y[:, 1].add_(y[:, 0] * 2)
+y.sum().backward()
+out = (y, x.grad)
+""",
+    "view_inplace_into_constant": """
+w = torch.tensor([5.0, 6.0], requires_grad=True)
+z = torch.zeros(2, 3)
+z[:, 1].copy_(w * 2)
+(z * torch.arange(6.0).reshape(2, 3)).sum().backward()
+out = (z.requires_grad, type(z.grad_fn).__name__, w.grad)
+""",
+    "view_inplace_saved_result": """
+y = x * 1
+v = y[1:]
+v.exp_()
+y.sum().backward()
+out = (y, x.grad)
+""",
+    "view_of_leaf_inplace!": """
+x[0:2].mul_(2)
+""",
     # anomaly mode
     "anomaly_nan!": """
 import warnings

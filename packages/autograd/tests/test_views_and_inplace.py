@@ -77,11 +77,36 @@ def test_copy_gradients_flow_to_the_source():
     assert src.grad.tolist() == [4.0, 6.0]
 
 
-def test_inplace_on_a_view_of_a_graph_tensor_is_refused_for_now():
-    x = torch.ones(3, requires_grad=True)
-    y = x * 2
-    with pytest.raises(NotImplementedError, match="views of tensors that require grad"):
-        y[0].mul_(2)
+def test_inplace_on_a_view_rebases_the_base_history():
+    a = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    x = a * 1
+    v = x[0]
+    v.mul_(3)
+    assert type(x.grad_fn).__name__ == "CopySlices"
+    assert type(v.grad_fn).__name__ == "AsStridedBackward0"
+    (x * torch.tensor([[1.0, 10.0], [100.0, 1000.0]])).sum().backward()
+    assert a.grad.tolist() == [[3.0, 30.0], [100.0, 1000.0]]
+
+
+def test_inplace_on_a_view_of_a_leaf_raises():
+    a = torch.ones(2, 2, requires_grad=True)
+    with pytest.raises(RuntimeError, match="a view of a leaf Variable that requires grad"):
+        a[0].mul_(2)
+    with torch.no_grad():
+        a[0].mul_(2)  # allowed: not recorded
+    assert a.tolist() == [[2.0, 2.0], [1.0, 1.0]]
+
+
+def test_inplace_on_views_double_backward():
+    def f(a, b):
+        x = a * 1
+        x[0].mul_(b[0])
+        x[:, 1].add_(b**2)
+        return x.tanh()
+
+    a = torch.rand(2, 2, dtype=torch.float64, requires_grad=True)
+    b = torch.rand(2, dtype=torch.float64, requires_grad=True)
+    assert torch.autograd.gradcheck(f, (a, b)) and torch.autograd.gradgradcheck(f, (a, b))
 
 
 def test_double_backward_through_views():

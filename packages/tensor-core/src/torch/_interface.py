@@ -166,6 +166,15 @@ class GradEngine(abc.ABC):
     def retains_grad(self, tensor: Any) -> bool:
         return False
 
+    def inplace_on_view(self, view: Any) -> None:
+        """Announce that the next :meth:`record` whose output is ``view`` records an
+        in-place write into that view: the engine must then rebase the history of the
+        view's base (``view._base``) as well."""
+        raise NotImplementedError(
+            "in-place operations on views of tensors that require grad need an engine that "
+            "rebases view histories"
+        )
+
 
 class NoOpGradEngine(GradEngine):
     """The default when torch-autograd is not installed: records nothing."""

@@ -8,7 +8,7 @@ import weakref
 
 import torch
 from torch._grad_mode import _state as _grad_state
-from torch._interface import GradEngine
+from torch._interface import GradEngine, ops
 
 from . import _anomaly
 from ._derivatives import DERIVATIVES
@@ -274,6 +274,14 @@ def _input_versions(inputs, which) -> tuple:
     return tuple(versions)
 
 
+def _read_by(reads, edges) -> tuple:
+    """The inputs whose values the formulas of the inputs that need a gradient read."""
+    if len(edges) == 2:
+        first = reads[0] if edges[0][0] is not None else ()
+        return first + reads[1] if edges[1][0] is not None else first
+    return tuple({i for r, e in zip(reads, edges) if e[0] is not None for i in r})
+
+
 def _unsaved_to_meta(inputs, which) -> tuple:
     """``inputs`` with the tensors whose values the formulas do not read replaced by their
     shape and dtype, so that the node does not keep them alive."""
@@ -294,6 +302,7 @@ class Engine(GradEngine):
 
     def __init__(self) -> None:
         self._recipes: dict[str, tuple] = {}
+        self._pending_view = None  # a view about to be written in place (see record)
 
     def _recipe(self, op) -> tuple:
         derivative = DERIVATIVES.get(op.name)
@@ -301,7 +310,8 @@ class Engine(GradEngine):
             raise NotImplementedError(f"the derivative of '{op.name}' is not implemented")
         which = derivative.saved_inputs
         drops = which if derivative.drops_inputs else None
-        recipe = (derivative, _node_class(derivative.node_name), which, which != (), drops)
+        check = which != () and derivative.reads is None
+        recipe = (derivative, _node_class(derivative.node_name), which, check, drops)
         self._recipes[op.name] = recipe
         return recipe
 
@@ -317,18 +327,30 @@ class Engine(GradEngine):
             edges = tuple([edge(x) for x in inputs])
         if drops is not None:
             inputs = _unsaved_to_meta(inputs, drops)
+        if check_inputs:
+            versions = _input_versions(inputs, which)
+        elif derivative.reads is not None:
+            versions = _input_versions(inputs, _read_by(derivative.reads, edges))
+        else:
+            versions = ()
         node = cls(
             derivative,
             inputs,
             saved,
             edges,
-            _input_versions(inputs, which) if check_inputs else (),
+            versions,
             _saved_result(output) if derivative.saves_output else None,
         )
         if _anomaly_state.enabled:
             _anomaly.attach_trace(node)
         output.grad_fn = node
         output._requires_grad = True
+        if self._pending_view is not None and output is self._pending_view:
+            self._pending_view = None
+            _rebase_view(output, node)
+
+    def inplace_on_view(self, view) -> None:
+        self._pending_view = view
 
     def backward(self, tensors, grad_tensors, retain_graph, create_graph, inputs) -> None:
         from ._api import backward
@@ -359,6 +381,54 @@ class Engine(GradEngine):
         if fn is None or fn._extra is None:
             return False
         return fn._output_nr(tensor) in fn._extra.retained
+
+
+# ------------------------------------------------------------------- in-place on views
+
+
+def _geometry(t) -> tuple:
+    return (tuple(t.shape), t.stride(), t.storage_offset())
+
+
+class CopySlices(_NodeBase):
+    """The history of a base tensor after an in-place write into one of its views: the
+    view's region comes from the in-place op's node, the rest from the base's old history
+    (PyTorch's node of the same name)."""
+
+    __slots__ = ("next_functions", "_geometries", "_extra", "__weakref__")
+
+    def __init__(self, base_edge, view_edge, base_geometry, view_geometry) -> None:
+        self.next_functions = (base_edge, view_edge)
+        self._geometries = (base_geometry, view_geometry)
+        self._extra = None
+
+    def apply(self, grad):
+        base_geometry, view_geometry = self._geometries
+        gathered = ops["_view_gather"].function(grad, base_geometry, view_geometry)
+        rest = None
+        if self.next_functions[0][0] is not None:
+            region = ops["_view_scatter"].function(gathered, base_geometry, view_geometry)
+            rest = grad - region
+        return (rest, gathered)
+
+    __call__ = apply
+
+    def release(self) -> None:
+        pass
+
+
+def _rebase_view(view, node) -> None:
+    """After ``node`` recorded an in-place write into ``view``: the view's base takes a
+    CopySlices history and the view becomes a strided view of that new history."""
+    base = view._base
+    base_geometry, view_geometry = _geometry(base), _geometry(view)
+    copy = CopySlices(edge(base), (node, 0), base_geometry, view_geometry)
+    base.grad_fn = copy
+    base._requires_grad = True
+    as_strided = DERIVATIVES["as_strided"]
+    view.grad_fn = _node_class(as_strided.node_name)(
+        as_strided, (base.shape,), (base_geometry, view_geometry), ((copy, 0),)
+    )
 
 
 # ------------------------------------------------------------------------ backward pass

@@ -117,11 +117,15 @@ def check_inplace(self: Tensor, *others) -> bool:
         raise RuntimeError(
             "a leaf Variable that requires grad is being used in an in-place operation."
         )
-    if self._base is not None and (self._base._requires_grad or self._requires_grad):
-        raise NotImplementedError(
-            "in-place operations on views of tensors that require grad are not supported yet "
-            "(they need the view's history to be rebased); write into a clone instead"
-        )
+    base = self._base
+    if base is not None:
+        if base._requires_grad and base.grad_fn is None:
+            raise RuntimeError(
+                "a view of a leaf Variable that requires grad is being used in an in-place "
+                "operation."
+            )
+        # the engine rebases the history of the view's base when the write is recorded
+        get_grad_engine().inplace_on_view(self)
     return True
 
 

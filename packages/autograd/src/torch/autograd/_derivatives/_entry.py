@@ -26,6 +26,10 @@ class Derivative:
     #: does not keep them alive (set where that frees activations: PyTorch keeps nothing
     #: of them); off for the hottest ops, whose inputs live on elsewhere anyway
     drops_inputs: bool = False
+    #: for each formula, the inputs whose values it reads (only the formulas of inputs that
+    #: need a gradient count: ``x * 2`` does not depend on the value of ``x``); ``None``
+    #: means ``saved_inputs`` applies whatever needs a gradient
+    reads: tuple[tuple[int, ...], ...] | None = None
 
 
 def sum_to_shape(grad, shape: tuple):

@@ -88,8 +88,8 @@ def _log(grad, inputs, saved):
 POINTWISE = {
     "add": Derivative("AddBackward0", (_add_self, _add_other), saved_inputs=()),
     "sub": Derivative("SubBackward0", (_add_self, _sub_other), saved_inputs=()),
-    "mul": Derivative("MulBackward0", (_mul_self, _mul_other)),
-    "div": Derivative("DivBackward0", (_div_self, _div_other)),
+    "mul": Derivative("MulBackward0", (_mul_self, _mul_other), reads=((1,), (0,))),
+    "div": Derivative("DivBackward0", (_div_self, _div_other), reads=((1,), (0, 1))),
     "remainder": Derivative("RemainderBackward0", (_add_self, _remainder_other)),
     "pow": Derivative("PowBackward1", (_pow_self, _pow_exponent)),
     "neg": Derivative("NegBackward0", (_neg,), saved_inputs=()),
