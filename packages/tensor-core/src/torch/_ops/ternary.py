@@ -280,9 +280,12 @@ def _clamp_direct(self: Tensor, min=None, max=None) -> bool:  # noqa: A002
     if arrays is None:
         return False
     low, high = arrays
-    if low is not None:
+    if low is not None and high is not None:
+        # one pass; NumPy's clip is min(max(x, low), high) and propagates NaN, as clamp
+        np.clip(self._np, low, high, out=self._np)
+    elif low is not None:
         np.maximum(self._np, low, out=self._np)
-    if high is not None:
+    else:
         np.minimum(self._np, high, out=self._np)
     return True
 
