@@ -126,7 +126,7 @@ def module_case(index: int, family: str, source: str, specs, options) -> dict:
         "outputs": [_tensor(o) for o in outputs],
         "output_weights": [None if w is None else _tensor(w) for w in weights],
     }
-    if terms:
+    if terms and not options.get("no_grad"):
         sum(terms).backward()
         case["input_grads"] = [None if x.grad is None else _tensor(x.grad) for x in inputs]
         case["param_grads"] = {

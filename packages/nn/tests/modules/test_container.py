@@ -90,3 +90,9 @@ def test_parameter_list_and_dict_wrap_tensors_as_parameters():
     assert pdict.get("zzz") is None and pdict.pop("c").shape == (3,)
     with pytest.raises(RuntimeError, match="should not be called"):
         plist()
+
+
+def test_container_is_deprecated_but_registers():
+    with pytest.warns(UserWarning, match="nn.Container is deprecated"):
+        c = nn.Container(a=nn.ReLU())
+    assert isinstance(c.a, nn.ReLU)

@@ -23,3 +23,10 @@ def test_forward_and_gradients_match_pytorch(module_case, check_module_case):
 def test_repr_matches_pytorch(repr_case):
     source, expected = repr_case
     assert repr(eval(source)) == expected
+
+
+def test_convert_sync_batchnorm_keeps_parameters():
+    net = nn.Sequential(nn.Conv2d(1, 2, 1), nn.BatchNorm2d(2))
+    weight = net[1].weight
+    converted = nn.SyncBatchNorm.convert_sync_batchnorm(net)
+    assert isinstance(converted[1], nn.SyncBatchNorm) and converted[1].weight is weight

@@ -8,7 +8,7 @@ vectors and the packed-sequence helpers.
 
 from torch._interface import require_core_api
 
-from . import functional, init, parallel, utils  # noqa: F401
+from . import functional, grad, init, parallel, utils  # noqa: F401
 from ._version import __version__
 from .modules import *  # noqa: F403
 from .modules import __all__ as _modules_all
@@ -34,6 +34,7 @@ __all__ = [
     "UninitializedBuffer",
     "functional",
     "init",
+    "grad",
     "parallel",
     "utils",
     "DataParallel",

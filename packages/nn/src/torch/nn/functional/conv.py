@@ -18,8 +18,12 @@ __all__ = [
     "adaptive_max_pool3d_with_indices", "adaptive_avg_pool1d", "adaptive_avg_pool2d",
     "adaptive_avg_pool3d", "pixel_shuffle", "pixel_unshuffle", "channel_shuffle",
     "native_channel_shuffle", "pad", "interpolate", "upsample", "upsample_nearest",
-    "upsample_bilinear", "grid_sample", "affine_grid",
+    "upsample_bilinear", "grid_sample", "affine_grid", "conv_tbc",
+    "GRID_SAMPLE_INTERPOLATION_MODES", "GRID_SAMPLE_PADDING_MODES",
 ]  # fmt: skip
+
+GRID_SAMPLE_INTERPOLATION_MODES = {"bilinear": 0, "nearest": 1, "bicubic": 2}
+GRID_SAMPLE_PADDING_MODES = {"zeros": 0, "border": 1, "reflection": 2}
 
 
 def _check_dims(input, nd: int, name: str) -> None:
@@ -72,6 +76,13 @@ conv_transpose1d, conv_transpose2d, conv_transpose3d = (
     _conv_transpose(2),
     _conv_transpose(3),
 )
+
+
+def conv_tbc(input, weight, bias, pad: int = 0):
+    """1-d convolution of a time-batch-channel input (T, B, C_in) with a weight
+    (K, C_in, C_out); returns (T', B, C_out)."""
+    out = core("convolution")(input.permute(1, 2, 0), weight.permute(2, 1, 0), bias, 1, pad, 1, 1)
+    return out.permute(2, 0, 1)
 
 
 def unfold(input, kernel_size, dilation=1, padding=0, stride=1):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 import torch
 
 from ._common import apply_inplace, core
@@ -85,6 +87,25 @@ def local_response_norm(input, size: int, alpha: float = 1e-4, beta: float = 0.7
         div = core("avg_pool")(padded, (size, 1, 1), 1, nd=3).squeeze(1)
         div = div.reshape(shape)
     return input / (div * alpha + k).pow(beta)
+
+
+def _cross_map_lrn2d(input, size: int, alpha: float, beta: float, k: float):
+    """Lua Torch's cross-channel LRN (``nn.CrossMapLRN2d``): its running window starts
+    with channels [0, (size - 1) // 2] and, as it slides, drops channels from 1 on;
+    channel 0 is never dropped (kept here for identical results)."""
+    channels = input.shape[1]
+    reach = (size - 1) // 2 + 1
+    cumulative = (input * input).cumsum(1)
+    upper = np.minimum(np.arange(channels) + reach - 1, channels - 1)
+    dropped = np.arange(channels) - reach  # channels 1..dropped leave the window
+    total = cumulative.index_select(1, torch.from_numpy(upper))
+    if (dropped >= 1).any():
+        first = cumulative.narrow(1, 0, 1)
+        at = torch.from_numpy(np.maximum(dropped, 0))
+        removed = cumulative.index_select(1, at) - first
+        keep = torch.from_numpy(dropped >= 1).reshape(1, -1, 1, 1)
+        total = total - torch.where(keep, removed, 0.0)
+    return input * (total * (alpha / size) + k).pow(-beta)
 
 
 def _check_p(p: float) -> None:

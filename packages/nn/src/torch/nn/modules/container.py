@@ -11,7 +11,24 @@ import torch
 from ..parameter import Parameter
 from .module import Module, _indent
 
-__all__ = ["Sequential", "ModuleList", "ModuleDict", "ParameterList", "ParameterDict"]
+__all__ = ["Container", "Sequential", "ModuleList", "ModuleDict", "ParameterList", "ParameterDict"]
+
+
+class Container(Module):
+    """Deprecated: a Module holding the keyword arguments as submodules; subclass
+    :class:`Module` instead."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__()
+        import warnings
+
+        warnings.warn(
+            "nn.Container is deprecated. All of it's functionality is now implemented in "
+            "nn.Module. Subclass that instead.",
+            stacklevel=2,
+        )
+        for key, value in kwargs.items():
+            self.add_module(key, value)
 
 
 def _normal_index(idx, size: int, owner: str) -> int:

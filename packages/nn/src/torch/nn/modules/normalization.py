@@ -9,6 +9,7 @@ import torch
 
 from .. import functional as F  # noqa: N812
 from .. import init
+from ..functional.normalization import _cross_map_lrn2d
 from ..parameter import Parameter, UninitializedBuffer, UninitializedParameter
 from .lazy import LazyModuleMixin
 from .module import Module
@@ -17,7 +18,7 @@ __all__ = [
     "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "InstanceNorm1d", "InstanceNorm2d",
     "InstanceNorm3d", "LayerNorm", "GroupNorm", "RMSNorm", "LocalResponseNorm",
     "LazyBatchNorm1d", "LazyBatchNorm2d", "LazyBatchNorm3d", "LazyInstanceNorm1d",
-    "LazyInstanceNorm2d", "LazyInstanceNorm3d",
+    "LazyInstanceNorm2d", "LazyInstanceNorm3d", "SyncBatchNorm", "CrossMapLRN2d",
 ]  # fmt: skip
 
 
@@ -492,3 +493,93 @@ LazyBatchNorm3d = _lazy_norm(BatchNorm3d, "dim 1")
 LazyInstanceNorm1d = _lazy_norm(InstanceNorm1d, "the channel dim")
 LazyInstanceNorm2d = _lazy_norm(InstanceNorm2d, "the channel dim")
 LazyInstanceNorm3d = _lazy_norm(InstanceNorm3d, "the channel dim")
+
+
+class SyncBatchNorm(_BatchNorm):
+    """Batch normalisation whose statistics are shared across the processes of a
+    distributed group. Without torch.distributed (not built yet) the group is this
+    process alone, so it normalises exactly like :class:`BatchNorm2d` over any input of
+    2 or more dims.
+
+    Args:
+        num_features (int), eps, momentum, affine, track_running_stats: as for
+            :class:`BatchNorm1d`.
+        process_group (optional): the group to synchronise over.
+
+    Examples::
+
+        >>> import torch
+        >>> from torch import nn
+        >>> nn.SyncBatchNorm(3)(torch.randn(4, 3, 2, 2)).shape
+        torch.Size([4, 3, 2, 2])
+    """
+
+    def __init__(
+        self,
+        num_features: int,
+        eps: float = 1e-5,
+        momentum=0.1,
+        affine: bool = True,
+        track_running_stats: bool = True,
+        process_group=None,
+        device=None,
+        dtype=None,
+    ) -> None:  # noqa: E501
+        super().__init__(num_features, eps, momentum, affine, track_running_stats, device, dtype)
+        self.process_group = process_group
+
+    def _check_input_dim(self, input) -> None:
+        if input.dim() < 2:
+            raise ValueError(f"expected at least 2D input (got {input.dim()}D input)")
+
+    @classmethod
+    def convert_sync_batchnorm(cls, module, process_group=None):
+        """Replace every ``BatchNorm*d`` in ``module`` by a SyncBatchNorm holding the same
+        parameters and buffers; returns the converted module."""
+        converted = module
+        if isinstance(module, _BatchNorm) and not isinstance(module, SyncBatchNorm):
+            converted = cls(
+                module.num_features, module.eps, module.momentum, module.affine,
+                module.track_running_stats, process_group,
+            )  # fmt: skip
+            if module.affine:
+                with torch.no_grad():
+                    converted.weight = module.weight
+                    converted.bias = module.bias
+            converted.running_mean = module.running_mean
+            converted.running_var = module.running_var
+            converted.num_batches_tracked = module.num_batches_tracked
+            converted.training = module.training
+        for name, child in module.named_children():
+            converted.add_module(name, cls.convert_sync_batchnorm(child, process_group))
+        return converted
+
+
+class CrossMapLRN2d(Module):
+    """Local response normalisation across channels of 4-D inputs (the Lua-Torch form):
+    ``x / (k + alpha / size * sum of squares over size neighbouring channels) ** beta``.
+
+    Its gradient is the exact derivative of this forward; PyTorch's legacy backward
+    differs from that slightly.
+
+    Examples::
+
+        >>> from torch import nn
+        >>> nn.CrossMapLRN2d(3)
+        CrossMapLRN2d(3, alpha=0.0001, beta=0.75, k=1)
+    """
+
+    def __init__(self, size: int, alpha: float = 1e-4, beta: float = 0.75, k: float = 1) -> None:
+        super().__init__()
+        self.size = size
+        self.alpha = alpha
+        self.beta = beta
+        self.k = k
+
+    def forward(self, input):
+        if input.dim() != 4:
+            raise ValueError(f"CrossMapLRN2d: Expected input to be 4D, got {input.dim()}D instead.")
+        return _cross_map_lrn2d(input, self.size, self.alpha, self.beta, self.k)
+
+    def extra_repr(self) -> str:
+        return f"{self.size}, alpha={self.alpha}, beta={self.beta}, k={self.k}"

@@ -10,6 +10,12 @@ from .clip_grad import (
     get_total_norm,
 )
 from .convert_parameters import parameters_to_vector, vector_to_parameters
+from .fusion import (
+    fuse_conv_bn_eval,
+    fuse_conv_bn_weights,
+    fuse_linear_bn_eval,
+    fuse_linear_bn_weights,
+)
 from .spectral_norm import remove_spectral_norm, spectral_norm
 from .weight_norm import remove_weight_norm, weight_norm
 
@@ -22,6 +28,10 @@ __all__ = [
     "parameters_to_vector",
     "vector_to_parameters",
     "rnn",
+    "fuse_conv_bn_eval",
+    "fuse_conv_bn_weights",
+    "fuse_linear_bn_eval",
+    "fuse_linear_bn_weights",
     "weight_norm",
     "remove_weight_norm",
     "spectral_norm",
