@@ -150,20 +150,23 @@ def view(general):
 
 
 def sum_all(general):
-    """``x.sum()`` of a floating tensor without autograd: one NumPy reduction."""
+    """``x.sum()`` of a float32/64 tensor: one NumPy reduction (recorded for autograd when
+    needed)."""
+    sum_op = ops["sum"]
+    all_dims = [tuple(range(n)) for n in range(65)]
 
     def method(self, *args, **kwargs):
         # float32/64 only: NumPy sums half precision in half, PyTorch in float32
-        if (
-            not args
-            and not kwargs
-            and self._dtype in _FULL_FLOATS
-            and not (_grad_state.enabled and self._requires_grad)
-        ):
+        if not args and not kwargs and self._dtype in _FULL_FLOATS:
             big = large_sum(self._np)
             if big is not None:
-                return make(_asarray(big, dtype=self._np.dtype), self._dtype)
-            return make(_asarray(_add_reduce(self._np, None)), self._dtype)
+                result = make(_asarray(big, dtype=self._np.dtype), self._dtype)
+            else:
+                result = make(_asarray(_add_reduce(self._np, None)), self._dtype)
+            if _grad_state.enabled and self._requires_grad:
+                # recorded exactly as the general path records a full sum
+                get_grad_engine().record(sum_op, (self,), result, (all_dims[self._np.ndim], False))
+            return result
         return general(self, *args, **kwargs)
 
     return method
