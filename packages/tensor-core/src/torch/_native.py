@@ -132,3 +132,66 @@ def conv_weight_grad(
         _as_5d(x), _as_5d(grad), _as_5d(w), dil, lo, hi, groups, _conv_threads(x, w)
     )
     return result.reshape(w.shape)
+
+
+# ------------------------------------------------------------ indexing along a dimension
+# Accumulation and gathering by index run in torch._C (indexing.h) on the arrays seen as
+# (outer, dim, inner); np.add.at and np.take_along_axis are their references. Each
+# function returns False / None when it does not apply (other dtypes, non-contiguous
+# output) and the caller uses NumPy.
+_INDEXING_DTYPES = ("float32", "float64", "int64", "int32")
+
+
+def _along(array: np.ndarray, dim: int) -> np.ndarray:
+    """A C-contiguous array as its (outer, size of dim, inner) view."""
+    shape = array.shape
+    return array.reshape(
+        int(np.prod(shape[:dim], dtype=np.int64)),
+        shape[dim],
+        int(np.prod(shape[dim + 1 :], dtype=np.int64)),
+    )
+
+
+def _indexing_applies(out: np.ndarray, src: np.ndarray) -> bool:
+    return (
+        ENABLED
+        and out.dtype.name in _INDEXING_DTYPES
+        and src.dtype == out.dtype
+        and out.flags.c_contiguous
+        and out.flags.writeable
+    )
+
+
+def index_accumulate(out: np.ndarray, dim: int, index: np.ndarray, src: np.ndarray, alpha=1):
+    """``out[..., index[j], ...] += alpha * src[..., j, ...]`` along ``dim`` in place
+    (indices in [0, size)); False when the native kernel does not apply."""
+    if not _indexing_applies(out, src) or out.ndim == 0:
+        return False
+    index = np.ascontiguousarray(index, dtype=np.int64).reshape(-1)
+    source = _along(np.ascontiguousarray(src), dim)
+    kernels.index_accumulate(_along(out, dim), index, source, alpha)
+    return True
+
+
+def scatter_accumulate(out: np.ndarray, dim: int, index: np.ndarray, src: np.ndarray):
+    """``out[..., index[i, j, k], ...] += src[i, j, k]`` along ``dim`` in place, for an
+    index shaped like ``out`` except along ``dim`` and a source shaped like the index."""
+    if not _indexing_applies(out, src) or out.ndim == 0 or index.shape != src.shape:
+        return False
+    if any(n != m for i, (n, m) in enumerate(zip(index.shape, out.shape)) if i != dim):
+        return False
+    index = _along(np.ascontiguousarray(index, dtype=np.int64), dim)
+    kernels.scatter_accumulate(_along(out, dim), index, _along(np.ascontiguousarray(src), dim))
+    return True
+
+
+def gather_along(src: np.ndarray, dim: int, index: np.ndarray):
+    """``src[..., index[i, j, k], ...]`` along ``dim`` for an index shaped like ``src``
+    except along ``dim``; None when the native kernel does not apply."""
+    if not ENABLED or src.dtype.name not in _INDEXING_DTYPES or src.ndim == 0:
+        return None
+    if any(n != m for i, (n, m) in enumerate(zip(index.shape, src.shape)) if i != dim):
+        return None
+    along = _along(np.ascontiguousarray(index, dtype=np.int64), dim)
+    result = kernels.gather_along(_along(np.ascontiguousarray(src), dim), along)
+    return result.reshape(index.shape)

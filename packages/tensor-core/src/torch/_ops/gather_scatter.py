@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _dtype
+from .. import _dtype, _native
 from .._tensor import Tensor
 from ._dispatch import check_inplace, operand, record, register_op
 from .pointwise import INPLACE, _snapshot
@@ -49,6 +49,11 @@ def _bounds(index: np.ndarray, size: int, what: str, dim: int) -> None:
         raise RuntimeError(f"index {bad} is out of bounds for dimension {dim} with size {size}")
 
 
+def _nonnegative(index: np.ndarray, size: int) -> np.ndarray:
+    """Indices counted from the end (already bounds-checked) as plain positions."""
+    return np.where(index < 0, index + size, index) if index.size and index.min() < 0 else index
+
+
 def gather(input: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False) -> Tensor:
     """``out[i][j] = input[index[i][j]][j]`` along ``dim`` (an index of the same rank).
 
@@ -73,7 +78,10 @@ def gather(input: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False)
             )
     # the index may be smaller than the input in the other dims: only that corner is read
     corner = tuple(slice(None) if i == d else slice(0, n) for i, n in enumerate(idx.shape))
-    array = np.take_along_axis(input._np[corner], idx, axis=d)
+    idx = _nonnegative(idx, input._np.shape[d])
+    array = _native.gather_along(input._np[corner], d, idx)
+    if array is None:
+        array = np.take_along_axis(input._np[corner], idx, axis=d)
     return record(
         GATHER, (input, index), Tensor._from_array(np.asarray(array, order="C"), input._dtype), (d,)
     )
@@ -88,6 +96,10 @@ def _scatter_into(array: np.ndarray, d: int, idx: np.ndarray, src, accumulate: b
         if np.ndim(src) == 0
         else src[tuple(slice(0, n) for n in idx.shape)]
     )
+    if accumulate and _native.scatter_accumulate(
+        array, d, _nonnegative(idx, array.shape[d]), np.asarray(src, dtype=array.dtype)
+    ):
+        return
     grid = list(np.indices(idx.shape, sparse=True))
     grid[d] = idx
     if accumulate:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import _native
 from .._tensor import Tensor
 from ._dispatch import record, register_op
 
@@ -75,11 +76,29 @@ def view_gather(grad: Tensor, input_geometry, view_geometry) -> Tensor:
     )
 
 
+def _rows_accumulated(result: np.ndarray, index, grad: np.ndarray) -> bool:
+    """The common case ``x[rows]`` (one integer index array on the first dim, e.g. an
+    embedding lookup) by the native row accumulation; False when it does not apply."""
+    if not (isinstance(index, tuple) and len(index) == 1) or result.ndim == 0:
+        return False
+    rows = index[0]
+    if not isinstance(rows, np.ndarray) or rows.dtype.kind not in "iu":
+        return False
+    if grad.shape != rows.shape + result.shape[1:]:
+        return False
+    rows = (
+        np.where(rows < 0, rows + result.shape[0], rows) if rows.size and rows.min() < 0 else rows
+    )
+    source = grad.reshape((rows.size,) + result.shape[1:])
+    return _native.index_accumulate(result, 0, rows, source)
+
+
 def index_scatter(grad: Tensor, index, shape) -> Tensor:
     """The gradient of advanced indexing: ``grad`` summed into zeros of ``shape`` at
     ``index`` (repeated indices accumulate)."""
     result = np.zeros(shape, dtype=grad._np.dtype)
-    np.add.at(result, index, grad._np)
+    if not _rows_accumulated(result, index, grad._np):
+        np.add.at(result, index, grad._np)
     return record(INDEX_SCATTER, (grad,), Tensor._from_array(result, grad._dtype), (index, shape))
 
 
