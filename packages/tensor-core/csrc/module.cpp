@@ -15,6 +15,7 @@
 #include <vector>
 #include <string>
 
+#include "cascade_sum.h"
 #include "conv.h"
 #include "elementwise.h"
 #include "indexing.h"
@@ -173,6 +174,22 @@ double sum_all(const py::array& a, int threads) {
   if (py::dtype::of<float>().is(a.dtype())) return sum_typed<float>(a, threads);
   if (py::dtype::of<double>().is(a.dtype())) return sum_typed<double>(a, threads);
   throw py::type_error("sum: input must be float32 or float64");
+}
+
+template <typename T>
+double cascade_sum_typed(const py::array& a) {
+  auto x = py::array_t<T, py::array::c_style>::ensure(a);
+  if (!x) throw py::type_error("cascade_sum: input must be C-contiguous");
+  const T* data = x.data();
+  const auto n = static_cast<std::size_t>(x.size());
+  py::gil_scoped_release nogil;
+  return static_cast<double>(torch_core::cascade_sum(data, n));
+}
+
+double cascade_sum(const py::array& a) {
+  if (py::dtype::of<float>().is(a.dtype())) return cascade_sum_typed<float>(a);
+  if (py::dtype::of<double>().is(a.dtype())) return cascade_sum_typed<double>(a);
+  throw py::type_error("cascade_sum: input must be float32 or float64");
 }
 
 // ------------------------------------------------------------------ convolution
@@ -453,6 +470,8 @@ PYBIND11_MODULE(_C, m) {
   m.def("keep_freed_buffers", &keep_freed_buffers, py::arg("mmap_threshold"),
         py::arg("trim_threshold"),
         "Keep freed buffers up to mmap_threshold bytes in the heap (glibc only).");
+  m.def("cascade_sum", &cascade_sum, py::arg("a"),
+        "Sum of a C-contiguous float array in PyTorch's CPU summation order (rounded to its dtype).");
   m.def("default_threads", &torch_core::default_threads);
   m.def("special", &special, py::arg("name"), py::arg("input"),
         "Elementwise erf, erfc, erfinv, lgamma, digamma or trigamma of a float array.");

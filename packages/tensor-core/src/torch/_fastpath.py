@@ -11,7 +11,7 @@ import numpy as np
 
 from . import _bindings, _dtype, _grad_mode
 from ._interface import get_grad_engine, ops
-from ._native import large_binary, large_sum
+from ._native import large_binary, native_sum
 from ._ops import pointwise
 from ._tensor import Tensor, make, make_view
 
@@ -158,7 +158,7 @@ def sum_all(general):
     def method(self, *args, **kwargs):
         # float32/64 only: NumPy sums half precision in half, PyTorch in float32
         if not args and not kwargs and self._dtype in _FULL_FLOATS:
-            big = large_sum(self._np)
+            big = native_sum(self._np)
             if big is not None:
                 result = make(_asarray(big, dtype=self._np.dtype), self._dtype)
             else:

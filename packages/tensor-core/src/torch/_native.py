@@ -61,15 +61,14 @@ def large_exp(a):
     return kernels.unary("exp", a)
 
 
-def large_sum(a):
-    """The sum of a big C-contiguous float array by the threaded native kernel, or None."""
-    if (
-        not ENABLED
-        or a.size < PARALLEL_MIN_SIZE
-        or a.dtype.name not in _FLOATS
-        or not a.flags.c_contiguous
-    ):
+def native_sum(a):
+    """The full sum of a C-contiguous float32/64 array by a native kernel, or None: up to
+    PARALLEL_MIN_SIZE elements in PyTorch's summation order (bit-identical results),
+    above it split across threads and accumulated in double precision."""
+    if not ENABLED or a.dtype.name not in _FLOATS or not a.flags.c_contiguous:
         return None
+    if a.size < PARALLEL_MIN_SIZE:
+        return kernels.cascade_sum(a)
     return kernels.sum_all(a)
 
 

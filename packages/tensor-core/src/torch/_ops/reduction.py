@@ -11,7 +11,7 @@ import warnings
 import numpy as np
 
 from .. import _dtype, _return_types
-from .._native import large_sum
+from .._native import native_sum
 from .._tensor import Tensor
 from ._dispatch import (
     SparseLayoutError,
@@ -109,7 +109,7 @@ def sum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor
         return sparse_kernel("sum", error)(input, dim, keepdim, dtype)
     dtype = dtype or _integral_to_long(input._dtype)
     if dtype is input._dtype and len(dims) == input._np.ndim:
-        big = large_sum(input._np)  # the threaded kernel for a big full sum
+        big = native_sum(input._np)  # PyTorch's order, or threaded when big
         if big is not None:
             result = np.full((1,) * input._np.ndim if keepdim else (), big, dtype.np_dtype)
             return record(SUM, (input,), _wrap(result, dtype), (dims, keepdim))
