@@ -9,6 +9,28 @@ GOLDEN = pathlib.Path(__file__).parent / "golden"
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
 
 
+def has_autograd() -> bool:
+    """Whether torch-autograd is installed (the package's own test session has only core)."""
+    from torch._interface import get_grad_engine
+
+    return get_grad_engine().available
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "autograd: needs torch-autograd (skipped where only torch-core is installed)"
+    )
+
+
+def pytest_collection_modifyitems(config, items):
+    if has_autograd():
+        return
+    skip = pytest.mark.skip(reason="needs torch-autograd, which is not installed")
+    for item in items:
+        if item.get_closest_marker("autograd"):
+            item.add_marker(skip)
+
+
 @pytest.fixture(scope="session")
 def golden():
     """Outputs of real PyTorch recorded by tools/golden/record.py."""

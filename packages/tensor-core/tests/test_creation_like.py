@@ -38,6 +38,7 @@ def test_bad_memory_format_is_a_type_error():
         torch.zeros_like(torch.zeros(2), memory_format="channels_last")
 
 
+@pytest.mark.autograd
 def test_requires_grad_and_dtype():
     y = torch.ones_like(torch.zeros(2, dtype=torch.int32), dtype=torch.float64, requires_grad=True)
     assert y.requires_grad and y.dtype is torch.float64

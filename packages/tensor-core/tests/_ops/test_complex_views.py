@@ -48,6 +48,7 @@ def test_non_tensor_input_is_a_type_error():
         torch.view_as_real([1j])
 
 
+@pytest.mark.autograd
 def test_gradient_through_complex_round_trip():
     x = torch.arange(4.0).reshape(2, 2).requires_grad_()
     torch.view_as_real(torch.view_as_complex(x)).mul(torch.tensor([1.0, 3.0])).sum().backward()

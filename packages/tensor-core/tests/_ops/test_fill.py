@@ -32,12 +32,14 @@ def test_fill_rejects_other_value_types():
         torch.ones(2).fill_("a")
 
 
+@pytest.mark.autograd
 def test_fill_of_leaf_requiring_grad_raises():
     x = torch.ones(2, requires_grad=True)
     with pytest.raises(RuntimeError, match="leaf Variable"):
         x.fill_(1.0)
 
 
+@pytest.mark.autograd
 def test_gradient_flows_to_value_not_to_filled_tensor():
     x = torch.ones(3, requires_grad=True)
     value = torch.tensor(2.0, requires_grad=True)

@@ -45,6 +45,7 @@ def test_tuple_results_fill_each_out_and_name_the_out_variant():
         torch.topk(torch.ones(3), 2, out=values)
 
 
+@pytest.mark.autograd
 def test_refuses_inputs_that_require_grad():
     with pytest.raises(RuntimeError, match="don't support automatic differentiation"):
         torch.mm(torch.ones(2, 2, requires_grad=True), torch.ones(2, 2), out=torch.empty(0))

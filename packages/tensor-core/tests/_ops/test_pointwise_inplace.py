@@ -124,6 +124,7 @@ def test_ternary_broadcast_error():
         torch.ones(4).addcmul_(torch.ones(3, 1), torch.ones(4))
 
 
+@pytest.mark.autograd
 def test_recorded_in_place_ops_still_have_gradients():
     w = torch.tensor([1.0, 2.0], requires_grad=True)
     y = w * 1
