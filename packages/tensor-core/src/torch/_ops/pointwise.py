@@ -186,6 +186,10 @@ def _remainder(a, b, dtype):
 def _pow(a, b, dtype):
     if dtype._category <= 1 and np.any(np.asarray(b) < 0):
         raise RuntimeError("Integers to negative integer powers are not allowed.")
+    # NOTE: a scalar exponent of 0.5 is a square root, as PyTorch computes it: np.power
+    # rounds x ** 0.5 differently from one NumPy version to the next, np.sqrt never does
+    if isinstance(b, float) and b == 0.5 and dtype.is_floating_point:
+        return np.sqrt(a)
     return np.power(a, b)
 
 
