@@ -21,7 +21,8 @@ class Adadelta(Optimizer):
         eps (float): added inside both square roots. Default: ``1e-6``.
         weight_decay (float): L2 penalty. Default: ``0``.
         maximize (bool): maximize the objective instead. Default: ``False``.
-        foreach, capturable, differentiable: accepted for compatibility.
+
+    ``foreach``, ``capturable`` and ``differentiable`` are accepted for compatibility.
 
     Examples::
 

@@ -22,7 +22,8 @@ class Adagrad(Optimizer):
         initial_accumulator_value (float): starting value of the sums. Default: ``0``.
         eps (float): added to the denominator. Default: ``1e-10``.
         maximize (bool): maximize the objective instead. Default: ``False``.
-        foreach, differentiable, fused: accepted for compatibility.
+
+    ``foreach``, ``differentiable`` and ``fused`` are accepted for compatibility.
 
     Examples::
 

@@ -24,12 +24,13 @@ class Adam(Optimizer):
         weight_decay (float): L2 penalty (or decoupled decay, see below). Default: ``0``.
         amsgrad (bool): divide by the running maximum of the second moment (AMSGrad).
             Default: ``False``.
-        foreach, capturable, differentiable, fused: accepted for compatibility; the
-            update is the same.
         maximize (bool): maximize the objective instead. Default: ``False``.
         decoupled_weight_decay (bool): shrink the parameters directly by
             ``lr * weight_decay`` (AdamW) instead of adding an L2 term to the gradient.
             Default: ``False``.
+
+    ``foreach``, ``capturable``, ``differentiable`` and ``fused`` are accepted for
+    compatibility; the update is the same.
 
     Examples::
 

@@ -21,7 +21,8 @@ class Adamax(Optimizer):
         eps (float): added to the gradient's magnitude. Default: ``1e-8``.
         weight_decay (float): L2 penalty. Default: ``0``.
         maximize (bool): maximize the objective instead. Default: ``False``.
-        foreach, differentiable, capturable: accepted for compatibility.
+
+    ``foreach``, ``differentiable`` and ``capturable`` are accepted for compatibility.
 
     Examples::
 

@@ -20,7 +20,9 @@ class AdamW(Adam):
         weight_decay (float): decoupled decay coefficient. Default: ``1e-2``.
         amsgrad (bool): use the running maximum of the second moment. Default: ``False``.
         maximize (bool): maximize the objective instead. Default: ``False``.
-        foreach, capturable, differentiable, fused: accepted for compatibility.
+
+    ``foreach``, ``capturable``, ``differentiable`` and ``fused`` are accepted for
+    compatibility.
 
     Examples::
 

@@ -22,7 +22,8 @@ class ASGD(Optimizer):
         t0 (float): step at which averaging starts. Default: ``1e6``.
         weight_decay (float): L2 penalty. Default: ``0``.
         maximize (bool): maximize the objective instead. Default: ``False``.
-        foreach, differentiable, capturable: accepted for compatibility.
+
+    ``foreach``, ``differentiable`` and ``capturable`` are accepted for compatibility.
 
     Examples::
 

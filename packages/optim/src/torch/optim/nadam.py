@@ -25,7 +25,8 @@ class NAdam(Optimizer):
         decoupled_weight_decay (bool): shrink the parameters directly (NAdamW).
             Default: ``False``.
         maximize (bool): maximize the objective instead. Default: ``False``.
-        foreach, capturable, differentiable: accepted for compatibility.
+
+    ``foreach``, ``capturable`` and ``differentiable`` are accepted for compatibility.
 
     Examples::
 

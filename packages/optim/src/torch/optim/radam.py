@@ -24,7 +24,8 @@ class RAdam(Optimizer):
         weight_decay (float): L2 penalty (or decoupled decay). Default: ``0``.
         decoupled_weight_decay (bool): shrink the parameters directly. Default: ``False``.
         maximize (bool): maximize the objective instead. Default: ``False``.
-        foreach, capturable, differentiable: accepted for compatibility.
+
+    ``foreach``, ``capturable`` and ``differentiable`` are accepted for compatibility.
 
     Examples::
 

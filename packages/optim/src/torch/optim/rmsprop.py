@@ -24,7 +24,8 @@ class RMSprop(Optimizer):
         centered (bool): subtract the squared running mean of the gradient.
             Default: ``False``.
         maximize (bool): maximize the objective instead. Default: ``False``.
-        capturable, foreach, differentiable: accepted for compatibility.
+
+    ``capturable``, ``foreach`` and ``differentiable`` are accepted for compatibility.
 
     Examples::
 

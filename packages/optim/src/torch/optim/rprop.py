@@ -23,7 +23,8 @@ class Rprop(Optimizer):
         step_sizes (Tuple[float, float]): (minimum, maximum) step size.
             Default: ``(1e-6, 50)``.
         maximize (bool): maximize the objective instead. Default: ``False``.
-        capturable, foreach, differentiable: accepted for compatibility.
+
+    ``capturable``, ``foreach`` and ``differentiable`` are accepted for compatibility.
 
     Examples::
 

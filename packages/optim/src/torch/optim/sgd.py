@@ -22,7 +22,9 @@ class SGD(Optimizer):
         nesterov (bool): Nesterov momentum (needs momentum > 0 and no dampening).
             Default: ``False``.
         maximize (bool): maximize the objective instead of minimizing. Default: ``False``.
-        foreach, differentiable, fused: accepted for compatibility; the update is the same.
+
+    ``foreach``, ``differentiable`` and ``fused`` are accepted for compatibility; the update is
+    the same.
 
     Examples::
 
