@@ -65,7 +65,8 @@ def native_sum(a):
     """The full sum of a C-contiguous float32/64 array by a native kernel, or None: up to
     PARALLEL_MIN_SIZE elements in PyTorch's summation order (bit-identical results),
     above it split across threads and accumulated in double precision."""
-    if not ENABLED or a.dtype.name not in _FLOATS or not a.flags.c_contiguous:
+    # dtype.char, not dtype.name: the name is computed in Python on every access
+    if not ENABLED or a.dtype.char not in "fd" or not a.flags.c_contiguous:
         return None
     if a.size < PARALLEL_MIN_SIZE:
         return kernels.cascade_sum(a)
