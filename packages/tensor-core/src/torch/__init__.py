@@ -8,6 +8,12 @@ to it. ``torch.nn`` and friends are imported on first attribute access, so
 
 __path__ = __import__("pkgutil").extend_path(__path__, __name__)
 
+# NumPy's OpenBLAS keeps its threads polling for about 2**28 cycles (~0.1 s) after each
+# matrix product; on a machine with few cores they take the CPU from whatever runs next
+# (our own kernels' threads included: a convolution after a matmul ran 2x slower). 2**20
+# cycles keeps back-to-back products fast. Takes effect only if NumPy is not loaded yet.
+__import__("os").environ.setdefault("OPENBLAS_THREAD_TIMEOUT", "20")
+
 from . import _siblings
 
 _siblings.install_finder()
