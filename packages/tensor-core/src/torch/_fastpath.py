@@ -149,6 +149,18 @@ def view(general):
     return method
 
 
+def transpose_2d(general):
+    """``x.t()`` of a matrix outside autograd: NumPy's transposed view, same storage start."""
+
+    def method(self):
+        array = self._np
+        if array.ndim == 2 and not (_grad_state.enabled and self._requires_grad):
+            return make_view(self, array.T, self._offset_)
+        return general(self)
+
+    return method
+
+
 def sum_all(general):
     """``x.sum()`` of a float32/64 tensor: one NumPy reduction (recorded for autograd when
     needed)."""
@@ -184,3 +196,4 @@ def install() -> None:
     Tensor.__getitem__ = getitem(Tensor.__getitem__)
     Tensor.view = view(Tensor.view)
     Tensor.sum = sum_all(Tensor.sum)
+    Tensor.t = transpose_2d(Tensor.t)

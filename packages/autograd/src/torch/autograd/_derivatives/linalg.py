@@ -20,7 +20,7 @@ def _as_matrices(grad, a, b):
 def _matmul_self(grad, inputs, saved):
     a, b = inputs
     if a.dim() == 2 and b.dim() == 2:  # the common case, without reshapes
-        return grad @ b.mT
+        return grad @ b.t()
     grad2, a2, b2 = _as_matrices(grad, a, b)
     return sum_to_shape(grad2 @ b2.transpose(-1, -2), tuple(a2.shape)).reshape(tuple(a.shape))
 
@@ -28,7 +28,7 @@ def _matmul_self(grad, inputs, saved):
 def _matmul_other(grad, inputs, saved):
     a, b = inputs
     if a.dim() == 2 and b.dim() == 2:
-        return a.mT @ grad
+        return a.t() @ grad
     grad2, a2, b2 = _as_matrices(grad, a, b)
     return sum_to_shape(a2.transpose(-1, -2) @ grad2, tuple(b2.shape)).reshape(tuple(b.shape))
 
