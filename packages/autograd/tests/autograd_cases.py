@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import warnings
 
-SETUP = '''
+SETUP = """
 import torch
 from torch.autograd import Function
 from torch.autograd.function import once_differentiable
@@ -155,7 +155,7 @@ class Identity(Function):
 seen = []
 x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
 xd = torch.tensor([0.5, -1.0, 2.0], dtype=torch.float64, requires_grad=True)
-'''
+"""
 
 CASES = {
     # custom functions
