@@ -37,6 +37,9 @@ PACKAGES = {
     "legacy": "torch.legacy",
 }
 TEST_REQUIREMENTS = ["pytest>=7", "pytest-xdist>=3", "hypothesis>=6"]
+# torch-core's optional BLAS (its `mkl` extra): core's own tests and the bench run with it,
+# every other session with NumPy's BLAS, so both matmul paths stay tested.
+MKL = ["mkl>=2023"]
 
 nox.options.default_venv_backend = "uv"
 nox.options.reuse_existing_virtualenvs = False
@@ -132,7 +135,8 @@ def run_tests(session: nox.Session, folders) -> None:
 @nox.parametrize("package", list(PACKAGES))
 def tests(session: nox.Session, package: str) -> None:
     """One package's test suite, with its siblings built from HEAD."""
-    install_wheels(session, closure(package), extra=TEST_REQUIREMENTS)
+    extra = TEST_REQUIREMENTS + (MKL if package == "tensor-core" else [])
+    install_wheels(session, closure(package), extra=extra)
     run_tests(session, [package])
 
 
@@ -363,7 +367,7 @@ def _reference_python(session: nox.Session) -> pathlib.Path | None:
 @nox.session
 def bench(session: nox.Session) -> None:
     """The same public-API code timed under this project and under real PyTorch."""
-    install_wheels(session, list(PACKAGES))
+    install_wheels(session, list(PACKAGES), extra=MKL)
     script = str(ROOT / "bench" / "run.py")
     ours = json.loads(session.run("python", script, silent=True))
     reference_python = _reference_python(session)

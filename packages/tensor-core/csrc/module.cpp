@@ -27,6 +27,8 @@
 namespace py = pybind11;
 using torch_core::MT19937;
 
+void register_blas(py::module_& m);  // blas.cpp
+
 namespace {
 
 // Output buffers must be writable, C-contiguous, and of exactly the kernel's dtype: the
@@ -444,6 +446,7 @@ bool keep_freed_buffers(std::int64_t mmap_threshold, std::int64_t trim_threshold
 // The GIL stays held in every kernel: it is what serialises two threads drawing from one
 // generator (PyTorch uses a mutex for the same purpose).
 PYBIND11_MODULE(_C, m) {
+  register_blas(m);
   m.doc() = "Native kernels of torch-core.";
   m.def("binary", &binary, py::arg("op"), py::arg("a"), py::arg("b"), py::arg("threads") = 0,
         "a (op) b for same-shape C-contiguous float arrays, split across threads.");

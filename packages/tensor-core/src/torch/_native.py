@@ -195,3 +195,63 @@ def gather_along(src: np.ndarray, dim: int, index: np.ndarray):
     along = _along(np.ascontiguousarray(index, dtype=np.int64), dim)
     result = kernels.gather_along(_along(np.ascontiguousarray(src), dim), along)
     return result.reshape(index.shape)
+
+
+# ------------------------------------------------------------------ matrix products
+# Float matrix products go to Intel MKL when the optional `mkl` wheel is installed
+# (`pip install torch-core[mkl]`): PyTorch's CPU build uses MKL, and NumPy's bundled
+# OpenBLAS is 7-20% slower per core here. torch._C calls it single-threaded on blocks of
+# rows over its own thread pool (blas.cpp). TORCH_BLAS=numpy keeps NumPy's BLAS;
+# TORCH_BLAS=/path/to/libcblas.so loads another CBLAS library.
+_BLAS_MIN_WORK = 32**3  # multiply-adds; below it NumPy's call is cheaper
+_blas_state = {"loaded": None}  # None: not tried yet; then True/False
+
+
+def _mkl_library_path():
+    """The libmkl_rt shared library of the installed `mkl` distribution, or None."""
+    from importlib import metadata
+
+    try:
+        files = metadata.distribution("mkl").files or ()
+    except metadata.PackageNotFoundError:
+        return None
+    for file in files:
+        if file.name.startswith("libmkl_rt.so"):
+            return os.path.normpath(str(file.locate()))
+    return None
+
+
+def blas_library_path():
+    """The CBLAS library matrix products use, or None for NumPy's own BLAS."""
+    choice = os.environ.get("TORCH_BLAS", "")
+    if choice in ("numpy", "0"):
+        return None
+    return choice or _mkl_library_path()
+
+
+def _blas_ready() -> bool:
+    loaded = _blas_state["loaded"]
+    if loaded is None:
+        path = blas_library_path() if ENABLED else None
+        loaded = bool(path) and kernels.blas_load(path)
+        _blas_state["loaded"] = loaded
+    return loaded
+
+
+def blas_matmul(a, b):
+    """``a @ b`` for float32/64 arrays of 2 dims, or 3 with one batch size, by the
+    external BLAS; None when there is none or the operands do not fit (the caller uses
+    NumPy: broadcasting, small products, other dtypes, unusual strides)."""
+    if (
+        a.ndim != b.ndim
+        or a.ndim not in (2, 3)
+        or a.dtype is not b.dtype
+        or a.dtype.char not in "fd"
+        or a.shape[-1] != b.shape[-2]
+        or (a.ndim == 3 and a.shape[0] != b.shape[0])
+        or a.size * b.shape[-1] < _BLAS_MIN_WORK
+        or not _blas_ready()
+    ):
+        return None
+    out = np.empty(a.shape[:-1] + b.shape[-1:], dtype=a.dtype)
+    return out if kernels.blas_gemm(a, b, out) else None

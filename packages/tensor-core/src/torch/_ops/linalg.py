@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import _native
 from .._interface import OpDef, ops
 from .._tensor import Tensor
 from ._dispatch import SparseLayoutError, check_tensor, record, sparse_kernel
@@ -48,7 +49,9 @@ def matmul(input: Tensor, other: Tensor) -> Tensor:
             f"{input._dtype.name} != {other._dtype.name}"
         )
     try:
-        result = np.matmul(input._np, other._np)
+        result = _native.blas_matmul(input._np, other._np)
+        if result is None:
+            result = np.matmul(input._np, other._np)
     except ValueError:
         raise RuntimeError(
             f"mat1 and mat2 shapes cannot be multiplied ({_shape(input)} and {_shape(other)})"
