@@ -63,7 +63,7 @@ def test_lstm_trains_on_a_sequence_task():
     torch.manual_seed(0)
     lstm, head = nn.LSTM(1, 8, batch_first=True), nn.Linear(8, 1)
     params = list(lstm.parameters()) + list(head.parameters())
-    optimizer = torch.optim.SGD(params, lr=0.1, momentum=0.9)
+    optimizer = pytest.importorskip("torch.optim").SGD(params, lr=0.1, momentum=0.9)
     x = torch.rand(16, 6, 1)
     y = x.sum(1)  # the running sum of the sequence
     for step in range(80):

@@ -187,8 +187,13 @@ def gradgradcheck(
         inputs (Tensor or tuple): the point to check at.
         grad_outputs (Tensor or tuple, optional): gradients of the outputs; random
             float64 tensors when ``None``. Default: ``None``.
-        eps, atol, rtol, raise_exception, nondet_tol: as for :func:`gradcheck`.
+        eps (float): finite-difference step, as for :func:`gradcheck`.
+        atol (float): absolute tolerance, as for :func:`gradcheck`.
+        rtol (float): relative tolerance, as for :func:`gradcheck`.
         gen_non_contig_grad_outputs (bool): accepted for PyTorch compatibility.
+        raise_exception (bool): raise :class:`GradcheckError` on a mismatch instead of
+            returning ``False``.
+        nondet_tol (float): accepted for PyTorch compatibility.
 
     Examples::
 

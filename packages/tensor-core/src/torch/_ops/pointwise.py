@@ -188,7 +188,8 @@ def _pow(a, b, dtype):
         raise RuntimeError("Integers to negative integer powers are not allowed.")
     # NOTE: a scalar exponent of 0.5 is a square root, as PyTorch computes it: np.power
     # rounds x ** 0.5 differently from one NumPy version to the next, np.sqrt never does
-    if isinstance(b, float) and b == 0.5 and dtype.is_floating_point:
+    # (scalars arrive here as 0-d arrays)
+    if dtype.is_floating_point and np.ndim(b) == 0 and b == 0.5:
         return np.sqrt(a)
     return np.power(a, b)
 
