@@ -12,14 +12,14 @@ def test_tensor_dataset_indexing():
 
 
 def test_tensor_dataset_errors():
-    with pytest.raises(ValueError, match="Size mismatch"):
+    with pytest.raises(AssertionError, match="Size mismatch"):
         TensorDataset(torch.zeros(2), torch.zeros(3))
-    with pytest.raises(ValueError, match="at least one tensor"):
+    with pytest.raises(IndexError, match="at least one tensor"):
         TensorDataset()
 
 
 def test_dataset_base_needs_getitem():
-    with pytest.raises(NotImplementedError, match="must implement __getitem__"):
+    with pytest.raises(NotImplementedError, match="should implement __getitem__"):
         Dataset()[0]
 
 

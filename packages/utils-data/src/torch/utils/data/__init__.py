@@ -1,14 +1,62 @@
-"""torch.utils.data: datasets and loading.
+"""torch.utils.data: datasets, samplers and the DataLoader.
 
-This release provides :class:`Dataset` and :class:`TensorDataset`; samplers and the
-DataLoader with worker processes arrive in the following releases.
+* datasets: :class:`Dataset`, :class:`IterableDataset`, :class:`TensorDataset`,
+  :class:`ConcatDataset`, :class:`ChainDataset`, :class:`Subset`,
+  :class:`StackDataset`, :func:`random_split`;
+* samplers: :class:`SequentialSampler`, :class:`RandomSampler`,
+  :class:`SubsetRandomSampler`, :class:`WeightedRandomSampler`, :class:`BatchSampler`,
+  :class:`DistributedSampler`;
+* loading: :class:`DataLoader` (worker processes), :func:`default_collate`,
+  :func:`default_convert`, :func:`get_worker_info`;
+* training loop of early PyTorch: :class:`Trainer` and the plugins of
+  :mod:`torch.utils.data.trainer.plugins`.
 """
 
 from torch._interface import require_core_api
 
 from ._version import __version__
-from .dataset import Dataset, TensorDataset
+from .dataloader import DataLoader, default_collate, default_convert, get_worker_info
+from .dataset import (
+    ChainDataset,
+    ConcatDataset,
+    Dataset,
+    IterableDataset,
+    StackDataset,
+    Subset,
+    TensorDataset,
+    random_split,
+)
+from .distributed import DistributedSampler
+from .sampler import (
+    BatchSampler,
+    RandomSampler,
+    Sampler,
+    SequentialSampler,
+    SubsetRandomSampler,
+    WeightedRandomSampler,
+)
 
 require_core_api(0, 1, "torch-utils-data")
 
-__all__ = ["Dataset", "TensorDataset", "__version__"]
+__all__ = [
+    "BatchSampler",
+    "ChainDataset",
+    "ConcatDataset",
+    "DataLoader",
+    "Dataset",
+    "DistributedSampler",
+    "IterableDataset",
+    "RandomSampler",
+    "Sampler",
+    "SequentialSampler",
+    "StackDataset",
+    "Subset",
+    "SubsetRandomSampler",
+    "TensorDataset",
+    "WeightedRandomSampler",
+    "__version__",
+    "default_collate",
+    "default_convert",
+    "get_worker_info",
+    "random_split",
+]
