@@ -619,6 +619,57 @@ out = (o.requires_grad, g.requires_grad)
 o, g = vjp(lambda a: (a ** 2).sum(), xd, create_graph=True)
 out = (o.requires_grad, g.requires_grad)
 """,
+    # the engine's backward on arrays: gradients of the leaves' dtype, leaves that own
+    # their .grad, the same values as the Tensor formulas
+    "grad_takes_leaf_dtype": """
+a = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+b = torch.tensor([0.5, 0.25, 2.0], dtype=torch.float64, requires_grad=True)
+(a * b).sum().backward()
+out = (a.grad, b.grad)
+""",
+    "leaf_grads_own_memory": """
+a = torch.zeros(3, requires_grad=True)
+b = torch.zeros(3, requires_grad=True)
+g = torch.ones(3)
+(a + b).backward(g)
+a.grad.add_(5)
+out = (a.grad, b.grad, g, a.grad is g)
+""",
+    "leaf_grads_own_memory_scalar_root": """
+a = torch.zeros(2, 3, requires_grad=True)
+b = torch.zeros(2, 3, requires_grad=True)
+(a - b).view(6).sum().backward()
+a.grad.mul_(3)
+out = (a.grad, b.grad)
+""",
+    "small_graph_values": """
+a = torch.linspace(-1, 1, 12, dtype=torch.float64, requires_grad=True).view(3, 4)
+a.retain_grad()
+w = torch.linspace(0.5, 2, 8, dtype=torch.float64, requires_grad=True)
+v = w.view(4, 2)
+c = torch.tensor([[0.5], [2.0], [-1.0]], dtype=torch.float64)
+y = ((torch.tanh(a * c) @ v).sigmoid().exp() / 3 - a.mean()).sum()
+y.backward()
+out = (y, a.grad, w.grad)
+""",
+    "backward_twice_accumulates": """
+a = torch.tensor([1.0, -2.0], requires_grad=True)
+(a * a).sum().backward()
+(torch.tanh(a) * 2).sum().backward()
+out = a.grad
+""",
+    "backward_twice_without_retain!": """
+a = torch.tensor([1.0, -2.0], requires_grad=True)
+y = torch.tanh(a).sum()
+y.backward()
+y.backward()
+""",
+    "saved_result_modified!": """
+a = torch.tensor([1.0, -2.0], requires_grad=True)
+y = torch.tanh(a)
+y.mul_(2)
+y.sum().backward()
+""",
 }
 
 

@@ -10,8 +10,8 @@ import warnings
 import numpy as np
 
 from . import _bindings, _dtype, _grad_mode
-from ._interface import get_grad_engine, ops
-from ._native import large_binary, native_sum
+from ._interface import array_kernels, get_grad_engine, ops
+from ._native import blas_matmul, large_binary, native_sum
 from ._ops import pointwise
 from ._tensor import Tensor, make, make_view
 
@@ -184,7 +184,15 @@ def sum_all(general):
     return method
 
 
+def _matmul_arrays(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``a @ b`` with the kernel ``torch.matmul`` uses (so gradients computed on arrays
+    equal those computed on tensors)."""
+    result = blas_matmul(a, b)
+    return np.matmul(a, b) if result is None else result
+
+
 def install() -> None:
+    array_kernels.register("matmul", _matmul_arrays)
     Tensor.__add__ = _binary(np.add, pointwise.add, False, "add")
     Tensor.__sub__ = _binary(np.subtract, pointwise.sub, False, "sub")
     Tensor.__mul__ = _binary(np.multiply, pointwise.mul, False, "mul")

@@ -34,6 +34,7 @@ __all__ = [
     "require_core_api",
     "storage_sharing_hooks",
     "pickle_hooks",
+    "array_kernels",
 ]
 
 CORE_API: tuple[int, int] = (0, 2)
@@ -256,3 +257,7 @@ class _HookTable:
 storage_sharing_hooks = _HookTable("storage-sharing")
 #: filled by packages whose objects serialization must rebuild (e.g. nn's Parameter)
 pickle_hooks = _HookTable("pickle")
+
+#: NumPy-level kernels of a few hot ops (``"matmul"``: ``f(a, b) -> ndarray``), filled by
+#: core, for an engine that computes gradients on arrays: the same kernels as the ops use
+array_kernels = _HookTable("array-kernel")

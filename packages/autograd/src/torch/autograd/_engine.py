@@ -4,16 +4,21 @@ backward pass (no recursion, so graph depth is unlimited)."""
 from __future__ import annotations
 
 import re
+import sys
 import weakref
 
+import numpy as np
+
 import torch
+from torch._dtype import from_numpy_dtype
 from torch._grad_mode import _state as _grad_state
 from torch._interface import GradEngine, ops
 
 from . import _anomaly
 from ._derivatives import DERIVATIVES
 from ._derivatives._entry import input_meta
-from ._hooks import HookDict, add_hook, leaf_meta
+from ._derivatives.arrays import ARRAY_FORMULAS, NoArrayFormError
+from ._hooks import HookDict, _leaves, add_hook, leaf_meta
 
 __all__ = ["Engine", "Node", "AccumulateGrad", "run_backward"]
 
@@ -56,6 +61,8 @@ class _NodeBase:
 
     __slots__ = ()
     _num_outputs = 1
+    #: the op's array formulas (``_derivatives/arrays.py``) on nodes that have them
+    _array_formulas = None
 
     def name(self) -> str:
         return type(self).__name__
@@ -105,7 +112,6 @@ class Node(_NodeBase):
     nodes of its inputs (``next_functions``, as in PyTorch)."""
 
     __slots__ = (
-        "_derivative",
         "_inputs",
         "_saved",
         "next_functions",
@@ -115,8 +121,10 @@ class Node(_NodeBase):
         "__weakref__",
     )
 
-    def __init__(self, derivative, inputs, saved, edges, versions=(), out=None):
-        self._derivative = derivative
+    #: the op's derivative entry (set on the node class of each op)
+    _derivative = None
+
+    def __init__(self, inputs, saved, edges, versions=(), out=None):
         self._inputs = inputs
         self._saved = saved
         self.next_functions = edges
@@ -151,6 +159,33 @@ class Node(_NodeBase):
         )
 
     __call__ = apply
+
+    def _apply_arrays(self, grad) -> tuple:
+        """``apply`` on NumPy arrays, through the op's array formulas (which raise
+        ``NoArrayFormError`` for cases they leave to ``apply``)."""
+        inputs = self._inputs
+        if inputs is None:
+            raise RuntimeError(_FREED)
+        out = self._out
+        if self._versions or out is not None:
+            self._check_versions()
+        saved, edges, formulas = self._saved, self.next_functions, self._array_formulas
+        if out is not None:
+            result = out[0]
+            return tuple(
+                None if edge[0] is None else formula(grad, inputs, saved, result)
+                for formula, edge in zip(formulas, edges)
+            )
+        if len(edges) == 2:
+            first, second = edges
+            return (
+                None if first[0] is None else formulas[0](grad, inputs, saved),
+                None if second[0] is None else formulas[1](grad, inputs, saved),
+            )
+        return tuple(
+            None if edge[0] is None else formula(grad, inputs, saved)
+            for formula, edge in zip(formulas, edges)
+        )
 
     def _result_in_graph(self):
         """The saved result as an output of this node (for create_graph), made afresh so
@@ -213,6 +248,8 @@ class AccumulateGrad(_NodeBase):
         leaf = self.variable
         if not create_graph and grad._requires_grad:
             grad = grad.detach()
+        if grad.dtype != leaf.dtype:  # as PyTorch: the gradient takes the leaf's dtype
+            grad = _cast(grad, leaf.dtype)
         if leaf.grad is None:
             # a broadcast view (stride 0) would alias its elements: in-place updates of
             # .grad (an optimizer's) need a tensor of its own
@@ -227,28 +264,58 @@ class AccumulateGrad(_NodeBase):
         return f"<AccumulateGrad object at {id(self):#x}>"
 
 
+def _cast(grad, dtype):
+    if grad.is_complex() and not dtype.is_complex:
+        grad = torch.real(grad)
+    return grad.to(dtype)
+
+
+#: id of a leaf -> weak reference to its AccumulateGrad node. The graphs that use a leaf
+#: hold its node; the entry goes when the last of them does (as in PyTorch, where a
+#: tensor refers to its gradient accumulator weakly).
+_accumulators: dict[int, weakref.ref] = {}
+
+
+def _forget_accumulator(key: int):
+    def callback(ref) -> None:
+        if _accumulators.get(key) is ref:
+            del _accumulators[key]
+
+    return callback
+
+
 def grad_accumulator(tensor) -> AccumulateGrad:
     """The AccumulateGrad node of a leaf, shared by every graph that uses it."""
-    meta = leaf_meta(tensor)
-    accumulator = None if meta.accumulator is None else meta.accumulator()
+    accumulator = _existing_accumulator(tensor)
     if accumulator is None:
         accumulator = AccumulateGrad(tensor)
-        meta.accumulator = weakref.ref(accumulator)
+        key = id(tensor)
+        _accumulators[key] = weakref.ref(accumulator, _forget_accumulator(key))
     return accumulator
 
 
 def _existing_accumulator(tensor):
-    meta = leaf_meta(tensor, create=False)
-    return None if meta is None or meta.accumulator is None else meta.accumulator()
+    ref = _accumulators.get(id(tensor))
+    accumulator = None if ref is None else ref()
+    # a live node holds its leaf, so the id cannot have been reused meanwhile
+    return accumulator if accumulator is not None and accumulator.variable is tensor else None
 
 
 _node_classes: dict[str, type] = {}
 
 
-def _node_class(name: str) -> type:
-    cls = _node_classes.get(name)
+def _node_class(op_name: str) -> type:
+    """The node class of an op, named as PyTorch names it (``AddBackward0``); one per op
+    (ops sharing a name differ in their array formulas)."""
+    cls = _node_classes.get(op_name)
     if cls is None:
-        cls = _node_classes[name] = type(name, (Node,), {"__slots__": ()})
+        derivative = DERIVATIVES[op_name]
+        namespace = {"__slots__": ()}
+        formulas = ARRAY_FORMULAS.get(op_name)
+        if formulas is not None and not derivative.variadic:
+            namespace["_array_formulas"] = formulas
+        namespace["_derivative"] = derivative
+        cls = _node_classes[op_name] = type(derivative.node_name, (Node,), namespace)
     return cls
 
 
@@ -258,6 +325,11 @@ def edge(x):
         return _NO_EDGE
     fn = x.grad_fn
     if fn is None:
+        ref = _accumulators.get(id(x))
+        if ref is not None:
+            fn = ref()
+            if fn is not None and fn.variable is x:
+                return (fn, 0)
         return (grad_accumulator(x), 0)
     if fn._num_outputs == 1:
         return (fn, 0)
@@ -294,7 +366,8 @@ def _saved_result(output) -> tuple:
     # an alias sharing the result's memory and version counter, without its grad_fn (no
     # reference cycle between the result and its node)
     alias = output.detach()
-    return (alias, alias._version[0])
+    counter = alias._version_  # the shared counter; None until the first write
+    return (alias, counter[0] if counter else 0)
 
 
 class Engine(GradEngine):
@@ -311,16 +384,25 @@ class Engine(GradEngine):
         which = derivative.saved_inputs
         drops = which if derivative.drops_inputs else None
         check = which != () and derivative.reads is None
-        recipe = (derivative, _node_class(derivative.node_name), which, check, drops)
-        self._recipes[op.name] = recipe
+        # (node class, saved inputs, check them all, inputs kept whole, reads per input,
+        # saves the output): everything record needs per op, looked up once
+        recipe = (
+            _node_class(op.name),
+            which,
+            check,
+            drops,
+            derivative.reads,
+            derivative.saves_output,
+        )
+        self._recipes[op] = recipe
         return recipe
 
     def record(self, op, inputs, output, saved) -> None:
         # the hot path of recording: everything per op is looked up once, in _recipe
-        recipe = self._recipes.get(op.name)
+        recipe = self._recipes.get(op)
         if recipe is None:
             recipe = self._recipe(op)
-        derivative, cls, which, check_inputs, drops = recipe
+        cls, which, check_inputs, drops, reads, saves_output = recipe
         if len(inputs) == 2:
             edges = (edge(inputs[0]), edge(inputs[1]))
         else:
@@ -329,18 +411,11 @@ class Engine(GradEngine):
             inputs = _unsaved_to_meta(inputs, drops)
         if check_inputs:
             versions = _input_versions(inputs, which)
-        elif derivative.reads is not None:
-            versions = _input_versions(inputs, _read_by(derivative.reads, edges))
+        elif reads is not None:
+            versions = _input_versions(inputs, _read_by(reads, edges))
         else:
             versions = ()
-        node = cls(
-            derivative,
-            inputs,
-            saved,
-            edges,
-            versions,
-            _saved_result(output) if derivative.saves_output else None,
-        )
+        node = cls(inputs, saved, edges, versions, _saved_result(output) if saves_output else None)
         if _anomaly_state.enabled:
             _anomaly.attach_trace(node)
         output.grad_fn = node
@@ -353,6 +428,10 @@ class Engine(GradEngine):
         self._pending_view = view
 
     def backward(self, tensors, grad_tensors, retain_graph, create_graph, inputs) -> None:
+        if inputs is None and not create_graph and not _anomaly_state.enabled:
+            # Tensor.backward's common case, without the argument normalisation
+            _backward_on_arrays(tuple(tensors), tuple(grad_tensors), bool(retain_graph))
+            return
         from ._api import backward
 
         backward(tensors, grad_tensors, retain_graph, create_graph, inputs)
@@ -425,9 +504,8 @@ def _rebase_view(view, node) -> None:
     copy = CopySlices(edge(base), (node, 0), base_geometry, view_geometry)
     base.grad_fn = copy
     base._requires_grad = True
-    as_strided = DERIVATIVES["as_strided"]
-    view.grad_fn = _node_class(as_strided.node_name)(
-        as_strided, (base.shape,), (base_geometry, view_geometry), ((copy, 0),)
+    view.grad_fn = _node_class("as_strided")(
+        (base.shape,), (base_geometry, view_geometry), ((copy, 0),)
     )
 
 
@@ -542,6 +620,9 @@ def run_backward(tensors, grad_tensors, retain_graph, create_graph, inputs, capt
     of accumulating into leaves (``torch.autograd.grad``)."""
     if retain_graph is None:
         retain_graph = create_graph
+    if inputs is None and not create_graph and not _anomaly_state.enabled:
+        _backward_on_arrays(tensors, grad_tensors, retain_graph)
+        return None
     roots = _root_grads(tensors, grad_tensors)
     targets = None
     if inputs is not None:
@@ -668,3 +749,176 @@ def _run_post_hooks(extra, grads, grad, num_outputs) -> tuple:
         if result is not None:
             grads = tuple(result)
     return grads
+
+
+# ------------------------------------------------- backward on arrays (the common case)
+#
+# ``x.backward()`` without create_graph, inputs or anomaly mode: gradients travel as NumPy
+# arrays between nodes that have array formulas and no hooks, and become Tensors only
+# where something may look at them (a hook, a node without array formulas, a leaf's
+# ``.grad``). Every other node runs exactly as in ``run_backward``'s general loop.
+
+_ndarray = np.ndarray
+_from_array = _Tensor._from_array
+_getrefcount = sys.getrefcount
+
+
+def _free_refs() -> int:
+    """How many references ``sys.getrefcount`` reports for an array held only by a local
+    variable of the backward loop (the pattern of ``_backward_on_arrays``)."""
+    buffers = {None: np.empty(1)}
+    grad = buffers.pop(None)
+    return _getrefcount(grad)
+
+
+#: an array gradient with no more references than this belongs to the engine alone: a
+#: leaf's ``.grad`` may take it without a copy (PyTorch steals such gradients too)
+_FREE_REFS = _free_refs()
+
+
+def _root_arrays(tensors, grad_tensors) -> list:
+    """The roots' nodes and gradients: ones for a single-element root without one (made
+    here as an array), given gradients as checked by ``_root_grads``."""
+    if len(tensors) == 1 and grad_tensors[0] is None:
+        tensor = tensors[0]
+        if tensor._requires_grad and type(tensor) is _Tensor and tensor._np.size == 1:
+            array = tensor._np
+            grad = np.empty(array.shape, array.dtype)
+            grad.fill(1)
+            node, nr = edge(tensor)
+            return [(node, nr, grad)]
+    roots = _root_grads(tensors, grad_tensors)
+    return [(node, nr, grad._np if type(grad) is _Tensor else grad) for node, nr, grad in roots]
+
+
+def _dependencies(roots) -> dict:
+    """For every node reachable from ``roots``: how many edges lead into it."""
+    dependencies: dict = {}
+    starts = {node for node, _, _ in roots}
+    stack = list(starts)
+    while stack:
+        for child, _ in stack.pop().next_functions:
+            if child is None:
+                continue
+            if child in dependencies:
+                dependencies[child] += 1
+            else:
+                dependencies[child] = 1
+                if child not in starts:
+                    stack.append(child)
+    return dependencies
+
+
+def _as_tensor(grad):
+    """A gradient as a Tensor (arrays are wrapped without a copy where they are dense)."""
+    if type(grad) is _ndarray:
+        return _from_array(grad, from_numpy_dtype(grad.dtype))
+    if isinstance(grad, _Tensor) or grad is None:
+        return grad
+    return _from_array(np.asarray(grad), from_numpy_dtype(grad.dtype))  # a NumPy scalar
+
+
+def _as_tensors(grad, node):
+    if node._num_outputs == 1:
+        return _as_tensor(grad)
+    return [_as_tensor(g) for g in grad]
+
+
+def _add_to_buffer(buffers, node, nr, grad) -> None:
+    if node._num_outputs == 1:
+        previous = buffers.get(node)
+        if previous is None:
+            buffers[node] = grad
+        elif type(previous) is type(grad):
+            buffers[node] = previous + grad
+        else:  # an array and a Tensor (a sparse one, a subclass): add as Tensors
+            buffers[node] = _as_tensor(previous) + _as_tensor(grad)
+        return
+    slots = buffers.get(node)
+    if slots is None:
+        slots = buffers[node] = [None] * node._num_outputs
+    previous = slots[nr]
+    if previous is None:
+        slots[nr] = grad
+    elif type(previous) is type(grad):
+        slots[nr] = previous + grad
+    else:
+        slots[nr] = _as_tensor(previous) + _as_tensor(grad)
+
+
+def _backward_on_arrays(tensors, grad_tensors, retain_graph) -> None:
+    roots = _root_arrays(tensors, grad_tensors)
+    dependencies = _dependencies(roots)
+    buffers: dict = {}
+    for node, nr, grad in roots:
+        _add_to_buffer(buffers, node, nr, grad)
+    ready = [node for node in buffers if node not in dependencies]
+    state = _grad_state
+    enabled, state.enabled = state.enabled, False
+    try:
+        while ready:
+            node = ready.pop()
+            grad = buffers.pop(node, None)
+            if type(node) is AccumulateGrad:
+                if grad is None:
+                    continue
+                if type(grad) is _ndarray and (
+                    grad.base is not None or _getrefcount(grad) > _FREE_REFS
+                ):
+                    grad = grad.copy()  # others see its memory too: the leaf gets its own
+                _accumulate(node, grad)
+                continue
+            grads = _node_grads(node, grad, retain_graph)
+            grad = None  # (an array's references count: see _FREE_REFS)
+            for (child, nr), child_grad in zip(node.next_functions, grads):
+                if child is None:
+                    continue
+                if child_grad is not None:
+                    if type(child_grad) is _Tensor and type(child_grad._np) is _ndarray:
+                        child_grad = child_grad._np  # a plain dense Tensor: its array
+                    _add_to_buffer(buffers, child, nr, child_grad)
+                count = dependencies[child] - 1
+                dependencies[child] = count
+                if not count:
+                    ready.append(child)
+            grads = child_grad = None
+    finally:
+        state.enabled = enabled
+
+
+def _node_grads(node, grad, retain_graph) -> tuple:
+    """The gradients ``node`` sends along its ``next_functions``: by its array formulas
+    when it has them and no hooks, else by the general code on Tensors."""
+    if grad is None:
+        return (None,) * len(node.next_functions)
+    if node._array_formulas is not None and node._extra is None and type(grad) is _ndarray:
+        try:
+            grads = node._apply_arrays(grad)
+        except NoArrayFormError:
+            pass
+        else:
+            if not retain_graph:
+                node.release()
+            return grads
+    return _run_node(node, _as_tensors(grad, node), None, False, retain_graph)
+
+
+def _accumulate(node, grad) -> None:
+    """Add a gradient (an array the engine owns, or a Tensor) into the leaf's ``.grad``."""
+    leaf = node.variable
+    meta = _leaves.get(id(leaf))
+    if node._extra is not None or (meta is not None and meta.hooks):
+        _run_accumulator(node, _as_tensor(grad), None, False)
+        return
+    if type(grad) is not _ndarray:
+        if isinstance(grad, _Tensor):
+            node.accumulate(grad, False)
+            return
+        grad = np.asarray(grad)  # a NumPy scalar
+    dtype = leaf._dtype
+    if grad.dtype != dtype.np_dtype:  # as PyTorch: the gradient takes the leaf's dtype
+        node.accumulate(_as_tensor(grad), False)
+        return
+    tensor = _from_array(grad, dtype)
+    previous = leaf.grad
+    leaf.grad = tensor if previous is None else previous + tensor

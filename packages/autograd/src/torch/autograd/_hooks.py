@@ -58,15 +58,14 @@ def add_hook(hooks: HookDict, fn) -> RemovableHandle:
 
 
 class LeafMeta:
-    """What autograd keeps about a leaf tensor: its hooks and its (weakly held) gradient
-    accumulator, so every use of the leaf in a graph reaches the same node."""
+    """What autograd keeps about a leaf tensor: its hooks (its gradient accumulator is
+    kept by the engine)."""
 
-    __slots__ = ("tensor", "hooks", "accumulator")
+    __slots__ = ("tensor", "hooks")
 
     def __init__(self, tensor, on_death) -> None:
         self.tensor = weakref.ref(tensor, on_death)
         self.hooks: HookDict | None = None
-        self.accumulator = None  # weakref to the AccumulateGrad node
 
 
 _leaves: dict[int, LeafMeta] = {}

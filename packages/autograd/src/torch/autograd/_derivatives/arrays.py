@@ -1,0 +1,201 @@
+"""Array-level forms of the hottest derivative formulas.
+
+When no hook, ``create_graph`` or anomaly mode needs gradients as Tensors, the engine
+runs these on the NumPy arrays of the gradients and inputs: the same arithmetic as the
+Tensor formulas of the same op (same NumPy calls, in the same order, so the results are
+identical), without making a Tensor per intermediate gradient.
+
+A formula covers only the plain case (operands of the gradient's shape and dtype, no
+broadcasting); for anything else it raises :class:`NoArrayFormError` and the engine runs the
+op's Tensor formulas instead. Keys are op names, as in ``DERIVATIVES``; each value holds
+one function per input, called as ``f(grad, inputs, saved)`` (or with the saved result as
+a fourth argument for ops whose entry has ``saves_output``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from torch._interface import array_kernels
+
+__all__ = ["ARRAY_FORMULAS", "NoArrayFormError"]
+
+
+class NoArrayFormError(Exception):
+    """An array formula does not cover this case: use the Tensor formulas."""
+
+
+_negative = np.negative
+_empty = np.empty
+
+
+def _operand(x, grad):
+    """The NumPy array of input ``x`` when it has the gradient's shape and dtype (a
+    Python float as it is: NumPy treats it as weakly typed, as PyTorch does)."""
+    if type(x) is float:
+        return x
+    try:
+        array = x._np
+    except Exception:  # a kept shape, a sparse tensor, ...
+        raise NoArrayFormError from None
+    if array.shape != grad.shape or array.dtype != grad.dtype:
+        raise NoArrayFormError
+    return array
+
+
+def _same_shape(x, grad) -> None:
+    """Raise unless input ``x`` (a tensor) had the gradient's shape (no broadcasting to
+    undo) and dtype."""
+    _operand(x, grad)
+
+
+def _add_self(grad, inputs, saved):
+    _same_shape(inputs[0], grad)
+    return grad
+
+
+def _add_other(grad, inputs, saved):
+    if saved[0] != 1:
+        raise NoArrayFormError
+    _same_shape(inputs[1], grad)
+    return grad
+
+
+def _sub_other(grad, inputs, saved):
+    if saved[0] != 1:
+        raise NoArrayFormError
+    _same_shape(inputs[1], grad)
+    return _negative(grad)
+
+
+def _mul_self(grad, inputs, saved):
+    _same_shape(inputs[0], grad)
+    return grad * _operand(inputs[1], grad)
+
+
+def _mul_other(grad, inputs, saved):
+    _same_shape(inputs[1], grad)
+    return grad * _operand(inputs[0], grad)
+
+
+def _div_self(grad, inputs, saved):
+    if len(saved) > 1 and saved[1] is not None:
+        raise NoArrayFormError  # rounding modes: the Tensor formula
+    _same_shape(inputs[0], grad)
+    return grad / _operand(inputs[1], grad)
+
+
+def _div_other(grad, inputs, saved):
+    if len(saved) > 1 and saved[1] is not None:
+        raise NoArrayFormError
+    a = _operand(inputs[0], grad)
+    b = _operand(inputs[1], grad)
+    return _negative(grad) * a / (b * b)  # as the Tensor formula: -grad * a / (b * b)
+
+
+def _neg(grad, inputs, saved):
+    return _negative(grad)
+
+
+def _result(result, grad):
+    array = result._np
+    if array.dtype != grad.dtype or array.shape != grad.shape:
+        raise NoArrayFormError
+    return array
+
+
+def _tanh(grad, inputs, saved, result):
+    y = _result(result, grad)
+    return grad * (1.0 - y * y)
+
+
+def _sigmoid(grad, inputs, saved, result):
+    y = _result(result, grad)
+    return grad * y * (1.0 - y)
+
+
+def _exp(grad, inputs, saved, result):
+    return grad * _result(result, grad)
+
+
+def _matrices(inputs, grad):
+    a, b = inputs
+    try:
+        a, b = a._np, b._np
+    except Exception:
+        raise NoArrayFormError from None
+    if a.ndim != 2 or b.ndim != 2 or a.dtype != grad.dtype or b.dtype != grad.dtype:
+        raise NoArrayFormError
+    return a, b
+
+
+def _matmul_self(grad, inputs, saved):
+    a, b = _matrices(inputs, grad)
+    return array_kernels.get("matmul")(grad, b.T)
+
+
+def _matmul_other(grad, inputs, saved):
+    a, b = _matrices(inputs, grad)
+    return array_kernels.get("matmul")(a.T, grad)
+
+
+def _expanded(grad, shape: tuple, dims, keepdim: bool):
+    """The gradient of a reduction over ``dims`` written into every position of the
+    input's ``shape`` (a new array: the Tensor formula's expanded view, materialised as
+    AccumulateGrad would)."""
+    if type(shape) is not tuple:
+        shape = tuple(shape)
+    out = _empty(shape, grad.dtype)
+    if grad.ndim == 0:
+        out.fill(grad)
+        return out
+    if not keepdim:
+        grad = grad.reshape(tuple(1 if i in dims else s for i, s in enumerate(shape)))
+    np.copyto(out, grad)
+    return out
+
+
+def _sum(grad, inputs, saved):
+    dims, keepdim = saved
+    return _expanded(grad, _shape_of(inputs[0]), dims, keepdim)
+
+
+def _mean(grad, inputs, saved):
+    dims, keepdim = saved
+    shape = _shape_of(inputs[0])
+    count = 1
+    for d in dims:
+        count *= shape[d]
+    # the Tensor formula divides the expanded gradient: the same value in every position
+    return _expanded(grad, shape, dims, keepdim) / count
+
+
+def _shape_of(x) -> tuple:
+    if isinstance(x, tuple):  # torch.Size: what the node keeps of a dropped input
+        return x
+    raise NoArrayFormError
+
+
+def _view(grad, inputs, saved):
+    return grad.reshape(saved[0][0])
+
+
+def _reshape(grad, inputs, saved):
+    return grad.reshape(saved[0])
+
+
+ARRAY_FORMULAS: dict[str, tuple] = {
+    "add": (_add_self, _add_other),
+    "sub": (_add_self, _sub_other),
+    "mul": (_mul_self, _mul_other),
+    "div": (_div_self, _div_other),
+    "neg": (_neg,),
+    "tanh": (_tanh,),
+    "sigmoid": (_sigmoid,),
+    "exp": (_exp,),
+    "matmul": (_matmul_self, _matmul_other),
+    "sum": (_sum,),
+    "mean": (_mean,),
+    "view": (_view,),
+    "reshape": (_reshape,),
+}

@@ -1,0 +1,127 @@
+"""The engine's backward on arrays (``x.backward()`` without hooks or create_graph) gives
+exactly what the Tensor formulas give (``torch.autograd.grad`` runs those), and falls
+back to them for the cases its array formulas leave out."""
+
+import numpy as np
+import pytest
+import torch
+from torch.autograd import _engine
+from torch.autograd._derivatives.arrays import ARRAY_FORMULAS
+
+
+def _leaves(dtype, *shapes):
+    torch.manual_seed(0)
+    return [(torch.rand(*shape, dtype=dtype) + 0.5).requires_grad_() for shape in shapes]
+
+
+GRAPHS = {
+    "add": (lambda a, b: a + b, [(3, 4), (3, 4)]),
+    "add_broadcast": (lambda a, b: a + b, [(3, 4), (4,)]),
+    "add_alpha": (lambda a, b: torch.add(a, b, alpha=2), [(3, 4), (3, 4)]),
+    "sub": (lambda a, b: a - b, [(3, 4), (3, 4)]),
+    "mul": (lambda a, b: a * b, [(3, 4), (3, 4)]),
+    "mul_broadcast": (lambda a, b: a * b, [(3, 1), (3, 4)]),
+    "mul_float": (lambda a: a * 2.5, [(3, 4)]),
+    "div": (lambda a, b: a / b, [(3, 4), (3, 4)]),
+    "div_float": (lambda a: 1.5 / a, [(3, 4)]),
+    "div_floor": (lambda a, b: torch.div(a, b, rounding_mode="floor"), [(3, 4), (3, 4)]),
+    "neg": (lambda a: -a, [(3, 4)]),
+    "tanh": (torch.tanh, [(3, 4)]),
+    "sigmoid": (torch.sigmoid, [(3, 4)]),
+    "exp": (torch.exp, [(3, 4)]),
+    "matmul": (lambda a, b: a @ b, [(3, 4), (4, 5)]),
+    "matmul_batched": (lambda a, b: a @ b, [(2, 3, 4), (4, 5)]),
+    "matmul_vector": (lambda a, b: a @ b, [(3, 4), (4,)]),
+    "sum_dims": (lambda a: a.sum(1), [(3, 4)]),
+    "sum_keepdim": (lambda a: a.sum(0, keepdim=True), [(3, 4)]),
+    "mean": (lambda a: a.mean(), [(3, 4)]),
+    "mean_dim": (lambda a: a.mean(-1), [(2, 3, 4)]),
+    "view": (lambda a: a.view(12) * 2, [(3, 4)]),
+    "reshape": (lambda a: a.t().reshape(12) * 2, [(3, 4)]),
+    "chain": (lambda a, b: torch.tanh(a * b) @ b.t() - a.mean(), [(3, 4), (3, 4)]),
+    "reuse": (lambda a: a * a + a, [(3, 4)]),
+}
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+@pytest.mark.parametrize("name", sorted(GRAPHS))
+def test_same_gradients_as_the_tensor_formulas(name, dtype):
+    fn, shapes = GRAPHS[name]
+    leaves = _leaves(dtype, *shapes)
+    out = fn(*leaves).sum()
+    expected = torch.autograd.grad(out, leaves, retain_graph=True)
+    out.backward()
+    for leaf, grad in zip(leaves, expected):
+        assert leaf.grad.dtype == grad.dtype
+        assert np.array_equal(leaf.grad.numpy(), grad.numpy()), name
+
+
+def test_the_covered_ops_have_array_formulas_on_their_nodes():
+    a, b = _leaves(torch.float32, (2, 2), (2, 2))
+    node = (a * b).grad_fn
+    assert node._array_formulas is ARRAY_FORMULAS["mul"]
+    assert torch.cat([a, b]).grad_fn._array_formulas is None
+
+
+def test_uncovered_cases_fall_back_to_the_tensor_formulas(monkeypatch):
+    calls = []
+    original = _engine.Node.apply
+
+    def spy(self, grad):
+        calls.append(self.name())
+        return original(self, grad)
+
+    monkeypatch.setattr(_engine.Node, "apply", spy)
+    a, b = _leaves(torch.float32, (3, 4), (4,))
+    (a * b).sum().backward()  # broadcasting: MulBackward0 runs on Tensors
+    assert calls == ["MulBackward0"]
+    calls.clear()
+    (a * a).sum().backward()
+    assert calls == []
+
+
+def test_a_hook_sees_tensors_and_can_replace_the_gradient():
+    (a,) = _leaves(torch.float32, (2, 3))
+    y = torch.tanh(a)
+    seen = []
+    y.register_hook(lambda g: seen.append(type(g)) or g * 0)
+    (y * 2).sum().backward()
+    assert seen == [torch.Tensor]
+    assert np.array_equal(a.grad.numpy(), np.zeros((2, 3), np.float32))
+
+
+def test_leaf_hook_and_custom_function_in_the_graph():
+    class Double(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, grad):
+            return grad * 2
+
+    (a,) = _leaves(torch.float64, (3,))
+    a.register_hook(lambda g: g + 1)
+    torch.tanh(Double.apply(a * 3)).sum().backward()
+    x = a.detach() * 6
+    expected = (1 - torch.tanh(x) ** 2) * 6 + 1
+    assert torch.allclose(a.grad, expected)
+
+
+def test_a_leaf_gets_a_gradient_of_its_own():
+    a, b = _leaves(torch.float32, (3,), (3,))
+    g = torch.ones(3)
+    (a + b).backward(g)
+    assert not np.shares_memory(a.grad.numpy(), b.grad.numpy())
+    assert not np.shares_memory(a.grad.numpy(), g.numpy())
+
+
+def test_retain_graph_keeps_saved_values_for_a_second_backward():
+    (a,) = _leaves(torch.float64, (3,))
+    y = torch.tanh(a * 2).sum()
+    y.backward(retain_graph=True)
+    first = a.grad.clone()
+    y.backward()
+    assert torch.equal(a.grad, first * 2)
+    with pytest.raises(RuntimeError, match="backward through the graph a second time"):
+        y.backward()
