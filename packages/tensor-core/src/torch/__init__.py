@@ -18,7 +18,7 @@ from . import _siblings
 
 _siblings.install_finder()
 
-from . import _bindings, _fastpath, _indexing, _ops, _sparse  # noqa: F401
+from . import _bindings, _fastpath, _indexing, _ops, _sparse, serialization  # noqa: F401
 from . import _return_types as return_types
 from ._conversion import clone
 from ._creation import (
@@ -227,14 +227,17 @@ from ._random import (
 )
 from ._size import Size
 from ._sparse import sparse_coo_tensor
+from ._serialization.storage_types import LEGACY_STORAGES
 from ._storage import TypedStorage, UntypedStorage
 from ._tensor import Tensor
+from .serialization import load, save
 from .version import __version__
 
 _bindings.bind()
 _fastpath.install()
 _sparse.bind()
 globals().update(LEGACY_TYPES)  # torch.FloatTensor, torch.LongTensor, ...
+globals().update(LEGACY_STORAGES)  # torch.FloatStorage, ... (the names checkpoints use)
 
 # out= for the functions whose kernels make a new result (see torch._ops.out_variants)
 _WITH_OUT = """

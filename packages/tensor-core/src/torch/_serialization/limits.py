@@ -1,0 +1,23 @@
+"""Caps the reader enforces before it allocates anything a file asks for.
+
+A checkpoint from an untrusted source may claim any size. Each claim is checked against
+what the file can physically hold, so a lie costs an exception, never the memory.
+"""
+
+from __future__ import annotations
+
+# Deflate cannot expand data more than about 1032:1; a record claiming more than this
+# ratio is a zip bomb, refused before its output buffer exists.
+MAX_DEFLATE_RATIO = 1100
+
+# The pickle of one checkpoint (the object graph without the tensor bytes).
+MAX_PICKLE_BYTES = 1 << 32
+
+# Entries in one zip's central directory; real checkpoints have one per storage.
+MAX_RECORDS = 1 << 22
+
+# Dimensions of one tensor (PyTorch's own limit is 64 in most kernels).
+MAX_DIMS = 64
+
+# Bytes read per call when copying a record out of a file or checking its CRC.
+CHUNK_BYTES = 1 << 24

@@ -1,0 +1,149 @@
+"""Writes the uncompressed zip archive that holds a checkpoint.
+
+Every record's data starts at a multiple of 64 bytes (the padding goes into an extra
+field of the local header), so a reader can map a storage straight from the file with
+the alignment any dtype needs. Sizes and CRCs are written into the local headers, and
+zip64 fields appear only when a size or offset needs them.
+"""
+
+from __future__ import annotations
+
+import struct
+import zlib
+
+from .limits import CHUNK_BYTES
+
+__all__ = ["ZipWriter", "ALIGNMENT"]
+
+ALIGNMENT = 64
+_LOCAL = struct.Struct("<IHHHHHIIIHH")
+_CENTRAL = struct.Struct("<IHHHHHHIIIHHHHHII")
+_EOCD = struct.Struct("<IHHHHIIH")
+_EOCD64 = struct.Struct("<IQHHIIQQQQ")
+_LOCATOR64 = struct.Struct("<IIQI")
+_U32_MAX = 0xFFFFFFFF
+_DOS_DATE = (0 << 9) | (1 << 5) | 1  # 1980-01-01, the earliest date zip can state
+_PADDING_ID = 0x4246  # "FB": an extra field that only carries alignment padding
+_UTF8_NAMES = 0x0800
+
+
+def _crc32(data: memoryview) -> int:
+    crc = 0
+    for start in range(0, len(data), CHUNK_BYTES):
+        crc = zlib.crc32(data[start : start + CHUNK_BYTES], crc)
+    return crc
+
+
+class _Entry:
+    __slots__ = ("name", "offset", "size", "crc")
+
+    def __init__(self, name: bytes, offset: int, size: int, crc: int):
+        self.name, self.offset, self.size, self.crc = name, offset, size, crc
+
+    @property
+    def needs_zip64(self) -> bool:
+        return self.size >= _U32_MAX or self.offset >= _U32_MAX
+
+
+class ZipWriter:
+    """Append records to ``file`` (anything with ``write``) under the folder ``prefix``;
+    ``close()`` writes the central directory."""
+
+    def __init__(self, file, prefix: str):
+        self._file = file
+        self._prefix = prefix
+        self._entries: list[_Entry] = []
+        self._names: set[bytes] = set()
+        self._position = 0  # offsets are relative to where the archive starts
+
+    def _write(self, data) -> None:
+        self._file.write(data)
+        self._position += len(data)
+
+    def write_record(self, name: str, data) -> None:
+        """Store ``data`` (bytes or any contiguous buffer) as ``<prefix>/<name>``."""
+        view = memoryview(data).cast("B")
+        full_name = f"{self._prefix}/{name}".encode()
+        if full_name in self._names:
+            raise RuntimeError(f"torch.save: record '{name}' written twice")
+        self._names.add(full_name)
+        entry = _Entry(full_name, self._position, view.nbytes, _crc32(view))
+        self._entries.append(entry)
+        zip64 = b""
+        size_field = entry.size
+        if entry.size >= _U32_MAX:
+            zip64 = struct.pack("<HHQQ", 1, 16, entry.size, entry.size)
+            size_field = _U32_MAX
+        header_end = entry.offset + _LOCAL.size + len(full_name) + len(zip64) + 4
+        padding = -header_end % ALIGNMENT
+        extra = zip64 + struct.pack("<HH", _PADDING_ID, padding) + b"Z" * padding
+        header = _LOCAL.pack(
+            0x04034B50,
+            45 if zip64 else 20,
+            _UTF8_NAMES,
+            0,  # stored
+            0,
+            _DOS_DATE,
+            entry.crc,
+            size_field,
+            size_field,
+            len(full_name),
+            len(extra),
+        )
+        self._write(header + full_name + extra)
+        for start in range(0, view.nbytes, CHUNK_BYTES):
+            self._write(view[start : start + CHUNK_BYTES])
+
+    def close(self) -> None:
+        """Write the central directory and the end records."""
+        directory_start = self._position
+        any_zip64 = False
+        for entry in self._entries:
+            any_zip64 |= entry.needs_zip64
+            self._write(self._central_header(entry))
+        directory_size = self._position - directory_start
+        count = len(self._entries)
+        if any_zip64 or count >= 0xFFFF or directory_start >= _U32_MAX:
+            eocd64_offset = self._position
+            self._write(
+                _EOCD64.pack(
+                    0x06064B50, _EOCD64.size - 12, 45, 45, 0, 0, count, count,
+                    directory_size, directory_start,
+                )
+            )  # fmt: skip
+            self._write(_LOCATOR64.pack(0x07064B50, 0, eocd64_offset, 1))
+            count16, size32, start32 = 0xFFFF, _U32_MAX, _U32_MAX
+        else:
+            count16, size32, start32 = count, directory_size, directory_start
+        self._write(_EOCD.pack(0x06054B50, 0, 0, count16, count16, size32, start32, 0))
+
+    def _central_header(self, entry: _Entry) -> bytes:
+        values = []
+        size_field = offset_field = None
+        if entry.size >= _U32_MAX:
+            values += [entry.size, entry.size]
+            size_field = _U32_MAX
+        if entry.offset >= _U32_MAX:
+            values.append(entry.offset)
+            offset_field = _U32_MAX
+        extra = struct.pack(f"<HH{len(values)}Q", 1, 8 * len(values), *values) if values else b""
+        header = _CENTRAL.pack(
+            0x02014B50,
+            45 if values else 20,
+            45 if values else 20,
+            _UTF8_NAMES,
+            0,
+            0,
+            _DOS_DATE,
+            entry.crc,
+            entry.size if size_field is None else size_field,
+            entry.size if size_field is None else size_field,
+            len(entry.name),
+            len(extra),
+            0,
+            0,
+            0,
+            0,
+            entry.offset if offset_field is None else offset_field,
+        )
+        return header + entry.name + extra

@@ -1,0 +1,307 @@
+"""``torch.save`` and ``torch.load``: checkpoints that real PyTorch reads and writes.
+
+``save`` writes PyTorch's zip format (or, on request, the older pickle-sequence format);
+``load`` reads both, plus the tar format of PyTorch 0.1. By default ``load`` runs a
+restricted unpickler (``weights_only=True``) that builds tensors, storages and plain
+containers only, so a checkpoint from an untrusted source cannot run code; more types
+can be allowed with :func:`add_safe_globals` or :class:`safe_globals`.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import pickle
+import tempfile
+
+from ._serialization import names as _names
+from ._serialization import safe_globals as _registry
+from ._serialization.legacy_format import load_legacy, save_legacy
+from ._serialization.location import check_map_location
+from ._serialization.sources import Cursor, open_source
+from ._serialization.tar_format import is_tar_checkpoint, load_tar
+from ._serialization.unpickler import WeightsUnpickler, weights_only_error
+from ._serialization.zip_format import load_zip, save_zip
+from ._serialization.zip_reader import ZIP_MAGIC, ZipReader
+
+__all__ = [
+    "save",
+    "load",
+    "add_safe_globals",
+    "clear_safe_globals",
+    "get_safe_globals",
+    "safe_globals",
+    "DEFAULT_PROTOCOL",
+]
+
+DEFAULT_PROTOCOL = 2
+
+add_safe_globals = _registry.add_safe_globals
+clear_safe_globals = _registry.clear_safe_globals
+get_safe_globals = _registry.get_safe_globals
+
+
+class safe_globals:
+    """Context manager: allow ``safe_globals`` in ``weights_only`` loads inside the block.
+
+    Args:
+        safe_globals (list): classes and functions (or ``(object, "module.name")`` pairs)
+            to allow; the registry is restored on exit.
+
+    Examples::
+
+        >>> import io, collections, torch
+        >>> Point = collections.namedtuple("Point", "x y")
+        >>> buffer = io.BytesIO()
+        >>> torch.save(Point(1, 2), buffer)
+        >>> with torch.serialization.safe_globals([(Point, "torch.serialization.Point")]):
+        ...     pass
+    """
+
+    def __init__(self, safe_globals: list):
+        self._entries = list(safe_globals)
+        self._previous: list | None = None
+
+    def __enter__(self):
+        self._previous = _registry.get_safe_globals()
+        _registry.add_safe_globals(self._entries)
+        return self
+
+    def __exit__(self, *exc_info):
+        _registry.set_safe_globals(self._previous)
+        return False
+
+
+# ----------------------------------------------------------------------------- save
+
+
+def _archive_prefix(f) -> str:
+    # PyTorch names the archive's folder after the file, without its last extension
+    if isinstance(f, (str, os.PathLike)):
+        return os.path.splitext(os.path.basename(os.fspath(f)))[0] or "archive"
+    return "archive"
+
+
+def _current_umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def _save_atomically(path, write) -> None:
+    """Run ``write(file)`` on a temporary file beside ``path``, flush it to disk, and
+    only then rename it over ``path``: a crash mid-save leaves the old file intact."""
+    path = os.fspath(path)
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise RuntimeError(f"Parent directory {folder} does not exist.")
+    descriptor, temporary = tempfile.mkstemp(
+        prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=folder
+    )
+    try:
+        with os.fdopen(descriptor, "wb") as file:
+            write(file)
+            file.flush()
+            os.fsync(file.fileno())
+        os.chmod(temporary, 0o666 & ~_current_umask())  # as open() would have made it
+        os.replace(temporary, path)
+    except BaseException:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        raise
+    _sync_folder(folder)
+
+
+def _sync_folder(folder: str) -> None:
+    # the rename itself is durable only once the folder's entry is on disk
+    try:
+        descriptor = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(descriptor)
+    except OSError:
+        pass
+    finally:
+        os.close(descriptor)
+
+
+def save(
+    obj,
+    f,
+    pickle_module=pickle,
+    pickle_protocol: int = DEFAULT_PROTOCOL,
+    _use_new_zipfile_serialization: bool = True,
+    _disable_byteorder_record: bool = False,
+) -> None:
+    """Save ``obj`` (tensors, containers of them, a module's ``state_dict``, any
+    picklable object) to ``f`` in PyTorch's checkpoint format.
+
+    Tensors that share a storage are saved with one copy of it and share it again when
+    loaded. Saving to a path is atomic: the data goes to a temporary file in the same
+    folder, which replaces ``path`` only once it is complete and on disk.
+
+    Args:
+        obj (object): what to save.
+        f (str or os.PathLike or file): a path, or a binary file object opened for
+            writing.
+        pickle_module (module): accepted for compatibility; the pickle is always written
+            by torch's own pickler. Default: ``pickle``.
+        pickle_protocol (int): pickle protocol of the object graph. Default: 2.
+        _use_new_zipfile_serialization (bool): ``False`` writes the pre-1.6 pickle
+            sequence instead of the zip format. Default: ``True``.
+        _disable_byteorder_record (bool): accepted for compatibility. Default: ``False``.
+
+    Examples::
+
+        >>> import io, torch
+        >>> x = torch.arange(6.0)
+        >>> buffer = io.BytesIO()
+        >>> torch.save({"x": x, "head": x[:2]}, buffer)
+        >>> _ = buffer.seek(0)
+        >>> loaded = torch.load(buffer)
+        >>> loaded["head"].untyped_storage().data_ptr() == loaded["x"].data_ptr()
+        True
+    """
+    if not isinstance(pickle_protocol, int) or not 2 <= pickle_protocol <= 5:
+        raise ValueError(f"torch.save: pickle_protocol must be 2..5, got {pickle_protocol!r}")
+    prefix = _archive_prefix(f)
+
+    def write(file) -> None:
+        if _use_new_zipfile_serialization:
+            save_zip(obj, file, prefix, pickle_protocol)
+        else:
+            save_legacy(obj, file, pickle_protocol)
+
+    if isinstance(f, (str, os.PathLike)):
+        _save_atomically(f, write)
+    elif hasattr(f, "write"):
+        write(f)
+    else:
+        raise TypeError(
+            f"torch.save: expected a path or a binary file object, got {type(f).__name__}"
+        )
+
+
+# ----------------------------------------------------------------------------- load
+
+
+def _full_unpickler_class(pickle_module):
+    """The unrestricted unpickler: PyTorch's names resolve to this project's objects,
+    any other global is imported as plain pickle would."""
+
+    class FullUnpickler(pickle_module.Unpickler):
+        def find_class(self, module, name):
+            found = _names.torch_global(module, name)
+            return found if found is not None else super().find_class(module, name)
+
+    return FullUnpickler
+
+
+def _unpicklers(weights_only: bool, pickle_module, encoding: str):
+    """``(unpickle_bytes, unpickle_stream)`` for the chosen strictness."""
+    if weights_only:
+
+        def unpickle_stream(stream, persistent_load):
+            return WeightsUnpickler(stream, persistent_load, encoding).load()
+
+    else:
+        unpickler_class = _full_unpickler_class(pickle_module)
+
+        def unpickle_stream(stream, persistent_load):
+            unpickler = unpickler_class(stream, encoding=encoding)
+            if persistent_load is not None:
+                unpickler.persistent_load = persistent_load
+            return unpickler.load()
+
+    def unpickle_bytes(data, persistent_load):
+        return unpickle_stream(io.BytesIO(data), persistent_load)
+
+    return unpickle_bytes, unpickle_stream
+
+
+def load(
+    f,
+    map_location=None,
+    pickle_module=None,
+    *,
+    weights_only: bool | None = None,
+    mmap: bool | None = None,
+    **pickle_load_args,
+):
+    """Load an object saved with :func:`torch.save` (here or by real PyTorch).
+
+    Args:
+        f (str or os.PathLike or file): a path, or a binary file object to read from.
+        map_location (str or torch.device or dict or callable): where storages go: a
+            device for all of them, a dict mapping saved locations to new ones, or a
+            function ``(storage, location)`` returning a storage (or None for the
+            default). Default: ``None`` (where they were saved).
+        pickle_module (module): the module whose ``Unpickler`` runs when
+            ``weights_only=False``. Default: ``None`` (``pickle``).
+        weights_only (bool): load only tensors, storages, dtypes, devices, sizes, plain
+            containers and scalars, plus what :func:`add_safe_globals` allowed; anything
+            else raises ``pickle.UnpicklingError``. Default: ``True`` (``False`` when a
+            ``pickle_module`` is given).
+        mmap (bool): map storages from the file instead of reading them (``f`` must be
+            a path to a zip checkpoint); pages are read when first used. Default:
+            ``False``.
+        **pickle_load_args: ``encoding`` for strings pickled by Python 2.
+
+    Returns:
+        The saved object.
+
+    Examples::
+
+        >>> import io, torch
+        >>> buffer = io.BytesIO()
+        >>> torch.save([torch.ones(2), 3], buffer)
+        >>> _ = buffer.seek(0)
+        >>> torch.load(buffer)
+        [tensor([1., 1.]), 3]
+    """
+    if weights_only is None:
+        weights_only = pickle_module is None
+    if weights_only and pickle_module is not None:
+        raise RuntimeError("Can not safely load weights when explicit pickle_module is specified")
+    check_map_location(map_location)
+    unknown = set(pickle_load_args) - {"encoding"}
+    if unknown:
+        raise TypeError(f"torch.load: unexpected arguments {sorted(unknown)}")
+    encoding = pickle_load_args.get("encoding", "utf-8")
+    if mmap and not isinstance(f, (str, os.PathLike)):
+        raise ValueError("f must be a file path in order to use the mmap argument")
+    unpickle_bytes, unpickle_stream = _unpicklers(weights_only, pickle_module or pickle, encoding)
+    source, owned = open_source(f, bool(mmap))
+    try:
+        return _load_from(source, f, map_location, bool(mmap), weights_only, unpickle_bytes,
+                          unpickle_stream)  # fmt: skip
+    finally:
+        source.close()
+        if owned is not None:
+            owned.close()
+
+
+def _load_from(source, f, map_location, mmap, weights_only, unpickle_bytes, unpickle_stream):
+    if source.size == 0:
+        raise EOFError("Ran out of input")
+    if source.read(0, min(4, source.size)) == ZIP_MAGIC:
+        return load_zip(ZipReader(source), unpickle_bytes, map_location, mmap)
+    if mmap:
+        raise RuntimeError(
+            f"mmap can only be used with files saved with the zip format (the default of "
+            f"torch.save); {os.fspath(f)} is in an older format: load it without mmap and "
+            f"save it again to use mmap."
+        )
+    cursor = Cursor(source)
+    if is_tar_checkpoint(cursor):
+        if weights_only:
+            raise weights_only_error(
+                "Cannot use weights_only=True with files saved in the legacy .tar format "
+                "of PyTorch 0.1: its pickles are not checked. Load it with "
+                "weights_only=False only if you trust it, then save it again."
+            )
+        return load_tar(cursor, unpickle_stream, map_location)
+    return load_legacy(cursor, unpickle_stream, map_location)
