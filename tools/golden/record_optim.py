@@ -3,9 +3,10 @@ packages/optim/tests (run under real PyTorch only):
 
     /work/ptref/bin/python tools/golden/record_optim.py
 
-Writes packages/optim/tests/golden/optim_trajectories.json and lr_schedules.json. The
-cases (option sets) are defined in packages/optim/tests/cases_optim.py, which the tests
-read too.
+Writes packages/optim/tests/golden/optim_trajectories.json, lr_schedules.json and
+fused_steps.json (digests of larger problems, for the bit-for-bit checks of the fused
+native updates). The cases (option sets) are defined in packages/optim/tests/cases_optim.py,
+which the tests read too.
 """
 
 from __future__ import annotations
@@ -54,6 +55,16 @@ def schedules() -> dict:
     return out
 
 
+def fused() -> dict:
+    return {
+        f"{label}/{dtype}": problems.fused_digests(
+            torch, name, options, dtype, cases_optim.FUSED_SIZES, cases_optim.FUSED_STEPS
+        )
+        for label, (name, options) in cases_optim.FUSED.items()
+        for dtype in ("float32", "float64")
+    }
+
+
 def main() -> None:
     golden = TESTS / "golden"
     data = {
@@ -63,6 +74,7 @@ def main() -> None:
     }
     (golden / "optim_trajectories.json").write_text(json.dumps(data, indent=0) + "\n")
     (golden / "lr_schedules.json").write_text(json.dumps(schedules(), indent=0) + "\n")
+    (golden / "fused_steps.json").write_text(json.dumps(fused(), indent=0) + "\n")
     print("wrote", len(data), "trajectories,", len(cases_optim.SCHEDULERS), "schedules")
 
 

@@ -192,3 +192,54 @@ def plateau_metric(epoch: int) -> float:
 
 def momenta(opt) -> list:
     return [g["betas"][0] if "betas" in g else g.get("momentum") for g in opt.param_groups]
+
+
+# Larger problems for the fused native updates (torch._C's optimizer kernels), compared
+# bit for bit with PyTorch: tools/golden/record_optim.py records a digest of the
+# parameters after each step (problems.fused_digests). The last size is above the kernels'
+# threading threshold; foreach cases must give the single-tensor digests.
+FUSED_SIZES = (31, 1000, 40000)
+FUSED_STEPS = 4
+FUSED = {
+    "Adam/default": ("Adam", dict(lr=0.01)),
+    "Adam/amsgrad_l2_maximize": (
+        "Adam",
+        dict(lr=0.01, amsgrad=True, weight_decay=0.1, maximize=True, betas=(0.3, 0.9)),
+    ),
+    "Adam/decoupled_foreach": (
+        "Adam",
+        dict(lr=0.01, weight_decay=0.1, decoupled_weight_decay=True, foreach=True),
+    ),
+    "AdamW/default": ("AdamW", dict(lr=0.01, betas=(0.8, 0.99), eps=1e-6)),
+    "AdamW/amsgrad_foreach": ("AdamW", dict(lr=0.01, amsgrad=True, foreach=True)),
+    "SGD/plain": ("SGD", dict(lr=0.01)),
+    "SGD/momentum_dampening_wd": (
+        "SGD",
+        dict(lr=0.01, momentum=0.9, dampening=0.2, weight_decay=0.1),
+    ),
+    "SGD/nesterov_maximize_foreach": (
+        "SGD",
+        dict(lr=0.01, momentum=0.9, nesterov=True, maximize=True, foreach=True),
+    ),
+    "RMSprop/default": ("RMSprop", dict(lr=0.01)),
+    "RMSprop/centered_momentum_wd": (
+        "RMSprop",
+        dict(lr=0.01, centered=True, momentum=0.5, weight_decay=0.1, alpha=0.3),
+    ),
+    "RMSprop/momentum_maximize_foreach": (
+        "RMSprop",
+        dict(lr=0.01, momentum=0.5, maximize=True, foreach=True),
+    ),
+    "Adagrad/default": ("Adagrad", dict(lr=0.1)),
+    "Adagrad/decay_wd_maximize_foreach": (
+        "Adagrad",
+        dict(
+            lr=0.1,
+            lr_decay=0.05,
+            weight_decay=0.1,
+            initial_accumulator_value=0.5,
+            maximize=True,
+            foreach=True,
+        ),
+    ),
+}

@@ -4,6 +4,10 @@ so that both frameworks compute bit-identical gradients."""
 
 from __future__ import annotations
 
+import hashlib
+
+import numpy as np
+
 import torch
 
 
@@ -48,3 +52,27 @@ def make(torch_module, name: str, options: dict):
     dtype = options.pop("_dtype", None)
     ps = params(getattr(torch_module, dtype) if dtype else None)
     return ps, getattr(torch_module.optim, name)(ps, **options)
+
+
+def fused_digests(torch_module, name: str, options: dict, dtype: str, sizes, steps: int):
+    """After each of ``steps`` steps of optimizer ``name`` on parameters of ``sizes``
+    (seeded float64 normals rounded to ``dtype``: both frameworks draw the same float64
+    numbers), the parameters' sha256 digest, first values and float64 sum."""
+    t = torch_module
+    t.manual_seed(0)
+    ps = [t.randn(n, dtype=t.float64).to(getattr(t, dtype)) for n in sizes]
+    opt = getattr(t.optim, name)(ps, **options)
+    out = []
+    for step in range(steps):
+        for p in ps:
+            p.grad = (t.randn(p.numel(), dtype=t.float64) * 10.0 ** (step - 2)).to(p.dtype)
+        opt.step()
+        flat = np.concatenate([p.numpy() for p in ps])
+        out.append(
+            {
+                "sha256": hashlib.sha256(flat.tobytes()).hexdigest(),
+                "head": flat[:3].tolist(),
+                "sum": float(flat.astype(np.float64).sum()),
+            }
+        )
+    return out

@@ -255,3 +255,32 @@ def blas_matmul(a, b):
         return None
     out = np.empty(a.shape[:-1] + b.shape[-1:], dtype=a.dtype)
     return out if kernels.blas_gemm(a, b, out) else None
+
+
+# ------------------------------------------------------------------ optimizer updates
+# Fused Adam/AdamW, SGD, RMSprop and Adagrad steps for torch.optim (csrc/optim_kernels.h):
+# one pass over memory per parameter, rounding exactly as PyTorch's sequence of kernels.
+# PyTorch's square roots are Intel MKL's VML sqrt (not always correctly rounded); the
+# kernels call it too when the `mkl` wheel is installed, else the correctly rounded sqrt
+# (about 0.7% of roots then differ from PyTorch's by one ulp). TORCH_OPTIM_VML=0 skips MKL.
+_optim_state = {"vml": None}  # None: not tried yet; then True/False
+
+
+def optim_kernels():
+    """torch._C with its optimizer kernels (``adam_step``, ``sgd_step``, ``rmsprop_step``,
+    ``adagrad_step``, each over lists of C-contiguous arrays, in place), MKL's sqrt loaded
+    when available; None when the pure NumPy path is selected (``TORCH_NATIVE=0``)."""
+    if not ENABLED:
+        return None
+    if _optim_state["vml"] is None:
+        path = _mkl_library_path() if os.environ.get("TORCH_OPTIM_VML", "1") != "0" else None
+        try:
+            _optim_state["vml"] = bool(path) and kernels.optim_vml_load(path)
+        except RuntimeError:  # the library exists but cannot be loaded
+            _optim_state["vml"] = False
+    return kernels
+
+
+def optim_sqrt_is_pytorchs() -> bool:
+    """Whether the optimizer kernels take square roots as PyTorch does (MKL's VML)."""
+    return optim_kernels() is not None and bool(_optim_state["vml"])

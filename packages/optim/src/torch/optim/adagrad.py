@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import torch
 
+from . import _fused
 from ._common import as_float, check_min, direction, new_counter, with_grads
 from .optimizer import Optimizer
 
@@ -93,18 +94,46 @@ class Adagrad(Optimizer):
         """
         loss = self._eval_closure(closure)
         for group in self.param_groups:
-            for p in with_grads(group, "Adagrad"):
-                _adagrad_update(p, self._state_of(p, group), group)
+            items = [(p, self._state_of(p, group)) for p in with_grads(group, "Adagrad")]
+            for _, state in items:
+                state["step"] += 1
+            _adagrad_group(items, group)
         return loss
 
 
+def _clr(group, step: float) -> float:
+    """The decayed learning rate of a step, in double precision as PyTorch's."""
+    return as_float(group["lr"]) / (1 + (step - 1) * group["lr_decay"])
+
+
+def _adagrad_group(items, group) -> None:
+    """Update every ``(param, state)`` of a group: by the fused native kernel where it
+    applies (one call per parameter, or per dtype with ``foreach=True``), else with tensor
+    ops one parameter at a time."""
+    batches, rest = _fused.batches(
+        items, lambda item: (item[0], item[0].grad, item[1]["sum"]), bool(group["foreach"])
+    )
+    for chosen, columns in batches:
+        _fused.kernels().adagrad_step(
+            *columns,
+            [-_clr(group, state["step"].item()) for _, state in chosen],
+            group["weight_decay"],
+            group["eps"],
+            group["maximize"],
+        )
+        for p, state in chosen:
+            _fused.bump(p)
+            _fused.bump(state["sum"])
+    for p, state in rest:
+        _adagrad_update(p, state, group)
+
+
 def _adagrad_update(p, state, group) -> None:
-    state["step"] += 1
     step = state["step"].item()
     grad = direction(p, group["maximize"])
     if group["weight_decay"] != 0:
         grad = grad.add(p, alpha=group["weight_decay"])
-    clr = as_float(group["lr"]) / (1 + (step - 1) * group["lr_decay"])
+    clr = _clr(group, step)
     total = state["sum"]
     total.addcmul_(grad, grad, value=1)
     std = total.sqrt().add_(group["eps"])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import torch
 
-from . import _kernels
+from . import _fused, _kernels
 from ._common import as_float, check_betas, check_min, new_counter, with_grads
 from .optimizer import Optimizer
 
@@ -103,11 +103,59 @@ class Adam(Optimizer):
         """
         loss = self._eval_closure(closure)
         for group in self.param_groups:
-            for p in with_grads(group, type(self).__name__):
-                state = self._state_of(p, group["amsgrad"])
+            items = [
+                (p, self._state_of(p, group["amsgrad"]))
+                for p in with_grads(group, type(self).__name__)
+            ]
+            for _, state in items:
                 state["step"] += 1
-                _adam_update(p, state, group)
+            _adam_group(items, group)
         return loss
+
+
+def _adam_group(items, group) -> None:
+    """Update every ``(param, state)`` of a group: by the fused native kernel where it
+    applies (one call per parameter, or per dtype with ``foreach=True``: the same
+    arithmetic either way), else one parameter at a time below."""
+    amsgrad = group["amsgrad"]
+
+    def tensors_of(item):
+        p, state = item
+        moments = (state["exp_avg"], state["exp_avg_sq"])
+        return (p, p.grad, *moments, state["max_exp_avg_sq"]) if amsgrad else (p, p.grad, *moments)
+
+    batches, rest = _fused.batches(items, tensors_of, bool(group["foreach"]))
+    for chosen, columns in batches:
+        _adam_native(chosen, columns, group)
+    for p, state in rest:
+        _adam_update(p, state, group)
+
+
+def _adam_native(items, columns, group) -> None:
+    hypers = [_hyper(group, state["step"].item()) for _, state in items]
+    first = hypers[0]
+    decay = 0 if first["weight_decay"] == 0 else (2 if first["decay_factor"] is not None else 1)
+    _fused.kernels().adam_step(
+        *columns[:4],
+        columns[4] if group["amsgrad"] else None,
+        [h["neg_step_size"] for h in hypers],
+        [h["bc2_sqrt"] for h in hypers],
+        1 - first["beta1"],
+        first["beta2"],
+        1 - first["beta2"],
+        first["eps"],
+        first["weight_decay"],
+        first["decay_factor"] if decay == 2 else 1.0,
+        first["maximize"],
+        decay,
+    )
+    # as many version bumps as PyTorch's in-place ops make
+    for p, state in items:
+        _fused.bump(p, 2 if decay == 2 else 1)
+        _fused.bump(state["exp_avg"])
+        _fused.bump(state["exp_avg_sq"], 2)
+        if group["amsgrad"]:
+            _fused.bump(state["max_exp_avg_sq"])
 
 
 def _hyper(group, step: float) -> dict:
@@ -136,6 +184,8 @@ def _adam_update(p, state, group) -> None:
     views = _kernels.arrays(*tensors, *(() if max_sq is None else (max_sq,)))
     if views is not None:
         _kernels.adam(*views[:4], views[4] if max_sq is not None else None, hyper=hyper)
+        for t in (p, *tensors[2:], *(() if max_sq is None else (max_sq,))):
+            _fused.bump(t)
     else:
         _adam_tensor_ops(*tensors, max_sq, hyper)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import torch
 
+from . import _fused
 from ._common import as_float, check_min, direction, new_counter, with_grads
 from .optimizer import Optimizer
 
@@ -90,15 +91,56 @@ class RMSprop(Optimizer):
         """
         loss = self._eval_closure(closure)
         for group in self.param_groups:
-            for p in with_grads(group, "RMSprop"):
-                _rmsprop_update(p, self._state_of(p, group), group)
+            items = [(p, self._state_of(p, group)) for p in with_grads(group, "RMSprop")]
+            for _, state in items:
+                state["step"] += 1
+            _rmsprop_group(items, group)
         return loss
+
+
+def _rmsprop_group(items, group) -> None:
+    """Update every ``(param, state)`` of a group: by the fused native kernel where it
+    applies (one call per parameter, or per dtype with ``foreach=True``), else with tensor
+    ops one parameter at a time."""
+    centered, momentum = group["centered"], group["momentum"] > 0
+
+    def tensors_of(item):
+        p, state = item
+        extra = (state["grad_avg"],) if centered else ()
+        extra += (state["momentum_buffer"],) if momentum else ()
+        return (p, p.grad, state["square_avg"], *extra)
+
+    batches, rest = _fused.batches(items, tensors_of, bool(group["foreach"]))
+    for chosen, columns in batches:
+        _fused.kernels().rmsprop_step(
+            columns[0],
+            columns[1],
+            columns[2],
+            columns[3] if centered else None,
+            columns[-1] if momentum else None,
+            group["alpha"],
+            1 - group["alpha"],
+            group["eps"],
+            group["weight_decay"],
+            group["momentum"],
+            -as_float(group["lr"]),
+            group["maximize"],
+            centered,
+        )
+        for p, state in chosen:  # as many version bumps as PyTorch's in-place ops make
+            _fused.bump(p)
+            _fused.bump(state["square_avg"], 2)
+            if centered:
+                _fused.bump(state["grad_avg"])
+            if momentum:
+                _fused.bump(state["momentum_buffer"], 2)
+    for p, state in rest:
+        _rmsprop_update(p, state, group)
 
 
 def _rmsprop_update(p, state, group) -> None:
     alpha, lr = group["alpha"], as_float(group["lr"])
     grad = direction(p, group["maximize"])
-    state["step"] += 1
     if group["weight_decay"] != 0:
         grad = grad.add(p, alpha=group["weight_decay"])
     square_avg = state["square_avg"]

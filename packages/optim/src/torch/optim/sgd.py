@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import torch
 
+from . import _fused
 from ._common import as_float, check_min, with_grads
 from .optimizer import Optimizer, required
 
@@ -85,9 +86,49 @@ class SGD(Optimizer):
         """
         loss = self._eval_closure(closure)
         for group in self.param_groups:
-            for p in with_grads(group, "SGD"):
-                _sgd_update(p, self.state[p], group)
+            items = [(p, self.state[p]) for p in with_grads(group, "SGD")]
+            _sgd_group(items, group)
         return loss
+
+
+def _sgd_group(items, group) -> None:
+    """Update every ``(param, state)`` of a group: by the fused native kernel where it
+    applies (one call per parameter, or per dtype with ``foreach=True``), else with tensor
+    ops one parameter at a time."""
+    momentum = group["momentum"]
+    if momentum != 0:
+        # a new buffer is filled by the kernel (PyTorch clones the gradient into it)
+        fresh = {id(p) for p, state in items if state.get("momentum_buffer") is None}
+        for p, state in items:
+            if id(p) in fresh:
+                state["momentum_buffer"] = torch.empty_like(p)
+
+    def tensors_of(item):
+        p, state = item
+        return (p, p.grad, state["momentum_buffer"]) if momentum != 0 else (p, p.grad)
+
+    batches, rest = _fused.batches(items, tensors_of, bool(group["foreach"]))
+    for chosen, columns in batches:
+        _fused.kernels().sgd_step(
+            columns[0],
+            columns[1],
+            columns[2] if momentum != 0 else None,
+            [id(p) in fresh for p, _ in chosen] if momentum != 0 else [],
+            group["weight_decay"],
+            momentum,
+            1 - group["dampening"],
+            -as_float(group["lr"]),
+            group["maximize"],
+            group["nesterov"],
+        )
+        for p, state in chosen:
+            _fused.bump(p)
+            if momentum != 0 and id(p) not in fresh:
+                _fused.bump(state["momentum_buffer"], 2)
+    for p, state in rest:
+        if momentum != 0 and id(p) in fresh:
+            del state["momentum_buffer"]
+        _sgd_update(p, state, group)
 
 
 def _sgd_update(p, state, group) -> None:

@@ -1,0 +1,129 @@
+"""The fused native updates (torch._C's optimizer kernels, reached through _fused.py):
+bit for bit against real PyTorch (tools/golden/record_optim.py), against the tensor-op
+reference paths, foreach against single-tensor, version counters, and the fallbacks."""
+
+import numpy as np
+import pytest
+from conftest import cases_optim, problems
+
+import torch
+from torch.optim import _fused, _kernels
+
+pytestmark = pytest.mark.skipif(_fused.kernels() is None, reason="no native optimizer kernels")
+
+CASES = [(label, dtype) for label in cases_optim.FUSED for dtype in ("float32", "float64")]
+
+
+def _digests(label, dtype):
+    name, options = cases_optim.FUSED[label]
+    return problems.fused_digests(
+        torch, name, options, dtype, cases_optim.FUSED_SIZES, cases_optim.FUSED_STEPS
+    )
+
+
+def _sqrt_is_pytorchs() -> bool:
+    return torch._native.optim_sqrt_is_pytorchs()
+
+
+@pytest.mark.parametrize("label,dtype", CASES)
+def test_steps_match_pytorch_bit_for_bit(golden, label, dtype):
+    expected = golden("fused_steps")[f"{label}/{dtype}"]
+    got = _digests(label, dtype)
+    for step, (g, e) in enumerate(zip(got, expected)):
+        np.testing.assert_allclose(g["head"], e["head"], rtol=1e-6, err_msg=f"step {step + 1}")
+        np.testing.assert_allclose(g["sum"], e["sum"], rtol=1e-6, err_msg=f"step {step + 1}")
+    if not _sqrt_is_pytorchs():
+        pytest.skip("MKL's sqrt is not loaded: results agree to about one ulp, not bitwise")
+    assert [g["sha256"] for g in got] == [e["sha256"] for e in expected]
+
+
+@pytest.mark.parametrize("label", list(cases_optim.FUSED))
+def test_native_and_tensor_op_paths_agree_to_rounding(monkeypatch, label):
+    # PyTorch's kernels fuse some multiply-adds and core's tensor ops do not: the paths
+    # differ in the last bits only
+    native = _digests(label, "float32")
+    monkeypatch.setattr(_kernels, "ENABLED", False)
+    reference = _digests(label, "float32")
+    for n, r in zip(native, reference):
+        np.testing.assert_allclose(n["head"], r["head"], rtol=1e-6, atol=1e-7)
+        np.testing.assert_allclose(n["sum"], r["sum"], rtol=1e-6)
+
+
+@pytest.mark.parametrize("label", [label for label in cases_optim.FUSED if "foreach" in label])
+def test_foreach_equals_single_tensor_bitwise(label):
+    name, options = cases_optim.FUSED[label]
+    results = []
+    for foreach in (True, False):
+        opts = dict(options, foreach=foreach)
+        results.append(
+            problems.fused_digests(torch, name, opts, "float32", cases_optim.FUSED_SIZES, 3)
+        )
+    assert results[0] == results[1]
+
+
+def test_foreach_with_mixed_dtypes_and_layouts():
+    # one native call per dtype; a non-contiguous parameter takes the tensor-op path
+    torch.manual_seed(0)
+    ps = [torch.randn(5, 4), torch.randn(7, dtype=torch.float64), torch.randn(4, 6).t()]
+    twins = [p.clone() for p in ps]
+    grads = [torch.randn(*p.shape, dtype=p.dtype) for p in ps]
+    for params, foreach in ((ps, True), (twins, False)):
+        opt = torch.optim.Adam(params, lr=0.1, foreach=foreach)
+        for _ in range(3):
+            for p, g in zip(params, grads):
+                p.grad = g
+            opt.step()
+    for p, q in zip(ps, twins):
+        assert torch.equal(p, q)
+
+
+# PyTorch 2.13's counts after two steps (in-place ops on the parameter and on the state)
+VERSIONS = [
+    ("Adam", dict(amsgrad=True), 2, {"exp_avg": 2, "exp_avg_sq": 4, "max_exp_avg_sq": 2}),
+    ("AdamW", dict(weight_decay=0.1), 4, {"exp_avg": 2, "exp_avg_sq": 4}),
+    ("SGD", dict(lr=0.1, momentum=0.9), 2, {"momentum_buffer": 2}),
+    (
+        "RMSprop",
+        dict(centered=True, momentum=0.5),
+        2,
+        {"square_avg": 4, "momentum_buffer": 4, "grad_avg": 2},
+    ),
+    ("Adagrad", dict(), 2, {"sum": 2}),
+]
+
+
+@pytest.mark.parametrize("name,options,param_version,state_versions", VERSIONS)
+def test_version_counters_count_the_in_place_writes(name, options, param_version, state_versions):
+    w = torch.zeros(3, requires_grad=True)
+    w.grad = torch.ones(3)
+    opt = getattr(torch.optim, name)([w], **options)
+    opt.step()
+    opt.step()
+    assert w._version == param_version
+    assert {k: opt.state[w][k]._version for k in state_versions} == state_versions
+
+
+def test_parameters_requiring_grad_take_the_native_path(monkeypatch):
+    calls = []
+    real = _fused.kernels()
+
+    class Spy:
+        def __getattr__(self, name):
+            calls.append(name)
+            return getattr(real, name)
+
+    monkeypatch.setitem(_fused._cache, "kernels", Spy())
+    w = torch.zeros(4, requires_grad=True)
+    w.grad = torch.ones(4)
+    torch.optim.Adam([w]).step()
+    assert calls == ["adam_step"]
+
+
+@pytest.mark.parametrize("label", ["Adam/default", "SGD/momentum_dampening_wd"])
+def test_without_native_kernels_the_fallbacks_agree(golden, monkeypatch, label):
+    # an older torch-core without the kernels: Adam falls back to the NumPy kernels,
+    # the others to tensor ops
+    monkeypatch.setitem(_fused._cache, "kernels", None)
+    expected = golden("fused_steps")[f"{label}/float32"]
+    for g, e in zip(_digests(label, "float32"), expected):
+        np.testing.assert_allclose(g["head"], e["head"], rtol=1e-6, atol=1e-7)

@@ -1,0 +1,289 @@
+// torch._C bindings of the fused optimizer updates (optim_kernels.h). Each function takes
+// lists of NumPy arrays, one entry per parameter (a multi-tensor step is one call), checks
+// every array (dtype, C-contiguity, size, writability) before touching any, and runs with
+// the GIL released.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "optim_kernels.h"
+#include "parallel.h"
+
+namespace py = pybind11;
+namespace opt = torch_core::optim;
+
+namespace {
+
+// The data of list[i] as a C-contiguous array of T with n elements (n < 0: any size).
+template <typename T>
+T* data_of(const py::list& list, std::size_t i, py::ssize_t n, bool write, const char* what) {
+  const py::handle item = list[i];
+  if (!py::isinstance<py::array>(item)) {
+    throw py::type_error(std::string(what) + " must be NumPy arrays");
+  }
+  auto array = py::reinterpret_borrow<py::array>(item);
+  if (!py::dtype::of<T>().is(array.dtype())) {
+    throw py::type_error(std::string(what) + ": every array must have the parameters' dtype");
+  }
+  if (!(array.flags() & py::array::c_style)) {
+    throw std::invalid_argument(std::string(what) + ": arrays must be C-contiguous");
+  }
+  if (n >= 0 && array.size() != n) {
+    throw std::invalid_argument(std::string(what) + ": size " + std::to_string(array.size()) +
+                                " does not match the parameter's " + std::to_string(n));
+  }
+  if (write && !array.writeable()) {
+    throw std::invalid_argument(std::string(what) + ": arrays must be writable");
+  }
+  return static_cast<T*>(const_cast<void*>(array.data()));
+}
+
+// An optional list (None: absent) must match the parameters one to one.
+bool present(const py::object& list, std::size_t count, const char* what) {
+  if (list.is_none()) return false;
+  if (py::len(list) != count) {
+    throw std::invalid_argument(std::string(what) + " must have one entry per parameter");
+  }
+  return true;
+}
+
+void same_length(const py::list& a, std::size_t count, const char* what) {
+  if (py::len(a) != count) {
+    throw std::invalid_argument(std::string(what) + " must have one entry per parameter");
+  }
+}
+
+int pool_threads(int threads) { return threads < 1 ? torch_core::default_threads() : threads; }
+
+bool is_float32(const py::list& params) {
+  if (py::len(params) == 0) return true;
+  const py::handle first = params[0];
+  if (!py::isinstance<py::array>(first)) throw py::type_error("params must be NumPy arrays");
+  const auto dtype = py::reinterpret_borrow<py::array>(first).dtype();
+  if (py::dtype::of<float>().is(dtype)) return true;
+  if (py::dtype::of<double>().is(dtype)) return false;
+  throw py::type_error("optimizer kernels: parameters must be float32 or float64");
+}
+
+// ------------------------------------------------------------------ Adam / AdamW
+
+template <typename T>
+void adam_typed(const py::list& params, const py::list& grads, const py::list& exp_avgs,
+                const py::list& exp_avg_sqs, const py::object& max_sqs,
+                const std::vector<double>& neg_steps, const std::vector<double>& bc2_sqrts,
+                opt::AdamHyper h, int threads) {
+  const std::size_t count = py::len(params);
+  same_length(grads, count, "grads");
+  same_length(exp_avgs, count, "exp_avgs");
+  same_length(exp_avg_sqs, count, "exp_avg_sqs");
+  if (neg_steps.size() != count || bc2_sqrts.size() != count) {
+    throw std::invalid_argument("adam_step: one step size and bias correction per parameter");
+  }
+  h.amsgrad = present(max_sqs, count, "max_exp_avg_sqs");
+  std::vector<opt::AdamTensors<T>> work(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    const auto n = py::reinterpret_borrow<py::array>(params[i]).size();
+    auto& t = work[i];
+    t.param = data_of<T>(params, i, -1, true, "params");
+    t.n = static_cast<std::size_t>(n);
+    t.grad = data_of<T>(grads, i, n, false, "grads");
+    t.exp_avg = data_of<T>(exp_avgs, i, n, true, "exp_avgs");
+    t.exp_avg_sq = data_of<T>(exp_avg_sqs, i, n, true, "exp_avg_sqs");
+    t.max_exp_avg_sq =
+        h.amsgrad ? data_of<T>(py::reinterpret_borrow<py::list>(max_sqs), i, n, true,
+                               "max_exp_avg_sqs")
+                  : nullptr;
+  }
+  py::gil_scoped_release nogil;  // only the arrays held by the caller's lists are touched
+  for (std::size_t i = 0; i < count; ++i) {
+    h.neg_step_size = neg_steps[i];
+    h.bc2_sqrt = bc2_sqrts[i];
+    opt::adam_step(work[i], h, threads);
+  }
+}
+
+void adam_step(const py::list& params, const py::list& grads, const py::list& exp_avgs,
+               const py::list& exp_avg_sqs, const py::object& max_sqs,
+               const std::vector<double>& neg_steps, const std::vector<double>& bc2_sqrts,
+               double lerp_weight, double beta2, double one_minus_beta2, double eps,
+               double weight_decay, double decay_factor, bool maximize, int decay,
+               int threads) {
+  if (decay < 0 || decay > 2) throw std::invalid_argument("adam_step: decay must be 0, 1 or 2");
+  opt::AdamHyper h{lerp_weight, beta2, one_minus_beta2, eps, weight_decay, decay_factor,
+                   0.0, 0.0, maximize, false, static_cast<opt::Decay>(decay)};
+  threads = pool_threads(threads);
+  if (is_float32(params)) {
+    adam_typed<float>(params, grads, exp_avgs, exp_avg_sqs, max_sqs, neg_steps, bc2_sqrts, h,
+                      threads);
+  } else {
+    adam_typed<double>(params, grads, exp_avgs, exp_avg_sqs, max_sqs, neg_steps, bc2_sqrts, h,
+                       threads);
+  }
+}
+
+// ------------------------------------------------------------------ SGD
+
+template <typename T>
+void sgd_typed(const py::list& params, const py::list& grads, const py::object& bufs,
+               const std::vector<bool>& first, opt::SgdHyper h, int threads) {
+  const std::size_t count = py::len(params);
+  same_length(grads, count, "grads");
+  const bool momentum = present(bufs, count, "momentum_buffers");
+  if (momentum && first.size() != count) {
+    throw std::invalid_argument("sgd_step: one 'first' flag per parameter");
+  }
+  std::vector<T*> ps(count), bs(count, nullptr);
+  std::vector<const T*> gs(count);
+  std::vector<std::size_t> ns(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    const auto n = py::reinterpret_borrow<py::array>(params[i]).size();
+    ps[i] = data_of<T>(params, i, -1, true, "params");
+    gs[i] = data_of<T>(grads, i, n, false, "grads");
+    if (momentum) bs[i] = data_of<T>(py::reinterpret_borrow<py::list>(bufs), i, n, true, "bufs");
+    ns[i] = static_cast<std::size_t>(n);
+  }
+  py::gil_scoped_release nogil;
+  for (std::size_t i = 0; i < count; ++i) {
+    h.first = momentum && first[i];
+    opt::sgd_step(ps[i], gs[i], bs[i], ns[i], h, threads);
+  }
+}
+
+void sgd_step(const py::list& params, const py::list& grads, const py::object& bufs,
+              const std::vector<bool>& first, double weight_decay, double momentum,
+              double one_minus_dampening, double neg_lr, bool maximize, bool nesterov,
+              int threads) {
+  opt::SgdHyper h{weight_decay, momentum, one_minus_dampening, neg_lr, maximize, nesterov, false};
+  threads = pool_threads(threads);
+  if (is_float32(params)) {
+    sgd_typed<float>(params, grads, bufs, first, h, threads);
+  } else {
+    sgd_typed<double>(params, grads, bufs, first, h, threads);
+  }
+}
+
+// ------------------------------------------------------------------ RMSprop
+
+template <typename T>
+void rmsprop_typed(const py::list& params, const py::list& grads, const py::list& square_avgs,
+                   const py::object& grad_avgs, const py::object& bufs,
+                   const opt::RmspropHyper& h, int threads) {
+  const std::size_t count = py::len(params);
+  same_length(grads, count, "grads");
+  same_length(square_avgs, count, "square_avgs");
+  const bool centered = present(grad_avgs, count, "grad_avgs");
+  const bool momentum = present(bufs, count, "momentum_buffers");
+  if (centered != h.centered || momentum != (h.momentum > 0)) {
+    throw std::invalid_argument("rmsprop_step: buffers do not match the options");
+  }
+  struct Item {
+    T* p;
+    const T* g;
+    T* sq;
+    T* ga;
+    T* buf;
+    std::size_t n;
+  };
+  std::vector<Item> items(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    const auto n = py::reinterpret_borrow<py::array>(params[i]).size();
+    auto& it = items[i];
+    it.p = data_of<T>(params, i, -1, true, "params");
+    it.g = data_of<T>(grads, i, n, false, "grads");
+    it.sq = data_of<T>(square_avgs, i, n, true, "square_avgs");
+    it.ga = centered ? data_of<T>(py::reinterpret_borrow<py::list>(grad_avgs), i, n, true,
+                                  "grad_avgs")
+                     : nullptr;
+    it.buf = momentum ? data_of<T>(py::reinterpret_borrow<py::list>(bufs), i, n, true, "bufs")
+                      : nullptr;
+    it.n = static_cast<std::size_t>(n);
+  }
+  py::gil_scoped_release nogil;
+  for (const auto& it : items) opt::rmsprop_step(it.p, it.g, it.sq, it.ga, it.buf, it.n, h, threads);
+}
+
+void rmsprop_step(const py::list& params, const py::list& grads, const py::list& square_avgs,
+                  const py::object& grad_avgs, const py::object& bufs, double alpha,
+                  double one_minus_alpha, double eps, double weight_decay, double momentum,
+                  double neg_lr, bool maximize, bool centered, int threads) {
+  const opt::RmspropHyper h{alpha, one_minus_alpha, eps, weight_decay, momentum, neg_lr,
+                            maximize, centered};
+  threads = pool_threads(threads);
+  if (is_float32(params)) {
+    rmsprop_typed<float>(params, grads, square_avgs, grad_avgs, bufs, h, threads);
+  } else {
+    rmsprop_typed<double>(params, grads, square_avgs, grad_avgs, bufs, h, threads);
+  }
+}
+
+// ------------------------------------------------------------------ Adagrad
+
+template <typename T>
+void adagrad_typed(const py::list& params, const py::list& grads, const py::list& state_sums,
+                   const std::vector<double>& neg_clrs, opt::AdagradHyper h, int threads) {
+  const std::size_t count = py::len(params);
+  same_length(grads, count, "grads");
+  same_length(state_sums, count, "state_sums");
+  if (neg_clrs.size() != count) {
+    throw std::invalid_argument("adagrad_step: one learning rate per parameter");
+  }
+  std::vector<T*> ps(count), ss(count);
+  std::vector<const T*> gs(count);
+  std::vector<std::size_t> ns(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    const auto n = py::reinterpret_borrow<py::array>(params[i]).size();
+    ps[i] = data_of<T>(params, i, -1, true, "params");
+    gs[i] = data_of<T>(grads, i, n, false, "grads");
+    ss[i] = data_of<T>(state_sums, i, n, true, "state_sums");
+    ns[i] = static_cast<std::size_t>(n);
+  }
+  py::gil_scoped_release nogil;
+  for (std::size_t i = 0; i < count; ++i) {
+    h.neg_clr = neg_clrs[i];
+    opt::adagrad_step(ps[i], gs[i], ss[i], ns[i], h, threads);
+  }
+}
+
+void adagrad_step(const py::list& params, const py::list& grads, const py::list& state_sums,
+                  const std::vector<double>& neg_clrs, double weight_decay, double eps,
+                  bool maximize, int threads) {
+  const opt::AdagradHyper h{weight_decay, eps, 0.0, maximize};
+  threads = pool_threads(threads);
+  if (is_float32(params)) {
+    adagrad_typed<float>(params, grads, state_sums, neg_clrs, h, threads);
+  } else {
+    adagrad_typed<double>(params, grads, state_sums, neg_clrs, h, threads);
+  }
+}
+
+}  // namespace
+
+void register_optim(py::module_& m) {
+  m.def("optim_vml_load", &opt::vml_load, py::arg("path"),
+        "Load VML's sqrt (MKL's libmkl_rt) for the optimizer kernels; true once loaded.");
+  m.def("optim_vml_loaded", &opt::vml_loaded);
+  m.def("adam_step", &adam_step, py::arg("params"), py::arg("grads"), py::arg("exp_avgs"),
+        py::arg("exp_avg_sqs"), py::arg("max_exp_avg_sqs"), py::arg("neg_step_sizes"),
+        py::arg("bc2_sqrts"), py::arg("lerp_weight"), py::arg("beta2"),
+        py::arg("one_minus_beta2"), py::arg("eps"), py::arg("weight_decay"),
+        py::arg("decay_factor"), py::arg("maximize"), py::arg("decay"), py::arg("threads") = 0,
+        "One Adam/AdamW step over lists of arrays, in place (decay: 0 none, 1 L2, 2 decoupled).");
+  m.def("sgd_step", &sgd_step, py::arg("params"), py::arg("grads"), py::arg("bufs"),
+        py::arg("first"), py::arg("weight_decay"), py::arg("momentum"),
+        py::arg("one_minus_dampening"), py::arg("neg_lr"), py::arg("maximize"),
+        py::arg("nesterov"), py::arg("threads") = 0,
+        "One SGD step over lists of arrays, in place (bufs None without momentum).");
+  m.def("rmsprop_step", &rmsprop_step, py::arg("params"), py::arg("grads"),
+        py::arg("square_avgs"), py::arg("grad_avgs"), py::arg("bufs"), py::arg("alpha"),
+        py::arg("one_minus_alpha"), py::arg("eps"), py::arg("weight_decay"), py::arg("momentum"),
+        py::arg("neg_lr"), py::arg("maximize"), py::arg("centered"), py::arg("threads") = 0,
+        "One RMSprop step over lists of arrays, in place.");
+  m.def("adagrad_step", &adagrad_step, py::arg("params"), py::arg("grads"),
+        py::arg("state_sums"), py::arg("neg_clrs"), py::arg("weight_decay"), py::arg("eps"),
+        py::arg("maximize"), py::arg("threads") = 0,
+        "One Adagrad step (dense gradients) over lists of arrays, in place.");
+}

@@ -1,0 +1,100 @@
+// Fused optimizer updates (Adam/AdamW, SGD, RMSprop, Adagrad) over contiguous float32 /
+// float64 tensors, for torch.optim. Why native: PyTorch runs one update as up to ten
+// vectorised, threaded element-wise passes; the same passes through NumPy cost about twice
+// as long. Here each element is updated in one pass over memory, with exactly PyTorch's
+// roundings, operation by operation: its add-with-alpha, lerp and addcmul kernels round
+// once per multiply-add (an FMA), its addcdiv and plain arithmetic round every operation,
+// and its sqrt is Intel MKL's VML sqrt (high-accuracy mode, not always correctly rounded),
+// which is called here too once MKL is loaded (vml_load), so trajectories stay
+// bit-identical to PyTorch's. Without MKL the square root is the correctly rounded one.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+namespace torch_core {
+namespace optim {
+
+// Loads VML's sqrt from a shared library (MKL's libmkl_rt) and checks it on a few values;
+// true once loaded. A second path is refused while the first stays in use.
+bool vml_load(const std::string& path);
+bool vml_loaded();
+
+// out[i] = sqrt(in[i]) for i < n: VML's when loaded, else std::sqrt. in may equal out.
+void vml_sqrt(const float* in, float* out, std::size_t n);
+void vml_sqrt(const double* in, double* out, std::size_t n);
+
+enum class Decay { kNone, kL2, kDecoupled };
+
+// Python floats of one Adam step, computed in double precision as PyTorch does; the
+// kernels round each to the tensor's dtype, as PyTorch's scalar arguments are.
+struct AdamHyper {
+  double lerp_weight;      // 1 - beta1
+  double beta2;
+  double one_minus_beta2;  // 1 - beta2
+  double eps;
+  double weight_decay;     // L2: grad + weight_decay * param
+  double decay_factor;     // decoupled: param * (1 - lr * weight_decay)
+  double bc2_sqrt;         // sqrt(1 - beta2 ** step)
+  double neg_step_size;    // -lr / (1 - beta1 ** step)
+  bool maximize;
+  bool amsgrad;
+  Decay decay;
+};
+
+template <typename T>
+struct AdamTensors {
+  T* param;
+  const T* grad;
+  T* exp_avg;
+  T* exp_avg_sq;
+  T* max_exp_avg_sq;  // amsgrad only
+  std::size_t n;
+};
+
+template <typename T>
+void adam_step(const AdamTensors<T>& t, const AdamHyper& h, int threads);
+
+struct SgdHyper {
+  double weight_decay;
+  double momentum;             // 0: no buffer
+  double one_minus_dampening;
+  double neg_lr;
+  bool maximize;
+  bool nesterov;
+  bool first;  // the buffer starts as the (decayed) gradient
+};
+
+// buf may be null when momentum is 0.
+template <typename T>
+void sgd_step(T* param, const T* grad, T* buf, std::size_t n, const SgdHyper& h, int threads);
+
+struct RmspropHyper {
+  double alpha;
+  double one_minus_alpha;
+  double eps;
+  double weight_decay;
+  double momentum;  // 0: no buffer
+  double neg_lr;
+  bool maximize;
+  bool centered;
+};
+
+// grad_avg is used when centered, buf when momentum > 0 (null otherwise).
+template <typename T>
+void rmsprop_step(T* param, const T* grad, T* square_avg, T* grad_avg, T* buf, std::size_t n,
+                  const RmspropHyper& h, int threads);
+
+struct AdagradHyper {
+  double weight_decay;
+  double eps;
+  double neg_clr;  // -lr / (1 + (step - 1) * lr_decay)
+  bool maximize;
+};
+
+template <typename T>
+void adagrad_step(T* param, const T* grad, T* state_sum, std::size_t n, const AdagradHyper& h,
+                  int threads);
+
+}  // namespace optim
+}  // namespace torch_core

@@ -1,0 +1,129 @@
+"""The fused optimizer updates of torch._C (csrc/optim_kernels.h) against NumPy references
+written op by op, with PyTorch's fused multiply-adds emulated in float64 (float32 data:
+the product is exact there, so one rounding to float64 and one to float32 remain). The
+bit-for-bit comparison with real PyTorch lives in torch-optim's tests (fused_steps.json)."""
+
+import numpy as np
+import pytest
+
+from torch import _native
+
+kernels = _native.optim_kernels()
+pytestmark = pytest.mark.skipif(kernels is None, reason="pure NumPy core (TORCH_NATIVE=0)")
+
+f32 = np.float32
+
+
+def fma(a, b, c):
+    return (np.float64(a) * np.float64(b) + np.float64(c)).astype(f32)
+
+
+def _data(n, seed=0):
+    rng = np.random.default_rng(seed)
+    p, g = rng.standard_normal(n).astype(f32), rng.standard_normal(n).astype(f32)
+    m = rng.standard_normal(n).astype(f32) * f32(0.1)
+    v = rng.random(n).astype(f32) * f32(0.01)
+    return p, g, m, v
+
+
+def _adam_reference(p, g, m, v, lr, beta1, beta2, eps, wd, step):
+    """Adam with L2 weight decay, one step: PyTorch's kernel calls one per line."""
+    g = fma(p, f32(wd), g)  # grad.add(param, alpha=wd)
+    d = g - m
+    m = fma(f32(1 - beta1), d, m)  # lerp_ with a small weight
+    v = fma(f32(1 - beta2) * g, g, v * f32(beta2))  # mul_, addcmul_
+    denom = np.sqrt(v) / f32((1 - beta2**step) ** 0.5) + f32(eps)
+    p = p + f32(-lr / (1 - beta1**step)) * m / denom  # addcdiv_
+    return p, m, v
+
+
+@pytest.mark.parametrize("n,threads", [(1, 1), (1000, 1), (70001, 2)])
+def test_adam_matches_its_reference(n, threads):
+    p, g, m, v = _data(n)
+    want = _adam_reference(p, g, m, v, 0.01, 0.9, 0.999, 1e-8, 0.1, 3)
+    bc1, bc2 = 1 - 0.9**3, 1 - 0.999**3
+    args = ([-0.01 / bc1], [bc2**0.5], 0.1, 0.999, 1 - 0.999, 1e-8, 0.1, 1.0, False, 1)
+    kernels.adam_step([p], [g], [m], [v], None, *args, threads=threads)
+    for got, expected in zip((p, m, v), want):
+        # MKL's sqrt (when loaded) may differ from NumPy's by one ulp
+        np.testing.assert_array_max_ulp(got, expected, maxulp=2)
+
+
+def test_threads_do_not_change_the_result():
+    results = []
+    for threads in (1, 2):
+        p, g, m, v = _data(100003, seed=1)
+        kernels.adam_step(
+            [p], [g], [m], [v], [v.copy()], [-0.1], [0.5], 0.1, 0.999, 0.001, 1e-8, 0.0, 0.9,
+            True, 2, threads=threads,
+        )  # fmt: skip
+        results.append(p)
+    assert np.array_equal(results[0], results[1])
+
+
+def test_sgd_momentum_matches_its_reference():
+    p, g, buf, _ = _data(5000)
+    want_buf = fma(g, f32(0.8), buf * f32(0.9))  # buf.mul_(0.9).add_(g, alpha=0.8)
+    want_p = fma(want_buf, f32(-0.01), p)  # param.add_(buf, alpha=-lr)
+    kernels.sgd_step([p], [g], [buf], [False], 0.0, 0.9, 0.8, -0.01, False, False)
+    assert np.array_equal(buf, want_buf) and np.array_equal(p, want_p)
+
+
+def test_sgd_first_step_fills_the_buffer_with_the_gradient():
+    p, g, _, _ = _data(100)
+    buf = np.full_like(p, np.nan)
+    kernels.sgd_step([p], [-g], [buf], [True], 0.0, 0.9, 1.0, -0.1, True, False)
+    assert np.array_equal(buf, g)
+
+
+def test_rmsprop_and_adagrad_match_their_references():
+    p, g, _, v = _data(3000)
+    want_v = fma(f32(0.01) * g, g, v * f32(0.99))
+    want_p = p + f32(-0.01) * g / (np.sqrt(want_v) + f32(1e-8))
+    kernels.rmsprop_step([p], [g], [v], None, None, 0.99, 0.01, 1e-8, 0.0, 0.0, -0.01, False, False)
+    np.testing.assert_array_max_ulp(p, want_p, maxulp=2)
+    p, g, _, s = _data(3000, seed=2)
+    want_s = fma(g, g, s)
+    want_p = p + f32(-0.05) * g / (np.sqrt(want_s) + f32(1e-10))
+    kernels.adagrad_step([p], [g], [s], [-0.05], 0.0, 1e-10, False)
+    assert np.array_equal(s, want_s)
+    np.testing.assert_array_max_ulp(p, want_p, maxulp=2)
+
+
+def _adam(params, grads, ms, vs, **overrides):
+    args = dict(
+        max_exp_avg_sqs=None, neg_step_sizes=[-0.1] * len(params), bc2_sqrts=[1.0] * len(params),
+        lerp_weight=0.1, beta2=0.9, one_minus_beta2=0.1, eps=1e-8, weight_decay=0.0,
+        decay_factor=1.0, maximize=False, decay=0,
+    )  # fmt: skip
+    args.update(overrides)
+    kernels.adam_step(params, grads, ms, vs, **args)
+
+
+def test_bad_arrays_raise_before_anything_is_written():
+    p, g, m, v = _data(10)
+    before = p.copy()
+    with pytest.raises(ValueError, match="does not match the parameter's 10"):
+        _adam([p, p.copy()], [g, g[:5].copy()], [m, m.copy()], [v, v.copy()],
+              neg_step_sizes=[-0.1, -0.1], bc2_sqrts=[1.0, 1.0])  # fmt: skip
+    with pytest.raises(TypeError, match="parameters' dtype"):
+        _adam([p], [g.astype(np.float64)], [m], [v])
+    with pytest.raises(ValueError, match="C-contiguous"):
+        _adam([p], [g], [np.zeros(20, f32)[::2]], [v])
+    read_only = v.copy()
+    read_only.flags.writeable = False
+    with pytest.raises(ValueError, match="writable"):
+        _adam([p], [g], [m], [read_only])
+    with pytest.raises(ValueError, match="one entry per parameter"):
+        _adam([p], [g, g], [m], [v])
+    with pytest.raises(ValueError, match="decay must be 0, 1 or 2"):
+        _adam([p], [g], [m], [v], decay=3)
+    with pytest.raises(TypeError, match="float32 or float64"):
+        _adam([p.astype(np.float16)], [g], [m], [v])
+    assert np.array_equal(p, before)
+
+
+def test_sqrt_library_is_reported():
+    assert _native.optim_sqrt_is_pytorchs() in (True, False)
+    if _native._mkl_library_path() is not None:
+        assert _native.optim_sqrt_is_pytorchs()
