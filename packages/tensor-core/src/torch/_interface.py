@@ -35,9 +35,10 @@ __all__ = [
     "storage_sharing_hooks",
     "pickle_hooks",
     "array_kernels",
+    "shared_memory",
 ]
 
-CORE_API: tuple[int, int] = (0, 2)
+CORE_API: tuple[int, int] = (0, 3)  # 0.3: shared_memory()
 
 
 def require_core_api(major: int, minor: int, who: str) -> None:
@@ -257,6 +258,16 @@ class _HookTable:
 storage_sharing_hooks = _HookTable("storage-sharing")
 #: filled by packages whose objects serialization must rebuild (e.g. nn's Parameter)
 pickle_hooks = _HookTable("pickle")
+
+
+def shared_memory():
+    """Core's shared-memory storages (``torch._shared_memory``): the sharing strategies,
+    segments made or opened by file descriptor or by name, and moving storages into
+    shared memory. torch-multiprocessing builds its pickling reducers on it."""
+    from . import _shared_memory
+
+    return _shared_memory
+
 
 #: NumPy-level kernels of a few hot ops (``"matmul"``: ``f(a, b) -> ndarray``), filled by
 #: core, for an engine that computes gradients on arrays: the same kernels as the ops use

@@ -41,6 +41,29 @@ class UntypedStorage:
     def element_size(self) -> int:
         return 1
 
+    # ---------------------------------------------------------- shared memory
+
+    def share_memory_(self) -> UntypedStorage:
+        """Move this storage's bytes into shared memory (a no-op when they already are
+        there); every tensor viewing it follows. Returns ``self``."""
+        from . import _shared_memory
+
+        return _shared_memory.share_storage(self)
+
+    def is_shared(self) -> bool:
+        """Whether the bytes live in shared memory (other processes can map them)."""
+        from . import _shared_memory
+
+        return _shared_memory.is_shared(self)
+
+    @classmethod
+    def _new_shared(cls, size: int, *, device: device = CPU) -> UntypedStorage:
+        """A new zero-filled storage of ``size`` bytes created directly in shared memory
+        (no copy), with the current sharing strategy."""
+        from . import _shared_memory
+
+        return cls._wrap(_shared_memory.new_shared_buffer(int(size)), device)
+
     def tolist(self) -> list:
         return self._buffer.tolist()
 
@@ -94,6 +117,20 @@ class TypedStorage:
 
     def data_ptr(self) -> int:
         return self._untyped.data_ptr()
+
+    def share_memory_(self) -> TypedStorage:
+        """Move the underlying bytes into shared memory; returns ``self``."""
+        self._untyped.share_memory_()
+        return self
+
+    def is_shared(self) -> bool:
+        return self._untyped.is_shared()
+
+    def _new_shared(self, size: int, *, device=None) -> TypedStorage:
+        """A new storage of ``size`` elements of this dtype, created in shared memory."""
+        return TypedStorage._wrap(
+            UntypedStorage._new_shared(int(size) * self.dtype.itemsize), self.dtype
+        )
 
     def tolist(self) -> list:
         return self._elements().tolist()

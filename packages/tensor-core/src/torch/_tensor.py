@@ -142,6 +142,21 @@ class Tensor:
     def element_size(self) -> int:
         return self._np.itemsize
 
+    def share_memory_(self) -> Tensor:
+        """Move this tensor's storage into shared memory (no-op when it already is), so
+        that processes it is sent to see one buffer. The data pointer changes; views of
+        the storage follow."""
+        from ._shared_memory import share_tensor
+
+        share_tensor(self)
+        return self
+
+    def is_shared(self) -> bool:
+        """Whether this tensor's storage lives in shared memory."""
+        from ._shared_memory import is_shared
+
+        return is_shared(self._storage)
+
     @property
     def dtype(self):
         return self._dtype

@@ -1,42 +1,94 @@
-"""torch.multiprocessing: a drop-in for Python's :mod:`multiprocessing`.
+"""torch.multiprocessing: a drop-in for Python's :mod:`multiprocessing` that moves tensors
+into shared memory when they cross processes.
 
-This release re-exports the standard API unchanged (tensors are pickled by value);
-sharing tensor storages through shared memory arrives with the storage-sharing hooks
-of ``torch._interface``.
+Everything of :mod:`multiprocessing` is re-exported unchanged (``Process``, ``Queue``,
+``Pool``, ``get_context``, ...). Importing this package registers pickling reducers with
+``multiprocessing.reduction.ForkingPickler``: a tensor or storage put on a queue, sent
+through a pipe or passed to a pool is moved to shared memory (once) and the receiver
+maps the same memory, so a child's in-place writes are seen by the parent.
+
+Examples::
+
+    >>> import torch
+    >>> import torch.multiprocessing as mp
+    >>> mp.get_sharing_strategy()
+    'file_descriptor'
+    >>> t = torch.zeros(3).share_memory_()
+    >>> t.is_shared()
+    True
 """
 
 import multiprocessing as _mp
-from multiprocessing import (  # noqa: F401
-    Array,
-    Barrier,
-    Condition,
-    Event,
-    JoinableQueue,
-    Lock,
-    Manager,
-    Pipe,
-    Pool,
-    Process,
-    Queue,
-    RLock,
-    Semaphore,
-    SimpleQueue,
-    Value,
-    active_children,
-    cpu_count,
-    current_process,
-    get_all_start_methods,
-    get_context,
-    get_start_method,
-    set_start_method,
-)
 
 from torch._interface import require_core_api
 
-from ._version import __version__
+require_core_api(0, 3, "torch-multiprocessing")
 
-require_core_api(0, 1, "torch-multiprocessing")
+from . import reductions as _reductions  # noqa: E402
+from ._version import __version__  # noqa: E402
+from .spawn import (  # noqa: E402
+    ProcessContext,
+    ProcessException,
+    ProcessExitedException,
+    ProcessRaisedException,
+    spawn,
+    start_processes,
+)
 
-__all__ = [name for name in dir(_mp) if not name.startswith("_") and name in globals()] + [
-    "__version__"
-]
+# the standard API, name for name (the functions are the default context's methods)
+globals().update({name: getattr(_mp, name) for name in _mp.__all__})
+
+_shm = _reductions._shm
+
+
+def set_sharing_strategy(new_strategy: str) -> None:
+    """Choose how tensors are shared from now on in this process.
+
+    Args:
+        new_strategy (str): ``"file_descriptor"`` (anonymous segments passed as file
+            descriptors; the kernel frees them with their last user) or
+            ``"file_system"`` (named segments in ``/dev/shm``, unlinked by a tracker
+            process when their last user is gone).
+
+    Examples::
+
+        >>> import torch.multiprocessing as mp
+        >>> mp.set_sharing_strategy("file_system")
+        >>> mp.get_sharing_strategy()
+        'file_system'
+        >>> mp.set_sharing_strategy("file_descriptor")
+    """
+    _shm.set_sharing_strategy(new_strategy)
+
+
+def get_sharing_strategy() -> str:
+    """The current sharing strategy of this process."""
+    return _shm.get_sharing_strategy()
+
+
+def get_all_sharing_strategies() -> set:
+    """The sharing strategies this platform supports.
+
+    Examples::
+
+        >>> import torch.multiprocessing as mp
+        >>> sorted(mp.get_all_sharing_strategies())
+        ['file_descriptor', 'file_system']
+    """
+    return set(_shm.STRATEGIES)
+
+
+_reductions.init_reductions()
+
+__all__ = [
+    "set_sharing_strategy",
+    "get_sharing_strategy",
+    "get_all_sharing_strategies",
+    "spawn",
+    "start_processes",
+    "ProcessContext",
+    "ProcessException",
+    "ProcessExitedException",
+    "ProcessRaisedException",
+    "__version__",
+] + list(_mp.__all__)

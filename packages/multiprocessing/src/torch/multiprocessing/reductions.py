@@ -1,0 +1,100 @@
+"""Pickling reducers that send tensors and storages between processes through shared
+memory: the storage moves into a shared segment once, and what crosses the connection is
+a handle to it (a file descriptor or a segment name), never the data.
+
+They are registered with :class:`multiprocessing.reduction.ForkingPickler`, which every
+``Queue``, ``SimpleQueue``, ``Pipe`` and ``Pool`` of :mod:`multiprocessing` uses, when
+``torch.multiprocessing`` is imported.
+"""
+
+from __future__ import annotations
+
+from multiprocessing import reduction
+
+import torch
+from torch._interface import shared_memory
+
+__all__ = ["init_reductions", "reduce_tensor", "reduce_storage", "rebuild_tensor"]
+
+_shm = shared_memory()
+
+_NON_LEAF_MESSAGE = (
+    "Cowardly refusing to serialize non-leaf tensor which requires_grad, since autograd "
+    "does not support crossing process boundaries.  If you just want to transfer the "
+    "data, call detach() on the tensor before serializing (e.g., putting it on the queue)."
+)
+
+
+# --------------------------------------------------------------------------- storages
+
+
+def reduce_storage(storage: torch.UntypedStorage):
+    """Move ``storage`` into shared memory and describe it by a handle: with the
+    file_descriptor strategy (or a memfd segment) a duplicate of its descriptor, passed
+    by :mod:`multiprocessing`'s resource sharer; with file_system its name."""
+    if not storage.is_shared():
+        storage.share_memory_()
+    segment = _shm.segment_of(storage._buffer)
+    nbytes = storage.nbytes()
+    if segment.name is not None:
+        _shm.mark_in_flight(segment.name)
+        return (rebuild_storage_filename, (segment.name, nbytes))
+    return (rebuild_storage_fd, (reduction.DupFd(segment.fd), nbytes))
+
+
+def rebuild_storage_fd(handle, nbytes: int) -> torch.UntypedStorage:
+    fd = handle.detach()  # ours to keep: the storage closes it when freed
+    return _shm.storage_from_fd(fd, nbytes)
+
+
+def rebuild_storage_filename(name: str, nbytes: int) -> torch.UntypedStorage:
+    return _shm.storage_from_name(name, nbytes, in_flight=True)
+
+
+def _reduce_typed_storage(storage: torch.TypedStorage):
+    return (_rebuild_typed_storage, (storage.untyped(), storage.dtype))
+
+
+def _rebuild_typed_storage(untyped, dtype) -> torch.TypedStorage:
+    return torch.TypedStorage._wrap(untyped, dtype)
+
+
+# ---------------------------------------------------------------------------- tensors
+
+
+def reduce_tensor(tensor: torch.Tensor):
+    """Share ``tensor``'s storage and describe the tensor as (storage, geometry): the
+    receiver gets a tensor over the same memory, so writes on either side are seen by
+    the other, and views sent separately still share one storage."""
+    if tensor.requires_grad and not tensor.is_leaf:
+        raise RuntimeError(_NON_LEAF_MESSAGE)
+    tensor.share_memory_()
+    return (
+        rebuild_tensor,
+        (
+            tensor.untyped_storage(),
+            tensor.dtype,
+            tensor.storage_offset(),
+            tuple(tensor.shape),
+            tensor.stride(),
+            tensor.requires_grad,
+        ),
+    )
+
+
+def rebuild_tensor(storage, dtype, offset, size, stride, requires_grad) -> torch.Tensor:
+    """The receiving side of :func:`reduce_tensor`."""
+    tensor = torch.empty(0, dtype=dtype).set_(storage, offset, size, stride)
+    # set_ counts as a write; a fresh tensor starts at version 0
+    tensor._version_ = None
+    if requires_grad:
+        tensor.requires_grad_(True)
+    return tensor
+
+
+def init_reductions() -> None:
+    """Register the reducers with ``ForkingPickler`` (done on import of
+    torch.multiprocessing)."""
+    reduction.ForkingPickler.register(torch.Tensor, reduce_tensor)
+    reduction.ForkingPickler.register(torch.UntypedStorage, reduce_storage)
+    reduction.ForkingPickler.register(torch.TypedStorage, _reduce_typed_storage)

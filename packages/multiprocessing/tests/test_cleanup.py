@@ -1,0 +1,123 @@
+"""No shared segment outlives its last user, and no descriptor leaks, even when processes
+are killed with SIGKILL."""
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+
+from mp_helpers import leftover_segments, open_fds, wait_until
+
+import torch
+import torch.multiprocessing as mp
+
+FORK = mp.get_context("fork")
+
+
+def hold_until_killed(queue, ready):
+    tensors = [queue.get() for _ in range(3)]
+    ready.put([t.is_shared() for t in tensors])
+    signal.pause()
+
+
+def test_killed_receiver_releases_its_segments(strategy, no_leaks):
+    queue, ready = FORK.Queue(), FORK.Queue()
+    process = FORK.Process(target=hold_until_killed, args=(queue, ready))
+    process.start()
+    tensors = [torch.ones(1000) for _ in range(3)]
+    for tensor in tensors:
+        queue.put(tensor)
+    assert ready.get(timeout=30) == [True] * 3
+    os.kill(process.pid, signal.SIGKILL)
+    process.join(30)
+    assert process.exitcode == -signal.SIGKILL
+    tensors[0].fill_(2)  # the parent's memory is intact
+    assert tensors[0].sum().item() == 2000.0
+    if strategy == "file_system":
+        assert len(leftover_segments()) >= 3  # still used by the parent
+    del tensors
+    for q in (queue, ready):
+        q.close()
+        q.join_thread()
+
+
+_TREE = textwrap.dedent(
+    """
+    import signal, sys, torch, torch.multiprocessing as mp
+
+    def child(queue, ready):
+        kept = [queue.get() for _ in range(2)]
+        kept.append(torch.zeros(50).share_memory_())  # one of its own
+        ready.put("ready")
+        signal.pause()
+
+    if __name__ == "__main__":
+        mp.set_sharing_strategy(sys.argv[1])
+        context = mp.get_context("fork")
+        queue, ready = context.Queue(), context.Queue()
+        process = context.Process(target=child, args=(queue, ready))
+        process.start()
+        tensors = [torch.ones(100) for _ in range(2)]
+        for t in tensors:
+            queue.put(t)
+        print(ready.get(timeout=30), flush=True)
+        signal.pause()
+    """
+)
+
+
+def test_killed_process_tree_leaves_nothing_behind(tmp_path, no_leaks):
+    # a parent and its worker share segments (both strategies, in turn), then the whole
+    # process group dies by SIGKILL: nothing stays in /dev/shm
+    script = tmp_path / "tree.py"
+    script.write_text(_TREE)
+    env = {k: v for k, v in os.environ.items() if k != "TORCH_CORE_SHM_TRACKER"}
+    before = leftover_segments()
+    for strategy in ("file_system", "file_descriptor"):
+        tree = subprocess.Popen(
+            [sys.executable, str(script), strategy],
+            stdout=subprocess.PIPE,
+            text=True,
+            env=env,
+            start_new_session=True,
+        )
+        try:
+            assert tree.stdout.readline().strip() == "ready"
+            if strategy == "file_system":
+                assert len(leftover_segments()) == len(before) + 3
+        finally:
+            os.killpg(tree.pid, signal.SIGKILL)
+            tree.wait()
+            tree.stdout.close()
+        assert wait_until(lambda: leftover_segments() == before), leftover_segments()
+
+
+def test_descriptors_are_closed_after_many_transfers(no_leaks):
+    # steady state: repeated sends do not accumulate descriptors in either process
+    queue, back = FORK.SimpleQueue(), FORK.SimpleQueue()
+    process = FORK.Process(target=echo, args=(queue, back))
+    process.start()
+    for round_ in range(3):
+        sent = [torch.full((10,), float(i)) for i in range(20)]
+        for t in sent:
+            queue.put(t)
+        returned = [back.get() for _ in sent]
+        assert [t.untyped_storage() is r.untyped_storage() for t, r in zip(sent, returned)] == [
+            True
+        ] * 20
+        if round_ == 0:
+            fds = open_fds()
+        del sent, returned
+    assert wait_until(lambda: open_fds() <= fds)
+    queue.put(None)
+    process.join(30)
+    queue.close()
+    back.close()
+
+
+def echo(queue, back):
+    while (t := queue.get()) is not None:
+        t.add_(1)
+        back.put(t)
+        del t
