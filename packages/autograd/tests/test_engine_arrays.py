@@ -125,3 +125,16 @@ def test_retain_graph_keeps_saved_values_for_a_second_backward():
     assert torch.equal(a.grad, first * 2)
     with pytest.raises(RuntimeError, match="backward through the graph a second time"):
         y.backward()
+
+
+def test_backward_frees_saved_results_while_the_graph_lives():
+    import weakref
+
+    (a,) = _leaves(torch.float32, (3,))
+    y = torch.tanh(a)
+    array = weakref.ref(y._np)
+    z = y.sum()
+    del y
+    assert array() is not None  # saved by TanhBackward0
+    z.backward()
+    assert array() is None  # released although z (and its graph) lives on

@@ -213,8 +213,10 @@ class Node(_NodeBase):
                 )
 
     def release(self) -> None:
+        # the saved result goes too: activations are freed as backward passes them
         self._inputs = None
         self._saved = None
+        self._out = None
 
 
 def _modified_message(legacy_type, shape, fn, current, expected) -> str:
