@@ -4,6 +4,7 @@ back to them for the cases its array formulas leave out."""
 
 import numpy as np
 import pytest
+
 import torch
 from torch.autograd import _engine
 from torch.autograd._derivatives.arrays import ARRAY_FORMULAS
