@@ -159,3 +159,19 @@ def test_random_sampler_epochs_are_new_permutations():
     sampler = RandomSampler(range(6), generator=torch.Generator().manual_seed(0))
     first, second = list(sampler), list(sampler)
     assert sorted(first) == sorted(second) == list(range(6)) and first != second
+
+
+def test_collate_of_tensors_requiring_grad_is_recorded():
+    pytest.importorskip("torch.autograd")
+    leaves = [torch.ones(2, requires_grad=True), torch.zeros(2, requires_grad=True)]
+    batch = default_collate(leaves)
+    assert batch.requires_grad and batch.grad_fn is not None
+    batch.sum().backward()
+    assert leaves[0].grad.tolist() == [1.0, 1.0]
+
+
+def test_collate_stacks_strided_views():
+    base = torch.arange(12.0).reshape(3, 4)
+    batch = default_collate([base[:, 1], base.t()[2], base[1, :3]])
+    assert batch.tolist() == [[1.0, 5.0, 9.0], [2.0, 6.0, 10.0], [4.0, 5.0, 6.0]]
+    assert batch.is_contiguous()

@@ -117,7 +117,36 @@ def collate_tensor_fn(batch, *, collate_fn_map: dict | None = None):
             "collate_fn; please provide a custom collate_fn to handle them appropriately."
         )
     out = _shared_output(elem, len(batch)) if _in_worker() else None
+    stacked = _stack_through_numpy(batch, out)
+    if stacked is not None:
+        return stacked
     return torch.stack(batch, 0, out=out)
+
+
+def _stack_through_numpy(batch, out):
+    """``torch.stack(batch, out=out)`` as one ``np.stack`` over the tensors' NumPy views,
+    or None when that cannot stand in for it (autograd must record the stack, or the
+    tensors differ in shape or dtype, or have no NumPy view), leaving it to torch.stack.
+
+    Why: core's stack makes one Python-level view per input, about 10-20 us each, which
+    made collating a batch of 64 images cost ~1 ms (PyTorch: 20 us); np.stack: ~80 us.
+    """
+    first = batch[0]
+    if torch.is_grad_enabled() and any(t.requires_grad for t in batch):
+        return None
+    shape, dtype = first.shape, first.dtype
+    if any(t.shape != shape or t.dtype != dtype for t in batch):
+        return None  # torch.stack raises PyTorch's error
+    try:
+        arrays = [t.numpy() for t in batch]
+    except (RuntimeError, TypeError):  # e.g. not on the CPU
+        return None
+    if out is None:
+        out = torch.empty((len(batch), *shape), dtype=dtype)
+    elif tuple(out.shape) != (len(batch), *shape) or not out.is_contiguous():
+        return None
+    np.stack(arrays, out=out.numpy())
+    return out
 
 
 def _in_worker() -> bool:
