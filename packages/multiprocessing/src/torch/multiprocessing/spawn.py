@@ -182,7 +182,7 @@ def start_processes(
     join: bool = True,
     daemon: bool = False,
     start_method: str = "spawn",
-):
+) -> ProcessContext | None:
     """Run ``fn(i, *args)`` in ``nprocs`` new processes, ``i`` being the process index.
 
     Args:
@@ -197,7 +197,7 @@ def start_processes(
             Default: ``"spawn"``.
 
     Returns:
-        ``None`` when ``join`` is true, else the :class:`ProcessContext`.
+        The processes' :class:`ProcessContext` when ``join`` is false, else ``None``.
     """
     context = multiprocessing.get_context(start_method)
     processes, error_files = [], []
@@ -224,7 +224,7 @@ def spawn(
     join: bool = True,
     daemon: bool = False,
     start_method: str = "spawn",
-):
+) -> ProcessContext | None:
     """:func:`start_processes` with the ``spawn`` start method (others work but warn:
     call :func:`start_processes` for them).
 
@@ -237,7 +237,7 @@ def spawn(
         start_method (str): the start method. Default: ``"spawn"``.
 
     Returns:
-        ``None`` when ``join`` is true, else the :class:`ProcessContext`.
+        The processes' :class:`ProcessContext` when ``join`` is false, else ``None``.
     """
     if start_method != "spawn":
         warnings.warn(
