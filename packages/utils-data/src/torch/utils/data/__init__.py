@@ -35,6 +35,7 @@ from .sampler import (
     SubsetRandomSampler,
     WeightedRandomSampler,
 )
+from .trainer import Trainer
 
 require_core_api(0, 1, "torch-utils-data")
 
@@ -53,6 +54,7 @@ __all__ = [
     "Subset",
     "SubsetRandomSampler",
     "TensorDataset",
+    "Trainer",
     "WeightedRandomSampler",
     "__version__",
     "default_collate",
