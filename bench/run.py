@@ -71,7 +71,18 @@ def cases() -> dict:
     results["Adam step, 1M-parameter MLP"] = _median_us(_adam_step_mlp(), 10, repeat=11)
     results.update(autograd_cases())
     results.update(nn_cases())
+    results.update(_multiprocessing_cases())
     return results
+
+
+def _multiprocessing_cases() -> dict:
+    """Issue 9's Queue cases (bench/multiprocessing_cases.py), when torch.multiprocessing
+    is installed."""
+    try:
+        from multiprocessing_cases import multiprocessing_cases
+    except ImportError:
+        return {}
+    return multiprocessing_cases()
 
 
 # issue 5's targets: recording overhead, a small graph forward+backward, peak memory
