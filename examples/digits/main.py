@@ -1,10 +1,12 @@
 """Train a small CNN on the handwritten digits that scikit-learn ships (1797 8x8
 images, no download), in the style of PyTorch's MNIST example.
 
-    python examples/digits/main.py [--epochs 12] [--plot digits_curve.png]
+    python examples/digits/main.py [--epochs 12] [--workers 2] [--plot digits_curve.png]
 
-Prints a progress bar per epoch, the test loss and accuracy after each epoch, and
-writes the training-loss / test-accuracy curve as a PNG.
+The images are split with torch.utils.data.random_split and fed by DataLoaders (the
+training batches shuffled and loaded by worker processes). Prints a progress bar per
+epoch, the test loss and accuracy after each epoch, and writes the training-loss /
+test-accuracy curve as a PNG.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import torch  # noqa: E402
 import torch.nn as nn  # noqa: E402
 import torch.nn.functional as F  # noqa: E402, N812
 import torch.optim as optim  # noqa: E402
+from torch.utils.data import DataLoader, TensorDataset, random_split  # noqa: E402
 
 
 class Net(nn.Module):
@@ -46,32 +49,20 @@ class Net(nn.Module):
 
 
 def load_data(test_fraction: float, seed: int):
-    """The digits as (N, 1, 8, 8) float tensors scaled to [0, 1], split at random into
-    a training and a held-out test set."""
+    """The digits as (N, 1, 8, 8) float images scaled to [0, 1] with their labels,
+    split at random into a training and a held-out test set."""
     digits = load_digits()
     images = torch.tensor(digits.images, dtype=torch.float32).unsqueeze(1) / 16.0
     labels = torch.tensor(digits.target, dtype=torch.int64)
+    dataset = TensorDataset(images, labels)
     generator = torch.Generator().manual_seed(seed)
-    order = torch.randperm(len(labels), generator=generator)
-    n_test = int(len(labels) * test_fraction)
-    test, train = order[:n_test], order[n_test:]
-    return (images[train], labels[train]), (images[test], labels[test])
+    return random_split(dataset, [1 - test_fraction, test_fraction], generator=generator)
 
 
-def batches(images, labels, batch_size: int, shuffle: bool):
-    """Plain mini-batching over tensors (until torch.utils.data has a DataLoader)."""
-    order = torch.randperm(len(labels)) if shuffle else torch.arange(len(labels))
-    for start in range(0, len(labels), batch_size):
-        index = order[start : start + batch_size]
-        yield images[index], labels[index]
-
-
-def train(model, optimizer, data, batch_size: int, epoch: int) -> float:
+def train(model, optimizer, loader, epoch: int) -> float:
     model.train()
-    images, labels = data
     total, count = 0.0, 0
-    steps = (len(labels) + batch_size - 1) // batch_size
-    progress = tqdm(batches(images, labels, batch_size, True), total=steps, desc=f"epoch {epoch}")
+    progress = tqdm(loader, desc=f"epoch {epoch}")
     for x, y in progress:
         optimizer.zero_grad()
         loss = F.nll_loss(model(x), y)
@@ -83,16 +74,16 @@ def train(model, optimizer, data, batch_size: int, epoch: int) -> float:
     return total / count
 
 
-def test(model, data, batch_size: int) -> tuple[float, float]:
+def test(model, loader) -> tuple[float, float]:
     model.eval()
-    images, labels = data
-    loss, correct = 0.0, 0
+    loss, correct, count = 0.0, 0, 0
     with torch.no_grad():
-        for x, y in batches(images, labels, batch_size, False):
+        for x, y in loader:
             output = model(x)
             loss += F.nll_loss(output, y, reduction="sum").item()
             correct += int((output.argmax(1) == y).sum().item())
-    return loss / len(labels), correct / len(labels)
+            count += len(y)
+    return loss / count, correct / count
 
 
 def plot(losses, accuracies, path: str) -> None:
@@ -119,6 +110,9 @@ def main(argv=None) -> float:
     parser.add_argument("--momentum", type=float, default=0.9)
     parser.add_argument("--test-fraction", type=float, default=0.2)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--workers", type=int, default=2, help="DataLoader worker processes (0: none)"
+    )
     parser.add_argument("--plot", default="digits_curve.png", help="where to write the PNG curve")
     parser.add_argument(
         "--min-accuracy", type=float, default=0.95, help="exit with an error below this"
@@ -126,16 +120,24 @@ def main(argv=None) -> float:
     args = parser.parse_args(argv)
 
     torch.manual_seed(args.seed)
-    train_data, test_data = load_data(args.test_fraction, args.seed)
-    print(f"digits: {len(train_data[1])} training and {len(test_data[1])} test images")
+    train_set, test_set = load_data(args.test_fraction, args.seed)
+    print(f"digits: {len(train_set)} training and {len(test_set)} test images")
+    train_loader = DataLoader(
+        train_set,
+        batch_size=args.batch_size,
+        shuffle=True,
+        num_workers=args.workers,
+        persistent_workers=args.workers > 0,  # the workers are forked once, not per epoch
+    )
+    test_loader = DataLoader(test_set, batch_size=args.test_batch_size)
     model = Net()
     optimizer = optim.SGD(model.parameters(), lr=args.lr, momentum=args.momentum)
 
     start = time.perf_counter()
     losses, accuracies = [], []
     for epoch in range(1, args.epochs + 1):
-        losses.append(train(model, optimizer, train_data, args.batch_size, epoch))
-        test_loss, accuracy = test(model, test_data, args.test_batch_size)
+        losses.append(train(model, optimizer, train_loader, epoch))
+        test_loss, accuracy = test(model, test_loader)
         accuracies.append(accuracy)
         print(
             f"epoch {epoch:2d}: train loss {losses[-1]:.4f}, test loss {test_loss:.4f}, "
