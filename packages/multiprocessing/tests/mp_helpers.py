@@ -35,3 +35,8 @@ def raise_value_error(index):
     """A child body for the spawn start method: spawned interpreters import it by module
     name, which works for this helper module (on sys.path) but not for test modules."""
     raise ValueError(f"bad input in process {index}")
+
+
+def fill_with_index(index, tensor):
+    """A spawn child body: write ``index + 1`` into the parent's shared tensor row."""
+    tensor[index].fill_(index + 1)

@@ -6,8 +6,9 @@ import signal
 import time
 
 import pytest
-from mp_helpers import GOLDEN, raise_value_error
+from mp_helpers import GOLDEN, fill_with_index, raise_value_error
 
+import torch
 import torch.multiprocessing as mp
 
 
@@ -78,6 +79,14 @@ def test_spawn_start_method_propagates_the_traceback():
     with pytest.raises(mp.ProcessRaisedException) as info:
         mp.spawn(raise_value_error, nprocs=1)
     _check(info.value, GOLDEN["spawn_raised"])
+
+
+def test_spawned_children_write_a_tensor_the_parent_sees():
+    # spawn pickles the arguments for fresh interpreters: the storage travels as a
+    # descriptor handed to each child at its start
+    tensor = torch.zeros(2, 3)
+    mp.spawn(fill_with_index, args=(tensor,), nprocs=2)
+    assert tensor.tolist() == [[1.0] * 3, [2.0] * 3]
 
 
 def test_spawn_warns_for_other_start_methods():
