@@ -11,6 +11,7 @@ Every session installs built wheels (never the working tree) into its own fresh 
 from __future__ import annotations
 
 import json
+import os
 import pathlib
 import re
 import shutil
@@ -386,3 +387,22 @@ def bench(session: nox.Session) -> None:
         ref_text = f"{ref_us:14.2f}" if ref_us else "             -"
         print(f"{name:<34}{ours_us:12.2f}{ref_text}{ratio}")
     print("ratio = ours / pytorch, medians over repeated runs; below 1 is faster")
+
+
+# test files that compare live with real PyTorch (each skips without a reference Python)
+CONFORMANCE_TESTS = ["packages/tensor-core/tests/test_serialization_conformance.py"]
+
+
+@nox.session
+def conformance(session: nox.Session) -> None:
+    """Live comparisons with real PyTorch (not part of CI: it needs the reference venv):
+    checkpoints written here load there and the other way round."""
+    # an existing reference interpreter (e.g. /work/ptref/bin/python) saves making the venv
+    given = os.environ.get("TORCH_REFERENCE_PYTHON")
+    reference_python = pathlib.Path(given) if given else _reference_python(session)
+    if reference_python is None:
+        session.skip("no reference PyTorch: the conformance tests need one")
+    install_wheels(session, list(PACKAGES), extra=TEST_REQUIREMENTS)
+    env = {"TORCH_REFERENCE_PYTHON": str(reference_python)}
+    tests = [str(ROOT / path) for path in CONFORMANCE_TESTS]
+    session.run("pytest", "-q", "-p", "no:cacheprovider", *tests, *session.posargs, env=env)

@@ -20,7 +20,7 @@ from ._serialization.legacy_format import load_legacy, save_legacy
 from ._serialization.location import check_map_location
 from ._serialization.sources import Cursor, open_source
 from ._serialization.tar_format import is_tar_checkpoint, load_tar
-from ._serialization.unpickler import WeightsUnpickler, weights_only_error
+from ._serialization.unpickler import WeightsUnpickler
 from ._serialization.zip_format import load_zip, save_zip
 from ._serialization.zip_reader import ZIP_MAGIC, ZipReader
 
@@ -297,11 +297,11 @@ def _load_from(source, f, map_location, mmap, weights_only, unpickle_bytes, unpi
         )
     cursor = Cursor(source)
     if is_tar_checkpoint(cursor):
-        if weights_only:
-            raise weights_only_error(
-                "Cannot use weights_only=True with files saved in the legacy .tar format "
-                "of PyTorch 0.1: its pickles are not checked. Load it with "
-                "weights_only=False only if you trust it, then save it again."
+        if weights_only:  # a RuntimeError, as in PyTorch
+            raise RuntimeError(
+                "Cannot use ``weights_only=True`` with files saved in the legacy .tar "
+                "format of PyTorch 0.1: its pickles cannot be checked. Load it with "
+                "weights_only=False only if you trust its source, then save it again."
             )
         return load_tar(cursor, unpickle_stream, map_location)
     return load_legacy(cursor, unpickle_stream, map_location)

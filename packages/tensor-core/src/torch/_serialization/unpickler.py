@@ -11,6 +11,7 @@ becomes ``pickle.UnpicklingError``; geometry that does not fit a storage stays t
 
 from __future__ import annotations
 
+import _compat_pickle
 import codecs
 import collections
 import pickle
@@ -225,6 +226,11 @@ class WeightsUnpickler:
         return line[:-1].decode("utf-8")
 
     def _resolve(self, module: str, name: str):
+        # Python 2 names that protocol-2 pickles use for builtins (`__builtin__.set`)
+        if (module, name) in _compat_pickle.NAME_MAPPING:
+            module, name = _compat_pickle.NAME_MAPPING[(module, name)]
+        elif module in _compat_pickle.IMPORT_MAPPING:
+            module = _compat_pickle.IMPORT_MAPPING[module]
         obj = names.torch_global(module, name)
         if obj is None:
             obj = names.SAFE_BUILTINS.get((module, name))

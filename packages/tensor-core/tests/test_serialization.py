@@ -1,0 +1,462 @@
+"""torch.save / torch.load round trips, options and errors (files made here)."""
+
+from __future__ import annotations
+
+import collections
+import io
+import os
+import pathlib
+import pickle
+import struct
+import zipfile
+
+import numpy as np
+import pytest
+
+import torch
+from torch._serialization import zip_writer
+
+ALL_DTYPES = [
+    torch.bool,
+    torch.uint8,
+    torch.int8,
+    torch.int16,
+    torch.int32,
+    torch.int64,
+    torch.float16,
+    torch.bfloat16,
+    torch.float32,
+    torch.float64,
+    torch.complex64,
+    torch.complex128,
+]
+
+
+def round_trip(obj, **load_args):
+    buffer = io.BytesIO()
+    torch.save(obj, buffer)
+    buffer.seek(0)
+    return torch.load(buffer, **load_args)
+
+
+def same(a, b) -> bool:
+    return (
+        a.dtype == b.dtype
+        and a.shape == b.shape
+        and a.stride() == b.stride()
+        and a.storage_offset() == b.storage_offset()
+        and np.array_equal(a.numpy(), b.numpy(), equal_nan=True)
+    )
+
+
+# ------------------------------------------------------------------------ round trips
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=str)
+def test_every_dtype_round_trips(dtype):
+    x = torch.arange(7).to(dtype) if dtype is not torch.bool else torch.tensor([True, False])
+    assert same(round_trip(x), x)
+
+
+def test_special_floats_and_bfloat16_bits():
+    x = torch.tensor([float("nan"), float("inf"), -0.0, 1e-40], dtype=torch.bfloat16)
+    y = round_trip(x)
+    assert y.view(torch.int16).tolist() == x.view(torch.int16).tolist()
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: torch.tensor(3.5),
+        lambda: torch.tensor(True),
+        lambda: torch.empty(0),
+        lambda: torch.zeros(2, 0, 3),
+        lambda: torch.arange(12.0).reshape(3, 4).t(),
+        lambda: torch.arange(24).reshape(2, 3, 4).permute(2, 0, 1),
+        lambda: torch.arange(10.0)[::3],
+        lambda: torch.arange(3.0)[:1].expand(4, 3),
+    ],
+    ids=["0-dim", "0-dim bool", "empty", "empty 3-d", "transposed", "permuted", "step", "expand"],
+)
+def test_shapes_and_strides_round_trip(make):
+    x = make()
+    assert same(round_trip(x), x)
+
+
+def test_views_saved_together_share_storage_again():
+    x = torch.arange(10.0)
+    loaded = round_trip({"x": x, "part": x[2:6], "matrix": x.view(2, 5).t()})
+    assert loaded["part"].untyped_storage() is loaded["x"].untyped_storage()
+    assert loaded["matrix"].untyped_storage() is loaded["x"].untyped_storage()
+    assert loaded["part"].storage_offset() == 2
+    loaded["x"][3] = 100.0
+    assert loaded["part"][1].item() == 100.0
+    assert loaded["matrix"][3, 0].item() == 100.0
+
+
+def test_storage_written_once():
+    x = torch.zeros(1000)
+    buffer = io.BytesIO()
+    torch.save([x, x[1:], x[:10]], buffer)
+    names = zipfile.ZipFile(buffer).namelist()
+    assert [n for n in names if "/data/" in n] == ["archive/data/0"]
+
+
+def test_one_storage_as_two_dtypes_raises():
+    x = torch.arange(4, dtype=torch.int32)
+    with pytest.raises(RuntimeError, match="view the same data as different types"):
+        torch.save([x, x.view(torch.float32)], io.BytesIO())
+
+
+def test_storages_and_nested_containers():
+    x = torch.arange(4.0)
+    obj = {
+        "list": [x, (1, "two", None)],
+        "ordered": collections.OrderedDict(b=2, a=1),
+        "size": torch.Size([2, 3]),
+        "dtype": torch.bfloat16,
+        "device": torch.device("cpu"),
+        "set": {1, 2},
+        "bytes": b"\x00\xff",
+        "complex": 1 - 2j,
+        "storage": torch.arange(4.0).untyped_storage(),
+    }
+    loaded = round_trip(obj)
+    assert loaded["list"][1] == (1, "two", None)
+    assert isinstance(loaded["ordered"], collections.OrderedDict)
+    assert list(loaded["ordered"]) == ["b", "a"]
+    assert loaded["size"] == torch.Size([2, 3]) and isinstance(loaded["size"], torch.Size)
+    assert loaded["dtype"] is torch.bfloat16
+    assert loaded["device"] == torch.device("cpu")
+    assert loaded["set"] == {1, 2} and loaded["bytes"] == b"\x00\xff"
+    assert loaded["complex"] == 1 - 2j
+    assert loaded["storage"].nbytes() == 16
+
+
+def test_legacy_format_round_trip():
+    x = torch.arange(6.0)
+    buffer = io.BytesIO()
+    torch.save({"x": x, "tail": x[3:], "i": torch.tensor([1, 2], dtype=torch.int16)}, buffer,
+               _use_new_zipfile_serialization=False)  # fmt: skip
+    assert not buffer.getvalue().startswith(b"PK")
+    buffer.seek(0)
+    loaded = torch.load(buffer)
+    assert loaded["tail"].untyped_storage() is loaded["x"].untyped_storage()
+    assert loaded["tail"].tolist() == [3.0, 4.0, 5.0] and loaded["i"].dtype == torch.int16
+
+
+@pytest.mark.parametrize("protocol", [2, 3, 4, 5])
+def test_pickle_protocols(protocol):
+    buffer = io.BytesIO()
+    torch.save({"x": torch.ones(2), "n": 3}, buffer, pickle_protocol=protocol)
+    buffer.seek(0)
+    assert torch.load(buffer)["x"].tolist() == [1.0, 1.0]
+
+
+# ----------------------------------------------------------------------- zip layout
+
+
+def test_zip_layout_matches_pytorch(tmp_path):
+    path = tmp_path / "my.model.pt"
+    torch.save({"a": torch.ones(3), "b": torch.zeros(2, dtype=torch.int64)}, path)
+    raw = path.read_bytes()
+    archive = zipfile.ZipFile(path)
+    assert archive.namelist() == [
+        "my.model/data.pkl",
+        "my.model/.format_version",
+        "my.model/.storage_alignment",
+        "my.model/byteorder",
+        "my.model/data/0",
+        "my.model/data/1",
+        "my.model/version",
+        "my.model/.data/serialization_id",
+    ]
+    assert archive.read("my.model/byteorder") == b"little"
+    assert archive.read("my.model/version") == b"3\n"
+    assert archive.read("my.model/data.pkl")[:2] == b"\x80\x02"
+    for info in archive.infolist():
+        assert info.compress_type == zipfile.ZIP_STORED
+        name_length, extra_length = struct.unpack_from("<HH", raw, info.header_offset + 26)
+        data_start = info.header_offset + 30 + name_length + extra_length
+        assert data_start % zip_writer.ALIGNMENT == 0, info.filename
+    assert archive.testzip() is None  # every CRC checks out
+
+
+def test_zip64_fields_for_large_offsets():
+    # the central directory switches to zip64 fields past 4 GiB; checked on a fake offset
+    writer = zip_writer.ZipWriter(io.BytesIO(), "a")
+    entry = zip_writer._Entry(b"a/x", 2**33, 5, 0)
+    header = writer._central_header(entry)
+    assert struct.unpack_from("<I", header, 42)[0] == 0xFFFFFFFF
+    assert struct.unpack_from("<Q", header, 46 + 3 + 4)[0] == 2**33
+
+
+# ------------------------------------------------------------------- sources and options
+
+
+def test_path_pathlib_and_file_objects(tmp_path):
+    x = torch.arange(3.0)
+    torch.save(x, str(tmp_path / "a.pt"))
+    torch.save(x, tmp_path / "b.pt")
+    with open(tmp_path / "c.pt", "wb") as f:
+        torch.save(x, f)
+    for name in "abc":
+        assert torch.load(tmp_path / f"{name}.pt").tolist() == [0.0, 1.0, 2.0]
+        assert torch.load(str(tmp_path / f"{name}.pt")).tolist() == [0.0, 1.0, 2.0]
+        with open(tmp_path / f"{name}.pt", "rb") as f:
+            assert torch.load(f).tolist() == [0.0, 1.0, 2.0]
+
+
+def test_load_from_unseekable_stream(tmp_path):
+    torch.save(torch.ones(2), tmp_path / "x.pt")
+
+    class Pipe(io.RawIOBase):
+        def __init__(self, data):
+            self._data = io.BytesIO(data)
+
+        def readable(self):
+            return True
+
+        def readinto(self, b):
+            return self._data.readinto(b)
+
+    assert torch.load(Pipe((tmp_path / "x.pt").read_bytes())).tolist() == [1.0, 1.0]
+
+
+@pytest.mark.parametrize(
+    "map_location",
+    ["cpu", torch.device("cpu"), {"cpu": "cpu"}, lambda storage, location: storage, None],
+    ids=["str", "device", "dict", "function", "none"],
+)
+def test_map_location_to_cpu(map_location):
+    assert round_trip(torch.ones(2), map_location=map_location).tolist() == [1.0, 1.0]
+
+
+def test_map_location_function_sees_each_storage_and_tag():
+    seen = []
+
+    def record(storage, location):
+        seen.append((storage.nbytes(), location))
+        return None
+
+    round_trip([torch.ones(2), torch.zeros(3, dtype=torch.int64)], map_location=record)
+    assert seen == [(8, "cpu"), (24, "cpu")]
+
+
+def test_map_location_errors():
+    with pytest.raises(RuntimeError, match="CUDA device but torch.cuda.is_available"):
+        round_trip(torch.ones(1), map_location="cuda")
+    with pytest.raises(RuntimeError, match="CUDA device"):
+        round_trip(torch.ones(1), map_location={"cpu": "cuda:0"})
+    with pytest.raises(TypeError, match="map_location"):
+        round_trip(torch.ones(1), map_location=7)
+
+
+def test_mmap_maps_without_reading(tmp_path):
+    path = tmp_path / "big.pt"
+    w = torch.arange(1000.0)
+    torch.save({"w": w, "v": w[10:20]}, path)
+    loaded = torch.load(path, mmap=True)
+    base = loaded["w"].numpy()
+    while base.base is not None and not isinstance(base, np.memmap):
+        base = base.base
+    assert isinstance(base, np.memmap)
+    assert loaded["v"].untyped_storage() is loaded["w"].untyped_storage()
+    assert loaded["v"].tolist() == list(map(float, range(10, 20)))
+    loaded["w"][0] = 5.0  # copy-on-write: the file keeps its bytes
+    assert torch.load(path)["w"][0].item() == 0.0
+
+
+def test_mmap_errors(tmp_path):
+    buffer = io.BytesIO()
+    torch.save(torch.ones(1), buffer)
+    buffer.seek(0)
+    with pytest.raises(ValueError, match="f must be a file path in order to use the mmap"):
+        torch.load(buffer, mmap=True)
+    torch.save(torch.ones(1), tmp_path / "old.pt", _use_new_zipfile_serialization=False)
+    with pytest.raises(RuntimeError, match="mmap can only be used with files saved"):
+        torch.load(tmp_path / "old.pt", mmap=True)
+
+
+def test_load_argument_errors():
+    with pytest.raises(RuntimeError, match="explicit pickle_module"):
+        round_trip(torch.ones(1), pickle_module=pickle, weights_only=True)
+    assert round_trip(torch.ones(1), pickle_module=pickle).tolist() == [1.0]
+    with pytest.raises(FileNotFoundError):
+        torch.load("/nonexistent/folder/file.pt")
+    with pytest.raises(EOFError):
+        torch.load(io.BytesIO(b""))
+
+
+# ---------------------------------------------------------------------- atomic saves
+
+
+def test_save_to_missing_folder_raises():
+    with pytest.raises(RuntimeError, match="Parent directory /nonexistent/folder does not exist"):
+        torch.save(torch.ones(1), "/nonexistent/folder/x.pt")
+
+
+def test_failed_save_keeps_the_old_file(tmp_path):
+    path = tmp_path / "ckpt.pt"
+    torch.save({"step": 1}, path)
+    before = path.read_bytes()
+
+    class Unpicklable:
+        def __reduce__(self):
+            raise RuntimeError("boom")
+
+    with pytest.raises(RuntimeError, match="boom"):
+        torch.save({"step": 2, "bad": Unpicklable()}, path)
+    assert path.read_bytes() == before
+    assert os.listdir(tmp_path) == ["ckpt.pt"]  # the temporary file is gone
+
+
+def test_save_replaces_and_keeps_permissions(tmp_path):
+    path = tmp_path / "ckpt.pt"
+    torch.save(1, path)
+    torch.save(2, path)
+    assert torch.load(path) == 2
+    mask = os.umask(0)
+    os.umask(mask)
+    assert path.stat().st_mode & 0o777 == 0o666 & ~mask
+
+
+# ------------------------------------------------------------------------ weights_only
+
+
+class Point:
+    def __init__(self, x, y):
+        self.x, self.y = x, y
+
+
+def test_weights_only_refuses_unknown_classes_and_says_how():
+    buffer = io.BytesIO()
+    torch.save({"p": Point(1, torch.ones(1))}, buffer)
+    buffer.seek(0)
+    with pytest.raises(pickle.UnpicklingError) as info:
+        torch.load(buffer)
+    message = str(info.value)
+    assert "Weights only load failed" in message
+    assert f"GLOBAL {__name__}.Point" in message
+    assert "add_safe_globals" in message and "weights_only=False" in message
+
+
+def test_add_safe_globals_and_context_manager():
+    buffer = io.BytesIO()
+    torch.save(Point(1, torch.ones(2)), buffer)
+    torch.serialization.clear_safe_globals()
+    try:
+        with torch.serialization.safe_globals([Point]):
+            assert torch.serialization.get_safe_globals() == [Point]
+            buffer.seek(0)
+            loaded = torch.load(buffer)
+        assert torch.serialization.get_safe_globals() == []
+        assert isinstance(loaded, Point) and loaded.y.tolist() == [1.0, 1.0]
+        torch.serialization.add_safe_globals([(Point, f"{__name__}.Point")])
+        buffer.seek(0)
+        assert torch.load(buffer).x == 1
+    finally:
+        torch.serialization.clear_safe_globals()
+    buffer.seek(0)
+    with pytest.raises(pickle.UnpicklingError):
+        torch.load(buffer)
+
+
+def test_add_safe_globals_argument_errors():
+    with pytest.raises(TypeError):
+        torch.serialization.add_safe_globals(Point)
+    with pytest.raises(ValueError):
+        torch.serialization.add_safe_globals([(Point, 3)])
+
+
+def test_weights_only_false_loads_anything():
+    buffer = io.BytesIO()
+    torch.save({"p": Point(2, 3)}, buffer)
+    buffer.seek(0)
+    assert torch.load(buffer, weights_only=False)["p"].y == 3
+
+
+# --------------------------------------------------------------- nn and optim objects
+
+
+def _nn():
+    return pytest.importorskip("torch.nn", exc_type=ImportError)
+
+
+@pytest.mark.autograd
+def test_parameter_survives():
+    nn = _nn()
+    weight = nn.Parameter(torch.arange(4.0))
+    frozen = nn.Parameter(torch.ones(2), requires_grad=False)
+    loaded = round_trip({"w": weight, "view": weight[1:], "frozen": frozen})
+    assert type(loaded["w"]) is nn.Parameter and loaded["w"].requires_grad
+    assert type(loaded["frozen"]) is nn.Parameter and not loaded["frozen"].requires_grad
+    assert loaded["view"].untyped_storage() is loaded["w"].untyped_storage()
+
+
+@pytest.mark.autograd
+def test_module_state_dict_round_trip():
+    nn = _nn()
+    model = nn.Sequential(nn.Linear(3, 4), nn.BatchNorm1d(4), nn.Linear(4, 1))
+    state = round_trip(model.state_dict())
+    other = nn.Sequential(nn.Linear(3, 4), nn.BatchNorm1d(4), nn.Linear(4, 1))
+    other.load_state_dict(state)
+    for (name, a), b in zip(model.state_dict().items(), other.state_dict().values()):
+        assert torch.equal(a, b), name
+    assert state._metadata == model.state_dict()._metadata
+
+
+@pytest.mark.autograd
+def test_whole_module_needs_weights_only_false():
+    nn = _nn()
+    model = nn.Linear(2, 3)
+    buffer = io.BytesIO()
+    torch.save(model, buffer)
+    buffer.seek(0)
+    with pytest.raises(pickle.UnpicklingError, match="torch.nn.modules.linear.Linear"):
+        torch.load(buffer)
+    buffer.seek(0)
+    loaded = torch.load(buffer, weights_only=False)
+    assert isinstance(loaded, nn.Linear) and isinstance(loaded.weight, nn.Parameter)
+    assert torch.equal(loaded.weight, model.weight)
+
+
+@pytest.mark.autograd
+def test_optimizer_state_dict_round_trip():
+    nn = _nn()
+    optim = pytest.importorskip("torch.optim", exc_type=ImportError)
+    weight = nn.Parameter(torch.ones(3))
+    optimizer = optim.Adam([weight], lr=0.1)
+    (weight * 2).sum().backward()
+    optimizer.step()
+    state = round_trip(optimizer.state_dict())
+    fresh = optim.Adam([nn.Parameter(torch.ones(3))], lr=0.5)
+    fresh.load_state_dict(state)
+    assert fresh.param_groups[0]["lr"] == 0.1
+    saved = optimizer.state_dict()["state"][0]
+    assert torch.equal(state["state"][0]["exp_avg_sq"], saved["exp_avg_sq"])
+    assert torch.equal(state["state"][0]["step"], saved["step"])
+
+
+def test_storage_class_names():
+    assert torch.FloatStorage.__module__ == "torch"
+    storage = torch.FloatStorage([1.0, 2.0])
+    assert storage.dtype is torch.float32 and storage.tolist() == [1.0, 2.0]
+    assert torch.LongStorage(3).size() == 3
+    loaded = round_trip(torch.BFloat16Storage([1.5]))
+    assert loaded.dtype is torch.bfloat16 and loaded.tolist() == [1.5]
+
+
+def test_rebuild_functions_check_geometry():
+    storage = torch.FloatStorage(4)
+    with pytest.raises(RuntimeError, match="out of bounds"):
+        torch._utils._rebuild_tensor_v2(storage, 1, (2, 2), (2, 1), False, None)
+    with pytest.raises(RuntimeError, match="negative"):
+        torch._utils._rebuild_tensor_v2(storage, 0, (2,), (-1,), False, None)
+    t = torch._utils._rebuild_tensor_v2(storage, 1, (3,), (1,), False, None)
+    assert t.storage_offset() == 1 and t._base is None
+
+
+def test_pathlib_prefix_uses_file_stem(tmp_path):
+    torch.save(1, pathlib.Path(tmp_path) / "weights")
+    assert zipfile.ZipFile(tmp_path / "weights").namelist()[0] == "weights/data.pkl"
