@@ -34,7 +34,7 @@ def reduce_storage(storage: torch.UntypedStorage):
     by :mod:`multiprocessing`'s resource sharer; with file_system its name."""
     if not storage.is_shared():
         storage.share_memory_()
-    segment = _shm.segment_of(storage._buffer)
+    segment = _shm.segment_of_storage(storage)
     nbytes = storage.nbytes()
     if segment.name is not None:
         _shm.mark_in_flight(segment.name)
@@ -56,7 +56,7 @@ def _reduce_typed_storage(storage: torch.TypedStorage):
 
 
 def _rebuild_typed_storage(untyped, dtype) -> torch.TypedStorage:
-    return torch.TypedStorage._wrap(untyped, dtype)
+    return _shm.typed_storage(untyped, dtype)
 
 
 # ---------------------------------------------------------------------------- tensors
@@ -84,9 +84,7 @@ def reduce_tensor(tensor: torch.Tensor):
 
 def rebuild_tensor(storage, dtype, offset, size, stride, requires_grad) -> torch.Tensor:
     """The receiving side of :func:`reduce_tensor`."""
-    tensor = torch.empty(0, dtype=dtype).set_(storage, offset, size, stride)
-    # set_ counts as a write; a fresh tensor starts at version 0
-    tensor._version_ = None
+    tensor = _shm.tensor_over(storage, dtype, offset, size, stride)
     if requires_grad:
         tensor.requires_grad_(True)
     return tensor
