@@ -12,6 +12,7 @@ import collections.abc
 import copy
 import re
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -203,7 +204,7 @@ default_collate_fn_map: dict = {
 }
 
 
-def default_collate(batch):
+def default_collate(batch: list) -> Any:
     """Merge a list of samples into a batch: the default ``collate_fn`` of
     :class:`~torch.utils.data.DataLoader` when it batches.
 
@@ -234,14 +235,14 @@ def default_collate(batch):
     return collate(batch, collate_fn_map=default_collate_fn_map)
 
 
-def default_convert(data):
+def default_convert(data: Any) -> Any:
     """Turn NumPy arrays and NumPy scalars in ``data`` into tensors, keeping its
     containers: the default ``collate_fn`` of :class:`~torch.utils.data.DataLoader`
     when it does not batch (``batch_size=None``). Tuples become lists; anything else
     is returned unchanged.
 
     Args:
-        data: one sample.
+        data (Any): one sample.
 
     Returns:
         The sample with NumPy data converted.

@@ -95,7 +95,7 @@ class Trainer:
         Args:
             queue_name (str): ``"iteration"``, ``"batch"``, ``"update"`` or ``"epoch"``.
             time (int): the current count of that unit, from 1.
-            *args: passed to the plugins after ``time``.
+            *args (Any): passed to the plugins after ``time``.
         """
         queue = self.plugin_queues[queue_name]
         while queue and queue[0][0] <= time:

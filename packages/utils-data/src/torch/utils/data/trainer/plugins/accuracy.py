@@ -12,7 +12,7 @@ class AccuracyMonitor(Monitor):
     argmax along dim 1) equals ``target``, under ``trainer.stats["accuracy"]``.
 
     Args:
-        **kwargs: options of :class:`Monitor` (defaults: 2 decimals, unit ``"%"``).
+        **kwargs (Any): options of :class:`Monitor` (defaults: 2 decimals, unit ``"%"``).
     """
 
     stat_name = "accuracy"

@@ -15,7 +15,7 @@ class ProgressMonitor(Plugin):
 
     Args:
         bar (bool): draw a tqdm bar (ignored without tqdm). Default: ``True``.
-        **tqdm_kwargs: passed to ``tqdm`` (e.g. ``file``, ``leave``, ``disable``).
+        **tqdm_kwargs (Any): passed to ``tqdm`` (e.g. ``file``, ``leave``, ``disable``).
     """
 
     stat_name = "progress"

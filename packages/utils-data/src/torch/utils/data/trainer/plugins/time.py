@@ -14,7 +14,7 @@ class TimeMonitor(Monitor):
     counts from registration) under ``trainer.stats["time"]``.
 
     Args:
-        **kwargs: options of :class:`Monitor` (defaults: no decimals, unit ``"ms"``).
+        **kwargs (Any): options of :class:`Monitor` (defaults: no decimals, unit ``"ms"``).
     """
 
     stat_name = "time"
