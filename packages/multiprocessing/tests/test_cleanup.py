@@ -121,3 +121,26 @@ def echo(queue, back):
         t.add_(1)
         back.put(t)
         del t
+
+
+def send_and_exit(queue):
+    queue.put(torch.full((100,), 4.0))
+
+
+def test_file_system_segment_outlives_its_sender_while_in_flight(no_leaks):
+    # the sender exits before the message is read: the tracker holds the segment for the
+    # receiver (file_descriptor cannot do this: the sender serves the descriptor)
+    mp.set_sharing_strategy("file_system")
+    try:
+        queue = FORK.Queue()
+        process = FORK.Process(target=send_and_exit, args=(queue,))
+        process.start()
+        process.join(30)
+        assert process.exitcode == 0
+        received = queue.get(timeout=30)
+        assert received.is_shared() and received.sum().item() == 400.0
+        del received
+        queue.close()
+        queue.join_thread()
+    finally:
+        mp.set_sharing_strategy("file_descriptor")
