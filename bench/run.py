@@ -72,6 +72,7 @@ def cases() -> dict:
     results.update(autograd_cases())
     results.update(nn_cases())
     results.update(_multiprocessing_cases())
+    results.update(data_cases())
     return results
 
 
@@ -225,3 +226,27 @@ if __name__ == "__main__":
     if hasattr(torch, "set_num_threads"):
         torch.set_num_threads(2)  # the machine has 2 cores: both sides get both
     print(json.dumps(cases()))
+
+
+# issue 9's target: an epoch of MNIST-sized data through a DataLoader with 2 workers
+
+
+def data_cases() -> dict:
+    """One pass over a TensorDataset of 60000 1x28x28 images with labels, batch 64, with
+    2 worker processes (started per epoch, as by default) and without workers."""
+    from torch.utils.data import DataLoader, TensorDataset
+
+    torch.manual_seed(0)
+    dataset = TensorDataset(torch.randn(60000, 1, 28, 28), torch.randint(0, 10, (60000,)))
+
+    def epoch(workers):
+        def run():
+            for _ in DataLoader(dataset, batch_size=64, num_workers=workers):
+                pass
+
+        return run
+
+    return {
+        "DataLoader epoch 60000x1x28x28, batch 64, 2 workers": _median_us(epoch(2), 1, repeat=5),
+        "DataLoader epoch 60000x1x28x28, batch 64, no workers": _median_us(epoch(0), 1, repeat=5),
+    }
