@@ -5,10 +5,14 @@ Run as a script (``python -I -S _shm_tracker.py LISTEN_FD SHM_DIR PREFIX``) by t
 process that creates a named segment; it imports nothing of torch. Each client process
 holds one connection and sends lines:
 
-- ``ADD name``: this process uses ``name`` (answered ``ok``);
+- ``ADD name``: this process uses ``name``;
 - ``DEL name``: this process released one use of ``name``;
-- ``SEND name``: a message carrying ``name`` is on its way (answered ``ok``); the
-  receiver's ``RECV name`` ends that reference.
+- ``SEND name``: a message carrying ``name`` is on its way; the receiver's ``RECV name``
+  ends that reference. The two come on different connections, so a RECV may be read
+  first: the count of messages in flight may dip below zero until the SEND arrives.
+
+Nothing is answered: within one connection lines are read in order, which is what keeps
+a name alive (a sender's SEND always precedes its DEL).
 
 A process that ends, even by SIGKILL, closes its connection and loses all its uses. A
 name is unlinked when nothing holds it; the tracker exits, unlinking whatever is left,
@@ -73,18 +77,18 @@ class Tracker:
         if verb == "ADD":
             uses[name] = uses.get(name, 0) + 1
             self.known.add(name)
-            connection.sendall(b"ok\n")
-        elif verb == "SEND":
-            self.in_flight[name] = self.in_flight.get(name, 0) + 1
+        elif verb in ("SEND", "RECV"):
+            count = self.in_flight.get(name, 0) + (1 if verb == "SEND" else -1)
+            if count:
+                self.in_flight[name] = count
+            else:
+                self.in_flight.pop(name, None)
             self.known.add(name)
-            connection.sendall(b"ok\n")
+            self.release(name)
         elif verb == "DEL" and uses.get(name, 0) > 0:
             uses[name] -= 1
             if not uses[name]:
                 del uses[name]
-            self.release(name)
-        elif verb == "RECV" and self.in_flight.get(name, 0) > 0:
-            self.in_flight[name] -= 1
             self.release(name)
 
     def close(self, connection: socket.socket) -> None:
