@@ -100,10 +100,10 @@ def test_division_and_operators():
 
 def test_inplace_and_out():
     a = torch.tensor([1.0, 2.0])
-    version = a._version[0]
+    version = a._version
     a += 1
     a.mul_(2)
-    assert a.tolist() == [4.0, 6.0] and a._version[0] == version + 2
+    assert a.tolist() == [4.0, 6.0] and a._version == version + 2
     out = torch.empty(2)
     torch.add(a, 1, out=out)
     assert out.tolist() == [5.0, 7.0]

@@ -94,9 +94,45 @@ from ._legacy import LEGACY_TYPES
 from ._ops import out_variants as _out_variants
 from ._ops._dispatch import result_type
 from ._ops.binary_math import *  # noqa: F403 - the binary math functions
+from ._ops.combining import (
+    atleast_1d,
+    atleast_2d,
+    atleast_3d,
+    block_diag,
+    cartesian_prod,
+    cdist,
+    column_stack,
+    combinations,
+    cross,
+    diag_embed,
+    diagflat,
+    dsplit,
+    dstack,
+    fliplr,
+    flipud,
+    hsplit,
+    kron,
+    msort,
+    repeat_interleave,
+    tensor_split,
+    tril_indices,
+    triu_indices,
+    unique_consecutive,
+    vsplit,
+)
 from ._ops.complex_views import imag, real, view_as_complex, view_as_real
 from ._ops.fill import fill, zero_
 from ._ops.gather_scatter import flip, gather, index_select, masked_fill, scatter, scatter_add
+from ._ops.index_ops import (
+    index_add,
+    index_copy,
+    index_fill,
+    index_put,
+    index_reduce,
+    masked_scatter,
+    scatter_reduce,
+    take_along_dim,
+)
 from ._ops.linalg import (
     addbmm,
     addmm,
@@ -110,6 +146,21 @@ from ._ops.linalg import (
     mv,
     outer,
     tensordot,
+)
+from ._ops.linalg_extras import *  # noqa: F403 - vdot, inner, addr, det, svd, lu, ...
+from ._ops.math_extras import (
+    complex,
+    conj,
+    dist,
+    frexp,
+    heaviside,
+    ldexp,
+    logcumsumexp,
+    nanmedian,
+    nanquantile,
+    nextafter,
+    polar,
+    quantile,
 )
 from ._ops.nn_functional import *  # noqa: F403 - layer_norm, dropout, embedding, ...
 from ._ops.nn_kernels import *  # noqa: F403 - conv, pooling, softmax, relu
@@ -225,9 +276,9 @@ from ._random import (
     seed,
     set_rng_state,
 )
+from ._serialization.storage_types import LEGACY_STORAGES
 from ._size import Size
 from ._sparse import sparse_coo_tensor
-from ._serialization.storage_types import LEGACY_STORAGES
 from ._storage import TypedStorage, UntypedStorage
 from ._tensor import Tensor
 from .serialization import load, save
@@ -246,6 +297,11 @@ argmin norm logsumexp cumsum cumprod cummax cummin all any median mode kthvalue 
 hstack vstack gather scatter scatter_add index_select masked_select take nonzero tril triu sort
 argsort topk searchsorted bucketize histc tensordot outer diag mm bmm matmul mv dot addmm addbmm
 baddbmm addmv
+index_add index_copy index_fill index_put index_reduce masked_scatter scatter_reduce take_along_dim
+repeat_interleave unique_consecutive dstack column_stack diag_embed kron cross block_diag
+tril_indices triu_indices msort logcumsumexp nanmedian quantile nanquantile dist frexp ldexp
+nextafter heaviside polar complex vdot inner addr ger slogdet inverse cholesky cholesky_solve
+cholesky_inverse qr svd matrix_power triangular_solve
 """.split()
 for _name in _WITH_OUT:
     globals()[_name] = _out_variants.add_out(globals()[_name], _name)

@@ -11,9 +11,13 @@ from . import _conversion, _indexing, _predicates, _random
 from ._layout import strided
 from ._ops import (
     binary_math,
+    combining,
     complex_views,
     gather_scatter,
+    index_ops,
     linalg,
+    linalg_extras,
+    math_extras,
     nn_kernels,
     pointwise,
     pointwise_composites,
@@ -134,6 +138,11 @@ _METHODS = {
     "__setitem__": _indexing.setitem,
     # random fills
     **_random.TENSOR_METHODS,
+    # the math API's remaining families (issue 4)
+    **index_ops.METHODS,
+    **combining.METHODS,
+    **math_extras.METHODS,
+    **linalg_extras.METHODS,
 }
 
 

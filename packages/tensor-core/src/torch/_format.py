@@ -216,9 +216,9 @@ def tensor_repr(tensor, default_dtype, plain: bool = False) -> str:
         summarize = array.size > OPTIONS.threshold
         fmt = _formatter(array, summarize)
         body = _render(array, len(prefix), summarize, fmt)
-    implied = tensor.dtype in (default_dtype, default_dtype.to_complex()) or tensor.dtype.name in (
-        "int64",
-        "bool",
+    # an empty long or bool tensor names its dtype (its values cannot show it)
+    implied = tensor.dtype in (default_dtype, default_dtype.to_complex()) or (
+        tensor.dtype.name in ("int64", "bool") and array.size > 0
     )
     if not implied and not plain:
         suffixes.append(f"dtype={tensor.dtype}")

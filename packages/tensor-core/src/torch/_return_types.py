@@ -4,7 +4,19 @@ from __future__ import annotations
 
 from collections import namedtuple
 
-__all__ = ["max", "min", "median", "mode", "kthvalue", "cummax", "cummin", "sort", "topk"]
+__all__ = [
+    "max",
+    "min",
+    "median",
+    "nanmedian",
+    "mode",
+    "kthvalue",
+    "cummax",
+    "cummin",
+    "sort",
+    "topk",
+    "frexp",
+]
 
 
 def _structseq(name: str, fields=("values", "indices")):
@@ -29,3 +41,5 @@ cummax = _structseq("cummax")
 cummin = _structseq("cummin")
 sort = _structseq("sort")
 topk = _structseq("topk")
+nanmedian = _structseq("nanmedian")
+frexp = _structseq("frexp", ("mantissa", "exponent"))

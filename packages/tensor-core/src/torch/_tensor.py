@@ -91,15 +91,11 @@ class Tensor:
         self._offset_ = offset
 
     @property
-    def _version(self) -> list:
+    def _version(self) -> int:
+        # an int, as in PyTorch; the counter itself is the one-element list ``_version_``
+        # that views share with their base (None until the first write)
         version = self._version_
-        if version is None:
-            version = self._version_ = [0]
-        return version
-
-    @_version.setter
-    def _version(self, version: list) -> None:
-        self._version_ = version
+        return 0 if version is None else version[0]
 
     # ----------------------------------------------------------------- metadata
 
@@ -259,7 +255,7 @@ class Tensor:
         # Shares memory but not the version counter: changes through .data are invisible
         # to autograd, as the 0.4 migration guide describes.
         view = self._alias(self._np.view())
-        view._version = [0]
+        view._version_ = None
         view._base = None
         return view
 

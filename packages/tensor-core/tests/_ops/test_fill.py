@@ -10,10 +10,10 @@ import torch
 def test_fill_writes_in_place_through_views_and_bumps_the_version():
     base = torch.zeros(3, 4)
     column = base[:, 1]
-    before = base._version[0]
+    before = base._version
     pointer = base.data_ptr()
     column.fill_(2.0)
-    assert base.data_ptr() == pointer and base._version[0] == before + 1
+    assert base.data_ptr() == pointer and base._version == before + 1
     assert base[:, 1].tolist() == [2.0, 2.0, 2.0] and base.sum().item() == 6.0
 
 

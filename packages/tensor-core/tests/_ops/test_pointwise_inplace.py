@@ -44,9 +44,9 @@ def test_binary_with_python_scalar(scalar):
 
 def test_writes_into_the_same_memory_and_bumps_version():
     x = _data((4, 6), F32, 4)
-    pointer, version = x.data_ptr(), x._version[0]
+    pointer, version = x.data_ptr(), x._version
     x.add_(torch.ones(6), alpha=2).mul_(0.5).sqrt_()
-    assert x.data_ptr() == pointer and x._version[0] == version + 3
+    assert x.data_ptr() == pointer and x._version == version + 3
 
 
 def test_non_contiguous_view_is_updated_in_its_base():
@@ -79,7 +79,7 @@ def test_shape_errors_leave_the_tensor_unchanged():
         x.add_(torch.ones(2, 3))
     with pytest.raises(RuntimeError, match="must match the size of tensor b"):
         x.mul_(torch.ones(4))
-    assert x.tolist() == [1.0, 1.0, 1.0] and x._version[0] == 0
+    assert x.tolist() == [1.0, 1.0, 1.0] and x._version == 0
 
 
 def test_integer_in_place_keeps_integers():

@@ -3,10 +3,14 @@
 
 from . import (  # noqa: F401
     binary_math,
+    combining,
     decompositions,
     fill,
     gather_scatter,
+    index_ops,
     linalg,
+    linalg_extras,
+    math_extras,
     nn_functional,
     nn_kernels,
     pointwise,

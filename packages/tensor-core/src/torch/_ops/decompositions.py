@@ -69,6 +69,13 @@ def _check_square(name: str, a: Tensor) -> None:
         )
 
 
+def _batch_prefix(a: np.ndarray, failed: np.ndarray) -> tuple[str, int]:
+    """``"(Batch element i): "`` for the first failing matrix of a batch ('' for one
+    matrix), and that matrix's flat index."""
+    index = int(np.flatnonzero(failed.reshape(-1))[0]) if failed.size else 0
+    return (f"(Batch element {index}): " if a.ndim > 2 else ""), index
+
+
 def _check_float(name: str, a: Tensor) -> None:
     if not (a._dtype.is_floating_point or a._dtype.is_complex):
         raise RuntimeError(
@@ -92,11 +99,22 @@ def inv(A: Tensor) -> Tensor:
     try:
         result = np.linalg.inv(A._np)
     except np.linalg.LinAlgError:
-        raise _LinAlgError(
-            "linalg.inv: The diagonal element 2 is zero, the inversion could not "
-            "be completed because the input matrix is singular."
-        ) from None
+        raise _LinAlgError(_singular_message("linalg.inv", A._np)) from None
     return record(INV, (A,), _wrap_lapack(result, A._dtype))
+
+
+def _singular_message(name: str, a: np.ndarray) -> str:
+    """PyTorch's message for a singular matrix: the 1-based index of the first zero
+    diagonal element of its LU factorisation (and the batch element)."""
+    from .linalg_extras import _lu_numpy
+
+    _, _, info = _lu_numpy(a)
+    prefix, index = _batch_prefix(a, info != 0)
+    element = int(info.reshape(-1)[index]) if info.size else 1
+    return (
+        f"{name}: {prefix}The diagonal element {element} is zero, the inversion could not "
+        "be completed because the input matrix is singular."
+    )
 
 
 INV = _register("inv", inv, "linalg_inv(Tensor A) -> Tensor")
@@ -133,15 +151,25 @@ def slogdet(A: Tensor):
 def solve(A: Tensor, B: Tensor, *, left: bool = True) -> Tensor:
     """The solution ``X`` of ``A @ X = B`` (``B`` a vector or a batch of matrices)."""
     _check_square("solve", A)
+    if A._dtype is not B._dtype:
+        raise RuntimeError(
+            "linalg.solve: Expected A and B to have the same dtype, but found A of type "
+            f"{A._dtype._legacy[:-6]} and B of type {B._dtype._legacy[:-6]} instead"
+        )
     if not left:
         return solve(A.mT, B.mT).mT
-    vector = B._np.ndim == A._np.ndim - 1
+    vector = B._np.ndim == 1 or B._np.ndim == A._np.ndim - 1 and B._np.shape == A._np.shape[:-1]
     b = B._np[..., None] if vector else B._np
+    if b.shape[-2] != A._np.shape[-1]:
+        raise RuntimeError(
+            "linalg.solve: Incompatible shapes of A and B for the equation AX = B "
+            f"({A._np.shape[-2]}x{A._np.shape[-1]} and {b.shape[-2]}x{b.shape[-1]})"
+        )
     try:
         result = np.linalg.solve(A._np, b)
     except np.linalg.LinAlgError:
         raise _LinAlgError(
-            "linalg.solve: The solver failed because the input matrix is singular."
+            "torch.linalg.solve: The solver failed because the input matrix is singular."
         ) from None
     if vector:
         result = result[..., 0]
@@ -160,18 +188,32 @@ def cholesky(A: Tensor, *, upper: bool = False) -> Tensor:
     try:
         lower = np.linalg.cholesky(A._np)
     except np.linalg.LinAlgError:
-        raise _LinAlgError(
-            "linalg.cholesky: The factorization could not be completed because the input is "
-            f"not positive-definite (the leading minor of order {_failing_minor(A._np)} is "
-            "not positive-definite)."
-        ) from None
+        raise _LinAlgError(_not_definite_message("linalg.cholesky", A._np)) from None
     factor = lower.swapaxes(-1, -2) if upper else lower  # LAPACK computes either directly
     return record(CHOLESKY, (A,), _wrap_lapack(factor, A._dtype), (upper,))
 
 
-def _failing_minor(a: np.ndarray) -> int:
-    """The order of the first leading minor that is not positive-definite."""
+def _not_definite_message(name: str, a: np.ndarray) -> str:
+    flat = a.reshape(-1, *a.shape[-2:])
+    minors = np.array([_failing_minor(m, check_whole=True) for m in flat])
+    prefix, index = _batch_prefix(a, minors != 0)
+    return (
+        f"{name}: {prefix}The factorization could not be completed because the input is "
+        f"not positive-definite (the leading minor of order {minors[index]} is not "
+        "positive-definite)."
+    )
+
+
+def _failing_minor(a: np.ndarray, check_whole: bool = False) -> int:
+    """The order of the first leading minor that is not positive-definite (0 when
+    ``check_whole`` and the matrix is positive-definite)."""
     matrix = a.reshape(-1, *a.shape[-2:])[0]
+    if check_whole:
+        try:
+            np.linalg.cholesky(matrix)
+            return 0
+        except np.linalg.LinAlgError:
+            pass
     for k in range(1, matrix.shape[0] + 1):
         try:
             np.linalg.cholesky(matrix[:k, :k])
@@ -202,14 +244,23 @@ EIGH_VALUES = _register("_eigh_values", _eigh_values, "_eigh_values(Tensor A) ->
 EIGH_VECTORS = _register("_eigh_vectors", _eigh_vectors, "_eigh_vectors(Tensor A) -> Tensor")
 
 
+def _check_uplo(uplo) -> None:
+    if uplo not in ("L", "U", "l", "u"):
+        raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {uplo}")
+
+
 def eigh(A: Tensor, UPLO: str = "L"):  # noqa: N803 - PyTorch's name
     """Eigenvalues (ascending) and eigenvectors of (batches of) symmetric matrices."""
+    _check_uplo(UPLO)
+    UPLO = UPLO.upper()  # noqa: N806
     _check_square("eigh", A)
     return _EighResult(_eigh_values(A, UPLO), _eigh_vectors(A, UPLO))
 
 
 def eigvalsh(A: Tensor, UPLO: str = "L") -> Tensor:  # noqa: N803
     """The eigenvalues (ascending) of symmetric matrices."""
+    _check_uplo(UPLO)
+    UPLO = UPLO.upper()  # noqa: N806
     _check_square("eigvalsh", A)
     return _eigh_values(A, UPLO)
 
@@ -253,35 +304,134 @@ _QrResult = _structseq("linalg_qr", ("Q", "R"))
 
 
 def qr(A: Tensor, mode: str = "reduced"):
-    """``(Q, R)`` with ``A = Q @ R`` (no gradients yet)."""
+    """``(Q, R)`` with ``A = Q @ R`` (no gradients yet); ``mode="r"`` leaves Q empty."""
+    if mode not in ("reduced", "complete", "r"):
+        raise RuntimeError(
+            f"qr received unrecognized mode '{mode}' but expected one of 'reduced' (default), "
+            "'r', or 'complete'"
+        )
+    _check_float("qr", A)
     q, r = np.linalg.qr(A._np, mode="complete" if mode == "complete" else "reduced")
-    return _QrResult(_wrap(q, A._dtype), _wrap(r, A._dtype))
+    if mode == "r":
+        return _QrResult(_wrap(np.zeros(0), A._dtype), _wrap_lapack(r, A._dtype))
+    return _QrResult(_wrap_lapack(q, A._dtype), _wrap_lapack(r, A._dtype))
 
 
 _LstsqResult = _structseq("linalg_lstsq", ("solution", "residuals", "rank", "singular_values"))
 
 
+_DRIVERS = ("gels", "gelsy", "gelsd", "gelss")
+
+
+def _check_lstsq(A: Tensor, B: Tensor, driver) -> bool:
+    """Errors of lstsq's arguments; whether ``B`` is a (batch of) vector(s)."""
+    if driver not in _DRIVERS:
+        raise RuntimeError(
+            "torch.linalg.lstsq: parameter `driver` should be one of (gels, gelsy, gelsd, gelss)"
+        )
+    if A._dtype is not B._dtype:
+        raise RuntimeError(
+            "torch.linalg.lstsq: Expected input and other to have the same dtype, but got "
+            f"input's dtype {A._dtype._legacy[:-6]} and other's dtype {B._dtype._legacy[:-6]}"
+        )
+    vector = B._np.ndim == A._np.ndim - 1
+    rows = B._np.shape[-1] if vector else B._np.shape[-2]
+    if rows != A._np.shape[-2]:
+        what = "other.size(-1)" if vector else "other.size(-2)"
+        raise RuntimeError(f"torch.linalg.lstsq: input.size(-2) should match {what}")
+    return vector
+
+
+def _in_lapack_buffer(solution: Tensor, rows: int) -> Tensor:
+    """``solution`` laid out as LAPACK (and PyTorch) leave it: the first rows of a
+    column-major buffer with ``rows`` rows (the right-hand side's)."""
+    from .._conversion import copy_
+    from .._creation import empty_strided
+
+    n, k = solution.shape[-2:]
+    batch = tuple(solution.shape[:-2])
+    strides, step = [], rows * k
+    for size in reversed(batch):
+        strides.insert(0, step)
+        step *= size
+    buffer = empty_strided(batch + (rows, k), tuple(strides) + (1, rows), dtype=solution.dtype)
+    target = buffer.narrow(-2, 0, n)
+    copy_(target, solution)
+    return target
+
+
 def lstsq(A: Tensor, B: Tensor, rcond=None, *, driver=None):
-    """The least-squares solution of ``A @ X = B``; full-column-rank ``A`` solves the
-    normal equations (differentiable), others go through NumPy's SVD solver."""
-    rank = np.linalg.matrix_rank(A._np)
-    if A._np.ndim == 2 and rank == A._np.shape[1]:
-        solution = solve(A.mT @ A, A.mT @ B)
+    """The least-squares solution of ``A @ X = B`` (batched). Full-column-rank ``A``
+    solves the normal equations (differentiable); others go through the pseudo-inverse.
+    As in PyTorch, ``residuals`` (m > n, full rank) and ``singular_values`` are filled
+    only by the drivers that compute them (``gelsd``/``gelss``; ``gels`` gives residuals
+    and no rank)."""
+    driver = driver or "gelsy"
+    vector = _check_lstsq(A, B, driver)
+    b = B.unsqueeze(-1) if vector else B
+    m, n = A._np.shape[-2:]
+    values = np.linalg.svd(A._np, compute_uv=False) if A._np.size else np.zeros((0,))
+    largest = values[..., :1] if values.shape[-1] else np.zeros(values.shape[:-1] + (1,))
+    cutoff = (np.finfo(A._np.dtype).eps * max(m, n) if rcond is None else rcond) * largest
+    rank = (values > cutoff).sum(-1)
+    if np.all(rank == n) and m >= n:
+        AH = A.mT.conj() if A._dtype.is_complex else A.mT  # noqa: N806
+        solution = solve(AH @ A, AH @ b)
     else:
-        solution = _wrap(np.linalg.lstsq(A._np, B._np, rcond=rcond)[0], A._dtype)
+        pinv_array = np.linalg.pinv(
+            A._np, rcond=cutoff[..., 0] / np.maximum(largest[..., 0], 1e-300)
+        )
+        solution = _wrap(np.matmul(pinv_array, b._np), A._dtype)
     empty = _wrap(np.zeros(0), A._dtype)
-    return _LstsqResult(solution, empty, _wrap(np.asarray(rank), _dtype.int64), empty)
+    residuals = empty
+    if driver != "gelsy" and m > n and (driver == "gels" or np.all(rank == n)):
+        residuals = ((A @ solution - b).abs() ** 2).sum(-2)
+    if not vector:
+        solution = _in_lapack_buffer(solution, max(m, n))
+    if vector:
+        solution = solution.squeeze(-1)
+        if residuals is not empty:
+            residuals = residuals.squeeze(-1)
+    rank_tensor = _wrap(np.zeros(0) if driver == "gels" else rank, _dtype.int64)
+    singular = _wrap(values, A._dtype) if driver in ("gelsd", "gelss") else empty
+    return _LstsqResult(solution, residuals, rank_tensor, singular)
+
+
+def _tolerances(values: np.ndarray, atol, rtol, shape) -> np.ndarray:
+    """The cut-off under which singular values count as zero: ``max(atol, rtol * s_max)``;
+    with neither given, rtol is ``eps * max(m, n)``; with only atol, rtol is 0."""
+    as_array = lambda t: t._np if isinstance(t, Tensor) else t  # noqa: E731
+    atol, rtol = as_array(atol), as_array(rtol)
+    if rtol is None:
+        rtol = np.finfo(values.dtype).eps * max(shape) if atol is None or np.all(atol == 0) else 0
+    atol = 0.0 if atol is None else atol
+    largest = values.max(-1) if values.shape[-1] else np.zeros(values.shape[:-1])
+    return np.maximum(atol, np.asarray(rtol) * largest)
 
 
 def pinv(A: Tensor, *, atol=None, rtol=None, hermitian: bool = False) -> Tensor:
-    """The Moore-Penrose pseudo-inverse; full-rank matrices go through ``solve``
-    (differentiable), rank-deficient ones through NumPy's SVD."""
+    """The Moore-Penrose pseudo-inverse, singular values at or below
+    ``max(atol, rtol * largest)`` treated as zero. Full-rank matrices with the default
+    tolerances go through ``solve`` (differentiable); the rest through an SVD (or, with
+    ``hermitian``, an eigendecomposition)."""
     rows, cols = A._np.shape[-2:]
-    if A._np.ndim == 2 and np.linalg.matrix_rank(A._np) == min(rows, cols):
+    if hermitian:
+        w, v = np.linalg.eigh(A._np)
+        keep = np.abs(w) > _tolerances(np.abs(w), atol, rtol, (rows, cols))[..., None]
+        inverse_w = np.where(keep, 1 / np.where(keep, w, 1), 0)
+        result = np.matmul(v * inverse_w[..., None, :], np.swapaxes(v, -1, -2).conj())
+        return _wrap(result, A._dtype)
+    u, s, vh = np.linalg.svd(A._np, full_matrices=False)
+    keep = s > _tolerances(s, atol, rtol, (rows, cols))[..., None]
+    if A._np.ndim == 2 and keep.all() and atol is None and rtol is None:
         if rows >= cols:
             return solve(A.mT @ A, A.mT).contiguous()
         return solve(A @ A.mT, A).mT.contiguous()
-    return _wrap(np.linalg.pinv(A._np), A._dtype)
+    inverse_s = np.where(keep, 1 / np.where(keep, s, 1), 0)
+    result = np.matmul(
+        np.swapaxes(vh, -1, -2).conj() * inverse_s[..., None, :], np.swapaxes(u, -1, -2).conj()
+    )
+    return _wrap(result, A._dtype)
 
 
 # ---------------------------------------------------------------------- norms
@@ -292,6 +442,11 @@ def matrix_norm(A: Tensor, ord="fro", dim=(-2, -1), keepdim: bool = False, *, dt
     from .reduction import amax, amin, vector_norm
     from .reduction import sum as reduce_sum
 
+    if A._np.ndim < 2:
+        raise RuntimeError(
+            "linalg.matrix_norm: The input tensor A must have at least 2 dimensions."
+        )
+    _check_float("matrix_norm", A)
     if ord == "fro":
         return vector_norm(A, 2, dim, keepdim, dtype=dtype)
     row, col = (d % A._np.ndim for d in dim)
@@ -316,9 +471,18 @@ def matrix_norm(A: Tensor, ord="fro", dim=(-2, -1), keepdim: bool = False, *, dt
     return result
 
 
-def matrix_rank(A: Tensor, *, atol=None, rtol=None, hermitian: bool = False) -> Tensor:
-    """The number of singular values above the tolerance."""
-    return _wrap(np.asarray(np.linalg.matrix_rank(A._np)), _dtype.int64)
+def matrix_rank(A: Tensor, tol=None, hermitian: bool = False, *, atol=None, rtol=None) -> Tensor:
+    """The number of singular values (absolute eigenvalues with ``hermitian``) above
+    ``max(atol, rtol * largest)``; ``tol`` is the old spelling of ``atol`` (rtol 0)."""
+    if tol is not None:
+        atol, rtol = tol, 0.0
+    _check_float("matrix_rank", A)
+    if hermitian:
+        values = np.abs(np.linalg.eigvalsh(A._np))
+    else:
+        values = np.linalg.svd(A._np, compute_uv=False)
+    cutoff = _tolerances(values, atol, rtol, A._np.shape[-2:])
+    return _wrap(np.asarray((values > cutoff[..., None]).sum(-1)), _dtype.int64)
 
 
 def norm(A: Tensor, ord=None, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
@@ -326,6 +490,17 @@ def norm(A: Tensor, ord=None, dim=None, keepdim: bool = False, *, dtype=None) ->
     (over two dims, or of a 2-D tensor when ``ord`` is given)."""
     from .reduction import vector_norm
 
+    if dim is not None and not isinstance(dim, int) and len(dim) not in (1, 2):
+        raise RuntimeError(
+            f"linalg.norm: If dim is specified, it must be of length 1 or 2. Got {list(dim)}"
+        )
+    if dim is None and ord is not None and A._np.ndim not in (1, 2):
+        raise RuntimeError(
+            "linalg.norm: If dim is not specified but ord is, the input must be 1D or 2D. "
+            f"Got {A._np.ndim}D."
+        )
+    if isinstance(ord, str) and (dim is None or isinstance(dim, int) or len(dim) == 2):
+        return matrix_norm(A, ord, (-2, -1) if dim is None else dim, keepdim, dtype=dtype)
     if dim is not None and not isinstance(dim, int) and len(dim) == 2:
         return matrix_norm(A, "fro" if ord is None else ord, dim, keepdim, dtype=dtype)
     if ord is not None and dim is None and A._np.ndim == 2:

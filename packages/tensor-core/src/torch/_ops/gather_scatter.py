@@ -214,6 +214,11 @@ def _inplace(function, name):
         recording = check_inplace(self, *args)
         result = function(self, *args, **kwargs)
         snapshot = _snapshot(self) if recording else None
+        if result._np.shape != self._np.shape:
+            raise RuntimeError(
+                f"output with shape {list(self._np.shape)} doesn't match the broadcast shape "
+                f"{list(result._np.shape)}"
+            )
         self._np[...] = result._np
         self._bump_version()
         if recording:

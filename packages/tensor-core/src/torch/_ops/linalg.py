@@ -44,23 +44,69 @@ def matmul(input: Tensor, other: Tensor) -> Tensor:
             f"{ndims[0]}D and {ndims[1]}D"
         )
     if input._dtype is not other._dtype:
+        from .gather_scatter import _C_TYPE_NAMES
+
         raise RuntimeError(
             f"expected m1 and m2 to have the same dtype, but got: "
-            f"{input._dtype.name} != {other._dtype.name}"
+            f"{_C_TYPE_NAMES.get(input._dtype.name, input._dtype.name)} != "
+            f"{_C_TYPE_NAMES.get(other._dtype.name, other._dtype.name)}"
         )
     try:
         result = _native.blas_matmul(input._np, other._np)
         if result is None:
             result = np.matmul(input._np, other._np)
     except ValueError:
-        raise RuntimeError(
-            f"mat1 and mat2 shapes cannot be multiplied ({_shape(input)} and {_shape(other)})"
-        ) from None
+        raise _matmul_error(input._np.shape, other._np.shape) from None
     return record(MATMUL, (input, other), Tensor._from_array(np.asarray(result), input._dtype))
 
 
 def _shape(t: Tensor) -> str:
     return "x".join(map(str, t._np.shape))
+
+
+def _matmul_error(a: tuple, b: tuple) -> RuntimeError:
+    """PyTorch's message for operands that cannot be multiplied: matmul hands each case
+    to dot, mv, mm or bmm, and the message is that kernel's."""
+    shape = "x".join
+    if len(a) == 1 and len(b) == 1:
+        return RuntimeError(
+            f"inconsistent tensor size, expected tensor [{a[0]}] and src [{b[0]}] to have the "
+            f"same number of elements, but got {a[0]} and {b[0]} elements respectively"
+        )
+    if len(b) == 1:
+        rows = int(np.prod(a[:-1]))
+        mat = f"{rows}x{a[-1]}"
+        return RuntimeError(f"size mismatch, got input ({rows}), mat ({mat}), vec ({b[0]})")
+    if len(a) <= 2 and len(b) == 2:
+        left = (1, a[0]) if len(a) == 1 else a
+        return RuntimeError(
+            "mat1 and mat2 shapes cannot be multiplied "
+            f"({shape(map(str, left))} and {shape(map(str, b))})"
+        )
+    batch_a, batch_b = a[:-2], b[:-2]
+    try:
+        batch = np.broadcast_shapes(batch_a, batch_b)
+    except ValueError:
+        width = max(len(batch_a), len(batch_b))
+        pa = (1,) * (width - len(batch_a)) + tuple(batch_a)
+        pb = (1,) * (width - len(batch_b)) + tuple(batch_b)
+        for i, (x, y) in enumerate(zip(pa, pb)):
+            if x != y and 1 not in (x, y):
+                return RuntimeError(
+                    f"The size of tensor a ({x}) must match the size of tensor b ({y}) at "
+                    f"non-singleton dimension {i}"
+                )
+        raise
+    if len(b) == 2 and len(a) > 2:  # folded into one matrix product
+        rows = int(np.prod(a[:-1]))
+        return RuntimeError(
+            f"mat1 and mat2 shapes cannot be multiplied ({rows}x{a[-1]} and {shape(map(str, b))})"
+        )
+    count = int(np.prod(batch))
+    return RuntimeError(
+        "Expected size for first two dimensions of batch2 tensor to be: "
+        f"[{count}, {a[-1]}] but got: [{count}, {b[-2]}]."
+    )
 
 
 MATMUL.function = matmul
@@ -117,6 +163,11 @@ def mv(input: Tensor, vec: Tensor) -> Tensor:
         raise RuntimeError(
             f"vector + matrix @ vector expected, got {vec._np.ndim}, "
             f"{input._np.ndim}, {vec._np.ndim}"
+        )
+    if input._np.shape[1] != vec._np.shape[0]:
+        raise RuntimeError(
+            f"size mismatch, got input ({input._np.shape[0]}), mat ({_shape(input)}), "
+            f"vec ({vec._np.shape[0]})"
         )
     return matmul(input, vec)
 

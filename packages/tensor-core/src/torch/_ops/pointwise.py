@@ -424,10 +424,19 @@ def _snapshot(self: Tensor) -> Tensor:
 
 
 def _unary(
-    name: str, kernel, doc: str, differentiable: bool, check=None, family="pointwise", params=()
+    name: str,
+    kernel,
+    doc: str,
+    differentiable: bool,
+    check=None,
+    family="pointwise",
+    params=(),
+    result_dtype=None,
 ):
     """A unary op, its OpDef and its in-place method. ``params`` lists the op's keyword
-    arguments as (name, default) pairs: they reach ``kernel`` and are saved for autograd."""
+    arguments as (name, default) pairs: they reach ``kernel`` and are saved for autograd.
+    ``check`` maps the input dtype to the dtype the kernel computes in; ``result_dtype``
+    maps that to the result's when they differ (``abs`` of complex numbers is real)."""
     defaults = dict(params)
 
     def options(kwargs):
@@ -443,16 +452,19 @@ def _unary(
             )
         values = options({**dict(zip(defaults, args)), **kwargs})
         dtype = check(input._dtype) if check else input._dtype
+        made = result_dtype(dtype) if result_dtype else dtype
         with np.errstate(all="ignore"):
-            result = np.asarray(kernel(operand(input, dtype), **values), dtype=dtype.np_dtype)
+            result = np.asarray(kernel(operand(input, dtype), **values), dtype=made.np_dtype)
         if out is not None:
-            return _write_out(out, result, dtype)
-        return record(op, (input,), Tensor._from_array(result, dtype), tuple(values.values()))
+            return _write_out(out, result, made)
+        return record(op, (input,), Tensor._from_array(result, made), tuple(values.values()))
 
     def inplace(self: Tensor, *args, **kwargs):
         values = options({**dict(zip(defaults, args)), **kwargs})
         recording = check_inplace(self)
         dtype = check(self._dtype) if check else self._dtype
+        if result_dtype and result_dtype(dtype) is not dtype:
+            raise RuntimeError(f"In-place {name} is not supported for complex tensors.")
         if not can_cast(dtype, self._dtype):
             raise RuntimeError(
                 f"result type {_legacy_name(dtype)} can't be cast to the desired "
@@ -790,7 +802,7 @@ Examples::
     tensor([1, 2])
 """,
     True,
-    check=lambda d: d if not d.is_complex else d.to_real(),
+    result_dtype=lambda d: d.to_real() if d.is_complex else d,
 )
 absolute = abs
 sign = _unary("sign", np.sign, "-1, 0 or 1 by the sign of each element.", True)

@@ -161,6 +161,11 @@ MEAN = _register(
 
 def nanmean(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
     """Mean over the non-NaN elements."""
+    if not (input._dtype.is_floating_point or input._dtype.is_complex):
+        raise RuntimeError(
+            "nanmean(): expected input to have floating point or complex dtype but got "
+            f"{input._dtype._legacy[:-6]}"
+        )
     _floating_only(input, "nanmean", dtype)
     from .unary_math import isnan
 

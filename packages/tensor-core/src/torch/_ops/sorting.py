@@ -81,6 +81,23 @@ def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: boo
     return _return_types.topk(gather(input, d, indices), indices)
 
 
+def _unique_flat(array: np.ndarray):
+    """``np.unique`` of the flattened array where every NaN is its own value (as in
+    PyTorch; NumPy >= 1.21 merges them)."""
+    flat = array.reshape(-1)
+    order = np.argsort(flat, kind="stable")
+    ordered = flat[order]
+    starts = np.ones(flat.size, dtype=bool)
+    if flat.size:
+        same = ordered[1:] == ordered[:-1]  # NaN != NaN: each NaN starts a new value
+        starts[1:] = ~same
+    group = np.cumsum(starts) - 1
+    inverse = np.empty(flat.size, dtype=np.int64)
+    inverse[order] = group
+    counts = np.diff(np.append(np.flatnonzero(starts), flat.size))
+    return ordered[starts], inverse, counts
+
+
 def unique(
     input: Tensor,
     sorted: bool = True,
@@ -94,7 +111,7 @@ def unique(
             input._np, return_inverse=True, return_counts=True, axis=input._wrap_dim(dim)
         )
     else:
-        values, inverse, counts = np.unique(input._np, return_inverse=True, return_counts=True)
+        values, inverse, counts = _unique_flat(input._np)
         inverse = inverse.reshape(input._np.shape)
     result = [Tensor._from_array(np.asarray(values, order="C"), input._dtype)]
     if return_inverse:
@@ -155,9 +172,30 @@ def searchsorted(
     """Where ``input``'s values would be inserted into the sorted last dim of
     ``sorted_sequence`` to keep it sorted."""
     if side is not None:
+        if side not in ("left", "right"):
+            raise RuntimeError(
+                f"torch.searchsorted(): side can only be 'left' or 'right' but got {side}"
+            )
         right = side == "right"
     values = input._np if isinstance(input, Tensor) else np.asarray(input)
     boundaries = sorted_sequence._np
+    if sorter is not None:
+        if sorter._np.shape != boundaries.shape:
+            raise RuntimeError(
+                "torch.searchsorted(): boundary and sorter must have the same size, but got "
+                f"boundary tensor {list(boundaries.shape)}and got sorter tensor "
+                f"{list(sorter._np.shape)}"
+            )
+        boundaries = np.take_along_axis(boundaries, sorter._np.astype(np.int64), axis=-1)
+    if boundaries.ndim > 1 and (
+        values.ndim != boundaries.ndim or values.shape[:-1] != boundaries.shape[:-1]
+    ):
+        raise RuntimeError(
+            "torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 "
+            "dimensions of boundaries tensor and input value tensor must match, but we got "
+            f"boundaries tensor {list(boundaries.shape)} and input value tensor "
+            f"{list(values.shape)}"
+        )
     how = "right" if right else "left"
     if boundaries.ndim == 1:
         result = np.searchsorted(boundaries, values, side=how)
@@ -181,10 +219,17 @@ def bucketize(input, boundaries: Tensor, *, out_int32: bool = False, right: bool
 
 def bincount(input: Tensor, weights=None, minlength: int = 0) -> Tensor:
     """Counts of each non-negative integer in 1-D ``input`` (weighted if asked)."""
-    if input._np.ndim != 1 or input._dtype.is_floating_point:
+    if input._dtype.is_floating_point or input._dtype.is_complex:
+        name = input._dtype._legacy[:-6]
+        raise NotImplementedError(f"\"bincount_cpu\" not implemented for '{name}'")
+    if input._np.ndim != 1:
         raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
     if input._np.size and input._np.min() < 0:
         raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    if minlength < 0:
+        raise RuntimeError("minlength should be >= 0")
+    if weights is not None and (weights._np.ndim != 1 or weights._np.size != input._np.size):
+        raise RuntimeError("weights should be 1-d and have the same length as input")
     w = None if weights is None else weights._np
     counts = np.bincount(input._np, weights=w, minlength=minlength)
     if weights is None:
@@ -196,6 +241,11 @@ def bincount(input: Tensor, weights=None, minlength: int = 0) -> Tensor:
 def histc(input: Tensor, bins: int = 100, min: float = 0, max: float = 0) -> Tensor:  # noqa: A002
     """A histogram of ``bins`` equal bins over [min, max] (the data's range when both
     are 0); values outside are ignored."""
+    if not input._dtype.is_floating_point:
+        name = input._dtype._legacy[:-6]
+        raise NotImplementedError(f"\"histogram_cpu\" not implemented for '{name}'")
+    if bins <= 0:
+        raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for dimension 0")
     array = input._np.astype(np.float64)
     low, high = float(min), float(max)
     if low == high == 0 and array.size:

@@ -103,7 +103,13 @@ def _logit(array, eps=None):
     return np.log(array / (np.asarray(1, dtype=array.dtype) - array))
 
 
+_INTEGER_NAMES = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char"}
+
+
 def _round(array, decimals=0):
+    if decimals and array.dtype.kind in "iub":
+        name = _INTEGER_NAMES.get(array.dtype.name, "Byte" if array.dtype.kind == "u" else "Bool")
+        raise NotImplementedError(f"\"round_cpu\" not implemented for '{name}'")
     return np.round(array, decimals)
 
 

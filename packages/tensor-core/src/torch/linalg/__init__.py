@@ -1,5 +1,6 @@
 """torch.linalg: linear algebra on NumPy's LAPACK."""
 
+from .._ops.combining import linalg_cross as cross
 from .._ops.decompositions import (
     LinAlgError,
     cholesky,
@@ -19,6 +20,8 @@ from .._ops.decompositions import (
     svd,
     svdvals,
 )
+from .._ops.linalg import matmul
+from .._ops.linalg_extras import LINALG as _EXTRAS
 from .._ops.out_variants import add_out as _add_out
 from .._ops.reduction import vector_norm
 
@@ -46,3 +49,11 @@ __all__ = [
 # out= for every function here (their kernels make a new result)
 for _name in __all__[1:]:
     globals()[_name] = _add_out(globals()[_name], f"linalg_{_name}", exact=True)
+
+# the rest of torch.linalg (torch._ops.linalg_extras, torch._ops.combining)
+globals().update(_EXTRAS)
+_WITH_OUT = """cross matmul multi_dot matrix_power matrix_exp lu_factor lu solve_triangular inv_ex
+solve_ex cholesky_ex eig tensorinv tensorsolve householder_product vecdot cond""".split()
+for _name in _WITH_OUT:
+    globals()[_name] = _add_out(globals()[_name], f"linalg_{_name}", exact=True)
+__all__ += ["cross", "matmul", *_EXTRAS]

@@ -990,3 +990,8 @@ op_db: list[OpInfo] = [
 from ._opinfo_sparse import SPARSE_OPS  # noqa: E402
 
 op_db += SPARSE_OPS
+
+# the math API's later families (index reductions, combining composites, extras)
+from ._opinfo_math import MATH_OPS  # noqa: E402
+
+op_db += MATH_OPS

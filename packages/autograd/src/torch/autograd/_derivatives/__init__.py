@@ -15,7 +15,9 @@ from .conversion import CONVERSION
 from .decompositions import DECOMPOSITIONS
 from .fill import FILL
 from .gather_scatter import GATHER_SCATTER
+from .index_ops import INDEX_OPS
 from .linalg import LINALG
+from .math_extras import MATH_EXTRAS
 from .nn_kernels import NN_KERNELS
 from .pointwise import POINTWISE
 from .reduction import REDUCTION
@@ -40,6 +42,8 @@ DERIVATIVES: dict[str, Derivative] = {
     **NN_KERNELS,
     **DECOMPOSITIONS,
     **FILL,
+    **INDEX_OPS,
+    **MATH_EXTRAS,
 }
 
 

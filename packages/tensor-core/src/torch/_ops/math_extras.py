@@ -1,0 +1,328 @@
+"""Pointwise functions and reductions that complete the math API: ``frexp``, ``ldexp``,
+``nextafter``, ``heaviside``, ``conj``, ``polar``, ``complex``, ``logcumsumexp``,
+``nanmedian``, ``quantile``, ``nanquantile``, ``dist`` and the in-place ``cumsum_``,
+``cumprod_``, ``logical_not_``.
+
+NOTE: all but ``logcumsumexp`` are composites of differentiable ops (or have no
+gradient in PyTorch either: ``nextafter``, ``heaviside``), so only ``logcumsumexp`` has
+a derivative entry.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+import torch
+
+from .. import _dtype, _return_types
+from .._tensor import Tensor
+from ._dispatch import record, register_op
+from .gather_scatter import _inplace
+
+__all__ = [
+    "frexp",
+    "ldexp",
+    "nextafter",
+    "heaviside",
+    "conj",
+    "polar",
+    "complex",
+    "logcumsumexp",
+    "nanmedian",
+    "quantile",
+    "nanquantile",
+    "dist",
+]
+
+
+def _legacy(d) -> str:
+    return d._legacy[:-6]
+
+
+# -------------------------------------------------------------------------- pointwise
+
+
+def frexp(input: Tensor):
+    """``(mantissa, exponent)`` with ``input = mantissa * 2 ** exponent`` and
+    ``0.5 <= |mantissa| < 1`` (``exponent`` is int32).
+
+    Examples::
+
+        >>> import torch
+        >>> torch.frexp(torch.tensor([8.0, 0.3]))
+        torch.return_types.frexp(
+        mantissa=tensor([0.5000, 0.6000]),
+        exponent=tensor([ 4, -1], dtype=torch.int32))
+    """
+    if not input._dtype.is_floating_point:
+        raise RuntimeError("torch.frexp() only supports floating-point dtypes")
+    _, exponent = np.frexp(input._np)
+    exponent = np.asarray(exponent, dtype=np.int32)
+    # NOTE: the mantissa as input * 2 ** -exponent, so its gradient is 2 ** -exponent
+    scale = Tensor._from_array(np.ldexp(np.ones(exponent.shape), -exponent), _dtype.float64)
+    mantissa = input * scale.to(input.dtype)
+    return _return_types.frexp(mantissa, Tensor._from_array(exponent, _dtype.int32))
+
+
+def ldexp(input: Tensor, other: Tensor) -> Tensor:
+    """``input * 2 ** other`` (a floating result)."""
+    scale = torch.pow(2.0, other) if isinstance(other, Tensor) else 2.0**other
+    if not input._dtype.is_floating_point and not input._dtype.is_complex:
+        input = input.to(_dtype.get_default_dtype())
+    return input * scale
+
+
+def ldexp_(self: Tensor, other: Tensor) -> Tensor:
+    """In-place :func:`ldexp`."""
+    return self.mul_(torch.pow(2.0, other) if isinstance(other, Tensor) else 2.0**other)
+
+
+def _same_float_check(name: str, input: Tensor, other: Tensor) -> None:
+    if not input._dtype.is_floating_point:
+        raise NotImplementedError(f"\"{name}_cpu\" not implemented for '{_legacy(input._dtype)}'")
+
+
+def nextafter(input: Tensor, other: Tensor) -> Tensor:
+    """The next floating-point value after ``input`` towards ``other``."""
+    _same_float_check("nextafter", input, other)
+    a, b = torch.broadcast_tensors(input, other.to(input.dtype))
+    return Tensor._from_array(np.nextafter(a._np, b._np), input._dtype)
+
+
+def heaviside(input: Tensor, values: Tensor) -> Tensor:
+    """The step function: 0 where ``input < 0``, ``values`` where it is 0, 1 above."""
+    if input._dtype is not values._dtype:
+        raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes.")
+    a, b = torch.broadcast_tensors(input, values)
+    return Tensor._from_array(np.heaviside(a._np, b._np).astype(input._dtype.np_dtype), a._dtype)
+
+
+def is_conj(input: Tensor) -> bool:
+    """Whether ``input`` is a lazily conjugated view (never here: ``conj`` copies)."""
+    return False
+
+
+def conj(input: Tensor) -> Tensor:
+    """The complex conjugate (``input`` itself for real tensors).
+
+    NOTE: a copy for complex tensors (there is no lazy conjugate bit here)."""
+    if not input._dtype.is_complex:
+        return input
+    return Tensor._from_array(np.conj(input._np), input._dtype)
+
+
+def _complex_parts_check(a: Tensor, b: Tensor) -> None:
+    floats = (_dtype.float16, _dtype.float32, _dtype.float64)
+    if a._dtype not in floats or b._dtype not in floats:
+        raise RuntimeError(
+            "Expected both inputs to be Half, Float or Double tensors but got "
+            f"{_legacy(a._dtype)} and {_legacy(b._dtype)}"
+        )
+    if a._dtype is not b._dtype:
+        raise RuntimeError(
+            f"Expected object of scalar type {_legacy(a._dtype)} but got scalar type "
+            f"{_legacy(b._dtype)} for second argument"
+        )
+
+
+def complex(real: Tensor, imag: Tensor) -> Tensor:  # noqa: A001 - PyTorch's name
+    """A complex tensor from its real and imaginary parts (float32 -> complex64)."""
+    _complex_parts_check(real, imag)
+    a, b = np.broadcast_arrays(real._np, imag._np)
+    dtype = real._dtype.to_complex()
+    return Tensor._from_array(np.asarray(a + 1j * b, dtype=dtype.np_dtype), dtype)
+
+
+def polar(abs: Tensor, angle: Tensor) -> Tensor:  # noqa: A002 - PyTorch's names
+    """The complex numbers ``abs * (cos(angle) + i sin(angle))``."""
+    _complex_parts_check(abs, angle)
+    return complex(abs * torch.cos(angle), abs * torch.sin(angle))
+
+
+# ------------------------------------------------------------------------- reductions
+
+
+def logcumsumexp(input: Tensor, dim: int) -> Tensor:
+    """``log(cumsum(exp(input)))`` along ``dim``, computed without overflow.
+
+    Examples::
+
+        >>> import torch
+        >>> torch.logcumsumexp(torch.tensor([0.0, 0.0, 2.0]), 0)
+        tensor([0.0000, 0.6931, 2.2395])
+    """
+    if not (input._dtype.is_floating_point or input._dtype.is_complex):
+        raise NotImplementedError(
+            f"\"logcumsumexp_out_cpu\" not implemented for '{_legacy(input._dtype)}'"
+        )
+    d = input._wrap_dim(dim) if input._np.ndim else 0
+    array = input._np if input._np.ndim else input._np.reshape(1)
+    with np.errstate(all="ignore"):
+        result = np.logaddexp.accumulate(array, axis=d).reshape(input._np.shape)
+    out = Tensor._from_array(np.ascontiguousarray(result), input._dtype)
+    return record(LOGCUMSUMEXP, (input,), out, (d,))
+
+
+LOGCUMSUMEXP = register_op(
+    "logcumsumexp",
+    logcumsumexp,
+    "logcumsumexp(Tensor self, int dim) -> Tensor",
+    "math_extras",
+)
+
+
+def nanmedian(input: Tensor, dim=None, keepdim: bool = False):
+    """The median ignoring NaNs (the lower of the two middle values for an even count);
+    with ``dim``, ``(values, indices)``. A slice of NaNs only gives NaN."""
+    if dim is None:
+        flat = input.reshape(-1)
+        if flat._np.size == 0:
+            return torch.tensor(float("nan"), dtype=input.dtype)
+        return nanmedian(flat, 0).values.reshape(())
+    d = input._wrap_dim(dim) if input._np.ndim else 0
+    work = input if input._np.ndim else input.reshape(1)
+    order = torch.sort(work, d)
+    count = (~torch.isnan(work)).sum(d, keepdim=True) if work.is_floating_point() else None
+    size = work.shape[d]
+    middle = (count - 1).clamp(min=0) // 2 if count is not None else None
+    if middle is None:
+        shape = list(work.shape)
+        shape[d] = 1
+        middle = torch.full(shape, (size - 1) // 2, dtype=_dtype.int64)
+    values = order.values.gather(d, middle)
+    indices = order.indices.gather(d, middle)
+    if not keepdim or not input._np.ndim:
+        values, indices = values.squeeze(d), indices.squeeze(d)
+    return _return_types.nanmedian(values, indices)
+
+
+_INTERPOLATIONS = ("linear", "lower", "higher", "midpoint", "nearest")
+
+
+def _check_quantile(input: Tensor, q, interpolation: str):
+    if input._dtype not in (_dtype.float32, _dtype.float64):
+        raise RuntimeError("quantile() input tensor must be either float or double dtype")
+    if input._np.size == 0:
+        raise RuntimeError("quantile() input tensor must be non-empty")
+    if isinstance(q, Tensor):
+        if q._np.ndim > 1:
+            raise RuntimeError("quantile() q must be a scalar or 1D tensor")
+        if q._dtype is not input._dtype:
+            raise RuntimeError("quantile() q tensor must be same dtype as the input tensor")
+        values = q._np.astype(np.float64).reshape(-1)
+    else:
+        values = np.array([float(q)])
+    if values.size and (values.min() < 0 or values.max() > 1):
+        bad = values.min() if values.min() < 0 else values.max()
+        raise RuntimeError(f"quantile() q must be in the range [0, 1] but got {bad:g}")
+    if interpolation not in _INTERPOLATIONS:
+        raise RuntimeError(
+            "quantile() interpolation must be one of linear, lower, higher, midpoint or "
+            f"nearest, but got {interpolation}"
+        )
+    return values
+
+
+def _quantile(input, q, dim, keepdim, interpolation, ignore_nan) -> Tensor:
+    levels = _check_quantile(input, q, interpolation)
+    work = input.reshape(-1) if dim is None else input
+    d = work._wrap_dim(dim) if dim is not None and work._np.ndim else 0
+    if not work._np.ndim:
+        work = work.reshape(1)
+    ordered = torch.sort(work.movedim(d, -1), -1).values  # NaN last
+    nan = np.isnan(ordered._np)
+    count = (ordered._np.shape[-1] - nan.sum(-1, keepdims=True)) if ignore_nan else None
+    if count is None:
+        count = np.full(ordered._np.shape[:-1] + (1,), ordered._np.shape[-1])
+    results = []
+    for level in levels:
+        # in the input's precision, as PyTorch computes it ("nearest" rounds half to even)
+        dtype = input._dtype.np_dtype
+        rank = (dtype.type(level) * np.maximum(count - 1, 0).astype(dtype)).astype(np.float64)
+        if interpolation == "nearest":
+            rank = np.round(rank)
+        low = np.floor(rank).astype(np.int64)
+        high = np.ceil(rank).astype(np.int64)
+        v_low = ordered.gather(-1, Tensor._from_array(low, _dtype.int64))
+        v_high = ordered.gather(-1, Tensor._from_array(high, _dtype.int64))
+        if interpolation in ("lower", "nearest"):
+            value = v_low
+        elif interpolation == "higher":
+            value = v_high
+        elif interpolation == "midpoint":
+            value = (v_low + v_high) / 2
+        else:
+            weight = Tensor._from_array((rank - low).astype(input._dtype.np_dtype), input._dtype)
+            value = torch.lerp(v_low, v_high, weight)
+        undefined = (count == 0) if ignore_nan else nan.any(-1, keepdims=True)
+        if undefined.any():
+            mask = Tensor._from_array(undefined, _dtype.bool_)
+            value = torch.where(mask, torch.full_like(value, float("nan")), value)
+        results.append(value.squeeze(-1))
+    # (levels, reduced dims...), the levels' dim innermost in memory as in PyTorch
+    out = torch.stack(results, -1).movedim(-1, 0)
+    if keepdim:
+        if dim is None:
+            out = out.reshape((len(levels),) + (1,) * input._np.ndim)
+        elif input._np.ndim:
+            out = out.unsqueeze(d + 1)
+    if not isinstance(q, Tensor) or q._np.ndim == 0:
+        out = out.squeeze(0)
+    return out
+
+
+def quantile(input: Tensor, q, dim=None, keepdim: bool = False, *, interpolation="linear"):
+    """The ``q``-th quantiles (a number or a 1-D tensor of levels in [0, 1]) over ``dim``
+    (the flattened input by default); a slice containing NaN gives NaN. Several levels
+    add a leading dim to the result."""
+    return _quantile(input, q, dim, keepdim, interpolation, ignore_nan=False)
+
+
+def nanquantile(input: Tensor, q, dim=None, keepdim: bool = False, *, interpolation="linear"):
+    """:func:`quantile` ignoring NaNs (a slice of NaNs only gives NaN)."""
+    return _quantile(input, q, dim, keepdim, interpolation, ignore_nan=True)
+
+
+def dist(input: Tensor, other: Tensor, p=2) -> Tensor:
+    """The p-norm of ``input - other`` (broadcast)."""
+    if not (input._dtype.is_floating_point or input._dtype.is_complex):
+        raise RuntimeError(
+            "norm(): input dtype should be either floating point or complex. Got "
+            f"{_legacy(input._dtype)} instead."
+        )
+    return torch.linalg.vector_norm(input - other, p)
+
+
+def _cumsum_(self: Tensor, dim: int, *, dtype=None) -> Tensor:
+    return torch.cumsum(self, dim, dtype=dtype)
+
+
+def _cumprod_(self: Tensor, dim: int, *, dtype=None) -> Tensor:
+    return torch.cumprod(self, dim, dtype=dtype)
+
+
+cumsum_ = _inplace(_cumsum_, "cumsum_")
+cumprod_ = _inplace(_cumprod_, "cumprod_")
+nextafter_ = _inplace(nextafter, "nextafter_")
+heaviside_ = _inplace(heaviside, "heaviside_")
+
+
+def logical_not_(self: Tensor) -> Tensor:
+    """In-place logical not: 1 where ``self`` is 0, else 0 (in ``self``'s dtype)."""
+    result = torch.logical_not(self)
+    self._np[...] = result._np
+    self._bump_version()
+    return self
+
+
+#: Tensor methods of this family
+METHODS = {
+    **{name: globals()[name] for name in __all__ if name not in ("polar", "complex")},
+    "ldexp_": ldexp_,
+    "cumsum_": cumsum_,
+    "cumprod_": cumprod_,
+    "logical_not_": logical_not_,
+    "is_conj": is_conj,
+    "nextafter_": nextafter_,
+    "heaviside_": heaviside_,
+}
