@@ -5,7 +5,7 @@ packages/optim/tests (run under real PyTorch only):
 
 Writes packages/optim/tests/golden/optim_trajectories.json, lr_schedules.json and
 fused_steps.json (digests of larger problems, for the bit-for-bit checks of the fused
-native updates). The cases (option sets) are defined in packages/optim/tests/cases_optim.py,
+native updates) and sparse_adam.json (SparseAdam on sparse gradients). The cases (option sets) are defined in packages/optim/tests/cases_optim.py,
 which the tests read too.
 """
 
@@ -65,6 +65,13 @@ def fused() -> dict:
     }
 
 
+def sparse() -> dict:
+    return {
+        label: problems.sparse_trajectory(torch, options, cases_optim.SPARSE_STEPS)
+        for label, options in cases_optim.SPARSE.items()
+    }
+
+
 def main() -> None:
     golden = TESTS / "golden"
     data = {
@@ -75,6 +82,7 @@ def main() -> None:
     (golden / "optim_trajectories.json").write_text(json.dumps(data, indent=0) + "\n")
     (golden / "lr_schedules.json").write_text(json.dumps(schedules(), indent=0) + "\n")
     (golden / "fused_steps.json").write_text(json.dumps(fused(), indent=0) + "\n")
+    (golden / "sparse_adam.json").write_text(json.dumps(sparse(), indent=0) + "\n")
     print("wrote", len(data), "trajectories,", len(cases_optim.SCHEDULERS), "schedules")
 
 

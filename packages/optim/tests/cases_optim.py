@@ -243,3 +243,14 @@ FUSED = {
         ),
     ),
 }
+
+
+# SparseAdam on sparse gradients naming a few rows (some twice) of an embedding-like
+# matrix and a few entries of a vector (problems.sparse_trajectory).
+SPARSE_STEPS = 15
+SPARSE = {
+    "default": dict(lr=0.05),
+    "betas_eps": dict(lr=0.1, betas=(0.5, 0.9), eps=1e-4),
+    "maximize": dict(lr=0.05, maximize=True),
+    "default_f64": dict(lr=0.05, _dtype="float64"),
+}

@@ -76,3 +76,32 @@ def fused_digests(torch_module, name: str, options: dict, dtype: str, sizes, ste
             }
         )
     return out
+
+
+def _sparse_grad(torch_module, p, step: int):
+    """A sparse gradient of ``sum((p - 0.5)**2)`` restricted to a few leading-dim indices
+    that change with ``step`` (the first index is listed twice: coalescing sums them)."""
+    t = torch_module
+    n = p.shape[0]
+    rows = [(2 * step) % n, (3 * step + 1) % n, (2 * step) % n]
+    index = t.tensor(rows, dtype=t.int64)
+    values = (p[index] - 0.5) * 2
+    return t.sparse_coo_tensor(index.reshape(1, -1), values, tuple(p.shape))
+
+
+def sparse_trajectory(torch_module, options: dict, steps: int) -> list:
+    """SparseAdam over a (6, 3) matrix and an (8,) vector: the flat parameters after
+    each step."""
+    t = torch_module
+    options = dict(options)
+    dtype = getattr(t, options.pop("_dtype", "float32"))
+    emb = t.tensor([[0.1 * i - 0.2 * j for j in range(3)] for i in range(6)], dtype=dtype)
+    vec = t.tensor([0.3 * i - 1.0 for i in range(8)], dtype=dtype)
+    opt = t.optim.SparseAdam([emb, vec], **options)
+    out = []
+    for step in range(steps):
+        emb.grad = _sparse_grad(t, emb, step)
+        vec.grad = _sparse_grad(t, vec, step)
+        opt.step()
+        out.append(flat([emb, vec]))
+    return out

@@ -260,12 +260,33 @@ void adagrad_step(const py::list& params, const py::list& grads, const py::list&
   }
 }
 
+// ------------------------------------------------------------------ square roots
+
+void sqrt_in_place(py::array a) {
+  const auto n = static_cast<std::size_t>(a.size());
+  py::list one;
+  one.append(a);
+  if (py::dtype::of<float>().is(a.dtype())) {
+    float* data = data_of<float>(one, 0, -1, true, "optim_sqrt_");
+    py::gil_scoped_release nogil;
+    opt::vml_sqrt(data, data, n);
+  } else if (py::dtype::of<double>().is(a.dtype())) {
+    double* data = data_of<double>(one, 0, -1, true, "optim_sqrt_");
+    py::gil_scoped_release nogil;
+    opt::vml_sqrt(data, data, n);
+  } else {
+    throw py::type_error("optim_sqrt_: array must be float32 or float64");
+  }
+}
+
 }  // namespace
 
 void register_optim(py::module_& m) {
   m.def("optim_vml_load", &opt::vml_load, py::arg("path"),
         "Load VML's sqrt (MKL's libmkl_rt) for the optimizer kernels; true once loaded.");
   m.def("optim_vml_loaded", &opt::vml_loaded);
+  m.def("optim_sqrt_", &sqrt_in_place, py::arg("a"),
+        "Square roots of a C-contiguous float array in place, as the optimizer kernels take them.");
   m.def("adam_step", &adam_step, py::arg("params"), py::arg("grads"), py::arg("exp_avgs"),
         py::arg("exp_avg_sqs"), py::arg("max_exp_avg_sqs"), py::arg("neg_step_sizes"),
         py::arg("bc2_sqrts"), py::arg("lerp_weight"), py::arg("beta2"),

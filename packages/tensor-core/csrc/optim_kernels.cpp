@@ -2,6 +2,7 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <mutex>
@@ -71,6 +72,9 @@ using VmsSqrt = void (*)(int, const float*, float*, long long);
 using VmdSqrt = void (*)(int, const double*, double*, long long);
 using SetLayerFn = int (*)(int);
 
+// VML takes its length as a 32-bit int: longer arrays go in chunks
+constexpr std::size_t kVmlChunk = std::size_t{1} << 30;
+
 std::atomic<VmsSqrt> vms_sqrt{nullptr};
 std::atomic<VmdSqrt> vmd_sqrt{nullptr};
 std::mutex vml_mutex;
@@ -122,7 +126,10 @@ bool vml_loaded() { return vms_sqrt.load() != nullptr; }
 
 void vml_sqrt(const float* in, float* out, std::size_t n) {
   if (VmsSqrt s = vms_sqrt.load(std::memory_order_relaxed)) {
-    s(static_cast<int>(n), in, out, kVmlMode);  // callers pass blocks of at most 512
+    for (std::size_t done = 0; done < n; done += kVmlChunk) {
+      const std::size_t count = std::min(kVmlChunk, n - done);
+      s(static_cast<int>(count), in + done, out + done, kVmlMode);
+    }
     return;
   }
   for (std::size_t i = 0; i < n; ++i) out[i] = std::sqrt(in[i]);
@@ -130,7 +137,10 @@ void vml_sqrt(const float* in, float* out, std::size_t n) {
 
 void vml_sqrt(const double* in, double* out, std::size_t n) {
   if (VmdSqrt d = vmd_sqrt.load(std::memory_order_relaxed)) {
-    d(static_cast<int>(n), in, out, kVmlMode);
+    for (std::size_t done = 0; done < n; done += kVmlChunk) {
+      const std::size_t count = std::min(kVmlChunk, n - done);
+      d(static_cast<int>(count), in + done, out + done, kVmlMode);
+    }
     return;
   }
   for (std::size_t i = 0; i < n; ++i) out[i] = std::sqrt(in[i]);

@@ -127,3 +127,14 @@ def test_sqrt_library_is_reported():
     assert _native.optim_sqrt_is_pytorchs() in (True, False)
     if _native._mkl_library_path() is not None:
         assert _native.optim_sqrt_is_pytorchs()
+
+
+def test_sqrt_in_place_as_the_kernels_take_it():
+    a = np.random.default_rng(3).random(2000).astype(f32)
+    want = np.sqrt(a)
+    kernels.optim_sqrt_(a)
+    np.testing.assert_array_max_ulp(a, want, maxulp=1)
+    with pytest.raises(TypeError, match="float32 or float64"):
+        kernels.optim_sqrt_(np.ones(3, np.int64))
+    with pytest.raises(ValueError, match="C-contiguous"):
+        kernels.optim_sqrt_(np.ones(6)[::2])

@@ -20,7 +20,7 @@ import torch
 
 from . import _kernels
 
-__all__ = ["kernels", "batches", "bump"]
+__all__ = ["kernels", "batches", "bump", "sqrt_"]
 
 _FLOATS = (torch.float32, torch.float64)
 _cache: dict = {}
@@ -98,3 +98,15 @@ def bump(tensor, times: int = 1) -> None:
     if bump_once is not None:
         for _ in range(times):
             bump_once()
+
+
+def sqrt_(tensor):
+    """``tensor.sqrt_()`` with the kernels' square root (PyTorch's: MKL's VML) when they
+    can serve the tensor; returns it."""
+    native = kernels()
+    views = _flat((tensor,)) if hasattr(native, "optim_sqrt_") else None
+    if views is None:
+        return tensor.sqrt_()
+    native.optim_sqrt_(views[0])
+    bump(tensor)
+    return tensor

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import math
+
 import torch
 
-from ._common import check_betas, check_min
+from . import _fused
+from ._common import as_float, check_betas, check_min
 from .optimizer import Optimizer
 
 __all__ = ["SparseAdam"]
@@ -14,8 +17,9 @@ class SparseAdam(Optimizer):
     """Adam restricted to the entries present in sparse gradients (e.g. of an embedding
     with ``sparse=True``): the moments of the other entries are left untouched.
 
-    NOTE: torch-core has no sparse tensors yet, so every gradient reaching ``step`` is
-    dense and is refused, as PyTorch refuses dense gradients here.
+    Each step coalesces the gradient (duplicate indices summed) and updates only the
+    parameter slices it names, reading and writing the moments of those slices alone.
+    Dense gradients are refused.
 
     Args:
         params (iterable): dense tensors to optimize or parameter-group dicts.
@@ -28,10 +32,11 @@ class SparseAdam(Optimizer):
     Examples::
 
         >>> import torch
-        >>> w = torch.zeros(3)
-        >>> opt = torch.optim.SparseAdam([w], lr=0.01)
-        >>> opt.param_groups[0]["betas"]
-        (0.9, 0.999)
+        >>> w = torch.zeros(4)
+        >>> w.grad = torch.sparse_coo_tensor([[1, 3]], [0.5, -2.0], (4,))
+        >>> torch.optim.SparseAdam([w], lr=0.1).step()
+        >>> w
+        tensor([ 0.0000, -0.1000,  0.0000,  0.1000])
     """
 
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, maximize=False):
@@ -69,9 +74,49 @@ class SparseAdam(Optimizer):
         """
         loss = self._eval_closure(closure)
         for group in self.param_groups:
-            for p in group["params"]:
-                if p.grad is not None and not getattr(p.grad, "is_sparse", False):
+            params = [p for p in group["params"] if p.grad is not None]
+            for p in params:
+                if not getattr(p.grad, "is_sparse", False):
                     raise RuntimeError(
                         "SparseAdam does not support dense gradients, please consider Adam instead"
                     )
+            for p in params:
+                state = self.state[p]
+                if not state:
+                    state["step"] = 0  # a Python int, as in PyTorch
+                    state["exp_avg"] = torch.zeros_like(p)
+                    state["exp_avg_sq"] = torch.zeros_like(p)
+                state["step"] += 1
+                _sparse_adam_update(p, state, group)
         return loss
+
+
+def _sparse_adam_update(p, state, group) -> None:
+    """Adam on the slices of ``p`` that its sparse gradient names, in PyTorch's order of
+    operations: the moments move by ``(1 - beta) * (new - old)`` and the step divides
+    their new values."""
+    grad = -p.grad if group["maximize"] else p.grad
+    # the update is not linear in the gradient: duplicate indices must be summed first
+    grad = grad.coalesce()
+    values = grad._values()
+    if values.numel() == 0:
+        return
+    indices = grad._indices()
+    where = tuple(indices[d] for d in range(grad.sparse_dim()))
+    beta1, beta2 = group["betas"]
+    exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
+
+    old_avg = exp_avg[where]
+    avg_change = values.sub(old_avg).mul_(1 - beta1)
+    exp_avg.index_put_(where, avg_change, accumulate=True)
+    old_sq = exp_avg_sq[where]
+    sq_change = values.pow(2).sub_(old_sq).mul_(1 - beta2)
+    exp_avg_sq.index_put_(where, sq_change, accumulate=True)
+
+    numer = avg_change.add_(old_avg)  # the new first moment of the named slices
+    denom = _fused.sqrt_(sq_change.add_(old_sq)).add_(group["eps"])
+    step = state["step"]
+    bias_correction1 = 1 - beta1**step
+    bias_correction2 = 1 - beta2**step
+    step_size = as_float(group["lr"]) * math.sqrt(bias_correction2) / bias_correction1
+    p.index_put_(where, numer.div_(denom).mul_(-step_size), accumulate=True)
