@@ -126,3 +126,54 @@ def test_large_tensors_agree_between_operators_and_functions():
     assert a.sum().item() == torch.sum(a).item()
     exact = float(np.sum(a.numpy().astype(np.float64)))
     assert abs(a.sum().item() - exact) <= 1e-6 * exact
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("name", ["tanh", "sigmoid", "exp"])
+@pytest.mark.parametrize("shape", [(3, 4), (4, 1), (1,), ()])
+def test_unary_functions(name, dtype, shape):
+    from torch._ops import pointwise, unary_math
+
+    general = getattr(unary_math, name, None) or getattr(pointwise, name)
+    x = _sample(dtype, shape, 3) - 3
+    expected = general(x)
+    for fast in (getattr(torch, name)(x), getattr(x, name)()):
+        _same(fast, expected)
+        assert fast.stride() == expected.stride()
+    transposed = _sample(dtype, (3, 4), 4).t()
+    _same(getattr(torch, name)(transposed), general(transposed))
+    with pytest.raises(TypeError):
+        getattr(torch, name)([1.0])
+    _same(getattr(torch, name)(x, out=torch.empty(shape, dtype=expected.dtype)), expected)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shapes", [((3, 4), (4, 5)), ((1, 4), (4, 1)), ((2, 3, 4), (4, 2))])
+def test_matmul_operator(dtype, shapes):
+    from torch._ops import linalg
+
+    a, b = _sample(dtype, shapes[0], 5), _sample(dtype, shapes[1], 6)
+    try:
+        expected = linalg.matmul(a, b)
+    except (RuntimeError, TypeError) as error:
+        with pytest.raises(type(error)):
+            a @ b
+        return
+    fast = a @ b
+    _same(fast, expected)
+    assert fast.stride() == expected.stride()
+    with pytest.raises(RuntimeError, match="cannot be multiplied"):
+        a @ _sample(dtype, (7, 2), 7)
+    with pytest.raises(RuntimeError, match="expected m1 and m2 to have the same dtype"):
+        torch.ones(2, 2) @ torch.ones(2, 2, dtype=torch.float64)
+
+
+@pytest.mark.autograd
+def test_unary_and_matmul_fast_paths_record_for_autograd():
+    x = torch.tensor([[0.5, -1.0], [2.0, 0.25]], requires_grad=True)
+    for name in ("tanh", "sigmoid", "exp"):
+        y = getattr(torch, name)(x)
+        assert y.requires_grad and y.grad_fn.name().lower().startswith(name)
+    assert (x @ x).grad_fn.name() == "MmBackward0"
+    with torch.no_grad():
+        assert (torch.tanh(x) @ x).grad_fn is None

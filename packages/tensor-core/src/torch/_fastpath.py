@@ -5,6 +5,8 @@ to it; the general implementation stays the reference (tests run both)."""
 
 from __future__ import annotations
 
+import functools
+import sys
 import warnings
 
 import numpy as np
@@ -12,7 +14,7 @@ import numpy as np
 from . import _bindings, _dtype, _grad_mode
 from ._interface import array_kernels, get_grad_engine, ops
 from ._native import blas_matmul, large_binary, native_sum
-from ._ops import pointwise
+from ._ops import pointwise, unary_math
 from ._tensor import Tensor, make, make_view
 
 # NumPy warns about float overflow and division by zero; PyTorch does not. Silencing
@@ -184,6 +186,59 @@ def sum_all(general):
     return method
 
 
+def unary(general, kernel, name: str):
+    """``torch.<name>(x)`` and ``x.<name>()`` of a float32/64 tensor (no other arguments):
+    the op's own kernel on the cached array, recorded for autograd as the general path
+    records it."""
+    op = ops[name]
+    from_array = Tensor._from_array
+
+    @functools.wraps(general)
+    def function(input, *args, **kwargs):
+        if (
+            not args
+            and not kwargs
+            and type(input) is Tensor
+            and input._dtype in _FULL_FLOATS
+            and input._np.ndim
+        ):
+            result = from_array(kernel(input._np), input._dtype)
+            if _grad_state.enabled and input._requires_grad:
+                get_grad_engine().record(op, (input,), result, ())
+            return result
+        return general(input, *args, **kwargs)
+
+    return function
+
+
+def matmul_2d(general):
+    """``a @ b`` of two float32/64 matrices of one dtype: the kernel straight on the cached
+    arrays (recorded for autograd when needed); anything else, and every error, through
+    the general path."""
+    op = ops["matmul"]
+    from_array = Tensor._from_array
+
+    def operator(self, other):
+        if type(other) is Tensor:
+            a, b = self._np, other._np
+            dtype = self._dtype
+            if (
+                a.ndim == 2
+                and b.ndim == 2
+                and dtype is other._dtype
+                and dtype in _FULL_FLOATS
+                and a.shape[1] == b.shape[0]
+            ):
+                result = from_array(_matmul_arrays(a, b), dtype)
+                if _grad_state.enabled and (self._requires_grad or other._requires_grad):
+                    get_grad_engine().record(op, (self, other), result, ())
+                return result
+        return general(self, other)
+
+    operator.__name__ = "__matmul__"
+    return operator
+
+
 def _matmul_arrays(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """``a @ b`` with the kernel ``torch.matmul`` uses (so gradients computed on arrays
     equal those computed on tensors)."""
@@ -205,3 +260,15 @@ def install() -> None:
     Tensor.view = view(Tensor.view)
     Tensor.sum = sum_all(Tensor.sum)
     Tensor.t = transpose_2d(Tensor.t)
+    Tensor.__matmul__ = matmul_2d(Tensor.__matmul__)
+    # the kernels the general functions use (unary_math/pointwise), without their argument
+    # handling and np.errstate (NumPy's warnings are filtered for torch's modules above)
+    torch = sys.modules["torch"]
+    for name, kernel in (
+        ("tanh", np.tanh),
+        ("sigmoid", unary_math._sigmoid),
+        ("exp", pointwise._exp),
+    ):
+        fast = unary(getattr(torch, name), kernel, name)
+        setattr(torch, name, fast)
+        setattr(Tensor, name, fast)

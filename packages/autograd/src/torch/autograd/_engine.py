@@ -10,7 +10,7 @@ import weakref
 import numpy as np
 
 import torch
-from torch._dtype import from_numpy_dtype
+from torch import _tensor as _tensor_module
 from torch._grad_mode import _state as _grad_state
 from torch._interface import GradEngine, ops
 
@@ -23,6 +23,7 @@ from ._hooks import HookDict, _leaves, add_hook, leaf_meta
 __all__ = ["Engine", "Node", "AccumulateGrad", "run_backward"]
 
 _Tensor = torch.Tensor
+_make = _tensor_module.make
 
 _FREED = (
     "Trying to backward through the graph a second time (or directly access saved "
@@ -130,7 +131,8 @@ class Node(_NodeBase):
         self.next_functions = edges
         #: (input index, version when recorded) of each input whose value is needed
         self._versions = versions
-        #: (alias of the result, its version) when the formulas need the result
+        #: (array, dtype, version counter, version when recorded) of the result when the
+        #: formulas need it: not the result itself, which references this node
         self._out = out
         self._extra = None
 
@@ -148,7 +150,10 @@ class Node(_NodeBase):
                 for index, edge in enumerate(self.next_functions)
             )
         if self._out is not None:  # the formulas read the saved result too
-            result = self._out[0] if not _grad_state.enabled else self._result_in_graph()
+            result = self._saved_output()
+            if _grad_state.enabled:  # create_graph: the result as an output of this node
+                result.grad_fn = self
+                result._requires_grad = True
             return tuple(
                 None if edge[0] is None else formula(grad, inputs, saved, result)
                 for formula, edge in zip(derivative.formulas, self.next_functions)
@@ -187,12 +192,12 @@ class Node(_NodeBase):
             for formula, edge in zip(formulas, edges)
         )
 
-    def _result_in_graph(self):
-        """The saved result as an output of this node (for create_graph), made afresh so
-        that the node never references a tensor that references it back."""
-        result = self._out[0].detach()
-        result.grad_fn = self
-        result._requires_grad = True
+    def _saved_output(self):
+        """The saved result as a Tensor sharing its memory and version counter, made
+        afresh so that the node never references a tensor that references it back."""
+        array, dtype, counter, _ = self._out
+        result = _make(array, dtype)
+        result._version_ = counter
         return result
 
     def _check_versions(self) -> None:
@@ -204,10 +209,11 @@ class Node(_NodeBase):
             if current != expected:
                 fn = x.grad_fn
                 raise RuntimeError(_modified_message(x.type(), x.shape, fn, current, expected))
-        if self._out is not None:
-            result, expected = self._out
-            current = result._version_[0]
+        out = self._out
+        if out is not None:
+            current, expected = out[2][0], out[3]
             if current != expected:
+                result = self._saved_output()
                 raise RuntimeError(
                     _modified_message(result.type(), result.shape, self, current, expected)
                 )
@@ -234,20 +240,27 @@ def _op_name(fn) -> str:
 
 class AccumulateGrad(_NodeBase):
     """The node of a leaf: adds the incoming gradient to ``variable.grad``. There is one
-    per leaf while a graph uses it."""
+    per leaf, made when a graph first uses it and kept while the leaf lives."""
 
-    __slots__ = ("variable", "next_functions", "_extra", "__weakref__")
+    __slots__ = ("_variable", "next_functions", "_extra", "__weakref__")
 
-    def __init__(self, variable):
-        self.variable = variable
+    def __init__(self, variable_ref: weakref.ref):
+        self._variable = variable_ref
         self.next_functions = ()
         self._extra = None
+
+    @property
+    def variable(self):
+        """The leaf (None once it has died: nobody can see its gradient any more)."""
+        return self._variable()
 
     def name(self) -> str:
         return "torch::autograd::AccumulateGrad"
 
     def accumulate(self, grad, create_graph: bool) -> None:
         leaf = self.variable
+        if leaf is None:
+            return
         if not create_graph and grad._requires_grad:
             grad = grad.detach()
         if grad.dtype != leaf.dtype:  # as PyTorch: the gradient takes the leaf's dtype
@@ -272,35 +285,22 @@ def _cast(grad, dtype):
     return grad.to(dtype)
 
 
-#: id of a leaf -> weak reference to its AccumulateGrad node. The graphs that use a leaf
-#: hold its node; the entry goes when the last of them does (as in PyTorch, where a
-#: tensor refers to its gradient accumulator weakly).
-_accumulators: dict[int, weakref.ref] = {}
-
-
-def _forget_accumulator(key: int):
-    def callback(ref) -> None:
-        if _accumulators.get(key) is ref:
-            del _accumulators[key]
-
-    return callback
-
-
 def grad_accumulator(tensor) -> AccumulateGrad:
     """The AccumulateGrad node of a leaf, shared by every graph that uses it."""
-    accumulator = _existing_accumulator(tensor)
-    if accumulator is None:
-        accumulator = AccumulateGrad(tensor)
-        key = id(tensor)
-        _accumulators[key] = weakref.ref(accumulator, _forget_accumulator(key))
-    return accumulator
+    return _leaf_edge(tensor)[0]
+
+
+def _leaf_edge(tensor) -> tuple:
+    meta = leaf_meta(tensor)
+    leaf_edge = meta.edge
+    if leaf_edge is None:
+        leaf_edge = meta.edge = (AccumulateGrad(meta.tensor), 0)
+    return leaf_edge
 
 
 def _existing_accumulator(tensor):
-    ref = _accumulators.get(id(tensor))
-    accumulator = None if ref is None else ref()
-    # a live node holds its leaf, so the id cannot have been reused meanwhile
-    return accumulator if accumulator is not None and accumulator.variable is tensor else None
+    meta = leaf_meta(tensor, create=False)
+    return None if meta is None or meta.edge is None else meta.edge[0]
 
 
 _node_classes: dict[str, type] = {}
@@ -327,12 +327,10 @@ def edge(x):
         return _NO_EDGE
     fn = x.grad_fn
     if fn is None:
-        ref = _accumulators.get(id(x))
-        if ref is not None:
-            fn = ref()
-            if fn is not None and fn.variable is x:
-                return (fn, 0)
-        return (grad_accumulator(x), 0)
+        meta = _leaves.get(id(x))
+        if meta is not None and meta.edge is not None and meta.tensor() is x:
+            return meta.edge
+        return _leaf_edge(x)
     if fn._num_outputs == 1:
         return (fn, 0)
     return (fn, fn._output_nr(x))
@@ -365,11 +363,12 @@ def _unsaved_to_meta(inputs, which) -> tuple:
 
 
 def _saved_result(output) -> tuple:
-    # an alias sharing the result's memory and version counter, without its grad_fn (no
-    # reference cycle between the result and its node)
-    alias = output.detach()
-    counter = alias._version_  # the shared counter; None until the first write
-    return (alias, counter[0] if counter else 0)
+    # the result's array and version counter (made now if it has none yet: the result and
+    # the node must share it), not the result (no reference cycle with its node)
+    counter = output._version_
+    if counter is None:
+        counter = output._version_ = [0]
+    return (output._np, output._dtype, counter, counter[0])
 
 
 class Engine(GradEngine):
@@ -692,7 +691,10 @@ def _capture_nonleaf(node, grad, targets) -> None:
 def _run_accumulator(node, grad, targets, create_graph) -> None:
     if grad is None:
         return
-    meta = leaf_meta(node.variable, create=False)
+    leaf = node.variable
+    if leaf is None:
+        return
+    meta = leaf_meta(leaf, create=False)
     if meta is not None and meta.hooks:
         grad = _call_tensor_hooks(meta.hooks, grad)
     if node._extra is not None and node._extra.pre_hooks:
@@ -762,6 +764,29 @@ def _run_post_hooks(extra, grads, grad, num_outputs) -> tuple:
 
 _ndarray = np.ndarray
 _from_array = _Tensor._from_array
+
+#: the dtypes whose gradients travel as arrays (others stay Tensors all the way)
+_ARRAY_DTYPES = frozenset((torch.float32, torch.float64))
+
+#: NumPy dtype -> torch dtype of the gradients the engine wraps (not torch._dtype's
+#: from_numpy_dtype: complex32 shares complex64's NumPy dtype there)
+_DTYPES = {
+    np.dtype(t.np_dtype): t
+    for t in (
+        torch.bool,
+        torch.uint8,
+        torch.int8,
+        torch.int16,
+        torch.int32,
+        torch.int64,
+        torch.float16,
+        torch.bfloat16,
+        torch.float32,
+        torch.float64,
+        torch.complex64,
+        torch.complex128,
+    )
+}
 _getrefcount = sys.getrefcount
 
 
@@ -783,14 +808,22 @@ def _root_arrays(tensors, grad_tensors) -> list:
     here as an array), given gradients as checked by ``_root_grads``."""
     if len(tensors) == 1 and grad_tensors[0] is None:
         tensor = tensors[0]
-        if tensor._requires_grad and type(tensor) is _Tensor and tensor._np.size == 1:
+        if (
+            tensor._requires_grad
+            and type(tensor) is _Tensor
+            and tensor._dtype in _ARRAY_DTYPES
+            and tensor._np.size == 1
+        ):
             array = tensor._np
             grad = np.empty(array.shape, array.dtype)
             grad.fill(1)
             node, nr = edge(tensor)
             return [(node, nr, grad)]
     roots = _root_grads(tensors, grad_tensors)
-    return [(node, nr, grad._np if type(grad) is _Tensor else grad) for node, nr, grad in roots]
+    return [
+        (node, nr, grad._np if type(grad) is _Tensor and grad._dtype in _ARRAY_DTYPES else grad)
+        for node, nr, grad in roots
+    ]
 
 
 def _dependencies(roots) -> dict:
@@ -814,10 +847,10 @@ def _dependencies(roots) -> dict:
 def _as_tensor(grad):
     """A gradient as a Tensor (arrays are wrapped without a copy where they are dense)."""
     if type(grad) is _ndarray:
-        return _from_array(grad, from_numpy_dtype(grad.dtype))
+        return _from_array(grad, _DTYPES[grad.dtype])
     if isinstance(grad, _Tensor) or grad is None:
         return grad
-    return _from_array(np.asarray(grad), from_numpy_dtype(grad.dtype))  # a NumPy scalar
+    return _from_array(np.asarray(grad), _DTYPES[grad.dtype])  # a NumPy scalar
 
 
 def _as_tensors(grad, node):
@@ -855,30 +888,47 @@ def _backward_on_arrays(tensors, grad_tensors, retain_graph) -> None:
     for node, nr, grad in roots:
         _add_to_buffer(buffers, node, nr, grad)
     ready = [node for node in buffers if node not in dependencies]
+    roots = grad = None  # (an array's references count: see _FREE_REFS)
     state = _grad_state
     enabled, state.enabled = state.enabled, False
     try:
         while ready:
             node = ready.pop()
             grad = buffers.pop(node, None)
-            if type(node) is AccumulateGrad:
-                if grad is None:
-                    continue
+            if grad is None:
+                grads = None
+            elif type(node) is AccumulateGrad:
                 if type(grad) is _ndarray and (
                     grad.base is not None or _getrefcount(grad) > _FREE_REFS
                 ):
                     grad = grad.copy()  # others see its memory too: the leaf gets its own
                 _accumulate(node, grad)
                 continue
-            grads = _node_grads(node, grad, retain_graph)
-            grad = None  # (an array's references count: see _FREE_REFS)
+            elif (
+                node._array_formulas is not None and node._extra is None and type(grad) is _ndarray
+            ):
+                try:
+                    grads = node._apply_arrays(grad)
+                except NoArrayFormError:  # a case for the Tensor formulas
+                    grads = _run_node(node, _as_tensor(grad), None, False, retain_graph)
+                else:
+                    if not retain_graph:
+                        node.release()
+            else:
+                grads = _run_node(node, _as_tensors(grad, node), None, False, retain_graph)
+            grad = None
+            if grads is None:
+                grads = (None,) * len(node.next_functions)
             for (child, nr), child_grad in zip(node.next_functions, grads):
                 if child is None:
                     continue
                 if child_grad is not None:
-                    if type(child_grad) is _Tensor and type(child_grad._np) is _ndarray:
+                    if type(child_grad) is _Tensor and child_grad._dtype in _ARRAY_DTYPES:
                         child_grad = child_grad._np  # a plain dense Tensor: its array
-                    _add_to_buffer(buffers, child, nr, child_grad)
+                    if child._num_outputs == 1 and child not in buffers:
+                        buffers[child] = child_grad
+                    else:
+                        _add_to_buffer(buffers, child, nr, child_grad)
                 count = dependencies[child] - 1
                 dependencies[child] = count
                 if not count:
@@ -888,26 +938,11 @@ def _backward_on_arrays(tensors, grad_tensors, retain_graph) -> None:
         state.enabled = enabled
 
 
-def _node_grads(node, grad, retain_graph) -> tuple:
-    """The gradients ``node`` sends along its ``next_functions``: by its array formulas
-    when it has them and no hooks, else by the general code on Tensors."""
-    if grad is None:
-        return (None,) * len(node.next_functions)
-    if node._array_formulas is not None and node._extra is None and type(grad) is _ndarray:
-        try:
-            grads = node._apply_arrays(grad)
-        except NoArrayFormError:
-            pass
-        else:
-            if not retain_graph:
-                node.release()
-            return grads
-    return _run_node(node, _as_tensors(grad, node), None, False, retain_graph)
-
-
 def _accumulate(node, grad) -> None:
     """Add a gradient (an array the engine owns, or a Tensor) into the leaf's ``.grad``."""
     leaf = node.variable
+    if leaf is None:
+        return
     meta = _leaves.get(id(leaf))
     if node._extra is not None or (meta is not None and meta.hooks):
         _run_accumulator(node, _as_tensor(grad), None, False)

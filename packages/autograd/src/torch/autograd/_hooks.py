@@ -58,14 +58,16 @@ def add_hook(hooks: HookDict, fn) -> RemovableHandle:
 
 
 class LeafMeta:
-    """What autograd keeps about a leaf tensor: its hooks (its gradient accumulator is
-    kept by the engine)."""
+    """What autograd keeps about a leaf tensor while it lives: its hooks and the graph
+    edge to its gradient accumulator (made on first use, then shared by every graph that
+    uses the leaf; the accumulator refers to the leaf weakly, through ``tensor``)."""
 
-    __slots__ = ("tensor", "hooks")
+    __slots__ = ("tensor", "hooks", "edge")
 
     def __init__(self, tensor, on_death) -> None:
         self.tensor = weakref.ref(tensor, on_death)
         self.hooks: HookDict | None = None
+        self.edge: tuple | None = None  # (AccumulateGrad node, 0)
 
 
 _leaves: dict[int, LeafMeta] = {}

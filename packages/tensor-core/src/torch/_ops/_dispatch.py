@@ -9,9 +9,10 @@ import numpy as np
 
 from .. import _dtype, _grad_mode
 from .._interface import OpDef, get_grad_engine, ops
-from .._tensor import Tensor, _is_grad_recording
+from .._tensor import Tensor
 
 _PY_SCALAR_DTYPE = {bool: _dtype.bool_, int: _dtype.int64}
+_grad_state = _grad_mode._state
 
 
 def _combine_categories(higher, lower):
@@ -95,11 +96,12 @@ def check_tensor(x, op: str, arg: str = "input") -> None:
 def record(op, inputs, result, saved=()) -> Tensor:
     """Hand a finished op to the grad engine when grad mode is on and an input requires
     grad; return ``result``."""
-    if not op.differentiable:
+    if not _grad_state.enabled or not op.differentiable:
         return result
-    tensors = tuple(x for x in inputs if isinstance(x, Tensor))
-    if _is_grad_recording(*tensors):
-        get_grad_engine().record(op, inputs, result, saved)
+    for x in inputs:
+        if isinstance(x, Tensor) and x._requires_grad:
+            get_grad_engine().record(op, inputs, result, saved)
+            break
     return result
 
 

@@ -97,8 +97,8 @@ def _neg(grad, inputs, saved):
     return _negative(grad)
 
 
-def _result(result, grad):
-    array = result._np
+def _result(array, grad):
+    """The saved result (the engine passes its array) when it matches the gradient."""
     if array.dtype != grad.dtype or array.shape != grad.shape:
         raise NoArrayFormError
     return array
