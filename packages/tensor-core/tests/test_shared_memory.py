@@ -182,3 +182,13 @@ def test_numpy_view_of_a_shared_tensor_sees_the_same_memory(strategy):
     array[:] = 7
     assert a.tolist() == [7.0] * 4
     assert np.shares_memory(array, a.untyped_storage()._buffer)
+
+
+def test_without_memfd_an_unlinked_file_serves(monkeypatch):
+    monkeypatch.delattr(os, "memfd_create")
+    before = leftover_segments()
+    t = torch.arange(4.0).share_memory_()
+    segment = shm.segment_of_storage(t.untyped_storage())
+    assert t.is_shared() and segment.name is None and segment.fd is not None
+    assert os.readlink(f"/proc/self/fd/{segment.fd}").endswith("(deleted)")
+    assert leftover_segments() == before and t.tolist() == [0.0, 1.0, 2.0, 3.0]

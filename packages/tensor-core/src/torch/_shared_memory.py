@@ -27,6 +27,7 @@ import secrets
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import weakref
 
@@ -153,8 +154,19 @@ def segment_of(array: np.ndarray) -> SharedMap | None:
     return base if isinstance(base, SharedMap) else None
 
 
+def _anonymous_fd() -> int:
+    if hasattr(os, "memfd_create"):
+        return os.memfd_create("torch-core-storage", os.MFD_CLOEXEC)
+    # without memfd (not Linux): a file unlinked at once is just as anonymous
+    directory = SHM_DIR if os.path.isdir(SHM_DIR) else tempfile.gettempdir()
+    path = os.path.join(directory, f"{PREFIX}anon_{os.getpid()}_{secrets.token_hex(8)}")
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
+    os.unlink(path)
+    return fd
+
+
 def _new_fd_segment(nbytes: int) -> SharedMap:
-    fd = os.memfd_create("torch-core-storage", os.MFD_CLOEXEC)
+    fd = _anonymous_fd()
     try:
         os.ftruncate(fd, max(nbytes, 1))
         return SharedMap(fd, nbytes, name=None, keep_fd=True)
