@@ -442,6 +442,7 @@ class _TrackerClient:
                 [sys.executable, "-I", "-S", script, str(listener.fileno()), SHM_DIR, PREFIX],
                 pass_fds=(listener.fileno(),),
                 stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,  # it prints nothing; stderr shows a crash
                 # its own session: a signal to the clients' process group (Ctrl-C, a
                 # killpg) must leave it alive to clean up after them
                 start_new_session=True,
