@@ -109,6 +109,8 @@ def test_storages_cross_as_themselves(strategy):
     # within one process the rebuilt storage is the cached original
     assert again is storage and storage.is_shared()
     assert typed_again.dtype is torch.int32 and typed_again.tolist() == [0, 1, 2]
+    made_shared = torch.UntypedStorage._new_shared(4)
+    assert ForkingPickler.loads(ForkingPickler.dumps(made_shared)) is made_shared
 
 
 def test_plain_pickle_still_copies():

@@ -42,6 +42,7 @@ __all__ = [
     "segment_of",
     "is_shared",
     "new_shared_buffer",
+    "new_shared_storage",
     "share_storage",
     "share_tensor",
     "storage_from_fd",
@@ -223,11 +224,21 @@ def _cached_storage(key):
     return _storages.get(key)
 
 
-def _storage_for(segment: SharedMap, buffer: np.ndarray | None = None):
+def _storage_for(segment: SharedMap):
     from ._storage import UntypedStorage
 
-    storage = UntypedStorage._wrap(segment.array() if buffer is None else buffer)
+    storage = UntypedStorage._wrap(segment.array())
     _storages[segment.key] = storage
+    return storage
+
+
+def new_shared_storage(nbytes: int):
+    """A new zero-filled storage of ``nbytes`` in shared memory (``_new_shared``)."""
+    buffer = new_shared_buffer(nbytes)
+    from ._storage import UntypedStorage
+
+    storage = UntypedStorage._wrap(buffer)
+    _storages[segment_of(buffer).key] = storage
     return storage
 
 
@@ -254,7 +265,11 @@ def storage_from_name(name: str, nbytes: int, *, in_flight: bool = False):
     cached = _cached_storage(name)
     if cached is None:
         tracker.send("ADD", name)
-        fd = os.open(os.path.join(SHM_DIR, name), os.O_RDWR)
+        try:
+            fd = os.open(os.path.join(SHM_DIR, name), os.O_RDWR)
+        except OSError:
+            tracker.send("DEL", name, strict=False)
+            raise
         try:
             segment = SharedMap(fd, nbytes, name=name, keep_fd=False)
         finally:

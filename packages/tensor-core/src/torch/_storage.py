@@ -62,7 +62,7 @@ class UntypedStorage:
         (no copy), with the current sharing strategy."""
         from . import _shared_memory
 
-        return cls._wrap(_shared_memory.new_shared_buffer(int(size)), device)
+        return _shared_memory.new_shared_storage(int(size))
 
     def tolist(self) -> list:
         return self._buffer.tolist()
