@@ -10,15 +10,20 @@ anyway, ``DIFFERS_FROM_PYTORCH`` says why this reader is stricter.
 
 from __future__ import annotations
 
+import collections
+import io
 import json
 import os
 import pathlib
 import pickle
+import random
+import struct
 import time
 
 import pytest
 
 import torch
+from torch._serialization import limits
 
 GOLDEN = pathlib.Path(__file__).parent / "golden" / "serialization"
 CORPUS = json.loads((GOLDEN / "corpus.json").read_text())
@@ -80,9 +85,11 @@ EXPECTED = {
 # where PyTorch 2.13 does something else, and why this reader does not
 DIFFERS_FROM_PYTORCH = {
     "bad_central_directory": "miniz ignores the bad directory offset; we refuse the archive",
-    "crc_mismatch": "PyTorch skips CRCs of storages; we check every record read",
-    "mutated_archive_2": "the CRC check catches the change before the unpickler sees it",
-    "mutated_archive_3": "PyTorch loads the changed bytes; the CRC check refuses them",
+    "crc_mismatch": "PyTorch skips the CRC and unpickles the changed bytes; CRC error here",
+    "mutated_archive_0": "changed data.pkl: the CRC check refuses it before unpickling",
+    "mutated_archive_1": "changed data.pkl: the CRC check refuses it before unpickling",
+    "mutated_archive_2": "miniz loads despite a damaged end record; refused here",
+    "mutated_archive_3": "miniz loads despite a damaged end record; refused here",
     "bad_persistent_id": "AttributeError inside PyTorch's loader; a malformed pickle here",
     "bytearray_bomb": "PyTorch calls bytearray(2**40) (MemoryError); refused here",
     "storage_class_call": "TypeError there; calling a storage class is refused here",
@@ -145,3 +152,43 @@ def test_refusal_messages_name_the_global():
         torch.load(GOLDEN / "corpus" / "inst_opcode.pt")
     with pytest.raises(RuntimeError, match="zip bomb"):
         torch.load(GOLDEN / "corpus" / "zip_bomb_storage.pt")
+
+
+def _valid_checkpoint() -> bytes:
+    x = torch.arange(64.0)
+    buffer = io.BytesIO()
+    torch.save({"x": x, "part": x[3:9], "n": [1, "a", (2.5, None)], "i": torch.ones(3, 2)}, buffer)
+    return buffer.getvalue()
+
+
+def test_random_byte_changes_only_raise_the_two_error_types():
+    valid = _valid_checkpoint()
+    rng = random.Random(0)
+    outcomes = collections.Counter()
+    for _ in range(400):
+        data = bytearray(valid)
+        for _ in range(rng.randint(1, 4)):
+            data[rng.randrange(len(data))] = rng.randrange(256)
+        try:
+            torch.load(io.BytesIO(bytes(data)))
+            outcomes["loaded"] += 1  # a change in padding, a timestamp or tensor bytes
+        except (RuntimeError, pickle.UnpicklingError) as error:
+            outcomes[type(error).__name__] += 1
+    assert outcomes["RuntimeError"] > 0
+
+
+def test_every_truncation_raises_a_runtime_error():
+    valid = _valid_checkpoint()
+    for length in range(1, len(valid), 7):
+        with pytest.raises((RuntimeError, pickle.UnpicklingError)):
+            torch.load(io.BytesIO(valid[:length]))
+
+
+def test_storage_crc_checked_on_request(monkeypatch):
+    valid = bytearray(_valid_checkpoint())
+    valid[valid.find(struct.pack("<f", 33.0))] ^= 0x01  # a byte inside tensor "x"
+    loaded = torch.load(io.BytesIO(bytes(valid)))  # as PyTorch: tensor bytes unchecked
+    assert loaded["x"][33].item() != 33.0
+    monkeypatch.setattr(limits, "VERIFY_STORAGE_CRC", True)
+    with pytest.raises(RuntimeError, match="CRC mismatch in record 'data/0'"):
+        torch.load(io.BytesIO(bytes(valid)))

@@ -22,7 +22,7 @@ import os
 import numpy as np
 
 from .._storage import TypedStorage, UntypedStorage
-from . import location
+from . import limits, location
 from .limits import MAX_PICKLE_BYTES
 from .pickler import CheckpointPickler, StorageTable
 from .storage_types import dtype_of_storage_class
@@ -99,7 +99,7 @@ class StorageLoader:
         if self._mmap:
             buffer = self._reader.map(record)[:nbytes]
         else:
-            buffer = self._reader.read(record)[:nbytes]
+            buffer = self._reader.read(record, verify=limits.VERIFY_STORAGE_CRC)[:nbytes]
         if self._swap and dtype.itemsize > 1:
             if self._mmap:
                 raise RuntimeError("torch.load(mmap=True) cannot map a big-endian checkpoint")

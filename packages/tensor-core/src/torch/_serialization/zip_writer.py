@@ -2,13 +2,14 @@
 
 Every record's data starts at a multiple of 64 bytes (the padding goes into an extra
 field of the local header), so a reader can map a storage straight from the file with
-the alignment any dtype needs. Sizes and CRCs are written into the local headers, and
-zip64 fields appear only when a size or offset needs them.
+the alignment any dtype needs. Sizes and CRCs follow each record in a data descriptor,
+and zip64 fields appear only when a size or offset needs them.
 """
 
 from __future__ import annotations
 
 import struct
+import threading
 import zlib
 
 from .limits import CHUNK_BYTES
@@ -25,6 +26,9 @@ _U32_MAX = 0xFFFFFFFF
 _DOS_DATE = (0 << 9) | (1 << 5) | 1  # 1980-01-01, the earliest date zip can state
 _PADDING_ID = 0x4246  # "FB": an extra field that only carries alignment padding
 _UTF8_NAMES = 0x0800
+_HAS_DESCRIPTOR = 0x0008  # CRC and sizes follow the data
+_DESCRIPTOR_SIGNATURE = 0x08074B50
+_THREADED_CRC_BYTES = 1 << 23
 
 
 def _crc32(data: memoryview) -> int:
@@ -61,38 +65,58 @@ class ZipWriter:
         self._position += len(data)
 
     def write_record(self, name: str, data) -> None:
-        """Store ``data`` (bytes or any contiguous buffer) as ``<prefix>/<name>``."""
+        """Store ``data`` (bytes or any contiguous buffer) as ``<prefix>/<name>``.
+
+        The CRC goes into a data descriptor after the bytes (as PyTorch writes it), so
+        a large record's CRC is computed by a helper thread while the bytes are written:
+        both release the GIL, and the record is read from memory twice in parallel
+        instead of one pass after the other.
+        """
         view = memoryview(data).cast("B")
         full_name = f"{self._prefix}/{name}".encode()
         if full_name in self._names:
             raise RuntimeError(f"torch.save: record '{name}' written twice")
         self._names.add(full_name)
-        entry = _Entry(full_name, self._position, view.nbytes, _crc32(view))
+        entry = _Entry(full_name, self._position, view.nbytes, 0)
         self._entries.append(entry)
-        zip64 = b""
-        size_field = entry.size
-        if entry.size >= _U32_MAX:
-            zip64 = struct.pack("<HHQQ", 1, 16, entry.size, entry.size)
-            size_field = _U32_MAX
+        large = entry.size >= _U32_MAX
+        zip64 = struct.pack("<HHQQ", 1, 16, 0, 0) if large else b""
         header_end = entry.offset + _LOCAL.size + len(full_name) + len(zip64) + 4
         padding = -header_end % ALIGNMENT
         extra = zip64 + struct.pack("<HH", _PADDING_ID, padding) + b"Z" * padding
+        size_field = _U32_MAX if large else 0
         header = _LOCAL.pack(
             0x04034B50,
-            45 if zip64 else 20,
-            _UTF8_NAMES,
+            45 if large else 20,
+            _UTF8_NAMES | _HAS_DESCRIPTOR,
             0,  # stored
             0,
             _DOS_DATE,
-            entry.crc,
+            0,  # CRC and sizes follow the data
             size_field,
             size_field,
             len(full_name),
             len(extra),
         )
         self._write(header + full_name + extra)
-        for start in range(0, view.nbytes, CHUNK_BYTES):
-            self._write(view[start : start + CHUNK_BYTES])
+        entry.crc = self._write_data(view)
+        sizes = struct.pack("<QQ" if large else "<II", entry.size, entry.size)
+        self._write(struct.pack("<II", _DESCRIPTOR_SIGNATURE, entry.crc) + sizes)
+
+    def _write_data(self, view: memoryview) -> int:
+        """Write ``view`` and return its CRC-32."""
+        if view.nbytes < _THREADED_CRC_BYTES:
+            self._write(view)
+            return _crc32(view)
+        result = []
+        worker = threading.Thread(target=lambda: result.append(_crc32(view)), daemon=True)
+        worker.start()
+        try:
+            for start in range(0, view.nbytes, CHUNK_BYTES):
+                self._write(view[start : start + CHUNK_BYTES])
+        finally:
+            worker.join()
+        return result[0]
 
     def close(self) -> None:
         """Write the central directory and the end records."""
@@ -131,7 +155,7 @@ class ZipWriter:
             0x02014B50,
             45 if values else 20,
             45 if values else 20,
-            _UTF8_NAMES,
+            _UTF8_NAMES | _HAS_DESCRIPTOR,
             0,
             0,
             _DOS_DATE,
