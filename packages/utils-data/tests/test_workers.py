@@ -92,6 +92,7 @@ def _consume(loader):
         for batch in loader:
             batches.append(batch)
     except Exception as e:  # noqa: BLE001 - the tests inspect it
+        e.__traceback__ = None  # its frames would keep the iterator (and workers) alive
         return batches, e
     return batches, None
 
@@ -296,3 +297,119 @@ def test_worker_batches_arrive_in_shared_memory(no_leaks):
     batches = list(loader)
     assert [b[:, 0].tolist() for b in batches] == [[0.0, 1.0], [2.0, 3.0]]
     assert all(b.is_shared() for b in batches)
+
+
+def _file_system_strategy_available():
+    import torch.multiprocessing as torch_mp
+
+    return (
+        hasattr(torch_mp, "set_sharing_strategy")
+        and "file_system" in getattr(torch_mp, "get_all_sharing_strategies", lambda: ())()
+    )
+
+
+@pytest.fixture
+def file_system_ready():
+    # the first named segment connects this process to core's segment tracker for the
+    # rest of the session: make that connection before the leak check counts fds
+    import torch.multiprocessing as torch_mp
+
+    previous = torch_mp.get_sharing_strategy()
+    torch_mp.set_sharing_strategy("file_system")
+    try:
+        torch.zeros(4).share_memory_()
+    finally:
+        torch_mp.set_sharing_strategy(previous)
+
+
+@pytest.mark.skipif(
+    not _file_system_strategy_available(), reason="needs torch.multiprocessing's file_system"
+)
+@pytest.mark.parametrize("mode", ["raise", "slow"])
+def test_failures_leave_no_named_segments(file_system_ready, no_leaks, monkeypatch, mode):
+    # Named /dev/shm segments (file_system strategy) of batches in flight when a worker
+    # fails must all be unlinked; a tag in their names tells ours from others'.
+    import torch.multiprocessing as torch_mp
+
+    tag = f"utilsdata{os.getpid()}{mode}_"
+    monkeypatch.setenv("TORCH_CORE_SHM_TAG", tag)
+    previous = torch_mp.get_sharing_strategy()
+    torch_mp.set_sharing_strategy("file_system")
+    try:
+        loader = DataLoader(
+            TensorItems(mode), batch_size=2, num_workers=2, timeout=1 if mode == "slow" else 0
+        )
+        batches, error = _consume(loader)
+        del loader
+        assert error is not None
+        del batches, error
+    finally:
+        torch_mp.set_sharing_strategy(previous)
+    gc.collect()
+    assert _segments_gone(tag)
+
+
+def _segments_gone(tag: str, within: float = 5.0) -> bool:
+    deadline = time.monotonic() + within
+    while any(tag in name for name in os.listdir("/dev/shm")):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.1)
+    return True
+
+
+_DYING_WORKER_SCRIPT = textwrap.dedent(
+    """
+    import os, signal, sys
+    import torch
+    import torch.multiprocessing as torch_mp
+    from torch.utils.data import DataLoader
+
+    class Items:
+        def __len__(self):
+            return 8
+        def __getitem__(self, i):
+            if i == 5:
+                if sys.argv[1] == "kill":
+                    os.kill(os.getpid(), signal.SIGKILL)
+                os._exit(3)
+            return torch.full((1000,), float(i))
+
+    torch_mp.set_sharing_strategy("file_system")
+    try:
+        for batch in DataLoader(Items(), batch_size=2, num_workers=2):
+            pass
+    except RuntimeError as e:
+        print(type(e).__name__, e)
+    """
+)
+
+
+@pytest.mark.skipif(
+    not _file_system_strategy_available(), reason="needs torch.multiprocessing's file_system"
+)
+@pytest.mark.parametrize("mode", ["kill", "exit"])
+def test_dying_workers_leave_no_named_segments_after_exit(mode):
+    # A batch pickled by a worker that dies before delivering it stays "in flight" in
+    # core's tracker until the main process ends (nobody can tell it will never be
+    # received); once that happens nothing may be left.
+    tag = f"utilsdata{os.getpid()}{mode}_"
+    result = subprocess.run(
+        [sys.executable, "-c", _DYING_WORKER_SCRIPT, mode],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "TORCH_CORE_SHM_TAG": tag},
+    )
+    assert "exited unexpectedly" in result.stdout, result.stderr
+    assert _segments_gone(tag)
+
+
+class TensorItems(Items):
+    """Like Items, with float tensors as samples (so batches go to shared memory)."""
+
+    def __init__(self, mode):
+        super().__init__(8, mode)
+
+    def __getitem__(self, i):
+        return torch.full((1000,), float(super().__getitem__(i)))

@@ -132,9 +132,7 @@ class _WorkerSet:
                     conn.send(None)
                 except OSError:
                     pass  # that worker is gone already
-        deadline = time.monotonic() + MP_STATUS_CHECK_INTERVAL * 2
-        for process in self.processes:
-            process.join(timeout=max(0.0, deadline - time.monotonic()))
+        self._drain_until_exit(deadline=time.monotonic() + MP_STATUS_CHECK_INTERVAL * 4)
         for process in self.processes:
             if process.exitcode is None:  # stuck (e.g. in user code): stop it
                 process.terminate()
@@ -144,6 +142,28 @@ class _WorkerSet:
                     process.join()
         for conn in self.index_conns + self.result_conns:
             conn.close()
+
+    def _drain_until_exit(self, deadline: float) -> None:
+        """Read (and drop) what the workers still send until they exit: unread results
+        would block their exit, and unpickling them releases any shared-memory
+        segments they were sent in."""
+        sentinels = {p.sentinel: p for p in self.processes}
+        while True:
+            open_conns = [c for c in self.result_conns if not c.closed]
+            alive = [s for s, p in sentinels.items() if p.exitcode is None]
+            remaining = deadline - time.monotonic()
+            if not (open_conns or alive) or remaining <= 0:
+                break
+            for ready in wait(open_conns + alive, timeout=remaining):
+                if ready in sentinels:
+                    sentinels[ready].join(timeout=0)
+                    continue
+                try:
+                    ready.recv()
+                except Exception:  # EOF: that worker is done; or an unpicklable leftover
+                    ready.close()
+        for process in self.processes:
+            process.join(timeout=max(0.0, deadline - time.monotonic()))
 
 
 class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):

@@ -135,23 +135,31 @@ def _seed_worker(base_seed: int, worker_id: int) -> int:
 
 
 class _ResultSender:
-    """Sends already-pickled results to the main process from a daemon thread."""
+    """Pickles and sends results to the main process from a daemon thread.
 
-    def __init__(self, conn) -> None:
+    Pickling happens here, right before the write, so that results still queued when
+    the worker is told to stop were never pickled: pickling a tensor may move it into a
+    shared-memory segment that would then wait for a receiver that never comes.
+    """
+
+    def __init__(self, conn, worker_id: int) -> None:
         self._conn = conn
+        self._worker_id = worker_id
         self._outbox: queue.SimpleQueue = queue.SimpleQueue()
         self.broken = False
         self._thread = threading.Thread(target=self._run, name="pt_data_sender", daemon=True)
         self._thread.start()
 
-    def put(self, message, worker_id: int) -> None:
-        self._outbox.put(_pickle_result(message, worker_id))
+    def put(self, message) -> None:
+        self._outbox.put(message)
 
     def _run(self) -> None:
         while True:
-            payload = self._outbox.get()
-            if payload is None:
+            message = self._outbox.get()
+            if message is None:
                 return
+            payload = _pickle_result(message, self._worker_id)
+            del message
             try:
                 self._conn.send_bytes(payload)
             except OSError:  # the main process is gone or closed the pipe
@@ -159,15 +167,20 @@ class _ResultSender:
                 return
 
     def close(self, flush: bool) -> None:
-        """Stop the thread; with ``flush``, after it sent everything queued."""
+        """Stop the thread; with ``flush``, after it sent everything queued (the main
+        process reads until the worker exits, so this ends; bounded all the same)."""
         self._outbox.put(None)
         if flush:
-            self._thread.join()
+            self._thread.join(timeout=_FLUSH_TIMEOUT)
 
 
-def _pickle_result(message, worker_id: int) -> memoryview:
-    # Pickled here rather than on the sender thread so that a batch that cannot be
-    # pickled becomes an exception for the main process instead of a lost message.
+# Longest wait for queued results to be sent when the worker is told to stop.
+_FLUSH_TIMEOUT = 2.0
+
+
+def _pickle_result(message, worker_id: int):
+    # A batch that cannot be pickled becomes an exception for the main process
+    # instead of a lost message.
     try:
         return ForkingPickler.dumps(message)
     except Exception:
@@ -210,7 +223,8 @@ def _worker_loop(
 
     global _worker_info
     watch = _ParentWatch()
-    sender = _ResultSender(result_conn)
+    sender = _ResultSender(result_conn, worker_id)
+    stopped = False
     try:
         if hasattr(torch, "set_num_threads"):
             torch.set_num_threads(1)  # workers run in parallel with each other already
@@ -233,11 +247,12 @@ def _worker_loop(
             except (EOFError, OSError):
                 break
             if message is None:
+                stopped = True
                 break
             if isinstance(message, _ResumeIteration):
                 exhausted = False
                 fetcher = create_fetcher(iterable, dataset, auto_collation, collate_fn, drop_last)
-                sender.put((message, None), worker_id)
+                sender.put((message, None))
                 continue
             if exhausted:
                 continue  # the main process stops sending work once it hears of the end
@@ -254,8 +269,10 @@ def _worker_loop(
                         data, exhausted = _IterableDatasetStopIteration(worker_id), True
                 except Exception:
                     data = ExceptionWrapper(where=where)
-            sender.put((task, data), worker_id)
+            sender.put((task, data))
             del data, keys, message
     except KeyboardInterrupt:
         pass  # the main process receives the same signal and handles it
-    sender.close(flush=False)
+    # told to stop by a live main process: deliver what is queued (the main process
+    # drains it); parent gone: nobody would read it
+    sender.close(flush=stopped)
