@@ -18,6 +18,7 @@ registration end when the last array over it is freed.
 
 from __future__ import annotations
 
+import collections
 import ctypes
 import gc
 import itertools
@@ -144,7 +145,7 @@ def _release_segment(address: int, length: int, fd: int | None, name: str | None
         except OSError:
             pass
     if name is not None:
-        tracker.send("DEL", name, strict=False)
+        tracker.release(name)
 
 
 def segment_of(array: np.ndarray) -> SharedMap | None:
@@ -268,7 +269,7 @@ def storage_from_name(name: str, nbytes: int, *, in_flight: bool = False):
         try:
             fd = os.open(os.path.join(SHM_DIR, name), os.O_RDWR)
         except OSError:
-            tracker.send("DEL", name, strict=False)
+            tracker.release(name)
             raise
         try:
             segment = SharedMap(fd, nbytes, name=name, keep_fd=False)
@@ -404,25 +405,47 @@ class _TrackerClient:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
+        self._releases: collections.deque = collections.deque()
         self._sock: socket.socket | None = None
         self._pid: int | None = None
         self._process: subprocess.Popen | None = None
 
-    def send(self, verb: str, name: str, *, strict: bool = True) -> None:
+    def send(self, verb: str, name: str) -> None:
         """Tell the tracker ``verb name``. Nothing waits for an answer: the order of one
         connection's lines is all that matters (an ADD written before a file is made is
         read before this process's end, even after SIGKILL), and the tracker accepts a
-        receiver's RECV before the sender's SEND. ``strict=False`` ignores failures (a
-        release during shutdown: the tracker cleans up anyway)."""
+        receiver's RECV before the sender's SEND."""
         with self._lock:
             try:
-                self._connection().sendall(f"{verb} {name}\n".encode())
+                sock = self._connection()
+                self._flush_releases(sock)
+                sock.sendall(f"{verb} {name}\n".encode())
             except OSError as error:
-                if strict:
-                    raise RuntimeError(
-                        f"torch-core's shared-memory tracker is unreachable ({error}); "
-                        f"cannot {verb.lower()} segment {name}"
-                    ) from error
+                raise RuntimeError(
+                    f"torch-core's shared-memory tracker is unreachable ({error}); "
+                    f"cannot {verb.lower()} segment {name}"
+                ) from error
+
+    def release(self, name: str) -> None:
+        """``DEL name``, from a segment's finalizer.
+
+        NOTE: finalizers run wherever the garbage collector does, possibly inside
+        :meth:`send` on this very thread, so they never wait for the lock: the name is
+        queued and written now if the lock is free, else by the next :meth:`send`.
+        """
+        self._releases.append(name)
+        if not self._lock.acquire(blocking=False):
+            return
+        try:
+            self._flush_releases(self._connection())
+        except OSError:
+            pass  # shutting down: the tracker drops this process's uses when it ends
+        finally:
+            self._lock.release()
+
+    def _flush_releases(self, sock: socket.socket) -> None:
+        while self._releases:
+            sock.sendall(f"DEL {self._releases.popleft()}\n".encode())
 
     def _connection(self) -> socket.socket:
         if self._sock is not None and self._pid == os.getpid():
@@ -472,6 +495,7 @@ class _TrackerClient:
         # process's end when every copy of its connection is closed
         sock, self._sock = self._sock, None
         self._lock = threading.Lock()
+        self._releases.clear()  # the parent's to send
         self._process = None
         if sock is not None:
             sock.close()
