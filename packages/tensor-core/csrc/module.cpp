@@ -29,6 +29,7 @@ using torch_core::MT19937;
 
 void register_blas(py::module_& m);  // blas.cpp
 void register_optim(py::module_& m);  // optim_bindings.cpp
+void register_nn(py::module_& m);    // nn_kernels.cpp
 
 namespace {
 
@@ -449,6 +450,7 @@ bool keep_freed_buffers(std::int64_t mmap_threshold, std::int64_t trim_threshold
 PYBIND11_MODULE(_C, m) {
   register_blas(m);
   register_optim(m);
+  register_nn(m);
   m.doc() = "Native kernels of torch-core.";
   m.def("binary", &binary, py::arg("op"), py::arg("a"), py::arg("b"), py::arg("threads") = 0,
         "a (op) b for same-shape C-contiguous float arrays, split across threads.");

@@ -16,6 +16,7 @@ import numpy as np
 
 from .. import _dtype, _native
 from .._tensor import Tensor, _is_grad_recording
+from . import nn_fused
 from ._dispatch import record, register_op
 
 __all__ = [
@@ -341,9 +342,12 @@ def max_pool(
         x, kernel_size, stride, padding, dilation, ceil_mode, nd, "max"
     )
     fill = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
-    padded, pads = _padded_for_pool(x, kernel, stride, padding, dilation, out, fill)
-    windows = _windows(padded, kernel, stride, dilation, out)
-    if not return_indices and not _is_grad_recording(input):
+    recording = return_indices or _is_grad_recording(input)
+    native = _native_max_pool(x, kernel, stride, padding, dilation, out) if recording else None
+    if native is None:
+        padded, pads = _padded_for_pool(x, kernel, stride, padding, dilation, out, fill)
+        windows = _windows(padded, kernel, stride, dilation, out)
+    if not recording:
         # values only: a running maximum over the kernel positions, each a strided slice
         # (np.maximum propagates NaN, as PyTorch does)
         values = None
@@ -352,6 +356,46 @@ def max_pool(
             values = piece.copy() if values is None else np.maximum(values, piece, out=values)
         result = Tensor._from_array(values, input._dtype)
         return result.squeeze(0) if unbatched else result
+    if native is not None:
+        values, indices = native
+    else:
+        values, indices = _max_pool_reference(x, windows, kernel, stride, dilation, pads, out)
+    result = Tensor._from_array(np.ascontiguousarray(values), input._dtype)
+    index_tensor = Tensor._from_array(np.ascontiguousarray(indices, dtype=np.int64), _dtype.int64)
+    if unbatched:
+        input_b = input.unsqueeze(0)
+    else:
+        input_b = input
+    result = record(MAX_POOL, (input_b,), result, (index_tensor,))
+    if unbatched:
+        result, index_tensor = result.squeeze(0), index_tensor.squeeze(0)
+    return (result, index_tensor) if return_indices else result
+
+
+def _native_max_pool(x, kernel, stride, padding, dilation, out):
+    """(values, indices) of 1-d or 2-d max pooling of a float array by the native kernel
+    (one pass, planes split over threads), or None."""
+    nd = len(kernel)
+    if not _native.ENABLED or nd > 2 or x.dtype.char not in "fd" or 0 in x.shape:
+        return None
+    if nd == 1:  # a 1-d plane is a 2-d plane of height 1
+        kernel, stride, padding, dilation, out = (
+            (1,) + tuple(kernel), (1,) + tuple(stride), (0,) + tuple(padding),
+            (1,) + tuple(dilation), (1,) + tuple(out),
+        )  # fmt: skip
+    spatial = x.shape[2:] if nd == 2 else (1,) + x.shape[2:]
+    planes = np.ascontiguousarray(x).reshape((-1,) + spatial)
+    values, indices = _native.kernels.max_pool2d_with_indices(
+        planes, list(kernel), list(stride), list(padding), list(dilation), out[0], out[1]
+    )
+    shape = x.shape[:2] + tuple(out[-nd:])
+    return values.reshape(shape), indices.reshape(shape)
+
+
+def _max_pool_reference(x, windows, kernel, stride, dilation, pads, out):
+    """(values, indices) of max pooling by NumPy over the window view (the reference of
+    the native kernel)."""
+    nd = len(kernel)
     # a running maximum over the kernel positions that remembers which position won
     # (the first of equal values; a NaN wins once seen, as in PyTorch)
     values = position = None
@@ -373,16 +417,7 @@ def max_pool(
         grid = np.arange(out[i]).reshape((1, 1) + tuple(-1 if j == i else 1 for j in range(nd)))
         coords.append(grid * stride[i] + offsets[i] * dilation[i] - pads[i][0])
     indices = np.ravel_multi_index(tuple(np.broadcast_arrays(*coords)), x.shape[2:], mode="clip")
-    result = Tensor._from_array(np.ascontiguousarray(values), input._dtype)
-    index_tensor = Tensor._from_array(np.ascontiguousarray(indices, dtype=np.int64), _dtype.int64)
-    if unbatched:
-        input_b = input.unsqueeze(0)
-    else:
-        input_b = input
-    result = record(MAX_POOL, (input_b,), result, (index_tensor,))
-    if unbatched:
-        result, index_tensor = result.squeeze(0), index_tensor.squeeze(0)
-    return (result, index_tensor) if return_indices else result
+    return values, indices
 
 
 MAX_POOL = _register(
@@ -396,6 +431,12 @@ def max_pool_backward(grad: Tensor, input: Tensor, indices: Tensor) -> Tensor:
     x = input._np
     planes = x.shape[0] * x.shape[1]
     plane_size = math.prod(x.shape[2:])
+    g = grad._np
+    if _native.ENABLED and g.dtype.char in "fd" and g.dtype == x.dtype:
+        summed = _native.kernels.max_pool_backward(
+            np.ascontiguousarray(g), np.ascontiguousarray(indices._np), planes, plane_size
+        )
+        return Tensor._from_array(summed.reshape(x.shape), grad._dtype)
     flat_index = indices._np.reshape(planes, -1) + np.arange(planes)[:, None] * plane_size
     summed = np.bincount(
         flat_index.reshape(-1),
@@ -552,6 +593,9 @@ def relu(input: Tensor) -> Tensor:
     """
     from .ternary import where
 
+    fused = nn_fused.relu(input)  # float tensors: one op, its gradient 0 at 0
+    if fused is not None:
+        return fused
     # NOTE: written as where(x > 0, x, 0) so the gradient at 0 is 0, as in PyTorch
     return where(input > 0, input, 0)
 

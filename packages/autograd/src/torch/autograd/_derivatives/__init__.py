@@ -18,6 +18,7 @@ from .gather_scatter import GATHER_SCATTER
 from .index_ops import INDEX_OPS
 from .linalg import LINALG
 from .math_extras import MATH_EXTRAS
+from .nn_fused import NN_FUSED
 from .nn_kernels import NN_KERNELS
 from .pointwise import POINTWISE
 from .reduction import REDUCTION
@@ -40,6 +41,7 @@ DERIVATIVES: dict[str, Derivative] = {
     **GATHER_SCATTER,
     **SHAPE_OPS,
     **NN_KERNELS,
+    **NN_FUSED,
     **DECOMPOSITIONS,
     **FILL,
     **INDEX_OPS,

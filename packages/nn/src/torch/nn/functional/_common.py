@@ -15,6 +15,13 @@ def core(name: str):
     return ops[name].function
 
 
+def fused(name: str):
+    """Core's fused op ``name`` (``torch._ops.nn_fused``: one recorded node for what the
+    composite records as several; it returns None for operands it does not take), or
+    None with a torch-core that predates it."""
+    return ops[name].function if name in ops else None
+
+
 def legacy_reduction(size_average, reduce, emit_warning: bool = True) -> str:
     """The ``reduction`` string that the deprecated ``size_average``/``reduce`` pair
     means (either may be None = True)."""

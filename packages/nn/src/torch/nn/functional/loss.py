@@ -7,7 +7,7 @@ import math
 
 import torch
 
-from ._common import core, reduce_loss, resolve_reduction
+from ._common import core, fused, reduce_loss, resolve_reduction
 
 __all__ = [
     "binary_cross_entropy", "binary_cross_entropy_with_logits", "poisson_nll_loss",
@@ -17,6 +17,9 @@ __all__ = [
     "nll_loss", "huber_loss", "smooth_l1_loss", "soft_margin_loss", "triplet_margin_loss",
     "triplet_margin_with_distance_loss",
 ]  # fmt: skip
+
+_fused_cross_entropy = fused("_cross_entropy")
+_fused_mse_loss = fused("_mse_loss")
 
 
 def _same_size(input, target, name: str) -> None:
@@ -65,6 +68,11 @@ def cross_entropy(
             much. Default: 0.
     """
     reduction = resolve_reduction(size_average, reduce, reduction)
+    if weight is None and label_smoothing == 0 and _fused_cross_entropy is not None:
+        # class indices, no weights: log-softmax and nll as one node (None: not fusable)
+        result = _fused_cross_entropy(input, target, ignore_index, reduction)
+        if result is not None:
+            return result
     return core("cross_entropy")(input, target, weight, ignore_index, reduction, label_smoothing)
 
 
@@ -128,6 +136,10 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction: str = "me
     if weight is not None:
         diff = input - target
         return reduce_loss(diff * diff * weight, reduction)
+    if _fused_mse_loss is not None:
+        result = _fused_mse_loss(input, target, reduction)  # one node; None: not fusable
+        if result is not None:
+            return result
     return core("mse_loss")(input, target, reduction)
 
 

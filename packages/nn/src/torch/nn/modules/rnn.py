@@ -16,7 +16,7 @@ import warnings
 import torch
 
 from .. import init
-from ..functional._common import core
+from ..functional._common import core, fused
 from ..parameter import Parameter
 from ..utils.rnn import PackedSequence, invert_permutation, pack_padded_sequence
 from .module import Module
@@ -24,6 +24,7 @@ from .module import Module
 __all__ = ["RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell"]
 
 _GATES = {"LSTM": 4, "GRU": 3, "RNN_TANH": 1, "RNN_RELU": 1}
+_fused_lstm_layer = fused("_lstm_layer")
 _CELLS = {
     "LSTM": "lstm_cell",
     "GRU": "gru_cell",
@@ -182,6 +183,10 @@ class RNNBase(Module):
         steps = x.shape[0]
         if reverse:
             x = _reverse_within(x, lengths)
+        fused_out = self._fused_layer(x, state, weights, lengths)
+        if fused_out is not None:
+            out, state = fused_out
+            return (_reverse_within(out, lengths) if reverse else out), state
         outputs = []
         for t in range(steps):
             running = None if lengths is None else (lengths > t).unsqueeze(1)
@@ -193,6 +198,22 @@ class RNNBase(Module):
         if reverse:
             out = _reverse_within(out, lengths)
         return out, state
+
+    def _fused_layer(self, x, state, weights, lengths):
+        """(outputs, final state) of an LSTM layer by core's fused op (one graph node, a
+        native pointwise pass per step), or None where it does not apply (other modes,
+        projections, packed sequences)."""
+        if self.mode != "LSTM" or lengths is not None or _fused_lstm_layer is None:
+            return None
+        w_ih, w_hh, b_ih, b_hh, w_hr = weights
+        if w_hr is not None:
+            return None
+        packed = _fused_lstm_layer(x, state[0], state[1], w_ih, w_hh, b_ih, b_hh)
+        if packed is None:
+            return None
+        steps = x.shape[0]
+        # rows 0..T-1: the hidden state after each step; row T: the final cell state
+        return packed[:steps], (packed[steps - 1], packed[steps])
 
     def _initial_state(self, input, hx, batch: int):
         directions = 2 if self.bidirectional else 1

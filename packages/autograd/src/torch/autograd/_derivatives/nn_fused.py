@@ -1,0 +1,113 @@
+"""Derivatives of core's fused nn ops (``torch._ops.nn_fused``). Without ``create_graph``
+core's backward ops compute them directly on arrays; with it, the formulas use recorded
+core ops (or re-run the op's composite) so that higher-order gradients follow."""
+
+from __future__ import annotations
+
+import numpy as np
+
+import torch
+from torch._interface import ops
+
+from ._entry import Derivative
+
+
+def _fn(name: str):
+    return ops[name].function
+
+
+# ------------------------------------------------------------------------- linear
+
+
+def _linear(which):
+    def formula(grad, inputs, saved):
+        x, weight, _ = inputs
+        if not torch.is_grad_enabled():
+            return _fn("_linear_backward")(grad, x, weight, which)
+        rows = grad.reshape(-1, grad.shape[-1])
+        if which == "input":
+            return (rows @ weight).reshape(x.shape)
+        if which == "weight":
+            return rows.t() @ x.reshape(-1, x.shape[-1])
+        return rows.sum(0)
+
+    return formula
+
+
+# --------------------------------------------------------------------------- relu
+
+
+def _relu(grad, inputs, saved, result):
+    if not torch.is_grad_enabled():
+        return _fn("_relu_backward")(grad, result)
+    return torch.where(result > 0, grad, 0.0)
+
+
+# ------------------------------------------------------------------------- losses
+
+
+def _mse(sign: float):
+    def formula(grad, inputs, saved):
+        reduction, diff = saved
+        if not torch.is_grad_enabled():
+            result = _fn("_mse_loss_backward")(grad, diff, reduction)
+            return result if sign > 0 else -result
+        x, target = inputs
+        scale = 2.0 / max(x.numel(), 1) if reduction == "mean" else 2.0
+        return sign * scale * (x - target) * grad
+
+    return formula
+
+
+def _cross_entropy(grad, inputs, saved):
+    if not torch.is_grad_enabled():
+        return _fn("_cross_entropy_backward")(grad, *saved)
+    x, target = inputs
+    reduction, _, safe, weights, denominator = saved
+    weights = torch.from_numpy(weights)
+    one_hot = torch.from_numpy(np.eye(x.shape[1], dtype=weights.numpy().dtype)[safe])
+    difference = torch.softmax(x, 1) - one_hot
+    if reduction == "mean":
+        scale = weights * (grad / float(denominator))
+    else:
+        scale = weights * grad
+    return difference * scale.unsqueeze(1)
+
+
+# ---------------------------------------------------------------------- LSTM layer
+
+
+def _lstm_layer(grad, inputs, saved, index):
+    if not torch.is_grad_enabled():
+        return _fn("_lstm_layer_backward")(grad, inputs, saved, index)
+    # create_graph: differentiate the step-by-step composite, which records every op
+    if saved.grad_key is not grad or saved.grads is None or saved.grads[index] is None:
+        from torch._ops.nn_fused import lstm_layer_composite
+
+        result = lstm_layer_composite(*inputs)
+        wanted = [x for x in inputs if isinstance(x, torch.Tensor) and x.requires_grad]
+        found = iter(torch.autograd.grad(result, wanted, grad, create_graph=True))
+        saved.grads = [
+            next(found) if isinstance(x, torch.Tensor) and x.requires_grad else None for x in inputs
+        ]
+        saved.grad_key = grad
+    result, saved.grads[index] = saved.grads[index], None
+    return result
+
+
+NN_FUSED = {
+    "_linear": Derivative(
+        "AddmmBackward0",
+        (_linear("input"), _linear("weight"), _linear("bias")),
+        saved_inputs=(0, 1),
+        reads=((1,), (0,), ()),
+    ),
+    "_relu": Derivative(
+        "ReluBackward0", (_relu,), saved_inputs=(), saves_output=True, drops_inputs=True
+    ),
+    "_mse_loss": Derivative("MseLossBackward0", (_mse(1.0), _mse(-1.0)), saved_inputs=(0, 1)),
+    "_cross_entropy": Derivative("NllLossBackward0", (_cross_entropy, None), saved_inputs=()),
+    "_lstm_layer": Derivative(
+        "MkldnnRnnLayerBackward0", (_lstm_layer,), variadic=True, saved_inputs=(0, 3, 4)
+    ),
+}

@@ -1,0 +1,450 @@
+"""Fused forms of torch.nn's hottest training paths: ``linear``, ``relu``, ``mse_loss``,
+``cross_entropy`` (class indices) and a whole LSTM layer. Each is one op recorded as one
+graph node and computed directly on NumPy arrays; the composites in ``nn_functional``
+record several ops for the same math and stay the reference (and the path for the cases
+the fused ops do not take, such as class weights or packed sequences).
+
+Their gradients are ops too (``_linear_backward``, ``_lstm_layer_backward``, ...), so
+torch-autograd's formulas stay short; under ``create_graph`` those formulas use the
+composites instead, so higher-order gradients still follow.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import _dtype, _grad_mode, _native
+from .._tensor import Tensor, make
+from ._dispatch import record, register_op
+
+__all__: list[str] = []
+
+_FLOATS = (_dtype.float32, _dtype.float64)
+_grad_state = _grad_mode._state
+
+
+def _register(name, function, signature, differentiable=True):
+    return register_op(name, function, signature, "nn_fused", differentiable=differentiable)
+
+
+def _mm(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """A 2-D float product computed as core's ``matmul`` computes it."""
+    out = _native.blas_matmul(a, b)
+    return np.matmul(a, b) if out is None else out
+
+
+def _record(op, inputs, result, saved=()):
+    """``record``, or None when the installed torch-autograd has no formula for the fused
+    op (an older release): the caller then takes the composite."""
+    try:
+        return record(op, inputs, result, saved)
+    except NotImplementedError:
+        return None
+
+
+def _wrap(array: np.ndarray, dtype) -> Tensor:
+    return Tensor._from_array(np.ascontiguousarray(array), dtype)
+
+
+# ------------------------------------------------------------------------- linear
+
+
+def linear_applies(input, weight, bias) -> bool:
+    """Whether :func:`linear` takes these operands (dense float tensors of one dtype, a
+    matrix weight and a vector bias of matching sizes); others take the general path,
+    which also raises the errors."""
+    if not (isinstance(input, Tensor) and isinstance(weight, Tensor)):
+        return False
+    try:
+        x, w = input._np, weight._np
+    except Exception:  # sparse layouts have no dense array
+        return False
+    dtype = input._dtype
+    if dtype not in _FLOATS or weight._dtype is not dtype or w.ndim != 2 or x.ndim == 0:
+        return False
+    if x.shape[-1] != w.shape[1]:
+        return False
+    if bias is None:
+        return True
+    return (
+        isinstance(bias, Tensor)
+        and bias._dtype is dtype
+        and bias._np.ndim == 1
+        and bias._np.shape[0] == w.shape[0]
+    )
+
+
+def linear(input: Tensor, weight: Tensor, bias=None):
+    """``input @ weight.T + bias`` as one op, or None for operands it does not take (see
+    :func:`linear_applies`) and when torch-autograd cannot record it."""
+    if not linear_applies(input, weight, bias):
+        return None
+    x, w = input._np, weight._np
+    rows = x.reshape(-1, x.shape[-1])
+    out = _mm(rows, w.T)
+    if bias is not None:
+        out += bias._np
+    result = _wrap(out.reshape(x.shape[:-1] + (w.shape[0],)), input._dtype)
+    return _record(LINEAR, (input, weight, bias), result)
+
+
+def linear_backward(grad: Tensor, input: Tensor, weight: Tensor, which: str) -> Tensor:
+    """The gradient of :func:`linear` for ``which`` of "input", "weight", "bias"."""
+    g = grad._np
+    rows = g.reshape(-1, g.shape[-1])
+    if which == "bias":
+        return _wrap(rows.sum(0), grad._dtype)
+    if which == "weight":
+        x = input._np
+        return _wrap(_mm(rows.T, x.reshape(-1, x.shape[-1])), grad._dtype)
+    out = _mm(rows, weight._np)
+    return _wrap(out.reshape(input._np.shape), grad._dtype)
+
+
+LINEAR = _register("_linear", linear, "_linear(Tensor input, Tensor weight, Tensor? bias)")
+_register(
+    "_linear_backward",
+    linear_backward,
+    "_linear_backward(Tensor grad, Tensor input, Tensor weight, str which) -> Tensor",
+    differentiable=False,
+)
+
+
+# --------------------------------------------------------------------------- relu
+
+
+def relu(input: Tensor):
+    """``max(input, 0)`` of a float tensor as one op (NaN stays NaN); None for other
+    dtypes (the caller uses the general path)."""
+    if input._dtype not in _FLOATS:
+        return None
+    result = Tensor._from_array(np.maximum(input._np, 0), input._dtype)
+    return _record(RELU, (input,), result)
+
+
+def relu_backward(grad: Tensor, result: Tensor) -> Tensor:
+    """``grad`` where the relu's result is positive, else 0."""
+    g = grad._np
+    return make(np.where(result._np > 0, g, np.zeros((), dtype=g.dtype)), grad._dtype)
+
+
+RELU = _register("_relu", relu, "_relu(Tensor self) -> Tensor")
+_register(
+    "_relu_backward",
+    relu_backward,
+    "_relu_backward(Tensor grad, Tensor result) -> Tensor",
+    differentiable=False,
+)
+
+
+# ------------------------------------------------------------------------- losses
+
+_REDUCTIONS = ("mean", "sum", "none")
+
+
+def mse_loss(input: Tensor, target: Tensor, reduction: str):
+    """Mean squared error of same-shape float tensors as one op, or None (the caller
+    uses the composite). The loss is computed by the composite's own ops, so its value is
+    the composite's to the bit."""
+    if (
+        reduction not in _REDUCTIONS
+        or input._dtype not in _FLOATS
+        or target._dtype is not input._dtype
+        or input._np.shape != target._np.shape
+    ):
+        return None
+    previous = _grad_state.enabled
+    _grad_state.enabled = False
+    try:
+        diff = input - target
+        loss = diff * diff
+        if reduction == "mean":
+            loss = loss.mean()
+        elif reduction == "sum":
+            loss = loss.sum()
+    finally:
+        _grad_state.enabled = previous
+    return _record(MSE_LOSS, (input, target), loss, (reduction, diff))
+
+
+def mse_loss_backward(grad: Tensor, diff: Tensor, reduction: str) -> Tensor:
+    """The gradient of :func:`mse_loss` with respect to its input (the target's is its
+    negative): ``2 * diff * grad``, divided by the element count for "mean"."""
+    d = diff._np
+    scale = 2.0 * grad._np.astype(d.dtype)
+    if reduction == "mean" and d.size:
+        scale = scale / d.dtype.type(d.size)
+    return make(np.asarray(d * scale, dtype=d.dtype), diff._dtype)
+
+
+MSE_LOSS = _register(
+    "_mse_loss", mse_loss, "_mse_loss(Tensor self, Tensor target, str reduction) -> Tensor"
+)
+_register(
+    "_mse_loss_backward",
+    mse_loss_backward,
+    "_mse_loss_backward(Tensor grad, Tensor diff, str reduction) -> Tensor",
+    differentiable=False,
+)
+
+
+def cross_entropy(input: Tensor, target: Tensor, ignore_index: int, reduction: str):
+    """Cross entropy of (N, C) float logits and (N,) int64 class indices, no class
+    weights or label smoothing, as one op (log-softmax and the negative log-likelihood
+    together); None for anything else (the caller uses the composite)."""
+    x = input._np
+    if (
+        reduction not in _REDUCTIONS
+        or input._dtype not in _FLOATS
+        or x.ndim != 2
+        or not isinstance(target, Tensor)
+        or target._dtype is not _dtype.int64
+        or target._np.ndim != 1
+        or target._np.shape[0] != x.shape[0]
+        or x.shape[0] == 0
+    ):
+        return None
+    t = target._np
+    valid = t != ignore_index
+    safe = np.where(valid, t, 0)
+    classes = x.shape[1]
+    if safe.max() >= classes or safe.min() < 0:
+        bad = safe.max() if safe.max() >= classes else safe.min()
+        raise IndexError(f"Target {bad} is out of bounds.")
+    with np.errstate(all="ignore"):
+        shifted = x - np.max(x, axis=1, keepdims=True)
+        logp = shifted - np.log(np.sum(np.exp(shifted), axis=1, keepdims=True))
+    weights = valid.astype(x.dtype)
+    losses = -logp[np.arange(x.shape[0]), safe] * weights
+    if reduction == "none":
+        loss, denominator = losses, None
+    elif reduction == "sum":
+        loss, denominator = np.asarray(losses.sum(dtype=x.dtype)), None
+    else:
+        denominator = weights.sum(dtype=x.dtype)
+        with np.errstate(all="ignore"):
+            loss = np.asarray(losses.sum(dtype=x.dtype) / denominator, dtype=x.dtype)
+    result = Tensor._from_array(np.asarray(loss, dtype=x.dtype), input._dtype)
+    saved = (reduction, logp, safe, weights, denominator)
+    return _record(CROSS_ENTROPY, (input, target), result, saved)
+
+
+def cross_entropy_backward(grad: Tensor, reduction, logp, safe, weights, denominator):
+    """``(softmax(input) - one_hot(target)) * weight`` scaled by the output gradient (and
+    divided by the counted weight for "mean")."""
+    g = grad._np.astype(logp.dtype)
+    probabilities = np.exp(logp)
+    probabilities[np.arange(logp.shape[0]), safe] -= 1
+    if reduction == "none":
+        scale = (weights * g)[:, None]
+    elif reduction == "sum":
+        scale = (weights * g)[:, None]
+    else:
+        with np.errstate(all="ignore"):
+            scale = (weights * (g / denominator))[:, None]
+    return make(np.asarray(probabilities * scale, dtype=logp.dtype), grad._dtype)
+
+
+CROSS_ENTROPY = _register(
+    "_cross_entropy",
+    cross_entropy,
+    "_cross_entropy(Tensor self, Tensor target, int ignore_index, str reduction) -> Tensor",
+)
+_register(
+    "_cross_entropy_backward",
+    cross_entropy_backward,
+    "_cross_entropy_backward(Tensor grad, ...) -> Tensor",
+    differentiable=False,
+)
+
+
+# ---------------------------------------------------------------------- LSTM layer
+
+
+def lstm_layer_applies(input, h0, c0, w_ih, w_hh, b_ih, b_hh) -> bool:
+    """Whether :func:`lstm_layer` takes these operands: float tensors of one dtype, a
+    non-empty (T, B, I) input, (B, H) states, no projection."""
+    tensors = [input, h0, c0, w_ih, w_hh] + [b for b in (b_ih, b_hh) if b is not None]
+    dtype = input._dtype
+    if dtype not in _FLOATS or any(t._dtype is not dtype for t in tensors):
+        return False
+    if input._np.ndim != 3 or input._np.shape[0] == 0:
+        return False
+    gates, hidden = w_hh._np.shape
+    batch = input._np.shape[1]
+    return (
+        gates == 4 * hidden
+        and w_ih._np.shape == (gates, input._np.shape[2])
+        and h0._np.shape == (batch, hidden)
+        and c0._np.shape == (batch, hidden)
+        and (b_ih is None) == (b_hh is None)
+    )
+
+
+class LSTMSaved:
+    """What the backward of one LSTM layer needs: the states before each step (h and c,
+    (T + 1, B, H)), the activated gates (T, B, 4H) and tanh of each new cell state; and
+    the gradients last computed from them (every input's formula reads the same pass)."""
+
+    __slots__ = ("hs", "cs", "gates", "tanh_cs", "grad_key", "grads")
+
+    def __init__(self, hs, cs, gates, tanh_cs):
+        self.hs, self.cs, self.gates, self.tanh_cs = hs, cs, gates, tanh_cs
+        self.grad_key = self.grads = None
+
+
+def _lstm_step_reference(z, c_prev, c, h, tanh_c) -> None:
+    """NumPy reference of torch._C.lstm_cell_forward (same arguments)."""
+    hidden = z.shape[1] // 4
+    z[:, : 2 * hidden] = 1 / (1 + np.exp(-z[:, : 2 * hidden]))
+    z[:, 3 * hidden :] = 1 / (1 + np.exp(-z[:, 3 * hidden :]))
+    z[:, 2 * hidden : 3 * hidden] = np.tanh(z[:, 2 * hidden : 3 * hidden])
+    i, f, g, o = np.split(z, 4, axis=1)
+    c[...] = f * c_prev + i * g
+    tanh_c[...] = np.tanh(c)
+    h[...] = o * tanh_c
+
+
+def _lstm_step_backward_reference(z, c_prev, tanh_c, dh, dc, dz) -> None:
+    """NumPy reference of torch._C.lstm_cell_backward (same arguments)."""
+    i, f, g, o = np.split(z, 4, axis=1)
+    total = dc + dh * o * (1 - tanh_c * tanh_c)
+    dz[...] = np.concatenate(
+        [total * g * i * (1 - i), total * c_prev * f * (1 - f), total * i * (1 - g * g),
+         dh * tanh_c * o * (1 - o)],
+        axis=1,
+    )  # fmt: skip
+    dc[...] = total * f
+
+
+def _lstm_loop_reference(projected, w_hh_t, bias_hh, hs, cs, gates, tanh_cs) -> None:
+    """NumPy reference of torch._C.lstm_layer_forward (same arguments)."""
+    for t in range(projected.shape[0]):
+        z = gates[t]
+        z[...] = 0 if bias_hh is None else bias_hh
+        z += _mm(hs[t], w_hh_t)
+        np.add(projected[t], z, out=z)
+        _lstm_step_reference(z, cs[t], cs[t + 1], hs[t + 1], tanh_cs[t])
+
+
+def _lstm_loop_backward_reference(grad, gates, cs, tanh_cs, w_hh, dz, dh0, dc0) -> None:
+    """NumPy reference of torch._C.lstm_layer_backward (same arguments)."""
+    steps = gates.shape[0]
+    dc0[...] = grad[steps]
+    dh0[...] = 0
+    for t in range(steps - 1, -1, -1):
+        dh = grad[t] + dh0
+        _lstm_step_backward_reference(gates[t], cs[t], tanh_cs[t], dh, dc0, dz[t])
+        dh0[...] = _mm(dz[t], w_hh)
+
+
+def lstm_layer(input, h0, c0, w_ih, w_hh, b_ih=None, b_hh=None):
+    """One LSTM layer over a (T, B, I) sequence as one op: returns (T + 1, B, H) holding
+    the hidden state after each step and, in the last row, the final cell state (None
+    when torch-autograd cannot record it; see :func:`lstm_layer_applies`).
+
+    NOTE: the input projection of all steps is one matrix product (as PyTorch does it);
+    the time loop (``h W_hh^T`` and the pointwise gate math per step) is one native call.
+    The gates add up in the composite's order, ``(x W_ih^T + b_ih) + (h W_hh^T + b_hh)``.
+    """
+    if not lstm_layer_applies(input, h0, c0, w_ih, w_hh, b_ih, b_hh):
+        return None
+    x = input._np
+    steps, batch, features = x.shape
+    hidden = w_hh._np.shape[1]
+    dtype = x.dtype
+    projected = _mm(x.reshape(steps * batch, features), w_ih._np.T)
+    if b_ih is not None:
+        projected += b_ih._np
+    projected = projected.reshape(steps, batch, 4 * hidden)
+    w_hh_t = w_hh._np.T
+    bias_hh = None if b_hh is None else np.ascontiguousarray(b_hh._np)
+    hs = np.empty((steps + 1, batch, hidden), dtype=dtype)
+    cs = np.empty((steps + 1, batch, hidden), dtype=dtype)
+    gates = np.empty((steps, batch, 4 * hidden), dtype=dtype)
+    tanh_cs = np.empty((steps, batch, hidden), dtype=dtype)
+    hs[0], cs[0] = h0._np, c0._np
+    if _native.ENABLED:  # the whole time loop in one native call
+        w_hh_t = np.ascontiguousarray(w_hh_t)
+        _native.kernels.lstm_layer_forward(projected, w_hh_t, bias_hh, hs, cs, gates, tanh_cs)
+    else:
+        _lstm_loop_reference(projected, w_hh_t, bias_hh, hs, cs, gates, tanh_cs)
+    out = np.empty((steps + 1, batch, hidden), dtype=dtype)
+    out[:steps] = hs[1:]
+    out[steps] = cs[steps]
+    result = make(out, input._dtype)
+    saved = LSTMSaved(hs, cs, gates, tanh_cs)
+    return _record(LSTM_LAYER, (input, h0, c0, w_ih, w_hh, b_ih, b_hh), result, saved)
+
+
+def lstm_layer_backward(grad: Tensor, inputs, saved: LSTMSaved, index: int):
+    """The gradient of :func:`lstm_layer` for its input number ``index`` (input, h0, c0,
+    w_ih, w_hh, b_ih, b_hh). One pass back through time gives all of them: the others are
+    kept until their formulas ask (each is handed out once)."""
+    grads = saved.grads
+    if saved.grad_key is not grad or grads is None or grads[index] is None:
+        grads = _lstm_layer_gradients(grad, inputs, saved)
+        saved.grad_key, saved.grads = grad, grads
+    result, grads[index] = grads[index], None
+    return result
+
+
+def _lstm_layer_gradients(grad: Tensor, inputs, saved: LSTMSaved) -> list:
+    input, _, _, w_ih, w_hh, b_ih, _ = inputs
+    g = np.ascontiguousarray(grad._np)
+    steps, batch, hidden = saved.tanh_cs.shape
+    dtype = g.dtype
+    dz = np.empty((steps, batch, 4 * hidden), dtype=dtype)
+    dc = np.empty((batch, hidden), dtype=dtype)
+    dh_next = np.empty((batch, hidden), dtype=dtype)
+    w = np.ascontiguousarray(w_hh._np)
+    backward = (
+        _native.kernels.lstm_layer_backward if _native.ENABLED else _lstm_loop_backward_reference
+    )
+    backward(g, saved.gates, saved.cs, saved.tanh_cs, w, dz, dh_next, dc)
+    rows = dz.reshape(steps * batch, 4 * hidden)
+    x = input._np
+    features = x.shape[2]
+    d_input = _mm(rows, w_ih._np).reshape(steps, batch, features)
+    d_w_ih = _mm(rows.T, x.reshape(steps * batch, features))
+    d_w_hh = _mm(rows.T, saved.hs[:steps].reshape(steps * batch, hidden))
+    dtype_t = grad._dtype
+    d_bias = None if b_ih is None else rows.sum(0)
+    return [
+        make(d_input, dtype_t),
+        make(dh_next, dtype_t),
+        make(dc, dtype_t),
+        make(d_w_ih, dtype_t),
+        make(d_w_hh, dtype_t),
+        None if d_bias is None else make(d_bias, dtype_t),
+        None if d_bias is None else make(d_bias.copy(), dtype_t),  # a tensor of its own
+    ]
+
+
+def lstm_layer_composite(input, h0, c0, w_ih, w_hh, b_ih=None, b_hh=None) -> Tensor:
+    """:func:`lstm_layer` by core's ``lstm_cell`` composite, step by step (the reference,
+    and what double backward differentiates)."""
+    import torch
+
+    from .nn_functional import lstm_cell
+
+    h, c = h0, c0
+    hiddens = []
+    for t in range(input.shape[0]):
+        h, c = lstm_cell(input[t], (h, c), w_ih, w_hh, b_ih, b_hh)
+        hiddens.append(h)
+    return torch.cat([torch.stack(hiddens), c.unsqueeze(0)])
+
+
+LSTM_LAYER = _register(
+    "_lstm_layer",
+    lstm_layer,
+    "_lstm_layer(Tensor input, Tensor h0, Tensor c0, Tensor w_ih, Tensor w_hh, Tensor? b_ih, "
+    "Tensor? b_hh) -> Tensor",
+)
+_register(
+    "_lstm_layer_backward",
+    lstm_layer_backward,
+    "_lstm_layer_backward(Tensor grad, ...) -> Tensor[]",
+    differentiable=False,
+)
