@@ -13,7 +13,7 @@ import numpy as np
 
 from . import _bindings, _dtype, _grad_mode
 from ._interface import array_kernels, get_grad_engine, ops
-from ._native import blas_matmul, large_binary, native_sum
+from ._native import _BLAS_MIN_WORK, blas_matmul, large_binary, native_sum
 from ._ops import pointwise, unary_math
 from ._tensor import Tensor, make, make_view
 
@@ -30,6 +30,7 @@ warnings.filterwarnings(
 _grad_state = _grad_mode._state
 _add_reduce = np.add.reduce  # the C reduction, without ndarray.sum's Python wrapper
 _asarray = np.asarray
+_np_matmul = np.matmul
 _FULL_FLOATS = (_dtype.float32, _dtype.float64)
 
 
@@ -242,8 +243,10 @@ def matmul_2d(general):
 def _matmul_arrays(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """``a @ b`` with the kernel ``torch.matmul`` uses (so gradients computed on arrays
     equal those computed on tensors)."""
+    if a.ndim == 2 and b.ndim == 2 and a.shape[0] * a.shape[1] * b.shape[-1] < _BLAS_MIN_WORK:
+        return _np_matmul(a, b)  # small: blas_matmul would decline it
     result = blas_matmul(a, b)
-    return np.matmul(a, b) if result is None else result
+    return _np_matmul(a, b) if result is None else result
 
 
 def install() -> None:

@@ -172,13 +172,18 @@ class Node(_NodeBase):
         if inputs is None:
             raise RuntimeError(_FREED)
         out = self._out
-        if self._versions or out is not None:
-            self._check_versions()
+        for index, expected in self._versions:  # inline: _check_versions explains
+            counter = inputs[index]._version_
+            if (0 if counter is None else counter[0]) != expected:
+                self._check_versions()
         saved, edges, formulas = self._saved, self.next_functions, self._array_formulas
         if out is not None:
-            result = out[0]
+            if out[2][0] != out[3]:
+                self._check_versions()
+            if len(edges) == 1:
+                return (formulas[0](grad, inputs, saved, out[0]),)
             return tuple(
-                None if edge[0] is None else formula(grad, inputs, saved, result)
+                None if edge[0] is None else formula(grad, inputs, saved, out[0])
                 for formula, edge in zip(formulas, edges)
             )
         if len(edges) == 2:
@@ -187,6 +192,8 @@ class Node(_NodeBase):
                 None if first[0] is None else formulas[0](grad, inputs, saved),
                 None if second[0] is None else formulas[1](grad, inputs, saved),
             )
+        if len(edges) == 1:
+            return (formulas[0](grad, inputs, saved),)
         return tuple(
             None if edge[0] is None else formula(grad, inputs, saved)
             for formula, edge in zip(formulas, edges)
@@ -358,6 +365,8 @@ def _unsaved_to_meta(inputs, which) -> tuple:
     """``inputs`` with the tensors whose values the formulas do not read replaced by their
     shape and dtype, so that the node does not keep them alive."""
     if not which:
+        if len(inputs) == 1:
+            return (input_meta(inputs[0]),)
         return tuple([input_meta(x) for x in inputs])
     return tuple([x if i in which else input_meta(x) for i, x in enumerate(inputs)])
 
@@ -404,8 +413,11 @@ class Engine(GradEngine):
         if recipe is None:
             recipe = self._recipe(op)
         cls, which, check_inputs, drops, reads, saves_output = recipe
-        if len(inputs) == 2:
+        count = len(inputs)
+        if count == 2:
             edges = (edge(inputs[0]), edge(inputs[1]))
+        elif count == 1:
+            edges = (edge(inputs[0]),)
         else:
             edges = tuple([edge(x) for x in inputs])
         if drops is not None:
@@ -912,8 +924,8 @@ def _backward_on_arrays(tensors, grad_tensors, retain_graph) -> None:
                 except NoArrayFormError:  # a case for the Tensor formulas
                     grads = _run_node(node, _as_tensor(grad), None, False, retain_graph)
                 else:
-                    if not retain_graph:
-                        node.release()
+                    if not retain_graph:  # node.release(), inline
+                        node._inputs = node._saved = node._out = None
             else:
                 grads = _run_node(node, _as_tensors(grad, node), None, False, retain_graph)
             grad = None

@@ -53,6 +53,8 @@ def input_meta(x):
     """What a node keeps of an input whose value its formulas never read: its shape (a
     ``torch.Size``), so that the input's memory can be freed after the forward pass, as in
     PyTorch. Other arguments are kept as they are."""
+    if type(x) is _Tensor:
+        return x._np.shape  # a plain tuple: cheaper than a torch.Size, read the same way
     return x.shape if isinstance(x, _Tensor) else x
 
 
