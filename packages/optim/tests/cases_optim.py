@@ -197,7 +197,8 @@ def momenta(opt) -> list:
 # Larger problems for the fused native updates (torch._C's optimizer kernels), compared
 # bit for bit with PyTorch: tools/golden/record_optim.py records a digest of the
 # parameters after each step (problems.fused_digests). The last size is above the kernels'
-# threading threshold; foreach cases must give the single-tensor digests.
+# threading threshold; foreach cases must give the single-tensor digests. PyTorch's
+# fused=True CPU kernels take correctly rounded square roots, its other paths MKL's.
 FUSED_SIZES = (31, 1000, 40000)
 FUSED_STEPS = 4
 FUSED = {
@@ -231,6 +232,10 @@ FUSED = {
         dict(lr=0.01, momentum=0.5, maximize=True, foreach=True),
     ),
     "Adagrad/default": ("Adagrad", dict(lr=0.1)),
+    "Adagrad/fused": ("Adagrad", dict(lr=0.1, lr_decay=0.05, fused=True)),
+    "Adam/fused_amsgrad_l2": ("Adam", dict(lr=0.01, amsgrad=True, weight_decay=0.1, fused=True)),
+    "AdamW/fused_maximize": ("AdamW", dict(lr=0.01, maximize=True, fused=True)),
+    "SGD/fused_momentum": ("SGD", dict(lr=0.01, momentum=0.9, fused=True)),
     "Adagrad/decay_wd_maximize_foreach": (
         "Adagrad",
         dict(

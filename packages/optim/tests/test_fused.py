@@ -127,3 +127,13 @@ def test_without_native_kernels_the_fallbacks_agree(golden, monkeypatch, label):
     expected = golden("fused_steps")[f"{label}/float32"]
     for g, e in zip(_digests(label, "float32"), expected):
         np.testing.assert_allclose(g["head"], e["head"], rtol=1e-6, atol=1e-7)
+
+
+@pytest.mark.parametrize("name", ["Adam", "AdamW", "SGD", "Adagrad"])
+def test_fused_refuses_foreach_and_differentiable(name):
+    w = [torch.zeros(2, requires_grad=True)]
+    with pytest.raises(RuntimeError, match="`fused` and `foreach` cannot be `True` together."):
+        getattr(torch.optim, name)(w, lr=0.1, fused=True, foreach=True)
+    with pytest.raises(RuntimeError, match="`fused` does not support `differentiable`"):
+        getattr(torch.optim, name)(w, lr=0.1, fused=True, foreach=True, differentiable=True)
+    getattr(torch.optim, name)(w, lr=0.1, fused=False, foreach=True)

@@ -111,10 +111,11 @@ void adam_step(const py::list& params, const py::list& grads, const py::list& ex
                const std::vector<double>& neg_steps, const std::vector<double>& bc2_sqrts,
                double lerp_weight, double beta2, double one_minus_beta2, double eps,
                double weight_decay, double decay_factor, bool maximize, int decay,
-               int threads) {
+               int threads, bool exact_sqrt) {
   if (decay < 0 || decay > 2) throw std::invalid_argument("adam_step: decay must be 0, 1 or 2");
-  opt::AdamHyper h{lerp_weight, beta2, one_minus_beta2, eps, weight_decay, decay_factor,
-                   0.0, 0.0, maximize, false, static_cast<opt::Decay>(decay)};
+  opt::AdamHyper h{lerp_weight, beta2,   one_minus_beta2, eps, weight_decay, decay_factor,
+                   0.0,         0.0,     maximize,        false, static_cast<opt::Decay>(decay),
+                   exact_sqrt};
   threads = pool_threads(threads);
   if (is_float32(params)) {
     adam_typed<float>(params, grads, exp_avgs, exp_avg_sqs, max_sqs, neg_steps, bc2_sqrts, h,
@@ -250,8 +251,8 @@ void adagrad_typed(const py::list& params, const py::list& grads, const py::list
 
 void adagrad_step(const py::list& params, const py::list& grads, const py::list& state_sums,
                   const std::vector<double>& neg_clrs, double weight_decay, double eps,
-                  bool maximize, int threads) {
-  const opt::AdagradHyper h{weight_decay, eps, 0.0, maximize};
+                  bool maximize, int threads, bool exact_sqrt) {
+  const opt::AdagradHyper h{weight_decay, eps, 0.0, maximize, exact_sqrt};
   threads = pool_threads(threads);
   if (is_float32(params)) {
     adagrad_typed<float>(params, grads, state_sums, neg_clrs, h, threads);
@@ -292,7 +293,9 @@ void register_optim(py::module_& m) {
         py::arg("bc2_sqrts"), py::arg("lerp_weight"), py::arg("beta2"),
         py::arg("one_minus_beta2"), py::arg("eps"), py::arg("weight_decay"),
         py::arg("decay_factor"), py::arg("maximize"), py::arg("decay"), py::arg("threads") = 0,
-        "One Adam/AdamW step over lists of arrays, in place (decay: 0 none, 1 L2, 2 decoupled).");
+        py::arg("exact_sqrt") = false,
+        "One Adam/AdamW step over lists of arrays, in place (decay: 0 none, 1 L2, 2 decoupled; "
+        "exact_sqrt: correctly rounded roots, as PyTorch's fused=True).");
   m.def("sgd_step", &sgd_step, py::arg("params"), py::arg("grads"), py::arg("bufs"),
         py::arg("first"), py::arg("weight_decay"), py::arg("momentum"),
         py::arg("one_minus_dampening"), py::arg("neg_lr"), py::arg("maximize"),
@@ -305,6 +308,6 @@ void register_optim(py::module_& m) {
         "One RMSprop step over lists of arrays, in place.");
   m.def("adagrad_step", &adagrad_step, py::arg("params"), py::arg("grads"),
         py::arg("state_sums"), py::arg("neg_clrs"), py::arg("weight_decay"), py::arg("eps"),
-        py::arg("maximize"), py::arg("threads") = 0,
+        py::arg("maximize"), py::arg("threads") = 0, py::arg("exact_sqrt") = false,
         "One Adagrad step (dense gradients) over lists of arrays, in place.");
 }

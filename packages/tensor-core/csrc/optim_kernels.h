@@ -21,6 +21,8 @@ bool vml_load(const std::string& path);
 bool vml_loaded();
 
 // out[i] = sqrt(in[i]) for i < n: VML's when loaded, else std::sqrt. in may equal out.
+// (PyTorch's single-tensor and foreach updates take VML's roots, its fused=True CPU
+// kernels correctly rounded ones.)
 void vml_sqrt(const float* in, float* out, std::size_t n);
 void vml_sqrt(const double* in, double* out, std::size_t n);
 
@@ -40,6 +42,7 @@ struct AdamHyper {
   bool maximize;
   bool amsgrad;
   Decay decay;
+  bool exact_sqrt;  // correctly rounded roots, as PyTorch's fused=True kernels take them
 };
 
 template <typename T>
@@ -90,6 +93,7 @@ struct AdagradHyper {
   double eps;
   double neg_clr;  // -lr / (1 + (step - 1) * lr_decay)
   bool maximize;
+  bool exact_sqrt;
 };
 
 template <typename T>

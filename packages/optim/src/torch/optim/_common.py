@@ -12,6 +12,7 @@ __all__ = [
     "as_float",
     "direction",
     "with_grads",
+    "check_fused",
 ]
 
 
@@ -58,3 +59,12 @@ def with_grads(group, name: str, sparse_ok: bool = False) -> list:
             if getattr(p.grad, "is_sparse", False):
                 raise RuntimeError(f"{name} does not support sparse gradients")
     return params
+
+
+def check_fused(fused, foreach, differentiable) -> None:
+    """PyTorch's refusals of option combinations with ``fused=True``."""
+    if fused:
+        if differentiable:
+            raise RuntimeError("`fused` does not support `differentiable`")
+        if foreach:
+            raise RuntimeError("`fused` and `foreach` cannot be `True` together.")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import torch
 
 from . import _fused
-from ._common import as_float, check_min, direction, new_counter, with_grads
+from ._common import as_float, check_fused, check_min, direction, new_counter, with_grads
 from .optimizer import Optimizer
 
 __all__ = ["Adagrad"]
@@ -24,7 +24,9 @@ class Adagrad(Optimizer):
         eps (float): added to the denominator. Default: ``1e-10``.
         maximize (bool): maximize the objective instead. Default: ``False``.
 
-    ``foreach``, ``differentiable`` and ``fused`` are accepted for compatibility.
+    ``foreach=True`` updates all parameters of a dtype in one native call (the same
+    arithmetic); ``fused=True`` takes correctly rounded square roots, as PyTorch's fused
+    CPU kernel does; ``differentiable`` is accepted for compatibility.
 
     Examples::
 
@@ -55,6 +57,7 @@ class Adagrad(Optimizer):
         check_min("weight_decay value", weight_decay)
         check_min("initial_accumulator_value value", initial_accumulator_value)
         check_min("epsilon value", eps)
+        check_fused(fused, foreach, differentiable)
         defaults = dict(
             lr=lr,
             lr_decay=lr_decay,
@@ -111,7 +114,7 @@ def _adagrad_group(items, group) -> None:
     applies (one call per parameter, or per dtype with ``foreach=True``), else with tensor
     ops one parameter at a time."""
     batches, rest = _fused.batches(
-        items, lambda item: (item[0], item[0].grad, item[1]["sum"]), bool(group["foreach"])
+        items, lambda item: (item[0], item[0].grad, item[1]["sum"]), bool(group.get("foreach"))
     )
     for chosen, columns in batches:
         _fused.kernels().adagrad_step(
@@ -120,6 +123,7 @@ def _adagrad_group(items, group) -> None:
             group["weight_decay"],
             group["eps"],
             group["maximize"],
+            exact_sqrt=bool(group.get("fused")),  # as PyTorch's fused=True kernel
         )
         for p, state in chosen:
             _fused.bump(p)

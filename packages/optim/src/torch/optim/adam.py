@@ -5,7 +5,7 @@ from __future__ import annotations
 import torch
 
 from . import _fused, _kernels
-from ._common import as_float, check_betas, check_min, new_counter, with_grads
+from ._common import as_float, check_betas, check_fused, check_min, new_counter, with_grads
 from .optimizer import Optimizer
 
 __all__ = ["Adam"]
@@ -29,8 +29,9 @@ class Adam(Optimizer):
             ``lr * weight_decay`` (AdamW) instead of adding an L2 term to the gradient.
             Default: ``False``.
 
-    ``foreach``, ``capturable``, ``differentiable`` and ``fused`` are accepted for
-    compatibility; the update is the same.
+    ``foreach=True`` updates all parameters of a dtype in one native call (the same
+    arithmetic); ``fused=True`` takes correctly rounded square roots, as PyTorch's fused
+    CPU kernel does; ``capturable`` and ``differentiable`` are accepted for compatibility.
 
     Examples::
 
@@ -62,6 +63,7 @@ class Adam(Optimizer):
         check_min("epsilon value", eps)
         check_betas(betas)
         check_min("weight_decay value", weight_decay)
+        check_fused(fused, foreach, differentiable)
         defaults = dict(
             lr=lr,
             betas=betas,
@@ -124,7 +126,7 @@ def _adam_group(items, group) -> None:
         moments = (state["exp_avg"], state["exp_avg_sq"])
         return (p, p.grad, *moments, state["max_exp_avg_sq"]) if amsgrad else (p, p.grad, *moments)
 
-    batches, rest = _fused.batches(items, tensors_of, bool(group["foreach"]))
+    batches, rest = _fused.batches(items, tensors_of, bool(group.get("foreach")))
     for chosen, columns in batches:
         _adam_native(chosen, columns, group)
     for p, state in rest:
@@ -148,6 +150,8 @@ def _adam_native(items, columns, group) -> None:
         first["decay_factor"] if decay == 2 else 1.0,
         first["maximize"],
         decay,
+        # PyTorch's fused=True kernel takes correctly rounded roots, its other paths MKL's
+        exact_sqrt=bool(group.get("fused")),
     )
     # as many version bumps as PyTorch's in-place ops make
     for p, state in items:

@@ -21,8 +21,9 @@ class AdamW(Adam):
         amsgrad (bool): use the running maximum of the second moment. Default: ``False``.
         maximize (bool): maximize the objective instead. Default: ``False``.
 
-    ``foreach``, ``capturable``, ``differentiable`` and ``fused`` are accepted for
-    compatibility.
+    ``foreach=True`` updates all parameters of a dtype in one native call (the same
+    arithmetic); ``fused=True`` takes correctly rounded square roots, as PyTorch's fused
+    CPU kernel does; ``capturable`` and ``differentiable`` are accepted for compatibility.
 
     Examples::
 

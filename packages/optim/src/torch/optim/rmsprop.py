@@ -26,7 +26,8 @@ class RMSprop(Optimizer):
             Default: ``False``.
         maximize (bool): maximize the objective instead. Default: ``False``.
 
-    ``capturable``, ``foreach`` and ``differentiable`` are accepted for compatibility.
+    ``foreach=True`` updates all parameters of a dtype in one native call (the same
+    arithmetic); ``capturable`` and ``differentiable`` are accepted for compatibility.
 
     Examples::
 
@@ -110,7 +111,7 @@ def _rmsprop_group(items, group) -> None:
         extra += (state["momentum_buffer"],) if momentum else ()
         return (p, p.grad, state["square_avg"], *extra)
 
-    batches, rest = _fused.batches(items, tensors_of, bool(group["foreach"]))
+    batches, rest = _fused.batches(items, tensors_of, bool(group.get("foreach")))
     for chosen, columns in batches:
         _fused.kernels().rmsprop_step(
             columns[0],

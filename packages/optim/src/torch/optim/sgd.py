@@ -5,7 +5,7 @@ from __future__ import annotations
 import torch
 
 from . import _fused
-from ._common import as_float, check_min, with_grads
+from ._common import as_float, check_fused, check_min, with_grads
 from .optimizer import Optimizer, required
 
 __all__ = ["SGD"]
@@ -24,8 +24,9 @@ class SGD(Optimizer):
             Default: ``False``.
         maximize (bool): maximize the objective instead of minimizing. Default: ``False``.
 
-    ``foreach``, ``differentiable`` and ``fused`` are accepted for compatibility; the update is
-    the same.
+    ``foreach=True`` updates all parameters of a dtype in one native call and ``fused=True``
+    is accepted: the arithmetic is the same (as in PyTorch); ``differentiable`` is accepted
+    for compatibility.
 
     Examples::
 
@@ -55,6 +56,7 @@ class SGD(Optimizer):
             check_min("learning rate", lr)
         check_min("momentum value", momentum)
         check_min("weight_decay value", weight_decay)
+        check_fused(fused, foreach, differentiable)
         if nesterov and (momentum <= 0 or dampening != 0):
             raise ValueError("Nesterov momentum requires a momentum and zero dampening")
         defaults = dict(
@@ -107,7 +109,7 @@ def _sgd_group(items, group) -> None:
         p, state = item
         return (p, p.grad, state["momentum_buffer"]) if momentum != 0 else (p, p.grad)
 
-    batches, rest = _fused.batches(items, tensors_of, bool(group["foreach"]))
+    batches, rest = _fused.batches(items, tensors_of, bool(group.get("foreach")))
     for chosen, columns in batches:
         _fused.kernels().sgd_step(
             columns[0],
