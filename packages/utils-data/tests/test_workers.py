@@ -221,11 +221,16 @@ def test_dying_worker_raises_runtime_error(no_leaks, mode, detail):
 
 def test_timeout(no_leaks):
     start = time.monotonic()
-    _, error = _consume(DataLoader(Items(8, "slow"), batch_size=2, num_workers=1, timeout=0.5))
-    elapsed = time.monotonic() - start
-    assert type(error) is RuntimeError
-    assert str(error) == "DataLoader timed out after 0.5 seconds"
-    assert elapsed < 4
+    iterator = iter(DataLoader(Items(8, "slow"), batch_size=2, num_workers=1, timeout=0.5))
+    got = [next(iterator).tolist(), next(iterator).tolist()]
+    with pytest.raises(RuntimeError) as info:
+        next(iterator)
+    assert got == [[0, 1], [2, 3]]
+    assert str(info.value) == "DataLoader timed out after 0.5 seconds"
+    assert time.monotonic() - start < 4
+    # the workers were shut down: the iteration is over
+    assert list(iterator) == []
+    del iterator, info
 
 
 def test_abandoned_iterator_shuts_its_workers_down(no_leaks):

@@ -46,6 +46,12 @@ class _BaseDataLoaderIter:
         self._timeout = loader.timeout
         self._collate_fn = loader.collate_fn
         self._persistent_workers = loader.persistent_workers
+        if loader.pin_memory and loader.pin_memory_device:
+            warnings.warn(
+                "pin_memory_device is deprecated, the current accelerator will be used as the "
+                f"device,ignore pin_memory_device='{loader.pin_memory_device}'.",
+                stacklevel=3,
+            )
         if loader.pin_memory:
             # no accelerator in this build: nothing to pin for (PyTorch warns the same)
             warnings.warn(
@@ -276,6 +282,8 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
     # -- yielding -----------------------------------------------------------------------
 
     def _next_data(self):
+        if self._workers.closed:
+            raise StopIteration  # shut down after a failure or timeout: nothing more comes
         while True:
             if not self._skip_to_next_live_task():
                 if not self._persistent_workers:
