@@ -109,6 +109,13 @@ def test_storages_cross_as_themselves(strategy):
     # within one process the rebuilt storage is the cached original
     assert again is storage and storage.is_shared()
     assert typed_again.dtype is torch.int32 and typed_again.tolist() == [0, 1, 2]
+    # empty storages are not shared (as in PyTorch): a new empty one arrives
+    empty = torch.UntypedStorage(0)
+    again = ForkingPickler.loads(ForkingPickler.dumps(empty))
+    assert again is not empty and not again.is_shared() and not empty.is_shared()
+    empty_tensor = torch.empty(0)
+    assert ForkingPickler.loads(ForkingPickler.dumps(empty_tensor)).shape == (0,)
+    assert not empty_tensor.is_shared()
     made_shared = torch.UntypedStorage._new_shared(4)
     assert ForkingPickler.loads(ForkingPickler.dumps(made_shared)) is made_shared
 

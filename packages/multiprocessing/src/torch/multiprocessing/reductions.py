@@ -32,6 +32,8 @@ def reduce_storage(storage: torch.UntypedStorage):
     """Move ``storage`` into shared memory and describe it by a handle: with the
     file_descriptor strategy (or a memfd segment) a duplicate of its descriptor, passed
     by :mod:`multiprocessing`'s resource sharer; with file_system its name."""
+    if storage.nbytes() == 0:
+        return (_rebuild_empty_storage, ())  # nothing to share: a new empty one
     if not storage.is_shared():
         storage.share_memory_()
     segment = _shm.segment_of_storage(storage)
@@ -40,6 +42,10 @@ def reduce_storage(storage: torch.UntypedStorage):
         _shm.mark_in_flight(segment.name)
         return (rebuild_storage_filename, (segment.name, nbytes))
     return (rebuild_storage_fd, (reduction.DupFd(segment.fd), nbytes))
+
+
+def _rebuild_empty_storage() -> torch.UntypedStorage:
+    return torch.UntypedStorage(0)
 
 
 def rebuild_storage_fd(handle, nbytes: int) -> torch.UntypedStorage:
@@ -68,7 +74,8 @@ def reduce_tensor(tensor: torch.Tensor):
     the other, and views sent separately still share one storage."""
     if tensor.requires_grad and not tensor.is_leaf:
         raise RuntimeError(_NON_LEAF_MESSAGE)
-    tensor.share_memory_()
+    if tensor.untyped_storage().nbytes():
+        tensor.share_memory_()
     return (
         rebuild_tensor,
         (
