@@ -82,6 +82,47 @@ def sharing_flags() -> dict:
     }
 
 
+TRANSFER_DTYPES = (
+    "bool",
+    "uint8",
+    "int16",
+    "int64",
+    "float16",
+    "bfloat16",
+    "float64",
+    "complex64",
+)
+
+
+def _describe_received(conn) -> None:
+    tensors = conn.recv()
+    conn.send(
+        [
+            [str(t.dtype), repr(t.tolist()), t.is_shared(), list(t.stride()), t.storage_offset()]
+            for t in tensors
+        ]
+    )
+
+
+def transfer_tensors():
+    """The tensors sent to a child in :func:`transfer`: transposed, offset views of
+    several dtypes, an empty tensor and a 0-dim one."""
+    tensors = [torch.ones(2, 3, dtype=getattr(torch, name)).t()[1:] for name in TRANSFER_DTYPES]
+    return tensors + [torch.empty(0), torch.tensor(3.5)]
+
+
+def transfer() -> list:
+    """What a forked child sees of tensors sent to it through a Pipe."""
+    context = mp.get_context("fork")
+    parent, child = context.Pipe()
+    process = context.Process(target=_describe_received, args=(child,))
+    process.start()
+    parent.send(transfer_tensors())
+    seen = parent.recv()
+    process.join()
+    return seen
+
+
 def main() -> None:
     non_leaf = torch.ones(2, requires_grad=True) * 2
     leaf = torch.ones(2, requires_grad=True)
@@ -93,6 +134,7 @@ def main() -> None:
         "non_leaf": _error(lambda: ForkingPickler.dumps(non_leaf)),
         "leaf_rebuilt": {"requires_grad": rebuilt.requires_grad, "is_leaf": rebuilt.is_leaf},
         "sharing": sharing_flags(),
+        "transfer": transfer(),
         "spawn_raised": _spawn_error(_raises),
         "spawn_exit_code": _spawn_error(_exits),
         "spawn_signal": _spawn_error(_killed),

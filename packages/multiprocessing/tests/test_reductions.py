@@ -151,3 +151,39 @@ def test_drop_in_exports_the_standard_names():
     assert set(GOLDEN["exported"]) <= set(mp.__all__)
     for name in mp.__all__:
         assert hasattr(mp, name), name
+
+
+TRANSFER_DTYPES = (
+    "bool",
+    "uint8",
+    "int16",
+    "int64",
+    "float16",
+    "bfloat16",
+    "float64",
+    "complex64",
+)
+
+
+def describe_received(conn):
+    tensors = conn.recv()
+    conn.send(
+        [
+            [str(t.dtype), repr(t.tolist()), t.is_shared(), list(t.stride()), t.storage_offset()]
+            for t in tensors
+        ]
+    )
+
+
+def test_what_a_child_receives_as_pytorch(no_leaks):
+    # the same tensors as tools/golden/record_multiprocessing.py sends under PyTorch
+    tensors = [torch.ones(2, 3, dtype=getattr(torch, name)).t()[1:] for name in TRANSFER_DTYPES]
+    tensors += [torch.empty(0), torch.tensor(3.5)]
+    parent, child = FORK.Pipe()
+    process = FORK.Process(target=describe_received, args=(child,))
+    process.start()
+    parent.send(tensors)
+    assert parent.recv() == GOLDEN["transfer"]
+    process.join(30)
+    parent.close()
+    child.close()
