@@ -664,6 +664,111 @@ y = torch.tanh(a).sum()
 y.backward()
 y.backward()
 """,
+    # torch.autograd.graph: saved-tensor hooks, nodes and edges
+    "saved_hooks_pack_and_unpack": """
+from torch.autograd import graph
+a = torch.ones(3, requires_grad=True)
+log = []
+def pack(t):
+    log.append(("pack", list(t.shape), t is a))
+    return t * 1
+def unpack(t):
+    log.append(("unpack", list(t.shape)))
+    return t
+with graph.saved_tensors_hooks(pack, unpack):
+    y = a * a
+    z = torch.tanh(y)
+    w = y.sum()
+packed = list(log)
+z.sum().backward()
+out = (packed, log, a.grad)
+""",
+    "saved_hooks_unpack_not_tensor!": """
+from torch.autograd import graph
+a = torch.ones(3, requires_grad=True)
+with graph.saved_tensors_hooks(lambda t: t, lambda t: 5):
+    y = a * a
+y.sum().backward()
+""",
+    "saved_hooks_disabled!": """
+from torch.autograd import graph
+with graph.disable_saved_tensors_hooks("no hooks in here"):
+    with graph.saved_tensors_hooks(lambda t: t, lambda t: t):
+        pass
+""",
+    "saved_hooks_copy_hides_inplace_change": """
+from torch.autograd import graph
+a = torch.ones(3, requires_grad=True)
+with graph.saved_tensors_hooks(lambda t: t.clone(), lambda t: t):
+    b = a * 1
+    c = b * b
+b.mul_(2)
+c.sum().backward()
+out = a.grad
+""",
+    "saved_hooks_skip_version_checks": """
+from torch.autograd import graph
+a = torch.ones(3, requires_grad=True)
+with graph.saved_tensors_hooks(lambda t: t, lambda t: t):
+    b = a * 1
+    c = b * b
+b.mul_(2)
+c.sum().backward()
+out = a.grad
+""",
+    "saved_hooks_custom_function": """
+from torch.autograd import graph
+class Square(Function):
+    @staticmethod
+    def forward(ctx, t):
+        ctx.save_for_backward(t, None)
+        return t * t
+    @staticmethod
+    def backward(ctx, grad):
+        t, nothing = ctx.saved_tensors
+        return 2 * t * grad
+a = torch.tensor([1.0, 2.0], requires_grad=True)
+log = []
+with graph.saved_tensors_hooks(lambda t: log.append("pack") or t, lambda t: log.append("unpack") or t):
+    Square.apply(a).sum().backward()
+out = (log, a.grad)
+""",
+    "saved_hooks_innermost_applies": """
+from torch.autograd import graph
+a = torch.tensor([1.0, 2.0], requires_grad=True)
+log = []
+with graph.saved_tensors_hooks(lambda t: log.append("outer") or t, lambda t: t):
+    with graph.saved_tensors_hooks(lambda t: log.append("inner") or t, lambda t: t):
+        y = torch.exp(a)
+    z = y * 2
+z.sum().backward()
+out = (log, a.grad)
+""",
+    "save_on_cpu": """
+from torch.autograd import graph
+a = torch.tensor([0.5, 1.0], requires_grad=True)
+with graph.save_on_cpu(pin_memory=True):
+    q = (torch.exp(a) * a).sum()
+q.backward()
+out = a.grad
+""",
+    "graph_node_and_edges": """
+from torch.autograd import graph
+a = torch.ones(2, requires_grad=True)
+y = a * 2
+leaf_edge = graph.get_gradient_edge(a)
+out = (isinstance(y.grad_fn, graph.Node), isinstance(leaf_edge.node, graph.Node), isinstance(3, graph.Node), leaf_edge.node.name(), leaf_edge.output_nr, graph.get_gradient_edge(y).node.name(), tuple(graph.GradientEdge._fields))
+""",
+    "graph_edge_needs_grad!": """
+torch.autograd.graph.get_gradient_edge(torch.ones(2))
+""",
+    "graph_increment_version!": """
+a = torch.ones(2, requires_grad=True)
+b = a * 1
+c = (b * b).sum()
+torch.autograd.graph.increment_version([b])
+c.backward()
+""",
     "saved_result_modified!": """
 a = torch.tensor([1.0, -2.0], requires_grad=True)
 y = torch.tanh(a)

@@ -15,7 +15,7 @@ from torch._grad_mode import (
 )
 from torch._interface import require_core_api
 
-from . import anomaly_mode, function, functional
+from . import anomaly_mode, function, functional, graph
 from ._api import Variable, backward, grad
 from ._version import __version__
 from .anomaly_mode import detect_anomaly, set_detect_anomaly
@@ -35,6 +35,7 @@ __all__ = [
     "function",
     "functional",
     "grad",
+    "graph",
     "gradcheck",
     "gradgradcheck",
     "inference_mode",

@@ -14,7 +14,7 @@ from torch import _tensor as _tensor_module
 from torch._grad_mode import _state as _grad_state
 from torch._interface import GradEngine, ops
 
-from . import _anomaly
+from . import _anomaly, _saved_hooks
 from ._derivatives import DERIVATIVES
 from ._derivatives._entry import input_meta
 from ._derivatives.arrays import ARRAY_FORMULAS, NoArrayFormError
@@ -46,7 +46,15 @@ class _Extra:
     """The rarely used parts of a node, made on first use: hooks, retained gradients,
     the forward trace of anomaly mode and the user's metadata."""
 
-    __slots__ = ("tensor_hooks", "retained", "pre_hooks", "post_hooks", "trace", "metadata")
+    __slots__ = (
+        "tensor_hooks",
+        "retained",
+        "pre_hooks",
+        "post_hooks",
+        "trace",
+        "metadata",
+        "packed",
+    )
 
     def __init__(self) -> None:
         self.tensor_hooks: dict[int, HookDict] = {}
@@ -55,6 +63,8 @@ class _Extra:
         self.post_hooks: HookDict | None = None
         self.trace: list[str] | None = None
         self.metadata: dict | None = None
+        #: whether saved tensors went through saved_tensors_hooks (see _pack_saved)
+        self.packed = False
 
 
 class _NodeBase:
@@ -140,6 +150,10 @@ class Node(_NodeBase):
         inputs = self._inputs
         if inputs is None:
             raise RuntimeError(_FREED)
+        if self._extra is not None and self._extra.packed:
+            inputs = tuple(
+                _saved_hooks.unpack(x) if type(x) is _saved_hooks.Packed else x for x in inputs
+            )
         if self._versions or self._out is not None:
             self._check_versions()
         saved, derivative = self._saved, self._derivative
@@ -202,6 +216,8 @@ class Node(_NodeBase):
     def _saved_output(self):
         """The saved result as a Tensor sharing its memory and version counter, made
         afresh so that the node never references a tensor that references it back."""
+        if type(self._out) is _saved_hooks.Packed:
+            return _saved_hooks.unpack(self._out)
         array, dtype, counter, _ = self._out
         result = _make(array, dtype)
         result._version_ = counter
@@ -217,7 +233,7 @@ class Node(_NodeBase):
                 fn = x.grad_fn
                 raise RuntimeError(_modified_message(x.type(), x.shape, fn, current, expected))
         out = self._out
-        if out is not None:
+        if type(out) is tuple:
             current, expected = out[2][0], out[3]
             if current != expected:
                 result = self._saved_output()
@@ -230,6 +246,23 @@ class Node(_NodeBase):
         self._inputs = None
         self._saved = None
         self._out = None
+
+
+def _pack_saved(node, output) -> None:
+    """Under ``saved_tensors_hooks``: the node keeps what the pack hook makes of each tensor
+    its formulas read (and of its result when saved), unpacked when backward needs them
+    (without version checks, as in PyTorch)."""
+    hooks = _saved_hooks.current()
+    if hooks is None:
+        return
+    inputs = list(node._inputs)
+    for index, _ in node._versions:
+        inputs[index] = _saved_hooks.pack(inputs[index], hooks)
+    node._inputs = tuple(inputs)
+    node._versions = ()
+    if node._out is not None:
+        node._out = _saved_hooks.pack(output, hooks)
+    node._get_extra().packed = True
 
 
 def _modified_message(legacy_type, shape, fn, current, expected) -> str:
@@ -433,6 +466,8 @@ class Engine(GradEngine):
             _anomaly.attach_trace(node)
         output.grad_fn = node
         output._requires_grad = True
+        if _saved_hooks._open[0]:
+            _pack_saved(node, output)
         if self._pending_view is not None and output is self._pending_view:
             self._pending_view = None
             _rebase_view(output, node)

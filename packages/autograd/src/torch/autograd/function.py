@@ -8,7 +8,7 @@ import weakref
 
 import torch
 
-from . import _anomaly
+from . import _anomaly, _saved_hooks
 from ._derivatives._entry import sum_to_shape
 from ._engine import _FREED, _NO_EDGE, _modified_message, _NodeBase, edge
 
@@ -53,6 +53,8 @@ class FunctionCtx:
         saved = self._saved
         if saved is None:
             raise RuntimeError(_FREED)
+        if getattr(self, "_packed", False):  # saved through saved_tensors_hooks
+            return tuple(None if t is None else _saved_hooks.unpack(t) for t, _ in saved)
         for t, expected in saved:
             if t is not None:
                 counter = t._version_
@@ -234,6 +236,12 @@ class Function(metaclass=FunctionMeta):
         is_tuple = isinstance(output, tuple)
         outputs = _wrap_outputs(ctx, args, output if is_tuple else (output,), recording)
         ctx._saved = tuple((t, _version_of(t)) for t in ctx.to_save)
+        hooks = _saved_hooks.current() if recording and _saved_hooks.active() else None
+        if hooks is not None and ctx._saved:
+            ctx._saved = tuple(
+                (None if t is None else _saved_hooks.pack(t, hooks), 0) for t in ctx.to_save
+            )
+            ctx._packed = True
         if recording and _anomaly.state.enabled:
             _anomaly.attach_trace(ctx)
         return outputs if is_tuple else outputs[0]
