@@ -354,3 +354,100 @@ GROUPS = {
     "linalg_extras": LINALG_EXTRAS,
     "semantics": SEMANTICS,
 }
+
+NUMERIC = [
+    "torch.diff(x), torch.diff(x, n=2, dim=1), torch.diff(x, dim=0, prepend=torch.zeros(1, 4), append=torch.ones(2, 4))",
+    "torch.diff(torch.tensor([True, False, False, True])), torch.tensor([1, 5, 2]).diff(), torch.diff(x, n=0)",
+    "torch.diff(torch.tensor(1.0))",
+    "torch.diff(x, prepend=torch.tensor([1.0]))",
+    "torch.gradient(x), torch.gradient(x, dim=1), torch.gradient(x, spacing=2.0, dim=1), torch.gradient(x, spacing=[2.0, 0.5])",
+    "torch.gradient(x, spacing=(torch.tensor([0.0, 1, 3, 7]),), dim=1), torch.gradient(x, dim=1, edge_order=2)",
+    "torch.gradient(x, spacing=(torch.tensor([0.0, 1, 3, 7]),), dim=1, edge_order=2), torch.gradient(torch.tensor([1, 4, 9]))",
+    "torch.gradient(torch.tensor([1.0]))",
+    "torch.gradient(x, edge_order=3)",
+    "torch.cov(x), torch.cov(x, correction=0), torch.cov(torch.tensor([1.0, 2, 4])), torch.cov(torch.tensor([[1, 2, 4], [1, 0, 1]]))",
+    "torch.cov(x, fweights=torch.tensor([1, 2, 1, 1]), aweights=torch.tensor([0.5, 1, 1, 2]))",
+    "torch.corrcoef(x), torch.corrcoef(torch.tensor([1.0, 2, 4]))",
+    "torch.vander(torch.tensor([1, 2, 3])), torch.vander(torch.tensor([1.0, 2]), N=4, increasing=True)",
+    "torch.trapezoid(x), torch.trapezoid(x, dx=0.5, dim=0), torch.trapezoid(x, torch.tensor([0.0, 1, 3, 7])), torch.trapezoid(torch.tensor([1, 2, 4]))",
+    "torch.trapz(x, torch.tensor([0.0, 1, 3, 7])), torch.trapz(x, dx=2.0)",
+    "torch.cumulative_trapezoid(x), torch.cumulative_trapezoid(x, torch.tensor([0.0, 1, 3, 7]))",
+    "torch.histogram(torch.tensor([1.0, 2, 1, 4, 2.5]), bins=4), torch.histogram(torch.tensor([1.0, 2, 1, 4, 2.5]), bins=3, range=(0.0, 3.0), density=True)",
+    "torch.histogram(torch.tensor([1.0, 2, 1, 4, 2.5]), bins=torch.tensor([0.0, 1.5, 5]), weight=torch.tensor([1.0, 2, 3, 4, 5]))",
+    "torch.histogram(torch.tensor([1, 2]), bins=2)",
+    "torch.renorm(x, 2, 0, 5), x.renorm(1, 1, 6)",
+    "torch.zeros(3, 4).fill_diagonal_(5), torch.zeros(7, 3).fill_diagonal_(5, wrap=True), torch.zeros(7, 3).fill_diagonal_(5), torch.zeros(2, 2, 2).fill_diagonal_(1)",
+    "torch.zeros(2, 2, 3).fill_diagonal_(1)",
+    "torch.put(x, torch.tensor([0, 5]), torch.tensor([9.0, 8])), x.put(torch.tensor([0, 0]), torch.tensor([9.0, 8]), accumulate=True), x.clone().put_(torch.tensor([-1]), torch.tensor([7.0]))",
+    "x.put(torch.tensor([12]), torch.tensor([7.0]))",
+    "torch.slice_scatter(torch.zeros(4, 4), torch.ones(2, 4), 0, 1, 3), torch.zeros(4, 4).slice_scatter(torch.ones(4, 2), dim=1, start=0, step=2)",
+    "torch.select_scatter(torch.zeros(2, 3), torch.ones(3), 0, 1), torch.diagonal_scatter(torch.zeros(3, 3), torch.ones(2), 1), torch.as_strided_scatter(torch.zeros(6), torch.ones(2, 2), (2, 2), (3, 1))",
+    "torch.gcd(torch.tensor([12, -8, 0]), torch.tensor([18, 12, 5])), torch.lcm(torch.tensor([4, -6, 0]), torch.tensor([6, 4, 5])), torch.tensor([12]).gcd_(torch.tensor([8]))",
+    "torch.gcd(torch.tensor([1.0]), torch.tensor([2.0]))",
+    "torch.sinc(torch.tensor([0.0, 0.5, 1, -1.5])), torch.sinc(torch.tensor([0, 1]))",
+    "torch.i0(torch.tensor([0.0, 1, -2, 10, 50])), torch.i0(torch.tensor([1]))",
+]
+
+CONVENIENCES = [
+    "torch.tensor([1.5, 2]).type_as(torch.tensor([1])), x.reshape_as(torch.zeros(6, 2)), x.new_empty_strided((2, 3), (1, 2)).stride(), x.ndimension()",
+    "torch.ravel(x.t()), x.mH, x.H, torch.adjoint(x), torch.narrow_copy(x, 1, 1, 2)",
+    "torch.split_with_sizes(x, [1, 3], 1), torch.unsafe_split(x, 2, 1), x.unsafe_chunk(2, 1)",
+    "torch.split_with_sizes(x, [1, 2], 1)",
+    "x.sum_to_size(1, 4), x.sum_to_size((3, 1))",
+    "x.sum_to_size(2, 4)",
+    "x.new(2, 3).shape, x.new([1, 2]), x.new().shape",
+    "torch.conj_physical(torch.tensor([1 + 1j])), torch.resolve_conj(x) is x, x.resolve_neg() is x, x.is_neg()",
+    "torch.sigmoid_(torch.tensor([0.0])), torch.clamp_(torch.tensor([5.0]), max=1), torch.sqrt_(torch.tensor([4.0]))",
+]
+
+SPECIAL = [
+    *[
+        f"torch.special.{name}(torch.tensor([-5.0, -1, -0.5, 0, 0.25, 1, 3, 10, 40], dtype=torch.float64))"
+        for name in (
+            "i0",
+            "i0e",
+            "i1",
+            "i1e",
+            "ndtr",
+            "log_ndtr",
+            "erfcx",
+            "expit",
+            "exp2",
+            "expm1",
+            "erf",
+            "erfc",
+            "sinc",
+            "entr",
+            "gammaln",
+            "digamma",
+            "psi",
+            "log1p",
+            "round",
+            "spherical_bessel_j0",
+        )
+    ],
+    "torch.special.log_ndtr(torch.tensor([-30.0], dtype=torch.float64)), torch.special.erfcx(torch.tensor([-30.0], dtype=torch.float64))",
+    "torch.special.ndtri(torch.tensor([1e-10, 0.01, 0.3, 0.5, 0.9, 0.999999], dtype=torch.float64))",
+    "torch.special.logit(torch.tensor([0.01, 0.3, 0.9]), eps=0.1), torch.special.xlogy(torch.tensor([0.0, 2.0]), 2.0)",
+    "torch.special.xlog1py(torch.tensor([0.0, 1, 2]), torch.tensor([float('nan'), 0.5, -0.5])), torch.special.xlog1py(torch.tensor([0.0, 0]), torch.tensor([-1.0, 3]))",
+    "torch.special.multigammaln(torch.tensor([2.5, 3.0]), 3), torch.mvlgamma(torch.tensor([2.5, 3.0]), 2)",
+    "torch.mvlgamma(torch.tensor([0.5]), 3)",
+    *[
+        f"torch.special.polygamma({n}, torch.tensor([0.5, 1, 2.5, 10, -1.5], dtype=torch.float64))"
+        for n in range(4)
+    ],
+    "torch.polygamma(2, torch.tensor([1.5])), torch.tensor([1.5]).polygamma(1)",
+    "torch.special.zeta(torch.tensor([2.0, 3, 4.5, 1, 0.5]), torch.tensor([1.0, 2, 0.5, 1, 1])), torch.special.zeta(torch.tensor([2.0], dtype=torch.float64), 3.0)",
+    "torch.special.gammainc(torch.tensor([0.5, 1, 3, 10, 10], dtype=torch.float64), torch.tensor([0.2, 1, 5, 3, 30], dtype=torch.float64))",
+    "torch.special.gammaincc(torch.tensor([0.5, 1, 3, 10, 10], dtype=torch.float64), torch.tensor([0.2, 1, 5, 3, 30], dtype=torch.float64))",
+    "torch.igamma(torch.tensor([2.0]), torch.tensor([1.0])), torch.tensor([2.0]).igammac(torch.tensor([1.0]))",
+    "torch.special.softmax(torch.tensor([1.0, 2, 3]), 0), torch.special.log_softmax(torch.tensor([1.0, 2, 3]), 0), torch.special.logsumexp(torch.tensor([1.0, 2, 3]), 0)",
+    "torch.special.i0(torch.tensor([0.0, 1, 100])), torch.special.i0e(torch.tensor([1, 2]))",
+    "torch.special.chebyshev_polynomial_t(torch.tensor([0.5, -0.3, 2.0]), 3), torch.special.chebyshev_polynomial_t(torch.tensor([0.5]), torch.tensor([0, 1, 2, 5]))",
+    "torch.special.chebyshev_polynomial_u(torch.tensor([0.5, -0.3, 2.0]), 3), torch.special.hermite_polynomial_h(torch.tensor([0.5, -0.3, 2.0]), 3), torch.special.hermite_polynomial_he(torch.tensor([0.5, -0.3, 2.0]), 3)",
+    "torch.special.legendre_polynomial_p(torch.tensor([0.5, -0.3, 2.0]), 3), torch.special.laguerre_polynomial_l(torch.tensor([0.5, -0.3, 2.0]), 3), torch.special.legendre_polynomial_p(torch.tensor([0.5]), -1)",
+]
+
+GROUPS["numeric"] = NUMERIC
+GROUPS["conveniences"] = CONVENIENCES
+GROUPS["special"] = SPECIAL

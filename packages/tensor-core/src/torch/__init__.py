@@ -121,6 +121,7 @@ from ._ops.combining import (
     vsplit,
 )
 from ._ops.complex_views import imag, real, view_as_complex, view_as_real
+from ._ops.conveniences import *  # noqa: F403 - ravel, adjoint, narrow_copy, ...
 from ._ops.fill import fill, zero_
 from ._ops.gather_scatter import flip, gather, index_select, masked_fill, scatter, scatter_add
 from ._ops.index_ops import (
@@ -164,6 +165,7 @@ from ._ops.math_extras import (
 )
 from ._ops.nn_functional import *  # noqa: F403 - layer_norm, dropout, embedding, ...
 from ._ops.nn_kernels import *  # noqa: F403 - conv, pooling, softmax, relu
+from ._ops.numeric import *  # noqa: F403 - diff, gradient, cov, trapezoid, histogram, ...
 from ._ops.pointwise import (
     abs,
     absolute,
@@ -233,6 +235,7 @@ from ._ops.reduction import (
 from ._ops.resampling import *  # noqa: F403 - adaptive pooling, pixel shuffles
 from ._ops.shape_ops import *  # noqa: F403 - cat, stack, repeat, ...
 from ._ops.sorting import *  # noqa: F403 - sort, topk, unique, ...
+from ._ops.special_functions import i0, igamma, igammac, mvlgamma, polygamma
 from ._ops.ternary import addcdiv, addcmul, clamp, clip, lerp, where
 from ._ops.unary_math import *  # noqa: F403 - the unary math functions
 from ._ops.views import (
@@ -285,6 +288,7 @@ from .serialization import load, save
 from .version import __version__
 
 _bindings.bind()
+globals().update(_ops.conveniences.torch_inplace_functions())  # torch.sigmoid_, ...
 _fastpath.install()
 _sparse.bind()
 globals().update(LEGACY_TYPES)  # torch.FloatTensor, torch.LongTensor, ...
@@ -301,7 +305,8 @@ index_add index_copy index_fill index_put index_reduce masked_scatter scatter_re
 repeat_interleave unique_consecutive dstack column_stack diag_embed kron cross block_diag
 tril_indices triu_indices msort logcumsumexp nanmedian quantile nanquantile dist frexp ldexp
 nextafter heaviside polar complex vdot inner addr ger slogdet inverse cholesky cholesky_solve
-cholesky_inverse qr svd matrix_power triangular_solve
+cholesky_inverse qr svd matrix_power triangular_solve diff gcd lcm sinc renorm histogram
+narrow_copy polygamma mvlgamma igamma igammac
 """.split()
 for _name in _WITH_OUT:
     globals()[_name] = _out_variants.add_out(globals()[_name], _name)
@@ -334,6 +339,7 @@ __all__ = sorted(
 # modules, then the sibling distributions (see torch._siblings.SIBLINGS).
 _LAZY_SUBMODULES = (
     "linalg",
+    "special",
     "sparse",
     "cuda",
     "testing",

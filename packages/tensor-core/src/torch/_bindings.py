@@ -13,17 +13,20 @@ from ._ops import (
     binary_math,
     combining,
     complex_views,
+    conveniences,
     gather_scatter,
     index_ops,
     linalg,
     linalg_extras,
     math_extras,
     nn_kernels,
+    numeric,
     pointwise,
     pointwise_composites,
     reduction,
     shape_ops,
     sorting,
+    special_functions,
     ternary,
     unary_math,
     views,
@@ -143,6 +146,10 @@ _METHODS = {
     **combining.METHODS,
     **math_extras.METHODS,
     **linalg_extras.METHODS,
+    **numeric.METHODS,
+    **conveniences.METHODS,
+    **special_functions.METHODS,
+    "i0": special_functions.i0,
 }
 
 
@@ -308,6 +315,8 @@ def bind() -> None:
     Tensor.T = property(_transpose_all)
     Tensor.mT = property(_transpose_matrices)
     Tensor.layout = property(lambda self: strided)
+    for name, getter in conveniences.PROPERTIES.items():
+        setattr(Tensor, name, property(getter))
     Tensor.real = property(complex_views.real, _set_part(complex_views.real))
     Tensor.imag = property(complex_views.imag, _set_part(complex_views.imag))
     Tensor.nbytes = property(lambda self: self._np.nbytes)

@@ -229,7 +229,9 @@ def tensor_repr(tensor, default_dtype, plain: bool = False) -> str:
     elif tensor.requires_grad:
         suffixes.append("requires_grad=True")
     for suffix in suffixes:
-        last_line = len(body) - body.rfind("\n") + 1
+        # measured on the whole text so far, "tensor(" included (a one-line body too)
+        text = prefix + body
+        last_line = len(text) - text.rfind("\n") + 1
         if last_line + len(suffix) + 2 > OPTIONS.linewidth:
             body += ",\n" + " " * len(prefix) + suffix
         else:

@@ -16,6 +16,7 @@ __all__ = [
     "sort",
     "topk",
     "frexp",
+    "histogram",
 ]
 
 
@@ -43,3 +44,4 @@ sort = _structseq("sort")
 topk = _structseq("topk")
 nanmedian = _structseq("nanmedian")
 frexp = _structseq("frexp", ("mantissa", "exponent"))
+histogram = _structseq("histogram", ("hist", "bin_edges"))

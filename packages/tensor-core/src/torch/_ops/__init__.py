@@ -4,6 +4,7 @@
 from . import (  # noqa: F401
     binary_math,
     combining,
+    conveniences,
     decompositions,
     fill,
     gather_scatter,
@@ -13,6 +14,7 @@ from . import (  # noqa: F401
     math_extras,
     nn_functional,
     nn_kernels,
+    numeric,
     pointwise,
     pointwise_composites,
     reduction,
@@ -20,6 +22,7 @@ from . import (  # noqa: F401
     scatter,
     shape_ops,
     sorting,
+    special_functions,
     ternary,
     unary_math,
     views,

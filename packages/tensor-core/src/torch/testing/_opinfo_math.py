@@ -473,4 +473,162 @@ MATH_OPS = [
             SampleInput(((_make((4, 4), d, 118) + torch.eye(4, dtype=d) * 4).reshape(4, 2, 2),))
         ],
     ),
+    # numerical composites (torch._ops.numeric)
+    OpInfo(
+        "diff",
+        lambda x, n, dim: torch.diff(x, n, dim),
+        lambda a, n, dim: np.diff(a, n, dim),
+        lambda d: [SampleInput((_make((3, 5), d, 120),), (n, dim)) for n, dim in ((1, 1), (2, 0))],
+        FLOATING + INTEGRAL,
+    ),
+    OpInfo(
+        "gradient",
+        lambda x, edge: torch.gradient(x, spacing=0.5, dim=1, edge_order=edge)[0],
+        lambda a, edge: np.gradient(a, 0.5, axis=1, edge_order=edge),
+        lambda d: [SampleInput((_make((3, 5), d, 121),), (e,)) for e in (1, 2)],
+    ),
+    OpInfo(
+        "gradient_coordinates",
+        lambda x, edge: torch.gradient(
+            x,
+            spacing=(torch.tensor([0.0, 0.5, 1.5, 1.75, 3.0], dtype=x.dtype),),
+            dim=1,
+            edge_order=edge,
+        )[0],
+        lambda a, edge: np.gradient(
+            a, np.array([0.0, 0.5, 1.5, 1.75, 3.0]), axis=1, edge_order=edge
+        ),
+        lambda d: [SampleInput((_make((2, 5), d, 122),), (e,)) for e in (1, 2)],
+    ),
+    OpInfo(
+        "cov",
+        lambda x: torch.cov(x, correction=1),
+        lambda a: np.cov(a),
+        lambda d: [SampleInput((_make((3, 6), d, 123),))],
+    ),
+    OpInfo(
+        "cov_weighted",
+        lambda x: torch.cov(
+            x,
+            fweights=_index([1, 2, 1, 3]),
+            aweights=torch.tensor([0.5, 1.0, 2.0, 1.5], dtype=x.dtype),
+        ),
+        lambda a: np.cov(a, fweights=[1, 2, 1, 3], aweights=[0.5, 1.0, 2.0, 1.5]),
+        lambda d: [SampleInput((_make((2, 4), d, 124),))],
+    ),
+    OpInfo(
+        "corrcoef", torch.corrcoef, np.corrcoef, lambda d: [SampleInput((_make((3, 6), d, 125),))]
+    ),
+    OpInfo(
+        "trapezoid",
+        lambda y, x: torch.trapezoid(y, x),
+        lambda y, x: np.trapezoid(y, x) if hasattr(np, "trapezoid") else np.trapz(y, x),
+        lambda d: [
+            SampleInput((_make((3, 4), d, 126), torch.tensor([0.0, 0.5, 2.0, 2.5], dtype=d)))
+        ],
+    ),
+    OpInfo(
+        "cumulative_trapezoid",
+        lambda y: torch.cumulative_trapezoid(y, dx=0.5, dim=0),
+        lambda y: np.cumsum((y[1:] + y[:-1]) / 2 * 0.5, axis=0),
+        lambda d: [SampleInput((_make((4, 3), d, 127),))],
+    ),
+    OpInfo(
+        "renorm",
+        lambda x: torch.renorm(x, 2, 0, 1.5),
+        lambda a: (
+            a
+            * np.where(
+                np.linalg.norm(a, axis=1, keepdims=True) > 1.5,
+                1.5 / (np.linalg.norm(a, axis=1, keepdims=True) + 1e-7),
+                1.0,
+            )
+        ),
+        lambda d: [SampleInput((_make((3, 4), d, 128),))],
+    ),
+    OpInfo("sinc", torch.sinc, np.sinc, lambda d: [SampleInput((_make((5,), d, 129),))]),
+    OpInfo(
+        "put_accumulate",
+        lambda x, v: torch.put(x, _index([0, 5, 0]), v, accumulate=True),
+        lambda a, v: _index_add_ref(a.reshape(-1), np.array([0, 5, 0]), v, 0).reshape(a.shape),
+        lambda d: [SampleInput((_make((2, 3), d, 130), _make((3,), d, 131)))],
+    ),
+    OpInfo(
+        "slice_scatter",
+        lambda x, v: torch.slice_scatter(x, v, 1, 0, 4, 2),
+        lambda a, v: np.concatenate([v[:, :1], a[:, 1:2], v[:, 1:], a[:, 3:]], 1),
+        lambda d: [SampleInput((_make((3, 4), d, 132), _make((3, 2), d, 133)))],
+    ),
+    OpInfo(
+        "diagonal_scatter",
+        lambda x, v: torch.diagonal_scatter(x, v, 1),
+        lambda a, v: a * (1 - np.eye(3, k=1)) + np.diag(v, 1),
+        lambda d: [SampleInput((_make((3, 3), d, 134), _make((2,), d, 135)))],
+    ),
+    # special functions (torch._ops.special_functions, torch.special)
+    OpInfo("i0", torch.i0, np.i0, lambda d: [SampleInput((_make((6,), d, 140, domain=(-4, 4)),))]),
+    OpInfo(
+        "special_i1",
+        torch.special.i1,
+        None,
+        lambda d: [SampleInput((_make((6,), d, 141, domain=(-4, 4)),))],
+    ),
+    OpInfo(
+        "special_i0e",
+        torch.special.i0e,
+        lambda a: np.i0(a) * np.exp(-np.abs(a)),
+        lambda d: [SampleInput((_make((6,), d, 142, domain=(-4, 4)),))],
+    ),
+    OpInfo(
+        "special_i1e",
+        torch.special.i1e,
+        None,
+        lambda d: [SampleInput((_make((6,), d, 143, domain=(-4, 4)),))],
+    ),
+    OpInfo(
+        "polygamma",
+        lambda x, n: torch.polygamma(n, x),
+        None,
+        lambda d: [SampleInput((_make((5,), d, 144, positive=True),), (n,)) for n in (0, 1, 2, 3)],
+        supports_gradgrad=False,
+    ),
+    OpInfo(
+        "special_ndtr",
+        torch.special.ndtr,
+        lambda a: 0.5 * (1 + np.vectorize(__import__("math").erf)(a / np.sqrt(2))),
+        lambda d: [SampleInput((_make((6,), d, 145, domain=(-3, 3)),))],
+    ),
+    OpInfo(
+        "special_log_ndtr",
+        torch.special.log_ndtr,
+        lambda a: np.log(0.5 * (1 + np.vectorize(__import__("math").erf)(a / np.sqrt(2)))),
+        lambda d: [SampleInput((_make((6,), d, 146, domain=(-3, 3)),))],
+    ),
+    OpInfo(
+        "special_erfcx",
+        torch.special.erfcx,
+        lambda a: np.exp(a * a) * np.vectorize(__import__("math").erfc)(a),
+        lambda d: [SampleInput((_make((6,), d, 147, domain=(-2, 3)),))],
+    ),
+    OpInfo(
+        "special_entr",
+        torch.special.entr,
+        lambda a: -a * np.log(a),
+        lambda d: [SampleInput((_make((5,), d, 148, positive=True),))],
+    ),
+    OpInfo(
+        "special_xlog1py",
+        torch.special.xlog1py,
+        lambda a, b: a * np.log1p(b),
+        lambda d: [SampleInput((_make((4,), d, 149), _make((4,), d, 150, positive=True)))],
+    ),
+    OpInfo(
+        "mvlgamma",
+        lambda x: torch.mvlgamma(x, 3),
+        lambda a: (
+            sum(np.vectorize(__import__("math").lgamma)(a - i / 2) for i in range(3))
+            + 3 * 2 / 4 * np.log(np.pi)
+        ),
+        lambda d: [SampleInput((_make((4,), d, 151, domain=(1.5, 4)),))],
+    ),
 ]

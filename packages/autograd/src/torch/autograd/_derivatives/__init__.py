@@ -23,6 +23,7 @@ from .nn_kernels import NN_KERNELS
 from .pointwise import POINTWISE
 from .reduction import REDUCTION
 from .shape_ops import SHAPE_OPS
+from .special import SPECIAL
 from .ternary import TERNARY
 from .unary_math import UNARY_MATH
 from .views import VIEWS
@@ -46,6 +47,7 @@ DERIVATIVES: dict[str, Derivative] = {
     **FILL,
     **INDEX_OPS,
     **MATH_EXTRAS,
+    **SPECIAL,
 }
 
 

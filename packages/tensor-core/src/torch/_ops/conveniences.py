@@ -1,0 +1,206 @@
+"""Small Tensor methods and ``torch.*`` spellings PyTorch users call often: ``type_as``,
+``reshape_as``, ``new_empty_strided``, ``new``, ``ndimension``, ``ravel``, ``mH``/``H``/
+``adjoint``, ``narrow_copy``, ``split_with_sizes``, ``unsafe_split``/``unsafe_chunk``,
+``sum_to_size``, the no-op conjugate/negative-bit functions, and ``torch.<op>_`` forms
+of in-place methods (``torch.sigmoid_(t)`` is ``t.sigmoid_()``).
+
+NOTE: each is a view, a copy or a call of existing ops, so gradients follow from them.
+"""
+
+from __future__ import annotations
+
+import torch
+
+from .._tensor import Tensor
+
+__all__ = [
+    "ravel",
+    "adjoint",
+    "narrow_copy",
+    "split_with_sizes",
+    "unsafe_split",
+    "unsafe_chunk",
+    "conj_physical",
+    "resolve_conj",
+    "resolve_neg",
+    "is_neg",
+]
+
+
+def type_as(self: Tensor, other: Tensor) -> Tensor:
+    """``self`` converted to ``other``'s dtype (``self`` itself when they match)."""
+    return self.to(other.dtype)
+
+
+def reshape_as(self: Tensor, other: Tensor) -> Tensor:
+    """``self`` reshaped to ``other``'s shape."""
+    return self.reshape(other.shape)
+
+
+def new_empty_strided(self: Tensor, size, stride, *, dtype=None, device=None, **kwargs):
+    """An uninitialised tensor with the given sizes and strides, of ``self``'s dtype by
+    default."""
+    return torch.empty_strided(size, stride, dtype=dtype or self.dtype)
+
+
+def new(self: Tensor, *args) -> Tensor:
+    """The legacy constructor: ``x.new(2, 3)`` is an uninitialised tensor of ``x``'s
+    dtype, ``x.new([1, 2])`` one with that data, ``x.new()`` an empty one."""
+    if (
+        len(args) == 1
+        and isinstance(args[0], (list, tuple))
+        and not all(isinstance(a, int) for a in args[0])
+    ):
+        return torch.tensor(args[0], dtype=self.dtype)
+    if len(args) == 1 and isinstance(args[0], list):
+        return torch.tensor(args[0], dtype=self.dtype)
+    if len(args) == 1 and isinstance(args[0], Tensor):
+        return args[0].to(self.dtype)
+    if len(args) == 1 and isinstance(args[0], torch.Size):
+        return torch.empty(args[0], dtype=self.dtype)
+    return torch.empty(*args, dtype=self.dtype) if args else torch.empty(0, dtype=self.dtype)
+
+
+def ndimension(self: Tensor) -> int:
+    """The number of dims (an old name of ``dim()``)."""
+    return self.dim()
+
+
+def ravel(input: Tensor) -> Tensor:
+    """``input`` flattened to 1-D (a view when the layout allows, as ``reshape``)."""
+    return input.reshape(-1)
+
+
+def adjoint(input: Tensor) -> Tensor:
+    """The conjugate transpose of the last two dims (a view for real tensors)."""
+    view = input.transpose(-2, -1)
+    return torch.conj(view) if input.is_complex() else view
+
+
+def _conjugate_transpose(self: Tensor) -> Tensor:
+    if self.dim() < 2:
+        raise RuntimeError(
+            f"tensor.mH is only supported on matrices or batches of matrices. Got "
+            f"{self.dim()}-D tensor."
+        )
+    return adjoint(self)
+
+
+def _h(self: Tensor) -> Tensor:
+    if self.dim() > 2:
+        raise RuntimeError(
+            f"tensor.H is only supported on matrices (2-D tensors). Got {self.dim()}-D tensor."
+        )
+    return adjoint(self) if self.dim() == 2 else self
+
+
+def narrow_copy(input: Tensor, dim: int, start: int, length: int) -> Tensor:
+    """A contiguous copy of ``input.narrow(dim, start, length)``."""
+    return input.narrow(dim, start, length).clone(memory_format=torch.contiguous_format)
+
+
+def split_with_sizes(input: Tensor, split_sizes, dim: int = 0) -> tuple:
+    """Views of ``input`` split along ``dim`` into parts of the given sizes (they must
+    add up to the dim's size)."""
+    d = input._wrap_dim(dim)
+    if sum(split_sizes) != input.shape[d]:
+        raise RuntimeError(
+            f"split_with_sizes expects split_sizes to sum exactly to {input.shape[d]} (input "
+            f"tensor's size at dimension {dim}), but got split_sizes={list(split_sizes)}"
+        )
+    return tuple(torch.split(input, list(split_sizes), d))
+
+
+def unsafe_split(input: Tensor, split_size, dim: int = 0) -> tuple:
+    """:func:`torch.split` (PyTorch's version skips a check of later in-place use)."""
+    return tuple(torch.split(input, split_size, dim))
+
+
+def unsafe_chunk(input: Tensor, chunks: int, dim: int = 0) -> tuple:
+    """:func:`torch.chunk` (PyTorch's version skips a check of later in-place use)."""
+    return tuple(torch.chunk(input, chunks, dim))
+
+
+def sum_to_size(self: Tensor, *size) -> Tensor:
+    """``self`` summed over the dims that broadcasting ``size`` to ``self``'s shape
+    would have stretched, giving shape ``size``."""
+    if len(size) == 1 and not isinstance(size[0], int):
+        size = tuple(size[0])
+    shape = tuple(self.shape)
+    lead = len(shape) - len(size)
+    fits = lead >= 0 and all(s in (1, n) for s, n in zip(size, shape[lead:]))
+    if not fits:
+        raise RuntimeError(f"size {{{list(size)}}} is not expandable to size {{{list(shape)}}}.")
+    result = self.sum(tuple(range(lead))) if lead else self
+    stretched = tuple(i for i, s in enumerate(size) if s == 1 and result.shape[i] != 1)
+    return result.sum(stretched, keepdim=True) if stretched else result
+
+
+def conj_physical(input: Tensor) -> Tensor:
+    """The complex conjugate, computed now (``input`` itself for real tensors)."""
+    return torch.conj(input)
+
+
+def conj_physical_(self: Tensor) -> Tensor:
+    """In-place complex conjugate (a no-op for real tensors)."""
+    if self.is_complex():
+        self.copy_(torch.conj(self))
+    return self
+
+
+def resolve_conj(input: Tensor) -> Tensor:
+    """``input`` (tensors here never carry a lazy conjugate bit)."""
+    return input
+
+
+def resolve_neg(input: Tensor) -> Tensor:
+    """``input`` (tensors here never carry a lazy negative bit)."""
+    return input
+
+
+def is_neg(input: Tensor) -> bool:
+    """Whether ``input`` is a lazily negated view (never here)."""
+    return False
+
+
+#: Tensor methods of this family
+METHODS = {
+    "type_as": type_as,
+    "reshape_as": reshape_as,
+    "new_empty_strided": new_empty_strided,
+    "new": new,
+    "ndimension": ndimension,
+    "ravel": ravel,
+    "adjoint": adjoint,
+    "narrow_copy": narrow_copy,
+    "split_with_sizes": split_with_sizes,
+    "unsafe_split": unsafe_split,
+    "unsafe_chunk": unsafe_chunk,
+    "sum_to_size": sum_to_size,
+    "conj_physical": conj_physical,
+    "conj_physical_": conj_physical_,
+    "resolve_conj": resolve_conj,
+    "resolve_neg": resolve_neg,
+    "is_neg": is_neg,
+}
+
+#: properties of Tensor
+PROPERTIES = {"mH": _conjugate_transpose, "H": _h}
+
+#: in-place methods PyTorch also exposes as ``torch.<name>_(tensor, ...)``
+TORCH_INPLACE = (
+    "abs absolute acos arccos acosh arccosh asin arcsin asinh arcsinh atan arctan atanh "
+    "arctanh ceil clamp clip cos cosh deg2rad rad2deg erf erfc erfinv exp exp2 expm1 fix "
+    "floor frac log log10 log1p log2 logit neg negative reciprocal round rsqrt sigmoid sign "
+    "sin sinh sqrt square tan tanh trunc nan_to_num relu sinc i0 conj_physical"
+).split()
+
+
+def torch_inplace_functions() -> dict:
+    """``torch.<name>_`` for every in-place method of TORCH_INPLACE that Tensor has."""
+    functions = {}
+    for name in TORCH_INPLACE:
+        method = getattr(Tensor, name + "_", None)
+        if method is not None:
+            functions[name + "_"] = method
+    return functions
