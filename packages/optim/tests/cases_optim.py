@@ -233,6 +233,16 @@ FUSED = {
     ),
     "Adagrad/default": ("Adagrad", dict(lr=0.1)),
     "Adagrad/fused": ("Adagrad", dict(lr=0.1, lr_decay=0.05, fused=True)),
+    "Adamax/default": ("Adamax", dict(lr=0.01)),
+    "Adamax/wd_maximize_foreach": (
+        "Adamax",
+        dict(lr=0.01, weight_decay=0.1, maximize=True, betas=(0.8, 0.99), foreach=True),
+    ),
+    "Adadelta/default": ("Adadelta", dict()),
+    "Adadelta/rho_wd_maximize_foreach": (
+        "Adadelta",
+        dict(lr=0.5, rho=0.5, eps=1e-3, weight_decay=0.1, maximize=True, foreach=True),
+    ),
     "Adam/fused_amsgrad_l2": ("Adam", dict(lr=0.01, amsgrad=True, weight_decay=0.1, fused=True)),
     "AdamW/fused_maximize": ("AdamW", dict(lr=0.01, maximize=True, fused=True)),
     "SGD/fused_momentum": ("SGD", dict(lr=0.01, momentum=0.9, fused=True)),

@@ -89,6 +89,8 @@ VERSIONS = [
         {"square_avg": 4, "momentum_buffer": 4, "grad_avg": 2},
     ),
     ("Adagrad", dict(), 2, {"sum": 2}),
+    ("Adamax", dict(), 2, {"exp_avg": 2, "exp_inf": 4}),
+    ("Adadelta", dict(), 2, {"square_avg": 4, "acc_delta": 4}),
 ]
 
 

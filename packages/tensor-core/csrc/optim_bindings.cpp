@@ -261,6 +261,86 @@ void adagrad_step(const py::list& params, const py::list& grads, const py::list&
   }
 }
 
+// ------------------------------------------------------------------ Adamax, Adadelta
+// Both keep two state arrays per parameter: (param, grad, first, second) per entry.
+
+template <typename T>
+struct TwoStates {
+  std::vector<T*> p, a, b;
+  std::vector<const T*> g;
+  std::vector<std::size_t> n;
+};
+
+template <typename T>
+TwoStates<T> two_states(const py::list& params, const py::list& grads, const py::list& firsts,
+                        const py::list& seconds, const char* first_name,
+                        const char* second_name) {
+  const std::size_t count = py::len(params);
+  same_length(grads, count, "grads");
+  same_length(firsts, count, first_name);
+  same_length(seconds, count, second_name);
+  TwoStates<T> t;
+  for (std::size_t i = 0; i < count; ++i) {
+    const auto n = py::reinterpret_borrow<py::array>(params[i]).size();
+    t.p.push_back(data_of<T>(params, i, -1, true, "params"));
+    t.g.push_back(data_of<T>(grads, i, n, false, "grads"));
+    t.a.push_back(data_of<T>(firsts, i, n, true, first_name));
+    t.b.push_back(data_of<T>(seconds, i, n, true, second_name));
+    t.n.push_back(static_cast<std::size_t>(n));
+  }
+  return t;
+}
+
+template <typename T>
+void adamax_typed(const py::list& params, const py::list& grads, const py::list& exp_avgs,
+                  const py::list& exp_infs, const std::vector<double>& neg_clrs,
+                  opt::AdamaxHyper h, int threads) {
+  auto t = two_states<T>(params, grads, exp_avgs, exp_infs, "exp_avgs", "exp_infs");
+  if (neg_clrs.size() != t.p.size()) {
+    throw std::invalid_argument("adamax_step: one learning rate per parameter");
+  }
+  py::gil_scoped_release nogil;
+  for (std::size_t i = 0; i < t.p.size(); ++i) {
+    h.neg_clr = neg_clrs[i];
+    opt::adamax_step(t.p[i], t.g[i], t.a[i], t.b[i], t.n[i], h, threads);
+  }
+}
+
+void adamax_step(const py::list& params, const py::list& grads, const py::list& exp_avgs,
+                 const py::list& exp_infs, const std::vector<double>& neg_clrs,
+                 double lerp_weight, double beta2, double eps, double weight_decay,
+                 bool maximize, int threads) {
+  const opt::AdamaxHyper h{lerp_weight, beta2, eps, weight_decay, 0.0, maximize};
+  threads = pool_threads(threads);
+  if (is_float32(params)) {
+    adamax_typed<float>(params, grads, exp_avgs, exp_infs, neg_clrs, h, threads);
+  } else {
+    adamax_typed<double>(params, grads, exp_avgs, exp_infs, neg_clrs, h, threads);
+  }
+}
+
+template <typename T>
+void adadelta_typed(const py::list& params, const py::list& grads, const py::list& square_avgs,
+                    const py::list& acc_deltas, const opt::AdadeltaHyper& h, int threads) {
+  auto t = two_states<T>(params, grads, square_avgs, acc_deltas, "square_avgs", "acc_deltas");
+  py::gil_scoped_release nogil;
+  for (std::size_t i = 0; i < t.p.size(); ++i) {
+    opt::adadelta_step(t.p[i], t.g[i], t.a[i], t.b[i], t.n[i], h, threads);
+  }
+}
+
+void adadelta_step(const py::list& params, const py::list& grads, const py::list& square_avgs,
+                   const py::list& acc_deltas, double rho, double one_minus_rho, double eps,
+                   double weight_decay, double neg_lr, bool maximize, int threads) {
+  const opt::AdadeltaHyper h{rho, one_minus_rho, eps, weight_decay, neg_lr, maximize};
+  threads = pool_threads(threads);
+  if (is_float32(params)) {
+    adadelta_typed<float>(params, grads, square_avgs, acc_deltas, h, threads);
+  } else {
+    adadelta_typed<double>(params, grads, square_avgs, acc_deltas, h, threads);
+  }
+}
+
 // ------------------------------------------------------------------ square roots
 
 void sqrt_in_place(py::array a) {
@@ -286,6 +366,14 @@ void register_optim(py::module_& m) {
   m.def("optim_vml_load", &opt::vml_load, py::arg("path"),
         "Load VML's sqrt (MKL's libmkl_rt) for the optimizer kernels; true once loaded.");
   m.def("optim_vml_loaded", &opt::vml_loaded);
+  m.def("adamax_step", &adamax_step, py::arg("params"), py::arg("grads"), py::arg("exp_avgs"),
+        py::arg("exp_infs"), py::arg("neg_clrs"), py::arg("lerp_weight"), py::arg("beta2"),
+        py::arg("eps"), py::arg("weight_decay"), py::arg("maximize"), py::arg("threads") = 0,
+        "One Adamax step over lists of arrays, in place.");
+  m.def("adadelta_step", &adadelta_step, py::arg("params"), py::arg("grads"),
+        py::arg("square_avgs"), py::arg("acc_deltas"), py::arg("rho"), py::arg("one_minus_rho"),
+        py::arg("eps"), py::arg("weight_decay"), py::arg("neg_lr"), py::arg("maximize"),
+        py::arg("threads") = 0, "One Adadelta step over lists of arrays, in place.");
   m.def("optim_sqrt_", &sqrt_in_place, py::arg("a"),
         "Square roots of a C-contiguous float array in place, as the optimizer kernels take them.");
   m.def("adam_step", &adam_step, py::arg("params"), py::arg("grads"), py::arg("exp_avgs"),

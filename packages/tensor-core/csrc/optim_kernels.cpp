@@ -24,6 +24,10 @@ namespace optim {
   void rmsprop_range(T*, const T*, T*, T*, T*, std::size_t, std::size_t, const RmspropHyper&); \
   template <typename T>                                                                      \
   void adagrad_range(T*, const T*, T*, std::size_t, std::size_t, const AdagradHyper&);       \
+  template <typename T>                                                                      \
+  void adamax_range(T*, const T*, T*, T*, std::size_t, std::size_t, const AdamaxHyper&);     \
+  template <typename T>                                                                      \
+  void adadelta_range(T*, const T*, T*, T*, std::size_t, std::size_t, const AdadeltaHyper&); \
   }
 TORCH_CORE_DECLARE_OPTIM(avx512)
 TORCH_CORE_DECLARE_OPTIM(avx2)
@@ -185,6 +189,22 @@ void adagrad_step(T* param, const T* grad, T* state_sum, std::size_t n, const Ad
   });
 }
 
+template <typename T>
+void adamax_step(T* param, const T* grad, T* exp_avg, T* exp_inf, std::size_t n,
+                 const AdamaxHyper& h, int threads) {
+  split(n, threads, [&](std::size_t b, std::size_t e) {
+    TORCH_CORE_OPTIM_DISPATCH(adamax_range<T>(param, grad, exp_avg, exp_inf, b, e, h));
+  });
+}
+
+template <typename T>
+void adadelta_step(T* param, const T* grad, T* square_avg, T* acc_delta, std::size_t n,
+                   const AdadeltaHyper& h, int threads) {
+  split(n, threads, [&](std::size_t b, std::size_t e) {
+    TORCH_CORE_OPTIM_DISPATCH(adadelta_range<T>(param, grad, square_avg, acc_delta, b, e, h));
+  });
+}
+
 #undef TORCH_CORE_OPTIM_DISPATCH
 
 #define TORCH_CORE_OPTIM_INSTANTIATE(T)                                                       \
@@ -192,7 +212,9 @@ void adagrad_step(T* param, const T* grad, T* state_sum, std::size_t n, const Ad
   template void sgd_step<T>(T*, const T*, T*, std::size_t, const SgdHyper&, int);             \
   template void rmsprop_step<T>(T*, const T*, T*, T*, T*, std::size_t, const RmspropHyper&,   \
                                 int);                                                         \
-  template void adagrad_step<T>(T*, const T*, T*, std::size_t, const AdagradHyper&, int);
+  template void adagrad_step<T>(T*, const T*, T*, std::size_t, const AdagradHyper&, int);     \
+  template void adamax_step<T>(T*, const T*, T*, T*, std::size_t, const AdamaxHyper&, int);   \
+  template void adadelta_step<T>(T*, const T*, T*, T*, std::size_t, const AdadeltaHyper&, int);
 TORCH_CORE_OPTIM_INSTANTIATE(float)
 TORCH_CORE_OPTIM_INSTANTIATE(double)
 #undef TORCH_CORE_OPTIM_INSTANTIATE

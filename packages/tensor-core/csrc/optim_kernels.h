@@ -100,5 +100,31 @@ template <typename T>
 void adagrad_step(T* param, const T* grad, T* state_sum, std::size_t n, const AdagradHyper& h,
                   int threads);
 
+struct AdamaxHyper {
+  double lerp_weight;  // 1 - beta1
+  double beta2;
+  double eps;
+  double weight_decay;
+  double neg_clr;  // -lr / (1 - beta1 ** step)
+  bool maximize;
+};
+
+template <typename T>
+void adamax_step(T* param, const T* grad, T* exp_avg, T* exp_inf, std::size_t n,
+                 const AdamaxHyper& h, int threads);
+
+struct AdadeltaHyper {
+  double rho;
+  double one_minus_rho;
+  double eps;
+  double weight_decay;
+  double neg_lr;
+  bool maximize;
+};
+
+template <typename T>
+void adadelta_step(T* param, const T* grad, T* square_avg, T* acc_delta, std::size_t n,
+                   const AdadeltaHyper& h, int threads);
+
 }  // namespace optim
 }  // namespace torch_core

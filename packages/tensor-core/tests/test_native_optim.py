@@ -138,3 +138,24 @@ def test_sqrt_in_place_as_the_kernels_take_it():
         kernels.optim_sqrt_(np.ones(3, np.int64))
     with pytest.raises(ValueError, match="C-contiguous"):
         kernels.optim_sqrt_(np.ones(6)[::2])
+
+
+def test_adamax_and_adadelta_match_their_references():
+    p, g, m, u = _data(3000, seed=4)
+    want_m = fma(f32(0.1), g - m, m)  # lerp_ with weight 0.1
+    want_u = np.maximum(u * f32(0.999), np.abs(g) + f32(1e-8))
+    want_p = p + f32(-0.02) * want_m / want_u
+    kernels.adamax_step([p], [g], [m], [u], [-0.02], 0.1, 0.999, 1e-8, 0.0, False)
+    assert np.array_equal(m, want_m) and np.array_equal(u, want_u)
+    assert np.array_equal(p, want_p)
+    p, g, sq, acc = _data(3000, seed=5)
+    acc = np.abs(acc)
+    want_sq = fma(f32(0.1) * g, g, sq * f32(0.9))
+    delta = np.sqrt(acc + f32(1e-6)) / np.sqrt(want_sq + f32(1e-6)) * g
+    want_acc = fma(f32(0.1) * delta, delta, acc * f32(0.9))
+    want_p = fma(delta, f32(-1.0), p)
+    kernels.adadelta_step([p], [g], [sq], [acc], 0.9, 0.1, 1e-6, 0.0, -1.0, False)
+    assert np.array_equal(sq, want_sq)
+    # MKL's roots may differ from NumPy's by an ulp, which the quotient and square carry on
+    np.testing.assert_allclose(acc, want_acc, rtol=1e-6)
+    np.testing.assert_allclose(p, want_p, rtol=1e-6)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import torch
 
+from . import _fused
 from ._common import as_float, check_min, direction, new_counter, with_grads
 from .optimizer import Optimizer
 
@@ -81,14 +82,42 @@ class Adadelta(Optimizer):
         """
         loss = self._eval_closure(closure)
         for group in self.param_groups:
-            for p in with_grads(group, "Adadelta"):
-                _adadelta_update(p, self._state_of(p), group)
+            items = [(p, self._state_of(p)) for p in with_grads(group, "Adadelta")]
+            for _, state in items:
+                state["step"] += 1
+            _adadelta_group(items, group)
         return loss
+
+
+def _adadelta_group(items, group) -> None:
+    """Update every ``(param, state)`` of a group: by the fused native kernel where it
+    applies (one call per parameter, or per dtype with ``foreach=True``), else with tensor
+    ops one parameter at a time."""
+    batches, rest = _fused.batches(
+        items,
+        lambda item: (item[0], item[0].grad, item[1]["square_avg"], item[1]["acc_delta"]),
+        bool(group.get("foreach")),
+    )
+    for chosen, columns in batches:
+        _fused.kernels().adadelta_step(
+            *columns,
+            group["rho"],
+            1 - group["rho"],
+            group["eps"],
+            group["weight_decay"],
+            -as_float(group["lr"]),
+            group["maximize"],
+        )
+        for p, state in chosen:  # as many version bumps as PyTorch's in-place ops make
+            _fused.bump(p)
+            _fused.bump(state["square_avg"], 2)
+            _fused.bump(state["acc_delta"], 2)
+    for p, state in rest:
+        _adadelta_update(p, state, group)
 
 
 def _adadelta_update(p, state, group) -> None:
     rho, eps = group["rho"], group["eps"]
-    state["step"] += 1
     grad = direction(p, group["maximize"])
     if group["weight_decay"] != 0:
         grad = grad.add(p, alpha=group["weight_decay"])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import torch
 
+from . import _fused
 from ._common import as_float, check_betas, check_min, direction, new_counter, with_grads
 from .optimizer import Optimizer
 
@@ -80,19 +81,52 @@ class Adamax(Optimizer):
         """
         loss = self._eval_closure(closure)
         for group in self.param_groups:
-            for p in with_grads(group, "Adamax"):
-                _adamax_update(p, self._state_of(p), group)
+            items = [(p, self._state_of(p)) for p in with_grads(group, "Adamax")]
+            for _, state in items:
+                state["step"] += 1
+            _adamax_group(items, group)
         return loss
+
+
+def _adamax_group(items, group) -> None:
+    """Update every ``(param, state)`` of a group: by the fused native kernel where it
+    applies (one call per parameter, or per dtype with ``foreach=True``), else with tensor
+    ops one parameter at a time."""
+    batches, rest = _fused.batches(
+        items,
+        lambda item: (item[0], item[0].grad, item[1]["exp_avg"], item[1]["exp_inf"]),
+        bool(group.get("foreach")),
+    )
+    beta1, beta2 = group["betas"]
+    for chosen, columns in batches:
+        _fused.kernels().adamax_step(
+            *columns,
+            [-_clr(group, state["step"].item()) for _, state in chosen],
+            1 - beta1,
+            beta2,
+            group["eps"],
+            group["weight_decay"],
+            group["maximize"],
+        )
+        for p, state in chosen:  # as many version bumps as PyTorch's in-place ops make
+            _fused.bump(p)
+            _fused.bump(state["exp_avg"])
+            _fused.bump(state["exp_inf"], 2)
+    for p, state in rest:
+        _adamax_update(p, state, group)
+
+
+def _clr(group, step: float) -> float:
+    return as_float(group["lr"]) / (1 - group["betas"][0] ** step)
 
 
 def _adamax_update(p, state, group) -> None:
     beta1, beta2 = group["betas"]
     grad = direction(p, group["maximize"])
-    state["step"] += 1
     if group["weight_decay"] != 0:
         grad = grad.add(p, alpha=group["weight_decay"])
     exp_avg, exp_inf = state["exp_avg"], state["exp_inf"]
     exp_avg.lerp_(grad, 1 - beta1)
     torch.maximum(exp_inf.mul_(beta2), grad.abs().add_(group["eps"]), out=exp_inf)
-    clr = as_float(group["lr"]) / (1 - beta1 ** state["step"].item())
+    clr = _clr(group, state["step"].item())
     p.addcdiv_(exp_avg, exp_inf, value=-clr)
