@@ -149,7 +149,7 @@ def test_adamax_and_adadelta_match_their_references():
     assert np.array_equal(m, want_m) and np.array_equal(u, want_u)
     assert np.array_equal(p, want_p)
     p, g, sq, acc = _data(3000, seed=5)
-    acc = np.abs(acc)
+    sq, acc = np.abs(sq), np.abs(acc)
     want_sq = fma(f32(0.1) * g, g, sq * f32(0.9))
     delta = np.sqrt(acc + f32(1e-6)) / np.sqrt(want_sq + f32(1e-6)) * g
     want_acc = fma(f32(0.1) * delta, delta, acc * f32(0.9))
