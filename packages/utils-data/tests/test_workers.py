@@ -151,6 +151,16 @@ def test_persistent_workers_survive_epochs(no_leaks):
     del loader, iterator
 
 
+def test_persistent_workers_are_replaced_after_a_failure(no_leaks):
+    loader = DataLoader(Items(8, "exit"), batch_size=2, num_workers=1, persistent_workers=True)
+    _, error = _consume(loader)
+    assert isinstance(error, RuntimeError)
+    _, error = _consume(loader)  # fresh workers, which fail the same way
+    assert isinstance(error, RuntimeError) and "exited unexpectedly" in str(error)
+    iterator = loader._iterator
+    del loader, iterator, error
+
+
 def test_prefetch_factor_bounds_outstanding_tasks(no_leaks):
     loader = DataLoader(Items(20), batch_size=1, num_workers=2, prefetch_factor=3)
     iterator = iter(loader)

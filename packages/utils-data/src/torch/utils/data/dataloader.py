@@ -200,7 +200,8 @@ class DataLoader:
 
     def __iter__(self):
         if self.persistent_workers and self.num_workers > 0:
-            if self._iterator is None:
+            # the workers are reused, unless a failure shut them down
+            if self._iterator is None or self._iterator._workers.closed:
                 self._iterator = self._get_iterator()
             else:
                 self._iterator._reset(self)
