@@ -23,6 +23,7 @@ GRAPHS = {
     "mul": (lambda a, b: a * b, [(3, 4), (3, 4)]),
     "mul_broadcast": (lambda a, b: a * b, [(3, 1), (3, 4)]),
     "mul_float": (lambda a: a * 2.5, [(3, 4)]),
+    "scalars": (lambda a: (3 * a - 1) / 7 + 2.5 / (a + 1) - 1.5 * (2 - a), [(3, 4)]),
     "div": (lambda a, b: a / b, [(3, 4), (3, 4)]),
     "div_float": (lambda a: 1.5 / a, [(3, 4)]),
     "div_floor": (lambda a, b: torch.div(a, b, rounding_mode="floor"), [(3, 4), (3, 4)]),

@@ -55,8 +55,10 @@ def test_tensor_operators(dtype, fast, general):
 
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("fast,general", OPERATORS)
-@pytest.mark.parametrize("scalar", [2.5, 1e39, -0.0])
+@pytest.mark.parametrize("scalar", [2.5, 1e39, -0.0, 3, -7, 2**30])
 def test_float_scalar_operators(dtype, fast, general, scalar):
+    if type(scalar) is int and not dtype.is_floating_point:
+        pytest.skip("int scalars take the fast path with float tensors only")
     a = _sample(dtype, (5,), 2)
     _same(fast(a, scalar), general(a, scalar))
     _same(fast(scalar, a), general(scalar, a))
@@ -177,3 +179,19 @@ def test_unary_and_matmul_fast_paths_record_for_autograd():
     assert (x @ x).grad_fn.name() == "MmBackward0"
     with torch.no_grad():
         assert (torch.tanh(x) @ x).grad_fn is None
+
+
+@pytest.mark.autograd
+@pytest.mark.parametrize("fast,general", OPERATORS)
+@pytest.mark.parametrize("scalar", [2.5, 3])
+def test_scalar_operators_record_as_the_general_path(fast, general, scalar):
+    def grads(op):
+        x = torch.tensor([0.5, 2.0, -1.5], requires_grad=True)
+        y = op(x, scalar) * op(scalar, x)
+        y.sum().backward()
+        return y, x.grad, y.grad_fn.next_functions[0][0].name()
+
+    got, expected = grads(fast), grads(general)
+    _same(got[0].detach(), expected[0].detach())
+    _same(got[1], expected[1])
+    assert got[2] == expected[2]

@@ -31,6 +31,8 @@ _grad_state = _grad_mode._state
 _add_reduce = np.add.reduce  # the C reduction, without ndarray.sum's Python wrapper
 _asarray = np.asarray
 _np_matmul = np.matmul
+# Python ints a float32 holds exactly: NumPy and the general path convert them alike
+_EXACT_INT = 2**24
 _FULL_FLOATS = (_dtype.float32, _dtype.float64)
 
 
@@ -60,17 +62,16 @@ def _binary(ufunc, general, floats_only: bool, native_name: str):
                         return general(self, other)
                     get_grad_engine().record(op, (self, other), result, saved)
                     return result
-        elif kind is float:
+        elif kind is float or (kind is int and -_EXACT_INT < other < _EXACT_INT):
             dtype = self._dtype
             # 0-dim arrays give NumPy scalars: those take the general path
-            if (
-                dtype.is_floating_point
-                and self._np.ndim
-                and not (_grad_state.enabled and self._requires_grad)
-            ):
+            if dtype.is_floating_point and self._np.ndim:
                 result = ufunc(self._np, other)
                 if result.dtype == dtype.np_dtype:  # a huge float may widen on old NumPy
-                    return make(result, dtype)
+                    result = make(result, dtype)
+                    if _grad_state.enabled and self._requires_grad:
+                        get_grad_engine().record(op, (self, other), result, saved)
+                    return result
         elif not isinstance(other, (Tensor, int, float, complex, np.generic)):
             return slow_operator(self, other)
         return general(self, other)
@@ -82,20 +83,26 @@ def _binary(ufunc, general, floats_only: bool, native_name: str):
     return operator
 
 
-def _reflected(ufunc, general):
+def _reflected(ufunc, general, native_name: str):
     def operator(self, other):
+        kind = type(other)
         if (
-            type(other) is float
+            (kind is float or (kind is int and -_EXACT_INT < other < _EXACT_INT))
             and self._dtype.is_floating_point
             and self._np.ndim  # 0-dim arrays give NumPy scalars: the general path
-            and not (_grad_state.enabled and self._requires_grad)
         ):
             result = ufunc(other, self._np)
             if result.dtype == self._dtype.np_dtype:
-                return make(result, self._dtype)
+                result = make(result, self._dtype)
+                if _grad_state.enabled and self._requires_grad:
+                    # as the general path records it: the scalar is the first input
+                    get_grad_engine().record(op, (other, self), result, saved)
+                return result
         return slow_reflected(self, other)
 
     slow_reflected = _bindings._reflected(general)
+    op = ops[native_name]
+    saved = (1, None) if native_name == "div" else (1,)
     return operator
 
 
@@ -255,10 +262,10 @@ def install() -> None:
     Tensor.__sub__ = _binary(np.subtract, pointwise.sub, False, "sub")
     Tensor.__mul__ = _binary(np.multiply, pointwise.mul, False, "mul")
     Tensor.__truediv__ = _binary(np.true_divide, pointwise.div, True, "div")
-    Tensor.__radd__ = _reflected(np.add, pointwise.add)
-    Tensor.__rmul__ = _reflected(np.multiply, pointwise.mul)
-    Tensor.__rsub__ = _reflected(np.subtract, pointwise.sub)
-    Tensor.__rtruediv__ = _reflected(np.true_divide, pointwise.div)
+    Tensor.__radd__ = _reflected(np.add, pointwise.add, "add")
+    Tensor.__rmul__ = _reflected(np.multiply, pointwise.mul, "mul")
+    Tensor.__rsub__ = _reflected(np.subtract, pointwise.sub, "sub")
+    Tensor.__rtruediv__ = _reflected(np.true_divide, pointwise.div, "div")
     Tensor.__getitem__ = getitem(Tensor.__getitem__)
     Tensor.view = view(Tensor.view)
     Tensor.sum = sum_all(Tensor.sum)

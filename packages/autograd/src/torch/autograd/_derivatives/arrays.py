@@ -26,13 +26,16 @@ class NoArrayFormError(Exception):
 
 
 _negative = np.negative
+_EXACT_INT = 2**24
 _empty = np.empty
 
 
 def _operand(x, grad):
     """The NumPy array of input ``x`` when it has the gradient's shape and dtype (a
-    Python float as it is: NumPy treats it as weakly typed, as PyTorch does)."""
-    if type(x) is float:
+    Python float, or an int a float32 holds exactly, as it is: NumPy treats them as
+    weakly typed, as PyTorch does)."""
+    kind = type(x)
+    if kind is float or (kind is int and -_EXACT_INT < x < _EXACT_INT):
         return x
     try:
         array = x._np
