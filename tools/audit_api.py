@@ -101,7 +101,10 @@ def _ours_has_out(function) -> bool:
 #: under PyTorch 2.13)
 _NO_OUT_BINDING = set(
     "isnan isinf roll rot90 bincount trace clone flip masked_fill count_nonzero std_mean "
-    "var_mean fill".split()
+    "var_mean fill index_fill index_put masked_scatter repeat_interleave unique_consecutive "
+    "diag_embed block_diag tril_indices triu_indices dist relu celu constant_pad_nd "
+    "pixel_shuffle pixel_unshuffle embedding avg_pool1d adaptive_avg_pool1d "
+    "binary_cross_entropy_with_logits native_layer_norm affine_grid_generator".split()
 )
 
 

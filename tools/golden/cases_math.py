@@ -451,3 +451,25 @@ SPECIAL = [
 GROUPS["numeric"] = NUMERIC
 GROUPS["conveniences"] = CONVENIENCES
 GROUPS["special"] = SPECIAL
+
+NN_ALIASES = [
+    "a = torch.tensor([[1.0, 2, 3], [4, 5, 6], [0, 1, 0]]); b = torch.tensor([[1.0, 0, 3], [2, 5, 1], [0, 1, 1]]); torch.cosine_similarity(a, b), torch.cosine_similarity(a, b, 0, 1e-3), torch.cosine_similarity(torch.zeros(1, 3), b[:1]), torch.cosine_similarity(a, b[0], dim=-1)",
+    "a = torch.tensor([[1.0, 2, 3], [4, 5, 6], [0, 1, 0]]); b = torch.tensor([[1.0, 0, 3], [2, 5, 1], [0, 1, 1]]); torch.pairwise_distance(a, b), torch.pairwise_distance(a, b, 1, 1e-6, True), torch.pairwise_distance(a, b, float('inf'))",
+    "a = torch.tensor([[1.0, 2, 3], [4, 5, 6], [0, 1, 0]]); torch.pdist(a), torch.pdist(a, 1)",
+    "torch.pdist(torch.ones(3))",
+    "a = torch.tensor([[1.0, 2, 3], [4, 5, 6], [0, 1, 0]]); b = torch.tensor([[1.0, 0, 3], [2, 5, 1], [0, 1, 1]]); t = torch.tensor([1.0, -1, 1]); torch.margin_ranking_loss(a[:, 0], b[:, 0], t, 0.5, 1), torch.margin_ranking_loss(a[:, 0], b[:, 0], t, 0.0, 0), torch.margin_ranking_loss(a[:, 0], b[:, 0], t, 0.0, 2)",
+    "a = torch.tensor([[1.0, 2, 3], [4, 5, 6], [0, 1, 0]]); b = torch.tensor([[1.0, 0, 3], [2, 5, 1], [0, 1, 1]]); t = torch.tensor([1.0, -1, 1]); torch.hinge_embedding_loss(a, torch.tensor([[1.0, -1, 1]] * 3), 2.0, 1), torch.cosine_embedding_loss(a, b, t, 0.1, 1), torch.cosine_embedding_loss(a, b, t, 0.1, 0)",
+    "a = torch.tensor([[1.0, 2, 3], [4, 5, 6], [0, 1, 0]]); b = torch.tensor([[1.0, 0, 3], [2, 5, 1], [0, 1, 1]]); torch.poisson_nll_loss(a, b, True, False, 1e-8, 1), torch.poisson_nll_loss(a + 0.5, b, False, True, 1e-8, 0)",
+    "a = torch.tensor([[1.0, 2, 3], [4, 5, 6], [0, 1, 0]]); b = torch.tensor([[1.0, 0, 3], [2, 5, 1], [0, 1, 1]]); torch.triplet_margin_loss(a, b, b.flip(0), 1.0, 2.0, 1e-6, False, 1), torch.triplet_margin_loss(a, b, b.flip(0), 1.0, 1.0, 1e-6, True, 0)",
+    "torch.hardshrink(torch.tensor([-1.0, 0.3, 0.6]), 0.5), torch.tensor([-1.0, 0.3]).hardshrink(), torch.tensor([-1.0, 2]).relu_(), torch.tensor([[-1.0, 2]]).prelu(torch.tensor([0.25]))",
+    "a = torch.tensor([[1.0, 2, 3], [4, 5, 6], [0, 1, 0]]); torch.native_layer_norm(a, [3], torch.ones(3), torch.zeros(3), 1e-5)",
+    "a = torch.tensor([[1.0, 2, 3], [4, 5, 6], [0, 1, 0]]); rm = torch.zeros(3); rv = torch.ones(3); r = torch.native_batch_norm(a, torch.ones(3), torch.zeros(3), rm, rv, True, 0.1, 1e-5); r, rm, rv",
+    "a = torch.tensor([[1.0, 2, 3], [4, 5, 6], [0, 1, 0]]); torch.native_batch_norm(a, None, None, torch.zeros(3), torch.ones(3), False, 0.1, 1e-5)",
+    "a = torch.tensor([[1.0, 2, 3], [4, 5, 6], [0, 1, 0]]); o = torch.empty(0); torch.softmax(a, 1, out=o); p = torch.empty(0); torch.log_softmax(a, 0, out=p); q = torch.empty(0); torch.threshold(a, 2.0, -1.0, out=q); o, p, q",
+    "torch.relu(torch.ones(2), out=torch.empty(0))",
+    "torch.max_pool1d_with_indices(torch.tensor([[[1.0, 3, 2, 5, 4]]]), 2), torch.feature_alpha_dropout(torch.ones(2, 3), 0.5, False), torch.rrelu(torch.tensor([-1.0, 2]), 0.1, 0.3, False)",
+    "torch.manual_seed(0); torch.rrelu(torch.tensor([-1.0, 2, -3, -0.5]), 0.1, 0.3, True)",
+    "torch.grid_sampler(torch.arange(16.0).reshape(1, 1, 4, 4), torch.tensor([[[[0.0, 0.0], [0.5, -0.5]]]]), 0, 0, False), torch.affine_grid_generator(torch.tensor([[[1.0, 0, 0], [0, 1, 0]]]), [1, 1, 2, 2], False)",
+]
+
+GROUPS["nn_aliases"] = NN_ALIASES

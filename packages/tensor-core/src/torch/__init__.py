@@ -163,6 +163,7 @@ from ._ops.math_extras import (
     polar,
     quantile,
 )
+from ._ops.nn_aliases import *  # noqa: F403 - pdist, cosine_similarity, losses, ...
 from ._ops.nn_functional import *  # noqa: F403 - layer_norm, dropout, embedding, ...
 from ._ops.nn_kernels import *  # noqa: F403 - conv, pooling, softmax, relu
 from ._ops.numeric import *  # noqa: F403 - diff, gradient, cov, trapezoid, histogram, ...
@@ -301,15 +302,17 @@ argmin norm logsumexp cumsum cumprod cummax cummin all any median mode kthvalue 
 hstack vstack gather scatter scatter_add index_select masked_select take nonzero tril triu sort
 argsort topk searchsorted bucketize histc tensordot outer diag mm bmm matmul mv dot addmm addbmm
 baddbmm addmv
-index_add index_copy index_fill index_put index_reduce masked_scatter scatter_reduce take_along_dim
-repeat_interleave unique_consecutive dstack column_stack diag_embed kron cross block_diag
-tril_indices triu_indices msort logcumsumexp nanmedian quantile nanquantile dist frexp ldexp
+index_add index_copy index_reduce scatter_reduce take_along_dim dstack column_stack kron cross
+msort logcumsumexp nanmedian quantile nanquantile frexp ldexp
 nextafter heaviside polar complex vdot inner addr ger slogdet inverse cholesky cholesky_solve
 cholesky_inverse qr svd matrix_power triangular_solve diff gcd lcm sinc renorm histogram
 narrow_copy polygamma mvlgamma igamma igammac
 """.split()
 for _name in _WITH_OUT:
     globals()[_name] = _out_variants.add_out(globals()[_name], _name)
+for _name in _ops.nn_aliases.WITH_OUT:  # torch.softmax(..., out=) & co.
+    if _name in globals():
+        globals()[_name] = _out_variants.add_out(globals()[_name], _name)
 
 # aliases PyTorch also exposes
 subtract, multiply, divide = sub, mul, div

@@ -19,6 +19,7 @@ from ._ops import (
     linalg,
     linalg_extras,
     math_extras,
+    nn_aliases,
     nn_kernels,
     numeric,
     pointwise,
@@ -149,6 +150,7 @@ _METHODS = {
     **numeric.METHODS,
     **conveniences.METHODS,
     **special_functions.METHODS,
+    **nn_aliases.METHODS,
     "i0": special_functions.i0,
 }
 

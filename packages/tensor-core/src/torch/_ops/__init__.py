@@ -12,6 +12,7 @@ from . import (  # noqa: F401
     linalg,
     linalg_extras,
     math_extras,
+    nn_aliases,
     nn_functional,
     nn_kernels,
     numeric,

@@ -631,4 +631,72 @@ MATH_OPS = [
         ),
         lambda d: [SampleInput((_make((4,), d, 151, domain=(1.5, 4)),))],
     ),
+    # torch.* spellings of nn functions (torch._ops.nn_aliases)
+    OpInfo(
+        "cosine_similarity",
+        torch.cosine_similarity,
+        lambda a, b: (a * b).sum(1) / np.sqrt((a * a).sum(1) * (b * b).sum(1)),
+        _pair_samples((3, 4), (3, 4)),
+    ),
+    OpInfo(
+        "pairwise_distance",
+        lambda a, b: torch.pairwise_distance(a, b, 3.0),
+        lambda a, b: (np.abs(a - b + 1e-6) ** 3).sum(-1) ** (1 / 3),
+        _pair_samples((3, 4), (3, 4)),
+    ),
+    OpInfo(
+        "pdist",
+        torch.pdist,
+        lambda a: np.array(
+            [np.linalg.norm(a[i] - a[j]) for i in range(len(a)) for j in range(i + 1, len(a))]
+        ),
+        lambda d: [SampleInput((_make((4, 3), d, 160),))],
+    ),
+    OpInfo(
+        "margin_ranking_loss",
+        lambda a, b: torch.margin_ranking_loss(
+            a, b, torch.tensor([1.0, -1, 1, -1], dtype=a.dtype), 0.3, 0
+        ),
+        lambda a, b: np.maximum(0, -np.array([1.0, -1, 1, -1]) * (a - b) + 0.3),
+        _pair_samples((4,), (4,)),
+    ),
+    OpInfo(
+        "cosine_embedding_loss",
+        lambda a, b: torch.cosine_embedding_loss(
+            a, b, torch.tensor([1.0, -1, 1], dtype=a.dtype), 0.1, 0
+        ),
+        lambda a, b: np.where(
+            np.array([1.0, -1, 1]) == 1,
+            1 - (a * b).sum(1) / np.sqrt(((a * a).sum(1) + 1e-12) * ((b * b).sum(1) + 1e-12)),
+            np.maximum(
+                0,
+                (a * b).sum(1) / np.sqrt(((a * a).sum(1) + 1e-12) * ((b * b).sum(1) + 1e-12)) - 0.1,
+            ),
+        ),
+        _pair_samples((3, 4), (3, 4)),
+    ),
+    OpInfo(
+        "poisson_nll_loss",
+        lambda a, b: torch.poisson_nll_loss(a, b, True, False, 1e-8, 0),
+        lambda a, b: np.exp(a) - b * a,
+        _pair_samples((2, 3), (2, 3)),
+    ),
+    OpInfo(
+        "triplet_margin_loss",
+        lambda a, b, c: torch.triplet_margin_loss(a, b, c, 1.0, 2.0, 1e-6, False, 0),
+        lambda a, b, c: np.maximum(
+            0, 1.0 + np.linalg.norm(a - b + 1e-6, axis=-1) - np.linalg.norm(a - c + 1e-6, axis=-1)
+        ),
+        lambda d: [
+            SampleInput((_make((3, 4), d, 161), _make((3, 4), d, 162), _make((3, 4), d, 163)))
+        ],
+    ),
+    OpInfo(
+        "native_layer_norm",
+        lambda x, w, b: torch.native_layer_norm(x, [4], w, b, 1e-5)[0],
+        lambda x, w, b: (
+            (x - x.mean(-1, keepdims=True)) / np.sqrt(x.var(-1, keepdims=True) + 1e-5) * w + b
+        ),
+        lambda d: [SampleInput((_make((3, 4), d, 164), _make((4,), d, 165), _make((4,), d, 166)))],
+    ),
 ]
