@@ -73,7 +73,15 @@ def cases() -> dict:
     results.update(nn_cases())
     results.update(_multiprocessing_cases())
     results.update(data_cases())
+    results.update(_serialization_cases())
     return results
+
+
+def _serialization_cases() -> dict:
+    """Issue 8's 1 GiB save/load cases (bench/serialization_cases.py)."""
+    from serialization_cases import serialization_cases
+
+    return serialization_cases()
 
 
 def _multiprocessing_cases() -> dict:

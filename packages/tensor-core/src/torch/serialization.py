@@ -13,6 +13,8 @@ import io
 import os
 import pickle
 import tempfile
+import threading
+from typing import Any
 
 from ._serialization import names as _names
 from ._serialization import safe_globals as _registry
@@ -50,12 +52,13 @@ class safe_globals:
 
     Examples::
 
-        >>> import io, collections, torch
-        >>> Point = collections.namedtuple("Point", "x y")
+        >>> import fractions, io, torch
         >>> buffer = io.BytesIO()
-        >>> torch.save(Point(1, 2), buffer)
-        >>> with torch.serialization.safe_globals([(Point, "torch.serialization.Point")]):
-        ...     pass
+        >>> torch.save({"ratio": fractions.Fraction(1, 3)}, buffer)
+        >>> with torch.serialization.safe_globals([fractions.Fraction]):
+        ...     _ = buffer.seek(0)
+        ...     torch.load(buffer)
+        {'ratio': Fraction(1, 3)}
     """
 
     def __init__(self, safe_globals: list):
@@ -100,7 +103,11 @@ def _save_atomically(path, write) -> None:
     )
     try:
         with os.fdopen(descriptor, "wb") as file:
-            write(file)
+            syncing = _SyncingWriter(file)
+            try:
+                write(syncing)
+            finally:
+                syncing.stop()
             file.flush()
             os.fsync(file.fileno())
         os.chmod(temporary, 0o666 & ~_current_umask())  # as open() would have made it
@@ -112,6 +119,49 @@ def _save_atomically(path, write) -> None:
             pass
         raise
     _sync_folder(folder)
+
+
+class _SyncingWriter:
+    """Writes through to ``file`` while a helper thread flushes what has been written to
+    disk every ``_SYNC_STEP`` bytes, so the disk writes back a large checkpoint while the
+    rest of it is still being written, and the final fsync has little left to wait for."""
+
+    def __init__(self, file):
+        self._file = file
+        self._descriptor = file.fileno()
+        self._unsynced = 0
+        self._wake = threading.Event()
+        self._stopping = False
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def write(self, data) -> int:
+        written = self._file.write(data)
+        self._unsynced += memoryview(data).nbytes
+        if self._unsynced >= _SYNC_STEP:
+            self._unsynced = 0
+            self._file.flush()
+            self._wake.set()
+        return written
+
+    def _run(self) -> None:
+        while True:
+            self._wake.wait()
+            self._wake.clear()
+            if self._stopping:
+                return
+            try:
+                os.fdatasync(self._descriptor)
+            except OSError:
+                return  # the final fsync reports any real problem
+
+    def stop(self) -> None:
+        self._stopping = True
+        self._wake.set()
+        self._thread.join()
+
+
+_SYNC_STEP = 1 << 26
 
 
 def _sync_folder(folder: str) -> None:
@@ -230,7 +280,7 @@ def load(
     weights_only: bool | None = None,
     mmap: bool | None = None,
     **pickle_load_args,
-):
+) -> Any:
     """Load an object saved with :func:`torch.save` (here or by real PyTorch).
 
     Args:
@@ -248,7 +298,7 @@ def load(
         mmap (bool): map storages from the file instead of reading them (``f`` must be
             a path to a zip checkpoint); pages are read when first used. Default:
             ``False``.
-        **pickle_load_args: ``encoding`` for strings pickled by Python 2.
+        **pickle_load_args (str): ``encoding`` for strings pickled by Python 2.
 
     Returns:
         The saved object.
