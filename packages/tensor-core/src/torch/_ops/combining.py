@@ -370,6 +370,12 @@ def cdist(x1: Tensor, x2: Tensor, p: float = 2.0, compute_mode=None) -> Tensor:
         )
     if p < 0:
         raise RuntimeError("cdist only supports non-negative p values")
+    rows, cols = x1._np.shape[-2], x2._np.shape[-2]
+    use_mm = compute_mode == "use_mm_for_euclid_dist" or (
+        compute_mode in (None, "use_mm_for_euclid_dist_if_necessary") and (rows > 25 or cols > 25)
+    )
+    if p == 2 and use_mm:
+        return _euclidean_by_products(x1, x2)
     diff = (x1.unsqueeze(-2) - x2.unsqueeze(-3)).abs()
     if p == 0:
         return (diff != 0).to(diff.dtype).sum(-1)
@@ -383,6 +389,22 @@ def cdist(x1: Tensor, x2: Tensor, p: float = 2.0, compute_mode=None) -> Tensor:
         safe = torch.where(squared == 0, torch.ones_like(squared), squared)
         return torch.where(squared == 0, torch.zeros_like(squared), safe.sqrt())
     return diff.pow(p).sum(-1).pow(1.0 / p)
+
+
+def _euclidean_by_products(x1: Tensor, x2: Tensor) -> Tensor:
+    """Euclidean distances as ``sqrt(|a|^2 - 2 a.b + |b|^2)`` through one matrix product
+    of the augmented rows ``[-2a, |a|^2, 1]`` and ``[b, 1, |b|^2]`` (PyTorch's path for
+    more than 25 rows: no (P, R, M) difference tensor, and a row's distance to itself
+    comes out as 0)."""
+    squares_a = (x1 * x1).sum(-1, keepdim=True)
+    squares_b = (x2 * x2).sum(-1, keepdim=True)
+    left = torch.cat([x1 * -2, squares_a, torch.ones_like(squares_a)], -1)
+    right = torch.cat([x2, torch.ones_like(squares_b), squares_b], -1)
+    squared = torch.clamp(torch.matmul(left, right.mT), min=0)
+    # NOTE: sqrt's gradient at 0 is infinite; coinciding rows get 0, as in PyTorch
+    zero = squared == 0
+    safe = torch.where(zero, torch.ones_like(squared), squared)
+    return torch.where(zero, torch.zeros_like(squared), torch.sqrt(safe))
 
 
 # ------------------------------------------------------------------------- splitting

@@ -184,6 +184,8 @@ def _cdist_samples(p):
         return [
             SampleInput((_make((3, 2), dtype, 61), _make((4, 2), dtype, 62)), (p,)),
             SampleInput((_make((2, 3, 3), dtype, 63), _make((2, 2, 3), dtype, 64)), (p,)),
+            # more than 25 rows: the matrix-product path for p = 2
+            SampleInput((_make((26, 2), dtype, 65), _make((3, 2), dtype, 66)), (p,)),
         ]
 
     return samples
