@@ -472,4 +472,16 @@ NN_ALIASES = [
     "torch.grid_sampler(torch.arange(16.0).reshape(1, 1, 4, 4), torch.tensor([[[[0.0, 0.0], [0.5, -0.5]]]]), 0, 0, False), torch.affine_grid_generator(torch.tensor([[[1.0, 0, 0], [0, 1, 0]]]), [1, 1, 2, 2], False)",
 ]
 
+NN_ALIASES += [
+    *[
+        f"torch.embedding_bag(torch.arange(12.0).reshape(4, 3), torch.tensor([0, 2, 1, 3, 3]), torch.tensor([0, 2]), False, {mode})"
+        for mode in (0, 1, 2)
+    ],
+    "torch.embedding_bag(torch.arange(12.0).reshape(4, 3), torch.tensor([0, 2, 1, 3, 3]), torch.tensor([0, 2]), False, 0, False, torch.tensor([1.0, 2, 3, 4, 5]))",
+    "torch.embedding_bag(torch.arange(12.0).reshape(4, 3), torch.tensor([0, 2, 1, 3, 3]), torch.tensor([0, 2, 5]), False, 1, False, None, True)",
+    "torch.embedding_bag(torch.arange(12.0).reshape(4, 3), torch.tensor([0, 2, 1, 3, 3]), torch.tensor([0, 2]), False, 2, False, None, False, 3)",
+    "torch.embedding_bag(-torch.arange(12.0).reshape(4, 3), torch.tensor([0, 2, 1, 3, 3]), torch.tensor([0, 2, 2]), False, 2)",
+    "torch.embedding_bag(torch.ones(2, 2), torch.tensor([0]), None)",
+]
+
 GROUPS["nn_aliases"] = NN_ALIASES

@@ -38,6 +38,7 @@ __all__ = [
     "hardshrink",
     "grid_sampler",
     "affine_grid_generator",
+    "embedding_bag",
 ]
 
 
@@ -254,6 +255,62 @@ def grid_sampler(input, grid, interpolation_mode: int, padding_mode: int, align_
 def affine_grid_generator(theta, size, align_corners: bool):
     """``affine_grid`` under ATen's name."""
     return resampling.affine_grid(theta, list(size), align_corners)
+
+
+_BAG_MODES = {0: "sum", 1: "mean", 2: "max"}
+
+
+def embedding_bag(
+    weight: Tensor,
+    indices: Tensor,
+    offsets: Tensor,
+    scale_grad_by_freq: bool = False,
+    mode: int = 0,
+    sparse: bool = False,
+    per_sample_weights=None,
+    include_last_offset: bool = False,
+    padding_idx=None,
+):
+    """ATen's ``embedding_bag``: ``(output, offset2bag, bag_size, max_indices)`` for 1-D
+    ``indices`` split into bags at ``offsets`` (``mode`` 0 sum, 1 mean, 2 max). The other
+    three results are what PyTorch's CPU kernel returns beside the output: the bag of each
+    index (empty for sums), the bag sizes without padding (zeros for sums), and for max
+    the row each maximum came from (for mean, the bag sizes again; for sum, zeros)."""
+    if not isinstance(offsets, Tensor):
+        raise TypeError(
+            "embedding_bag(): argument 'offsets' (position 3) must be Tensor, not "
+            f"{type(offsets).__name__}"
+        )
+    starts = offsets[:-1] if include_last_offset else offsets
+    output = nn_functional.embedding_bag(
+        weight, indices, starts, _BAG_MODES[mode], per_sample_weights, padding_idx
+    )
+    bags = starts.numel()
+    bounds = starts.tolist() + [indices.numel()]
+    sizes = [max(end - start, 0) for start, end in zip(bounds[:-1], bounds[1:])]
+    bag_of = torch.tensor(
+        [b for b, size in enumerate(sizes) for _ in range(size)], dtype=torch.int64
+    )
+    flat = indices.reshape(-1)
+    kept = (
+        flat != padding_idx if padding_idx is not None else torch.ones_like(flat, dtype=torch.bool)
+    )
+    bag_size = torch.zeros(bags, dtype=torch.int64).scatter_add(0, bag_of, kept.to(torch.int64))
+    if mode == 0:
+        zeros = torch.zeros(bags, dtype=torch.int64)
+        return output, torch.empty(0, dtype=torch.int64), zeros, zeros.clone()
+    if mode == 1:
+        return output, bag_of, bag_size, bag_size.clone()
+    columns = weight.shape[1]
+    max_indices = torch.zeros(bags, columns, dtype=torch.int64)
+    with torch.no_grad():
+        rows = weight[flat]
+        for b, (start, end) in enumerate(zip(bounds[:-1], bounds[1:])):
+            members = [i for i in range(start, end) if bool(kept[i])]
+            if members:
+                picked = rows[members].argmax(0)
+                max_indices[b] = flat[members][picked]
+    return output, bag_of, bag_size, max_indices
 
 
 def _prelu_method(self: Tensor, weight: Tensor) -> Tensor:
