@@ -406,7 +406,10 @@ class _TrackerClient:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._releases: collections.deque = collections.deque()
+        # the last releases written (a dead tracker's unread lines are among them)
+        self._recently_released: collections.deque = collections.deque(maxlen=4096)
         self._sock: socket.socket | None = None
+        self._address: str | None = None
         self._pid: int | None = None
         self._process: subprocess.Popen | None = None
 
@@ -415,16 +418,33 @@ class _TrackerClient:
         connection's lines is all that matters (an ADD written before a file is made is
         read before this process's end, even after SIGKILL), and the tracker accepts a
         receiver's RECV before the sender's SEND."""
+        line = f"{verb} {name}\n".encode()
         with self._lock:
             try:
-                sock = self._connection()
-                self._flush_releases(sock)
-                sock.sendall(f"{verb} {name}\n".encode())
-            except OSError as error:
-                raise RuntimeError(
-                    f"torch-core's shared-memory tracker is unreachable ({error}); "
-                    f"cannot {verb.lower()} segment {name}"
-                ) from error
+                self._write(line)
+            except OSError:
+                # the tracker is gone (killed?): start another one, which learns this
+                # process's live segments when it connects, and write again
+                self._drop_connection()
+                try:
+                    self._write(line)
+                except OSError as error:
+                    raise RuntimeError(
+                        f"torch-core's shared-memory tracker is unreachable ({error}); "
+                        f"cannot {verb.lower()} segment {name}"
+                    ) from error
+
+    def _write(self, line: bytes) -> None:
+        sock = self._connection()
+        self._flush_releases(sock)
+        sock.sendall(line)
+
+    def _drop_connection(self) -> None:
+        sock, self._sock = self._sock, None
+        if sock is not None:
+            sock.close()
+        if os.environ.get(TRACKER_ENV) == self._address:
+            del os.environ[TRACKER_ENV]  # refused anyway; do not even try it again
 
     def release(self, name: str) -> None:
         """``DEL name``, from a segment's finalizer.
@@ -439,13 +459,20 @@ class _TrackerClient:
         try:
             self._flush_releases(self._connection())
         except OSError:
-            pass  # shutting down: the tracker drops this process's uses when it ends
+            try:  # the tracker is gone: tell a new one
+                self._drop_connection()
+                self._flush_releases(self._connection())
+            except OSError:
+                pass  # shutting down: the tracker drops this process's uses when it ends
         finally:
             self._lock.release()
 
     def _flush_releases(self, sock: socket.socket) -> None:
         while self._releases:
-            sock.sendall(f"DEL {self._releases.popleft()}\n".encode())
+            name = self._releases[0]
+            sock.sendall(f"DEL {name}\n".encode())
+            self._releases.popleft()  # only once written: a new tracker must hear of it
+            self._recently_released.append(name)
 
     def _connection(self) -> socket.socket:
         if self._sock is not None and self._pid == os.getpid():
@@ -462,11 +489,18 @@ class _TrackerClient:
             sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
             sock.connect("\0" + address)
         sock.set_inheritable(False)
-        self._sock, self._pid = sock, os.getpid()
-        # segments this process inherited (fork) are its to release too
-        for segment in list(_segments.values()):
-            if segment.name is not None:
-                sock.sendall(f"ADD {segment.name}\n".encode())
+        self._sock, self._pid, self._address = sock, os.getpid(), address
+        # segments this process inherited (fork) are its to release too, and so are
+        # those a tracker that died could not unlink: a queued release follows each
+        names = [segment.name for segment in list(_segments.values()) if segment.name]
+        for name in names + list(self._releases):
+            sock.sendall(f"ADD {name}\n".encode())
+        # releases written just before a tracker died may never have been read: the new
+        # one unlinks those still there (unless a live process announces them again)
+        for name in self._recently_released:
+            if os.path.exists(os.path.join(SHM_DIR, name)):
+                sock.sendall(f"ADD {name}\nDEL {name}\n".encode())
+        self._recently_released.clear()
         return sock
 
     def _start(self) -> str:
@@ -496,6 +530,7 @@ class _TrackerClient:
         sock, self._sock = self._sock, None
         self._lock = threading.Lock()
         self._releases.clear()  # the parent's to send
+        self._recently_released.clear()
         self._process = None
         if sock is not None:
             sock.close()
