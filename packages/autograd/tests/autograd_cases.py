@@ -658,6 +658,44 @@ a = torch.tensor([1.0, -2.0], requires_grad=True)
 (torch.tanh(a) * 2).sum().backward()
 out = a.grad
 """,
+    "grad_accumulates_in_place": """
+a = torch.tensor([1.0, 2.0], requires_grad=True)
+(a * a).sum().backward()
+first = a.grad
+(a * 3).sum().backward()
+out = (first is a.grad, first)
+""",
+    "grad_set_by_user_accumulates_in_place": """
+a = torch.tensor([1.0, 2.0], requires_grad=True)
+mine = torch.zeros(2)
+a.grad = mine
+(a * a).sum().backward()
+out = (mine is a.grad, mine)
+""",
+    "grad_from_user_gradient_is_a_copy": """
+a = torch.tensor([1.0, 2.0], requires_grad=True)
+g = torch.ones(2)
+(a + 0).backward(g)
+(a * 1).backward(g)
+out = (a.grad is g, g, a.grad)
+""",
+    "grad_with_leaf_hook_accumulates_in_place": """
+a = torch.tensor([1.0, 2.0], requires_grad=True)
+a.register_hook(lambda g: g * 2)
+(a * 1).sum().backward()
+first = a.grad
+(a * 1).sum().backward()
+out = (first is a.grad, a.grad)
+""",
+    "grad_create_graph_accumulates_out_of_place": """
+a = torch.tensor([1.0, 2.0], requires_grad=True)
+(a * a).sum().backward(create_graph=True)
+first = a.grad
+(a * a).sum().backward(create_graph=True)
+second = a.grad
+(a * 3).sum().backward()
+out = (first is second, first, second, a.grad.requires_grad)
+""",
     "backward_twice_without_retain!": """
 a = torch.tensor([1.0, -2.0], requires_grad=True)
 y = torch.tanh(a).sum()

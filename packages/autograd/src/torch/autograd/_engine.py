@@ -298,6 +298,9 @@ class AccumulateGrad(_NodeBase):
         return "torch::autograd::AccumulateGrad"
 
     def accumulate(self, grad, create_graph: bool) -> None:
+        """Add ``grad`` into the leaf's ``.grad`` as PyTorch does: the first gradient is
+        copied (others may hold it), later ones are added in place, or out of place under
+        ``create_graph`` (the sum is then differentiable)."""
         leaf = self.variable
         if leaf is None:
             return
@@ -305,18 +308,37 @@ class AccumulateGrad(_NodeBase):
             grad = grad.detach()
         if grad.dtype != leaf.dtype:  # as PyTorch: the gradient takes the leaf's dtype
             grad = _cast(grad, leaf.dtype)
-        if leaf.grad is None:
-            # a broadcast view (stride 0) would alias its elements: in-place updates of
-            # .grad (an optimizer's) need a tensor of its own
-            leaf.grad = grad if grad.is_contiguous() else grad.contiguous()
+        previous = leaf.grad
+        if previous is None:
+            if type(grad) is not _Tensor:  # sparse gradients and subclasses: as they are
+                leaf.grad = grad
+            else:
+                # a tensor of its own (an optimizer updates it in place), C-contiguous
+                leaf.grad = grad.contiguous() if not grad.is_contiguous() else grad.clone()
+        elif not create_graph and type(grad) is _Tensor and _adds_in_place(previous, grad._np):
+            np.add(previous._np, grad._np, out=previous._np)
+            previous._bump_version()
         else:
-            leaf.grad = leaf.grad + grad
+            leaf.grad = previous + grad
 
     def release(self) -> None:
         pass
 
     def __repr__(self) -> str:
         return f"<AccumulateGrad object at {id(self):#x}>"
+
+
+def _adds_in_place(previous, array) -> bool:
+    """Whether a gradient ``array`` can be added into ``previous`` (a leaf's ``.grad``) in
+    place: a plain dense tensor of the same shape and dtype (as in PyTorch, also one that
+    an earlier ``create_graph`` backward left in a graph)."""
+    return (
+        type(previous) is _Tensor
+        and previous._np.shape == array.shape
+        and previous._np.dtype == array.dtype
+        and previous._np.flags.c_contiguous
+        and previous._np.flags.writeable
+    )
 
 
 def _cast(grad, dtype):
@@ -1003,6 +1025,13 @@ def _accumulate(node, grad) -> None:
     if grad.dtype != dtype.np_dtype:  # as PyTorch: the gradient takes the leaf's dtype
         node.accumulate(_as_tensor(grad), False)
         return
-    tensor = _from_array(grad, dtype)
     previous = leaf.grad
-    leaf.grad = tensor if previous is None else previous + tensor
+    if previous is None:  # the engine's own array (see _FREE_REFS): no copy
+        if not grad.flags.c_contiguous:
+            grad = np.ascontiguousarray(grad)
+        leaf.grad = _from_array(grad, dtype)
+    elif _adds_in_place(previous, grad):  # as PyTorch: accumulated in place
+        np.add(previous._np, grad, out=previous._np)
+        previous._bump_version()
+    else:
+        leaf.grad = previous + _from_array(grad, dtype)
