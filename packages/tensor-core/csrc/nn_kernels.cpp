@@ -4,11 +4,13 @@
 // formula, and these run once per kernel position or per time step; one loop here reads
 // each element once. References: torch._ops.nn_fused (the NumPy versions, also used when
 // TORCH_NATIVE=0).
+#include <dlfcn.h>
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -70,6 +72,58 @@ struct Pool2d {
 // visited row-major over the kernel; a later value wins only when strictly greater or when
 // it is NaN and the current maximum is not (the first NaN wins, as in PyTorch). A window
 // whose first position lies in the padding starts from -inf at the clipped position.
+// One output row: the window maxima of output row oy, kernel position by position.
+// Within a position the columns whose input lies inside the plane form one interval, so
+// the inner loop has no bounds checks and its loads are unconditional: the compiler turns
+// the data-dependent choice into selects (branches here would mispredict half the time).
+template <typename T>
+TORCH_NN_INLINE void max_pool_row(const Pool2d& g, const T* plane, std::int64_t oy, T* best,
+                                  std::int64_t* where, bool has_nan) {
+  const std::int64_t y0 = oy * g.sh - g.ph;
+  // the window's first position, possibly in the padding (-inf at the clipped position)
+  const std::int64_t clipped_y = std::clamp<std::int64_t>(y0, 0, g.height - 1);
+  for (std::int64_t ox = 0; ox < g.out_w; ++ox) {
+    const std::int64_t x0 = ox * g.sw - g.pw;
+    const bool inside = y0 >= 0 && y0 < g.height && x0 >= 0 && x0 < g.width;
+    const std::int64_t at = clipped_y * g.width + std::clamp<std::int64_t>(x0, 0, g.width - 1);
+    best[ox] = inside ? plane[at] : -std::numeric_limits<T>::infinity();
+    where[ox] = at;
+  }
+  for (std::int64_t ky = 0; ky < g.kh; ++ky) {
+    const std::int64_t y = y0 + ky * g.dh;
+    if (y < 0 || y >= g.height) continue;
+    const T* line = plane + y * g.width;
+    for (std::int64_t kx = (ky == 0 ? 1 : 0); kx < g.kw; ++kx) {
+      const std::int64_t shift = kx * g.dw - g.pw;  // input column = ox * sw + shift
+      // columns with 0 <= ox * sw + shift < width
+      const std::int64_t lo = shift >= 0 ? 0 : (-shift + g.sw - 1) / g.sw;
+      const std::int64_t hi =
+          g.width - shift <= 0 ? 0 : std::min(g.out_w, (g.width - shift + g.sw - 1) / g.sw);
+      const std::int64_t base = y * g.width + shift;
+      if (!has_nan) {
+        // the first maximum wins; the index moves by arithmetic, not a jump
+        for (std::int64_t ox = lo; ox < hi; ++ox) {
+          const T value = line[ox * g.sw + shift];
+          const T current = best[ox];
+          const std::int64_t take = current < value;
+          best[ox] = current < value ? value : current;
+          where[ox] += take * (base + ox * g.sw - where[ox]);
+        }
+        continue;
+      }
+      for (std::int64_t ox = lo; ox < hi; ++ox) {
+        const std::int64_t column = ox * g.sw + shift;
+        const T value = line[column];
+        const T current = best[ox];
+        // the first maximum wins; a NaN wins once seen and stays
+        const bool take = (value > current) | (!std::isnan(current) & std::isnan(value));
+        best[ox] = take ? value : current;
+        where[ox] = take ? y * g.width + column : where[ox];
+      }
+    }
+  }
+}
+
 template <typename T>
 void max_pool2d_typed(const Pool2d& g, const T* x, T* values, std::int64_t* indices,
                       int threads) {
@@ -80,40 +134,12 @@ void max_pool2d_typed(const Pool2d& g, const T* x, T* values, std::int64_t* indi
       static_cast<std::size_t>(g.planes), used, [&](std::size_t p0, std::size_t p1, int) {
         for (std::size_t p = p0; p < p1; ++p) {
           const T* plane = x + static_cast<std::int64_t>(p) * g.height * g.width;
-          T* v_out = values + static_cast<std::int64_t>(p) * per_plane;
-          std::int64_t* i_out = indices + static_cast<std::int64_t>(p) * per_plane;
+          // planes without NaN (nearly all) take the plain comparison
+          bool has_nan = false;
+          for (std::int64_t i = 0; i < g.height * g.width; ++i) has_nan |= plane[i] != plane[i];
           for (std::int64_t oy = 0; oy < g.out_h; ++oy) {
-            const std::int64_t y0 = oy * g.sh - g.ph;
-            for (std::int64_t ox = 0; ox < g.out_w; ++ox) {
-              const std::int64_t x0 = ox * g.sw - g.pw;
-              T best;
-              std::int64_t where;
-              if (y0 >= 0 && y0 < g.height && x0 >= 0 && x0 < g.width) {
-                best = plane[y0 * g.width + x0];
-                where = y0 * g.width + x0;
-              } else {
-                best = -std::numeric_limits<T>::infinity();
-                where = std::clamp<std::int64_t>(y0, 0, g.height - 1) * g.width +
-                        std::clamp<std::int64_t>(x0, 0, g.width - 1);
-              }
-              bool best_nan = std::isnan(best);
-              for (std::int64_t ky = 0; ky < g.kh; ++ky) {
-                const std::int64_t y = y0 + ky * g.dh;
-                if (y < 0 || y >= g.height) continue;
-                for (std::int64_t kx = (ky == 0 ? 1 : 0); kx < g.kw; ++kx) {
-                  const std::int64_t xx = x0 + kx * g.dw;
-                  if (xx < 0 || xx >= g.width) continue;
-                  const T value = plane[y * g.width + xx];
-                  if (value > best || (!best_nan && std::isnan(value))) {
-                    best = value;
-                    best_nan = std::isnan(value);
-                    where = y * g.width + xx;
-                  }
-                }
-              }
-              v_out[oy * g.out_w + ox] = best;
-              i_out[oy * g.out_w + ox] = where;
-            }
+            const std::int64_t row = static_cast<std::int64_t>(p) * per_plane + oy * g.out_w;
+            max_pool_row(g, plane, oy, values + row, indices + row, has_nan);
           }
         }
       });
@@ -203,6 +229,33 @@ py::array max_pool_backward(const py::array& grad, const py::array_t<std::int64_
                                     planes, n, plane_size, threads);
   } else {
     throw py::type_error("max_pool backward: gradient must be float32 or float64");
+  }
+  return out;
+}
+
+// ------------------------------------------------------------------------- relu
+
+template <typename T>
+void relu_backward_typed(const T* grad, const T* result, T* out, std::int64_t n) {
+  for (std::int64_t i = 0; i < n; ++i) {
+    const T g = grad[i], r = result[i];  // both loaded: the select vectorises
+    out[i] = r > T(0) ? g : T(0);
+  }
+}
+
+// grad where the relu's result is positive, else 0 (also where grad is NaN or inf).
+py::array relu_backward(const py::array& grad, const py::array& result) {
+  const char* what = "relu_backward";
+  check_size(result, grad.size(), what);
+  py::array out(grad.dtype(), std::vector<py::ssize_t>(grad.shape(), grad.shape() + grad.ndim()));
+  if (grad.dtype().is(py::dtype::of<float>())) {
+    relu_backward_typed<float>(input_data<float>(grad, what), input_data<float>(result, what),
+                               output_data<float>(out, what), grad.size());
+  } else if (grad.dtype().is(py::dtype::of<double>())) {
+    relu_backward_typed<double>(input_data<double>(grad, what), input_data<double>(result, what),
+                                output_data<double>(out, what), grad.size());
+  } else {
+    throw py::type_error("relu_backward: arrays must be float32 or float64");
   }
   return out;
 }
@@ -351,6 +404,53 @@ TORCH_NN_INLINE void add_rows_times(const T* a, const T* b, T* out, std::int64_t
   }
 }
 
+// The per-step products of the LSTM loops can go to the CBLAS library that blas.cpp loaded
+// (MKL: about 3x faster than the loop above on these small shapes); nn_use_blas looks its
+// gemm functions up in that same library (dlopen of a loaded library returns its handle).
+using SgemmFn = void (*)(int, int, int, int, int, int, float, const float*, int, const float*,
+                         int, float, float*, int);
+using DgemmFn = void (*)(int, int, int, int, int, int, double, const double*, int,
+                         const double*, int, double, double*, int);
+struct StepBlas {
+  SgemmFn sgemm = nullptr;
+  DgemmFn dgemm = nullptr;
+};
+StepBlas step_blas;
+
+bool nn_use_blas(const std::string& path) {
+  void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!handle) return false;
+  auto sgemm = reinterpret_cast<SgemmFn>(dlsym(handle, "cblas_sgemm"));
+  auto dgemm = reinterpret_cast<DgemmFn>(dlsym(handle, "cblas_dgemm"));
+  if (!sgemm || !dgemm) return false;
+  step_blas.sgemm = sgemm;
+  step_blas.dgemm = dgemm;
+  return true;
+}
+
+// out (rows, n) += a (rows, k) @ b (k, n), row-major, through the library when there is one.
+constexpr int kRowMajor = 101, kNoTrans = 111;
+
+TORCH_NN_INLINE void add_product(const float* a, const float* b, float* out, std::int64_t rows,
+                                 std::int64_t k, std::int64_t n) {
+  if (step_blas.sgemm && rows < INT32_MAX && k < INT32_MAX && n < INT32_MAX) {
+    step_blas.sgemm(kRowMajor, kNoTrans, kNoTrans, int(rows), int(n), int(k), 1.0f, a, int(k), b,
+                    int(n), 1.0f, out, int(n));
+    return;
+  }
+  add_rows_times(a, b, out, rows, k, n);
+}
+
+TORCH_NN_INLINE void add_product(const double* a, const double* b, double* out,
+                                 std::int64_t rows, std::int64_t k, std::int64_t n) {
+  if (step_blas.dgemm && rows < INT32_MAX && k < INT32_MAX && n < INT32_MAX) {
+    step_blas.dgemm(kRowMajor, kNoTrans, kNoTrans, int(rows), int(n), int(k), 1.0, a, int(k), b,
+                    int(n), 1.0, out, int(n));
+    return;
+  }
+  add_rows_times(a, b, out, rows, k, n);
+}
+
 // The time loop of one LSTM layer: z_t = b_hh + h_(t-1) W_hh^T, then + the input's
 // projection (which holds x_t W_ih^T + b_ih), then the pointwise step. hs and cs hold the
 // initial state in row 0 and receive every later one.
@@ -366,7 +466,7 @@ TORCH_NN_INLINE void lstm_layer_forward_typed(const T* projected, const T* w_hh_
     for (std::int64_t r = 0; r < batch; ++r) {
       for (std::int64_t i = 0; i < width; ++i) z[r * width + i] = b_hh ? b_hh[i] : T(0);
     }
-    add_rows_times(hs + t * state, w_hh_t, z, batch, hidden, width);
+    add_product(hs + t * state, w_hh_t, z, batch, hidden, width);
     const T* p = projected + t * batch * width;
     for (std::int64_t i = 0; i < batch * width; ++i) z[i] = p[i] + z[i];
     lstm_forward_typed(z, cs + t * state, cs + (t + 1) * state, hs + (t + 1) * state,
@@ -392,7 +492,7 @@ TORCH_NN_INLINE void lstm_layer_backward_typed(const T* grad, const T* gates, co
     lstm_backward_typed(gates + t * batch * width, cs + t * state, tanh_cs + t * state,
                         dh.data(), dc0, dzt, batch, hidden);
     std::fill(dh0, dh0 + state, T(0));
-    add_rows_times(dzt, w_hh, dh0, batch, width, hidden);
+    add_product(dzt, w_hh, dh0, batch, width, hidden);
   }
 }
 
@@ -583,6 +683,10 @@ void register_nn(py::module_& m) {
   m.def("max_pool_backward", &max_pool_backward, py::arg("grad"), py::arg("indices"),
         py::arg("planes"), py::arg("plane_size"), py::arg("threads") = 0,
         "Gradients added at their maxima's flat positions: (planes, plane_size).");
+  m.def("nn_use_blas", &nn_use_blas, py::arg("path"),
+        "Use the CBLAS library at path (already loaded by blas_load) in the LSTM loops.");
+  m.def("relu_backward", &relu_backward, py::arg("grad"), py::arg("result"),
+        "grad where result > 0, else 0 (C-contiguous float arrays of one dtype and size).");
   m.def("lstm_cell_forward", &lstm_cell_forward, py::arg("gates"), py::arg("c_prev"),
         py::arg("c"), py::arg("h"), py::arg("tanh_c"),
         "One LSTM step's pointwise part: activates gates in place, writes c, h and tanh(c).");

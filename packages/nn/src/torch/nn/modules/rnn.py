@@ -212,8 +212,9 @@ class RNNBase(Module):
         if packed is None:
             return None
         steps = x.shape[0]
-        # rows 0..T-1: the hidden state after each step; row T: the final cell state
-        return packed[:steps], (packed[steps - 1], packed[steps])
+        # rows 0..T-1: the hidden state after each step; row T: the final cell state. The
+        # final states stay (1, B, H) slices, ready to be the rows of h_n and c_n.
+        return packed[:steps], (packed[steps - 1 : steps], packed[steps:])
 
     def _initial_state(self, input, hx, batch: int):
         directions = 2 if self.bidirectional else 1
@@ -294,17 +295,26 @@ class RNNBase(Module):
                 out, state = self._run_direction(x, state, weights, lengths, direction == 1)
                 outs.append(out)
                 if self.mode == "LSTM":
-                    finals_h.append(state[0])
-                    finals_c.append(state[1])
+                    finals_h.append(_as_row(state[0]))
+                    finals_c.append(_as_row(state[1]))
                 else:
-                    finals_h.append(state)
+                    finals_h.append(_as_row(state))
             x = outs[0] if directions == 1 else torch.cat(outs, 2)
             if self.dropout and self.training and layer < self.num_layers - 1:
                 x = core("dropout")(x, self.dropout, True)
-        final_h = torch.stack(finals_h)
+        final_h = _rows(finals_h)
         if self.mode == "LSTM":
-            return x, (final_h, torch.stack(finals_c))
+            return x, (final_h, _rows(finals_c))
         return x, final_h
+
+
+def _as_row(state):
+    """A final state as a (1, B, H) row of h_n (the fused layer's already is one)."""
+    return state if state.dim() == 3 else state.unsqueeze(0)
+
+
+def _rows(rows):
+    return rows[0] if len(rows) == 1 else torch.cat(rows)
 
 
 def _map_hidden(hx, fn):
