@@ -199,6 +199,8 @@ def momenta(opt) -> list:
 # parameters after each step (problems.fused_digests). The last size is above the kernels'
 # threading threshold; foreach cases must give the single-tensor digests. PyTorch's
 # fused=True CPU kernels take correctly rounded square roots, its other paths MKL's.
+# PyTorch's foreach NAdam and RAdam order their arithmetic differently from its
+# single-tensor ones; here foreach=True gives the single-tensor results for every optimizer.
 FUSED_SIZES = (31, 1000, 40000)
 FUSED_STEPS = 4
 FUSED = {
@@ -239,6 +241,20 @@ FUSED = {
         dict(lr=0.01, weight_decay=0.1, maximize=True, betas=(0.8, 0.99), foreach=True),
     ),
     "Adadelta/default": ("Adadelta", dict()),
+    "NAdam/default": ("NAdam", dict(lr=0.01)),
+    "NAdam/wd_momentum_decay_maximize": (
+        "NAdam",
+        dict(lr=0.01, weight_decay=0.1, momentum_decay=0.05, maximize=True),
+    ),
+    "NAdam/decoupled": ("NAdam", dict(lr=0.01, weight_decay=0.1, decoupled_weight_decay=True)),
+    # 7 steps: the first five (rho_t <= 5) take the unrectified branch, later ones the
+    # rectified one
+    "RAdam/default": ("RAdam", dict(lr=0.01, _steps=7)),
+    "RAdam/wd_maximize": ("RAdam", dict(lr=0.01, weight_decay=0.1, maximize=True, _steps=7)),
+    "RAdam/decoupled": (
+        "RAdam",
+        dict(lr=0.01, weight_decay=0.1, decoupled_weight_decay=True, _steps=7),
+    ),
     "Adadelta/rho_wd_maximize_foreach": (
         "Adadelta",
         dict(lr=0.5, rho=0.5, eps=1e-3, weight_decay=0.1, maximize=True, foreach=True),

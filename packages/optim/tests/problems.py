@@ -59,13 +59,16 @@ def fused_digests(torch_module, name: str, options: dict, dtype: str, sizes, ste
     (seeded float64 normals rounded to ``dtype``: both frameworks draw the same float64
     numbers), the parameters' sha256 digest, first values and float64 sum."""
     t = torch_module
+    options = dict(options)
+    steps = options.pop("_steps", steps)
     t.manual_seed(0)
     ps = [t.randn(n, dtype=t.float64).to(getattr(t, dtype)) for n in sizes]
     opt = getattr(t.optim, name)(ps, **options)
     out = []
     for step in range(steps):
         for p in ps:
-            p.grad = (t.randn(p.numel(), dtype=t.float64) * 10.0 ** (step - 2)).to(p.dtype)
+            scale = 10.0 ** (step % 4 - 2)
+            p.grad = (t.randn(p.numel(), dtype=t.float64) * scale).to(p.dtype)
         opt.step()
         flat = np.concatenate([p.numpy() for p in ps])
         out.append(

@@ -61,6 +61,16 @@ def test_foreach_equals_single_tensor_bitwise(label):
     assert results[0] == results[1]
 
 
+@pytest.mark.parametrize("name", ["NAdam", "RAdam"])
+def test_foreach_equals_single_tensor_bitwise_also_where_pytorchs_differ(name):
+    options = dict(lr=0.01, weight_decay=0.1, _steps=7)
+    results = []
+    for foreach in (True, False):
+        opts = dict(options, foreach=foreach)
+        results.append(problems.fused_digests(torch, name, opts, "float32", (31, 1000), 7))
+    assert results[0] == results[1]
+
+
 def test_foreach_with_mixed_dtypes_and_layouts():
     # one native call per dtype; a non-contiguous parameter takes the tensor-op path
     torch.manual_seed(0)
@@ -91,6 +101,10 @@ VERSIONS = [
     ("Adagrad", dict(), 2, {"sum": 2}),
     ("Adamax", dict(), 2, {"exp_avg": 2, "exp_inf": 4}),
     ("Adadelta", dict(), 2, {"square_avg": 4, "acc_delta": 4}),
+    ("NAdam", dict(), 4, {"exp_avg": 2, "exp_avg_sq": 4, "mu_product": 2}),
+    ("NAdam", dict(weight_decay=0.1, decoupled_weight_decay=True), 6, {"exp_avg_sq": 4}),
+    ("RAdam", dict(), 2, {"exp_avg": 2, "exp_avg_sq": 4}),
+    ("RAdam", dict(weight_decay=0.1, decoupled_weight_decay=True), 4, {"exp_avg": 2}),
 ]
 
 

@@ -71,19 +71,16 @@ bool is_float32(const py::list& params) {
 
 // ------------------------------------------------------------------ Adam / AdamW
 
+// The arrays of Adam-like updates (NAdam, RAdam too), checked; max_sqs only with amsgrad.
 template <typename T>
-void adam_typed(const py::list& params, const py::list& grads, const py::list& exp_avgs,
-                const py::list& exp_avg_sqs, const py::object& max_sqs,
-                const std::vector<double>& neg_steps, const std::vector<double>& bc2_sqrts,
-                opt::AdamHyper h, int threads) {
+std::vector<opt::AdamTensors<T>> adam_tensors(const py::list& params, const py::list& grads,
+                                              const py::list& exp_avgs,
+                                              const py::list& exp_avg_sqs,
+                                              const py::object& max_sqs, bool amsgrad) {
   const std::size_t count = py::len(params);
   same_length(grads, count, "grads");
   same_length(exp_avgs, count, "exp_avgs");
   same_length(exp_avg_sqs, count, "exp_avg_sqs");
-  if (neg_steps.size() != count || bc2_sqrts.size() != count) {
-    throw std::invalid_argument("adam_step: one step size and bias correction per parameter");
-  }
-  h.amsgrad = present(max_sqs, count, "max_exp_avg_sqs");
   std::vector<opt::AdamTensors<T>> work(count);
   for (std::size_t i = 0; i < count; ++i) {
     const auto n = py::reinterpret_borrow<py::array>(params[i]).size();
@@ -94,10 +91,30 @@ void adam_typed(const py::list& params, const py::list& grads, const py::list& e
     t.exp_avg = data_of<T>(exp_avgs, i, n, true, "exp_avgs");
     t.exp_avg_sq = data_of<T>(exp_avg_sqs, i, n, true, "exp_avg_sqs");
     t.max_exp_avg_sq =
-        h.amsgrad ? data_of<T>(py::reinterpret_borrow<py::list>(max_sqs), i, n, true,
-                               "max_exp_avg_sqs")
-                  : nullptr;
+        amsgrad ? data_of<T>(py::reinterpret_borrow<py::list>(max_sqs), i, n, true,
+                             "max_exp_avg_sqs")
+                : nullptr;
   }
+  return work;
+}
+
+void check_per_parameter(const std::vector<double>& values, std::size_t count, const char* what) {
+  if (values.size() != count) {
+    throw std::invalid_argument(std::string(what) + " must have one entry per parameter");
+  }
+}
+
+template <typename T>
+void adam_typed(const py::list& params, const py::list& grads, const py::list& exp_avgs,
+                const py::list& exp_avg_sqs, const py::object& max_sqs,
+                const std::vector<double>& neg_steps, const std::vector<double>& bc2_sqrts,
+                opt::AdamHyper h, int threads) {
+  const std::size_t count = py::len(params);
+  if (neg_steps.size() != count || bc2_sqrts.size() != count) {
+    throw std::invalid_argument("adam_step: one step size and bias correction per parameter");
+  }
+  h.amsgrad = present(max_sqs, count, "max_exp_avg_sqs");
+  const auto work = adam_tensors<T>(params, grads, exp_avgs, exp_avg_sqs, max_sqs, h.amsgrad);
   py::gil_scoped_release nogil;  // only the arrays held by the caller's lists are touched
   for (std::size_t i = 0; i < count; ++i) {
     h.neg_step_size = neg_steps[i];
@@ -124,6 +141,70 @@ void adam_step(const py::list& params, const py::list& grads, const py::list& ex
     adam_typed<double>(params, grads, exp_avgs, exp_avg_sqs, max_sqs, neg_steps, bc2_sqrts, h,
                        threads);
   }
+}
+
+// ------------------------------------------------------------------ NAdam, RAdam
+
+void nadam_step(const py::list& params, const py::list& grads, const py::list& exp_avgs,
+                const py::list& exp_avg_sqs, const std::vector<double>& bias_corrections2,
+                const std::vector<double>& grad_coefs, const std::vector<double>& avg_coefs,
+                double lerp_weight, double beta2, double one_minus_beta2, double eps,
+                double weight_decay, double decay_factor, bool maximize, int decay,
+                int threads) {
+  if (decay < 0 || decay > 2) throw std::invalid_argument("nadam_step: decay must be 0, 1 or 2");
+  const std::size_t count = py::len(params);
+  check_per_parameter(bias_corrections2, count, "bias_corrections2");
+  check_per_parameter(grad_coefs, count, "grad_coefs");
+  check_per_parameter(avg_coefs, count, "avg_coefs");
+  opt::NadamHyper h{lerp_weight, beta2, one_minus_beta2, eps, weight_decay, decay_factor,
+                    0.0, 0.0, 0.0, maximize, static_cast<opt::Decay>(decay)};
+  threads = pool_threads(threads);
+  auto run = [&](auto tag) {
+    using T = decltype(tag);
+    const auto work = adam_tensors<T>(params, grads, exp_avgs, exp_avg_sqs, py::none(), false);
+    py::gil_scoped_release nogil;
+    for (std::size_t i = 0; i < count; ++i) {
+      h.bias_correction2 = bias_corrections2[i];
+      h.grad_coef = grad_coefs[i];
+      h.avg_coef = avg_coefs[i];
+      opt::nadam_step(work[i], h, threads);
+    }
+  };
+  if (is_float32(params)) run(float{});
+  else run(double{});
+}
+
+void radam_step(const py::list& params, const py::list& grads, const py::list& exp_avgs,
+                const py::list& exp_avg_sqs, const std::vector<double>& bias_corrections1,
+                const std::vector<double>& bc2_sqrts, const std::vector<double>& rectifications,
+                const std::vector<bool>& rectified, double lerp_weight, double beta2,
+                double one_minus_beta2, double eps, double weight_decay, double decay_factor,
+                double lr, bool maximize, int decay, int threads) {
+  if (decay < 0 || decay > 2) throw std::invalid_argument("radam_step: decay must be 0, 1 or 2");
+  const std::size_t count = py::len(params);
+  check_per_parameter(bias_corrections1, count, "bias_corrections1");
+  check_per_parameter(bc2_sqrts, count, "bc2_sqrts");
+  check_per_parameter(rectifications, count, "rectifications");
+  if (rectified.size() != count) {
+    throw std::invalid_argument("rectified must have one entry per parameter");
+  }
+  opt::RadamHyper h{lerp_weight, beta2, one_minus_beta2, eps, weight_decay, decay_factor, 0.0,
+                    0.0, lr, 0.0, false, maximize, static_cast<opt::Decay>(decay)};
+  threads = pool_threads(threads);
+  auto run = [&](auto tag) {
+    using T = decltype(tag);
+    const auto work = adam_tensors<T>(params, grads, exp_avgs, exp_avg_sqs, py::none(), false);
+    py::gil_scoped_release nogil;
+    for (std::size_t i = 0; i < count; ++i) {
+      h.bias_correction1 = bias_corrections1[i];
+      h.bc2_sqrt = bc2_sqrts[i];
+      h.rectification = rectifications[i];
+      h.rectified = rectified[i];
+      opt::radam_step(work[i], h, threads);
+    }
+  };
+  if (is_float32(params)) run(float{});
+  else run(double{});
 }
 
 // ------------------------------------------------------------------ SGD
@@ -384,6 +465,19 @@ void register_optim(py::module_& m) {
         py::arg("exact_sqrt") = false,
         "One Adam/AdamW step over lists of arrays, in place (decay: 0 none, 1 L2, 2 decoupled; "
         "exact_sqrt: correctly rounded roots, as PyTorch's fused=True).");
+  m.def("nadam_step", &nadam_step, py::arg("params"), py::arg("grads"), py::arg("exp_avgs"),
+        py::arg("exp_avg_sqs"), py::arg("bias_corrections2"), py::arg("grad_coefs"),
+        py::arg("avg_coefs"), py::arg("lerp_weight"), py::arg("beta2"),
+        py::arg("one_minus_beta2"), py::arg("eps"), py::arg("weight_decay"),
+        py::arg("decay_factor"), py::arg("maximize"), py::arg("decay"), py::arg("threads") = 0,
+        "One NAdam step over lists of arrays, in place (decay: 0 none, 1 L2, 2 decoupled).");
+  m.def("radam_step", &radam_step, py::arg("params"), py::arg("grads"), py::arg("exp_avgs"),
+        py::arg("exp_avg_sqs"), py::arg("bias_corrections1"), py::arg("bc2_sqrts"),
+        py::arg("rectifications"), py::arg("rectified"), py::arg("lerp_weight"),
+        py::arg("beta2"), py::arg("one_minus_beta2"), py::arg("eps"), py::arg("weight_decay"),
+        py::arg("decay_factor"), py::arg("lr"), py::arg("maximize"), py::arg("decay"),
+        py::arg("threads") = 0,
+        "One RAdam step over lists of arrays, in place (decay: 0 none, 1 L2, 2 decoupled).");
   m.def("sgd_step", &sgd_step, py::arg("params"), py::arg("grads"), py::arg("bufs"),
         py::arg("first"), py::arg("weight_decay"), py::arg("momentum"),
         py::arg("one_minus_dampening"), py::arg("neg_lr"), py::arg("maximize"),

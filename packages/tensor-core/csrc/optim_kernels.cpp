@@ -28,6 +28,10 @@ namespace optim {
   void adamax_range(T*, const T*, T*, T*, std::size_t, std::size_t, const AdamaxHyper&);     \
   template <typename T>                                                                      \
   void adadelta_range(T*, const T*, T*, T*, std::size_t, std::size_t, const AdadeltaHyper&); \
+  template <typename T>                                                                      \
+  void nadam_range(const AdamTensors<T>&, std::size_t, std::size_t, const NadamHyper&);      \
+  template <typename T>                                                                      \
+  void radam_range(const AdamTensors<T>&, std::size_t, std::size_t, const RadamHyper&);      \
   }
 TORCH_CORE_DECLARE_OPTIM(avx512)
 TORCH_CORE_DECLARE_OPTIM(avx2)
@@ -205,6 +209,20 @@ void adadelta_step(T* param, const T* grad, T* square_avg, T* acc_delta, std::si
   });
 }
 
+template <typename T>
+void nadam_step(const AdamTensors<T>& t, const NadamHyper& h, int threads) {
+  split(t.n, threads, [&](std::size_t b, std::size_t e) {
+    TORCH_CORE_OPTIM_DISPATCH(nadam_range<T>(t, b, e, h));
+  });
+}
+
+template <typename T>
+void radam_step(const AdamTensors<T>& t, const RadamHyper& h, int threads) {
+  split(t.n, threads, [&](std::size_t b, std::size_t e) {
+    TORCH_CORE_OPTIM_DISPATCH(radam_range<T>(t, b, e, h));
+  });
+}
+
 #undef TORCH_CORE_OPTIM_DISPATCH
 
 #define TORCH_CORE_OPTIM_INSTANTIATE(T)                                                       \
@@ -214,7 +232,9 @@ void adadelta_step(T* param, const T* grad, T* square_avg, T* acc_delta, std::si
                                 int);                                                         \
   template void adagrad_step<T>(T*, const T*, T*, std::size_t, const AdagradHyper&, int);     \
   template void adamax_step<T>(T*, const T*, T*, T*, std::size_t, const AdamaxHyper&, int);   \
-  template void adadelta_step<T>(T*, const T*, T*, T*, std::size_t, const AdadeltaHyper&, int);
+  template void adadelta_step<T>(T*, const T*, T*, T*, std::size_t, const AdadeltaHyper&, int); \
+  template void nadam_step<T>(const AdamTensors<T>&, const NadamHyper&, int);                 \
+  template void radam_step<T>(const AdamTensors<T>&, const RadamHyper&, int);
 TORCH_CORE_OPTIM_INSTANTIATE(float)
 TORCH_CORE_OPTIM_INSTANTIATE(double)
 #undef TORCH_CORE_OPTIM_INSTANTIATE

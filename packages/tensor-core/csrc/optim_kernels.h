@@ -126,5 +126,43 @@ template <typename T>
 void adadelta_step(T* param, const T* grad, T* square_avg, T* acc_delta, std::size_t n,
                    const AdadeltaHyper& h, int threads);
 
+// NAdam: Adam's moments, then two addcdiv steps along the gradient and the first moment.
+struct NadamHyper {
+  double lerp_weight;  // 1 - beta1
+  double beta2;
+  double one_minus_beta2;
+  double eps;
+  double weight_decay;
+  double decay_factor;
+  double bias_correction2;  // 1 - beta2 ** step
+  double grad_coef;         // -lr * (1 - mu) / (1 - mu_product)
+  double avg_coef;          // -lr * mu_next / (1 - mu_product * mu_next)
+  bool maximize;
+  Decay decay;
+};
+
+// RAdam: Adam's moments, then the rectified adaptive step (rectified) or plain momentum.
+struct RadamHyper {
+  double lerp_weight;
+  double beta2;
+  double one_minus_beta2;
+  double eps;
+  double weight_decay;
+  double decay_factor;
+  double bias_correction1;
+  double bc2_sqrt;
+  double lr;
+  double rectification;
+  bool rectified;  // rho_t > 5
+  bool maximize;
+  Decay decay;
+};
+
+template <typename T>
+void nadam_step(const AdamTensors<T>& t, const NadamHyper& h, int threads);
+
+template <typename T>
+void radam_step(const AdamTensors<T>& t, const RadamHyper& h, int threads);
+
 }  // namespace optim
 }  // namespace torch_core

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import torch
 
+from . import _fused
 from ._common import as_float, check_betas, check_min, direction, new_counter, with_grads
 from .optimizer import Optimizer
 
@@ -85,9 +86,64 @@ class RAdam(Optimizer):
         """
         loss = self._eval_closure(closure)
         for group in self.param_groups:
-            for p in with_grads(group, "RAdam"):
-                _radam_update(p, self._state_of(p), group)
+            items = [(p, self._state_of(p)) for p in with_grads(group, "RAdam")]
+            for _, state in items:
+                state["step"] += 1
+            _radam_group(items, group)
         return loss
+
+
+def _scalars(group, step: float) -> tuple:
+    """The Python scalars of one step: ``(bias_correction1, bias_correction2, rho_t,
+    rho_inf)``, in double precision as PyTorch computes them."""
+    beta1, beta2 = group["betas"]
+    bias_correction1 = 1 - beta1**step
+    bias_correction2 = 1 - beta2**step
+    rho_inf = 2 / (1 - beta2) - 1
+    rho_t = rho_inf - 2 * step * (beta2**step) / bias_correction2
+    return bias_correction1, bias_correction2, rho_t, rho_inf
+
+
+def _radam_group(items, group) -> None:
+    """Update every ``(param, state)`` of a group: by the fused native kernel where it
+    applies (one call per parameter, or per dtype with ``foreach=True``), else with tensor
+    ops one parameter at a time."""
+    batches, rest = _fused.batches(
+        items,
+        lambda item: (item[0], item[0].grad, item[1]["exp_avg"], item[1]["exp_avg_sq"]),
+        bool(group.get("foreach")),
+    )
+    beta1, beta2 = group["betas"]
+    lr, wd = as_float(group["lr"]), group["weight_decay"]
+    decoupled = group["decoupled_weight_decay"] and wd != 0
+    decay = 0 if wd == 0 else (2 if decoupled else 1)
+    for chosen, columns in batches:
+        steps = [_scalars(group, state["step"].item()) for _, state in chosen]
+        _fused.kernels().radam_step(
+            *columns,
+            [bc1 for bc1, _, _, _ in steps],
+            [bc2**0.5 for _, bc2, _, _ in steps],
+            [
+                _rectification(rho_t, rho_inf) if rho_t > 5.0 else 0.0
+                for *_, rho_t, rho_inf in steps
+            ],
+            [rho_t > 5.0 for *_, rho_t, _ in steps],
+            1 - beta1,
+            beta2,
+            1 - beta2,
+            group["eps"],
+            wd,
+            1 - lr * wd if decoupled else 1.0,
+            lr,
+            group["maximize"],
+            decay,
+        )
+        for p, state in chosen:  # as many version bumps as PyTorch's in-place ops make
+            _fused.bump(p, 2 if decoupled else 1)
+            _fused.bump(state["exp_avg"])
+            _fused.bump(state["exp_avg_sq"], 2)
+    for p, state in rest:
+        _radam_update(p, state, group)
 
 
 def _rectification(rho_t: float, rho_inf: float) -> float:
@@ -99,7 +155,6 @@ def _radam_update(p, state, group) -> None:
     beta1, beta2 = group["betas"]
     lr, wd = as_float(group["lr"]), group["weight_decay"]
     grad = direction(p, group["maximize"])
-    state["step"] += 1
     step = state["step"].item()
     if wd != 0:
         if group["decoupled_weight_decay"]:
