@@ -140,3 +140,63 @@ def test_backward_frees_saved_results_while_the_graph_lives():
     assert array() is not None  # saved by TanhBackward0
     z.backward()
     assert array() is None  # released although z (and its graph) lives on
+
+
+_UNARY = [
+    torch.tanh,
+    torch.sigmoid,
+    torch.exp,
+    lambda t: -t,
+    lambda t: t * 2.5,
+    lambda t: 3 - t,
+    lambda t: t / 3,
+    lambda t: t.sum(0, keepdim=True),
+    lambda t: t.mean(-1, keepdim=True),
+    lambda t: t.view(-1).view(t.shape),
+]
+_BINARY = [
+    lambda a, b: a + b,
+    lambda a, b: a - b,
+    lambda a, b: a * b,
+    lambda a, b: a / (b.abs() + 1),
+    lambda a, b: torch.add(a, b, alpha=2),
+    lambda a, b: a @ b,
+]
+
+
+def _random_graph(seed):
+    rng = np.random.default_rng(seed)
+    dtype = (torch.float32, torch.float64)[seed % 2]
+    n = int(rng.choice([1, 3]))
+    shapes = [(n, n), (1, n), (n,), (n, 1)]
+    torch.manual_seed(seed)
+    leaves = [
+        (torch.rand(*shapes[rng.integers(4)], dtype=dtype) + 0.5).requires_grad_() for _ in range(3)
+    ]
+    pool = list(leaves)
+    for _ in range(int(rng.integers(2, 9))):
+        try:
+            if rng.random() < 0.5:
+                pool.append(_UNARY[rng.integers(len(_UNARY))](pool[rng.integers(len(pool))]))
+            else:
+                a, b = pool[rng.integers(len(pool))], pool[rng.integers(len(pool))]
+                pool.append(_BINARY[rng.integers(len(_BINARY))](a, b))
+        except Exception:  # shapes an op does not take
+            pass
+    return leaves, sum(p.sum() for p in pool[3:]) if len(pool) > 3 else leaves[0].sum()
+
+
+@pytest.mark.parametrize("seed", range(150))
+def test_random_graphs_match_the_tensor_formulas(seed):
+    leaves, out = _random_graph(seed)
+    expected = torch.autograd.grad(out, leaves, retain_graph=True, allow_unused=True)
+    out.backward()
+    tol = 1e-5 if leaves[0].dtype == torch.float32 else 1e-12
+    for leaf, grad in zip(leaves, expected):
+        if grad is None:
+            assert leaf.grad is None
+            continue
+        assert leaf.grad.dtype == grad.dtype and leaf.grad.shape == grad.shape
+        # NOTE: not bit-equal everywhere: a sum's gradient is an expanded view on Tensors
+        # and a written-out array here, and NumPy multiplies the two in different orders
+        np.testing.assert_allclose(leaf.grad.numpy(), grad.numpy(), rtol=tol, atol=tol)
