@@ -1,10 +1,11 @@
 """The bridge to torch-core's fused optimizer kernels (``torch._native.optim_kernels``).
 
-Adam/AdamW, SGD, RMSprop and Adagrad update dense, C-contiguous float32/float64 CPU
-tensors with one native call per parameter (or per dtype of a parameter group with
-``foreach=True``): one pass over memory, rounding exactly as PyTorch's single-tensor
-update does. Everything else takes the tensor-op path of each optimizer's file, which
-stays the reference. Older torch-core releases have no such kernels: then this module
+Adam/AdamW, SGD, RMSprop, Adagrad, Adamax, Adadelta, NAdam and RAdam update dense,
+C-contiguous float32/float64 CPU tensors with one native call per parameter (or per dtype
+of a parameter group with ``foreach=True``): one pass over memory, rounding exactly as
+PyTorch's single-tensor update does (tests/golden/fused_steps.json checks it bit for
+bit). Everything else takes the tensor-op path of each optimizer's file, which stays the
+reference. Older torch-core releases have no such kernels: then this module
 reports none and the optimizers fall back (Adam/AdamW to the NumPy kernels of
 :mod:`._kernels`). ``TORCH_OPTIM_KERNELS=0`` turns off both (``_kernels.ENABLED``).
 

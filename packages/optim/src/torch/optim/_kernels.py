@@ -1,4 +1,5 @@
-"""NumPy kernels for the update rules that dominate training time (Adam, AdamW).
+"""NumPy kernels for Adam/AdamW, used where torch-core has no native optimizer kernels
+(releases before them; see :mod:`._fused`).
 
 They compute exactly what the tensor-op formulation in each optimizer's file computes,
 operation by operation in the parameter's dtype, but on NumPy views of the tensors,
@@ -8,7 +9,8 @@ one allocation and one pass per op. They serve dense, C-contiguous float32/float
 tensors; everything else (and ``TORCH_OPTIM_KERNELS=0``) takes the tensor-op path, which
 stays the reference (the tests run both).
 
-NOTE: writing through NumPy views does not bump the tensors' version counters.
+NOTE: writing through NumPy views does not bump the tensors' version counters: the
+caller does (adam.py).
 """
 
 from __future__ import annotations
