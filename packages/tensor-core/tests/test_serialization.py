@@ -460,3 +460,62 @@ def test_rebuild_functions_check_geometry():
 def test_pathlib_prefix_uses_file_stem(tmp_path):
     torch.save(1, pathlib.Path(tmp_path) / "weights")
     assert zipfile.ZipFile(tmp_path / "weights").namelist()[0] == "weights/data.pkl"
+
+
+def _rewrite_archive(data: bytes, change) -> bytes:
+    """The records of a checkpoint passed through ``change(name, bytes) -> bytes`` and
+    written again with this project's zip writer."""
+    source = zipfile.ZipFile(io.BytesIO(data))
+    out = io.BytesIO()
+    writer = zip_writer.ZipWriter(out, "archive")
+    for name in source.namelist():
+        short = name.split("/", 1)[1]
+        writer.write_record(short, change(short, source.read(name)))
+    writer.close()
+    return out.getvalue()
+
+
+def test_big_endian_checkpoints_are_swapped_on_load():
+    values = {"f": torch.tensor([1.5, -2.0]), "i": torch.tensor([1, 256], dtype=torch.int32),
+              "c": torch.tensor([1 + 2j], dtype=torch.complex64)}  # fmt: skip
+    buffer = io.BytesIO()
+    torch.save(values, buffer)
+    widths = {"0": 4, "1": 4, "2": 4}  # complex64 swaps its two float32 halves
+
+    def to_big_endian(name, data):
+        if name == "byteorder":
+            return b"big"
+        if name.startswith("data/"):
+            width = widths[name[5:]]
+            return np.frombuffer(data, f"<u{width}").astype(f">u{width}").tobytes()
+        return data
+
+    loaded = torch.load(io.BytesIO(_rewrite_archive(buffer.getvalue(), to_big_endian)))
+    for name, tensor in values.items():
+        assert torch.equal(loaded[name], tensor), name
+
+
+def test_legacy_truncations_raise():
+    buffer = io.BytesIO()
+    torch.save({"x": torch.arange(8.0), "n": 3}, buffer, _use_new_zipfile_serialization=False)
+    data = buffer.getvalue()
+    for length in range(1, len(data), 5):
+        with pytest.raises((RuntimeError, pickle.UnpicklingError)):
+            torch.load(io.BytesIO(data[:length]))
+
+
+def test_rebuild_v3_and_subclass_rebuild():
+    storage = torch.UntypedStorage(8)
+    t = torch._utils._rebuild_tensor_v3(storage, 0, (2,), (1,), False, None, torch.int32)
+    assert t.dtype is torch.int32 and t.tolist() == [0, 0]
+
+    class Marked(torch.Tensor):
+        __slots__ = ()
+
+    rebuilt = torch._utils._rebuild_from_type_v2(
+        torch._utils._rebuild_tensor_v2,
+        Marked,
+        (torch.FloatStorage([1.0, 2.0]), 0, (2,), (1,), False, None),
+        None,
+    )
+    assert type(rebuilt) is Marked and rebuilt.tolist() == [1.0, 2.0]

@@ -15,7 +15,6 @@ Its pickles can name anything, so it is read only with ``weights_only=False``.
 from __future__ import annotations
 
 import struct
-import tarfile
 
 import numpy as np
 
@@ -29,6 +28,8 @@ __all__ = ["is_tar_checkpoint", "load_tar"]
 
 
 def is_tar_checkpoint(cursor: Cursor) -> bool:
+    import tarfile  # only old files need it: kept out of `import torch`
+
     start = cursor.tell()
     try:
         with tarfile.open(fileobj=cursor, mode="r:") as tar:
@@ -39,7 +40,7 @@ def is_tar_checkpoint(cursor: Cursor) -> bool:
         cursor.seek(start)
 
 
-def _member(tar: tarfile.TarFile, name: str) -> Cursor:
+def _member(tar, name: str) -> Cursor:
     try:
         info = tar.getmember(name)
     except KeyError:
@@ -101,6 +102,8 @@ def _as_count(count) -> int:
 
 def load_tar(cursor: Cursor, unpickle_stream, map_location):
     """The object of a tar checkpoint (``unpickle_stream`` must be the full unpickler)."""
+    import tarfile
+
     with tarfile.open(fileobj=cursor, mode="r:") as tar:
         objects = _read_storages(_member(tar, "storages"), unpickle_stream, map_location)
         _read_tensors(_member(tar, "tensors"), unpickle_stream, objects)
