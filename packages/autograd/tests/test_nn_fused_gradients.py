@@ -1,0 +1,89 @@
+"""gradcheck and gradgradcheck over core's fused nn ops (torch._ops.nn_fused): their
+formulas compute every gradient from saved arrays in one pass, and fall back to recorded
+composites under create_graph."""
+
+import pytest
+
+import torch
+from torch._ops import nn_fused
+
+
+def _leaf(*shape, scale=1.0):
+    return (torch.randn(*shape, dtype=torch.float64) * scale).requires_grad_()
+
+
+def _away_from_zero(*shape):
+    # relu has no derivative at 0: magnitudes in [0.1, 1.1) with alternating signs
+    signs = torch.tensor([1.0, -1.0], dtype=torch.float64).repeat(shape[-1])[: shape[-1]]
+    return ((torch.rand(*shape, dtype=torch.float64) + 0.1) * signs).requires_grad_()
+
+
+def _linear_no_bias(x, w):
+    return nn_fused.linear(x, w)
+
+
+def _mse(reduction):
+    return lambda x, y: nn_fused.mse_loss(x, y, reduction)
+
+
+def _cross_entropy(target, reduction):
+    return lambda x: nn_fused.cross_entropy(x, torch.tensor(target), -100, reduction)
+
+
+def _lstm_no_bias(x, h, c, w_ih, w_hh):
+    return nn_fused.lstm_layer(x, h, c, w_ih, w_hh)
+
+
+CASES = {
+    "linear": lambda: (nn_fused.linear, (_leaf(4, 3), _leaf(5, 3), _leaf(5))),
+    "linear_3d_no_bias": lambda: (_linear_no_bias, (_leaf(2, 4, 3), _leaf(5, 3))),
+    "linear_1d": lambda: (nn_fused.linear, (_leaf(3), _leaf(5, 3), _leaf(5))),
+    "relu": lambda: (nn_fused.relu, (_away_from_zero(4, 5),)),
+    "mse_mean": lambda: (_mse("mean"), (_leaf(3, 4), _leaf(3, 4))),
+    "mse_none": lambda: (_mse("none"), (_leaf(3, 4), _leaf(3, 4))),
+    "cross_entropy_mean": lambda: (_cross_entropy([0, 2, -100, 1], "mean"), (_leaf(4, 3),)),
+    "cross_entropy_none": lambda: (_cross_entropy([0, 2, 1, 1], "none"), (_leaf(4, 3),)),
+    "lstm_layer": lambda: (
+        nn_fused.lstm_layer,
+        (_leaf(4, 2, 3), _leaf(2, 5), _leaf(2, 5), _leaf(20, 3, scale=0.5),
+         _leaf(20, 5, scale=0.5), _leaf(20), _leaf(20)),
+    ),
+    "lstm_layer_no_bias": lambda: (
+        _lstm_no_bias, (_leaf(3, 2, 3), _leaf(2, 4), _leaf(2, 4), _leaf(16, 3), _leaf(16, 4))
+    ),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_fused_gradients_match_finite_differences(name):
+    torch.manual_seed(0)
+    function, inputs = CASES[name]()
+    assert torch.autograd.gradcheck(function, inputs)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_fused_second_order_gradients(name):
+    torch.manual_seed(0)
+    function, inputs = CASES[name]()
+    assert torch.autograd.gradgradcheck(function, inputs)
+
+
+def test_lstm_layer_gradients_are_handed_out_once_per_backward():
+    # every input's formula reads one backward pass; biases get tensors of their own
+    torch.manual_seed(0)
+    _, inputs = CASES["lstm_layer"]()
+    for _ in range(2):
+        out = nn_fused.lstm_layer(*inputs)
+        out.sum().backward()
+    b_ih, b_hh = inputs[5], inputs[6]
+    assert b_ih.grad is not b_hh.grad
+    first = [x.grad.clone() for x in inputs]
+    for x in inputs:
+        x.grad = None
+    out = nn_fused.lstm_layer(*inputs)
+    out.sum().backward(retain_graph=True)
+    for x, expected in zip(inputs, first):
+        torch.testing.assert_close(x.grad * 2, expected)
+    out.sum().backward()  # a second pass through the same graph
+    for x, expected in zip(inputs, first):
+        torch.testing.assert_close(x.grad, expected)
