@@ -567,6 +567,35 @@ def corpus() -> dict[str, tuple[bytes, str]]:
             "persistent id naming a non-storage class",
         ),
         "not_a_zip_or_pickle": (bytes(range(256)) * 4, "random bytes"),
+        "rebuild_from_type_gadget": (
+            program(
+                call(
+                    "torch._tensor",
+                    "_rebuild_from_type_v2",
+                    op_global("builtins", "bytearray"),
+                    op_global("torch", "Tensor"),
+                    b"(" + op_int(2**40) + b"t",
+                    b"N",
+                )
+            ),
+            "an allowed rebuilder made to call bytearray(2**40)",
+        ),
+        "state_sets_class": (
+            zip_checkpoint(
+                program(
+                    call(
+                        "torch._utils",
+                        "_rebuild_parameter_with_state",
+                        tensor_call("0", 4, 0, (4,), (1,)),
+                        b"\x89",
+                        op_global("collections", "OrderedDict") + b")R",
+                        b"}" + op_str("__class__") + op_global("collections", "OrderedDict") + b"s",
+                    )
+                ),
+                four,
+            ),
+            "parameter state that would reassign __class__",
+        ),
     }
     rng = random.Random(8)
     # mutations of data.pkl, re-zipped with a valid CRC so the unpickler sees them

@@ -67,6 +67,8 @@ EXPECTED = {
     "obj_opcode": U,
     "os_system": U,
     "posix_system": U,
+    "rebuild_from_type_gadget": U,
+    "state_sets_class": U,
     "stack_global_system": U,
     "stack_underflow": U,
     "storage_class_call": U,
@@ -99,6 +101,8 @@ DIFFERS_FROM_PYTORCH = {
     "no_stop": "EOFError there",
     "mutated_pickle_0": "UnicodeDecodeError there",
     "mutated_pickle_3": "UnicodeDecodeError there",
+    "rebuild_from_type_gadget": "PyTorch calls bytearray(2**40) through it (MemoryError)",
+    "state_sets_class": "TypeError there, from setattr; refused before any setattr here",
     "zip_bomb_pickle": "not given to PyTorch (it may try to allocate the claim)",
     "zip_bomb_storage": "not given to PyTorch (it may try to allocate the claim)",
 }

@@ -9,7 +9,6 @@ checked in full before any view of the storage is made.
 from __future__ import annotations
 
 import warnings
-from collections import OrderedDict
 
 import numpy as np
 
@@ -153,6 +152,8 @@ def _apply_state(obj, state) -> None:
     if not isinstance(state, dict):
         raise TypeError(f"tensor state must be a dict, got {type(state).__name__}")
     for name, value in state.items():
+        if not isinstance(name, str) or not name.isidentifier() or name.startswith("__"):
+            raise TypeError(f"tensor state names plain attributes, not {name!r:.50}")
         try:
             setattr(obj, name, value)
         except (AttributeError, TypeError):
@@ -164,7 +165,11 @@ def _apply_state(obj, state) -> None:
 
 
 def _rebuild_from_type_v2(func, new_type, args, state):
-    """A tensor of class ``new_type`` (a Tensor subclass) built by ``func(*args)``."""
+    """A tensor of class ``new_type`` (a Tensor subclass) built by ``func(*args)``, where
+    ``func`` is one of the tensor rebuilders above (a file cannot name another callable
+    here to get around what weights_only loading allows it to call)."""
+    if func not in _TENSOR_REBUILDERS:
+        raise TypeError(f"_rebuild_from_type_v2: {func!r:.80} is not a tensor rebuilder")
     result = func(*args)
     if not isinstance(new_type, type) or not issubclass(new_type, Tensor):
         raise TypeError(f"{new_type!r} is not a Tensor class")
@@ -178,5 +183,10 @@ def _rebuild_from_type_v2(func, new_type, args, state):
     return result
 
 
-def _empty_hooks() -> OrderedDict:
-    return OrderedDict()
+_TENSOR_REBUILDERS = (
+    _rebuild_tensor,
+    _rebuild_tensor_v2,
+    _rebuild_tensor_v3,
+    _rebuild_parameter,
+    _rebuild_parameter_with_state,
+)
