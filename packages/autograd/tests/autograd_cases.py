@@ -797,6 +797,35 @@ y = a * 2
 leaf_edge = graph.get_gradient_edge(a)
 out = (isinstance(y.grad_fn, graph.Node), isinstance(leaf_edge.node, graph.Node), isinstance(3, graph.Node), leaf_edge.node.name(), leaf_edge.output_nr, graph.get_gradient_edge(y).node.name(), tuple(graph.GradientEdge._fields))
 """,
+    "multi_grad_hook_all": """
+from torch.autograd.graph import register_multi_grad_hook
+a = torch.tensor([1.0, 2.0], requires_grad=True)
+b = torch.tensor([3.0], requires_grad=True)
+c = torch.ones(1, requires_grad=True)
+log = []
+handle = register_multi_grad_hook((a, b, c), lambda grads: log.append((type(grads).__name__, list(grads))))
+(a.sum() * b).sum().backward()
+(a * 2).sum().backward()
+handle.remove()
+(a * 2).sum().backward()
+x = a * 1
+register_multi_grad_hook((x, a), lambda grads: log.append(list(grads)))
+(x * 3).sum().backward()
+out = log
+""",
+    "multi_grad_hook_any": """
+from torch.autograd.graph import register_multi_grad_hook
+a = torch.tensor([1.0, 2.0], requires_grad=True)
+c = torch.ones(1, requires_grad=True)
+log = []
+register_multi_grad_hook((a, c), lambda grad: log.append(grad), mode="any")
+(a * 3).sum().backward()
+(a * 4).sum().backward()
+out = log
+""",
+    "multi_grad_hook_bad_mode!": """
+torch.autograd.graph.register_multi_grad_hook((torch.ones(1, requires_grad=True),), print, mode="some")
+""",
     "graph_edge_needs_grad!": """
 torch.autograd.graph.get_gradient_edge(torch.ones(2))
 """,

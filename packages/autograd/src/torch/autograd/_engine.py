@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import sys
+import threading
 import weakref
 
 import numpy as np
@@ -263,6 +264,28 @@ def _pack_saved(node, output) -> None:
     if node._out is not None:
         node._out = _saved_hooks.pack(output, hooks)
     node._get_extra().packed = True
+
+
+class _Tasks(threading.local):
+    """The nodes each running backward pass of this thread executes (innermost last),
+    kept only while some multi-grad hook watches (``watched``, over all threads)."""
+
+    watched = 0
+
+    def __init__(self) -> None:
+        self.stack: list = []
+
+    def push(self, nodes) -> None:
+        self.stack.append((object(), nodes))  # a fresh token per pass
+
+    def pop(self) -> None:
+        self.stack.pop()
+
+    def current(self):
+        return self.stack[-1] if self.stack else None
+
+
+_tasks = _Tasks()
 
 
 def _modified_message(legacy_type, shape, fn, current, expected) -> str:
@@ -701,9 +724,21 @@ def run_backward(tensors, grad_tensors, retain_graph, create_graph, inputs, capt
                 raise RuntimeError("One of the differentiated Tensors does not require grad")
         targets = _Targets(inputs, capture)
 
-    parents, _ = _graph(roots)
+    parents, seen = _graph(roots)
     needed = None if targets is None else _needed(parents, targets.nodes())
     dependencies = _count_dependencies(parents, needed)
+    if _tasks.watched:
+        _tasks.push(seen if needed is None else needed)
+        try:
+            return _run_general(
+                roots, targets, needed, dependencies, create_graph, retain_graph, capture
+            )
+        finally:
+            _tasks.pop()
+    return _run_general(roots, targets, needed, dependencies, create_graph, retain_graph, capture)
+
+
+def _run_general(roots, targets, needed, dependencies, create_graph, retain_graph, capture):
     buffers: dict = {}
     for node, nr, grad in roots:
         if needed is None or node in needed:
@@ -956,8 +991,19 @@ def _backward_on_arrays(tensors, grad_tensors, retain_graph) -> None:
     buffers: dict = {}
     for node, nr, grad in roots:
         _add_to_buffer(buffers, node, nr, grad)
-    ready = [node for node in buffers if node not in dependencies]
     roots = grad = None  # (an array's references count: see _FREE_REFS)
+    if _tasks.watched:  # multi-grad hooks need to know which nodes this pass runs
+        _tasks.push(set(dependencies).union(buffers))
+        try:
+            _run_on_arrays(buffers, dependencies, retain_graph)
+        finally:
+            _tasks.pop()
+        return
+    _run_on_arrays(buffers, dependencies, retain_graph)
+
+
+def _run_on_arrays(buffers, dependencies, retain_graph) -> None:
+    ready = [node for node in buffers if node not in dependencies]
     state = _grad_state
     enabled, state.enabled = state.enabled, False
     try:

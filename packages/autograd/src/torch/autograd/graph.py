@@ -11,7 +11,7 @@ from typing import Any, NamedTuple
 
 import torch
 
-from . import _saved_hooks
+from . import _engine, _saved_hooks
 from ._engine import _NodeBase, edge
 
 __all__ = [
@@ -22,6 +22,7 @@ __all__ = [
     "saved_tensors_hooks",
     "save_on_cpu",
     "disable_saved_tensors_hooks",
+    "register_multi_grad_hook",
 ]
 
 
@@ -217,3 +218,97 @@ def disable_saved_tensors_hooks(error_message: str) -> Iterator[None]:
         yield
     finally:
         _saved_hooks.enable()
+
+
+class _MultiHandle:
+    """What ``register_multi_grad_hook`` returns: ``remove()`` removes all its hooks."""
+
+    __slots__ = ("handles", "removed")
+
+    def __init__(self, handles: tuple) -> None:
+        self.handles = handles
+        self.removed = False
+
+    def remove(self) -> None:
+        for handle in self.handles:
+            handle.remove()
+        if not self.removed:
+            self.removed = True
+            _engine._Tasks.watched -= 1
+
+    def __enter__(self) -> _MultiHandle:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.remove()
+
+
+def register_multi_grad_hook(tensors, fn: Callable, *, mode: str = "all") -> _MultiHandle:
+    """Call ``fn`` once per backward pass for a group of tensors: with ``mode="all"``,
+    ``fn(grads)`` after the gradients of all of them that the pass computes are known
+    (``grads`` is a list with ``None`` for tensors the pass does not reach); with
+    ``mode="any"``, ``fn(grad)`` with the first of their gradients computed.
+
+    Args:
+        tensors (sequence of Tensor): the tensors to watch.
+        fn (Callable): the hook; its result is ignored.
+        mode (str): ``"all"`` or ``"any"``. Default: ``"all"``.
+
+    Examples::
+
+        >>> import torch
+        >>> a = torch.ones(2, requires_grad=True)
+        >>> b = torch.ones(1, requires_grad=True)
+        >>> c = torch.ones(1, requires_grad=True)
+        >>> seen = []
+        >>> handle = torch.autograd.graph.register_multi_grad_hook(
+        ...     (a, b, c), lambda grads: seen.append([g is not None for g in grads])
+        ... )
+        >>> (a.sum() * b).sum().backward()
+        >>> seen
+        [[True, True, False]]
+        >>> handle.remove()
+    """
+    if mode not in ("all", "any"):
+        raise ValueError(f"Expects mode to be one of ('all', 'any') but got {mode}")
+    tensors = tuple(tensors)
+    state: dict = {"token": None}
+
+    def start(task) -> None:
+        # a new backward pass: which of the tensors it reaches
+        state["token"] = task[0]
+        state["grads"] = [None] * len(tensors)
+        state["done"] = False
+        nodes = task[1]
+        state["waiting"] = sum(1 for t in tensors if t.requires_grad and _node_of(t) in nodes)
+
+    def hook_for(index: int):
+        def hook(grad):
+            task = _engine._tasks.current()
+            if task is None:
+                return
+            if state["token"] is not task[0]:
+                start(task)
+            if state["done"]:
+                return
+            if mode == "any":
+                state["done"] = True
+                fn(grad)
+                return
+            state["grads"][index] = grad
+            state["waiting"] -= 1
+            if state["waiting"] <= 0:
+                state["done"] = True
+                fn(state["grads"])
+
+        return hook
+
+    handles = tuple(t.register_hook(hook_for(i)) for i, t in enumerate(tensors) if t.requires_grad)
+    _engine._Tasks.watched += 1
+    return _MultiHandle(handles)
+
+
+def _node_of(tensor):
+    if tensor.grad_fn is not None:
+        return tensor.grad_fn
+    return _engine._existing_accumulator(tensor)
