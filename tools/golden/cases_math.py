@@ -485,3 +485,28 @@ NN_ALIASES += [
 ]
 
 GROUPS["nn_aliases"] = NN_ALIASES
+
+# integer and bool dtype rules of pointwise ops and reductions, compared with PyTorch 2.13
+DTYPE_RULES = [
+    "torch.pow(torch.tensor([0, 1, -1, 2, -2, 3]), torch.tensor([-1, -2, -1, -1, -2, 2]))",
+    "torch.pow(torch.tensor([2, 3]), -1)",
+    "torch.tensor([1, 2], dtype=torch.int32) << torch.tensor([-1, 70], dtype=torch.int32), torch.tensor([8, -8]) >> torch.tensor([-1, 70])",
+    "torch.tensor([True]) << torch.tensor([True])",
+    "torch.abs(torch.tensor([True]))",
+    "torch.floor(torch.tensor([True]))",
+    "torch.ceil(torch.tensor([True]))",
+    "torch.round(torch.tensor([True]))",
+    "torch.trunc(torch.tensor([True]))",
+    "torch.sign(torch.tensor([True, False])), torch.sgn(torch.tensor([True, False])), torch.square(torch.tensor([True, False]))",
+    "torch.argmax(torch.tensor([True, False]))",
+    "torch.argmin(torch.tensor([True, False]), 0)",
+    "torch.median(torch.tensor([True, False]))",
+    "torch.nanmedian(torch.tensor([True, False]), 0)",
+    "torch.floor_divide(torch.tensor([True]), torch.tensor([True]))",
+    "torch.remainder(torch.tensor([True]), torch.tensor([True]))",
+    "torch.fmod(torch.tensor([True]), torch.tensor([True]))",
+    "torch.pow(torch.tensor([True]), torch.tensor([True]))",
+    "torch.bitwise_and(torch.tensor([True, False]), torch.tensor([True, True])), torch.floor_divide(torch.tensor([True]), 2), torch.remainder(torch.tensor([True, False]), 2.5)",
+]
+
+GROUPS["dtype_rules"] = DTYPE_RULES

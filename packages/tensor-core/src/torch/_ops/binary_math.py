@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .pointwise import _arith, _binary, _plain, _true_div
+from .pointwise import _arith, _binary, _bool_refused, _plain, _true_div
 
 __all__ = ["maximum", "minimum", "fmax", "fmin", "atan2", "hypot", "fmod", "arctan2"]
 
@@ -82,7 +82,7 @@ hypot = _binary(
 fmod = _binary(
     "fmod",
     _fmod,
-    _arith,
+    _bool_refused("fmod_cpu"),
     """C's ``fmod``: the remainder has the sign of the
 dividend.
 

@@ -174,6 +174,9 @@ LOGCUMSUMEXP = register_op(
 def nanmedian(input: Tensor, dim=None, keepdim: bool = False):
     """The median ignoring NaNs (the lower of the two middle values for an even count);
     with ``dim``, ``(values, indices)``. A slice of NaNs only gives NaN."""
+    if input._dtype is _dtype.bool_:
+        kernel = "median_cpu" if dim is None else "median_out"
+        raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
     if dim is None:
         flat = input.reshape(-1)
         if flat._np.size == 0:

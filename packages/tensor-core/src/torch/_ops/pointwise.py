@@ -156,6 +156,18 @@ def _logical(dtype, *_):
     return dtype, _dtype.bool_
 
 
+def _bool_refused(kernel_name, rule=None):
+    """``rule`` (the plain arithmetic one by default) refusing bool operands, with
+    PyTorch's message naming its kernel."""
+
+    def checked(dtype, *extra):
+        if dtype is _dtype.bool_:
+            raise NotImplementedError(f"\"{kernel_name}\" not implemented for 'Bool'")
+        return (rule or _arith)(dtype, *extra)
+
+    return checked
+
+
 def _integral_only(name):
     def rule(dtype, *_):
         if dtype._category in _FLOATING:
@@ -185,13 +197,24 @@ def _remainder(a, b, dtype):
 
 def _pow(a, b, dtype):
     if dtype._category <= 1 and np.any(np.asarray(b) < 0):
-        raise RuntimeError("Integers to negative integer powers are not allowed.")
+        if np.ndim(b) == 0:  # a Python number exponent
+            raise RuntimeError("Integers to negative integer powers are not allowed.")
+        return _integer_pow(np.asarray(a), np.asarray(b))
     # NOTE: a scalar exponent of 0.5 is a square root, as PyTorch computes it: np.power
     # rounds x ** 0.5 differently from one NumPy version to the next, np.sqrt never does
     # (scalars arrive here as 0-d arrays)
     if dtype.is_floating_point and np.ndim(b) == 0 and b == 0.5:
         return np.sqrt(a)
     return np.power(a, b)
+
+
+def _integer_pow(a, b):
+    """Integer powers where some exponents are negative, as PyTorch computes them:
+    1 for base 1, +-1 for base -1 by the exponent's parity, 0 for any other base."""
+    positive = np.power(a, np.maximum(b, 0))
+    one = np.ones_like(positive)
+    negative = np.where(a == 1, one, np.where(a == -1, np.where(b % 2 == 0, one, -one), 0))
+    return np.where(b < 0, negative, positive)
 
 
 def _div_kernel(a, b, dtype, rounding_mode):
@@ -240,7 +263,7 @@ def _shift(ufunc):
         bits = dtype.itemsize * 8
         b = np.asarray(b)
         result = ufunc(a, np.clip(b, 0, bits - 1).astype(np.asarray(a).dtype))
-        too_far = b >= bits
+        too_far = (b >= bits) | (b < 0)  # PyTorch treats negative counts as too far too
         if np.any(too_far):
             fill = np.where(np.asarray(a) < 0, -1, 0) if ufunc is np.right_shift else 0
             result = np.where(too_far, fill, result).astype(result.dtype)
@@ -421,6 +444,12 @@ def _snapshot(self: Tensor) -> Tensor:
     old._requires_grad = self._requires_grad
     old.grad_fn = self.grad_fn
     return old
+
+
+def _refuse_bool(kernel_name: str, dtype):
+    if dtype is _dtype.bool_:
+        raise NotImplementedError(f"\"{kernel_name}\" not implemented for 'Bool'")
+    return dtype
 
 
 def _unary(
@@ -623,7 +652,7 @@ true_divide = div
 floor_divide = _binary(
     "floor_divide",
     _floor_divide,
-    _arith,
+    _bool_refused("div_floor_cpu"),
     """Divide and round down
 (Python's ``//``); integer division by zero raises.
 
@@ -639,7 +668,7 @@ Examples::
 remainder = _binary(
     "remainder",
     _remainder,
-    _arith,
+    _bool_refused("remainder_cpu"),
     """Python's ``%``: the result has the
 sign of the divisor.
 
@@ -655,7 +684,7 @@ Examples::
 pow = _binary(
     "pow",
     _pow,
-    _arith,
+    _bool_refused("pow"),
     """``input ** exponent`` elementwise.
 
 Examples::
@@ -742,14 +771,14 @@ bitwise_xor = _binary(
 bitwise_left_shift = _binary(
     "bitwise_left_shift",
     _shift(np.left_shift),
-    _integral_only("lshift"),
+    _bool_refused("lshift_cpu", _integral_only("lshift")),
     "``input << other``.",
     False,
 )
 bitwise_right_shift = _binary(
     "bitwise_right_shift",
     _shift(np.right_shift),
-    _integral_only("rshift"),
+    _bool_refused("rshift_cpu", _integral_only("rshift")),
     "``input >> other``.",
     False,
 )
@@ -802,10 +831,17 @@ Examples::
     tensor([1, 2])
 """,
     True,
+    check=lambda d: _refuse_bool("abs_cpu", d),
     result_dtype=lambda d: d.to_real() if d.is_complex else d,
 )
 absolute = abs
-sign = _unary("sign", np.sign, "-1, 0 or 1 by the sign of each element.", True)
+
+
+def _sign(array):
+    return array.copy() if array.dtype == np.bool_ else np.sign(array)  # sign(True) is True
+
+
+sign = _unary("sign", _sign, "-1, 0 or 1 by the sign of each element.", True)
 
 
 def _exp(array):

@@ -329,6 +329,8 @@ def aminmax(input: Tensor, *, dim=None, keepdim: bool = False):
 
 def argmax(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:
     """Index of the (first) largest element, of the flattened tensor unless ``dim``."""
+    if input._dtype is _dtype.bool_:
+        raise RuntimeError("argmax(): does not support bool input")
     if dim is None:
         if input._np.size == 0:
             raise IndexError(
@@ -342,6 +344,8 @@ def argmax(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:
 
 def argmin(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:
     """Index of the (first) smallest element, of the flattened tensor unless ``dim``."""
+    if input._dtype is _dtype.bool_:
+        raise RuntimeError("argmin(): does not support bool input")
     if dim is None:
         if input._np.size == 0:
             raise IndexError(
@@ -602,6 +606,9 @@ def norm(input: Tensor, p="fro", dim=None, keepdim: bool = False, dtype=None) ->
 
 def median(input: Tensor, dim=None, keepdim: bool = False):
     """The lower median (of all elements, or ``(values, indices)`` along ``dim``)."""
+    if input._dtype is _dtype.bool_:
+        kernel = "median_cpu" if dim is None else "median_out"
+        raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
     if dim is None:
         flat = input._np.reshape(-1)
         if flat.size == 0:

@@ -10,7 +10,7 @@ import numpy as np
 from .. import _dtype
 from .._native import special
 from .._tensor import Tensor
-from .pointwise import _floating_result, _unary
+from .pointwise import _floating_result, _refuse_bool, _unary
 
 __all__ = [
     "sqrt",
@@ -224,10 +224,22 @@ _trigamma = _math(
     "_trigamma", _special("trigamma"), "The derivative of ``digamma``.", differentiable=False
 )
 reciprocal = _math("reciprocal", lambda a: np.asarray(1, a.dtype) / a, "``1 / input`` elementwise.")
-square = _math("square", np.square, "``input * input`` elementwise.", check=_same)
-floor = _math("floor", np.floor, "Round down elementwise.", check=_same)
-ceil = _math("ceil", np.ceil, "Round up elementwise.", check=_same)
-trunc = _math("trunc", np.trunc, "Round towards zero elementwise.", check=_same)
+
+
+def _square_dtype(dtype):
+    return _dtype.int64 if dtype is _dtype.bool_ else dtype  # True * True is 1 (long)
+
+
+def _rounding(kernel_name):
+    return lambda dtype: _refuse_bool(kernel_name, dtype)
+
+
+square = _math("square", np.square, "``input * input`` elementwise.", check=_square_dtype)
+floor = _math("floor", np.floor, "Round down elementwise.", check=_rounding("floor_vml_cpu"))
+ceil = _math("ceil", np.ceil, "Round up elementwise.", check=_rounding("ceil_vml_cpu"))
+trunc = _math(
+    "trunc", np.trunc, "Round towards zero elementwise.", check=_rounding("trunc_vml_cpu")
+)
 fix = trunc
 frac = _math(
     "frac",
@@ -246,7 +258,7 @@ Examples::
     >>> torch.round(torch.tensor([0.5, 1.5, 2.567])), torch.round(torch.tensor([2.567]), decimals=1)
     (tensor([0., 2., 3.]), tensor([2.6000]))
 """,
-    check=_same,
+    check=_rounding("round_vml_cpu"),
     params=(("decimals", 0),),
 )
 nan_to_num = _math(
