@@ -2,10 +2,8 @@
 
 import pytest
 
-from torch.testing._doctest import check_docstring_examples, module_names
-
-
 import torch
+from torch.testing._doctest import check_docstring_examples, module_names
 
 
 @pytest.mark.parametrize("name", module_names("torch.optim"))
