@@ -519,3 +519,15 @@ def test_rebuild_v3_and_subclass_rebuild():
         None,
     )
     assert type(rebuilt) is Marked and rebuilt.tolist() == [1.0, 2.0]
+
+
+@pytest.mark.parametrize("legacy", [False, True], ids=["zip", "legacy"])
+def test_full_unpickler_reads_both_formats(tmp_path, legacy):
+    x = torch.arange(5.0)
+    path = tmp_path / "full.pt"
+    torch.save({"p": Point(x, x[1:])}, path, _use_new_zipfile_serialization=not legacy)
+    loaded = torch.load(path, weights_only=False)["p"]
+    assert loaded.y.untyped_storage() is loaded.x.untyped_storage()
+    if not legacy:
+        mapped = torch.load(path, weights_only=False, mmap=True)["p"]
+        assert mapped.y.tolist() == [1.0, 2.0, 3.0, 4.0]
