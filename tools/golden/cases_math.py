@@ -510,3 +510,24 @@ DTYPE_RULES = [
 ]
 
 GROUPS["dtype_rules"] = DTYPE_RULES
+
+# shape, selection and product ops' errors and dtypes, compared with PyTorch 2.13
+SELECTION_FIXES = [
+    "torch.norm(torch.eye(3) * 2, 'nuc'), torch.norm(torch.ones(2, 3, 3), 'nuc', dim=(1, 2))",
+    "torch.ones(3).scatter(0, torch.tensor([0, 0]), 2.0, reduce='multiply'), torch.zeros(3, dtype=torch.long).scatter(0, torch.tensor([0, 0]), torch.tensor([2, 3]), reduce='add')",
+    "torch.zeros(3).scatter(0, torch.tensor([0, 0]), torch.tensor([2.0, 3]), reduce='multiply')",
+    "torch.ones(3).scatter(0, torch.tensor([0]), 2.0, reduce='x')",
+    "torch.zeros(3).scatter_add(0, torch.tensor([1]), torch.tensor([1.0], dtype=torch.float64))",
+    "torch.zeros(3).scatter(0, torch.tensor([1]), torch.tensor([1.0], dtype=torch.float64))",
+    "x.index_select(0, torch.tensor([3]))",
+    "x.index_select(0, torch.tensor([-1]))",
+    "torch.addmm(torch.ones(3), torch.ones(3, 2), torch.ones(2, 2))",
+    "torch.addmm(torch.ones(2, 2, dtype=torch.long), torch.ones(2, 3, dtype=torch.long), torch.ones(3, 2, dtype=torch.long), beta=1.5, alpha=2.7)",
+    "torch.bmm(torch.ones(1, 2, 2), torch.ones(1, 2, 2, dtype=torch.float64))",
+    "torch.dot(torch.ones(2), torch.ones(2, dtype=torch.long))",
+    "torch.lerp(torch.zeros(2, dtype=torch.long), torch.ones(2, dtype=torch.long), 0.5)",
+    "torch.lerp(torch.zeros(2, dtype=torch.long), torch.ones(2, dtype=torch.long), torch.tensor([1, 1]))",
+    "torch.lerp(torch.zeros(2, dtype=torch.long), torch.ones(2, dtype=torch.long), torch.tensor([0.5, 0.5]))",
+]
+
+GROUPS["selection_fixes"] = SELECTION_FIXES

@@ -90,19 +90,26 @@ def gather(input: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False)
 GATHER = _register("gather", gather, "gather(Tensor self, int dim, Tensor index) -> Tensor")
 
 
-def _scatter_into(array: np.ndarray, d: int, idx: np.ndarray, src, accumulate: bool):
+def _check_source_dtype(input: Tensor, src) -> None:
+    if isinstance(src, Tensor) and src._dtype is not input._dtype:
+        raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
+
+
+def _scatter_into(array: np.ndarray, d: int, idx: np.ndarray, src, accumulate):
     src = (
         np.broadcast_to(src, idx.shape)
         if np.ndim(src) == 0
         else src[tuple(slice(0, n) for n in idx.shape)]
     )
-    if accumulate and _native.scatter_accumulate(
+    if accumulate is True and _native.scatter_accumulate(
         array, d, _nonnegative(idx, array.shape[d]), np.asarray(src, dtype=array.dtype)
     ):
         return
     grid = list(np.indices(idx.shape, sparse=True))
     grid[d] = idx
-    if accumulate:
+    if accumulate == "multiply":
+        np.multiply.at(array, tuple(grid), src)
+    elif accumulate:
         np.add.at(array, tuple(grid), src)
     else:
         array[tuple(grid)] = src
@@ -112,12 +119,16 @@ def scatter(input: Tensor, dim: int, index: Tensor, src=None, *, value=None, red
     """A copy of ``input`` with ``src`` (a tensor or a number) written at ``index`` along
     ``dim``: ``out[index[i][j]][j] = src[i][j]`` for ``dim=0``."""
     src = value if src is None else src
+    if reduce not in (None, "add", "multiply"):
+        raise RuntimeError("reduce argument must be either add or multiply.")
+    _check_source_dtype(input, src)
     d = input._wrap_dim(dim)
     idx = _check_index(index, "scatter")
     _bounds(idx, input._np.shape[d], "scatter", d)
     array = input._np.copy()
     source = operand(src, input._dtype)
-    _scatter_into(array, d, idx, source, accumulate=reduce == "add")
+    accumulate = {"add": True, "multiply": "multiply"}.get(reduce, False)
+    _scatter_into(array, d, idx, source, accumulate=accumulate)
     return record(SCATTER, (input, index, src), Tensor._from_array(array, input._dtype), (d,))
 
 
@@ -136,6 +147,7 @@ def scatter_add(input: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
         >>> torch.zeros(3).scatter_add(0, torch.tensor([0, 2, 0]), torch.tensor([1.0, 2.0, 3.0]))
         tensor([4., 0., 2.])
     """
+    _check_source_dtype(input, src)
     d = input._wrap_dim(dim)
     idx = _check_index(index, "scatter_add")
     _bounds(idx, input._np.shape[d], "scatter_add", d)
@@ -159,7 +171,8 @@ def index_select(input: Tensor, dim: int, index: Tensor) -> Tensor:
     if index._np.ndim > 1:
         raise IndexError("index_select(): Index is supposed to be a vector")
     idx = index._np.reshape(-1)
-    _bounds(idx, input._np.shape[d], "index_select", d)
+    if idx.size and (idx.min() < 0 or idx.max() >= input._np.shape[d]):
+        raise IndexError("index out of range in self")
     from .._indexing import _index
 
     return _index(input, (slice(None),) * d + (idx,))

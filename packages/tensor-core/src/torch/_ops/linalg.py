@@ -148,6 +148,10 @@ def mm(input: Tensor, mat2: Tensor) -> Tensor:
 def bmm(input: Tensor, mat2: Tensor) -> Tensor:
     """Batched matrix products of two 3-D tensors with the same batch size."""
     _check_matrices("bmm", input, mat2, 3, 3)
+    if input._dtype is not mat2._dtype:
+        raise RuntimeError(
+            f"expected scalar type {input._dtype._legacy[:-6]} but found {mat2._dtype._legacy[:-6]}"
+        )
     expected = [input._np.shape[0], input._np.shape[2]]
     if list(mat2._np.shape[:2]) != expected:
         raise RuntimeError(
@@ -177,6 +181,11 @@ def dot(input: Tensor, tensor: Tensor) -> Tensor:
     if input._np.ndim != 1 or tensor._np.ndim != 1:
         raise RuntimeError(
             f"1D tensors expected, but got {input._np.ndim}D and {tensor._np.ndim}D tensors"
+        )
+    if input._dtype is not tensor._dtype:
+        raise RuntimeError(
+            "dot : expected both vectors to have same dtype, but found "
+            f"{input._dtype._legacy[:-6]} and {tensor._dtype._legacy[:-6]}"
         )
     if input._np.shape != tensor._np.shape:
         raise RuntimeError(
@@ -218,6 +227,10 @@ def addbmm(input, batch1: Tensor, batch2: Tensor, *, beta=1, alpha=1) -> Tensor:
 
 def _combine(input, product, beta, alpha):
     # NOTE: beta == 0 ignores input entirely (NaNs in it do not propagate), as documented
+    if not (product.dtype.is_floating_point or product.dtype.is_complex):
+        beta, alpha = int(beta), int(alpha)  # integer products truncate them, as PyTorch
+    if isinstance(input, Tensor) and input._np.shape != product._np.shape:
+        input = input.expand(product._np.shape)  # PyTorch's expand error for a bad shape
     scaled = product if alpha == 1 else product * alpha
     if beta == 0:
         return scaled

@@ -597,7 +597,10 @@ def norm(input: Tensor, p="fro", dim=None, keepdim: bool = False, dtype=None) ->
     over ``dim`` otherwise."""
     order = 2 if p in ("fro", None) else p
     if p == "nuc":
-        raise NotImplementedError("the nuclear norm needs torch.linalg.svd, not built yet")
+        from .decompositions import matrix_norm
+
+        dims = (-2, -1) if dim is None else tuple(dim)
+        return matrix_norm(input, "nuc", dims, keepdim, dtype=dtype)
     return vector_norm(input, order, dim, keepdim, dtype=dtype)
 
 

@@ -175,6 +175,9 @@ clip = clamp
 # ---------------------------------------------------------------------------- lerp
 
 
+_C_NAMES = {"int64": "long int", "int32": "int", "float32": "float", "float64": "double"}
+
+
 def lerp(input: Tensor, end: Tensor, weight) -> Tensor:
     """``input + weight * (end - input)``, computed from the nearer end as PyTorch does.
 
@@ -190,6 +193,14 @@ def lerp(input: Tensor, end: Tensor, weight) -> Tensor:
             f"expected dtype {input._dtype.name} for `end` but got dtype "
             f"{end._dtype.name if isinstance(end, Tensor) else 'scalar'}"
         )
+    if not (dtype.is_floating_point or dtype.is_complex):
+        if isinstance(weight, Tensor) and weight._dtype is not dtype:
+            raise RuntimeError(
+                f"expected dtype {_C_NAMES.get(dtype.name, dtype.name)} for `weight` but got "
+                f"dtype {_C_NAMES.get(weight._dtype.name, weight._dtype.name)}"
+            )
+        kernel = "lerp_kernel_tensor" if isinstance(weight, Tensor) else "lerp_kernel_scalar"
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{dtype._legacy[:-6]}'")
     start, stop = operand(input, dtype), operand(end, dtype)
     w = operand(weight, dtype)
     span = stop - start
