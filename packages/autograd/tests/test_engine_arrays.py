@@ -1,6 +1,6 @@
-"""The engine's backward on arrays (``x.backward()`` without hooks or create_graph) gives
-exactly what the Tensor formulas give (``torch.autograd.grad`` runs those), and falls
-back to them for the cases its array formulas leave out."""
+"""The engine's backward on arrays (``x.backward()`` and ``autograd.grad`` without hooks,
+create_graph or anomaly mode) gives exactly what the Tensor formulas give (anomaly mode
+runs those), and falls back to them for the cases its array formulas leave out."""
 
 import numpy as np
 import pytest
@@ -8,6 +8,12 @@ import pytest
 import torch
 from torch.autograd import _engine
 from torch.autograd._derivatives.arrays import ARRAY_FORMULAS
+
+
+def _tensor_path_grad(out, leaves):
+    """The gradients by the general loop on Tensors (anomaly mode takes it)."""
+    with torch.autograd.set_detect_anomaly(True, check_nan=False):
+        return torch.autograd.grad(out, leaves, retain_graph=True, allow_unused=True)
 
 
 def _leaves(dtype, *shapes):
@@ -51,11 +57,13 @@ def test_same_gradients_as_the_tensor_formulas(name, dtype):
     fn, shapes = GRAPHS[name]
     leaves = _leaves(dtype, *shapes)
     out = fn(*leaves).sum()
-    expected = torch.autograd.grad(out, leaves, retain_graph=True)
+    expected = _tensor_path_grad(out, leaves)
+    captured = torch.autograd.grad(out, leaves, retain_graph=True)
     out.backward()
-    for leaf, grad in zip(leaves, expected):
+    for leaf, grad, got in zip(leaves, expected, captured):
         assert leaf.grad.dtype == grad.dtype
         assert np.array_equal(leaf.grad.numpy(), grad.numpy()), name
+        assert np.array_equal(got.numpy(), grad.numpy()), name
 
 
 def test_the_covered_ops_have_array_formulas_on_their_nodes():
@@ -189,7 +197,7 @@ def _random_graph(seed):
 @pytest.mark.parametrize("seed", range(150))
 def test_random_graphs_match_the_tensor_formulas(seed):
     leaves, out = _random_graph(seed)
-    expected = torch.autograd.grad(out, leaves, retain_graph=True, allow_unused=True)
+    expected = _tensor_path_grad(out, leaves)
     out.backward()
     tol = 1e-5 if leaves[0].dtype == torch.float32 else 1e-12
     for leaf, grad in zip(leaves, expected):
@@ -200,3 +208,21 @@ def test_random_graphs_match_the_tensor_formulas(seed):
         # NOTE: not bit-equal everywhere: a sum's gradient is an expanded view on Tensors
         # and a written-out array here, and NumPy multiplies the two in different orders
         np.testing.assert_allclose(leaf.grad.numpy(), grad.numpy(), rtol=tol, atol=tol)
+
+
+def test_grad_of_non_leaves_and_backward_with_inputs():
+    a, b = _leaves(torch.float64, (3, 4), (4, 2))
+    mid = torch.tanh(a * 2)
+    out = (mid @ b).sum() + a.mean()
+    expected = _tensor_path_grad(out, [mid, a])
+    got = torch.autograd.grad(out, [mid, a], retain_graph=True)
+    for g, e in zip(got, expected):
+        assert type(g) is torch.Tensor and np.array_equal(g.numpy(), e.numpy())
+    out.backward(inputs=[b], retain_graph=True)
+    assert a.grad is None and b.grad is not None
+    (expected_b,) = _tensor_path_grad(out, [b])
+    assert np.array_equal(b.grad.numpy(), expected_b.numpy())
+    with pytest.raises(RuntimeError, match="does not require grad"):
+        torch.autograd.grad(out, [torch.ones(2)])
+    (unused,) = torch.autograd.grad(out, [_leaves(torch.float64, (2,))[0]], allow_unused=True)
+    assert unused is None

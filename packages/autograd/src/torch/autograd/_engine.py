@@ -713,9 +713,11 @@ def run_backward(tensors, grad_tensors, retain_graph, create_graph, inputs, capt
     of accumulating into leaves (``torch.autograd.grad``)."""
     if retain_graph is None:
         retain_graph = create_graph
-    if inputs is None and not create_graph and not _anomaly_state.enabled:
-        _backward_on_arrays(tensors, grad_tensors, retain_graph)
-        return None
+    if not create_graph and not _anomaly_state.enabled:
+        if inputs is None:
+            _backward_on_arrays(tensors, grad_tensors, retain_graph)
+            return None
+        return _grad_on_arrays(tensors, grad_tensors, retain_graph, inputs, capture)
     roots = _root_grads(tensors, grad_tensors)
     targets = None
     if inputs is not None:
@@ -1002,7 +1004,36 @@ def _backward_on_arrays(tensors, grad_tensors, retain_graph) -> None:
     _run_on_arrays(buffers, dependencies, retain_graph)
 
 
-def _run_on_arrays(buffers, dependencies, retain_graph) -> None:
+def _grad_on_arrays(tensors, grad_tensors, retain_graph, inputs, capture):
+    """``autograd.grad`` / ``backward(inputs=...)`` on arrays: only the nodes that lead to
+    ``inputs`` run; their gradients are captured (as Tensors) or accumulated."""
+    roots = _root_arrays(tensors, grad_tensors)
+    for t in inputs:
+        if not t._requires_grad:
+            raise RuntimeError("One of the differentiated Tensors does not require grad")
+    targets = _Targets(inputs, capture)
+    parents, _ = _graph(roots)
+    needed = _needed(parents, targets.nodes())
+    dependencies = _count_dependencies(parents, needed)
+    buffers: dict = {}
+    for node, nr, grad in roots:
+        if node in needed:
+            _add_to_buffer(buffers, node, nr, grad)
+    roots = grad = None  # (an array's references count: see _FREE_REFS)
+    if _tasks.watched:
+        _tasks.push(needed)
+        try:
+            _run_on_arrays(buffers, dependencies, retain_graph, needed, targets)
+        finally:
+            _tasks.pop()
+    else:
+        _run_on_arrays(buffers, dependencies, retain_graph, needed, targets)
+    return tuple(targets.captured) if capture else None
+
+
+def _run_on_arrays(buffers, dependencies, retain_graph, needed=None, targets=None) -> None:
+    """The loop of backward on arrays; ``needed`` and ``targets`` as in ``run_backward``
+    (``autograd.grad`` and ``backward(inputs=...)``)."""
     ready = [node for node in buffers if node not in dependencies]
     state = _grad_state
     enabled, state.enabled = state.enabled, False
@@ -1013,6 +1044,9 @@ def _run_on_arrays(buffers, dependencies, retain_graph) -> None:
             if grad is None:
                 grads = None
             elif type(node) is AccumulateGrad:
+                if targets is not None and (targets.capture or node not in targets.leaves):
+                    _run_accumulator(node, _as_tensor(grad), targets, False)  # captured
+                    continue
                 if type(grad) is _ndarray and (
                     grad.base is not None or _getrefcount(grad) > _FREE_REFS
                 ):
@@ -1022,6 +1056,8 @@ def _run_on_arrays(buffers, dependencies, retain_graph) -> None:
             elif (
                 node._array_formulas is not None and node._extra is None and type(grad) is _ndarray
             ):
+                if targets is not None and targets.nonleaves:
+                    _capture_nonleaf(node, _as_tensor(grad), targets)
                 try:
                     grads = node._apply_arrays(grad)
                 except NoArrayFormError:  # a case for the Tensor formulas
@@ -1030,12 +1066,12 @@ def _run_on_arrays(buffers, dependencies, retain_graph) -> None:
                     if not retain_graph:  # node.release(), inline
                         node._inputs = node._saved = node._out = None
             else:
-                grads = _run_node(node, _as_tensors(grad, node), None, False, retain_graph)
+                grads = _run_node(node, _as_tensors(grad, node), targets, False, retain_graph)
             grad = None
             if grads is None:
                 grads = (None,) * len(node.next_functions)
             for (child, nr), child_grad in zip(node.next_functions, grads):
-                if child is None:
+                if child is None or (needed is not None and child not in needed):
                     continue
                 if child_grad is not None:
                     if type(child_grad) is _Tensor and child_grad._dtype in _ARRAY_DTYPES:
