@@ -129,7 +129,11 @@ def scatter(input: Tensor, dim: int, index: Tensor, src=None, *, value=None, red
     source = operand(src, input._dtype)
     accumulate = {"add": True, "multiply": "multiply"}.get(reduce, False)
     _scatter_into(array, d, idx, source, accumulate=accumulate)
-    return record(SCATTER, (input, index, src), Tensor._from_array(array, input._dtype), (d,))
+    result = Tensor._from_array(array, input._dtype)
+    if reduce is not None:
+        # NOTE: no gradient for the reducing forms (PyTorch has none either)
+        return result
+    return record(SCATTER, (input, index, src), result, (d,))
 
 
 SCATTER = _register(
