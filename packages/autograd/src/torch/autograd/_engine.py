@@ -370,12 +370,9 @@ def _cast(grad, dtype):
     return grad.to(dtype)
 
 
-def grad_accumulator(tensor) -> AccumulateGrad:
-    """The AccumulateGrad node of a leaf, shared by every graph that uses it."""
-    return _leaf_edge(tensor)[0]
-
-
 def _leaf_edge(tensor) -> tuple:
+    """The edge to a leaf's AccumulateGrad node (made on first use, shared by every graph
+    that uses the leaf while it lives)."""
     meta = leaf_meta(tensor)
     leaf_edge = meta.edge
     if leaf_edge is None:
