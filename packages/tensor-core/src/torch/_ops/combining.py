@@ -17,7 +17,7 @@ import numpy as np
 import torch
 
 from .. import _dtype
-from .._tensor import Tensor
+from .._tensor import Tensor, _is_grad_recording
 from .gather_scatter import _inplace
 
 __all__ = [
@@ -107,6 +107,9 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None) -> Ten
         if not input._np.ndim:
             input = input.reshape(1)
     counts = _repeat_counts(repeats, input._np.shape[d])
+    if not _is_grad_recording(input):  # one NumPy call; the indexing below records grads
+        repeated = np.repeat(input._np, counts, axis=d)
+        return Tensor._from_array(np.ascontiguousarray(repeated), input._dtype)
     rows = _long(np.repeat(np.arange(counts.size), counts))
     return input.index_select(d, rows)
 

@@ -13,8 +13,8 @@ import warnings
 
 import numpy as np
 
-from .. import _dtype
-from .._tensor import Tensor
+from .. import _dtype, _native
+from .._tensor import Tensor, _is_grad_recording
 from ._dispatch import record, register_op
 from .gather_scatter import _bounds, _inplace, gather, scatter, scatter_add
 
@@ -106,6 +106,12 @@ def index_add(input: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha=1
     index = _vector_index("index_add_", index)
     _check_source("index_add_", input, d, index, source)
     _strict_bounds(index, input._np.shape[d] if input._np.ndim else 1, d)
+    if input._np.ndim and not _is_grad_recording(input, source):
+        # the native row accumulation, without an index expanded to the source's shape
+        result = np.array(input._np, order="C")
+        rows = index._np.astype(np.int64, copy=False)
+        if _native.index_accumulate(result, d, rows, source._np, alpha):
+            return Tensor._from_array(result, input._dtype)
     if alpha != 1:
         source = source * alpha
     if not input._np.ndim:
