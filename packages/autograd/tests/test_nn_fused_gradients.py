@@ -30,6 +30,10 @@ def _cross_entropy(target, reduction):
     return lambda x: nn_fused.cross_entropy(x, torch.tensor(target), -100, reduction)
 
 
+def _nll(target, reduction):
+    return lambda x: nn_fused.nll_loss(x, torch.tensor(target), -100, reduction)
+
+
 def _lstm_no_bias(x, h, c, w_ih, w_hh):
     return nn_fused.lstm_layer(x, h, c, w_ih, w_hh)
 
@@ -43,6 +47,8 @@ CASES = {
     "mse_none": lambda: (_mse("none"), (_leaf(3, 4), _leaf(3, 4))),
     "cross_entropy_mean": lambda: (_cross_entropy([0, 2, -100, 1], "mean"), (_leaf(4, 3),)),
     "cross_entropy_none": lambda: (_cross_entropy([0, 2, 1, 1], "none"), (_leaf(4, 3),)),
+    "nll_mean": lambda: (_nll([0, 2, -100, 1], "mean"), (_leaf(4, 3),)),
+    "nll_none": lambda: (_nll([0, 2, 1, 1], "none"), (_leaf(4, 3),)),
     "lstm_layer": lambda: (
         nn_fused.lstm_layer,
         (_leaf(4, 2, 3), _leaf(2, 5), _leaf(2, 5), _leaf(20, 3, scale=0.5),

@@ -129,6 +129,21 @@ def test_cross_entropy_matches_the_composite(reduction):
     np.testing.assert_allclose(got.numpy(), expected.numpy(), rtol=1e-6, atol=1e-7)
 
 
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+def test_nll_loss_matches_the_composite(reduction):
+    torch.manual_seed(0)
+    x = torch.log_softmax(torch.randn(6, 4), 1)
+    target = torch.tensor([0, 3, -100, 2, 1, 3])
+    expected = nn_functional.nll_loss(x, target, reduction=reduction)
+    got = nn_fused.nll_loss(x, target, -100, reduction)
+    np.testing.assert_allclose(got.numpy(), expected.numpy(), rtol=1e-6, atol=1e-7)
+
+
+def test_nll_loss_rejects_out_of_range_targets():
+    with pytest.raises(IndexError, match="Target -1 is out of bounds."):
+        nn_fused.nll_loss(torch.randn(2, 3), torch.tensor([0, -1]), -100, "mean")
+
+
 def test_cross_entropy_rejects_out_of_range_targets():
     with pytest.raises(IndexError, match="Target 5 is out of bounds."):
         nn_fused.cross_entropy(torch.randn(2, 3), torch.tensor([0, 5]), -100, "mean")
@@ -232,13 +247,15 @@ def test_fused_ops_record_one_node_each():
 
 @pytest.mark.autograd
 @pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
-def test_cross_entropy_gradient_matches_the_composite(reduction):
+def test_loss_gradients_match_the_composites(reduction):
     torch.manual_seed(0)
     x = torch.randn(6, 4, dtype=torch.float64, requires_grad=True)
     target = torch.tensor([0, 3, -100, 2, 1, 3])
     grad = torch.randn(6, dtype=torch.float64) if reduction == "none" else None
-    fused = torch.autograd.grad(nn_fused.cross_entropy(x, target, -100, reduction), x, grad)
-    composite = torch.autograd.grad(
-        nn_functional.cross_entropy(x, target, reduction=reduction), x, grad
-    )
-    np.testing.assert_allclose(fused[0].numpy(), composite[0].numpy(), rtol=1e-12, atol=1e-15)
+    for fused_op, composite_op in (
+        (nn_fused.cross_entropy, nn_functional.cross_entropy),
+        (nn_fused.nll_loss, nn_functional.nll_loss),
+    ):
+        fused = torch.autograd.grad(fused_op(x, target, -100, reduction), x, grad)
+        composite = torch.autograd.grad(composite_op(x, target, reduction=reduction), x, grad)
+        np.testing.assert_allclose(fused[0].numpy(), composite[0].numpy(), rtol=1e-12)

@@ -209,6 +209,33 @@ def cross_entropy(input: Tensor, target: Tensor, ignore_index: int, reduction: s
     """Cross entropy of (N, C) float logits and (N,) int64 class indices, no class
     weights or label smoothing, as one op (log-softmax and the negative log-likelihood
     together); None for anything else (the caller uses the composite)."""
+    targets = _class_targets(input, target, ignore_index, reduction)
+    if targets is None:
+        return None
+    safe, weights = targets
+    x = input._np
+    with np.errstate(all="ignore"):
+        shifted = x - np.max(x, axis=1, keepdims=True)
+        logp = shifted - np.log(np.sum(np.exp(shifted), axis=1, keepdims=True))
+    losses = -logp[np.arange(x.shape[0]), safe] * weights
+    loss, denominator = _reduce_losses(losses, weights, reduction)
+    result = Tensor._from_array(np.asarray(loss, dtype=x.dtype), input._dtype)
+    saved = (reduction, logp, safe, weights, denominator)
+    return _record(CROSS_ENTROPY, (input, target), result, saved)
+
+
+def cross_entropy_backward(grad: Tensor, reduction, logp, safe, weights, denominator):
+    """``(softmax(input) - one_hot(target)) * weight`` scaled by the output gradient (and
+    divided by the counted weight for "mean")."""
+    probabilities = np.exp(logp)
+    probabilities[np.arange(logp.shape[0]), safe] -= 1
+    scale = _row_scale(grad, weights, reduction, denominator, logp.dtype)
+    return make(np.asarray(probabilities * scale, dtype=logp.dtype), grad._dtype)
+
+
+def _class_targets(input: Tensor, target, ignore_index: int, reduction: str):
+    """(safe targets, weights) of class-index targets the fused losses take, or None;
+    raises PyTorch's IndexError for a target out of range."""
     x = input._np
     if (
         reduction not in _REDUCTIONS
@@ -228,38 +255,66 @@ def cross_entropy(input: Tensor, target: Tensor, ignore_index: int, reduction: s
     if safe.max() >= classes or safe.min() < 0:
         bad = safe.max() if safe.max() >= classes else safe.min()
         raise IndexError(f"Target {bad} is out of bounds.")
+    return safe, valid.astype(x.dtype)
+
+
+def _reduce_losses(losses: np.ndarray, weights: np.ndarray, reduction: str):
+    """(loss, denominator): the per-row losses reduced as the composites reduce them
+    ("mean" divides by the counted weight)."""
+    dtype = losses.dtype
+    if reduction == "none":
+        return losses, None
+    if reduction == "sum":
+        return np.asarray(losses.sum(dtype=dtype)), None
+    denominator = weights.sum(dtype=dtype)
     with np.errstate(all="ignore"):
-        shifted = x - np.max(x, axis=1, keepdims=True)
-        logp = shifted - np.log(np.sum(np.exp(shifted), axis=1, keepdims=True))
-    weights = valid.astype(x.dtype)
-    losses = -logp[np.arange(x.shape[0]), safe] * weights
-    if reduction == "none":
-        loss, denominator = losses, None
-    elif reduction == "sum":
-        loss, denominator = np.asarray(losses.sum(dtype=x.dtype)), None
-    else:
-        denominator = weights.sum(dtype=x.dtype)
+        return np.asarray(losses.sum(dtype=dtype) / denominator, dtype=dtype), denominator
+
+
+def _row_scale(grad: Tensor, weights, reduction, denominator, dtype) -> np.ndarray:
+    """Each row's factor in the gradient: its weight times the output gradient (divided
+    by the counted weight for "mean"), as a column."""
+    g = grad._np.astype(dtype)
+    if reduction == "mean":
         with np.errstate(all="ignore"):
-            loss = np.asarray(losses.sum(dtype=x.dtype) / denominator, dtype=x.dtype)
+            g = g / denominator
+    return (weights * g)[:, None]
+
+
+def nll_loss(input: Tensor, target: Tensor, ignore_index: int, reduction: str):
+    """Negative log-likelihood of (N, C) float log-probabilities and (N,) int64 class
+    indices, no class weights, as one op; None for anything else (the composite)."""
+    targets = _class_targets(input, target, ignore_index, reduction)
+    if targets is None:
+        return None
+    safe, weights = targets
+    x = input._np
+    losses = -x[np.arange(x.shape[0]), safe] * weights
+    loss, denominator = _reduce_losses(losses, weights, reduction)
     result = Tensor._from_array(np.asarray(loss, dtype=x.dtype), input._dtype)
-    saved = (reduction, logp, safe, weights, denominator)
-    return _record(CROSS_ENTROPY, (input, target), result, saved)
+    saved = (reduction, x.shape, safe, weights, denominator)
+    return _record(NLL_LOSS, (input, target), result, saved)
 
 
-def cross_entropy_backward(grad: Tensor, reduction, logp, safe, weights, denominator):
-    """``(softmax(input) - one_hot(target)) * weight`` scaled by the output gradient (and
-    divided by the counted weight for "mean")."""
-    g = grad._np.astype(logp.dtype)
-    probabilities = np.exp(logp)
-    probabilities[np.arange(logp.shape[0]), safe] -= 1
-    if reduction == "none":
-        scale = (weights * g)[:, None]
-    elif reduction == "sum":
-        scale = (weights * g)[:, None]
-    else:
-        with np.errstate(all="ignore"):
-            scale = (weights * (g / denominator))[:, None]
-    return make(np.asarray(probabilities * scale, dtype=logp.dtype), grad._dtype)
+def nll_loss_backward(grad: Tensor, reduction, shape, safe, weights, denominator):
+    """``-one_hot(target) * weight``, scaled by the output gradient."""
+    scale = _row_scale(grad, weights, reduction, denominator, weights.dtype)
+    out = np.zeros(shape, dtype=weights.dtype)
+    out[np.arange(shape[0]), safe] = -scale[:, 0]
+    return make(out, grad._dtype)
+
+
+NLL_LOSS = _register(
+    "_nll_loss",
+    nll_loss,
+    "_nll_loss(Tensor self, Tensor target, int ignore_index, str reduction) -> Tensor",
+)
+_register(
+    "_nll_loss_backward",
+    nll_loss_backward,
+    "_nll_loss_backward(Tensor grad, ...) -> Tensor",
+    differentiable=False,
+)
 
 
 CROSS_ENTROPY = _register(

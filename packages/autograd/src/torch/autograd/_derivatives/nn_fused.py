@@ -74,6 +74,19 @@ def _cross_entropy(grad, inputs, saved):
     return difference * scale.unsqueeze(1)
 
 
+def _nll_loss(grad, inputs, saved):
+    if not torch.is_grad_enabled():
+        return _fn("_nll_loss_backward")(grad, *saved)
+    # the gradient is linear in grad: a constant -one_hot * weight, scaled by it
+    reduction, shape, safe, weights, denominator = saved
+    picked = np.zeros(shape, dtype=weights.dtype)
+    picked[np.arange(shape[0]), safe] = -weights
+    if reduction == "mean":
+        picked = picked / denominator
+    scale = grad.unsqueeze(1) if reduction == "none" else grad
+    return torch.from_numpy(picked) * scale
+
+
 # ---------------------------------------------------------------------- LSTM layer
 
 
@@ -107,6 +120,7 @@ NN_FUSED = {
     ),
     "_mse_loss": Derivative("MseLossBackward0", (_mse(1.0), _mse(-1.0)), saved_inputs=(0, 1)),
     "_cross_entropy": Derivative("NllLossBackward0", (_cross_entropy, None), saved_inputs=()),
+    "_nll_loss": Derivative("NllLossBackward0", (_nll_loss, None), saved_inputs=()),
     "_lstm_layer": Derivative(
         "MkldnnRnnLayerBackward0", (_lstm_layer,), variadic=True, saved_inputs=(0, 3, 4)
     ),

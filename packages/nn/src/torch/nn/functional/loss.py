@@ -20,6 +20,7 @@ __all__ = [
 
 _fused_cross_entropy = fused("_cross_entropy")
 _fused_mse_loss = fused("_mse_loss")
+_fused_nll_loss = fused("_nll_loss")
 
 
 def _same_size(input, target, name: str) -> None:
@@ -50,6 +51,10 @@ def nll_loss(
         tensor(2.)
     """
     reduction = resolve_reduction(size_average, reduce, reduction)
+    if weight is None and _fused_nll_loss is not None:
+        result = _fused_nll_loss(input, target, ignore_index, reduction)  # None: not fusable
+        if result is not None:
+            return result
     return core("nll_loss")(input, target, weight, ignore_index, reduction)
 
 
