@@ -48,6 +48,14 @@ GRAPHS = {
     "reshape": (lambda a: a.t().reshape(12) * 2, [(3, 4)]),
     "chain": (lambda a, b: torch.tanh(a * b) @ b.t() - a.mean(), [(3, 4), (3, 4)]),
     "reuse": (lambda a: a * a + a, [(3, 4)]),
+    "sqrt_log_square": (lambda a: a.sqrt() + a.log() - a.square(), [(3, 4)]),
+    "pow": (lambda a: a**2 + a**3.0 - a**0.5 + a.pow(1.5), [(3, 4)]),
+    "pow_tensor": (lambda a, b: a**b, [(3, 4), (3, 4)]),
+    "permute": (lambda a: a.t() @ a.permute(1, 0).t(), [(3, 4)]),
+    "where": (lambda a, b: torch.where(a > 1, a, b * 2) + torch.where(b < 1, 0.5, a), [(3, 4), (3, 4)]),
+    "where_broadcast": (lambda a, b: torch.where(a > 1, a, b), [(3, 4), (4,)]),
+    "clamp": (lambda a: a.clamp(0.7, 1.2) + a.clamp(min=1) + a.clamp(max=1.0), [(3, 4)]),
+    "clamp_tensor": (lambda a, b: a.clamp(min=b), [(3, 4), (3, 4)]),
 }
 
 
@@ -161,6 +169,11 @@ _UNARY = [
     lambda t: t.sum(0, keepdim=True),
     lambda t: t.mean(-1, keepdim=True),
     lambda t: t.view(-1).view(t.shape),
+    lambda t: t**2,
+    lambda t: t.clamp(-1, 1.5),
+    lambda t: torch.where(t > 1, t, 0.5),
+    lambda t: t.abs().sqrt() + (t * t + 1).log(),
+    lambda t: t.t() if t.dim() == 2 else t,
 ]
 _BINARY = [
     lambda a, b: a + b,

@@ -26,6 +26,8 @@ class NoArrayFormError(Exception):
 
 
 _negative = np.negative
+_power = np.power
+_where = np.where
 _EXACT_INT = 2**24
 _empty = np.empty
 
@@ -121,6 +123,74 @@ def _exp(grad, inputs, saved, result):
     return grad * _result(result, grad)
 
 
+def _sqrt(grad, inputs, saved, result):
+    return grad / (2 * _result(result, grad))  # as the Tensor formula: g / (2 * y)
+
+
+def _log(grad, inputs, saved):
+    return grad / _operand(inputs[0], grad)
+
+
+def _square(grad, inputs, saved):
+    return 2 * _operand(inputs[0], grad) * grad  # as the Tensor formula: 2 * x * g
+
+
+def _pow_self(grad, inputs, saved):
+    base, exponent = inputs
+    # exponents 2 and 3 only: base ** 1 and base ** 2 are the same in NumPy and in core's
+    # pow (checked bit for bit), other powers may take other kernels there
+    if type(exponent) not in (int, float) or exponent not in (2, 3):
+        raise NoArrayFormError
+    base = _operand(base, grad)
+    return grad * exponent * _power(base, exponent - 1)
+
+
+def _permute(grad, inputs, saved):
+    return grad.transpose(tuple(int(i) for i in np.argsort(saved[0])))
+
+
+def _condition(x, grad):
+    """A boolean mask input of the gradient's shape."""
+    try:
+        array = x._np
+    except Exception:
+        raise NoArrayFormError from None
+    if array.shape != grad.shape or array.dtype != np.bool_:
+        raise NoArrayFormError
+    return array
+
+
+def _no_array_form(grad, inputs, saved):
+    raise NoArrayFormError
+
+
+def _where_self(grad, inputs, saved):
+    _same_shape(inputs[1], grad)
+    return _where(_condition(inputs[0], grad), grad, 0.0)
+
+
+def _where_other(grad, inputs, saved):
+    _same_shape(inputs[2], grad)
+    return _where(_condition(inputs[0], grad), 0.0, grad)
+
+
+def _clamp_self(grad, inputs, saved):
+    x, low, high = inputs
+    if not (_is_bound(low) and _is_bound(high)):
+        raise NoArrayFormError  # tensor bounds: the Tensor formula
+    x = _operand(x, grad)
+    inside = np.ones(x.shape, dtype=np.bool_)  # as the Tensor formula's _within
+    if low is not None:
+        inside = inside & (x >= low)
+    if high is not None:
+        inside = inside & (x <= high)
+    return _where(inside, grad, 0.0)
+
+
+def _is_bound(value) -> bool:
+    return value is None or type(value) is float or type(value) is int
+
+
 def _matrices(inputs, grad):
     a, b = inputs
     try:
@@ -201,4 +271,11 @@ ARRAY_FORMULAS: dict[str, tuple] = {
     "mean": (_mean,),
     "view": (_view,),
     "reshape": (_reshape,),
+    "permute": (_permute,),
+    "sqrt": (_sqrt,),
+    "log": (_log,),
+    "square": (_square,),
+    "pow": (_pow_self, _no_array_form),
+    "where": (_no_array_form, _where_self, _where_other),
+    "clamp": (_clamp_self, _no_array_form, _no_array_form),
 }
