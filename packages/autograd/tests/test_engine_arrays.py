@@ -52,7 +52,10 @@ GRAPHS = {
     "pow": (lambda a: a**2 + a**3.0 - a**0.5 + a.pow(1.5), [(3, 4)]),
     "pow_tensor": (lambda a, b: a**b, [(3, 4), (3, 4)]),
     "permute": (lambda a: a.t() @ a.permute(1, 0).t(), [(3, 4)]),
-    "where": (lambda a, b: torch.where(a > 1, a, b * 2) + torch.where(b < 1, 0.5, a), [(3, 4), (3, 4)]),
+    "where": (
+        lambda a, b: torch.where(a > 1, a, b * 2) + torch.where(b < 1, 0.5, a),
+        [(3, 4), (3, 4)],
+    ),
     "where_broadcast": (lambda a, b: torch.where(a > 1, a, b), [(3, 4), (4,)]),
     "clamp": (lambda a: a.clamp(0.7, 1.2) + a.clamp(min=1) + a.clamp(max=1.0), [(3, 4)]),
     "clamp_tensor": (lambda a, b: a.clamp(min=b), [(3, 4), (3, 4)]),
