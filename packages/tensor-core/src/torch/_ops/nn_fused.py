@@ -93,11 +93,13 @@ def linear(input: Tensor, weight: Tensor, bias=None):
     if not linear_applies(input, weight, bias):
         return None
     x, w = input._np, weight._np
-    rows = x.reshape(-1, x.shape[-1])
-    out = _mm(rows, w.T)
+    out = _mm(x if x.ndim == 2 else x.reshape(-1, x.shape[-1]), w.T)
     if bias is not None:
         out += bias._np
-    result = _wrap(out.reshape(x.shape[:-1] + (w.shape[0],)), input._dtype)
+    if x.ndim == 2 and out.flags.c_contiguous:
+        result = make(out, input._dtype)  # a fresh product: no layout checks needed
+    else:
+        result = _wrap(out.reshape(x.shape[:-1] + (w.shape[0],)), input._dtype)
     return _record(LINEAR, (input, weight, bias), result)
 
 
@@ -111,6 +113,8 @@ def linear_backward(grad: Tensor, input: Tensor, weight: Tensor, which: str) -> 
         x = input._np
         return _wrap(_mm(rows.T, x.reshape(-1, x.shape[-1])), grad._dtype)
     out = _mm(rows, weight._np)
+    if out.ndim == input._np.ndim and out.flags.c_contiguous:
+        return make(out, grad._dtype)
     return _wrap(out.reshape(input._np.shape), grad._dtype)
 
 
