@@ -531,3 +531,20 @@ SELECTION_FIXES = [
 ]
 
 GROUPS["selection_fixes"] = SELECTION_FIXES
+
+# out= and in-place forms of the pointwise ops (empty out tensors are resized)
+OUT_AND_INPLACE = [
+    "o = torch.empty(0); torch.exp(torch.tensor([0.0, 1.0]), out=o); p = torch.empty(0, dtype=torch.long); torch.abs(torch.tensor([-3, 2]), out=p); o, p",
+    "o = torch.empty(2); torch.sin(torch.tensor([0.0, 1.0, 2.0]), out=o); o",
+    "o = torch.empty(0); torch.clamp(torch.tensor([0.3, -0.7, 1.5]), -0.5, 0.5, out=o); o",
+    "o = torch.empty(0, dtype=torch.float64); torch.add(torch.tensor([1.0]), torch.tensor([2.0]), out=o); o",
+    "torch.exp2(torch.tensor([1, 2]), out=torch.empty(0, dtype=torch.long))",
+    "torch.xlogy(torch.tensor([1, 2]), torch.tensor([1, 2]), out=torch.empty(0, dtype=torch.long))",
+    "torch.sinc(torch.tensor([1, 2]), out=torch.empty(0, dtype=torch.long))",
+    "torch.tensor([1, 2]).sinc_()",
+    "torch.hypot(torch.tensor([3, 4]), torch.tensor([4, 3]))",
+    "torch.float_power(torch.tensor([2.0]), 2, out=torch.empty(0))",
+    "o = torch.empty(0, dtype=torch.float64); torch.float_power(torch.tensor([2.0]), 2, out=o); o",
+]
+
+GROUPS["out_and_inplace"] = OUT_AND_INPLACE

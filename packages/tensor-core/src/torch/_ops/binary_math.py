@@ -71,10 +71,25 @@ atan2 = _binary(
     family=_FAMILY,
 )
 arctan2 = atan2
+
+
+def _floating_only(kernel_name):
+    """Floating dtypes only (``hypot`` has no integer kernel in PyTorch)."""
+
+    def rule(dtype, *extra):
+        if not (dtype.is_floating_point or dtype.is_complex):
+            raise NotImplementedError(
+                f"\"{kernel_name}\" not implemented for '{dtype._legacy[:-6]}'"
+            )
+        return _floating(dtype, *extra)
+
+    return rule
+
+
 hypot = _binary(
     "hypot",
     _plain(np.hypot),
-    _floating,
+    _floating_only("hypot_cpu"),
     "``sqrt(input**2 + other**2)`` elementwise, without overflow.",
     True,
     family=_FAMILY,

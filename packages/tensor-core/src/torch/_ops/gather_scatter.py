@@ -8,7 +8,7 @@ import numpy as np
 from .. import _dtype, _native
 from .._tensor import Tensor
 from ._dispatch import check_inplace, operand, record, register_op
-from .pointwise import INPLACE, _snapshot
+from .pointwise import INPLACE, _snapshot, can_cast
 
 __all__ = ["gather", "scatter", "scatter_add", "index_select", "masked_fill", "flip"]
 
@@ -231,6 +231,11 @@ def _inplace(function, name):
         recording = check_inplace(self, *args)
         result = function(self, *args, **kwargs)
         snapshot = _snapshot(self) if recording else None
+        if result._dtype is not self._dtype and not can_cast(result._dtype, self._dtype):
+            raise RuntimeError(
+                f"result type {result._dtype._legacy[:-6]} can't be cast to the desired "
+                f"output type {self._dtype._legacy[:-6]}"
+            )
         if result._np.shape != self._np.shape:
             raise RuntimeError(
                 f"output with shape {list(self._np.shape)} doesn't match the broadcast shape "

@@ -71,10 +71,28 @@ def _castable(result, out, exact: bool) -> bool:
     return can_cast(result, out)
 
 
+#: composites whose out= follows the pointwise casting rule and message (the result may
+#: be written into any dtype it can be cast to), as PyTorch's elementwise kernels do
+POINTWISE = set(
+    "exp2 deg2rad rad2deg copysign xlogy sinc logaddexp logaddexp2 clamp_min clamp_max "
+    "sgn ldexp nextafter heaviside".split()
+)
+
+
 def _copy_one(result: Tensor, out, name: str, exact: bool = False) -> Tensor:
     if not isinstance(out, Tensor):
         raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
-    if not _castable(result._dtype, out._dtype, exact):
+    if name == "float_power" and out._dtype is not result._dtype:
+        raise RuntimeError(
+            f"the output given to float_power has dtype {out._dtype._legacy[:-6]} but the "
+            f"operation's result requires dtype {result._dtype._legacy[:-6]}"
+        )
+    if name in POINTWISE and not can_cast(result._dtype, out._dtype):
+        raise RuntimeError(
+            f"result type {result._dtype._legacy[:-6]} can't be cast to the desired output "
+            f"type {out._dtype._legacy[:-6]}"
+        )
+    if name not in POINTWISE and not _castable(result._dtype, out._dtype, exact):
         raise RuntimeError(
             f"Expected out tensor to have dtype {_dtype_name(result._dtype)}, but got "
             f"{_dtype_name(out._dtype)} instead"

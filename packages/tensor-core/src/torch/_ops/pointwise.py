@@ -96,10 +96,10 @@ def _write_out(out: Tensor, array: np.ndarray, dtype) -> Tensor:
             f"output type {_legacy_name(out._dtype)}"
         )
     if out._np.shape != array.shape:
-        raise RuntimeError(
-            f"out= tensor has shape {list(out._np.shape)}, but the result has "
-            f"shape {list(array.shape)}"
-        )
+        # resized to the result, as PyTorch does (with its warning when it held elements)
+        from .out_variants import _resize
+
+        _resize(out, array)
     np.copyto(out._np, array, casting="unsafe")
     out._bump_version()
     return out

@@ -160,9 +160,9 @@ def clamp(input: Tensor, min=None, max=None, *, out=None) -> Tensor:  # noqa: A0
         array = np.minimum(array, operand(max, dtype))
     result = Tensor._from_array(np.asarray(array, dtype=dtype.np_dtype), dtype)
     if out is not None:
-        out._np[...] = result._np
-        out._bump_version()
-        return out
+        from .pointwise import _write_out
+
+        return _write_out(out, result._np, dtype)
     return record(CLAMP, (input, min, max), result)
 
 
