@@ -531,3 +531,25 @@ def test_full_unpickler_reads_both_formats(tmp_path, legacy):
     if not legacy:
         mapped = torch.load(path, weights_only=False, mmap=True)["p"]
         assert mapped.y.tolist() == [1.0, 2.0, 3.0, 4.0]
+
+
+def test_numpy_values_load_once_their_globals_are_allowed():
+    # PyTorch's documented recipe: allow the NumPy reconstructors and dtype classes
+    values = {"lr": np.float64(0.5), "table": np.arange(3)}
+    buffer = io.BytesIO()
+    torch.save(values, buffer)
+    buffer.seek(0)
+    with pytest.raises(pickle.UnpicklingError, match="numpy"):
+        torch.load(buffer)
+    allowed = [
+        np.float64(0).__reduce__()[0],  # numpy's scalar reconstructor
+        np.arange(1).__reduce__()[0],  # numpy's array reconstructor
+        np.dtype,
+        np.ndarray,
+        type(np.dtype("f8")),  # dtype instances are of per-type classes (NumPy >= 1.20)
+        type(np.dtype("i8")),
+    ]
+    buffer.seek(0)
+    with torch.serialization.safe_globals(allowed):
+        loaded = torch.load(buffer)
+    assert loaded["lr"] == 0.5 and loaded["table"].tolist() == [0, 1, 2]

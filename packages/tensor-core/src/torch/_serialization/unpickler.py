@@ -18,7 +18,7 @@ import pickle
 import struct
 
 from . import names
-from .safe_globals import lookup_safe_global
+from .safe_globals import get_safe_globals, lookup_safe_global
 
 __all__ = ["WeightsUnpickler", "weights_only_error"]
 
@@ -157,7 +157,11 @@ class WeightsUnpickler:
         self._metastack: list = []
         self._memo: dict = {}
         self._allowed_calls: set[int] = set()
-        self._user_types: set[int] = set()
+        # classes the user allowed may be instantiated and given state even when the
+        # pickle never names them (np.dtype(...) returns a Float64DType, for instance)
+        self._user_types: set[int] = {
+            id(obj) for obj in map(_registered_object, get_safe_globals()) if isinstance(obj, type)
+        }
 
     # ------------------------------------------------------------------ driver
 
@@ -479,6 +483,10 @@ _OPCODE_NAMES = {
     and isinstance(getattr(pickle, name), bytes)
     and len(getattr(pickle, name)) == 1
 }
+
+
+def _registered_object(entry):
+    return entry[0] if isinstance(entry, tuple) else entry
 
 
 def _as_list(target) -> list:
