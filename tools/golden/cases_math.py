@@ -547,4 +547,9 @@ OUT_AND_INPLACE = [
     "o = torch.empty(0, dtype=torch.float64); torch.float_power(torch.tensor([2.0]), 2, out=o); o",
 ]
 
+OUT_AND_INPLACE += [
+    "torch.linalg.det(torch.tensor([[1.0, 2], [2, 4]])), torch.linalg.slogdet(torch.tensor([[1.0, 2], [2, 4]])), torch.linalg.det(A), torch.det(torch.tensor([[3.0, 8], [4, 6]])), torch.linalg.det(torch.zeros(0, 0))",
+    "torch.linalg.det(torch.arange(8.0).reshape(2, 2, 2)), torch.linalg.det(torch.eye(3, dtype=torch.float64) * 2)",
+]
+
 GROUPS["out_and_inplace"] = OUT_AND_INPLACE

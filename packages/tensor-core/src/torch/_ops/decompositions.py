@@ -124,7 +124,25 @@ def det(A: Tensor) -> Tensor:
     """The determinant of (batches of) square matrices."""
     _check_square("det", A)
     _check_float("det", A)
-    return record(DET, (A,), _wrap(np.linalg.det(A._np), A._dtype))
+    return record(DET, (A,), _wrap(_det_array(A._np), A._dtype))
+
+
+def _det_array(a: np.ndarray) -> np.ndarray:
+    """Determinants as PyTorch forms them: the product of U's diagonal from a partially
+    pivoted LU, times the permutation's sign (so a singular matrix can give -0.0).
+    NumPy's det goes through exp(log|det|) and is an ulp or so off (43.000000000000014
+    for an integer matrix); large matrices keep it (the LU here loops over columns)."""
+    if a.shape[-1] > 16 or a.shape[-1] == 0 or a.dtype.kind == "c":
+        return np.linalg.det(a)
+    from .linalg_extras import _lu_numpy
+
+    lu, pivots, _ = _lu_numpy(a)
+    n = a.shape[-1]
+    swaps = (pivots != np.arange(1, n + 1)).sum(-1)
+    result = np.where(swaps % 2 == 1, -1.0, 1.0).astype(lu.dtype)
+    for i in range(n):
+        result = result * lu[..., i, i]
+    return result
 
 
 DET = _register("det", det, "linalg_det(Tensor A) -> Tensor")
@@ -145,6 +163,9 @@ def slogdet(A: Tensor):
     _check_square("slogdet", A)
     _check_float("slogdet", A)
     sign, _ = np.linalg.slogdet(A._np)
+    if A._np.size and A._np.shape[-1] <= 16 and A._dtype.is_floating_point:
+        det = _det_array(A._np)
+        sign = np.where(det == 0, det, np.sign(det))  # keeps -0.0 of singular ones, as PyTorch
     return _SlogdetResult(_wrap(sign, A._dtype), _logabsdet(A))
 
 
