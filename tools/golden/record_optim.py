@@ -5,7 +5,7 @@ packages/optim/tests (run under real PyTorch only):
 
 Writes packages/optim/tests/golden/optim_trajectories.json, lr_schedules.json and
 fused_steps.json (digests of larger problems, for the bit-for-bit checks of the fused
-native updates) and sparse_adam.json (SparseAdam on sparse gradients). The cases (option sets) are defined in packages/optim/tests/cases_optim.py,
+native updates) and sparse_adam.json (SparseAdam, SGD and Adagrad on sparse gradients). The cases (option sets) are defined in packages/optim/tests/cases_optim.py,
 which the tests read too.
 """
 
@@ -66,10 +66,13 @@ def fused() -> dict:
 
 
 def sparse() -> dict:
-    return {
+    out = {
         label: problems.sparse_trajectory(torch, options, cases_optim.SPARSE_STEPS)
         for label, options in cases_optim.SPARSE.items()
     }
+    for label, (name, options) in cases_optim.SPARSE_OTHERS.items():
+        out[label] = problems.sparse_trajectory(torch, options, cases_optim.SPARSE_STEPS, name)
+    return out
 
 
 def main() -> None:

@@ -285,3 +285,16 @@ SPARSE = {
     "maximize": dict(lr=0.05, maximize=True),
     "default_f64": dict(lr=0.05, _dtype="float64"),
 }
+
+# SGD and Adagrad take sparse gradients too (same problem).
+SPARSE_OTHERS = {
+    "SGD/plain": ("SGD", dict(lr=0.1)),
+    "SGD/momentum_dampening": ("SGD", dict(lr=0.1, momentum=0.9, dampening=0.3)),
+    "SGD/nesterov_maximize": ("SGD", dict(lr=0.1, momentum=0.5, nesterov=True, maximize=True)),
+    "Adagrad/default": ("Adagrad", dict(lr=0.1)),
+    "Adagrad/lr_decay_initial_maximize": (
+        "Adagrad",
+        dict(lr=0.1, lr_decay=0.05, initial_accumulator_value=0.5, maximize=True),
+    ),
+    "Adagrad/default_f64": ("Adagrad", dict(lr=0.1, eps=1e-6, _dtype="float64")),
+}

@@ -92,15 +92,15 @@ def _sparse_grad(torch_module, p, step: int):
     return t.sparse_coo_tensor(index.reshape(1, -1), values, tuple(p.shape))
 
 
-def sparse_trajectory(torch_module, options: dict, steps: int) -> list:
-    """SparseAdam over a (6, 3) matrix and an (8,) vector: the flat parameters after
-    each step."""
+def sparse_trajectory(torch_module, options: dict, steps: int, name: str = "SparseAdam") -> list:
+    """Optimizer ``name`` (SparseAdam, or SGD/Adagrad, which take sparse gradients too)
+    over a (6, 3) matrix and an (8,) vector: the flat parameters after each step."""
     t = torch_module
     options = dict(options)
     dtype = getattr(t, options.pop("_dtype", "float32"))
     emb = t.tensor([[0.1 * i - 0.2 * j for j in range(3)] for i in range(6)], dtype=dtype)
     vec = t.tensor([0.3 * i - 1.0 for i in range(8)], dtype=dtype)
-    opt = t.optim.SparseAdam([emb, vec], **options)
+    opt = getattr(t.optim, name)([emb, vec], **options)
     out = []
     for step in range(steps):
         emb.grad = _sparse_grad(t, emb, step)

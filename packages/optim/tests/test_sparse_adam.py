@@ -1,4 +1,4 @@
-"""SparseAdam: trajectories on sparse gradients against real PyTorch's
+"""SparseAdam (and SGD, Adagrad) on sparse gradients: trajectories against real PyTorch's
 (tools/golden/record_optim.py), state, resuming, refusal of dense gradients, options."""
 
 import numpy as np
@@ -94,3 +94,37 @@ def test_bad_options():
         torch.optim.SparseAdam([torch.zeros(1)], lr=-1)
     with pytest.raises(ValueError, match="Invalid beta parameter at index 0"):
         torch.optim.SparseAdam([torch.zeros(1)], betas=(1.0, 0.9))
+
+
+@needs_sparse
+@pytest.mark.parametrize("label", list(cases_optim.SPARSE_OTHERS))
+def test_sgd_and_adagrad_on_sparse_gradients_match_pytorch(golden, label):
+    # PyTorch adds a sparse update into a dense tensor with one FMA per entry (alpha times
+    # value plus the old value); core's add rounds the product first: last-bit drift
+    name, options = cases_optim.SPARSE_OTHERS[label]
+    expected = golden("sparse_adam")[label]
+    got = problems.sparse_trajectory(torch, options, cases_optim.SPARSE_STEPS, name)
+    for step, (g, e) in enumerate(zip(got, expected)):
+        np.testing.assert_allclose(g, e, rtol=5e-6, atol=1e-8, err_msg=f"step {step + 1}")
+
+
+@needs_sparse
+def test_sparse_gradients_with_weight_decay_raise_as_in_pytorch():
+    for name, message in [
+        ("SGD", "add\\(sparse, dense\\) is not supported"),
+        ("Adagrad", "weight_decay option is not compatible with sparse gradients"),
+    ]:
+        w = torch.ones(3)
+        w.grad = torch.sparse_coo_tensor([[1]], [1.0], (3,))
+        with pytest.raises(RuntimeError, match=message):
+            getattr(torch.optim, name)([w], lr=0.1, weight_decay=0.1).step()
+
+
+def test_adam_refuses_sparse_gradients_and_points_to_sparse_adam():
+    if not hasattr(torch, "sparse_coo_tensor"):
+        pytest.skip("torch-core without sparse tensors")
+    for name in ("Adam", "AdamW"):
+        w = torch.ones(3)
+        w.grad = torch.sparse_coo_tensor([[1]], [1.0], (3,))
+        with pytest.raises(RuntimeError, match="Adam does not support sparse gradients, please"):
+            getattr(torch.optim, name)([w]).step()

@@ -50,14 +50,14 @@ def direction(p, maximize: bool):
     return -p.grad if maximize else p.grad
 
 
-def with_grads(group, name: str, sparse_ok: bool = False) -> list:
+def with_grads(group, name: str, sparse_ok: bool = False, hint: str = "") -> list:
     """The parameters of ``group`` that have a gradient; a sparse one raises unless the
-    optimizer handles it."""
+    optimizer handles it (``hint`` is appended to the message)."""
     params = [p for p in group["params"] if p.grad is not None]
     if not sparse_ok:
         for p in params:
             if getattr(p.grad, "is_sparse", False):
-                raise RuntimeError(f"{name} does not support sparse gradients")
+                raise RuntimeError(f"{name} does not support sparse gradients{hint}")
     return params
 
 

@@ -97,7 +97,9 @@ class Adagrad(Optimizer):
         """
         loss = self._eval_closure(closure)
         for group in self.param_groups:
-            items = [(p, self._state_of(p, group)) for p in with_grads(group, "Adagrad")]
+            items = [
+                (p, self._state_of(p, group)) for p in with_grads(group, "Adagrad", sparse_ok=True)
+            ]
             for _, state in items:
                 state["step"] += 1
             _adagrad_group(items, group)
@@ -129,7 +131,29 @@ def _adagrad_group(items, group) -> None:
             _fused.bump(p)
             _fused.bump(state["sum"])
     for p, state in rest:
-        _adagrad_update(p, state, group)
+        if getattr(p.grad, "is_sparse", False):
+            _adagrad_sparse_update(p, state, group)
+        else:
+            _adagrad_update(p, state, group)
+
+
+def _adagrad_sparse_update(p, state, group) -> None:
+    """Adagrad on the slices of ``p`` that its sparse gradient names (PyTorch's order of
+    operations: the squared values enter the sum, then the step divides by the roots of
+    the updated sums at those slices)."""
+    grad = -p.grad if group["maximize"] else p.grad
+    if group["weight_decay"] != 0:
+        raise RuntimeError("weight_decay option is not compatible with sparse gradients")
+    clr = _clr(group, state["step"].item())
+    # the update is not linear in the gradient: duplicate indices must be summed first
+    grad = grad.coalesce()
+    values = grad._values()
+    indices = grad._indices()
+    where = tuple(indices[d] for d in range(grad.sparse_dim()))
+    total = state["sum"]
+    total.index_put_(where, values.pow(2), accumulate=True)
+    std = _fused.sqrt_(total[where]).add_(group["eps"])
+    p.index_put_(where, (values / std).mul_(-clr), accumulate=True)
 
 
 def _adagrad_update(p, state, group) -> None:

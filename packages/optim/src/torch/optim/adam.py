@@ -107,7 +107,7 @@ class Adam(Optimizer):
         for group in self.param_groups:
             items = [
                 (p, self._state_of(p, group["amsgrad"]))
-                for p in with_grads(group, type(self).__name__)
+                for p in with_grads(group, "Adam", hint=", please consider SparseAdam instead")
             ]
             for _, state in items:
                 state["step"] += 1

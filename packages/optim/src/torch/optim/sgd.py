@@ -88,7 +88,7 @@ class SGD(Optimizer):
         """
         loss = self._eval_closure(closure)
         for group in self.param_groups:
-            items = [(p, self.state[p]) for p in with_grads(group, "SGD")]
+            items = [(p, self.state[p]) for p in with_grads(group, "SGD", sparse_ok=True)]
             _sgd_group(items, group)
         return loss
 
