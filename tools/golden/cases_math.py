@@ -398,6 +398,9 @@ CONVENIENCES = [
     "x.new(2, 3).shape, x.new([1, 2]), x.new().shape",
     "torch.conj_physical(torch.tensor([1 + 1j])), torch.resolve_conj(x) is x, x.resolve_neg() is x, x.is_neg()",
     "torch.sigmoid_(torch.tensor([0.0])), torch.clamp_(torch.tensor([5.0]), max=1), torch.sqrt_(torch.tensor([4.0]))",
+    "torch.nonzero_static(torch.tensor([[0, 1], [2, 0]]), size=4), torch.nonzero_static(torch.tensor([[0, 1], [2, 0]]), size=1, fill_value=9)",
+    "torch.tensor([1]).is_signed(), torch.tensor([1], dtype=torch.uint8).is_signed(), torch.tensor([True]).is_signed(), torch.tensor([1j]).is_signed(), x.is_cpu",
+    "y = torch.arange(6.0); y.as_strided_((2, 2), (1, 2)); y, torch.unsafe_split_with_sizes(torch.arange(5), [2, 3])",
 ]
 
 SPECIAL = [

@@ -24,6 +24,8 @@ __all__ = [
     "resolve_conj",
     "resolve_neg",
     "is_neg",
+    "nonzero_static",
+    "unsafe_split_with_sizes",
 ]
 
 
@@ -163,8 +165,41 @@ def is_neg(input: Tensor) -> bool:
     return False
 
 
+def is_signed(self: Tensor) -> bool:
+    """Whether the dtype can hold negative values (every dtype but uint8 and bool)."""
+    return self.dtype.name not in ("uint8", "bool")
+
+
+def nonzero_static(input: Tensor, *, size: int, fill_value: int = -1) -> Tensor:
+    """``nonzero(input)`` cut or padded with ``fill_value`` rows to exactly ``size`` rows."""
+    found = torch.nonzero(input)
+    if found.shape[0] >= size:
+        return found[:size].clone()
+    pad = torch.full((size - found.shape[0], found.shape[1]), fill_value, dtype=torch.int64)
+    return torch.cat([found, pad], 0)
+
+
+def unsafe_split_with_sizes(input: Tensor, split_sizes, dim: int = 0) -> tuple:
+    """:func:`split_with_sizes` (PyTorch's version skips a check of later in-place use)."""
+    return split_with_sizes(input, split_sizes, dim)
+
+
+def as_strided_(self: Tensor, size, stride, storage_offset=None) -> Tensor:
+    """Give ``self`` the sizes, strides and offset of ``self.as_strided(...)`` in place."""
+    view = self.as_strided(size, stride, storage_offset)
+    self._np = view._np
+    self._offset_ = view._offset_
+    if view.grad_fn is not None:
+        self.grad_fn = view.grad_fn
+    return self
+
+
 #: Tensor methods of this family
 METHODS = {
+    "is_signed": is_signed,
+    "nonzero_static": nonzero_static,
+    "unsafe_split_with_sizes": unsafe_split_with_sizes,
+    "as_strided_": as_strided_,
     "type_as": type_as,
     "reshape_as": reshape_as,
     "new_empty_strided": new_empty_strided,
@@ -185,7 +220,7 @@ METHODS = {
 }
 
 #: properties of Tensor
-PROPERTIES = {"mH": _conjugate_transpose, "H": _h}
+PROPERTIES = {"mH": _conjugate_transpose, "H": _h, "is_cpu": lambda self: True}
 
 #: in-place methods PyTorch also exposes as ``torch.<name>_(tensor, ...)``
 TORCH_INPLACE = (
