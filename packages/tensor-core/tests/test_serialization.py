@@ -553,3 +553,12 @@ def test_numpy_values_load_once_their_globals_are_allowed():
     with torch.serialization.safe_globals(allowed):
         loaded = torch.load(buffer)
     assert loaded["lr"] == 0.5 and loaded["table"].tolist() == [0, 1, 2]
+
+
+def test_complex32_refused_both_ways():
+    with pytest.raises(RuntimeError, match="complex32"):
+        torch.save(torch.zeros(2, dtype=torch.complex32), io.BytesIO())
+    with pytest.raises(RuntimeError, match="complex32"):
+        torch._utils._rebuild_tensor_v3(
+            torch.UntypedStorage(8), 0, (2,), (1,), False, None, torch.complex32
+        )

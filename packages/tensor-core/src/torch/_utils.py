@@ -65,6 +65,9 @@ def _tensor_on_storage(untyped: UntypedStorage, dtype, offset, size, stride) -> 
         raise TypeError(f"expected a storage, got {type(untyped).__name__}")
     if not isinstance(dtype, _dtype.dtype):
         raise TypeError(f"expected a torch.dtype, got {type(dtype).__name__}")
+    if dtype is _dtype.complex32:
+        # PyTorch stores 4-byte elements; this project holds complex32 as complex64
+        raise RuntimeError("torch.load: complex32 tensors are not supported yet")
     itemsize = dtype.itemsize
     offset, size, stride = _check_geometry(untyped.nbytes(), itemsize, offset, size, stride)
     buffer = untyped._buffer if 0 not in size else untyped._buffer[:0]

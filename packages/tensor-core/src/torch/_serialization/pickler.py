@@ -152,6 +152,9 @@ def _reduce_tensor(tensor: Tensor):
 
 def _tensor_rebuild_args(tensor: Tensor):
     dtype = tensor._dtype
+    if dtype is _dtype.complex32:
+        # held as complex64 here: PyTorch would read its 8-byte elements as 4-byte ones
+        raise RuntimeError("torch.save: complex32 tensors cannot be saved yet")
     storage = TypedStorage._wrap(tensor._storage, dtype)
     geometry = (tensor.storage_offset(), tuple(tensor.shape), tuple(tensor.stride()))
     hooks = OrderedDict()
