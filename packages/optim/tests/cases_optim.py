@@ -241,6 +241,11 @@ FUSED = {
         dict(lr=0.01, weight_decay=0.1, maximize=True, betas=(0.8, 0.99), foreach=True),
     ),
     "Adadelta/default": ("Adadelta", dict()),
+    "ASGD/default": ("ASGD", dict(lr=0.01)),
+    "ASGD/averaging_wd_maximize": (
+        "ASGD",
+        dict(lr=0.01, t0=2, lambd=0.01, alpha=0.5, weight_decay=0.1, maximize=True, _steps=6),
+    ),
     "NAdam/default": ("NAdam", dict(lr=0.01)),
     "NAdam/wd_momentum_decay_maximize": (
         "NAdam",

@@ -61,7 +61,7 @@ def test_foreach_equals_single_tensor_bitwise(label):
     assert results[0] == results[1]
 
 
-@pytest.mark.parametrize("name", ["NAdam", "RAdam"])
+@pytest.mark.parametrize("name", ["NAdam", "RAdam", "ASGD"])
 def test_foreach_equals_single_tensor_bitwise_also_where_pytorchs_differ(name):
     options = dict(lr=0.01, weight_decay=0.1, _steps=7)
     results = []
@@ -104,6 +104,7 @@ VERSIONS = [
     ("NAdam", dict(), 4, {"exp_avg": 2, "exp_avg_sq": 4, "mu_product": 2}),
     ("NAdam", dict(weight_decay=0.1, decoupled_weight_decay=True), 6, {"exp_avg_sq": 4}),
     ("RAdam", dict(), 2, {"exp_avg": 2, "exp_avg_sq": 4}),
+    ("ASGD", dict(t0=0), 4, {"ax": 2}),
     ("RAdam", dict(weight_decay=0.1, decoupled_weight_decay=True), 4, {"exp_avg": 2}),
 ]
 

@@ -422,6 +422,44 @@ void adadelta_step(const py::list& params, const py::list& grads, const py::list
   }
 }
 
+// ------------------------------------------------------------------ ASGD
+
+void asgd_step(const py::list& params, const py::list& grads, const py::list& axs,
+               const std::vector<double>& decays, const std::vector<double>& neg_etas,
+               const std::vector<double>& mus, double weight_decay, bool maximize, int threads) {
+  const std::size_t count = py::len(params);
+  same_length(grads, count, "grads");
+  same_length(axs, count, "axs");
+  check_per_parameter(decays, count, "decays");
+  check_per_parameter(neg_etas, count, "neg_etas");
+  check_per_parameter(mus, count, "mus");
+  opt::AsgdHyper h{weight_decay, 0.0, 0.0, 0.0, false, maximize};
+  threads = pool_threads(threads);
+  auto run = [&](auto tag) {
+    using T = decltype(tag);
+    std::vector<T*> ps, as;
+    std::vector<const T*> gs;
+    std::vector<std::size_t> ns;
+    for (std::size_t i = 0; i < count; ++i) {
+      const auto n = py::reinterpret_borrow<py::array>(params[i]).size();
+      ps.push_back(data_of<T>(params, i, -1, true, "params"));
+      gs.push_back(data_of<T>(grads, i, n, false, "grads"));
+      as.push_back(data_of<T>(axs, i, n, true, "axs"));
+      ns.push_back(static_cast<std::size_t>(n));
+    }
+    py::gil_scoped_release nogil;
+    for (std::size_t i = 0; i < count; ++i) {
+      h.decay = decays[i];
+      h.neg_eta = neg_etas[i];
+      h.mu = mus[i];
+      h.averaging = mus[i] != 1.0;
+      opt::asgd_step(ps[i], gs[i], as[i], ns[i], h, threads);
+    }
+  };
+  if (is_float32(params)) run(float{});
+  else run(double{});
+}
+
 // ------------------------------------------------------------------ square roots
 
 void sqrt_in_place(py::array a) {
@@ -455,6 +493,10 @@ void register_optim(py::module_& m) {
         py::arg("square_avgs"), py::arg("acc_deltas"), py::arg("rho"), py::arg("one_minus_rho"),
         py::arg("eps"), py::arg("weight_decay"), py::arg("neg_lr"), py::arg("maximize"),
         py::arg("threads") = 0, "One Adadelta step over lists of arrays, in place.");
+  m.def("asgd_step", &asgd_step, py::arg("params"), py::arg("grads"), py::arg("axs"),
+        py::arg("decays"), py::arg("neg_etas"), py::arg("mus"), py::arg("weight_decay"),
+        py::arg("maximize"), py::arg("threads") = 0,
+        "One ASGD step over lists of arrays, in place (mu == 1: the average copies the parameter).");
   m.def("optim_sqrt_", &sqrt_in_place, py::arg("a"),
         "Square roots of a C-contiguous float array in place, as the optimizer kernels take them.");
   m.def("adam_step", &adam_step, py::arg("params"), py::arg("grads"), py::arg("exp_avgs"),

@@ -29,6 +29,8 @@ namespace optim {
   template <typename T>                                                                      \
   void adadelta_range(T*, const T*, T*, T*, std::size_t, std::size_t, const AdadeltaHyper&); \
   template <typename T>                                                                      \
+  void asgd_range(T*, const T*, T*, std::size_t, std::size_t, const AsgdHyper&);             \
+  template <typename T>                                                                      \
   void nadam_range(const AdamTensors<T>&, std::size_t, std::size_t, const NadamHyper&);      \
   template <typename T>                                                                      \
   void radam_range(const AdamTensors<T>&, std::size_t, std::size_t, const RadamHyper&);      \
@@ -210,6 +212,13 @@ void adadelta_step(T* param, const T* grad, T* square_avg, T* acc_delta, std::si
 }
 
 template <typename T>
+void asgd_step(T* param, const T* grad, T* ax, std::size_t n, const AsgdHyper& h, int threads) {
+  split(n, threads, [&](std::size_t b, std::size_t e) {
+    TORCH_CORE_OPTIM_DISPATCH(asgd_range<T>(param, grad, ax, b, e, h));
+  });
+}
+
+template <typename T>
 void nadam_step(const AdamTensors<T>& t, const NadamHyper& h, int threads) {
   split(t.n, threads, [&](std::size_t b, std::size_t e) {
     TORCH_CORE_OPTIM_DISPATCH(nadam_range<T>(t, b, e, h));
@@ -233,6 +242,7 @@ void radam_step(const AdamTensors<T>& t, const RadamHyper& h, int threads) {
   template void adagrad_step<T>(T*, const T*, T*, std::size_t, const AdagradHyper&, int);     \
   template void adamax_step<T>(T*, const T*, T*, T*, std::size_t, const AdamaxHyper&, int);   \
   template void adadelta_step<T>(T*, const T*, T*, T*, std::size_t, const AdadeltaHyper&, int); \
+  template void asgd_step<T>(T*, const T*, T*, std::size_t, const AsgdHyper&, int);           \
   template void nadam_step<T>(const AdamTensors<T>&, const NadamHyper&, int);                 \
   template void radam_step<T>(const AdamTensors<T>&, const RadamHyper&, int);
 TORCH_CORE_OPTIM_INSTANTIATE(float)

@@ -158,6 +158,18 @@ struct RadamHyper {
   Decay decay;
 };
 
+struct AsgdHyper {
+  double weight_decay;
+  double decay;    // 1 - lambd * eta
+  double neg_eta;
+  double mu;       // averaging weight
+  bool averaging;  // mu != 1 (else the average is a copy of the parameter)
+  bool maximize;
+};
+
+template <typename T>
+void asgd_step(T* param, const T* grad, T* ax, std::size_t n, const AsgdHyper& h, int threads);
+
 template <typename T>
 void nadam_step(const AdamTensors<T>& t, const NadamHyper& h, int threads);
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import torch
 
+from . import _fused
 from ._common import as_float, check_min, direction, new_counter, scalar_dtype, with_grads
 from .optimizer import Optimizer
 
@@ -81,18 +82,54 @@ class ASGD(Optimizer):
         """
         loss = self._eval_closure(closure)
         for group in self.param_groups:
-            for p in with_grads(group, "ASGD"):
-                _asgd_update(p, self._state_of(p, group), group)
+            items = [(p, self._state_of(p, group)) for p in with_grads(group, "ASGD")]
+            for _, state in items:
+                state["step"] += 1
+            _asgd_group(items, group)
+            for _, state in items:
+                _next_eta_mu(state, group)
         return loss
 
 
-def _asgd_update(p, state, group) -> None:
+def _asgd_group(items, group) -> None:
+    """Update every ``(param, state)`` of a group: by the fused native kernel where it
+    applies (one call per parameter, or per dtype with ``foreach=True``), else with tensor
+    ops one parameter at a time."""
+    batches, rest = _fused.batches(
+        items, lambda item: (item[0], item[0].grad, item[1]["ax"]), bool(group.get("foreach"))
+    )
+    lambd = group["lambd"]
+    for chosen, columns in batches:
+        etas = [state["eta"].item() for _, state in chosen]
+        _fused.kernels().asgd_step(
+            *columns,
+            [1 - lambd * eta for eta in etas],
+            [-eta for eta in etas],
+            [state["mu"].item() for _, state in chosen],
+            group["weight_decay"],
+            group["maximize"],
+        )
+        for p, state in chosen:  # as many version bumps as PyTorch's in-place ops make
+            _fused.bump(p, 2)
+            _fused.bump(state["ax"])
+    for p, state in rest:
+        _asgd_update(p, state, group)
+
+
+def _next_eta_mu(state, group) -> None:
+    """The learning rate and averaging weight of the next step, kept in scalar-state
+    tensors (their rounding is part of the rule)."""
     lr, lambd = as_float(group["lr"]), group["lambd"]
+    step = state["step"].item()
+    state["eta"].copy_(torch.tensor(lr / ((1 + lambd * lr * step) ** group["alpha"])))
+    state["mu"].copy_(torch.tensor(1 / max(1, step - group["t0"])))
+
+
+def _asgd_update(p, state, group) -> None:
+    lambd = group["lambd"]
     grad = direction(p, group["maximize"])
-    state["step"] += 1
     if group["weight_decay"] != 0:
         grad = grad.add(p, alpha=group["weight_decay"])
-    # eta and mu live in scalar-state tensors: their rounding is part of the rule
     eta = state["eta"].item()
     p.mul_(1 - lambd * eta)
     p.add_(grad, alpha=-eta)
@@ -101,6 +138,3 @@ def _asgd_update(p, state, group) -> None:
         ax.add_(p.sub(ax).mul_(state["mu"]))
     else:
         ax.copy_(p)
-    step = state["step"].item()
-    state["eta"].copy_(torch.tensor(lr / ((1 + lambd * lr * step) ** group["alpha"])))
-    state["mu"].copy_(torch.tensor(1 / max(1, step - group["t0"])))
