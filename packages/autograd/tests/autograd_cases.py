@@ -696,6 +696,17 @@ second = a.grad
 (a * 3).sum().backward()
 out = (first is second, first, second, a.grad.requires_grad)
 """,
+    "grad_layout_follows_dense_leaf": """
+a = torch.arange(12.0).reshape(3, 4).t().requires_grad_()
+(a * 2).sum().backward()
+b = torch.arange(24.0).reshape(2, 3, 4).permute(2, 0, 1).requires_grad_()
+(b * b).sum().backward()
+c = torch.arange(12.0).reshape(3, 4)[:, ::2].requires_grad_()
+(c * 1).sum().backward()
+d = torch.arange(12.0).reshape(3, 4).t().requires_grad_()
+torch.autograd.backward((d * 3).sum(), inputs=[d])
+out = (a.grad.stride(), a.grad, b.grad.stride(), c.grad.stride(), d.grad.stride(), d.grad)
+""",
     "backward_twice_without_retain!": """
 a = torch.tensor([1.0, -2.0], requires_grad=True)
 y = torch.tanh(a).sum()

@@ -335,9 +335,12 @@ class AccumulateGrad(_NodeBase):
         if previous is None:
             if type(grad) is not _Tensor:  # sparse gradients and subclasses: as they are
                 leaf.grad = grad
-            else:
-                # a tensor of its own (an optimizer updates it in place), C-contiguous
+            elif create_graph:  # a differentiable copy
                 leaf.grad = grad.contiguous() if not grad.is_contiguous() else grad.clone()
+            else:  # a copy of its own (an optimizer updates it in place)
+                array = _empty_in_layout_of(leaf._np)
+                np.copyto(array, grad._np)
+                leaf.grad = _from_array(array, grad._dtype)
         elif not create_graph and type(grad) is _Tensor and _adds_in_place(previous, grad._np):
             np.add(previous._np, grad._np, out=previous._np)
             previous._bump_version()
@@ -351,6 +354,29 @@ class AccumulateGrad(_NodeBase):
         return f"<AccumulateGrad object at {id(self):#x}>"
 
 
+def _empty_in_layout_of(like: np.ndarray) -> np.ndarray:
+    """An empty array for a leaf's gradient: with the leaf's strides when the leaf is dense
+    (a transposed leaf gets a transposed gradient), else C-contiguous; PyTorch's gradient
+    layout contract."""
+    if like.flags.c_contiguous:
+        return np.empty(like.shape, like.dtype)
+    out = np.empty_like(like)  # NumPy keeps the dims' memory order of a dense array
+    if out.strides != like.strides:  # gaps or overlaps: C order
+        return np.empty(like.shape, like.dtype)
+    return out
+
+
+def _in_layout_of(like: np.ndarray, grad: np.ndarray) -> np.ndarray:
+    """``grad`` (the engine's own array) laid out as ``_empty_in_layout_of`` says."""
+    if like.flags.c_contiguous and grad.flags.c_contiguous:
+        return grad
+    out = _empty_in_layout_of(like)
+    if out.strides == grad.strides:
+        return grad
+    np.copyto(out, grad)
+    return out
+
+
 def _adds_in_place(previous, array) -> bool:
     """Whether a gradient ``array`` can be added into ``previous`` (a leaf's ``.grad``) in
     place: a plain dense tensor of the same shape and dtype (as in PyTorch, also one that
@@ -359,9 +385,14 @@ def _adds_in_place(previous, array) -> bool:
         type(previous) is _Tensor
         and previous._np.shape == array.shape
         and previous._np.dtype == array.dtype
-        and previous._np.flags.c_contiguous
+        and (previous._np.flags.c_contiguous or _dense(previous._np))
         and previous._np.flags.writeable
     )
+
+
+def _dense(array: np.ndarray) -> bool:
+    """No gaps or overlaps (in some dim order): safe to write into element by element."""
+    return np.empty_like(array).strides == array.strides and 0 not in array.strides
 
 
 def _cast(grad, dtype):
@@ -1106,9 +1137,7 @@ def _accumulate(node, grad) -> None:
         return
     previous = leaf.grad
     if previous is None:  # the engine's own array (see _FREE_REFS): no copy
-        if not grad.flags.c_contiguous:
-            grad = np.ascontiguousarray(grad)
-        leaf.grad = _from_array(grad, dtype)
+        leaf.grad = _from_array(_in_layout_of(leaf._np, grad), dtype)
     elif _adds_in_place(previous, grad):  # as PyTorch: accumulated in place
         np.add(previous._np, grad, out=previous._np)
         previous._bump_version()
