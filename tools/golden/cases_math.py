@@ -556,3 +556,26 @@ OUT_AND_INPLACE += [
 ]
 
 GROUPS["out_and_inplace"] = OUT_AND_INPLACE
+
+# more of PyTorch's torch.* namespace (torch._ops.api_extras)
+API_EXTRAS = [
+    "torch.isin(torch.tensor([[1, 2, 3], [4, 2, 6]]), torch.tensor([2, 6])), torch.isin(torch.tensor([1, 2]), 2), torch.isin(2, torch.tensor([1, 2])), torch.isin(torch.tensor([1, 2]), torch.tensor([2]), invert=True)",
+    "torch.isin(torch.tensor([1.0, float('nan')]), torch.tensor([float('nan'), 1.0]))",
+    "torch.unravel_index(torch.tensor([4, 1, 5]), (2, 3)), torch.unravel_index(torch.tensor(4), (2, 3)), torch.unravel_index(torch.tensor([6, -1]), (2, 3))",
+    "torch.unravel_index(torch.tensor([1.0]), (2, 3))",
+    "torch.row_stack([torch.tensor([1, 2]), torch.tensor([3, 4])]), torch.asarray([1, 2.5]), torch.asarray([1, 2], dtype=torch.float64)",
+    "t = torch.ones(2); torch.asarray(t) is t, torch.asarray(t, copy=True) is t",
+    "torch.rsub(torch.tensor([1.0, 2]), 5, alpha=2), torch.rsub(torch.tensor([1.0, 2]), torch.tensor([3.0, 3])), torch.scalar_tensor(3), torch.scalar_tensor(3, dtype=torch.int64)",
+    "torch.frobenius_norm(torch.tensor([[3.0, 4], [0, 0]]), dim=(1,)), torch.nuclear_norm(torch.tensor([[3.0, 4], [0, 0]])), torch.nuclear_norm(torch.ones(2, 2, 2), dim=(1, 2), keepdim=True).shape",
+    "torch.view_copy(torch.arange(6), (2, 3)), torch.t_copy(torch.arange(6).reshape(2, 3)).stride(), torch.transpose_copy(torch.arange(6).reshape(2, 3), 0, 1).stride(), torch.diagonal_copy(torch.arange(9).reshape(3, 3)), torch.expand_copy(torch.tensor([1, 2]), (2, 2)).stride()",
+    "torch.detach(torch.ones(1, requires_grad=True)).requires_grad, torch.fill_(torch.zeros(2), 3), torch.clamp_min_(torch.tensor([1.0, -1]), 0), torch.xlogy_(torch.tensor([1.0, 2]), 2), torch.index_put_(torch.zeros(3), (torch.tensor([1]),), torch.tensor(2.0))",
+    "torch.rms_norm(torch.tensor([[1.0, 2, 3]]), [3]), torch.rms_norm(torch.tensor([[1.0, 2, 3]]), [3], torch.tensor([1.0, 0.5, 2]), 1e-3)",
+    "LU, piv = torch.linalg.lu_factor(torch.tensor([[4.0, 1, 2], [1, 3, 0], [2, 0, 5]])); torch.lu_solve(torch.ones(3, 1), LU, piv), torch.lu_unpack(LU, piv), torch.linalg.lu_solve(LU, piv, torch.ones(3, 2))",
+    "torch.matrix_rank(torch.eye(2))",
+    "torch.eig(torch.eye(2))",
+    "torch.solve(torch.eye(2), torch.eye(2))",
+    "torch.symeig(torch.eye(2))",
+    "torch.lstsq(torch.eye(2), torch.eye(2))",
+]
+
+GROUPS["api_extras"] = API_EXTRAS

@@ -93,6 +93,7 @@ from ._layout import (
 from ._legacy import LEGACY_TYPES
 from ._ops import out_variants as _out_variants
 from ._ops._dispatch import result_type
+from ._ops.api_extras import *  # noqa: F403 - isin, unravel_index, asarray, rms_norm, ...
 from ._ops.binary_math import *  # noqa: F403 - the binary math functions
 from ._ops.combining import (
     atleast_1d,
@@ -290,6 +291,8 @@ from .version import __version__
 
 _bindings.bind()
 globals().update(_ops.conveniences.torch_inplace_functions())  # torch.sigmoid_, ...
+globals().update(_ops.api_extras.copies())  # torch.view_copy, torch.t_copy, ...
+globals().update(_ops.api_extras.REMOVED)  # torch.solve, torch.eig, ... raise as PyTorch
 _fastpath.install()
 _sparse.bind()
 globals().update(LEGACY_TYPES)  # torch.FloatTensor, torch.LongTensor, ...

@@ -2,6 +2,7 @@
 ``torch._interface.ops``."""
 
 from . import (  # noqa: F401
+    api_extras,
     binary_math,
     combining,
     conveniences,

@@ -227,7 +227,8 @@ TORCH_INPLACE = (
     "abs absolute acos arccos acosh arccosh asin arcsin asinh arcsinh atan arctan atanh "
     "arctanh ceil clamp clip cos cosh deg2rad rad2deg erf erfc erfinv exp exp2 expm1 fix "
     "floor frac log log10 log1p log2 logit neg negative reciprocal round rsqrt sigmoid sign "
-    "sin sinh sqrt square tan tanh trunc nan_to_num relu sinc i0 conj_physical"
+    "sin sinh sqrt square tan tanh trunc nan_to_num relu sinc i0 conj_physical fill addmv "
+    "clamp_min clamp_max gcd lcm ldexp xlogy index_put as_strided"
 ).split()
 
 

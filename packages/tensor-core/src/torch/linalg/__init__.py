@@ -52,6 +52,9 @@ for _name in __all__[1:]:
 
 # the rest of torch.linalg (torch._ops.linalg_extras, torch._ops.combining)
 globals().update(_EXTRAS)
+from .._ops.api_extras import linalg_lu_solve as lu_solve  # noqa: E402
+
+_EXTRAS = {**_EXTRAS, "lu_solve": lu_solve}
 _WITH_OUT = """cross matmul multi_dot matrix_power matrix_exp lu_factor lu solve_triangular inv_ex
 solve_ex cholesky_ex eig tensorinv tensorsolve householder_product vecdot cond""".split()
 for _name in _WITH_OUT:
