@@ -34,6 +34,10 @@ def _nll(target, reduction):
     return lambda x: nn_fused.nll_loss(x, torch.tensor(target), -100, reduction)
 
 
+def _gru_no_bias(x, h, w_ih, w_hh):
+    return nn_fused.gru_layer(x, h, w_ih, w_hh)
+
+
 def _lstm_no_bias(x, h, c, w_ih, w_hh):
     return nn_fused.lstm_layer(x, h, c, w_ih, w_hh)
 
@@ -49,6 +53,14 @@ CASES = {
     "cross_entropy_none": lambda: (_cross_entropy([0, 2, 1, 1], "none"), (_leaf(4, 3),)),
     "nll_mean": lambda: (_nll([0, 2, -100, 1], "mean"), (_leaf(4, 3),)),
     "nll_none": lambda: (_nll([0, 2, 1, 1], "none"), (_leaf(4, 3),)),
+    "gru_layer": lambda: (
+        nn_fused.gru_layer,
+        (_leaf(4, 2, 3), _leaf(2, 5), _leaf(15, 3, scale=0.5), _leaf(15, 5, scale=0.5),
+         _leaf(15), _leaf(15)),
+    ),
+    "gru_layer_no_bias": lambda: (
+        _gru_no_bias, (_leaf(3, 2, 3), _leaf(2, 4), _leaf(12, 3), _leaf(12, 4))
+    ),
     "lstm_layer": lambda: (
         nn_fused.lstm_layer,
         (_leaf(4, 2, 3), _leaf(2, 5), _leaf(2, 5), _leaf(20, 3, scale=0.5),

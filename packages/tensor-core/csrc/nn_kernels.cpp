@@ -596,6 +596,205 @@ void lstm_cell_backward(const py::array& z, const py::array& c_prev, const py::a
   }
 }
 
+// ------------------------------------------------------------------- GRU layer
+// Gates per row as [reset, update, new] blocks of `hidden` columns, PyTorch's order:
+// r = sigmoid(x_r + h_r), z = sigmoid(x_z + h_z), n = tanh(x_n + r * h_n),
+// h' = (1 - z) * n + z * h, where x_* hold x W_ih^T + b_ih and h_* hold h W_hh^T + b_hh.
+
+// The time loop: hs (T + 1, B, H) holds h0 in row 0 and receives every later state;
+// gates (T, B, 3H) receive r, z, n and hn (T, B, H) the h_n part of h W_hh^T + b_hh.
+template <typename T>
+TORCH_NN_INLINE void gru_layer_forward_typed(const T* projected, const T* w_hh_t, const T* b_hh,
+                                             T* hs, T* gates, T* hn, std::int64_t steps,
+                                             std::int64_t batch, std::int64_t hidden,
+                                             T* scratch) {
+  const std::int64_t width = 3 * hidden, state = batch * hidden;
+  T* gh = scratch;                  // (B, 3H): h W_hh^T + b_hh
+  T* e = scratch + batch * width;  // (B, 3H): exponentials
+  for (std::int64_t t = 0; t < steps; ++t) {
+    for (std::int64_t r = 0; r < batch; ++r) {
+      for (std::int64_t i = 0; i < width; ++i) gh[r * width + i] = b_hh ? b_hh[i] : T(0);
+    }
+    const T* h = hs + t * state;
+    add_product(h, w_hh_t, gh, batch, hidden, width);
+    const T* x = projected + t * batch * width;
+    T* g = gates + t * batch * width;
+    for (std::int64_t r = 0; r < batch; ++r) {
+      for (std::int64_t k = 0; k < 2 * hidden; ++k) {
+        e[r * width + k] = -(x[r * width + k] + gh[r * width + k]);
+      }
+    }
+    torch_core::exp<T>(e, e, static_cast<std::size_t>(batch * width), 1);
+    for (std::int64_t r = 0; r < batch; ++r) {
+      for (std::int64_t k = 0; k < 2 * hidden; ++k) {
+        g[r * width + k] = T(1) / (T(1) + e[r * width + k]);
+      }
+      for (std::int64_t k = 0; k < hidden; ++k) {
+        const T h_n = gh[r * width + 2 * hidden + k];
+        hn[t * state + r * hidden + k] = h_n;
+        const T pre = x[r * width + 2 * hidden + k] + g[r * width + k] * h_n;
+        g[r * width + 2 * hidden + k] = pre;
+        e[r * width + 2 * hidden + k] = T(-2) * std::fabs(pre);
+      }
+    }
+    for (std::int64_t r = 0; r < batch; ++r) {
+      T* ex = e + r * width + 2 * hidden;
+      torch_core::exp<T>(ex, ex, static_cast<std::size_t>(hidden), 1);
+    }
+    T* next = hs + (t + 1) * state;
+    for (std::int64_t r = 0; r < batch; ++r) {
+      T* row = g + r * width;
+      for (std::int64_t k = 0; k < hidden; ++k) {
+        const T n = tanh_from_exp(row[2 * hidden + k], e[r * width + 2 * hidden + k]);
+        row[2 * hidden + k] = n;
+        const T z = row[hidden + k];
+        next[r * hidden + k] = (T(1) - z) * n + z * h[r * hidden + k];
+      }
+    }
+  }
+}
+
+// Back through time: grad (T, B, H) holds the gradient of each step's h (the final h is
+// the last step's). Writes dgx (T, B, 3H) (the gradient of x W_ih^T + b_ih), dgh (T, B,
+// 3H) (of h W_hh^T + b_hh) and the gradient of h0.
+template <typename T>
+TORCH_NN_INLINE void gru_layer_backward_typed(const T* grad, const T* hs, const T* gates,
+                                              const T* hn, const T* w_hh, T* dgx, T* dgh, T* dh0,
+                                              std::int64_t steps, std::int64_t batch,
+                                              std::int64_t hidden) {
+  const std::int64_t width = 3 * hidden, state = batch * hidden;
+  std::fill(dh0, dh0 + state, T(0));  // carries the gradient from the later step
+  for (std::int64_t t = steps - 1; t >= 0; --t) {
+    const T* h = hs + t * state;
+    const T* g = gates + t * batch * width;
+    T* gx = dgx + t * batch * width;
+    T* gh = dgh + t * batch * width;
+    for (std::int64_t r = 0; r < batch; ++r) {
+      for (std::int64_t k = 0; k < hidden; ++k) {
+        const std::int64_t at = r * hidden + k;
+        const T dh = grad[t * state + at] + dh0[at];
+        const T reset = g[r * width + k], update = g[r * width + hidden + k];
+        const T n = g[r * width + 2 * hidden + k];
+        const T dn = dh * (T(1) - update) * (T(1) - n * n);
+        const T dz = dh * (h[at] - n) * update * (T(1) - update);
+        const T dr = dn * hn[t * state + at] * reset * (T(1) - reset);
+        gx[r * width + k] = dr;
+        gx[r * width + hidden + k] = dz;
+        gx[r * width + 2 * hidden + k] = dn;
+        gh[r * width + k] = dr;
+        gh[r * width + hidden + k] = dz;
+        gh[r * width + 2 * hidden + k] = dn * reset;
+        dh0[at] = dh * update;  // the direct path; the product path is added below
+      }
+    }
+    add_product(gh, w_hh, dh0, batch, width, hidden);
+  }
+}
+
+TORCH_NN_CLONES void gru_layer_forward_f32(const float* projected, const float* w_hh_t,
+                                           const float* b_hh, float* hs, float* gates, float* hn,
+                                           std::int64_t steps, std::int64_t batch,
+                                           std::int64_t hidden) {
+  std::vector<float> scratch(static_cast<std::size_t>(batch * 6 * hidden));
+  gru_layer_forward_typed(projected, w_hh_t, b_hh, hs, gates, hn, steps, batch, hidden,
+                          scratch.data());
+}
+TORCH_NN_CLONES void gru_layer_forward_f64(const double* projected, const double* w_hh_t,
+                                           const double* b_hh, double* hs, double* gates,
+                                           double* hn, std::int64_t steps, std::int64_t batch,
+                                           std::int64_t hidden) {
+  std::vector<double> scratch(static_cast<std::size_t>(batch * 6 * hidden));
+  gru_layer_forward_typed(projected, w_hh_t, b_hh, hs, gates, hn, steps, batch, hidden,
+                          scratch.data());
+}
+TORCH_NN_CLONES void gru_layer_backward_f32(const float* grad, const float* hs,
+                                            const float* gates, const float* hn,
+                                            const float* w_hh, float* dgx, float* dgh, float* dh0,
+                                            std::int64_t steps, std::int64_t batch,
+                                            std::int64_t hidden) {
+  gru_layer_backward_typed(grad, hs, gates, hn, w_hh, dgx, dgh, dh0, steps, batch, hidden);
+}
+TORCH_NN_CLONES void gru_layer_backward_f64(const double* grad, const double* hs,
+                                            const double* gates, const double* hn,
+                                            const double* w_hh, double* dgx, double* dgh,
+                                            double* dh0, std::int64_t steps, std::int64_t batch,
+                                            std::int64_t hidden) {
+  gru_layer_backward_typed(grad, hs, gates, hn, w_hh, dgx, dgh, dh0, steps, batch, hidden);
+}
+
+// projected (T, B, 3H), w_hh_t (H, 3H), b_hh (3H) or None; hs (T + 1, B, H) with row 0 set;
+// gates (T, B, 3H) and hn (T, B, H) written.
+void gru_layer_forward(const py::array& projected, const py::array& w_hh_t, const py::object& b_hh,
+                       py::array& hs, py::array& gates, py::array& hn) {
+  const char* what = "gru_layer_forward";
+  if (projected.ndim() != 3 || projected.shape(2) % 3 != 0 || w_hh_t.ndim() != 2) {
+    throw std::invalid_argument("gru_layer_forward: projected must be (T, B, 3 * hidden)");
+  }
+  const std::int64_t steps = projected.shape(0), batch = projected.shape(1);
+  const std::int64_t hidden = projected.shape(2) / 3;
+  if (w_hh_t.shape(0) != hidden || w_hh_t.shape(1) != 3 * hidden) {
+    throw std::invalid_argument("gru_layer_forward: w_hh_t must be (hidden, 3 * hidden)");
+  }
+  check_size(hs, (steps + 1) * batch * hidden, what);
+  check_size(gates, steps * batch * 3 * hidden, what);
+  check_size(hn, steps * batch * hidden, what);
+  py::array bias;
+  if (!b_hh.is_none()) {
+    bias = py::reinterpret_borrow<py::array>(b_hh);
+    check_size(bias, 3 * hidden, what);
+  }
+  if (projected.dtype().is(py::dtype::of<float>())) {
+    gru_layer_forward_f32(input_data<float>(projected, what), input_data<float>(w_hh_t, what),
+                          b_hh.is_none() ? nullptr : input_data<float>(bias, what),
+                          output_data<float>(hs, what), output_data<float>(gates, what),
+                          output_data<float>(hn, what), steps, batch, hidden);
+  } else if (projected.dtype().is(py::dtype::of<double>())) {
+    gru_layer_forward_f64(input_data<double>(projected, what), input_data<double>(w_hh_t, what),
+                          b_hh.is_none() ? nullptr : input_data<double>(bias, what),
+                          output_data<double>(hs, what), output_data<double>(gates, what),
+                          output_data<double>(hn, what), steps, batch, hidden);
+  } else {
+    throw py::type_error("gru_layer_forward: arrays must be float32 or float64");
+  }
+}
+
+// grad (T, B, H); hs, gates, hn as gru_layer_forward left them; w_hh (3H, H). Writes
+// dgx, dgh (T, B, 3H) and dh0 (B, H).
+void gru_layer_backward(const py::array& grad, const py::array& hs, const py::array& gates,
+                        const py::array& hn, const py::array& w_hh, py::array& dgx,
+                        py::array& dgh, py::array& dh0) {
+  const char* what = "gru_layer_backward";
+  if (gates.ndim() != 3 || gates.shape(2) % 3 != 0 || w_hh.ndim() != 2) {
+    throw std::invalid_argument("gru_layer_backward: gates must be (T, B, 3 * hidden)");
+  }
+  const std::int64_t steps = gates.shape(0), batch = gates.shape(1);
+  const std::int64_t hidden = gates.shape(2) / 3;
+  if (w_hh.shape(0) != 3 * hidden || w_hh.shape(1) != hidden) {
+    throw std::invalid_argument("gru_layer_backward: w_hh must be (3 * hidden, hidden)");
+  }
+  check_size(grad, steps * batch * hidden, what);
+  check_size(hs, (steps + 1) * batch * hidden, what);
+  check_size(hn, steps * batch * hidden, what);
+  check_size(dgx, steps * batch * 3 * hidden, what);
+  check_size(dgh, steps * batch * 3 * hidden, what);
+  check_size(dh0, batch * hidden, what);
+  if (gates.dtype().is(py::dtype::of<float>())) {
+    gru_layer_backward_f32(input_data<float>(grad, what), input_data<float>(hs, what),
+                           input_data<float>(gates, what), input_data<float>(hn, what),
+                           input_data<float>(w_hh, what), output_data<float>(dgx, what),
+                           output_data<float>(dgh, what), output_data<float>(dh0, what), steps,
+                           batch, hidden);
+  } else if (gates.dtype().is(py::dtype::of<double>())) {
+    gru_layer_backward_f64(input_data<double>(grad, what), input_data<double>(hs, what),
+                           input_data<double>(gates, what), input_data<double>(hn, what),
+                           input_data<double>(w_hh, what), output_data<double>(dgx, what),
+                           output_data<double>(dgh, what), output_data<double>(dh0, what), steps,
+                           batch, hidden);
+  } else {
+    throw py::type_error("gru_layer_backward: arrays must be float32 or float64");
+  }
+}
+
 // projected (T, B, 4H), w_hh_t (H, 4H), b_hh (4H) or None; hs, cs (T + 1, B, H) with row
 // 0 set; gates (T, B, 4H) and tanh_cs (T, B, H) written.
 void lstm_layer_forward(const py::array& projected, const py::array& w_hh_t,
@@ -699,4 +898,10 @@ void register_nn(py::module_& m) {
   m.def("lstm_layer_backward", &lstm_layer_backward, py::arg("grad"), py::arg("gates"),
         py::arg("cs"), py::arg("tanh_cs"), py::arg("w_hh"), py::arg("dz"), py::arg("dh0"),
         py::arg("dc0"), "Back through the time loop of lstm_layer_forward.");
+  m.def("gru_layer_forward", &gru_layer_forward, py::arg("projected"), py::arg("w_hh_t"),
+        py::arg("b_hh"), py::arg("hs"), py::arg("gates"), py::arg("hn"),
+        "The time loop of one GRU layer, states written into hs.");
+  m.def("gru_layer_backward", &gru_layer_backward, py::arg("grad"), py::arg("hs"),
+        py::arg("gates"), py::arg("hn"), py::arg("w_hh"), py::arg("dgx"), py::arg("dgh"),
+        py::arg("dh0"), "Back through the time loop of gru_layer_forward.");
 }

@@ -181,6 +181,24 @@ def test_lstm_layer_matches_the_step_composite(dtype, tol, bias, reference_path)
         np.testing.assert_allclose(got, expected, rtol=tol, atol=tol)
 
 
+@pytest.mark.parametrize("bias", [True, False])
+@pytest.mark.parametrize("dtype,tol", [(torch.float64, 1e-12), (torch.float32, 3e-6)])
+def test_gru_layer_matches_the_step_composite(dtype, tol, bias, reference_path):
+    x, h0, _, w_ih, w_hh, b_ih, b_hh = _lstm_inputs(dtype, bias, hidden=8)
+    args = [
+        x,
+        h0[:, :8],
+        w_ih[:24],
+        w_hh[:24, :8],
+        *(b if b is None else b[:24] for b in (b_ih, b_hh)),
+    ]
+    expected = nn_fused.gru_layer_composite(*args).numpy()
+    for native in (True, False):
+        reference_path(native and _native.ENABLED)
+        got = nn_fused.gru_layer(*args).numpy()
+        np.testing.assert_allclose(got, expected, rtol=tol, atol=tol)
+
+
 def test_lstm_layer_declines_projections_and_mixed_dtypes():
     args = _lstm_inputs(torch.float32)
     assert nn_fused.lstm_layer(*args[:4], args[4][:, :5], *args[5:]) is None

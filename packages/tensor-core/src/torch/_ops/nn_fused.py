@@ -536,3 +536,165 @@ _register(
     "_lstm_layer_backward(Tensor grad, ...) -> Tensor[]",
     differentiable=False,
 )
+
+
+# ----------------------------------------------------------------------- GRU layer
+
+
+def gru_layer_applies(input, h0, w_ih, w_hh, b_ih, b_hh) -> bool:
+    """Whether :func:`gru_layer` takes these operands: float tensors of one dtype, a
+    non-empty (T, B, I) input, a (B, H) state."""
+    tensors = [input, h0, w_ih, w_hh] + [b for b in (b_ih, b_hh) if b is not None]
+    dtype = input._dtype
+    if dtype not in _FLOATS or any(t._dtype is not dtype for t in tensors):
+        return False
+    if input._np.ndim != 3 or input._np.shape[0] == 0:
+        return False
+    gates, hidden = w_hh._np.shape
+    return (
+        gates == 3 * hidden
+        and w_ih._np.shape == (gates, input._np.shape[2])
+        and h0._np.shape == (input._np.shape[1], hidden)
+        and (b_ih is None) == (b_hh is None)
+    )
+
+
+class GRUSaved:
+    """What the backward of one GRU layer needs: the states before each step (h0 first,
+    (T + 1, B, H)), the gates r, z, n (T, B, 3H) and the h part of the new gate's input
+    (T, B, H); and the gradients last computed from them (as :class:`LSTMSaved`)."""
+
+    __slots__ = ("hs", "gates", "hn", "grad_key", "grads")
+
+    def __init__(self, hs, gates, hn):
+        self.hs, self.gates, self.hn = hs, gates, hn
+        self.grad_key = self.grads = None
+
+
+def _gru_loop_reference(projected, w_hh_t, bias_hh, hs, gates, hn) -> None:
+    """NumPy reference of torch._C.gru_layer_forward (same arguments)."""
+    hidden = hs.shape[2]
+    for t in range(projected.shape[0]):
+        gh = _mm(hs[t], w_hh_t) + (0 if bias_hh is None else bias_hh)
+        x = projected[t]
+        rz = 1 / (1 + np.exp(-(x[:, : 2 * hidden] + gh[:, : 2 * hidden])))
+        hn[t] = gh[:, 2 * hidden :]
+        n = np.tanh(x[:, 2 * hidden :] + rz[:, :hidden] * hn[t])
+        gates[t] = np.concatenate([rz, n], axis=1)
+        update = rz[:, hidden:]
+        hs[t + 1] = (1 - update) * n + update * hs[t]
+
+
+def _gru_loop_backward_reference(grad, hs, gates, hn, w_hh, dgx, dgh, dh0) -> None:
+    """NumPy reference of torch._C.gru_layer_backward (same arguments)."""
+    dh0[...] = 0
+    for t in range(gates.shape[0] - 1, -1, -1):
+        dh = grad[t] + dh0
+        reset, update, n = np.split(gates[t], 3, axis=1)
+        dn = dh * (1 - update) * (1 - n * n)
+        dz = dh * (hs[t] - n) * update * (1 - update)
+        dr = dn * hn[t] * reset * (1 - reset)
+        dgx[t] = np.concatenate([dr, dz, dn], axis=1)
+        dgh[t] = np.concatenate([dr, dz, dn * reset], axis=1)
+        dh0[...] = dh * update + _mm(dgh[t], w_hh)
+
+
+def gru_layer(input, h0, w_ih, w_hh, b_ih=None, b_hh=None):
+    """One GRU layer over a (T, B, I) sequence as one op: returns the hidden state after
+    each step, (T, B, H) (the last row is the final state); None when it does not apply
+    (see :func:`gru_layer_applies`) or torch-autograd cannot record it.
+
+    NOTE: as for the LSTM layer, the input projection of all steps is one product and the
+    time loop one native call; ``n = tanh(x_n + r * (h W_hn^T + b_hn))`` as in PyTorch.
+    """
+    if not gru_layer_applies(input, h0, w_ih, w_hh, b_ih, b_hh):
+        return None
+    x = input._np
+    steps, batch, features = x.shape
+    hidden = w_hh._np.shape[1]
+    dtype = x.dtype
+    projected = _mm(x.reshape(steps * batch, features), w_ih._np.T)
+    if b_ih is not None:
+        projected += b_ih._np
+    projected = projected.reshape(steps, batch, 3 * hidden)
+    bias_hh = None if b_hh is None else np.ascontiguousarray(b_hh._np)
+    hs = np.empty((steps + 1, batch, hidden), dtype=dtype)
+    gates = np.empty((steps, batch, 3 * hidden), dtype=dtype)
+    hn = np.empty((steps, batch, hidden), dtype=dtype)
+    hs[0] = h0._np
+    w_hh_t = np.ascontiguousarray(w_hh._np.T)
+    if _native.ENABLED:
+        _lstm_native().gru_layer_forward(projected, w_hh_t, bias_hh, hs, gates, hn)
+    else:
+        _gru_loop_reference(projected, w_hh_t, bias_hh, hs, gates, hn)
+    result = make(hs[1:].copy(), input._dtype)
+    saved = GRUSaved(hs, gates, hn)
+    return _record(GRU_LAYER, (input, h0, w_ih, w_hh, b_ih, b_hh), result, saved)
+
+
+def gru_layer_backward(grad: Tensor, inputs, saved: GRUSaved, index: int):
+    """The gradient of :func:`gru_layer` for its input number ``index`` (input, h0, w_ih,
+    w_hh, b_ih, b_hh), from one pass back through time (as :func:`lstm_layer_backward`)."""
+    grads = saved.grads
+    if saved.grad_key is not grad or grads is None or grads[index] is None:
+        grads = _gru_layer_gradients(grad, inputs, saved)
+        saved.grad_key, saved.grads = grad, grads
+    result, grads[index] = grads[index], None
+    return result
+
+
+def _gru_layer_gradients(grad: Tensor, inputs, saved: GRUSaved) -> list:
+    input, _, w_ih, w_hh, b_ih, _ = inputs
+    g = np.ascontiguousarray(grad._np)
+    steps, batch, hidden = saved.hn.shape
+    dtype = g.dtype
+    dgx = np.empty((steps, batch, 3 * hidden), dtype=dtype)
+    dgh = np.empty((steps, batch, 3 * hidden), dtype=dtype)
+    dh0 = np.empty((batch, hidden), dtype=dtype)
+    w = np.ascontiguousarray(w_hh._np)
+    backward = (
+        _lstm_native().gru_layer_backward if _native.ENABLED else _gru_loop_backward_reference
+    )
+    backward(g, saved.hs, saved.gates, saved.hn, w, dgx, dgh, dh0)
+    rows_x = dgx.reshape(steps * batch, 3 * hidden)
+    rows_h = dgh.reshape(steps * batch, 3 * hidden)
+    x = input._np
+    features = x.shape[2]
+    dtype_t = grad._dtype
+    return [
+        make(_mm(rows_x, w_ih._np).reshape(steps, batch, features), dtype_t),
+        make(dh0, dtype_t),
+        make(_mm(rows_x.T, x.reshape(steps * batch, features)), dtype_t),
+        make(_mm(rows_h.T, saved.hs[:steps].reshape(steps * batch, hidden)), dtype_t),
+        None if b_ih is None else make(rows_x.sum(0), dtype_t),
+        None if b_ih is None else make(rows_h.sum(0), dtype_t),
+    ]
+
+
+def gru_layer_composite(input, h0, w_ih, w_hh, b_ih=None, b_hh=None) -> Tensor:
+    """:func:`gru_layer` by core's ``gru_cell`` composite, step by step (the reference,
+    and what double backward differentiates)."""
+    import torch
+
+    from .nn_functional import gru_cell
+
+    h = h0
+    hiddens = []
+    for t in range(input.shape[0]):
+        h = gru_cell(input[t], h, w_ih, w_hh, b_ih, b_hh)
+        hiddens.append(h)
+    return torch.stack(hiddens)
+
+
+GRU_LAYER = _register(
+    "_gru_layer",
+    gru_layer,
+    "_gru_layer(Tensor input, Tensor h0, Tensor w_ih, Tensor w_hh, Tensor? b_ih, "
+    "Tensor? b_hh) -> Tensor",
+)
+_register(
+    "_gru_layer_backward",
+    gru_layer_backward,
+    "_gru_layer_backward(Tensor grad, ...) -> Tensor[]",
+    differentiable=False,
+)

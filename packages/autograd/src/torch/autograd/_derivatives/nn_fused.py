@@ -90,22 +90,28 @@ def _nll_loss(grad, inputs, saved):
 # ---------------------------------------------------------------------- LSTM layer
 
 
-def _lstm_layer(grad, inputs, saved, index):
-    if not torch.is_grad_enabled():
-        return _fn("_lstm_layer_backward")(grad, inputs, saved, index)
-    # create_graph: differentiate the step-by-step composite, which records every op
-    if saved.grad_key is not grad or saved.grads is None or saved.grads[index] is None:
-        from torch._ops.nn_fused import lstm_layer_composite
+def _recurrent_layer(backward: str, composite: str):
+    """The formula of a fused recurrent layer (one formula for every input, variadic)."""
 
-        result = lstm_layer_composite(*inputs)
-        wanted = [x for x in inputs if isinstance(x, torch.Tensor) and x.requires_grad]
-        found = iter(torch.autograd.grad(result, wanted, grad, create_graph=True))
-        saved.grads = [
-            next(found) if isinstance(x, torch.Tensor) and x.requires_grad else None for x in inputs
-        ]
-        saved.grad_key = grad
-    result, saved.grads[index] = saved.grads[index], None
-    return result
+    def formula(grad, inputs, saved, index):
+        if not torch.is_grad_enabled():
+            return _fn(backward)(grad, inputs, saved, index)
+        # create_graph: differentiate the step-by-step composite, which records every op
+        if saved.grad_key is not grad or saved.grads is None or saved.grads[index] is None:
+            from torch._ops import nn_fused
+
+            result = getattr(nn_fused, composite)(*inputs)
+            wanted = [x for x in inputs if isinstance(x, torch.Tensor) and x.requires_grad]
+            found = iter(torch.autograd.grad(result, wanted, grad, create_graph=True))
+            saved.grads = [
+                next(found) if isinstance(x, torch.Tensor) and x.requires_grad else None
+                for x in inputs
+            ]
+            saved.grad_key = grad
+        result, saved.grads[index] = saved.grads[index], None
+        return result
+
+    return formula
 
 
 NN_FUSED = {
@@ -122,6 +128,15 @@ NN_FUSED = {
     "_cross_entropy": Derivative("NllLossBackward0", (_cross_entropy, None), saved_inputs=()),
     "_nll_loss": Derivative("NllLossBackward0", (_nll_loss, None), saved_inputs=()),
     "_lstm_layer": Derivative(
-        "MkldnnRnnLayerBackward0", (_lstm_layer,), variadic=True, saved_inputs=(0, 3, 4)
+        "MkldnnRnnLayerBackward0",
+        (_recurrent_layer("_lstm_layer_backward", "lstm_layer_composite"),),
+        variadic=True,
+        saved_inputs=(0, 3, 4),
+    ),
+    "_gru_layer": Derivative(
+        "GruLayerBackward0",
+        (_recurrent_layer("_gru_layer_backward", "gru_layer_composite"),),
+        variadic=True,
+        saved_inputs=(0, 2, 3),
     ),
 }

@@ -25,6 +25,7 @@ __all__ = ["RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell"
 
 _GATES = {"LSTM": 4, "GRU": 3, "RNN_TANH": 1, "RNN_RELU": 1}
 _fused_lstm_layer = fused("_lstm_layer")
+_fused_gru_layer = fused("_gru_layer")
 _CELLS = {
     "LSTM": "lstm_cell",
     "GRU": "gru_cell",
@@ -200,13 +201,16 @@ class RNNBase(Module):
         return out, state
 
     def _fused_layer(self, x, state, weights, lengths):
-        """(outputs, final state) of an LSTM layer by core's fused op (one graph node, a
-        native pointwise pass per step), or None where it does not apply (other modes,
+        """(outputs, final state) of an LSTM or GRU layer by core's fused op (one graph
+        node, a native time loop), or None where it does not apply (plain RNNs, LSTM
         projections, packed sequences)."""
-        if self.mode != "LSTM" or lengths is not None or _fused_lstm_layer is None:
+        if lengths is not None:
             return None
         w_ih, w_hh, b_ih, b_hh, w_hr = weights
-        if w_hr is not None:
+        if self.mode == "GRU" and _fused_gru_layer is not None:
+            hiddens = _fused_gru_layer(x, state, w_ih, w_hh, b_ih, b_hh)
+            return None if hiddens is None else (hiddens, hiddens[-1:])
+        if self.mode != "LSTM" or w_hr is not None or _fused_lstm_layer is None:
             return None
         packed = _fused_lstm_layer(x, state[0], state[1], w_ih, w_hh, b_ih, b_hh)
         if packed is None:
