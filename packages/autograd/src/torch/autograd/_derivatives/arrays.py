@@ -16,7 +16,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from torch._interface import array_kernels
+try:
+    from torch._interface import array_kernels
+except ImportError:  # a torch-core from before array_kernels: NumPy's own product
+    array_kernels = None
 
 __all__ = ["ARRAY_FORMULAS", "NoArrayFormError"]
 
@@ -202,14 +205,20 @@ def _matrices(inputs, grad):
     return a, b
 
 
+def _matmul_kernel():
+    """``torch.matmul``'s own kernel on arrays (core fills it in when it loads)."""
+    kernel = None if array_kernels is None else array_kernels.get("matmul")
+    return np.matmul if kernel is None else kernel
+
+
 def _matmul_self(grad, inputs, saved):
     a, b = _matrices(inputs, grad)
-    return array_kernels.get("matmul")(grad, b.T)
+    return _matmul_kernel()(grad, b.T)
 
 
 def _matmul_other(grad, inputs, saved):
     a, b = _matrices(inputs, grad)
-    return array_kernels.get("matmul")(a.T, grad)
+    return _matmul_kernel()(a.T, grad)
 
 
 def _expanded(grad, shape: tuple, dims, keepdim: bool):
