@@ -3,10 +3,11 @@ packages/optim/tests (run under real PyTorch only):
 
     /work/ptref/bin/python tools/golden/record_optim.py
 
-Writes packages/optim/tests/golden/optim_trajectories.json, lr_schedules.json and
+Writes packages/optim/tests/golden/optim_trajectories.json, lr_schedules.json,
 fused_steps.json (digests of larger problems, for the bit-for-bit checks of the fused
-native updates) and sparse_adam.json (SparseAdam, SGD and Adagrad on sparse gradients). The cases (option sets) are defined in packages/optim/tests/cases_optim.py,
-which the tests read too.
+native updates) and sparse_adam.json (SparseAdam, SGD and Adagrad on sparse gradients).
+The cases (option sets) are defined in packages/optim/tests/cases_optim.py, which the
+tests read too.
 """
 
 from __future__ import annotations

@@ -32,9 +32,16 @@ FLOAT32_RTOL = {
 }
 
 
+# the pure-NumPy core (TORCH_NATIVE=0) sums in NumPy's order: the former, looser bounds
+NATIVE_SUMS = getattr(getattr(torch, "_native", None), "ENABLED", False)
+
+
 @pytest.mark.parametrize("label", list(FLOAT32_RTOL))
 def test_float32_trajectory_matches_pytorch(label):
-    check_trajectory(NAME, label, rtol=FLOAT32_RTOL[label], atol=1e-6)
+    if NATIVE_SUMS:
+        check_trajectory(NAME, label, rtol=FLOAT32_RTOL[label], atol=1e-6)
+    else:
+        check_trajectory(NAME, label, rtol=5e-3, atol=1e-4, steps=10)
 
 
 @pytest.mark.parametrize("label", labels(NAME))
