@@ -579,3 +579,21 @@ API_EXTRAS = [
 ]
 
 GROUPS["api_extras"] = API_EXTRAS
+
+# gradients of the new ops where PyTorch has conventions of its own (ties, zeros)
+GRADIENTS = [
+    *[
+        f"x = torch.tensor([1.0, 3, 3, 2], requires_grad=True); s = torch.tensor([3.0, 0, 1], requires_grad=True); y = s.scatter_reduce(0, torch.tensor([0, 0, 1, 2]), x, '{r}', include_self={inc}); (y * torch.tensor([1.0, 2, 3])).sum().backward(); y.detach(), x.grad, s.grad"
+        for r in ("amax", "amin", "mean", "prod", "sum")
+        for inc in (True, False)
+    ],
+    "a = torch.tensor([[1.0, 2, 3, 4], [2, 2, 2, 5]], requires_grad=True); torch.quantile(a, torch.tensor([0.3, 0.5]), dim=1).sum().backward(); a.grad",
+    "a = torch.tensor([[1.0, 2, 3, 4], [2, 2, 2, 5]], requires_grad=True); torch.nanmedian(a, 1).values.sum().backward(); a.grad",
+    "a = torch.tensor([[1.0, 2, 3, 4], [2, 2, 2, 5]], requires_grad=True); torch.logcumsumexp(a, 1).sum().backward(); a.grad",
+    "a = torch.tensor([[1.0, 2, 3, 4], [2, 2, 2, 5]], requires_grad=True); torch.cdist(a, a.detach() + 1).sum().backward(); a.grad",
+    "i = torch.tensor([0.0, 1.0, -2.0], requires_grad=True); torch.special.i1e(i).sum().backward(); i.grad",
+    "p = torch.tensor([1.5, 3.0], requires_grad=True); torch.polygamma(2, p).sum().backward(); p.grad",
+    "A = torch.tensor([[2.0, 1], [1, 3]], requires_grad=True); torch.linalg.matrix_exp(A).sum().backward(); A.grad",
+]
+
+GROUPS["gradients"] = GRADIENTS

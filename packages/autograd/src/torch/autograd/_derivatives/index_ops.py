@@ -40,10 +40,39 @@ def _extreme_shares(inputs, saved):
     out = _result(inputs, saved)
     src_hits = (src == out.gather(dim, index)).to(x.dtype)
     self_hits = (x == out).to(x.dtype)
+    # NOTE: as in PyTorch, an entry of self equal to the result counts among the ties even
+    # without include_self (it then gets no gradient itself)
+    ties = self_hits.scatter_add(dim, index, src_hits)
     if not include_self:
         self_hits = self_hits * (~_scattered(x, dim, index)).to(x.dtype)
-    ties = self_hits.scatter_add(dim, index, src_hits)
     return self_hits, src_hits, ties
+
+
+def _product_parts(inputs, saved):
+    """Per result position: the product of its nonzero factors and how many factors are
+    zero, so that "the product of the others" is exact when some factor is 0."""
+    x, index, src = inputs
+    dim, _, include_self = saved
+    with torch.no_grad():
+        x, src = x.detach(), src.detach()
+        ones = torch.ones_like(x)
+        base = torch.where(x == 0, ones, x) if include_self else ones
+        nonzero = base.scatter_reduce(
+            dim, index, torch.where(src == 0, torch.ones_like(src), src), "prod"
+        )
+        zeros = torch.zeros_like(x).scatter_add(dim, index, (src == 0).to(x.dtype))
+        if include_self:
+            zeros = zeros + (x == 0).to(x.dtype)
+    return nonzero, zeros
+
+
+def _others_product(value, nonzero, zeros):
+    """The product of a position's factors other than ``value`` (one of them)."""
+    zero = torch.zeros_like(nonzero)
+    if_zero = torch.where(zeros == 1, nonzero, zero)
+    safe = torch.where(value == 0, torch.ones_like(value), value)
+    if_nonzero = torch.where(zeros == 0, nonzero / safe, zero)
+    return torch.where(value == 0, if_zero, if_nonzero)
 
 
 def _scatter_reduce_self(grad, inputs, saved):
@@ -59,8 +88,8 @@ def _scatter_reduce_self(grad, inputs, saved):
     if reduce == "prod":
         if not include_self:
             return grad * untouched
-        # NOTE: d(prod)/d(self) = prod of the others; by division, so exact for nonzero self
-        return grad * _result(inputs, saved) / x
+        nonzero, zeros = _product_parts(inputs, saved)
+        return grad * _others_product(x.detach(), nonzero, zeros)
     self_hits, _, ties = _extreme_shares(inputs, saved)
     return grad * self_hits / ties.clamp(min=1)
 
@@ -73,7 +102,9 @@ def _scatter_reduce_src(grad, inputs, saved):
     if reduce == "mean":
         return (grad / _counts(x, dim, index, include_self)).gather(dim, index)
     if reduce == "prod":
-        return (grad * _result(inputs, saved)).gather(dim, index) / src
+        nonzero, zeros = _product_parts(inputs, saved)
+        others = _others_product(src.detach(), nonzero.gather(dim, index), zeros.gather(dim, index))
+        return grad.gather(dim, index) * others
     _, src_hits, ties = _extreme_shares(inputs, saved)
     return (grad / ties.clamp(min=1)).gather(dim, index) * src_hits
 
