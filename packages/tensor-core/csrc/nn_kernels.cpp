@@ -124,9 +124,60 @@ TORCH_NN_INLINE void max_pool_row(const Pool2d& g, const T* plane, std::int64_t 
   }
 }
 
+// The commonest pooling, 2x2 windows with stride 2 and no padding, on a plane without
+// NaN: the four candidates of a window are compared in kernel order (the first maximum
+// wins) with selects only, a loop the compiler vectorises.
+template <typename T>
+TORCH_NN_INLINE void max_pool_2x2_row(const T* plane, std::int64_t width, std::int64_t oy,
+                                      std::int64_t out_w, T* best, std::int64_t* where) {
+  const T* top = plane + 2 * oy * width;
+  const T* bottom = top + width;
+  const std::int64_t base = 2 * oy * width;
+  for (std::int64_t ox = 0; ox < out_w; ++ox) {
+    const T a = top[2 * ox], b = top[2 * ox + 1], c = bottom[2 * ox], d = bottom[2 * ox + 1];
+    const std::int64_t at = base + 2 * ox;
+    T value = a;
+    std::int64_t index = at;
+    index = b > value ? at + 1 : index;
+    value = b > value ? b : value;
+    index = c > value ? at + width : index;
+    value = c > value ? c : value;
+    index = d > value ? at + width + 1 : index;
+    value = d > value ? d : value;
+    best[ox] = value;
+    where[ox] = index;
+  }
+}
+
+TORCH_NN_CLONES void max_pool_2x2_plane_f32(const float* plane, std::int64_t width,
+                                            std::int64_t out_h, std::int64_t out_w,
+                                            float* best, std::int64_t* where) {
+  for (std::int64_t oy = 0; oy < out_h; ++oy) {
+    max_pool_2x2_row(plane, width, oy, out_w, best + oy * out_w, where + oy * out_w);
+  }
+}
+TORCH_NN_CLONES void max_pool_2x2_plane_f64(const double* plane, std::int64_t width,
+                                            std::int64_t out_h, std::int64_t out_w,
+                                            double* best, std::int64_t* where) {
+  for (std::int64_t oy = 0; oy < out_h; ++oy) {
+    max_pool_2x2_row(plane, width, oy, out_w, best + oy * out_w, where + oy * out_w);
+  }
+}
+inline void max_pool_2x2_plane(const float* plane, std::int64_t width, std::int64_t out_h,
+                               std::int64_t out_w, float* best, std::int64_t* where) {
+  max_pool_2x2_plane_f32(plane, width, out_h, out_w, best, where);
+}
+inline void max_pool_2x2_plane(const double* plane, std::int64_t width, std::int64_t out_h,
+                               std::int64_t out_w, double* best, std::int64_t* where) {
+  max_pool_2x2_plane_f64(plane, width, out_h, out_w, best, where);
+}
+
 template <typename T>
 void max_pool2d_typed(const Pool2d& g, const T* x, T* values, std::int64_t* indices,
                       int threads) {
+  const bool two_by_two = g.kh == 2 && g.kw == 2 && g.sh == 2 && g.sw == 2 && g.ph == 0 &&
+                          g.pw == 0 && g.dh == 1 && g.dw == 1 && 2 * g.out_h <= g.height &&
+                          2 * g.out_w <= g.width;
   const std::int64_t per_plane = g.out_h * g.out_w;
   const std::int64_t total = g.planes * per_plane;
   const int used = total < kParallelMinOutputs ? 1 : threads;
@@ -137,6 +188,11 @@ void max_pool2d_typed(const Pool2d& g, const T* x, T* values, std::int64_t* indi
           // planes without NaN (nearly all) take the plain comparison
           bool has_nan = false;
           for (std::int64_t i = 0; i < g.height * g.width; ++i) has_nan |= plane[i] != plane[i];
+          if (two_by_two && !has_nan) {
+            const std::int64_t start = static_cast<std::int64_t>(p) * per_plane;
+            max_pool_2x2_plane(plane, g.width, g.out_h, g.out_w, values + start, indices + start);
+            continue;
+          }
           for (std::int64_t oy = 0; oy < g.out_h; ++oy) {
             const std::int64_t row = static_cast<std::int64_t>(p) * per_plane + oy * g.out_w;
             max_pool_row(g, plane, oy, values + row, indices + row, has_nan);

@@ -49,6 +49,19 @@ def test_native_max_pool_matches_the_reference(shape, args, nd, dtype, reference
 
 
 @native_only
+@pytest.mark.parametrize("shape", [(2, 3, 8, 8), (1, 2, 7, 9)])
+def test_native_max_pool_2x2_keeps_the_first_of_ties(shape, reference_path):
+    # few distinct values: most windows hold ties (the 2x2 stride-2 kernel's own loop)
+    torch.manual_seed(0)
+    x = torch.randint(0, 3, shape).to(torch.float32)
+    values, indices = nn_kernels.max_pool(x, 2, return_indices=True)
+    reference_path(False)
+    ref_values, ref_indices = nn_kernels.max_pool(x, 2, return_indices=True)
+    np.testing.assert_array_equal(values.numpy(), ref_values.numpy())
+    np.testing.assert_array_equal(indices.numpy(), ref_indices.numpy())
+
+
+@native_only
 def test_native_max_pool_backward_matches_the_reference(reference_path):
     torch.manual_seed(0)
     x = torch.randn(2, 3, 8, 8)
