@@ -596,4 +596,9 @@ GRADIENTS = [
     "A = torch.tensor([[2.0, 1], [1, 3]], requires_grad=True); torch.linalg.matrix_exp(A).sum().backward(); A.grad",
 ]
 
+GRADIENTS += [
+    "a = torch.tensor([1.0, 10.0, 20.0, 30.0], requires_grad=True); y = torch.special.erfcx(a); y.sum().backward(); y.detach(), a.grad",
+    "a = torch.tensor([-40.0, -10.0, -3.0, 0.0, 3.0], dtype=torch.float64, requires_grad=True); y = torch.special.log_ndtr(a); y.sum().backward(); y.detach(), a.grad",
+]
+
 GROUPS["gradients"] = GRADIENTS

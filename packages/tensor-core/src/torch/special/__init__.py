@@ -124,7 +124,10 @@ def erfcx(input: Tensor) -> Tensor:
     NOTE: for x > 26 (where erfc underflows) an asymptotic series of 7 terms; both
     branches are differentiable composites."""
     torch = _torch()
-    x = _float(input)
+    given = _float(input)
+    # NOTE: in float64 throughout: exp(x ** 2) overflows float32 from x = 9.4 (its product
+    # with the tiny erfc, and its gradient, would be inf * 0)
+    x = given.to(torch.float64) if given.dtype is not torch.float64 else given
     large = x > 26
     near = torch.where(large, torch.zeros_like(x), x)
     direct = torch.exp(near * near) * erfc(near)
@@ -135,7 +138,8 @@ def erfcx(input: Tensor) -> Tensor:
     for k in range(1, 8):
         term = -term * (2 * k - 1) * inverse_square
         series = series + term
-    return torch.where(large, series / (far * _SQRT_PI), direct)
+    result = torch.where(large, series / (far * _SQRT_PI), direct)
+    return result.to(given.dtype) if result.dtype is not given.dtype else result
 
 
 def log_ndtr(input: Tensor) -> Tensor:
