@@ -578,6 +578,12 @@ API_EXTRAS = [
     "torch.lstsq(torch.eye(2), torch.eye(2))",
 ]
 
+API_EXTRAS += [
+    "torch.linalg.lu_factor_ex(torch.tensor([[1.0, 2], [2, 4]])), torch.linalg.lu_factor_ex(torch.tensor([[4.0, 1], [1, 3]]))",
+    "torch.special.modified_bessel_i0(torch.tensor([0.0, 1, 2])), torch.special.modified_bessel_i1(torch.tensor([0.0, 1, -2]))",
+    "x = torch.tensor([0.2, 0.7]); torch.special.shifted_chebyshev_polynomial_t(x, 3), torch.special.shifted_chebyshev_polynomial_u(x, 3), torch.special.shifted_chebyshev_polynomial_v(x, 3), torch.special.shifted_chebyshev_polynomial_w(x, 3)",
+]
+
 GROUPS["api_extras"] = API_EXTRAS
 
 # gradients of the new ops where PyTorch has conventions of its own (ties, zeros)

@@ -371,6 +371,16 @@ def lu_factor(A: Tensor, *, pivot: bool = True):
     return _LU_FACTOR(_dec._wrap_lapack(lu_array, A._dtype), _int32(pivots))
 
 
+def lu_factor_ex(A: Tensor, *, pivot: bool = True, check_errors: bool = False):
+    """``(LU, pivots, info)``: :func:`lu_factor` that reports a zero pivot in ``info``
+    (its 1-based position; 0 when none) instead of raising."""
+    _check_lu_input("lu_factor_ex", A)
+    lu_array, pivots, info = _lu_numpy(A._np, pivot)
+    if check_errors and np.any(info):
+        return lu_factor(A, pivot=pivot)  # raises PyTorch's error
+    return _LU_FACTOR_EX(_dec._wrap_lapack(lu_array, A._dtype), _int32(pivots), _int32(info))
+
+
 def _permutation(pivots: np.ndarray, m: int, dtype) -> np.ndarray:
     """The permutation matrices P (with ``A = P L U``) of 1-based LAPACK pivots."""
     *batch, k = pivots.shape
@@ -587,6 +597,7 @@ LINALG = {
     "matrix_power": matrix_power,
     "matrix_exp": matrix_exp,
     "lu_factor": lu_factor,
+    "lu_factor_ex": lu_factor_ex,
     "lu": linalg_lu,
     "solve_triangular": solve_triangular,
     "inv_ex": inv_ex,

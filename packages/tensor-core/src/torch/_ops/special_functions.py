@@ -320,6 +320,32 @@ laguerre_polynomial_l = _polynomial(
 )
 
 
+def _shifted(polynomial):
+    """The shifted polynomial ``P*(x) = P(2x - 1)`` (orthogonal on [0, 1])."""
+
+    def function(input, n) -> Tensor:
+        x = input if isinstance(input, Tensor) else Tensor._from_array(np.asarray(input))
+        return polynomial(x * 2 - 1, n)
+
+    return function
+
+
+shifted_chebyshev_polynomial_t = _shifted(chebyshev_polynomial_t)
+shifted_chebyshev_polynomial_u = _shifted(chebyshev_polynomial_u)
+shifted_chebyshev_polynomial_v = _shifted(chebyshev_polynomial_v)
+shifted_chebyshev_polynomial_w = _shifted(chebyshev_polynomial_w)
+
+
+def modified_bessel_i0(input: Tensor) -> Tensor:
+    """``i0`` (without a gradient, as PyTorch's ``special.modified_bessel_i0``)."""
+    return i0(input).detach()
+
+
+def modified_bessel_i1(input: Tensor) -> Tensor:
+    """``special.i1`` (without a gradient, as PyTorch's ``special.modified_bessel_i1``)."""
+    return special_i1(input).detach()
+
+
 def _inplace_binary(function, name):
     def method(self: Tensor, other) -> Tensor:
         result = function(self, other)

@@ -55,8 +55,9 @@ globals().update(_EXTRAS)
 from .._ops.api_extras import linalg_lu_solve as lu_solve  # noqa: E402
 
 _EXTRAS = {**_EXTRAS, "lu_solve": lu_solve}
-_WITH_OUT = """cross matmul multi_dot matrix_power matrix_exp lu_factor lu solve_triangular inv_ex
-solve_ex cholesky_ex eig tensorinv tensorsolve householder_product vecdot cond""".split()
+_WITH_OUT = """cross matmul multi_dot matrix_power matrix_exp lu_factor lu_factor_ex lu
+solve_triangular inv_ex solve_ex cholesky_ex eig tensorinv tensorsolve householder_product vecdot
+cond""".split()
 for _name in _WITH_OUT:
     globals()[_name] = _add_out(globals()[_name], f"linalg_{_name}", exact=True)
 __all__ += ["cross", "matmul", *_EXTRAS]
