@@ -75,3 +75,31 @@ def test_lstm_trains_on_a_sequence_task():
         if step == 0:
             first = loss.item()
     assert loss.item() < first / 10
+
+
+def _graph_names(tensor) -> set:
+    """The node names of the graph behind ``tensor``."""
+    names, stack, seen = set(), [tensor.grad_fn], set()
+    while stack:
+        node = stack.pop()
+        if node is None or id(node) in seen:
+            continue
+        seen.add(id(node))
+        names.add(node.name())
+        stack.extend(fn for fn, _ in getattr(node, "next_functions", ()))
+    return names
+
+
+def test_lstm_and_gru_layers_run_as_one_fused_node_each():
+    # the fast path (one recorded op per layer and direction), checked so that a change
+    # that falls back to the per-step composite shows up here and not only in the bench
+    torch.manual_seed(0)
+    x = torch.randn(5, 3, 4)
+    lstm = torch.nn.LSTM(4, 6, num_layers=2, bidirectional=True)
+    gru = torch.nn.GRU(4, 6)
+    lstm_names = _graph_names(lstm(x)[0])
+    assert "MkldnnRnnLayerBackward0" in lstm_names and "SigmoidBackward0" not in lstm_names
+    assert "GruLayerBackward0" in _graph_names(gru(x)[0])
+    # projections and packed input keep the step-by-step composite
+    projected = torch.nn.LSTM(4, 6, proj_size=3)
+    assert "MkldnnRnnLayerBackward0" not in _graph_names(projected(x)[0])
