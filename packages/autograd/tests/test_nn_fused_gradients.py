@@ -38,6 +38,10 @@ def _gru_no_bias(x, h, w_ih, w_hh):
     return nn_fused.gru_layer(x, h, w_ih, w_hh)
 
 
+def _rnn(nonlinearity):
+    return lambda *args: nn_fused.rnn_layer(*args, nonlinearity=nonlinearity)
+
+
 def _lstm_no_bias(x, h, c, w_ih, w_hh):
     return nn_fused.lstm_layer(x, h, c, w_ih, w_hh)
 
@@ -60,6 +64,12 @@ CASES = {
     ),
     "gru_layer_no_bias": lambda: (
         _gru_no_bias, (_leaf(3, 2, 3), _leaf(2, 4), _leaf(12, 3), _leaf(12, 4))
+    ),
+    "rnn_tanh_layer": lambda: (
+        _rnn("tanh"), (_leaf(4, 2, 3), _leaf(2, 5), _leaf(5, 3), _leaf(5, 5), _leaf(5), _leaf(5))
+    ),
+    "rnn_relu_layer_no_bias": lambda: (
+        _rnn("relu"), (_leaf(4, 2, 3), _leaf(2, 5), _leaf(5, 3), _leaf(5, 5))
     ),
     "lstm_layer": lambda: (
         nn_fused.lstm_layer,

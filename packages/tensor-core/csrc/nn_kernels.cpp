@@ -851,6 +851,139 @@ void gru_layer_backward(const py::array& grad, const py::array& hs, const py::ar
   }
 }
 
+// ------------------------------------------------------------------- RNN layer
+// h' = act(x W_ih^T + b_ih + h W_hh^T + b_hh), act tanh or relu.
+
+template <typename T>
+TORCH_NN_INLINE void rnn_layer_forward_typed(const T* projected, const T* w_hh_t, const T* b_hh,
+                                             T* hs, std::int64_t steps, std::int64_t batch,
+                                             std::int64_t hidden, bool relu, T* e) {
+  const std::int64_t state = batch * hidden;
+  for (std::int64_t t = 0; t < steps; ++t) {
+    T* z = hs + (t + 1) * state;  // the pre-activation, then the state, in place
+    for (std::int64_t r = 0; r < batch; ++r) {
+      for (std::int64_t i = 0; i < hidden; ++i) z[r * hidden + i] = b_hh ? b_hh[i] : T(0);
+    }
+    add_product(hs + t * state, w_hh_t, z, batch, hidden, hidden);
+    const T* x = projected + t * state;
+    for (std::int64_t i = 0; i < state; ++i) z[i] = x[i] + z[i];
+    if (relu) {
+      for (std::int64_t i = 0; i < state; ++i) z[i] = z[i] < T(0) ? T(0) : z[i];  // NaN stays
+      continue;
+    }
+    for (std::int64_t i = 0; i < state; ++i) e[i] = T(-2) * std::fabs(z[i]);
+    torch_core::exp<T>(e, e, static_cast<std::size_t>(state), 1);
+    for (std::int64_t i = 0; i < state; ++i) z[i] = tanh_from_exp(z[i], e[i]);
+  }
+}
+
+// grad (T, B, H): the gradient of each step's h. Writes dz (T, B, H), the gradient of the
+// pre-activations, and the gradient of h0.
+template <typename T>
+TORCH_NN_INLINE void rnn_layer_backward_typed(const T* grad, const T* hs, const T* w_hh, T* dz,
+                                              T* dh0, std::int64_t steps, std::int64_t batch,
+                                              std::int64_t hidden, bool relu) {
+  const std::int64_t state = batch * hidden;
+  std::fill(dh0, dh0 + state, T(0));
+  for (std::int64_t t = steps - 1; t >= 0; --t) {
+    const T* h = hs + (t + 1) * state;
+    T* d = dz + t * state;
+    for (std::int64_t i = 0; i < state; ++i) {
+      const T dh = grad[t * state + i] + dh0[i];
+      const T y = h[i];
+      d[i] = relu ? (y > T(0) ? dh : T(0)) : dh * (T(1) - y * y);
+    }
+    std::fill(dh0, dh0 + state, T(0));
+    add_product(d, w_hh, dh0, batch, hidden, hidden);
+  }
+}
+
+TORCH_NN_CLONES void rnn_layer_forward_f32(const float* projected, const float* w_hh_t,
+                                           const float* b_hh, float* hs, std::int64_t steps,
+                                           std::int64_t batch, std::int64_t hidden, bool relu) {
+  std::vector<float> scratch(static_cast<std::size_t>(batch * hidden));
+  rnn_layer_forward_typed(projected, w_hh_t, b_hh, hs, steps, batch, hidden, relu,
+                          scratch.data());
+}
+TORCH_NN_CLONES void rnn_layer_forward_f64(const double* projected, const double* w_hh_t,
+                                           const double* b_hh, double* hs, std::int64_t steps,
+                                           std::int64_t batch, std::int64_t hidden, bool relu) {
+  std::vector<double> scratch(static_cast<std::size_t>(batch * hidden));
+  rnn_layer_forward_typed(projected, w_hh_t, b_hh, hs, steps, batch, hidden, relu,
+                          scratch.data());
+}
+TORCH_NN_CLONES void rnn_layer_backward_f32(const float* grad, const float* hs,
+                                            const float* w_hh, float* dz, float* dh0,
+                                            std::int64_t steps, std::int64_t batch,
+                                            std::int64_t hidden, bool relu) {
+  rnn_layer_backward_typed(grad, hs, w_hh, dz, dh0, steps, batch, hidden, relu);
+}
+TORCH_NN_CLONES void rnn_layer_backward_f64(const double* grad, const double* hs,
+                                            const double* w_hh, double* dz, double* dh0,
+                                            std::int64_t steps, std::int64_t batch,
+                                            std::int64_t hidden, bool relu) {
+  rnn_layer_backward_typed(grad, hs, w_hh, dz, dh0, steps, batch, hidden, relu);
+}
+
+// projected (T, B, H) (x W_ih^T + b_ih), w_hh_t (H, H), b_hh (H) or None; hs (T + 1, B, H)
+// with h0 in row 0 receives every later state.
+void rnn_layer_forward(const py::array& projected, const py::array& w_hh_t,
+                       const py::object& b_hh, py::array& hs, bool relu) {
+  const char* what = "rnn_layer_forward";
+  if (projected.ndim() != 3 || w_hh_t.ndim() != 2) {
+    throw std::invalid_argument("rnn_layer_forward: projected must be (T, B, hidden)");
+  }
+  const std::int64_t steps = projected.shape(0), batch = projected.shape(1);
+  const std::int64_t hidden = projected.shape(2);
+  if (w_hh_t.shape(0) != hidden || w_hh_t.shape(1) != hidden) {
+    throw std::invalid_argument("rnn_layer_forward: w_hh_t must be (hidden, hidden)");
+  }
+  check_size(hs, (steps + 1) * batch * hidden, what);
+  py::array bias;
+  if (!b_hh.is_none()) {
+    bias = py::reinterpret_borrow<py::array>(b_hh);
+    check_size(bias, hidden, what);
+  }
+  if (projected.dtype().is(py::dtype::of<float>())) {
+    rnn_layer_forward_f32(input_data<float>(projected, what), input_data<float>(w_hh_t, what),
+                          b_hh.is_none() ? nullptr : input_data<float>(bias, what),
+                          output_data<float>(hs, what), steps, batch, hidden, relu);
+  } else if (projected.dtype().is(py::dtype::of<double>())) {
+    rnn_layer_forward_f64(input_data<double>(projected, what), input_data<double>(w_hh_t, what),
+                          b_hh.is_none() ? nullptr : input_data<double>(bias, what),
+                          output_data<double>(hs, what), steps, batch, hidden, relu);
+  } else {
+    throw py::type_error("rnn_layer_forward: arrays must be float32 or float64");
+  }
+}
+
+// grad (T, B, H), hs as rnn_layer_forward left it, w_hh (H, H); writes dz (T, B, H), dh0.
+void rnn_layer_backward(const py::array& grad, const py::array& hs, const py::array& w_hh,
+                        py::array& dz, py::array& dh0, bool relu) {
+  const char* what = "rnn_layer_backward";
+  if (hs.ndim() != 3 || hs.shape(0) < 1 || w_hh.ndim() != 2) {
+    throw std::invalid_argument("rnn_layer_backward: hs must be (T + 1, B, hidden)");
+  }
+  const std::int64_t steps = hs.shape(0) - 1, batch = hs.shape(1), hidden = hs.shape(2);
+  if (w_hh.shape(0) != hidden || w_hh.shape(1) != hidden) {
+    throw std::invalid_argument("rnn_layer_backward: w_hh must be (hidden, hidden)");
+  }
+  check_size(grad, steps * batch * hidden, what);
+  check_size(dz, steps * batch * hidden, what);
+  check_size(dh0, batch * hidden, what);
+  if (hs.dtype().is(py::dtype::of<float>())) {
+    rnn_layer_backward_f32(input_data<float>(grad, what), input_data<float>(hs, what),
+                           input_data<float>(w_hh, what), output_data<float>(dz, what),
+                           output_data<float>(dh0, what), steps, batch, hidden, relu);
+  } else if (hs.dtype().is(py::dtype::of<double>())) {
+    rnn_layer_backward_f64(input_data<double>(grad, what), input_data<double>(hs, what),
+                           input_data<double>(w_hh, what), output_data<double>(dz, what),
+                           output_data<double>(dh0, what), steps, batch, hidden, relu);
+  } else {
+    throw py::type_error("rnn_layer_backward: arrays must be float32 or float64");
+  }
+}
+
 // projected (T, B, 4H), w_hh_t (H, 4H), b_hh (4H) or None; hs, cs (T + 1, B, H) with row
 // 0 set; gates (T, B, 4H) and tanh_cs (T, B, H) written.
 void lstm_layer_forward(const py::array& projected, const py::array& w_hh_t,
@@ -954,6 +1087,12 @@ void register_nn(py::module_& m) {
   m.def("lstm_layer_backward", &lstm_layer_backward, py::arg("grad"), py::arg("gates"),
         py::arg("cs"), py::arg("tanh_cs"), py::arg("w_hh"), py::arg("dz"), py::arg("dh0"),
         py::arg("dc0"), "Back through the time loop of lstm_layer_forward.");
+  m.def("rnn_layer_forward", &rnn_layer_forward, py::arg("projected"), py::arg("w_hh_t"),
+        py::arg("b_hh"), py::arg("hs"), py::arg("relu"),
+        "The time loop of one tanh or relu RNN layer, states written into hs.");
+  m.def("rnn_layer_backward", &rnn_layer_backward, py::arg("grad"), py::arg("hs"),
+        py::arg("w_hh"), py::arg("dz"), py::arg("dh0"), py::arg("relu"),
+        "Back through the time loop of rnn_layer_forward.");
   m.def("gru_layer_forward", &gru_layer_forward, py::arg("projected"), py::arg("w_hh_t"),
         py::arg("b_hh"), py::arg("hs"), py::arg("gates"), py::arg("hn"),
         "The time loop of one GRU layer, states written into hs.");

@@ -90,7 +90,7 @@ def _graph_names(tensor) -> set:
     return names
 
 
-def test_lstm_and_gru_layers_run_as_one_fused_node_each():
+def test_recurrent_layers_run_as_one_fused_node_each():
     # the fast path (one recorded op per layer and direction), checked so that a change
     # that falls back to the per-step composite shows up here and not only in the bench
     torch.manual_seed(0)
@@ -100,6 +100,8 @@ def test_lstm_and_gru_layers_run_as_one_fused_node_each():
     lstm_names = _graph_names(lstm(x)[0])
     assert "MkldnnRnnLayerBackward0" in lstm_names and "SigmoidBackward0" not in lstm_names
     assert "GruLayerBackward0" in _graph_names(gru(x)[0])
+    rnn = torch.nn.RNN(4, 6, nonlinearity="relu", batch_first=True)
+    assert "RnnLayerBackward0" in _graph_names(rnn(x)[0])
     # projections and packed input keep the step-by-step composite
     projected = torch.nn.LSTM(4, 6, proj_size=3)
     assert "MkldnnRnnLayerBackward0" not in _graph_names(projected(x)[0])

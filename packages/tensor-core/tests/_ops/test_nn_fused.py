@@ -212,6 +212,18 @@ def test_gru_layer_matches_the_step_composite(dtype, tol, bias, reference_path):
         np.testing.assert_allclose(got, expected, rtol=tol, atol=tol)
 
 
+@pytest.mark.parametrize("nonlinearity", ["tanh", "relu"])
+@pytest.mark.parametrize("dtype,tol", [(torch.float64, 1e-12), (torch.float32, 3e-6)])
+def test_rnn_layer_matches_the_step_composite(dtype, tol, nonlinearity, reference_path):
+    x, h0, _, w_ih, w_hh, b_ih, b_hh = _lstm_inputs(dtype, hidden=8)
+    args = [x, h0[:, :8], w_ih[:8], w_hh[:8, :8], b_ih[:8], b_hh[:8]]
+    expected = nn_fused.rnn_layer_composite(*args, nonlinearity=nonlinearity).numpy()
+    for native in (True, False):
+        reference_path(native and _native.ENABLED)
+        got = nn_fused.rnn_layer(*args, nonlinearity=nonlinearity).numpy()
+        np.testing.assert_allclose(got, expected, rtol=tol, atol=tol)
+
+
 def test_lstm_layer_declines_projections_and_mixed_dtypes():
     args = _lstm_inputs(torch.float32)
     assert nn_fused.lstm_layer(*args[:4], args[4][:, :5], *args[5:]) is None

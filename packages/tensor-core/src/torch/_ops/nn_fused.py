@@ -368,6 +368,10 @@ class LSTMSaved:
         self.hs, self.cs, self.gates, self.tanh_cs = hs, cs, gates, tanh_cs
         self.grad_key = self.grads = None
 
+    def composite(self, *inputs):
+        """The layer recomputed by recorded composites (for double backward)."""
+        return lstm_layer_composite(*inputs)
+
 
 def _lstm_step_reference(z, c_prev, c, h, tanh_c) -> None:
     """NumPy reference of torch._C.lstm_cell_forward (same arguments)."""
@@ -570,6 +574,10 @@ class GRUSaved:
         self.hs, self.gates, self.hn = hs, gates, hn
         self.grad_key = self.grads = None
 
+    def composite(self, *inputs):
+        """The layer recomputed by recorded composites (for double backward)."""
+        return gru_layer_composite(*inputs)
+
 
 def _gru_loop_reference(projected, w_hh_t, bias_hh, hs, gates, hn) -> None:
     """NumPy reference of torch._C.gru_layer_forward (same arguments)."""
@@ -696,5 +704,154 @@ _register(
     "_gru_layer_backward",
     gru_layer_backward,
     "_gru_layer_backward(Tensor grad, ...) -> Tensor[]",
+    differentiable=False,
+)
+
+
+# -------------------------------------------------------------- RNN (tanh, relu) layer
+
+
+def rnn_layer_applies(input, h0, w_ih, w_hh, b_ih, b_hh) -> bool:
+    """Whether :func:`rnn_layer` takes these operands: float tensors of one dtype, a
+    non-empty (T, B, I) input, a (B, H) state."""
+    tensors = [input, h0, w_ih, w_hh] + [b for b in (b_ih, b_hh) if b is not None]
+    dtype = input._dtype
+    if dtype not in _FLOATS or any(t._dtype is not dtype for t in tensors):
+        return False
+    if input._np.ndim != 3 or input._np.shape[0] == 0:
+        return False
+    hidden = w_hh._np.shape[1]
+    return (
+        w_hh._np.shape == (hidden, hidden)
+        and w_ih._np.shape == (hidden, input._np.shape[2])
+        and h0._np.shape == (input._np.shape[1], hidden)
+        and (b_ih is None) == (b_hh is None)
+    )
+
+
+class RNNSaved:
+    """The states of one tanh/relu RNN layer (h0 first, (T + 1, B, H)), its activation,
+    and the gradients last computed from them (as :class:`LSTMSaved`)."""
+
+    __slots__ = ("hs", "relu", "grad_key", "grads")
+
+    def __init__(self, hs, relu):
+        self.hs, self.relu = hs, relu
+        self.grad_key = self.grads = None
+
+    def composite(self, *inputs):
+        """The layer recomputed by recorded composites (for double backward)."""
+        return rnn_layer_composite(*inputs, nonlinearity="relu" if self.relu else "tanh")
+
+
+def _rnn_loop_reference(projected, w_hh_t, bias_hh, hs, relu) -> None:
+    """NumPy reference of torch._C.rnn_layer_forward (same arguments)."""
+    for t in range(projected.shape[0]):
+        z = projected[t] + (_mm(hs[t], w_hh_t) + (0 if bias_hh is None else bias_hh))
+        hs[t + 1] = np.where(z < 0, 0, z) if relu else np.tanh(z)
+
+
+def _rnn_loop_backward_reference(grad, hs, w_hh, dz, dh0, relu) -> None:
+    """NumPy reference of torch._C.rnn_layer_backward (same arguments)."""
+    dh0[...] = 0
+    for t in range(grad.shape[0] - 1, -1, -1):
+        dh = grad[t] + dh0
+        y = hs[t + 1]
+        dz[t] = np.where(y > 0, dh, 0) if relu else dh * (1 - y * y)
+        dh0[...] = _mm(dz[t], w_hh)
+
+
+def rnn_layer(input, h0, w_ih, w_hh, b_ih=None, b_hh=None, nonlinearity: str = "tanh"):
+    """One Elman RNN layer (tanh or relu) over a (T, B, I) sequence as one op: returns the
+    hidden state after each step, (T, B, H); None when it does not apply (see
+    :func:`rnn_layer_applies`) or torch-autograd cannot record it."""
+    if nonlinearity not in ("tanh", "relu") or not rnn_layer_applies(
+        input, h0, w_ih, w_hh, b_ih, b_hh
+    ):
+        return None
+    x = input._np
+    steps, batch, features = x.shape
+    hidden = w_hh._np.shape[1]
+    projected = _mm(x.reshape(steps * batch, features), w_ih._np.T)
+    if b_ih is not None:
+        projected += b_ih._np
+    projected = projected.reshape(steps, batch, hidden)
+    bias_hh = None if b_hh is None else np.ascontiguousarray(b_hh._np)
+    hs = np.empty((steps + 1, batch, hidden), dtype=x.dtype)
+    hs[0] = h0._np
+    w_hh_t = np.ascontiguousarray(w_hh._np.T)
+    relu = nonlinearity == "relu"
+    if _native.ENABLED:
+        _lstm_native().rnn_layer_forward(projected, w_hh_t, bias_hh, hs, relu)
+    else:
+        _rnn_loop_reference(projected, w_hh_t, bias_hh, hs, relu)
+    result = make(hs[1:].copy(), input._dtype)
+    inputs = (input, h0, w_ih, w_hh, b_ih, b_hh)
+    return _record(RNN_LAYER, inputs, result, RNNSaved(hs, relu))
+
+
+def rnn_layer_backward(grad: Tensor, inputs, saved: RNNSaved, index: int):
+    """The gradient of :func:`rnn_layer` for its input number ``index`` (input, h0, w_ih,
+    w_hh, b_ih, b_hh), from one pass back through time (as :func:`lstm_layer_backward`)."""
+    grads = saved.grads
+    if saved.grad_key is not grad or grads is None or grads[index] is None:
+        grads = _rnn_layer_gradients(grad, inputs, saved)
+        saved.grad_key, saved.grads = grad, grads
+    result, grads[index] = grads[index], None
+    return result
+
+
+def _rnn_layer_gradients(grad: Tensor, inputs, saved: RNNSaved) -> list:
+    input, _, w_ih, w_hh, b_ih, _ = inputs
+    g = np.ascontiguousarray(grad._np)
+    steps, batch, hidden = g.shape
+    dz = np.empty_like(g)
+    dh0 = np.empty((batch, hidden), dtype=g.dtype)
+    w = np.ascontiguousarray(w_hh._np)
+    if _native.ENABLED:
+        _lstm_native().rnn_layer_backward(g, saved.hs, w, dz, dh0, saved.relu)
+    else:
+        _rnn_loop_backward_reference(g, saved.hs, w, dz, dh0, saved.relu)
+    rows = dz.reshape(steps * batch, hidden)
+    x = input._np
+    features = x.shape[2]
+    dtype_t = grad._dtype
+    d_bias = None if b_ih is None else rows.sum(0)
+    return [
+        make(_mm(rows, w_ih._np).reshape(steps, batch, features), dtype_t),
+        make(dh0, dtype_t),
+        make(_mm(rows.T, x.reshape(steps * batch, features)), dtype_t),
+        make(_mm(rows.T, saved.hs[:steps].reshape(steps * batch, hidden)), dtype_t),
+        None if d_bias is None else make(d_bias, dtype_t),
+        None if d_bias is None else make(d_bias.copy(), dtype_t),  # a tensor of its own
+    ]
+
+
+def rnn_layer_composite(input, h0, w_ih, w_hh, b_ih=None, b_hh=None, nonlinearity="tanh"):
+    """:func:`rnn_layer` by core's ``rnn_tanh_cell`` / ``rnn_relu_cell`` composites (the
+    reference, and what double backward differentiates)."""
+    import torch
+
+    from . import nn_functional
+
+    cell = nn_functional.rnn_relu_cell if nonlinearity == "relu" else nn_functional.rnn_tanh_cell
+    h = h0
+    hiddens = []
+    for t in range(input.shape[0]):
+        h = cell(input[t], h, w_ih, w_hh, b_ih, b_hh)
+        hiddens.append(h)
+    return torch.stack(hiddens)
+
+
+RNN_LAYER = _register(
+    "_rnn_layer",
+    rnn_layer,
+    "_rnn_layer(Tensor input, Tensor h0, Tensor w_ih, Tensor w_hh, Tensor? b_ih, "
+    "Tensor? b_hh, str nonlinearity) -> Tensor",
+)
+_register(
+    "_rnn_layer_backward",
+    rnn_layer_backward,
+    "_rnn_layer_backward(Tensor grad, ...) -> Tensor[]",
     differentiable=False,
 )

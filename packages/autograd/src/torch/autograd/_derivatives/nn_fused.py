@@ -90,7 +90,7 @@ def _nll_loss(grad, inputs, saved):
 # ---------------------------------------------------------------------- LSTM layer
 
 
-def _recurrent_layer(backward: str, composite: str):
+def _recurrent_layer(backward: str):
     """The formula of a fused recurrent layer (one formula for every input, variadic)."""
 
     def formula(grad, inputs, saved, index):
@@ -98,9 +98,7 @@ def _recurrent_layer(backward: str, composite: str):
             return _fn(backward)(grad, inputs, saved, index)
         # create_graph: differentiate the step-by-step composite, which records every op
         if saved.grad_key is not grad or saved.grads is None or saved.grads[index] is None:
-            from torch._ops import nn_fused
-
-            result = getattr(nn_fused, composite)(*inputs)
+            result = saved.composite(*inputs)
             wanted = [x for x in inputs if isinstance(x, torch.Tensor) and x.requires_grad]
             found = iter(torch.autograd.grad(result, wanted, grad, create_graph=True))
             saved.grads = [
@@ -129,13 +127,19 @@ NN_FUSED = {
     "_nll_loss": Derivative("NllLossBackward0", (_nll_loss, None), saved_inputs=()),
     "_lstm_layer": Derivative(
         "MkldnnRnnLayerBackward0",
-        (_recurrent_layer("_lstm_layer_backward", "lstm_layer_composite"),),
+        (_recurrent_layer("_lstm_layer_backward"),),
         variadic=True,
         saved_inputs=(0, 3, 4),
     ),
     "_gru_layer": Derivative(
         "GruLayerBackward0",
-        (_recurrent_layer("_gru_layer_backward", "gru_layer_composite"),),
+        (_recurrent_layer("_gru_layer_backward"),),
+        variadic=True,
+        saved_inputs=(0, 2, 3),
+    ),
+    "_rnn_layer": Derivative(
+        "RnnLayerBackward0",
+        (_recurrent_layer("_rnn_layer_backward"),),
         variadic=True,
         saved_inputs=(0, 2, 3),
     ),

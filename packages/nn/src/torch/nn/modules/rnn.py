@@ -26,6 +26,7 @@ __all__ = ["RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell"
 _GATES = {"LSTM": 4, "GRU": 3, "RNN_TANH": 1, "RNN_RELU": 1}
 _fused_lstm_layer = fused("_lstm_layer")
 _fused_gru_layer = fused("_gru_layer")
+_fused_rnn_layer = fused("_rnn_layer")
 _CELLS = {
     "LSTM": "lstm_cell",
     "GRU": "gru_cell",
@@ -201,14 +202,18 @@ class RNNBase(Module):
         return out, state
 
     def _fused_layer(self, x, state, weights, lengths):
-        """(outputs, final state) of an LSTM or GRU layer by core's fused op (one graph
-        node, a native time loop), or None where it does not apply (plain RNNs, LSTM
-        projections, packed sequences)."""
+        """(outputs, final state) of a layer by core's fused op (one graph node, a native
+        time loop), or None where it does not apply (LSTM projections, packed
+        sequences)."""
         if lengths is not None:
             return None
         w_ih, w_hh, b_ih, b_hh, w_hr = weights
         if self.mode == "GRU" and _fused_gru_layer is not None:
             hiddens = _fused_gru_layer(x, state, w_ih, w_hh, b_ih, b_hh)
+            return None if hiddens is None else (hiddens, hiddens[-1:])
+        if self.mode in ("RNN_TANH", "RNN_RELU") and _fused_rnn_layer is not None:
+            nonlinearity = "tanh" if self.mode == "RNN_TANH" else "relu"
+            hiddens = _fused_rnn_layer(x, state, w_ih, w_hh, b_ih, b_hh, nonlinearity)
             return None if hiddens is None else (hiddens, hiddens[-1:])
         if self.mode != "LSTM" or w_hr is not None or _fused_lstm_layer is None:
             return None
