@@ -91,6 +91,17 @@ def test_relu_keeps_nan_and_zeroes_negatives():
     assert torch.relu(torch.tensor([-3, 4])).tolist() == [0, 4]  # integers: general path
 
 
+@pytest.mark.autograd
+@pytest.mark.parametrize("native", [True, False])
+def test_relu_of_a_zero_dim_tensor_and_its_gradient_stay_zero_dim(native, reference_path):
+    reference_path(native and _native.ENABLED)
+    x = torch.tensor(2.0, requires_grad=True)
+    y = torch.relu(x)
+    assert type(y._np) is np.ndarray and y.shape == ()
+    y.backward()
+    assert x.grad.shape == () and x.grad.item() == 1.0
+
+
 @pytest.mark.parametrize("native", [True, False])
 def test_relu_backward_passes_gradients_where_the_result_is_positive(native, reference_path):
     reference_path(native and _native.ENABLED)

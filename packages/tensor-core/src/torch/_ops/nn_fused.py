@@ -135,7 +135,8 @@ def relu(input: Tensor):
     dtypes (the caller uses the general path)."""
     if input._dtype not in _FLOATS:
         return None
-    result = Tensor._from_array(np.maximum(input._np, 0), input._dtype)
+    # np.asarray: a 0-d input gives a NumPy scalar, and tensors hold arrays
+    result = Tensor._from_array(np.asarray(np.maximum(input._np, 0)), input._dtype)
     return _record(RELU, (input,), result)
 
 
@@ -145,8 +146,8 @@ def relu_backward(grad: Tensor, result: Tensor) -> Tensor:
     if _native.ENABLED and g.dtype == y.dtype and g.shape == y.shape:
         # one vectorised pass (np.where with a scalar branches per element here)
         out = _native.kernels.relu_backward(np.ascontiguousarray(g), np.ascontiguousarray(y))
-        return make(out, grad._dtype)
-    return make(np.where(y > 0, g, np.zeros((), dtype=g.dtype)), grad._dtype)
+        return make(out.reshape(g.shape), grad._dtype)  # ascontiguousarray makes 0-d 1-d
+    return make(np.asarray(np.where(y > 0, g, np.zeros((), dtype=g.dtype))), grad._dtype)
 
 
 RELU = _register("_relu", relu, "_relu(Tensor self) -> Tensor")
