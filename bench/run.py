@@ -119,6 +119,7 @@ import torch
 torch.manual_seed(0)
 x = torch.rand(64, 256)
 ws = [(torch.rand(256, 256) * 0.06).requires_grad_() for _ in range(100)]
+torch.tanh(x[:1] @ ws[0])  # load lazily opened libraries (BLAS) before measuring
 before = reset_peak()
 h = x
 for w in ws:
@@ -167,6 +168,8 @@ net = nn.Sequential(
 )
 opt = torch.optim.SGD(net.parameters(), lr=0.01, momentum=0.9)
 x, y = torch.randn(64, 1, 28, 28), torch.randint(0, 10, (64,))
+with torch.no_grad():
+    net(x[:1])  # load lazily opened libraries (BLAS, kernels) before measuring
 before = reset_peak()
 for _ in range(3):
     opt.zero_grad()
