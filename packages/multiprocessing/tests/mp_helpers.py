@@ -9,7 +9,8 @@ import time
 GOLDEN = json.loads((pathlib.Path(__file__).parent / "golden" / "multiprocessing.json").read_text())
 # this test process's segments (and its children's) carry a tag of their own, so that
 # tests running in parallel do not see each other's segments
-os.environ["TORCH_CORE_SHM_TAG"] = f"mptest{os.getpid()}_"
+# setdefault: core's shared-memory tests may share this process and its tag
+os.environ.setdefault("TORCH_CORE_SHM_TAG", f"mptest{os.getpid()}_")
 SHM_PREFIX = "torch_core_shm_" + os.environ["TORCH_CORE_SHM_TAG"]
 
 

@@ -2,7 +2,7 @@
 from a state dict, bad options."""
 
 import pytest
-from conftest import check_resume, check_trajectory, labels
+from optim_testing import check_resume, check_trajectory, labels
 
 import torch
 

@@ -4,12 +4,26 @@ reference paths, foreach against single-tensor, version counters, and the fallba
 
 import numpy as np
 import pytest
-from conftest import cases_optim, problems
+from optim_testing import cases_optim, problems
 
 import torch
 from torch.optim import _fused, _kernels
 
 pytestmark = pytest.mark.skipif(_fused.kernels() is None, reason="no native optimizer kernels")
+
+
+def _autograd_installed() -> bool:
+    try:
+        import torch.autograd  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+# torch-optim depends on torch-core alone: parameters that require grad need torch-autograd
+needs_autograd = pytest.mark.skipif(
+    not _autograd_installed(), reason="requires_grad needs torch-autograd"
+)
 
 CASES = [(label, dtype) for label in cases_optim.FUSED for dtype in ("float32", "float64")]
 
@@ -109,6 +123,7 @@ VERSIONS = [
 ]
 
 
+@needs_autograd
 @pytest.mark.parametrize("name,options,param_version,state_versions", VERSIONS)
 def test_version_counters_count_the_in_place_writes(name, options, param_version, state_versions):
     w = torch.zeros(3, requires_grad=True)
@@ -120,6 +135,7 @@ def test_version_counters_count_the_in_place_writes(name, options, param_version
     assert {k: opt.state[w][k]._version for k in state_versions} == state_versions
 
 
+@needs_autograd
 def test_parameters_requiring_grad_take_the_native_path(monkeypatch):
     calls = []
     real = _fused.kernels()
@@ -146,6 +162,7 @@ def test_without_native_kernels_the_fallbacks_agree(golden, monkeypatch, label):
         np.testing.assert_allclose(g["head"], e["head"], rtol=1e-6, atol=1e-7)
 
 
+@needs_autograd
 @pytest.mark.parametrize("name", ["Adam", "AdamW", "SGD", "Adagrad"])
 def test_fused_refuses_foreach_and_differentiable(name):
     w = [torch.zeros(2, requires_grad=True)]

@@ -6,7 +6,7 @@ import warnings
 import cases_optim
 import numpy as np
 import pytest
-from conftest import _load
+from optim_testing import load_golden as _load
 
 import torch
 from torch.optim import lr_scheduler

@@ -71,13 +71,13 @@ def test_bad_params():
 
 @pytest.mark.parametrize("label", ["plain", "momentum", "dampening_wd", "nesterov", "maximize"])
 def test_two_parameter_trajectory_matches_pytorch(label):
-    from conftest import check_trajectory
+    from optim_testing import check_trajectory
 
     check_trajectory("SGD", label)
 
 
 @pytest.mark.parametrize("label", ["plain", "momentum", "dampening_wd", "nesterov", "maximize"])
 def test_resume_from_state_dict_equals_never_stopping(label):
-    from conftest import check_resume
+    from optim_testing import check_resume
 
     check_resume("SGD", label)

@@ -3,7 +3,7 @@
 
 import numpy as np
 import pytest
-from conftest import cases_optim, problems
+from optim_testing import cases_optim, problems
 
 import torch
 
@@ -25,8 +25,9 @@ def test_trajectory_on_sparse_gradients_matches_pytorch(golden, label):
     expected = golden("sparse_adam")[label]
     got = problems.sparse_trajectory(torch, cases_optim.SPARSE[label], cases_optim.SPARSE_STEPS)
     for step, (g, e) in enumerate(zip(got, expected)):
-        np.testing.assert_allclose(g, e, rtol=2e-7, atol=1e-9, err_msg=f"step {step + 1}")
-    # bit for bit when the square roots are MKL's, as PyTorch's (else one ulp off at times)
+        np.testing.assert_allclose(g, e, rtol=1e-6, atol=5e-8, err_msg=f"step {step + 1}")
+    # bit for bit when the square roots are MKL's, as PyTorch's (else a few ulps off at
+    # times, compounding over the steps)
     if _sqrt_is_pytorchs():
         assert got == expected
 

@@ -15,7 +15,9 @@ f32 = np.float32
 
 
 def fma(a, b, c):
-    return (np.float64(a) * np.float64(b) + np.float64(c)).astype(f32)
+    # asarray, not np.float64(...): NumPy 1.x turns a one-element array into a scalar
+    wide = [np.asarray(x, np.float64) for x in (a, b, c)]
+    return (wide[0] * wide[1] + wide[2]).astype(f32)
 
 
 def _data(n, seed=0):

@@ -76,9 +76,9 @@ def describe(obj) -> dict:
 def _needs(case: str) -> None:
     if case in NEEDS_NN:
         pytest.importorskip("torch.nn", exc_type=ImportError)
-        from conftest import has_autograd
+        from torch._interface import get_grad_engine
 
-        if not has_autograd():
+        if not get_grad_engine().available:
             pytest.skip("Parameters require grad: needs torch-autograd")
 
 

@@ -18,7 +18,8 @@ from torch import _shared_memory as shm
 
 # this test process's segments (and its children's) carry a tag of their own, so that
 # tests running in parallel do not see each other's segments
-os.environ[shm.TAG_ENV] = f"coretest{os.getpid()}_"
+# setdefault: torch-multiprocessing's tests may share this process and its tag
+os.environ.setdefault(shm.TAG_ENV, f"coretest{os.getpid()}_")
 MINE = shm.PREFIX + os.environ[shm.TAG_ENV]
 
 

@@ -364,6 +364,14 @@ def test_failures_leave_no_named_segments(file_system_ready, no_leaks, monkeypat
     assert _segments_gone(tag)
 
 
+def _own_tracker_env(**extra) -> dict:
+    """The environment for a script that must start its own segment tracker: not the one
+    this test process may have started (core's tracker address is inherited through the
+    environment), which outlives the script and keeps its in-flight segments."""
+    env = {k: v for k, v in os.environ.items() if k != "TORCH_CORE_SHM_TRACKER"}
+    return {**env, **extra}
+
+
 def _segments_gone(tag: str, within: float = 5.0) -> bool:
     deadline = time.monotonic() + within
     while any(tag in name for name in os.listdir("/dev/shm")):
@@ -414,7 +422,7 @@ def test_dying_workers_leave_no_named_segments_after_exit(mode):
         capture_output=True,
         text=True,
         timeout=60,
-        env={**os.environ, "TORCH_CORE_SHM_TAG": tag},
+        env=_own_tracker_env(TORCH_CORE_SHM_TAG=tag),
     )
     assert "exited unexpectedly" in result.stdout, result.stderr
     assert _segments_gone(tag)

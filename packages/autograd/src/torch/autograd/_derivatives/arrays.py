@@ -288,3 +288,24 @@ ARRAY_FORMULAS: dict[str, tuple] = {
     "where": (_no_array_form, _where_self, _where_other),
     "clamp": (_clamp_self, _no_array_form, _no_array_form),
 }
+
+
+def _keeping_dtype(formula):
+    """``formula``, leaving to the Tensor formulas any result whose dtype is not the
+    gradient's (NumPy 1.x promotes a 0-d float32 array combined with a Python scalar to
+    float64; NumPy 2 keeps float32, as PyTorch does)."""
+
+    def checked(grad, *args):
+        result = formula(grad, *args)
+        if result.dtype != grad.dtype:
+            raise NoArrayFormError
+        return result
+
+    return checked
+
+
+if (np.array(1, np.float32) * 2.5).dtype != np.float32:  # NumPy < 2 (before NEP 50)
+    ARRAY_FORMULAS = {
+        name: tuple(_keeping_dtype(formula) for formula in formulas)
+        for name, formulas in ARRAY_FORMULAS.items()
+    }

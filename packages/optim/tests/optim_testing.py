@@ -1,0 +1,74 @@
+"""Helpers shared by torch-optim's tests (a module of its own: every package has a
+``conftest``, and one pytest run over all packages imports only one of them by that name)."""
+
+import json
+import pathlib
+
+import cases_optim
+import numpy as np
+import problems
+
+import torch
+
+GOLDEN = pathlib.Path(__file__).parent / "golden"
+
+_cache: dict = {}
+
+
+def load_golden(name: str):
+    if name not in _cache:
+        _cache[name] = json.loads((GOLDEN / f"{name}.json").read_text())
+    return _cache[name]
+
+
+def run_steps(opt, ps, name: str, steps: int) -> tuple[list, list]:
+    """``steps`` steps of ``opt`` on the shared problem: the flat parameters after each
+    step, and (LBFGS) the losses ``step`` returned."""
+    points, losses = [], []
+    for _ in range(steps):
+        if name == "LBFGS":
+            losses.append(opt.step(lambda: problems.set_grads(ps)))
+        else:
+            problems.set_grads(ps)
+            opt.step()
+        points.append(problems.flat(ps))
+    return points, losses
+
+
+def check_trajectory(
+    name: str, label: str, rtol: float = 1e-5, atol: float = 1e-6, steps: int | None = None
+) -> None:
+    """Replay a recorded case and compare each of the first ``steps`` steps (default:
+    all) with real PyTorch's."""
+    case = load_golden("optim_trajectories")[f"{name}/{label}"]
+    ps, opt = problems.make(torch, name, cases_optim.OPTIMIZERS[name][label])
+    points, losses = run_steps(opt, ps, name, cases_optim.STEPS)
+    steps = steps or cases_optim.STEPS
+    for step, (got, expected) in enumerate(zip(points[:steps], case["trajectory"][:steps])):
+        np.testing.assert_allclose(
+            got, expected, rtol=rtol, atol=atol, err_msg=f"{name}/{label} step {step + 1}"
+        )
+    if losses:
+        np.testing.assert_allclose(losses[:steps], case["losses"][:steps], rtol=rtol, atol=atol)
+
+
+def check_resume(name: str, label: str, split: int = 7) -> None:
+    """Saving the state dict, loading it into a fresh optimizer over fresh (copied)
+    parameters and continuing gives exactly the uninterrupted trajectory."""
+    options = cases_optim.OPTIMIZERS[name][label]
+    ps, straight = problems.make(torch, name, options)
+    expected, _ = run_steps(straight, ps, name, 2 * split)
+
+    ps, first = problems.make(torch, name, options)
+    run_steps(first, ps, name, split)
+    saved = first.state_dict()
+    fresh = [p.clone() for p in ps]
+    options = {k: v for k, v in options.items() if k != "_dtype"}
+    second = getattr(torch.optim, name)(fresh, **options)
+    second.load_state_dict(saved)
+    got, _ = run_steps(second, fresh, name, split)
+    np.testing.assert_array_equal(np.array(got), np.array(expected[split:]))
+
+
+def labels(name: str) -> list:
+    return list(cases_optim.OPTIMIZERS[name])
