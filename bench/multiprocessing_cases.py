@@ -31,7 +31,9 @@ def _reader(queue, answers) -> None:
 
 
 def multiprocessing_cases(rounds: int = 7) -> dict:
-    context = mp.get_context("fork")
+    # spawn, not fork: a child forked after PyTorch's intra-op thread pool ran hangs in its
+    # first parallel op (seen with PyTorch 2.13: the reader blocked in tensor.sum())
+    context = mp.get_context("spawn")
     queue, answers = context.Queue(), context.Queue()
     reader = context.Process(target=_reader, args=(queue, answers), daemon=True)
     reader.start()

@@ -233,12 +233,6 @@ def _adam_step_mlp():
     return torch.optim.Adam(params, lr=1e-3).step
 
 
-if __name__ == "__main__":
-    if hasattr(torch, "set_num_threads"):
-        torch.set_num_threads(2)  # the machine has 2 cores: both sides get both
-    print(json.dumps(cases()))
-
-
 # issue 9's target: an epoch of MNIST-sized data through a DataLoader with 2 workers
 
 
@@ -261,3 +255,9 @@ def data_cases() -> dict:
         "DataLoader epoch 60000x1x28x28, batch 64, 2 workers": _median_us(epoch(2), 1, repeat=5),
         "DataLoader epoch 60000x1x28x28, batch 64, no workers": _median_us(epoch(0), 1, repeat=5),
     }
+
+
+if __name__ == "__main__":
+    if hasattr(torch, "set_num_threads"):
+        torch.set_num_threads(2)  # the machine has 2 cores: both sides get both
+    print(json.dumps(cases()))
