@@ -2,11 +2,15 @@
 packages/optim/tests (run under real PyTorch only):
 
     /work/ptref/bin/python tools/golden/record_optim.py
+    /work/ptref/bin/python tools/golden/record_optim.py --bitwise   # this CPU's bits only
 
 Writes packages/optim/tests/golden/optim_trajectories.json, lr_schedules.json,
 fused_steps.json (digests of larger problems, for the bit-for-bit checks of the fused
 native updates) and sparse_adam.json (SparseAdam, SGD and Adagrad on sparse gradients).
-The cases (option sets) are defined in packages/optim/tests/cases_optim.py, which the
+With ``--bitwise`` it writes only golden/bitwise/<cpu>.json: this machine's sha256
+digests of the fused cases and its exact SparseAdam trajectories. PyTorch's square roots
+are Intel MKL's, which dispatch on the CPU (vendor, AVX-512), so PyTorch's last bits
+differ between machines; the tests accept any recorded machine's. The cases (option sets) are defined in packages/optim/tests/cases_optim.py, which the
 tests read too.
 """
 
@@ -76,7 +80,38 @@ def sparse() -> dict:
     return out
 
 
+def cpu_key() -> str:
+    """The CPU features MKL's dispatch depends on: vendor and widest vector extension."""
+    info = pathlib.Path("/proc/cpuinfo")
+    text = info.read_text() if info.exists() else ""
+    vendor = next(
+        (line.split(":")[1].strip() for line in text.splitlines() if line.startswith("vendor_id")),
+        "unknown",
+    )
+    isa = "avx512" if " avx512f" in text else "avx2" if " avx2" in text else "other"
+    return f"{vendor}-{isa}"
+
+
+def bitwise() -> None:
+    data = {
+        "fused_steps": {
+            label: [d["sha256"] for d in digests] for label, digests in fused().items()
+        },
+        "sparse_adam": {
+            label: problems.sparse_trajectory(torch, options, cases_optim.SPARSE_STEPS)
+            for label, options in cases_optim.SPARSE.items()
+        },
+    }
+    path = TESTS / "golden" / "bitwise" / f"{cpu_key()}.json"
+    path.parent.mkdir(exist_ok=True)
+    path.write_text(json.dumps(data, indent=0) + "\n")
+    print("wrote", path.relative_to(ROOT))
+
+
 def main() -> None:
+    if "--bitwise" in sys.argv[1:]:
+        bitwise()
+        return
     golden = TESTS / "golden"
     data = {
         f"{name}/{label}": trajectory(name, options)

@@ -21,6 +21,20 @@ def load_golden(name: str):
     return _cache[name]
 
 
+def bitwise_alternatives(name: str, label: str, primary) -> list:
+    """The bit-exact results PyTorch gave for ``label`` of golden ``name`` on each machine
+    it was recorded on: ``primary`` (the portable golden file's) and those of
+    ``golden/bitwise/<cpu>.json`` (``record_optim.py --bitwise``). Intel MKL's square
+    root dispatches on the CPU (vendor, AVX-512), so the last bits of PyTorch's own
+    results depend on the machine; ours match PyTorch's on the same machine."""
+    alternatives = [primary]
+    for path in sorted((GOLDEN / "bitwise").glob("*.json")):
+        record = json.loads(path.read_text()).get(name, {})
+        if label in record and record[label] not in alternatives:
+            alternatives.append(record[label])
+    return alternatives
+
+
 def run_steps(opt, ps, name: str, steps: int) -> tuple[list, list]:
     """``steps`` steps of ``opt`` on the shared problem: the flat parameters after each
     step, and (LBFGS) the losses ``step`` returned."""

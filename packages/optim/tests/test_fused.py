@@ -4,7 +4,7 @@ reference paths, foreach against single-tensor, version counters, and the fallba
 
 import numpy as np
 import pytest
-from optim_testing import cases_optim, problems
+from optim_testing import bitwise_alternatives, cases_optim, problems
 
 import torch
 from torch.optim import _fused, _kernels
@@ -48,7 +48,10 @@ def test_steps_match_pytorch_bit_for_bit(golden, label, dtype):
         np.testing.assert_allclose(g["sum"], e["sum"], rtol=1e-6, err_msg=f"step {step + 1}")
     if not _sqrt_is_pytorchs():
         pytest.skip("MKL's sqrt is not loaded: results agree to about one ulp, not bitwise")
-    assert [g["sha256"] for g in got] == [e["sha256"] for e in expected]
+    # PyTorch's own digests differ between CPUs (MKL dispatch): one recorded machine's
+    digests = [g["sha256"] for g in got]
+    key = f"{label}/{dtype}"
+    assert digests in bitwise_alternatives("fused_steps", key, [e["sha256"] for e in expected])
 
 
 @pytest.mark.parametrize("label", list(cases_optim.FUSED))

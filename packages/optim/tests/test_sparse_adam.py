@@ -3,7 +3,7 @@
 
 import numpy as np
 import pytest
-from optim_testing import cases_optim, problems
+from optim_testing import bitwise_alternatives, cases_optim, problems
 
 import torch
 
@@ -28,8 +28,8 @@ def test_trajectory_on_sparse_gradients_matches_pytorch(golden, label):
         np.testing.assert_allclose(g, e, rtol=1e-6, atol=5e-8, err_msg=f"step {step + 1}")
     # bit for bit when the square roots are MKL's, as PyTorch's (else a few ulps off at
     # times, compounding over the steps)
-    if _sqrt_is_pytorchs():
-        assert got == expected
+    if _sqrt_is_pytorchs():  # PyTorch's own last bits depend on the CPU (MKL dispatch)
+        assert got in bitwise_alternatives("sparse_adam", label, expected)
 
 
 @needs_sparse
