@@ -10,8 +10,8 @@ native updates) and sparse_adam.json (SparseAdam, SGD and Adagrad on sparse grad
 With ``--bitwise`` it writes only golden/bitwise/<cpu>.json: this machine's sha256
 digests of the fused cases and its exact SparseAdam trajectories. PyTorch's square roots
 are Intel MKL's, which dispatch on the CPU (vendor, AVX-512), so PyTorch's last bits
-differ between machines; the tests accept any recorded machine's. The cases (option sets) are defined in packages/optim/tests/cases_optim.py, which the
-tests read too.
+differ between machines; the tests accept any recorded machine's. The cases (option
+sets) are defined in packages/optim/tests/cases_optim.py, which the tests read too.
 """
 
 from __future__ import annotations
