@@ -51,8 +51,13 @@ def test_state_dict_resume_continues_the_schedule(label):
 def test_warns_when_stepped_before_the_optimizer():
     opt = torch.optim.SGD([torch.zeros(1)], lr=1.0)
     sched = lr_scheduler.StepLR(opt, step_size=1)
-    with pytest.warns(UserWarning, match="before `optimizer.step\\(\\)`"):
+    with pytest.warns(UserWarning, match="before `optimizer.step\\(\\)`") as record:
         sched.step()
+    # PyTorch's text ends with a link to the documentation
+    assert str(record[0].message).endswith(
+        "schedule. See more details at "
+        "https://pytorch.org/docs/stable/optim.html#how-to-adjust-learning-rate"
+    )
 
 
 def test_no_warning_in_the_right_order_and_get_lr_outside_step_warns():
@@ -70,8 +75,11 @@ def test_closed_form_with_an_epoch_argument_warns_and_jumps():
     opt = torch.optim.SGD([torch.zeros(1)], lr=1.0)
     sched = lr_scheduler.StepLR(opt, step_size=2, gamma=0.5)
     opt.step()
-    with pytest.warns(UserWarning, match="epoch parameter"):
+    with pytest.warns(UserWarning, match="epoch parameter") as record:
         sched.step(5)
+    assert str(record[0].message).endswith(
+        "use case: https://github.com/pytorch/pytorch/issues/new/choose."
+    )
     assert sched.get_last_lr() == [0.25]
 
 
@@ -79,8 +87,9 @@ def test_bad_arguments():
     opt = torch.optim.SGD([torch.zeros(1)], lr=1.0)
     with pytest.raises(TypeError, match="is not an Optimizer"):
         lr_scheduler.StepLR(object(), step_size=1)
-    with pytest.raises(KeyError, match="initial_lr"):
+    with pytest.raises(KeyError, match="initial_lr") as error:
         lr_scheduler.StepLR(opt, step_size=1, last_epoch=3)
+    assert "2. You're using last_epoch >= 0 for a fresh training run" in str(error.value)
     with pytest.raises(ValueError, match="Factor should be < 1.0"):
         lr_scheduler.ReduceLROnPlateau(opt, factor=2.0)
     with pytest.raises(ValueError, match="Expected positive integer T_0"):

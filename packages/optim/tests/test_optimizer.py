@@ -167,3 +167,42 @@ def test_non_leaf_tensors_cannot_be_optimized_without_differentiable():
 def test_lbfgs_rejects_parameter_groups():
     with pytest.raises(ValueError, match="doesn't support per-parameter options"):
         torch.optim.LBFGS([{"params": [torch.zeros(1)]}, {"params": [torch.zeros(1)]}])
+
+
+# ------------------------------------------- behaviours compared with PyTorch 2.13 by ptdiff
+
+
+def test_repr_separates_groups_by_a_blank_line_as_pytorch():
+    opt = torch.optim.SGD([torch.zeros(1)], lr=0.1)
+    opt.add_param_group({"params": [torch.zeros(1)], "lr": 0.3})
+    options = (
+        "    dampening: 0\n    differentiable: False\n    foreach: None\n    fused: None\n"
+        "    lr: {lr}\n    maximize: False\n    momentum: 0\n    nesterov: False\n"
+        "    weight_decay: 0\n"
+    )
+    expected = (
+        "SGD (\nParameter Group 0\n"
+        + options.format(lr=0.1)
+        + "\nParameter Group 1\n"
+        + options.format(lr=0.3)
+        + ")"
+    )
+    assert repr(opt) == expected
+
+
+def test_sgd_defaults_are_integers_as_pytorch():
+    defaults = torch.optim.SGD([torch.zeros(1)]).defaults
+    for key in ("momentum", "dampening", "weight_decay"):
+        assert defaults[key] == 0 and type(defaults[key]) is int
+
+
+def test_duplicate_parameters_within_a_group_warn():
+    w = torch.zeros(1)
+    with pytest.warns(UserWarning, match="duplicate parameters; in future, this will cause"):
+        torch.optim.SGD([w, w], lr=0.1)
+
+
+@pytest.mark.parametrize("name", ["SGD", "Adam", "AdamW", "Adagrad", "RMSprop", "Rprop"])
+def test_a_tensor_lr_must_hold_one_element(name):
+    with pytest.raises(ValueError, match="^Tensor lr must be 1-element$"):
+        getattr(torch.optim, name)([torch.zeros(1)], lr=torch.tensor([0.1, 0.2]))

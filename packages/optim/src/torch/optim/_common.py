@@ -17,7 +17,10 @@ __all__ = [
 
 
 def check_min(name: str, value, low: float = 0.0) -> None:
-    """``ValueError("Invalid <name>: <value>")`` unless ``low <= value``."""
+    """``ValueError("Invalid <name>: <value>")`` unless ``low <= value``; a tensor learning
+    rate must hold one element."""
+    if name == "learning rate" and isinstance(value, torch.Tensor) and value.numel() != 1:
+        raise ValueError("Tensor lr must be 1-element")
     if not isinstance(value, torch.Tensor) and not low <= value:
         raise ValueError(f"Invalid {name}: {value}")
 

@@ -36,18 +36,22 @@ _EPOCH_WARNING = (
     "The epoch parameter in `scheduler.step()` was not necessary and is being deprecated "
     "where possible. Please use `scheduler.step()` to step the scheduler. During the "
     "deprecation, if epoch is different from None, the closed form is used instead of "
-    "the new chainable form, where available."
+    "the new chainable form, where available. Please open an issue if you are unable to "
+    "replicate your use case: https://github.com/pytorch/pytorch/issues/new/choose."
+)
+_ADJUST_DOCS = (
+    " See more details at https://pytorch.org/docs/stable/optim.html#how-to-adjust-learning-rate"
 )
 _ORDER_WARNING = (
     "Detected call of `lr_scheduler.step()` before `optimizer.step()`. In PyTorch 1.1.0 "
     "and later, you should call them in the opposite order: `optimizer.step()` before "
     "`lr_scheduler.step()`.  Failure to do this will result in PyTorch skipping the first "
-    "value of the learning rate schedule."
+    "value of the learning rate schedule." + _ADJUST_DOCS
 )
 _OVERRIDDEN_WARNING = (
     "Seems like `optimizer.step()` has been overridden after learning rate scheduler "
     "initialization. Please, make sure to call `optimizer.step()` before "
-    "`lr_scheduler.step()`."
+    "`lr_scheduler.step()`." + _ADJUST_DOCS
 )
 
 
@@ -124,7 +128,12 @@ class LRScheduler:
                 if "initial_lr" not in group:
                     raise KeyError(
                         f"param 'initial_lr' is not specified in param_groups[{i}] when "
-                        "resuming scheduler with last_epoch >= 0."
+                        "resuming scheduler with last_epoch >= 0.\n"
+                        "This typically happens when:\n"
+                        "1. You're trying to resume training from a checkpoint but haven't "
+                        "properly loaded the optimizer state\n"
+                        "2. You're using last_epoch >= 0 for a fresh training run "
+                        "(not recommended)"
                     )
         self.base_lrs = [group["initial_lr"] for group in optimizer.param_groups]
         self.last_epoch = last_epoch

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import warnings
 from collections import OrderedDict, defaultdict
 from itertools import chain
 
@@ -189,6 +190,14 @@ class Optimizer:
                     f"optimization parameter {name}"
                 )
             group.setdefault(name, default)
+        if len({id(p) for p in group["params"]}) != len(group["params"]):
+            warnings.warn(
+                "optimizer contains a parameter group with duplicate parameters; in future, "
+                "this will cause an error; see github.com/pytorch/pytorch/issues/40967 for "
+                "more information",
+                UserWarning,
+                stacklevel=3,
+            )
         existing = {id(p) for g in self.param_groups for p in g["params"]}
         for g in self.param_groups:
             if ("param_names" in g) != ("param_names" in group):
@@ -443,10 +452,12 @@ class Optimizer:
             self.__dict__.setdefault(name, OrderedDict())
 
     def __repr__(self) -> str:
-        lines = [self.__class__.__name__ + " ("]
+        # each group's block ends with a newline and the next begins with one (a blank line
+        # between groups, none before the closing parenthesis), as PyTorch prints
+        blocks = []
         for i, group in enumerate(self.param_groups):
-            lines.append(f"Parameter Group {i}")
-            for key in sorted(k for k in group if k != "params"):
-                lines.append(f"    {key}: {group[key]}")
-        lines.append(")")
-        return "\n".join(lines)
+            options = "".join(
+                f"    {key}: {group[key]}\n" for key in sorted(k for k in group if k != "params")
+            )
+            blocks.append(f"\nParameter Group {i}\n{options}")
+        return self.__class__.__name__ + " (" + "".join(blocks) + ")"
