@@ -249,6 +249,77 @@ class Node(_NodeBase):
         self._out = None
 
 
+class MultiOutputNode(Node):
+    """The node of a core op that returns several tensors (``linalg.svd``, ``linalg.qr``,
+    ``linalg.eig``): one node for all of them, so that the formulas see every output's
+    gradient at once (the gauge checks of the singular vectors need U's and V's together).
+    ``_out`` holds one saved result per output."""
+
+    __slots__ = ("_output_refs",)
+
+    def __init__(self, inputs, saved, edges, versions, outs, outputs):
+        super().__init__(inputs, saved, edges, versions, outs)
+        self._output_refs = [(weakref.ref(t), nr) for nr, t in enumerate(outputs)]
+
+    def _output_nr(self, tensor) -> int:
+        for ref, nr in self._output_refs:
+            if ref() is tensor:
+                return nr
+        raise RuntimeError(f"tensor is not an output of {self.name()}")
+
+    def apply(self, grads):
+        inputs = self._inputs
+        if inputs is None:
+            raise RuntimeError(_FREED)
+        if self._extra is not None and self._extra.packed:
+            inputs = tuple(
+                _saved_hooks.unpack(x) if type(x) is _saved_hooks.Packed else x for x in inputs
+            )
+        self._check_versions()
+        outputs = self._saved_outputs()
+        if _grad_state.enabled:  # create_graph: the saved outputs as outputs of this node
+            for nr, result in enumerate(outputs):
+                result.grad_fn = self
+                result._requires_grad = True
+                self._output_refs.append((weakref.ref(result), nr))
+        grads = list(grads)
+        return tuple(
+            None if edge[0] is None else formula(grads, inputs, self._saved, outputs)
+            for formula, edge in zip(self._derivative.formulas, self.next_functions)
+        )
+
+    __call__ = apply
+
+    def _saved_outputs(self) -> tuple:
+        result = []
+        for out in self._out:
+            if type(out) is _saved_hooks.Packed:
+                result.append(_saved_hooks.unpack(out))
+                continue
+            array, dtype, counter, _ = out
+            tensor = _make(array, dtype)
+            tensor._version_ = counter
+            result.append(tensor)
+        return tuple(result)
+
+    def _check_versions(self) -> None:
+        inputs = self._inputs
+        for index, expected in self._versions:
+            x = inputs[index]
+            counter = x._version_
+            current = 0 if counter is None else counter[0]
+            if current != expected:
+                raise RuntimeError(
+                    _modified_message(x.type(), x.shape, x.grad_fn, current, expected)
+                )
+        for out in self._out:
+            if type(out) is tuple and out[2][0] != out[3]:
+                result = _make(out[0], out[1])
+                raise RuntimeError(
+                    _modified_message(result.type(), result.shape, self, out[2][0], out[3])
+                )
+
+
 def _pack_saved(node, output) -> None:
     """Under ``saved_tensors_hooks``: the node keeps what the pack hook makes of each tensor
     its formulas read (and of its result when saved), unpacked when backward needs them
@@ -261,7 +332,9 @@ def _pack_saved(node, output) -> None:
         inputs[index] = _saved_hooks.pack(inputs[index], hooks)
     node._inputs = tuple(inputs)
     node._versions = ()
-    if node._out is not None:
+    if type(output) is tuple:  # a multi-output node keeps each output
+        node._out = tuple(_saved_hooks.pack(o, hooks) for o in output)
+    elif node._out is not None:
         node._out = _saved_hooks.pack(output, hooks)
     node._get_extra().packed = True
 
@@ -430,7 +503,11 @@ def _node_class(op_name: str) -> type:
         if formulas is not None and not derivative.variadic:
             namespace["_array_formulas"] = formulas
         namespace["_derivative"] = derivative
-        cls = _node_classes[op_name] = type(derivative.node_name, (Node,), namespace)
+        base = Node
+        if derivative.outputs > 1:
+            namespace["_num_outputs"] = derivative.outputs
+            base = MultiOutputNode
+        cls = _node_classes[op_name] = type(derivative.node_name, (base,), namespace)
     return cls
 
 
@@ -518,6 +595,9 @@ class Engine(GradEngine):
         recipe = self._recipes.get(op)
         if recipe is None:
             recipe = self._recipe(op)
+        if type(output) is tuple:  # an op with several outputs (linalg.svd, qr, eig)
+            self._record_multi(recipe, inputs, output, saved)
+            return
         cls, which, check_inputs, drops, reads, saves_output = recipe
         count = len(inputs)
         if count == 2:
@@ -544,6 +624,27 @@ class Engine(GradEngine):
         if self._pending_view is not None and output is self._pending_view:
             self._pending_view = None
             _rebase_view(output, node)
+
+    def _record_multi(self, recipe, inputs, outputs, saved) -> None:
+        """Record an op that returns a tuple of tensors: one node for all of them, which
+        saves every output (its formulas read them, as PyTorch's do)."""
+        cls, which = recipe[0], recipe[1]
+        if cls._num_outputs != len(outputs):
+            raise RuntimeError(
+                f"{cls.__name__} expects {cls._num_outputs} outputs, got {len(outputs)}"
+            )
+        edges = tuple([edge(x) for x in inputs])
+        inputs = _unsaved_to_meta(inputs, which or ())
+        versions = _input_versions(inputs, which) if which else ()
+        outs = tuple(_saved_result(o) for o in outputs)
+        node = cls(inputs, saved, edges, versions, outs, outputs)
+        if _anomaly_state.enabled:
+            _anomaly.attach_trace(node)
+        for output in outputs:
+            output.grad_fn = node
+            output._requires_grad = True
+        if _saved_hooks._open[0]:
+            _pack_saved(node, outputs)
 
     def inplace_on_view(self, view) -> None:
         self._pending_view = view

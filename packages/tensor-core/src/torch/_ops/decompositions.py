@@ -1,6 +1,8 @@
 """Matrix functions and decompositions (``torch.linalg``), on NumPy's LAPACK. Ops with
-several outputs (``eigh``, ``svd``) register one op per differentiable output, so each
-output's gradient formula stays a single-output formula and their sum is the gradient."""
+several outputs register either one op per differentiable output (``eigh``: each
+output's gradient formula stays a single-output formula and their sum is the gradient), or
+one op returning a tuple (``svd``, ``qr``, ``eig``: their gradient formulas need every
+output's gradient at once, e.g. for the phase checks of complex singular vectors)."""
 
 from __future__ import annotations
 
@@ -289,9 +291,32 @@ def eigvalsh(A: Tensor, UPLO: str = "L") -> Tensor:  # noqa: N803
 def eigvals(A: Tensor) -> Tensor:
     """The (complex) eigenvalues of general square matrices."""
     _check_square("eigvals", A)
+    if _needs_grad(A):  # the gradient needs the eigenvectors too (as in PyTorch)
+        return _eig(A)[0]
     w = np.linalg.eigvals(A._np)
-    dtype = _dtype.complex128 if A._dtype is _dtype.float64 else _dtype.complex64
-    return _wrap(w, dtype)
+    return _wrap(w, _complex_of(A._dtype))
+
+
+def _complex_of(dtype):
+    return dtype if dtype.is_complex else dtype.to_complex()
+
+
+def _needs_grad(A: Tensor) -> bool:
+    from .. import _grad_mode
+
+    return A._requires_grad and _grad_mode.is_grad_enabled()
+
+
+def _eig(A: Tensor):
+    """``(eigenvalues, eigenvectors)``, recorded as one op with two outputs."""
+    values, vectors = np.linalg.eig(A._np)
+    dtype = _complex_of(A._dtype)
+    outputs = (_wrap(values, dtype), _wrap_lapack(vectors, dtype))
+    record(EIG, (A,), outputs, (A._dtype.is_complex,))
+    return outputs
+
+
+EIG = _register("_eig", _eig, "_eig(Tensor A) -> (Tensor, Tensor)")
 
 
 # ----------------------------------------------------------------------- SVD
@@ -301,7 +326,7 @@ _SvdResult = _structseq("linalg_svd", ("U", "S", "Vh"))
 
 def _svd_values(A: Tensor) -> Tensor:
     s = np.linalg.svd(A._np, compute_uv=False)
-    return record(SVD_VALUES, (A,), _wrap(s, A._dtype))
+    return record(SVD_VALUES, (A,), _wrap(s, A._dtype.to_real()))
 
 
 SVD_VALUES = _register("_svd_values", _svd_values, "_svd_values(Tensor A) -> Tensor")
@@ -313,29 +338,49 @@ def svdvals(A: Tensor) -> Tensor:
     return _svd_values(A)
 
 
+def _svd(A: Tensor, full_matrices: bool):
+    """``(U, S, Vh)``, recorded as one op with three outputs (S is real)."""
+    u, s, vh = np.linalg.svd(A._np, full_matrices=full_matrices)
+    outputs = (_wrap(u, A._dtype), _wrap(s, A._dtype.to_real()), _wrap(vh, A._dtype))
+    record(SVD, (A,), outputs, (full_matrices,))
+    return outputs
+
+
+SVD = _register("_svd", _svd, "_svd(Tensor A, bool full_matrices) -> (Tensor, Tensor, Tensor)")
+
+
 def svd(A: Tensor, full_matrices: bool = True):
-    """``(U, S, Vh)`` with ``A = U @ diag(S) @ Vh``. Gradients flow through ``S`` only
-    (the singular vectors' gradients are not built yet)."""
+    """``(U, S, Vh)`` with ``A = U @ diag(S) @ Vh``; differentiable through all three
+    (only the first min(m, n) singular vectors carry a gradient)."""
     _check_float("svd", A)
-    u, _, vh = np.linalg.svd(A._np, full_matrices=full_matrices)
-    return _SvdResult(_wrap(u, A._dtype), _svd_values(A), _wrap(vh, A._dtype))
+    return _SvdResult(*_svd(A, full_matrices))
 
 
 _QrResult = _structseq("linalg_qr", ("Q", "R"))
 
 
+def _qr(A: Tensor, mode: str):
+    """``(Q, R)``, recorded as one op with two outputs (Q empty with ``mode="r"``)."""
+    q, r = np.linalg.qr(A._np, mode="complete" if mode == "complete" else "reduced")
+    q = _wrap(np.zeros(0), A._dtype) if mode == "r" else _wrap_lapack(q, A._dtype)
+    outputs = (q, _wrap_lapack(r, A._dtype))
+    record(QR, (A,), outputs, (mode,))
+    return outputs
+
+
+QR = _register("_qr", _qr, "_qr(Tensor A, str mode) -> (Tensor, Tensor)")
+
+
 def qr(A: Tensor, mode: str = "reduced"):
-    """``(Q, R)`` with ``A = Q @ R`` (no gradients yet); ``mode="r"`` leaves Q empty."""
+    """``(Q, R)`` with ``A = Q @ R``; ``mode="r"`` leaves Q empty (and, as in PyTorch,
+    then has no gradient)."""
     if mode not in ("reduced", "complete", "r"):
         raise RuntimeError(
             f"qr received unrecognized mode '{mode}' but expected one of 'reduced' (default), "
             "'r', or 'complete'"
         )
     _check_float("qr", A)
-    q, r = np.linalg.qr(A._np, mode="complete" if mode == "complete" else "reduced")
-    if mode == "r":
-        return _QrResult(_wrap(np.zeros(0), A._dtype), _wrap_lapack(r, A._dtype))
-    return _QrResult(_wrap_lapack(q, A._dtype), _wrap_lapack(r, A._dtype))
+    return _QrResult(*_qr(A, mode))
 
 
 _LstsqResult = _structseq("linalg_lstsq", ("solution", "residuals", "rank", "singular_values"))

@@ -7,7 +7,7 @@ spellings of decompositions (``det``, ``inverse``, ``svd``, ``qr``, ``cholesky*`
 
 NOTE: the differentiable ones are composites of registered ops (``matmul``, ``solve``,
 ``inv``, ``svd``, triangle masks), so their gradients follow from those entries. The LU
-factorisation and ``eig`` are computed in NumPy and carry no gradient.
+factorisation is computed in NumPy and carries no gradient; ``eig`` is a decompositions op.
 """
 
 from __future__ import annotations
@@ -505,13 +505,11 @@ _EIG = _structseq("linalg_eig", ("eigenvalues", "eigenvectors"))
 
 
 def eig(A: Tensor):
-    """``(eigenvalues, eigenvectors)`` of general square matrices, always complex (no
-    gradient here)."""
+    """``(eigenvalues, eigenvectors)`` of general square matrices, always complex
+    (eigenvectors of unit norm); differentiable."""
     _dec._check_square("eig", A)
     _dec._check_float("eig", A)
-    values, vectors = np.linalg.eig(A._np)
-    dtype = A._dtype if A._dtype.is_complex else A._dtype.to_complex()
-    return _EIG(_dec._wrap(values, dtype), _dec._wrap_lapack(vectors, dtype))
+    return _EIG(*_dec._eig(A))
 
 
 def tensorinv(A: Tensor, ind: int = 2) -> Tensor:

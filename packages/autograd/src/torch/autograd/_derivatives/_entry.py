@@ -30,6 +30,11 @@ class Derivative:
     #: need a gradient count: ``x * 2`` does not depend on the value of ``x``); ``None``
     #: means ``saved_inputs`` applies whatever needs a gradient
     reads: tuple[tuple[int, ...], ...] | None = None
+    #: how many tensors the op returns (``linalg.svd``: U, S, Vh); with more than one, each
+    #: formula is ``f(grads, inputs, saved, outputs)``: one gradient per output (``None``
+    #: for an output that got none) and the saved outputs (connected to the node under
+    #: ``create_graph``, so double backward flows through them)
+    outputs: int = 1
 
 
 def sum_to_shape(grad, shape: tuple):

@@ -1,4 +1,9 @@
-"""Derivatives of the matrix functions (real inputs)."""
+"""Derivatives of the matrix functions and decompositions.
+
+The decompositions with several outputs (``linalg.svd``, ``linalg.qr``, ``linalg.eig``)
+are multi-output ops: their one formula gets every output's gradient (``None`` for an
+output that got none) and the saved outputs, and is written with recorded ops, so double
+backward follows from it."""
 
 from __future__ import annotations
 
@@ -72,8 +77,160 @@ def _eigh_vectors(grad, inputs, saved):
 
 
 def _svd_values(grad, inputs, saved):
+    # NOTE: the singular vectors are recomputed by the recorded svd (not plain arrays), so
+    # that under create_graph the second derivative flows through them
     u, _, vh = torch.linalg.svd(inputs[0], full_matrices=False)
-    return (u * grad.unsqueeze(-2)) @ vh
+    return (u * grad.unsqueeze(-2).to(u.dtype)) @ vh
+
+
+# ------------------------------------------------- shared helpers of the vector formulas
+
+
+def _adjoint(x):
+    """The conjugate transpose (the plain transpose of a real matrix)."""
+    return x.mT.conj().resolve_conj() if x.is_complex() else x.mT
+
+
+def _off_diagonal_inverse(gaps):
+    """``1 / gaps`` off the diagonal, 0 on it (the diagonal of ``gaps`` is 0 or junk)."""
+    eye = torch.eye(gaps.shape[-1], dtype=torch.bool)
+    return 1 / torch.where(eye, torch.full((), float("inf"), dtype=gaps.dtype), gaps)
+
+
+def _or_zeros(grad, like):
+    return torch.zeros_like(like) if grad is None else grad
+
+
+_PHASE = "are specified up to multiplication by e^{i phi}. The specified loss function depends on"
+_SVD_PHASE = (
+    f"svd_backward: The singular vectors in the complex case {_PHASE} this phase term, "
+    "making it ill-defined."
+)
+_EIG_PHASE = (
+    f"linalg_eig_backward: The eigenvectors in the complex case {_PHASE} this quantity, "
+    "so it is ill-defined."
+)
+
+
+def _check_phase_invariant(imag_diagonal, scale, message: str) -> None:
+    """Complex singular/eigen vectors are fixed only up to a phase e^{i phi} per vector: a
+    loss that depends on the phase has no gradient, and PyTorch refuses it. ``scale``: the
+    size of the terms whose imaginary parts should cancel (for a rounding tolerance)."""
+    tolerance = torch.finfo(scale.dtype).eps ** 0.5 * (1 + float(scale.abs().amax()))
+    if bool((imag_diagonal.abs() > tolerance).any()):
+        raise RuntimeError(message)
+
+
+# ------------------------------------------------------------------------------- SVD
+
+
+def _svd(grads, inputs, saved, outputs):
+    """The gradient of A = U diag(S) Vh from those of U, S and Vh (real or complex)."""
+    grad_u, grad_s, grad_vh = grads
+    u, s, vh = outputs
+    (full_matrices,) = saved
+    k = s.shape[-1]
+    if full_matrices:
+        # only the first k singular vectors are determined by A: the rest of U (or Vh)
+        # gets no gradient, as in PyTorch
+        u, vh = u[..., :k], vh[..., :k, :]
+        grad_u = None if grad_u is None else grad_u[..., :k]
+        grad_vh = None if grad_vh is None else grad_vh[..., :k, :]
+    grad_s = _or_zeros(grad_s, s)
+    if grad_u is None and grad_vh is None:
+        return (u * grad_s.unsqueeze(-2).to(u.dtype)) @ vh
+    grad_u, grad_vh = _or_zeros(grad_u, u), _or_zeros(grad_vh, vh)
+    j = _adjoint(u) @ grad_u  # U^H gU
+    k_ = vh @ _adjoint(grad_vh)  # V^H gV
+    if u.is_complex():
+        j_diagonal, k_diagonal = j.diagonal(0, -2, -1), k_.diagonal(0, -2, -1)
+        scale = torch.cat([j_diagonal.abs(), k_diagonal.abs()], -1)
+        _check_phase_invariant(j_diagonal.imag + k_diagonal.imag, scale, _SVD_PHASE)
+    return _svd_core(grad_u, grad_s, grad_vh, u, s, vh, j, k_)
+
+
+def _svd_core(grad_u, grad_s, grad_vh, u, s, vh, j, k_):
+    # U^H dA V = dP S + dS - S dQ with dP = U^H dU, dQ = V^H dV skew-Hermitian: solving
+    # for dP, dQ off the diagonal gives the 1 / (s_j^2 - s_i^2) terms below
+    squares = s * s
+    inverse_gaps = _off_diagonal_inverse(squares.unsqueeze(-2) - squares.unsqueeze(-1))
+    skew_j, skew_k = j - _adjoint(j), k_ - _adjoint(k_)
+    inner = (skew_j * inverse_gaps) * s.unsqueeze(-2) + s.unsqueeze(-1) * (skew_k * inverse_gaps)
+    inner = inner + torch.diag_embed(grad_s.to(inner.dtype))
+    if u.is_complex():  # the phase of U's columns: the imaginary part of diag(U^H gU)
+        inner = inner + torch.diag_embed(skew_j.diagonal(0, -2, -1) / (2 * s))
+    result = u @ inner @ vh
+    m, n = u.shape[-2], vh.shape[-1]
+    if m > s.shape[-1]:  # the part of gU outside the span of U
+        result = result + ((grad_u - u @ j) / s.unsqueeze(-2)) @ vh
+    if n > s.shape[-1]:  # the part of gV outside the span of V
+        result = result + u @ ((grad_vh - _adjoint(k_) @ vh) / s.unsqueeze(-1))
+    return result
+
+
+# -------------------------------------------------------------------------------- QR
+
+
+def _qr(grads, inputs, saved, outputs):
+    """The gradient of A = Q R (reduced; complete only when Q is square)."""
+    (mode,) = saved
+    q, r = outputs
+    if mode == "r":
+        raise RuntimeError(
+            "The derivative of linalg.qr depends on Q, which is not computed when mode='r'. "
+            "Please use linalg.qr(A, mode='reduced') if you are going to differentiate "
+            "through linalg.qr."
+        )
+    m, n = q.shape[-2], r.shape[-1]
+    if mode == "complete" and m > n:
+        raise RuntimeError(
+            "The QR decomposition is not differentiable when mode='complete' and nrows > ncols."
+        )
+    grad_q, grad_r = _or_zeros(grads[0], q), _or_zeros(grads[1], r)
+    if m >= n:
+        return _qr_tall(grad_q, grad_r, q, r)
+    # a wide A = Q [X | Y]: X = Q R1 is square, Y = Q R2 only adds a linear term
+    r1, r2 = r[..., :m], r[..., m:]
+    grad_r1, grad_r2 = grad_r[..., :m], grad_r[..., m:]
+    grad_x = _qr_tall(grad_q + q @ (r2 @ _adjoint(grad_r2)), grad_r1, q, r1)
+    return torch.cat([grad_x, q @ grad_r2], -1)
+
+
+def _qr_tall(grad_q, grad_r, q, r):
+    # Q^H dA R^-1 = Q^H dQ + dR R^-1: the strictly lower part fixes the skew-Hermitian
+    # Q^H dQ, so the Hermitian matrix built from the lower triangle of M enters
+    m = r @ _adjoint(grad_r) - _adjoint(grad_q) @ q
+    lower = torch.tril(m, -1)
+    diagonal = m.diagonal(0, -2, -1)
+    if m.is_complex():
+        diagonal = diagonal.real.to(m.dtype)
+    hermitian = lower + _adjoint(lower) + torch.diag_embed(diagonal)
+    b = grad_q + q @ hermitian
+    # b R^-H, through a triangular solve with R
+    return _adjoint(torch.linalg.solve_triangular(r, _adjoint(b), upper=True))
+
+
+# ------------------------------------------------------------------------------- eig
+
+
+def _eig(grads, inputs, saved, outputs):
+    """The gradient of A = V diag(L) V^-1 (eigenvectors of unit norm, as LAPACK gives)."""
+    grad_values, grad_vectors = grads
+    values, vectors = outputs
+    vectors_h = _adjoint(vectors)
+    inner = torch.diag_embed(_or_zeros(grad_values, values))
+    if grad_vectors is not None:
+        w = vectors_h @ grad_vectors
+        diagonal = w.diagonal(0, -2, -1)
+        _check_phase_invariant(diagonal.imag, diagonal.abs(), _EIG_PHASE)
+        # the unit norm of each vector fixes the real part of the diagonal of V^-1 dV
+        w = w - (vectors_h @ vectors) * w.diagonal(0, -2, -1).real.unsqueeze(-2)
+        conj_values = values.conj().resolve_conj()
+        gaps = conj_values.unsqueeze(-2) - conj_values.unsqueeze(-1)  # conj(l_j - l_i)
+        inner = inner + w * _off_diagonal_inverse(gaps)
+    result = torch.linalg.solve(vectors_h, inner @ vectors_h)  # V^-H inner V^H
+    (complex_input,) = saved
+    return result if complex_input else result.real
 
 
 DECOMPOSITIONS = {
@@ -85,4 +242,7 @@ DECOMPOSITIONS = {
     "_eigh_values": Derivative("LinalgEighBackward0", (_eigh_values,)),
     "_eigh_vectors": Derivative("LinalgEighBackward0", (_eigh_vectors,)),
     "_svd_values": Derivative("LinalgSvdBackward0", (_svd_values,)),
+    "_svd": Derivative("LinalgSvdBackward0", (_svd,), saved_inputs=(), outputs=3),
+    "_qr": Derivative("LinalgQrBackward0", (_qr,), saved_inputs=(), outputs=2),
+    "_eig": Derivative("LinalgEigBackward0", (_eig,), saved_inputs=(), outputs=2),
 }
