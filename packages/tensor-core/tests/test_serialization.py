@@ -321,6 +321,39 @@ def test_save_replaces_and_keeps_permissions(tmp_path):
     assert path.stat().st_mode & 0o777 == 0o666 & ~mask
 
 
+@pytest.mark.parametrize("range_sync", [True, False], ids=["sync_file_range", "thread"])
+def test_write_behind_saves_the_same_bytes(tmp_path, monkeypatch, range_sync):
+    """Both write-behind writers (Linux sync_file_range, the fdatasync thread elsewhere)
+    over many windows give exactly the bytes of an in-memory save."""
+    from torch._serialization import atomic_file
+
+    if range_sync and atomic_file._sync_file_range() is None:
+        pytest.skip("no sync_file_range on this system")
+    if not range_sync:
+        monkeypatch.setattr(atomic_file, "_sync_file_range", lambda: None)
+    monkeypatch.setattr(atomic_file, "_WINDOW_BYTES", 1 << 12)  # many windows
+    state = {f"w{i}": torch.arange(3000.0 + i) for i in range(5)}
+    path = tmp_path / "archive.pt"  # the folder name a file object gets
+    torch.save(state, path)
+    buffer = io.BytesIO()
+    torch.save(state, buffer)
+    on_disk, in_memory = zipfile.ZipFile(path), zipfile.ZipFile(buffer)
+    assert on_disk.testzip() is None  # every CRC right
+    names = [n for n in in_memory.namelist() if not n.endswith("serialization_id")]
+    assert names and all(on_disk.read(n) == in_memory.read(n) for n in names)
+    assert torch.load(path)["w4"].equal(state["w4"])
+
+
+def test_save_over_a_file_open_elsewhere(tmp_path):
+    # a reader holding the old checkpoint open keeps reading the old bytes
+    path = tmp_path / "ckpt.pt"
+    torch.save(torch.ones(4), path)
+    with open(path, "rb") as old:
+        torch.save(torch.zeros(4), path)
+        assert torch.load(old).tolist() == [1.0] * 4
+    assert torch.load(path).tolist() == [0.0] * 4
+
+
 # ------------------------------------------------------------------------ weights_only
 
 

@@ -12,12 +12,11 @@ from __future__ import annotations
 import io
 import os
 import pickle
-import tempfile
-import threading
 from typing import Any
 
 from ._serialization import names as _names
 from ._serialization import safe_globals as _registry
+from ._serialization.atomic_file import save_atomically
 from ._serialization.legacy_format import load_legacy, save_legacy
 from ._serialization.location import check_map_location
 from ._serialization.sources import Cursor, open_source
@@ -85,107 +84,6 @@ def _archive_prefix(f) -> str:
     return "archive"
 
 
-def _current_umask() -> int:
-    # Linux states it in /proc; setting and restoring it races with other threads
-    try:
-        with open("/proc/self/status") as status:
-            for line in status:
-                if line.startswith("Umask:"):
-                    return int(line.split()[1], 8)
-    except (OSError, ValueError):
-        pass
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
-def _save_atomically(path, write) -> None:
-    """Run ``write(file)`` on a temporary file beside ``path``, flush it to disk, and
-    only then rename it over ``path``: a crash mid-save leaves the old file intact."""
-    path = os.fspath(path)
-    folder = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(folder):
-        raise RuntimeError(f"Parent directory {folder} does not exist.")
-    descriptor, temporary = tempfile.mkstemp(
-        prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=folder
-    )
-    try:
-        with os.fdopen(descriptor, "wb") as file:
-            syncing = _SyncingWriter(file)
-            try:
-                write(syncing)
-            finally:
-                syncing.stop()
-            file.flush()
-            os.fsync(file.fileno())
-        os.chmod(temporary, 0o666 & ~_current_umask())  # as open() would have made it
-        os.replace(temporary, path)
-    except BaseException:
-        try:
-            os.unlink(temporary)
-        except OSError:
-            pass
-        raise
-    _sync_folder(folder)
-
-
-class _SyncingWriter:
-    """Writes through to ``file`` while a helper thread flushes what has been written to
-    disk every ``_SYNC_STEP`` bytes, so the disk writes back a large checkpoint while the
-    rest of it is still being written, and the final fsync has little left to wait for."""
-
-    def __init__(self, file):
-        self._file = file
-        self._descriptor = file.fileno()
-        self._unsynced = 0
-        self._wake = threading.Event()
-        self._stopping = False
-        self._thread = threading.Thread(target=self._run, daemon=True)
-        self._thread.start()
-
-    def write(self, data) -> int:
-        written = self._file.write(data)
-        self._unsynced += memoryview(data).nbytes
-        if self._unsynced >= _SYNC_STEP:
-            self._unsynced = 0
-            self._file.flush()
-            self._wake.set()
-        return written
-
-    def _run(self) -> None:
-        while True:
-            self._wake.wait()
-            self._wake.clear()
-            if self._stopping:
-                return
-            try:
-                os.fdatasync(self._descriptor)
-            except OSError:
-                return  # the final fsync reports any real problem
-
-    def stop(self) -> None:
-        self._stopping = True
-        self._wake.set()
-        self._thread.join()
-
-
-_SYNC_STEP = 1 << 26
-
-
-def _sync_folder(folder: str) -> None:
-    # the rename itself is durable only once the folder's entry is on disk
-    try:
-        descriptor = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(descriptor)
-    except OSError:
-        pass
-    finally:
-        os.close(descriptor)
-
-
 def save(
     obj,
     f,
@@ -234,7 +132,7 @@ def save(
             save_legacy(obj, file, pickle_protocol)
 
     if isinstance(f, (str, os.PathLike)):
-        _save_atomically(f, write)
+        save_atomically(f, write)
     elif hasattr(f, "write"):
         write(f)
     else:
