@@ -1,6 +1,7 @@
 """LBFGS: trajectories against real PyTorch's (tools/golden/record_optim.py), resuming
 from a state dict, bad options."""
 
+import numpy as np
 import pytest
 from optim_testing import check_resume, check_trajectory, labels
 
@@ -58,3 +59,34 @@ def test_resume_from_state_dict_equals_never_stopping(label):
 def test_bad_options_raise_value_error(kwargs, match):
     with pytest.raises(ValueError, match=match):
         torch.optim.LBFGS([torch.zeros(1)], **kwargs)
+
+
+def _autograd_installed() -> bool:
+    try:
+        import torch.autograd  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+@pytest.mark.skipif(not _autograd_installed(), reason="requires_grad needs torch-autograd")
+@pytest.mark.parametrize("line_search_fn, evals", [(None, [5, 10]), ("strong_wolfe", [6, 12])])
+def test_closure_that_calls_backward_works_in_every_evaluation(line_search_fn, evals):
+    # step runs under no_grad: the line search's evaluations and the later iterations'
+    # must re-enable gradients for the closure (they raised "does not require grad").
+    # Expected values printed by PyTorch 2.13 for this problem.
+    target = torch.tensor([1.0, -2.0, 0.5], dtype=torch.float64)
+    w = torch.tensor([0.3, 0.2, -0.1], dtype=torch.float64, requires_grad=True)
+    opt = torch.optim.LBFGS([w], line_search_fn=line_search_fn, max_iter=5)
+
+    def closure():
+        opt.zero_grad()
+        loss = ((w - target) ** 4).sum() + (w[0] * w[1]) ** 2
+        loss.backward()
+        return loss
+
+    expected = [[0.283397, -1.504843, 0.168585], [0.283974, -1.603943, 0.358127]]
+    for step in range(2):
+        opt.step(closure)
+        assert opt.state[w]["func_evals"] == evals[step]
+        np.testing.assert_allclose(w.tolist(), expected[step], atol=1e-6)

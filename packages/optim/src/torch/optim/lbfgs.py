@@ -115,6 +115,9 @@ class LBFGS(Optimizer):
             closure (callable): re-evaluates the model (setting the gradients) and
                 returns the loss; it is called several times.
         """
+        # every evaluation (the line search's and the next iteration's too) runs under
+        # enable_grad: step itself runs without gradients
+        closure = _with_grad_enabled(closure)
         group = self.param_groups[0]
         state = self.state[self._params[0]]
         state.setdefault("func_evals", 0)
@@ -128,6 +131,14 @@ class LBFGS(Optimizer):
         run.iterate()
         run.save()
         return orig_loss
+
+
+def _with_grad_enabled(closure):
+    def evaluate():
+        with torch.enable_grad():
+            return closure()
+
+    return evaluate
 
 
 class _Run:
