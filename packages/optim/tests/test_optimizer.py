@@ -206,3 +206,23 @@ def test_duplicate_parameters_within_a_group_warn():
 def test_a_tensor_lr_must_hold_one_element(name):
     with pytest.raises(ValueError, match="^Tensor lr must be 1-element$"):
         getattr(torch.optim, name)([torch.zeros(1)], lr=torch.tensor([0.1, 0.2]))
+
+
+def test_load_state_dict_takes_matching_state_tensors_without_copying_as_pytorch():
+    # PyTorch 2.x casts state to the parameter's dtype/device and copies nothing else:
+    # the loaded optimizer shares the dict's tensors (deepcopy the dict to keep a snapshot)
+    w = torch.zeros(2)
+    w.grad = torch.ones(2)
+    opt = torch.optim.Adam([w], lr=0.1)
+    opt.step()
+    saved = opt.state_dict()
+    fresh = torch.zeros(2)
+    other = torch.optim.Adam([fresh], lr=0.1)
+    other.load_state_dict(saved)
+    assert other.state[fresh]["exp_avg"] is saved["state"][0]["exp_avg"]
+    assert other.state[fresh]["step"] is saved["state"][0]["step"]
+    wide = torch.zeros(2, dtype=torch.float64)
+    cast = torch.optim.Adam([wide], lr=0.1)
+    cast.load_state_dict(saved)
+    assert cast.state[wide]["exp_avg"].dtype == torch.float64
+    assert cast.state[wide]["step"].dtype == torch.float32

@@ -415,7 +415,9 @@ class Optimizer:
             )
         )
         state: defaultdict = defaultdict(dict)
-        for key, value in copy.deepcopy(state_dict["state"]).items():
+        # as in PyTorch, tensors already of the parameter's dtype and device are taken
+        # as they are (the loaded state shares them with ``state_dict``): not copied
+        for key, value in state_dict["state"].items():
             if key in id_map:
                 param = id_map[key]
                 state[param] = _cast_state_value(param, value, None)
