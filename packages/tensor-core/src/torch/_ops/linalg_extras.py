@@ -7,7 +7,8 @@ spellings of decompositions (``det``, ``inverse``, ``svd``, ``qr``, ``cholesky*`
 
 NOTE: the differentiable ones are composites of registered ops (``matmul``, ``solve``,
 ``inv``, ``svd``, triangle masks), so their gradients follow from those entries. The LU
-factorisation is computed in NumPy and carries no gradient; ``eig`` is a decompositions op.
+factorisation is computed in NumPy and recorded as its own ops (``_lu``, ``_lu_factor``);
+``eig`` is a decompositions op.
 """
 
 from __future__ import annotations
@@ -368,7 +369,23 @@ def lu_factor(A: Tensor, *, pivot: bool = True):
             "factorization, consider calling linalg.lu(A, pivot) or "
             "linalg.lu_factor_ex(A, pivot)"
         )
-    return _LU_FACTOR(_dec._wrap_lapack(lu_array, A._dtype), _int32(pivots))
+    return _LU_FACTOR(_recorded_lu(A, lu_array, pivots), _int32(pivots))
+
+
+def _recorded_lu(A: Tensor, lu_array, pivots) -> Tensor:
+    """The compact LU as a recorded op (its gradient needs the permutation of the
+    pivots, saved as a matrix)."""
+    LU = _dec._wrap_lapack(lu_array, A._dtype)  # noqa: N806
+    perm = _permutation(pivots, lu_array.shape[-2], lu_array.dtype) if A._requires_grad else None
+    return _dec.record(LU_FACTOR, (A,), LU, (perm,))
+
+
+def _lu_factor_op(A: Tensor, pivot: bool = True) -> Tensor:
+    lu_array, pivots, _ = _lu_numpy(A._np, pivot)
+    return _recorded_lu(A, lu_array, pivots)
+
+
+LU_FACTOR = _dec._register("_lu_factor", _lu_factor_op, "_lu_factor(Tensor A) -> Tensor")
 
 
 def lu_factor_ex(A: Tensor, *, pivot: bool = True, check_errors: bool = False):
@@ -378,7 +395,7 @@ def lu_factor_ex(A: Tensor, *, pivot: bool = True, check_errors: bool = False):
     lu_array, pivots, info = _lu_numpy(A._np, pivot)
     if check_errors and np.any(info):
         return lu_factor(A, pivot=pivot)  # raises PyTorch's error
-    return _LU_FACTOR_EX(_dec._wrap_lapack(lu_array, A._dtype), _int32(pivots), _int32(info))
+    return _LU_FACTOR_EX(_recorded_lu(A, lu_array, pivots), _int32(pivots), _int32(info))
 
 
 def _permutation(pivots: np.ndarray, m: int, dtype) -> np.ndarray:
@@ -406,10 +423,13 @@ def linalg_lu(A: Tensor, *, pivot: bool = True):
     upper = np.triu(lu_array[..., :k, :])
     perm = _permutation(pivots, m, lu_array.dtype)
     wrap = _dec._wrap
-    return _LU(wrap(perm, A._dtype), wrap(lower, A._dtype), wrap(upper, A._dtype))
+    factors = (wrap(lower, A._dtype), wrap(upper, A._dtype))
+    _dec.record(LU, (A,), factors, (perm,))
+    return _LU(wrap(perm, A._dtype), *factors)
 
 
 linalg_lu.__name__ = "lu"
+LU = _dec._register("_lu", linalg_lu, "_lu(Tensor A) -> (Tensor L, Tensor U)")
 
 
 def lu(A: Tensor, pivot: bool = True, get_infos: bool = False, out=None):
@@ -417,7 +437,7 @@ def lu(A: Tensor, pivot: bool = True, get_infos: bool = False, out=None):
     _deprecated("torch.lu", "torch.linalg.lu_factor / torch.linalg.lu_factor_ex")
     _check_lu_input("lu_factor", A)
     lu_array, pivots, info = _lu_numpy(A._np, pivot)
-    LU = _dec._wrap_lapack(lu_array, A._dtype)
+    LU = _recorded_lu(A, lu_array, pivots)  # noqa: N806
     if get_infos:
         return _LU_WITH_INFO(LU, _int32(pivots), _int32(info))
     return LU, _int32(pivots)

@@ -233,6 +233,64 @@ def _eig(grads, inputs, saved, outputs):
     return result if complex_input else result.real
 
 
+# -------------------------------------------------------------------------------- LU
+
+
+def _lu(grads, inputs, saved, outputs):
+    """The gradient of A = P L U (L unit lower, U upper; P constant)."""
+    (perm,) = saved
+    lower, upper = outputs
+    grad_l, grad_u = _or_zeros(grads[0], lower), _or_zeros(grads[1], upper)
+    return _lu_backward(grad_l, grad_u, lower, upper, perm)
+
+
+def _lu_factor(grad, inputs, saved, result):
+    """The gradient of the compact LU (L below the diagonal, U on and above it)."""
+    (perm,) = saved
+    m, n = result.shape[-2], result.shape[-1]
+    k = min(m, n)
+    lower = torch.tril(result[..., :, :k], -1) + torch.eye(m, k, dtype=result.dtype)
+    upper = torch.triu(result[..., :k, :])
+    grad_l = torch.tril(grad[..., :, :k], -1)
+    grad_u = torch.triu(grad[..., :k, :])
+    return _lu_backward(grad_l, grad_u, lower, upper, perm)
+
+
+def _lu_backward(grad_l, grad_u, lower, upper, perm):
+    m, n = lower.shape[-2], upper.shape[-1]
+    perm = torch.as_tensor(perm, dtype=lower.dtype)
+    if m < n:  # A = P L [U1 | U2]: U2 = L^-1 P^T A2 also moves with L
+        upper1, upper2 = upper[..., :m], upper[..., m:]
+        grad_u2 = grad_u[..., m:]
+        grad_a2 = _solve_unit_lower_adjoint(lower, grad_u2)
+        grad_l = grad_l - grad_a2 @ _adjoint(upper2)
+        grad_a1 = _lu_square(grad_l, grad_u[..., :m], lower, upper1)
+        return perm @ torch.cat([grad_a1, grad_a2], -1)
+    if m > n:  # P^T A = [L1; L2] U: L2 = B2 U^-1 also moves with U
+        lower1, lower2 = lower[..., :n, :], lower[..., n:, :]
+        grad_b2 = _times_upper_inverse_adjoint(grad_l[..., n:, :], upper)
+        grad_u = grad_u - _adjoint(lower2) @ grad_b2
+        grad_b1 = _lu_square(grad_l[..., :n, :], grad_u, lower1, upper)
+        return perm @ torch.cat([grad_b1, grad_b2], -2)
+    return perm @ _lu_square(grad_l, grad_u, lower, upper)
+
+
+def _lu_square(grad_l, grad_u, lower, upper):
+    # L^-1 P^T dA U^-1 = L^-1 dL + dU U^-1 splits into a strictly lower and an upper part
+    inner = torch.tril(_adjoint(lower) @ grad_l, -1) + torch.triu(grad_u @ _adjoint(upper))
+    return _times_upper_inverse_adjoint(_solve_unit_lower_adjoint(lower, inner), upper)
+
+
+def _solve_unit_lower_adjoint(lower, b):
+    """L^-H b for a unit lower-triangular L."""
+    return torch.linalg.solve_triangular(_adjoint(lower), b, upper=True, unitriangular=True)
+
+
+def _times_upper_inverse_adjoint(b, upper):
+    """b U^-H for an upper-triangular U."""
+    return torch.linalg.solve_triangular(_adjoint(upper), b, upper=False, left=False)
+
+
 DECOMPOSITIONS = {
     "inv": Derivative("LinalgInvExBackward0", (_inv,)),
     "det": Derivative("LinalgDetBackward0", (_det,)),
@@ -245,4 +303,8 @@ DECOMPOSITIONS = {
     "_svd": Derivative("LinalgSvdBackward0", (_svd,), saved_inputs=(), outputs=3),
     "_qr": Derivative("LinalgQrBackward0", (_qr,), saved_inputs=(), outputs=2),
     "_eig": Derivative("LinalgEigBackward0", (_eig,), saved_inputs=(), outputs=2),
+    "_lu": Derivative("LinalgLuBackward0", (_lu,), saved_inputs=(), outputs=2),
+    "_lu_factor": Derivative(
+        "LinalgLuFactorExBackward0", (_lu_factor,), saved_inputs=(), saves_output=True
+    ),
 }
