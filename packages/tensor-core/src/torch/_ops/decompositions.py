@@ -447,7 +447,7 @@ def lstsq(A: Tensor, B: Tensor, rcond=None, *, driver=None):
         pinv_array = np.linalg.pinv(
             A._np, rcond=cutoff[..., 0] / np.maximum(largest[..., 0], 1e-300)
         )
-        solution = _wrap(np.matmul(pinv_array, b._np), A._dtype)
+        solution = _recorded_pinv(A, pinv_array) @ b
     empty = _wrap(np.zeros(0), A._dtype)
     residuals = empty
     if driver != "gelsy" and m > n and (driver == "gels" or np.all(rank == n)):
@@ -486,7 +486,7 @@ def pinv(A: Tensor, *, atol=None, rtol=None, hermitian: bool = False) -> Tensor:
         keep = np.abs(w) > _tolerances(np.abs(w), atol, rtol, (rows, cols))[..., None]
         inverse_w = np.where(keep, 1 / np.where(keep, w, 1), 0)
         result = np.matmul(v * inverse_w[..., None, :], np.swapaxes(v, -1, -2).conj())
-        return _wrap(result, A._dtype)
+        return _recorded_pinv(A, result)
     u, s, vh = np.linalg.svd(A._np, full_matrices=False)
     keep = s > _tolerances(s, atol, rtol, (rows, cols))[..., None]
     if A._np.ndim == 2 and keep.all() and atol is None and rtol is None:
@@ -497,7 +497,16 @@ def pinv(A: Tensor, *, atol=None, rtol=None, hermitian: bool = False) -> Tensor:
     result = np.matmul(
         np.swapaxes(vh, -1, -2).conj() * inverse_s[..., None, :], np.swapaxes(u, -1, -2).conj()
     )
-    return _wrap(result, A._dtype)
+    return _recorded_pinv(A, result)
+
+
+def _recorded_pinv(A: Tensor, array) -> Tensor:
+    """A pseudo-inverse computed in NumPy, recorded so that it has a gradient (valid
+    where the rank does not change, as PyTorch's)."""
+    return record(PINV, (A,), _wrap(array, A._dtype))
+
+
+PINV = _register("_pinv", _recorded_pinv, "_pinv(Tensor A) -> Tensor")
 
 
 # ---------------------------------------------------------------------- norms

@@ -23,7 +23,22 @@ def _inv(grad, inputs, saved):
 
 def _det(grad, inputs, saved):
     a = inputs[0]
-    return _batch_scalar(grad * torch.linalg.det(a)) * torch.linalg.inv(a).mT
+    det = torch.linalg.det(a)
+    if bool((det == 0).any()):  # singular: the cofactors, which inv cannot give
+        return _batch_scalar(grad) * _cofactors(a)
+    return _batch_scalar(grad * det) * torch.linalg.inv(a).mT
+
+
+def _cofactors(a):
+    """The cofactor matrix (the transposed adjugate) of real square matrices through the
+    SVD A = U S Vh: det(U) det(Vh) U diag(prod of the other s_j) Vh, defined for
+    singular A too."""
+    u, s, vh = torch.linalg.svd(a)
+    n = s.shape[-1]
+    eye = torch.eye(n, dtype=torch.bool)
+    others = torch.where(eye, torch.ones((), dtype=s.dtype), s.unsqueeze(-2).expand(*s.shape, n))
+    sign = torch.linalg.det(u) * torch.linalg.det(vh)
+    return _batch_scalar(sign) * ((u * others.prod(-1).unsqueeze(-2)) @ vh)
 
 
 def _logabsdet(grad, inputs, saved):
@@ -81,6 +96,17 @@ def _svd_values(grad, inputs, saved):
     # that under create_graph the second derivative flows through them
     u, _, vh = torch.linalg.svd(inputs[0], full_matrices=False)
     return (u * grad.unsqueeze(-2).to(u.dtype)) @ vh
+
+
+def _pinv(grad, inputs, saved, result):
+    # d pinv(A) = -X dA X + X X^H dA^H (I - A X) + (I - X A) dA^H X^H X (constant rank)
+    a, x = inputs[0], result
+    x_h = _adjoint(x)
+    rows, cols = a.shape[-2], a.shape[-1]
+    left = torch.eye(rows, dtype=a.dtype) - a @ x  # I - A X
+    right = torch.eye(cols, dtype=a.dtype) - x @ a  # I - X A
+    grad_h = _adjoint(grad)
+    return -x_h @ grad @ x_h + left @ grad_h @ (x @ x_h) + (x_h @ x) @ grad_h @ right
 
 
 # ------------------------------------------------- shared helpers of the vector formulas
@@ -303,6 +329,7 @@ DECOMPOSITIONS = {
     "_svd": Derivative("LinalgSvdBackward0", (_svd,), saved_inputs=(), outputs=3),
     "_qr": Derivative("LinalgQrBackward0", (_qr,), saved_inputs=(), outputs=2),
     "_eig": Derivative("LinalgEigBackward0", (_eig,), saved_inputs=(), outputs=2),
+    "_pinv": Derivative("LinalgPinvBackward0", (_pinv,), saves_output=True),
     "_lu": Derivative("LinalgLuBackward0", (_lu,), saved_inputs=(), outputs=2),
     "_lu_factor": Derivative(
         "LinalgLuFactorExBackward0", (_lu_factor,), saved_inputs=(), saves_output=True
