@@ -49,3 +49,20 @@ def test_uninitialized_buffer_materializes():
     b = nn.UninitializedBuffer()
     b.materialize((2,))
     assert type(b) is torch.Tensor and tuple(b.shape) == (2,)
+
+
+def test_lazy_module_loads_a_state_dict_before_its_first_call():
+    # as PyTorch: the uninitialized parameters take the loaded shapes, the module keeps
+    # its lazy class until the first forward
+    source = nn.Conv2d(2, 4, 3)
+    lazy = nn.LazyConv2d(4, 3)
+    lazy.load_state_dict(source.state_dict())
+    assert type(lazy).__name__ == "LazyConv2d"
+    assert tuple(lazy.weight.shape) == (4, 2, 3, 3)
+    assert torch.equal(lazy.weight, source.weight)
+    x = torch.ones(1, 2, 5, 5)
+    assert torch.equal(lazy(x), source(x))
+    assert type(lazy) is nn.Conv2d
+    norm = nn.LazyBatchNorm1d()
+    norm.load_state_dict(nn.BatchNorm1d(3).state_dict())
+    assert tuple(norm.running_mean.shape) == (3,)

@@ -28,3 +28,8 @@ def test_twice_is_an_error():
     m = nn.utils.weight_norm(nn.Linear(3, 2))
     with pytest.raises(RuntimeError, match="Cannot register two weight_norm hooks"):
         nn.utils.weight_norm(m)
+
+
+def test_the_old_function_warns_that_it_is_deprecated():
+    with pytest.warns(FutureWarning, match="torch.nn.utils.parametrizations.weight_norm"):
+        nn.utils.weight_norm(nn.Linear(3, 2))

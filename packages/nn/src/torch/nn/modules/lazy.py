@@ -18,6 +18,19 @@ class LazyModuleMixin:
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self._initialize_hook = self.register_forward_pre_hook(_infer_parameters)
+        self._load_hook = self._register_load_state_dict_pre_hook(self._lazy_load_hook)
+
+    def _lazy_load_hook(self, state_dict, prefix, *args) -> None:
+        """Before loading: an uninitialized parameter or buffer takes the shape of its
+        (initialized) value in ``state_dict``, so that the copy succeeds. The module keeps
+        its lazy class until its first forward, as in PyTorch."""
+        lazy = (UninitializedParameter, UninitializedBuffer)
+        for name, value in list(self._parameters.items()) + list(self._buffers.items()):
+            key = prefix + name
+            if isinstance(value, lazy) and key in state_dict:
+                loaded = state_dict[key]
+                if not isinstance(loaded, lazy):
+                    value.materialize(loaded.shape)
 
     def has_uninitialized_params(self) -> bool:
         """Whether any parameter or buffer still has no shape."""

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 from ..parameter import Parameter
 
 __all__ = ["WeightNorm", "weight_norm", "remove_weight_norm"]
@@ -72,6 +74,12 @@ def weight_norm(module, name: str = "weight", dim: int = 0):
         >>> m.weight_g.shape, m.weight_v.shape
         (torch.Size([40, 1]), torch.Size([40, 20]))
     """
+    warnings.warn(
+        "`torch.nn.utils.weight_norm` is deprecated in favor of "
+        "`torch.nn.utils.parametrizations.weight_norm`.",
+        FutureWarning,
+        stacklevel=2,
+    )
     WeightNorm.apply(module, name, dim)
     return module
 
