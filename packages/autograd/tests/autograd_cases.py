@@ -853,6 +853,106 @@ y = torch.tanh(a)
 y.mul_(2)
 y.sum().backward()
 """,
+    # ------------------------------------------ decompositions with several outputs
+    "linalg_svd_vectors": """
+a = torch.tensor([[1.0, 2.0, 0.5], [0.3, -1.0, 2.0], [1.5, 0.2, -0.7], [0.4, 1.1, 0.9]], dtype=torch.float64, requires_grad=True)
+U, S, Vh = torch.linalg.svd(a, full_matrices=False)
+(U.abs().sum() + (S * S.flip(0)).sum() + (Vh.abs() * torch.arange(9.0, dtype=torch.float64).reshape(3, 3)).sum()).backward()
+out = [a.grad, U.grad_fn.name(), U.grad_fn is Vh.grad_fn]
+""",
+    "linalg_svd_wide_full_matrices": """
+a = torch.tensor([[1.0, 2.0, 0.5, -0.3], [0.3, -1.0, 2.0, 0.8], [1.5, 0.2, -0.7, 1.2]], dtype=torch.float64, requires_grad=True)
+U, S, Vh = torch.linalg.svd(a)
+(U.abs().sum() + Vh[:3].abs().sum() + Vh[3:].abs().sum()).backward()
+out = a.grad
+""",
+    "torch_svd_v": """
+a = torch.tensor([[1.0, 2.0, 0.5], [0.3, -1.0, 2.0], [1.5, 0.2, -0.7], [0.4, 1.1, 0.9]], dtype=torch.float64, requires_grad=True)
+U, S, V = torch.svd(a)
+(V.abs() * torch.tensor([1.0, 2.0, 3.0], dtype=torch.float64)).sum().backward()
+out = a.grad
+""",
+    "svdvals_double_backward": """
+a = torch.tensor([[1.0, 2.0, 0.5], [0.3, -1.0, 2.0], [1.5, 0.2, -0.7]], dtype=torch.float64, requires_grad=True)
+(g,) = torch.autograd.grad(torch.linalg.svdvals(a).pow(3).sum(), a, create_graph=True)
+(h,) = torch.autograd.grad(g.sin().sum(), a)
+out = [g, h]
+""",
+    "complex_svd_phase_dependent!": """
+a = torch.tensor([[1.0 + 1.0j, 2.0, 0.5j], [0.3, -1.0 + 0.5j, 2.0], [1.5j, 0.2, -0.7]], dtype=torch.complex128, requires_grad=True)
+torch.linalg.svd(a)[0].sum().abs().backward()
+""",
+    "complex_svd_phase_invariant": """
+a = torch.tensor([[1.0 + 1.0j, 2.0, 0.5j], [0.3, -1.0 + 0.5j, 2.0], [1.5j, 0.2, -0.7]], dtype=torch.complex128, requires_grad=True)
+U, S, Vh = torch.linalg.svd(a)
+(U.abs().pow(3).sum() + (U @ Vh).abs().sum()).backward()
+out = [a.grad.real, a.grad.imag]
+""",
+    "linalg_qr_gradients": """
+a = torch.tensor([[1.0, 2.0, 0.5], [0.3, -1.0, 2.0], [1.5, 0.2, -0.7], [0.4, 1.1, 0.9]], dtype=torch.float64, requires_grad=True)
+Q, R = torch.linalg.qr(a)
+(Q.abs().sum() + (R * R).sum()).backward()
+out = [a.grad, Q.grad_fn.name()]
+""",
+    "linalg_qr_wide": """
+a = torch.tensor([[1.0, 2.0, 0.5, -0.3], [0.3, -1.0, 2.0, 0.8], [1.5, 0.2, -0.7, 1.2]], dtype=torch.float64, requires_grad=True)
+Q, R = torch.linalg.qr(a, mode="complete")
+(Q.abs().sum() + R.abs().sum()).backward()
+out = a.grad
+""",
+    "linalg_qr_complete_tall!": """
+a = torch.ones(4, 3, dtype=torch.float64).tril().requires_grad_()
+torch.linalg.qr(a, mode="complete")[0].sum().backward()
+""",
+    "linalg_qr_mode_r!": """
+a = torch.ones(4, 3, dtype=torch.float64).tril().requires_grad_()
+torch.linalg.qr(a, mode="r")[1].sum().backward()
+""",
+    "linalg_eig_gradients": """
+a = torch.tensor([[1.0, 2.0, 0.5], [0.3, -1.0, 2.0], [1.5, 0.2, -0.7]], dtype=torch.float64, requires_grad=True)
+L, V = torch.linalg.eig(a)
+(L.real.sum() * 2 + L.imag.pow(2).sum() + V.abs().pow(3).sum()).backward()
+out = [a.grad, L.grad_fn.name()]
+""",
+    "linalg_eigvals_complex_pair": """
+a = torch.tensor([[0.0, -2.0, 0.5], [1.0, 0.3, 0.2], [0.1, 0.4, 1.0]], dtype=torch.float64, requires_grad=True)
+torch.linalg.eigvals(a).abs().sum().backward()
+out = a.grad
+""",
+    "linalg_eig_phase_dependent!": """
+a = torch.tensor([[1.0, 2.0, 0.5], [0.3, -1.0, 2.0], [1.5, 0.2, -0.7]], dtype=torch.float64, requires_grad=True)
+torch.linalg.eig(a)[1].real.sum().backward()
+""",
+    "linalg_lu_gradients": """
+a = torch.tensor([[1.0, 2.0, 0.5], [0.3, -1.0, 2.0], [1.5, 0.2, -0.7], [0.4, 1.1, 0.9]], dtype=torch.float64, requires_grad=True)
+P, L, U = torch.linalg.lu(a)
+LU, pivots = torch.linalg.lu_factor(a[:3])
+(L.pow(2).sum() + U.sin().sum() + LU.pow(3).sum()).backward()
+out = a.grad
+""",
+    "lu_solve_gradients": """
+a = torch.tensor([[1.0, 2.0, 0.5], [0.3, -1.0, 2.0], [1.5, 0.2, -0.7]], dtype=torch.float64, requires_grad=True)
+b = torch.tensor([[1.0, 0.5], [-1.0, 2.0], [0.3, 0.1]], dtype=torch.float64, requires_grad=True)
+torch.linalg.lu_solve(*torch.linalg.lu_factor(a), b).pow(2).sum().backward()
+out = [a.grad, b.grad]
+""",
+    "pinv_gradients": """
+a = torch.tensor([[[1.0, 2.0, 0.5], [0.3, -1.0, 2.0]], [[1.5, 0.2, -0.7], [0.4, 1.1, 0.9]]], dtype=torch.float64, requires_grad=True)
+torch.linalg.pinv(a).pow(2).sum().backward()
+out = a.grad
+""",
+    "lstsq_wide_gradients": """
+a = torch.tensor([[1.0, 2.0, 0.5], [0.3, -1.0, 2.0]], dtype=torch.float64, requires_grad=True)
+b = torch.tensor([[1.0], [0.5]], dtype=torch.float64, requires_grad=True)
+torch.linalg.lstsq(a, b).solution.pow(2).sum().backward()
+out = [a.grad, b.grad]
+""",
+    "det_singular_gradients": """
+a = torch.tensor([[1.0, 2.0, 3.0], [2.0, 4.0, 6.0], [1.0, 0.0, 1.0]], dtype=torch.float64, requires_grad=True)
+(g,) = torch.autograd.grad(torch.linalg.det(a), a, create_graph=True)
+(h,) = torch.autograd.grad(g.sum(), a)
+out = [g, h]
+""",
 }
 
 

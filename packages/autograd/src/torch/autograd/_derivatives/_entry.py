@@ -68,3 +68,20 @@ def shape_of(x) -> tuple:
     if isinstance(x, tuple):
         return tuple(x)
     return tuple(x.shape) if isinstance(x, _Tensor) else ()
+
+
+def conj(x):
+    """The complex conjugate of a complex tensor (materialised); other values as they are.
+    Gradients of complex ops carry the conjugate of the local derivative (PyTorch's
+    convention: the gradient of a real loss L is dL/d(re z) + i dL/d(im z))."""
+    if isinstance(x, _Tensor) and x.is_complex():
+        return x.conj().resolve_conj()
+    return x
+
+
+def fit_dtype(grad, x):
+    """``grad`` for input ``x``: its real part when ``x`` is a real tensor and ``grad``
+    complex (a real input mixed into a complex op)."""
+    if isinstance(x, _Tensor) and grad.is_complex() and not x.is_complex():
+        return grad.real
+    return grad

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import torch
 
-from ._entry import Derivative, sum_to_shape
+from ._entry import Derivative, conj, sum_to_shape
 
 
 def _batch_scalar(g):
@@ -17,8 +17,8 @@ def _batch_scalar(g):
 
 
 def _inv(grad, inputs, saved):
-    a_inv = torch.linalg.inv(inputs[0])
-    return -a_inv.mT @ grad @ a_inv.mT
+    a_inv_h = _adjoint(torch.linalg.inv(inputs[0]))
+    return -a_inv_h @ grad @ a_inv_h
 
 
 def _det(grad, inputs, saved):
@@ -26,7 +26,7 @@ def _det(grad, inputs, saved):
     det = torch.linalg.det(a)
     if bool((det == 0).any()):  # singular: the cofactors, which inv cannot give
         return _batch_scalar(grad) * _cofactors(a)
-    return _batch_scalar(grad * det) * torch.linalg.inv(a).mT
+    return _batch_scalar(grad * conj(det)) * _adjoint(torch.linalg.inv(a))
 
 
 def _cofactors(a):
@@ -49,15 +49,15 @@ def _solve_a(grad, inputs, saved):
     a, b = inputs
     (vector,) = saved
     x = torch.linalg.solve(a, b)
-    gb = torch.linalg.solve(a.mT, grad)
+    gb = torch.linalg.solve(_adjoint(a), grad)
     if vector:
         gb, x = gb.unsqueeze(-1), x.unsqueeze(-1)
-    return sum_to_shape(-gb @ x.mT, tuple(a.shape))
+    return sum_to_shape(-gb @ _adjoint(x), tuple(a.shape))
 
 
 def _solve_b(grad, inputs, saved):
     a, b = inputs
-    return sum_to_shape(torch.linalg.solve(a.mT, grad), tuple(b.shape))
+    return sum_to_shape(torch.linalg.solve(_adjoint(a), grad), tuple(b.shape))
 
 
 def _cholesky(grad, inputs, saved):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._entry import Derivative, sum_to_shape
+from ._entry import Derivative, conj, fit_dtype, sum_to_shape
 
 
 def _as_matrices(grad, a, b):
@@ -20,17 +20,19 @@ def _as_matrices(grad, a, b):
 def _matmul_self(grad, inputs, saved):
     a, b = inputs
     if a.dim() == 2 and b.dim() == 2:  # the common case, without reshapes
-        return grad @ b.t()
+        return fit_dtype(grad @ conj(b.t()), a)
     grad2, a2, b2 = _as_matrices(grad, a, b)
-    return sum_to_shape(grad2 @ b2.transpose(-1, -2), tuple(a2.shape)).reshape(tuple(a.shape))
+    result = sum_to_shape(grad2 @ conj(b2.transpose(-1, -2)), tuple(a2.shape))
+    return fit_dtype(result.reshape(tuple(a.shape)), a)
 
 
 def _matmul_other(grad, inputs, saved):
     a, b = inputs
     if a.dim() == 2 and b.dim() == 2:
-        return a.t() @ grad
+        return fit_dtype(conj(a.t()) @ grad, b)
     grad2, a2, b2 = _as_matrices(grad, a, b)
-    return sum_to_shape(a2.transpose(-1, -2) @ grad2, tuple(b2.shape)).reshape(tuple(b.shape))
+    result = sum_to_shape(conj(a2.transpose(-1, -2)) @ grad2, tuple(b2.shape))
+    return fit_dtype(result.reshape(tuple(b.shape)), b)
 
 
 LINALG = {

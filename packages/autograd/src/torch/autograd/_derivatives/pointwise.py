@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import torch
 
-from ._entry import Derivative, shape_of, sum_to_shape
+from ._entry import Derivative, conj, fit_dtype, shape_of, sum_to_shape
 
 
 def _scaled(grad, factor):
@@ -25,11 +25,13 @@ def _sub_other(grad, inputs, saved):
 
 
 def _mul_self(grad, inputs, saved):
-    return sum_to_shape(grad * inputs[1], shape_of(inputs[0]))
+    a, b = inputs
+    return fit_dtype(sum_to_shape(grad * conj(b), shape_of(a)), a)
 
 
 def _mul_other(grad, inputs, saved):
-    return sum_to_shape(grad * inputs[0], shape_of(inputs[1]))
+    a, b = inputs
+    return fit_dtype(sum_to_shape(grad * conj(a), shape_of(b)), b)
 
 
 def _rounded(saved) -> bool:
@@ -39,7 +41,7 @@ def _rounded(saved) -> bool:
 def _div_self(grad, inputs, saved):
     if _rounded(saved):
         return torch.zeros_like(inputs[0])  # rounding is flat almost everywhere
-    return sum_to_shape(grad / inputs[1], shape_of(inputs[0]))
+    return fit_dtype(sum_to_shape(grad / conj(inputs[1]), shape_of(inputs[0])), inputs[0])
 
 
 def _div_other(grad, inputs, saved):
@@ -47,7 +49,7 @@ def _div_other(grad, inputs, saved):
     if _rounded(saved):
         return torch.zeros_like(b)
     # NOTE: -grad * a / (b * b) rather than -grad * (a / b) / b: one rounding fewer
-    return sum_to_shape(-grad * a / (b * b), shape_of(b))
+    return fit_dtype(sum_to_shape(-grad * conj(a / (b * b)), shape_of(b)), b)
 
 
 def _remainder_other(grad, inputs, saved):
