@@ -717,7 +717,46 @@ op_db: list[OpInfo] = [
         torch.linalg.svdvals,
         lambda a: np.linalg.svd(a, compute_uv=False),
         lambda d: [SampleInput((_make((4, 3), d, 8),)), SampleInput((_make((2, 3), d, 9),))],
+    ),
+    # the multi-output decompositions: their outputs flattened into one tensor; absolute
+    # values where a sign (or phase) of the vectors is arbitrary
+    OpInfo(
+        "_svd",
+        lambda a: torch.cat([t.abs().reshape(-1) for t in torch.linalg.svd(a, False)]),
+        None,
+        lambda d: [SampleInput((_make((4, 3), d, 8),)), SampleInput((_make((2, 3), d, 9),))],
+    ),
+    OpInfo(
+        "_qr",
+        lambda a: torch.cat([t.reshape(-1) for t in torch.linalg.qr(a)]),
+        None,
+        lambda d: [SampleInput((_make((4, 3), d, 8),)), SampleInput((_make((2, 3), d, 9),))],
+    ),
+    OpInfo(
+        "_eig",
+        lambda a: torch.cat([t.abs().reshape(-1) for t in torch.linalg.eig(a)]),
+        None,
+        lambda d: [SampleInput((_make((3, 3), d, 10),))],
+        # complex intermediates: the conjugate views' own gradients are not built yet
         supports_gradgrad=False,
+    ),
+    OpInfo(
+        "_lu",
+        lambda a: torch.cat([t.reshape(-1) for t in torch.linalg.lu(a)[1:]]),
+        None,
+        lambda d: [SampleInput((_make((4, 3), d, 8),)), SampleInput((_make((2, 3), d, 9),))],
+    ),
+    OpInfo(
+        "_lu_factor",
+        lambda a: torch.linalg.lu_factor(a).LU,
+        None,
+        lambda d: [SampleInput((_make((3, 3), d, 10),)), SampleInput((_make((2, 4, 3), d, 9),))],
+    ),
+    OpInfo(
+        "_pinv",
+        lambda a: torch.linalg.pinv(a, rtol=1e-12),
+        None,
+        lambda d: [SampleInput((_make((4, 3), d, 8),)), SampleInput((_make((2, 2, 3), d, 9),))],
     ),
     # values are checked against PyTorch's in the golden expressions; gradients here
     OpInfo(
@@ -995,3 +1034,8 @@ op_db += SPARSE_OPS
 from ._opinfo_math import MATH_OPS  # noqa: E402
 
 op_db += MATH_OPS
+
+# grid_sample in every mode and the CTC loss, against point-by-point references
+from ._opinfo_losses import LOSS_AND_SAMPLING_OPS  # noqa: E402
+
+op_db += LOSS_AND_SAMPLING_OPS
