@@ -7,7 +7,11 @@ A module case is ``(family, constructor source, inputs, options)``. Inputs are s
 ``("randn", shape)`` float32 normal values, ``("rand", shape)`` uniform in [0, 1),
 ``("int", shape, high)`` int64 in [0, high), ``("value", nested list, dtype)``.
 Options: ``train`` (default False: the module runs in eval mode), ``no_grad`` (skip
-gradients), ``kwargs`` (keyword inputs as source).
+gradients), ``kwargs`` (keyword inputs as source), ``lazy`` (a ``Lazy*`` module: the
+recorded state is taken after a first call in eval mode; with ``"load"`` the test loads
+it into the uninitialized module, with ``"call"`` (the lazy instance norms, whose
+uninitialized state_dict PyTorch cannot load) the test first calls the module once in
+eval mode, as the recorder did).
 """
 
 R, U = "randn", "rand"
@@ -351,6 +355,74 @@ MODULES += [
     ("utils", "nn.utils.weight_norm(nn.Conv2d(2, 3, 2), dim=1)", [r(1, 2, 4, 4)], {}),
 ]
 
+# modules without a case above: containers, lazy modules, the rest of each family
+MODULES += [
+    ("container", "nn.Sequential(nn.Linear(4, 3), nn.ReLU(), nn.Linear(3, 2))", [r(5, 4)], {}),
+    (
+        "container",
+        "nn.Sequential(OrderedDict([('conv', nn.Conv1d(2, 3, 2)), ('bn', nn.BatchNorm1d(3)), ('act', nn.Tanh())]))",
+        [r(2, 2, 5)],
+        {"train": True},
+    ),
+    ("container", "nn.DataParallel(nn.Linear(3, 2))", [r(4, 3)], {}),
+    ("linear", "nn.LazyLinear(3)", [r(4, 5)], {"lazy": "load"}),
+    ("conv", "nn.LazyConv1d(4, 3)", [r(2, 3, 7)], {"lazy": "load"}),
+    ("conv", "nn.LazyConv2d(4, 3, padding=1)", [r(2, 3, 5, 4)], {"lazy": "load"}),
+    ("conv", "nn.LazyConv3d(2, 2)", [r(1, 2, 3, 3, 3)], {"lazy": "load"}),
+    ("conv", "nn.LazyConvTranspose1d(2, 3, stride=2)", [r(2, 3, 4)], {"lazy": "load"}),
+    ("conv", "nn.LazyConvTranspose2d(2, 3)", [r(1, 3, 3, 4)], {"lazy": "load"}),
+    ("conv", "nn.LazyConvTranspose3d(2, 2)", [r(1, 2, 2, 3, 2)], {"lazy": "load"}),
+    ("normalization", "nn.LazyBatchNorm1d()", [r(4, 3)], {"lazy": "load", "train": True}),
+    ("normalization", "nn.LazyBatchNorm2d()", [r(2, 3, 3, 4)], {"lazy": "load", "train": True}),
+    ("normalization", "nn.LazyBatchNorm3d()", [r(2, 2, 2, 3, 2)], {"lazy": "load"}),
+    ("normalization", "nn.LazyInstanceNorm1d(affine=True)", [r(2, 3, 6)], {"lazy": "call"}),
+    (
+        "normalization",
+        "nn.LazyInstanceNorm2d(track_running_stats=True)",
+        [r(2, 3, 4, 5)],
+        {"lazy": "call", "train": True},
+    ),
+    ("normalization", "nn.LazyInstanceNorm3d()", [r(1, 2, 3, 3, 3)], {"lazy": "call"}),
+    ("pooling", "nn.AdaptiveMaxPool3d(2)", [r(1, 2, 4, 5, 3)], {}),
+    ("pooling", "nn.LPPool3d(2, 2)", [u(1, 2, 4, 4, 4)], {}),
+    ("pooling", "nn.MaxUnpool1d(2)", [r(1, 2, 3), v([[[1, 2, 5], [0, 3, 4]]])], {}),
+    ("pooling", "nn.MaxUnpool2d(2)", [r(1, 1, 2, 2), v([[[[0, 3], [9, 14]]]])], {}),
+    ("pooling", "nn.MaxUnpool3d(2)", [r(1, 1, 1, 1, 2), v([[[[[5, 10]]]]])], {}),
+    ("dropout", "nn.Dropout1d(0.3)", [r(2, 3, 4)], {}),
+    ("dropout", "nn.Dropout3d(0.3)", [r(1, 2, 2, 2, 2)], {}),
+    ("dropout", "nn.FeatureAlphaDropout(0.3)", [r(2, 3, 4)], {}),
+    ("padding", "nn.ConstantPad2d((1, 0, 2, 1), -0.5)", [r(1, 2, 3, 3)], {}),
+    ("padding", "nn.ZeroPad1d((2, 1))", [r(2, 3, 4)], {}),
+    ("padding", "nn.ZeroPad3d(1)", [r(1, 1, 2, 2, 2)], {}),
+    ("padding", "nn.ReflectionPad3d(1)", [r(1, 1, 2, 3, 3)], {}),
+    ("padding", "nn.ReplicationPad1d((1, 3))", [r(2, 3, 4)], {}),
+    ("padding", "nn.CircularPad3d(1)", [r(1, 1, 2, 2, 3)], {}),
+    ("misc", "nn.UpsamplingNearest2d(size=(5, 4))", [r(1, 2, 3, 2)], {}),
+    ("loss", "nn.TripletMarginWithDistanceLoss(margin=0.5)", [r(4, 5), r(4, 5), r(4, 5)], {}),
+    (
+        "loss",
+        "nn.TripletMarginWithDistanceLoss(distance_function=nn.PairwiseDistance(p=1), swap=True, reduction='sum')",
+        [r(4, 5), r(4, 5), r(4, 5)],
+        {},
+    ),
+    ("loss", "nn.NLLLoss2d()", [("log_softmax", (2, 3, 2, 2)), i(3, 2, 2, 2)], {}),
+    ("loss", "nn.NLLLoss(reduction='none')", [("log_softmax", (2, 3, 4)), i(3, 2, 4)], {}),
+    ("rnn", "nn.GRU(3, 4)", [r(5, 2, 3), r(1, 2, 4)], {}),
+    ("rnn", "nn.RNN(3, 4, batch_first=True, bidirectional=True)", [r(2, 5, 3), r(2, 2, 4)], {}),
+    (
+        "transformer",
+        "nn.TransformerEncoder(nn.TransformerEncoderLayer(8, 2, 16, dropout=0.0), 2, norm=nn.LayerNorm(8), enable_nested_tensor=False)",
+        [r(5, 2, 8)],
+        {},
+    ),
+    (
+        "transformer",
+        "nn.TransformerDecoder(nn.TransformerDecoderLayer(8, 2, 16, dropout=0.0, batch_first=True), 2)",
+        [r(2, 4, 8), r(2, 5, 8)],
+        {},
+    ),
+]
+
 # repr strings (the module is built and printed)
 REPRS = [
     "nn.Linear(3, 4)", "nn.Linear(3, 4, bias=False)", "nn.Bilinear(2, 3, 4)", "nn.Identity()",
@@ -402,6 +474,23 @@ REPRS = [
     "nn.ParameterList([nn.Parameter(torch.zeros(2))])",
     "nn.ParameterDict({'a': nn.Parameter(torch.zeros(2)), 'b': nn.Parameter(torch.ones(1, 2))})",
     "nn.ParameterDict({'scale': nn.Parameter(torch.ones(1))})",
+    "nn.AdaptiveAvgPool1d(3)", "nn.AdaptiveAvgPool3d((1, None, 3))", "nn.AdaptiveMaxPool2d(2, return_indices=True)",
+    "nn.AdaptiveMaxPool3d(2)", "nn.MaxPool3d(2, return_indices=True)", "nn.MaxUnpool3d(2, padding=1)",
+    "nn.LPPool1d(2, 3)", "nn.LPPool3d(1.5, 2, stride=1, ceil_mode=True)",
+    "nn.ConvTranspose1d(2, 3, 3, dilation=2, padding_mode='zeros')", "nn.ConvTranspose3d(1, 2, (1, 2, 2), stride=(1, 2, 2), bias=False)",
+    "nn.Dropout3d()", "nn.InstanceNorm1d(3, affine=True)", "nn.InstanceNorm3d(2, track_running_stats=True)",
+    "nn.CircularPad1d(1)", "nn.CircularPad3d(1)", "nn.ConstantPad3d(1, 2.0)", "nn.ReflectionPad2d(1)",
+    "nn.ReflectionPad3d((1, 0, 1, 0, 1, 0))", "nn.ReplicationPad1d(2)", "nn.ReplicationPad2d((1, 0, 1, 0))",
+    "nn.ZeroPad1d(2)", "nn.ZeroPad3d(1)", "nn.UpsamplingBilinear2d(scale_factor=2)",
+    "nn.MultiLabelMarginLoss()", "nn.TripletMarginWithDistanceLoss()", "nn.TripletMarginWithDistanceLoss(distance_function=nn.PairwiseDistance(), margin=0.5)",
+    "nn.NLLLoss2d()", "nn.CrossEntropyLoss(weight=torch.ones(3), label_smoothing=0.1)", "nn.L1Loss(reduction='sum')",
+    "nn.TransformerDecoder(nn.TransformerDecoderLayer(8, 2, 16), 2, norm=nn.LayerNorm(8))",
+    "nn.LazyLinear(3)", "nn.LazyLinear(3, bias=False)", "nn.LazyConv1d(4, 3)", "nn.LazyConv2d(4, 3, stride=2)", "nn.LazyConv3d(2, 2)",
+    "nn.LazyConvTranspose1d(2, 3)", "nn.LazyConvTranspose2d(2, 3, output_padding=0)", "nn.LazyConvTranspose3d(2, 2)",
+    "nn.LazyBatchNorm1d()", "nn.LazyBatchNorm2d(momentum=None)", "nn.LazyBatchNorm3d(affine=False)",
+    "nn.LazyInstanceNorm1d()", "nn.LazyInstanceNorm2d(affine=True)", "nn.LazyInstanceNorm3d(track_running_stats=True)",
+    "nn.DataParallel(nn.Linear(2, 2))",
+    "nn.Sequential(nn.Sequential(nn.Sequential(nn.ReLU())), nn.ModuleDict({'x': nn.ModuleList([nn.Tanh(), nn.Tanh()])}))",
 ]  # fmt: skip
 
 # nn.functional expressions over deterministic inputs; results or exception messages

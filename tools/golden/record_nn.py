@@ -90,9 +90,13 @@ def module_case(index: int, family: str, source: str, specs, options) -> dict:
     rng = np.random.RandomState(1000 + index)
     torch.manual_seed(0)
     module = eval(source)
+    inputs = [_make_input(s, rng) for s in specs]
+    if options.get("lazy"):  # a first call in eval mode gives the parameters their shapes
+        module.eval()
+        with torch.no_grad():
+            module(*inputs)
     init_state = {k: _tensor(v) for k, v in module.state_dict().items()}
     module.train(options.get("train", False))
-    inputs = [_make_input(s, rng) for s in specs]
     for x in inputs:
         if x.is_floating_point() and family != "loss_target_only":
             x.requires_grad_(True)
@@ -116,6 +120,7 @@ def module_case(index: int, family: str, source: str, specs, options) -> dict:
         "family": family,
         "source": source,
         "train": options.get("train", False),
+        "lazy": options.get("lazy", False),
         "state": init_state,
         "inputs": [_tensor(x) for x in inputs],
         "kwargs": {

@@ -57,11 +57,15 @@ def run_module_case(case, rtol=1e-4, atol=1e-5) -> None:
     outputs, gradients and buffers with the golden values."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the legacy-argument cases warn, as in PyTorch
-        module = eval(case["source"], {"nn": nn, "torch": torch})
+        module = eval(case["source"], {"nn": nn, "torch": torch, "OrderedDict": OrderedDict})
     state = OrderedDict((k, to_tensor(v)) for k, v in case["state"].items())
+    inputs = [to_tensor(r) for r in case["inputs"]]
+    if case.get("lazy") == "call":  # initialized by a first call, as the recorder did
+        module.eval()
+        with torch.no_grad():
+            module(*inputs)
     module.load_state_dict(state)
     module.train(case["train"])
-    inputs = [to_tensor(r) for r in case["inputs"]]
     for x, flag in zip(inputs, case["input_requires_grad"]):
         x.requires_grad_(flag)
     kwargs = {

@@ -15,7 +15,12 @@ REPR_PREFIXES = (
     "nn.ModuleDict(",
     "nn.ParameterList(",
     "nn.ParameterDict(",
+    "nn.DataParallel(",
 )
+
+
+def test_forward_and_gradients_match_pytorch(module_case, check_module_case):
+    check_module_case(module_case)
 
 
 def test_repr_matches_pytorch(repr_case):

@@ -6,7 +6,7 @@ import torch  # noqa: F401
 from torch import nn  # noqa: F401
 
 FAMILY = "conv"
-REPR_PREFIXES = ("nn.Conv",)
+REPR_PREFIXES = ("nn.Conv", "nn.LazyConv")
 
 
 def test_forward_and_gradients_match_pytorch(module_case, check_module_case):

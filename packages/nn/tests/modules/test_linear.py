@@ -6,7 +6,7 @@ import torch  # noqa: F401
 from torch import nn  # noqa: F401
 
 FAMILY = "linear"
-REPR_PREFIXES = ("nn.Linear(", "nn.Bilinear(", "nn.Identity(")
+REPR_PREFIXES = ("nn.Linear(", "nn.Bilinear(", "nn.Identity(", "nn.LazyLinear(")
 
 
 def test_forward_and_gradients_match_pytorch(module_case, check_module_case):

@@ -26,6 +26,9 @@ REPR_PREFIXES = (
     "nn.PoissonNLLLoss(",
     "nn.GaussianNLLLoss(",
     "nn.CTCLoss(",
+    "nn.MultiLabelMarginLoss(",
+    "nn.TripletMarginWithDistanceLoss(",
+    "nn.NLLLoss2d(",
 )
 
 

@@ -11,6 +11,8 @@ REPR_PREFIXES = (
     "nn.PixelUnshuffle",
     "nn.ChannelShuffle",
     "nn.Upsample",
+    "nn.UpsamplingNearest2d",
+    "nn.UpsamplingBilinear2d",
     "nn.Fold",
     "nn.Unfold",
     "nn.PairwiseDistance",

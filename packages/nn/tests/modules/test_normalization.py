@@ -13,6 +13,10 @@ REPR_PREFIXES = (
     "nn.GroupNorm",
     "nn.RMSNorm",
     "nn.LocalResponseNorm",
+    "nn.CrossMapLRN2d",
+    "nn.SyncBatchNorm",
+    "nn.LazyBatchNorm",
+    "nn.LazyInstanceNorm",
 )
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from .. import functional as F  # noqa: N812
 from ..functional._common import legacy_reduction
+from .misc import PairwiseDistance
 from .module import Module
 
 __all__ = [
@@ -578,7 +579,10 @@ class TripletMarginWithDistanceLoss(_Loss):
                 "TripletMarginWithDistanceLoss: expected margin to be greater than 0, got "
                 f"{margin} instead"
             )
-        self.distance_function = distance_function
+        # None means the Euclidean pairwise distance, held as a submodule (it shows in repr)
+        self.distance_function = (
+            distance_function if distance_function is not None else PairwiseDistance()
+        )
         self.margin = margin
         self.swap = swap
 
