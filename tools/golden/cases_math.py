@@ -608,3 +608,70 @@ GRADIENTS += [
 ]
 
 GROUPS["gradients"] = GRADIENTS
+
+# grid_sample's bicubic mode (4-D) and 5-D input, and torch.ctc_loss: values, gradients
+# (rounded lists: -0.0 and 0.0 print alike) and errors
+_IMG = "im = (torch.arange(40.0, dtype=torch.float64).reshape(2, 1, 4, 5) * 0.37).sin()"
+_GRID = "gr = (torch.arange(48.0, dtype=torch.float64).reshape(2, 3, 4, 2) * 0.71).sin() * 1.3"
+_R = "[round(t, 6) + 0.0 for t in {}.flatten().tolist()]"
+_R2 = "[round(t, 5) + 0.0 for t in {}.flatten().tolist()]"
+SAMPLING_LOSSES = [
+    *[
+        f"{_IMG}; {_GRID}; im.requires_grad_(); gr.requires_grad_(); y = torch.grid_sampler(im, gr, 2, {p}, {a}); (y * ((torch.arange(y.numel()) % 7 - 3.0) / 4).reshape(y.shape)).sum().backward(); y.shape, {_R.format('y.detach()')}, {_R.format('im.grad')}, {_R.format('gr.grad')}"
+        for p in (0, 1, 2)
+        for a in (False, True)
+    ],
+    f"{_IMG}; {_GRID}; y = torch.grid_sampler(im.float(), gr.float(), 2, 2, False); y.dtype, y.shape",
+    f"{_IMG}; {_GRID}; torch.grid_sampler(im.float(), gr, 2, 0, False)",
+    "torch.grid_sampler(torch.ones(1, 1, 2, 2, 2), torch.zeros(1, 1, 1, 1, 3), 2, 0, False)",
+    "torch.grid_sampler(torch.ones(1, 1, 2, 2), torch.zeros(1, 1, 1, 3), 2, 0, False)",
+    "torch.grid_sampler(torch.ones(2, 1, 2, 2), torch.zeros(1, 1, 1, 2), 0, 0, False)",
+    "torch.grid_sampler(torch.ones(1, 1, 2, 2), torch.zeros(1, 1, 1, 1, 2), 0, 0, False)",
+    "torch.grid_sampler(torch.ones(1, 1, 0, 2), torch.zeros(1, 1, 1, 2), 0, 0, False)",
+    "torch.grid_sampler(torch.ones(1, 1, 2, 2, dtype=torch.long), torch.zeros(1, 1, 1, 2, dtype=torch.long), 0, 0, False)",
+    "y = torch.grid_sampler(torch.ones(1, 1, 2, 2).half(), torch.full((1, 1, 1, 2), 0.3).half(), 2, 1, True); y.dtype, y.shape, abs(float(y) - 1) < 0.01",
+    *[
+        f"vol = torch.arange(60.0, dtype=torch.float64).reshape(1, 2, 2, 3, 5); g = (torch.arange(36.0, dtype=torch.float64).reshape(1, 2, 2, 3, 3) * 0.53).sin() * 1.2; vol.requires_grad_(); g.requires_grad_(); y = torch.grid_sampler(vol, g, {m}, {p}, {a}); y.sum().backward(); {_R2.format('y.detach()')}, {_R2.format('vol.grad')}, {_R2.format('g.grad')}"
+        for m in (0, 1)
+        for p in (0, 1, 2)
+        for a in (False, True)
+    ],
+]
+_LP = "lp = torch.log_softmax((torch.arange(72.0, dtype=torch.float64).reshape(6, 3, 4) * 0.41).sin() * 2, 2)"
+_TG = "tg = torch.tensor([[1, 2, 2], [3, 1, 0], [2, 0, 0]])"
+SAMPLING_LOSSES += [
+    *[
+        f"{_LP}; {_TG}; lp.requires_grad_(); l = torch.ctc_loss(lp, tg, [6, 5, 2], [3, 2, 1], 0, {r}, {z}); (l * ((torch.arange(l.numel()) % 3 + 2.0) / 4).reshape(l.shape)).sum().backward(); l.detach(), {_R.format('lp.grad')}"
+        for r in (0, 1, 2)
+        for z in (False, True)
+    ],
+    *[
+        f"{_LP}; lp.requires_grad_(); l = torch.ctc_loss(lp, torch.tensor([1, 2, 2, 3, 3, 2]), torch.tensor([6, 4, 1]), torch.tensor([3, 2, 1]), 2, 0, {z}); l.sum().backward(); l.detach(), {_R.format('lp.grad')}"
+        for z in (False, True)
+    ],
+    f"{_LP}; {_TG}; l = torch.ctc_loss(lp.float(), tg, [6, 5, 0], [3, 2, 0]); l.dtype, [round(t, 3) + 0.0 for t in l.tolist()]",
+    f"{_LP}; {_TG}; torch.ctc_loss(lp, tg, [6, 5, 1], [3, 2, 3], 0, 1, True)",
+    *[
+        f"{_LP}; {_TG}; lp.requires_grad_(); l = torch.ctc_loss(lp, tg, [3, 5, 2], [3, 2, 1], 0, {r}, {z}); l.sum().backward(); l.detach(), {_R.format('lp.grad')}"
+        for r in (0, 1)
+        for z in (False, True)
+    ],
+    f"{_LP}; {_TG}; torch.ctc_loss(lp, tg, [6, 5, 2], [0, 0, 0], 0, 0)",
+    f"{_LP}; lp.requires_grad_(); l = torch.ctc_loss(lp[:, 0], torch.tensor([1, 2]), [5], [2], 0, 0); l.backward(); l.detach(), {_R.format('lp.grad')}",
+    f"{_LP}; torch.ctc_loss(lp[:, 0], torch.tensor([1, 2]), torch.tensor(5), torch.tensor(2), 0, 1)",
+    f"{_LP}; {_TG}; lp.requires_grad_(); g = torch.autograd.grad(torch.ctc_loss(lp, tg, [6, 5, 2], [3, 2, 1]).sum(), lp, create_graph=True)[0]; g.sum().backward()",
+    f"{_LP}; {_TG}; torch.ctc_loss(lp, tg, [6, 5, 7], [3, 2, 1])",
+    f"{_LP}; {_TG}; torch.ctc_loss(lp, tg, [6, 5, -1], [3, 2, 1])",
+    f"{_LP}; {_TG}; torch.ctc_loss(lp, tg, [6, 5], [3, 2, 1])",
+    f"{_LP}; {_TG}; torch.ctc_loss(lp, tg, [6, 5, 2], [3, 2])",
+    f"{_LP}; {_TG}; torch.ctc_loss(lp, tg, [6, 5, 2], [3, 4, 1])",
+    f"{_LP}; {_TG}; torch.ctc_loss(lp, tg, [6, 5, 2], [3, -2, 1])",
+    f"{_LP}; {_TG}; torch.ctc_loss(lp, tg[:2], [6, 5, 2], [3, 2, 1])",
+    f"{_LP}; torch.ctc_loss(lp, torch.tensor([1, 2, 2, 3]), [6, 5, 2], [3, 2, 1])",
+    f"{_LP}; {_TG}; torch.ctc_loss(lp, tg, [6, 5, 2], [3, 2, 1], 4)",
+    f"{_LP}; {_TG}; torch.ctc_loss(lp, tg, [6, 5, 2], [3, 2, 1], -1)",
+    f"{_LP}; {_TG}; torch.ctc_loss(lp.half(), tg, [6, 5, 2], [3, 2, 1])",
+    f"{_LP}; {_TG}; torch.ctc_loss(lp[:, 0], tg[0], [6, 5, 2], [3, 2, 1])",
+]
+
+GROUPS["sampling_losses"] = SAMPLING_LOSSES

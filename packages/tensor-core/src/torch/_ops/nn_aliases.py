@@ -18,7 +18,7 @@ import math
 import torch
 
 from .._tensor import Tensor
-from . import nn_functional, nn_kernels, resampling
+from . import losses, nn_functional, nn_kernels, resampling
 from .gather_scatter import _inplace
 
 __all__ = [
@@ -30,6 +30,7 @@ __all__ = [
     "cosine_embedding_loss",
     "poisson_nll_loss",
     "triplet_margin_loss",
+    "ctc_loss",
     "native_layer_norm",
     "native_batch_norm",
     "max_pool1d_with_indices",
@@ -137,6 +138,72 @@ def triplet_margin_loss(
     if swap:
         d_negative = torch.minimum(d_negative, pairwise_distance(positive, negative, p, eps))
     return _reduce(torch.clamp(margin + d_positive - d_negative, min=0), reduction)
+
+
+def _lengths(lengths, name: str) -> list[int]:
+    """Sequence lengths given as a tensor of ints or a sequence of ints."""
+    if isinstance(lengths, Tensor):
+        if lengths.dtype.is_floating_point or lengths.dtype.is_complex:
+            raise RuntimeError(
+                f"ctc_loss(): {name} must be a tensor of integers, but got {lengths.dtype}"
+            )
+        return [int(v) for v in lengths.reshape(-1).tolist()]
+    if isinstance(lengths, (list, tuple)) and all(
+        isinstance(v, int) or (isinstance(v, Tensor) and v.numel() == 1) for v in lengths
+    ):
+        return [int(v) for v in lengths]
+    raise TypeError(
+        f"ctc_loss(): {name} must be a tuple of ints or a Tensor, but got {type(lengths).__name__}"
+    )
+
+
+def ctc_loss(
+    log_probs: Tensor,
+    targets: Tensor,
+    input_lengths,
+    target_lengths,
+    blank: int = 0,
+    reduction: int = 0,
+    zero_infinity: bool = False,
+) -> Tensor:
+    """Connectionist temporal classification loss: ``-log`` of the total probability of
+    the alignments of each target with its input.
+
+    Args:
+        log_probs: (T, N, C) log-probabilities (or (T, C) for one sequence).
+        targets: padded (N, S) labels, or all targets concatenated (sum(target_lengths),).
+        input_lengths: N ints (a sequence or a tensor), each at most T.
+        target_lengths: N ints.
+        blank: the blank label. Default: 0.
+        reduction: 0 (the default when omitted, as in PyTorch's binding) per-sample
+            losses, 1 the mean of the losses divided by their target lengths, 2 their sum.
+        zero_infinity: replace infinite losses (impossible alignments) and their
+            gradients by zero. Default: False.
+
+    Examples::
+
+        >>> lp = torch.log_softmax(torch.zeros(3, 1, 2), 2)  # every path has probability 1/8
+        >>> torch.ctc_loss(lp, torch.tensor([[1]]), [3], [1], 0, 0)
+        tensor([0.2877])
+    """
+    if isinstance(reduction, bool) or not isinstance(reduction, int):
+        raise TypeError(
+            f"ctc_loss(): argument 'reduction' must be int, not {type(reduction).__name__}"
+        )
+    in_lengths = _lengths(input_lengths, "input_lengths")
+    tg_lengths = _lengths(target_lengths, "target_lengths")
+    unbatched = log_probs.dim() == 2
+    if unbatched:  # one sequence: its targets are read as concatenated targets
+        log_probs = log_probs.unsqueeze(1)
+    losses_ = losses.ctc_loss(log_probs, targets, in_lengths, tg_lengths, blank, zero_infinity)
+    if zero_infinity:
+        losses_ = torch.where(losses_ == math.inf, torch.zeros_like(losses_), losses_)
+    if reduction == 1:
+        divisor = torch.tensor(tg_lengths, dtype=losses_.dtype).clamp_min(1)
+        return (losses_ / divisor).mean()
+    if reduction == 2:
+        return losses_.sum()
+    return losses_.squeeze(0) if unbatched else losses_
 
 
 # ---------------------------------------------------------------- normalisation

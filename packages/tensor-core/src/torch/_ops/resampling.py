@@ -386,6 +386,89 @@ def _reflect(coord, low, high):
     return torch.where(torch.remainder(flips, 2) == 0, extra + low, span - extra + low)
 
 
+def _pad_coordinate(coord, size: int, padding_mode: str, align: bool):
+    """A source coordinate (a tensor) moved into the input by the padding mode ("zeros"
+    leaves it: its out-of-range taps read zero)."""
+    torch = _t()
+    if padding_mode == "border":
+        return torch.clamp(coord, 0, size - 1)
+    if padding_mode == "reflection":
+        if align:
+            return _reflect(coord, 0, size - 1)
+        return torch.clamp(_reflect(coord, -0.5, size - 0.5), 0, size - 1)
+    return coord
+
+
+def _pad_taps(taps: np.ndarray, size: int, padding_mode: str, align: bool):
+    """Integer tap positions (an array) moved into the input by the padding mode, and
+    where they read the input (outside it, "zeros" padding reads zero)."""
+    if padding_mode == "border":
+        taps = np.clip(taps, 0, size - 1)
+    elif padding_mode == "reflection":
+        low = 0.0 if align else -0.5
+        span = float(size - 1) if align else float(size)
+        if span <= 0:
+            taps = np.zeros_like(taps)
+        else:
+            taps = np.where(np.isfinite(taps), taps, np.nan)
+            shifted = np.abs(taps - low)
+            flips = np.floor(shifted / span)
+            extra = shifted - flips * span
+            taps = np.where(flips % 2 == 0, extra + low, span - extra + low)
+            taps = np.clip(np.trunc(taps), 0, size - 1)
+    with np.errstate(invalid="ignore"):
+        inside = (taps >= 0) & (taps <= size - 1)
+    return np.where(inside, taps, 0).astype(np.int64), inside
+
+
+_GRID_DTYPES = ("float16", "bfloat16", "float32", "float64")
+
+
+def _check_grid_sample(input: Tensor, grid: Tensor, mode: str, padding_mode: str) -> None:
+    """PyTorch's argument checks of ``grid_sample``, in its order."""
+    if mode not in ("bilinear", "nearest", "bicubic"):
+        raise ValueError(
+            f"nn.functional.grid_sample(): expected mode to be 'bilinear', "
+            f"'nearest' or 'bicubic', but got: '{mode}'"
+        )
+    if padding_mode not in ("zeros", "border", "reflection"):
+        raise ValueError(
+            f"nn.functional.grid_sample(): expected padding_mode to be 'zeros', "
+            f"'border', or 'reflection', but got: '{padding_mode}'"
+        )
+    sizes = f"input with sizes {list(input.shape)} and grid with sizes {list(grid.shape)}"
+    if input.dim() < 1 or grid.dim() < 1 or input.shape[0] != grid.shape[0]:
+        raise RuntimeError(
+            f"grid_sampler(): expected grid and input to have same batch size, but got {sizes}"
+        )
+    if grid.shape[-1] != input.dim() - 2:
+        raise RuntimeError(
+            f"grid_sampler(): expected grid to have size {input.dim() - 2} in last "
+            f"dimension, but got grid with sizes {list(grid.shape)}"
+        )
+    for i in range(2, input.dim()):
+        if input.shape[i] == 0:
+            raise RuntimeError(
+                "grid_sampler(): expected input to have non-empty spatial dimensions, but "
+                f"input has sizes {list(input.shape)} with dimension {i} being empty"
+            )
+    nd = 2 if input.dim() == 4 else 3
+    if input.dim() != nd + 2 or grid.dim() != nd + 2:
+        raise RuntimeError(
+            f"grid_sampler(): expected {nd + 2}D input and grid with same number of "
+            f"dimensions, but got {sizes}"
+        )
+    if mode == "bicubic" and nd == 3:
+        raise RuntimeError("grid_sampler(): bicubic interpolation only supports 4D input")
+    if input.dtype.is_floating_point and input.dtype != grid.dtype:
+        raise RuntimeError(
+            f"expected scalar type {input._dtype._legacy[:-6]} but found {grid._dtype._legacy[:-6]}"
+        )
+    if str(input.dtype).replace("torch.", "") not in _GRID_DTYPES:
+        kernel = "grid_sampler_2d_cpu_kernel_impl" if nd == 2 else "grid_sampler3d_cpu"
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{input._dtype._legacy[:-6]}'")
+
+
 @_composite
 def grid_sample(
     input: Tensor,
@@ -394,48 +477,100 @@ def grid_sample(
     padding_mode: str = "zeros",
     align_corners=None,
 ) -> Tensor:
-    """Sample ``input`` (N, C, H, W) at ``grid`` (N, Ho, Wo, 2) positions in [-1, 1]
-    ("bilinear" or "nearest"; padding "zeros", "border" or "reflection")."""
+    """Sample ``input`` (N, C, H, W) or (N, C, D, H, W) at the ``grid`` positions
+    (N, Ho, Wo, 2) or (N, Do, Ho, Wo, 3), given as (x, y[, z]) in [-1, 1]: "bilinear"
+    (trilinear for 5-D input), "nearest" or "bicubic" (4-D input only); padding
+    "zeros", "border" or "reflection"."""
     torch = _t()
+    _check_grid_sample(input, grid, mode, padding_mode)
+    if input.dtype in (torch.float16, torch.bfloat16):  # computed in float32, as PyTorch
+        wide = grid_sample(input.float(), grid.float(), mode, padding_mode, align_corners)
+        return wide.to(input.dtype)
     align = bool(align_corners)
-    n, c, h, w = input.shape
-    x = _unnormalize(grid[..., 0], w, align)
-    y = _unnormalize(grid[..., 1], h, align)
-    if padding_mode == "border":
-        x, y = torch.clamp(x, 0, w - 1), torch.clamp(y, 0, h - 1)
-    elif padding_mode == "reflection":
-        if align:
-            x, y = _reflect(x, 0, w - 1), _reflect(y, 0, h - 1)
-        else:
-            x = torch.clamp(_reflect(x, -0.5, w - 0.5), 0, w - 1)
-            y = torch.clamp(_reflect(y, -0.5, h - 0.5), 0, h - 1)
-    elif padding_mode != "zeros":
-        raise ValueError(
-            f"nn.functional.grid_sample(): expected padding_mode to be 'zeros', "
-            f"'border', or 'reflection', but got: '{padding_mode}'"
+    nd = input.dim() - 2
+    n, c = input.shape[:2]
+    spatial = tuple(input.shape[2:])
+    out = tuple(grid.shape[1:-1])
+    # grid's last dim lists x (the last spatial dim) first
+    coords = [_unnormalize(grid[..., nd - 1 - k], spatial[k], align) for k in range(nd)]
+    points = math.prod(out)
+    flat = input.reshape(n, c, math.prod(spatial))
+    strides = [math.prod(spatial[k + 1 :]) for k in range(nd)]
+
+    def combine(taps, weights):
+        """Sum over the taps (leading axis of each array in ``taps``, one per spatial
+        dim: integer positions and where they read the input) of the input there times
+        ``weights`` (a tensor (N, taps, *out))."""
+        count = taps[0][0].shape[1]
+        index = sum(t * s for (t, _), s in zip(taps, strides))
+        inside = np.logical_and.reduce([m for _, m in taps])
+        picked = flat.gather(
+            2,
+            Tensor._from_array(
+                np.ascontiguousarray(index.reshape(n, 1, count * points)), _dtype.int64
+            ).expand(n, c, count * points),
         )
-    flat = input.reshape(n, c, h * w)
+        picked = picked.reshape(n, c, count, points)
+        mask = Tensor._from_array(inside.reshape(n, 1, count, points), _dtype.bool_)
+        weights = weights.reshape(n, 1, count, points)
+        return torch.where(mask, picked * weights, 0.0).sum(2).reshape(n, c, *out)
 
-    def gather(iy, ix):
-        """Values at integer positions (zero outside the input)."""
-        inside = (ix >= 0) & (ix <= w - 1) & (iy >= 0) & (iy <= h - 1)
-        index = (torch.clamp(iy, 0, h - 1) * w + torch.clamp(ix, 0, w - 1)).to(torch.int64)
-        picked = flat.gather(2, index.reshape(n, 1, -1).expand(n, c, -1))
-        picked = picked.reshape(n, c, *iy.shape[1:])
-        return picked * inside.unsqueeze(1).to(input.dtype)
+    if mode == "bicubic":
+        # each of the 4 x 4 taps is padded on its own (the source position is not)
+        axes = []
+        for k in range(nd):
+            base = torch.floor(coords[k].detach())
+            frac = coords[k] - base
+            tap = base._np[:, None] + np.arange(-1, 3).reshape((1, 4) + (1,) * len(out))
+            axes.append((_pad_taps(tap, spatial[k], padding_mode, align), _cubic_t(frac)))
+        (ty, my), wy = axes[0]
+        (tx, mx), wx = axes[1]
+        taps = [
+            (np.repeat(ty, 4, axis=1), np.repeat(my, 4, axis=1)),
+            (np.tile(tx, (1, 4) + (1,) * len(out)), np.tile(mx, (1, 4) + (1,) * len(out))),
+        ]
+        weights = (wy.unsqueeze(2) * wx.unsqueeze(1)).reshape(n, 16, *out)
+        return combine(taps, weights)
 
+    coords = [_pad_coordinate(x, spatial[k], padding_mode, align) for k, x in enumerate(coords)]
     if mode == "nearest":
-        return gather(torch.round(y), torch.round(x))
-    if mode != "bilinear":
-        raise ValueError(
-            f"nn.functional.grid_sample(): expected mode to be 'bilinear', "
-            f"'nearest' or 'bicubic', but got: '{mode}'"
+        taps = []
+        for k in range(nd):
+            rounded = np.round(coords[k].detach()._np)[:, None]
+            inside = (rounded >= 0) & (rounded <= spatial[k] - 1)
+            taps.append((np.where(inside, rounded, 0).astype(np.int64), inside))
+        # weights of exactly 1 that keep the grid in the graph (its gradient is zero)
+        level = torch.floor(coords[0])
+        ones = (level - level.detach() + 1).unsqueeze(1)
+        return combine(taps, ones)
+    # (tri)linear: the 2 ** nd corners around each position
+    corners = list(np.ndindex(*(2,) * nd))
+    taps, weights = [], None
+    for k in range(nd):
+        base = torch.floor(coords[k].detach())
+        frac = coords[k] - base
+        offsets = np.array([corner[k] for corner in corners]).reshape(
+            (1, len(corners)) + (1,) * len(out)
         )
-    x0, y0 = torch.floor(x), torch.floor(y)
-    wx, wy = (x - x0).unsqueeze(1), (y - y0).unsqueeze(1)
-    return (
-        gather(y0, x0) * (1 - wx) * (1 - wy)
-        + gather(y0, x0 + 1) * wx * (1 - wy)
-        + gather(y0 + 1, x0) * (1 - wx) * wy
-        + gather(y0 + 1, x0 + 1) * wx * wy
-    )
+        tap = base._np[:, None] + offsets
+        inside = (tap >= 0) & (tap <= spatial[k] - 1)
+        taps.append((np.where(inside, tap, 0).astype(np.int64), inside))
+        factor = torch.stack([frac if corner[k] else 1 - frac for corner in corners], 1)
+        weights = factor if weights is None else weights * factor
+    return combine(taps, weights)
+
+
+def _cubic_t(t: Tensor) -> Tensor:
+    """The four cubic-convolution weights (A = -0.75) of the taps at -1, 0, 1, 2 from a
+    position ``t`` in [0, 1), stacked on a new dim 1 (tensor ops, so the grid gets their
+    gradient)."""
+    torch = _t()
+    a = -0.75
+
+    def near(x):
+        return ((a + 2) * x - (a + 3)) * x * x + 1
+
+    def far(x):
+        return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a
+
+    return torch.stack([far(t + 1), near(t), near(1 - t), far(2 - t)], 1)

@@ -17,6 +17,7 @@ from .fill import FILL
 from .gather_scatter import GATHER_SCATTER
 from .index_ops import INDEX_OPS
 from .linalg import LINALG
+from .losses import LOSSES
 from .math_extras import MATH_EXTRAS
 from .nn_fused import NN_FUSED
 from .nn_kernels import NN_KERNELS
@@ -43,6 +44,7 @@ DERIVATIVES: dict[str, Derivative] = {
     **SHAPE_OPS,
     **NN_KERNELS,
     **NN_FUSED,
+    **LOSSES,
     **DECOMPOSITIONS,
     **FILL,
     **INDEX_OPS,

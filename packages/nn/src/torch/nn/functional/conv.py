@@ -342,10 +342,28 @@ def upsample_bilinear(input, size=None, scale_factor=None):
 def grid_sample(
     input, grid, mode: str = "bilinear", padding_mode: str = "zeros", align_corners=None
 ):
-    """Sample ``input`` at the normalised coordinates of ``grid``."""
+    """Sample ``input`` (N, C, H, W) or (N, C, D, H, W) at the normalised (x, y[, z])
+    coordinates of ``grid`` (N, Ho, Wo, 2) or (N, Do, Ho, Wo, 3): ``mode`` "bilinear",
+    "nearest" or "bicubic" (4-D input only), ``padding_mode`` "zeros", "border" or
+    "reflection"."""
+    if align_corners is None:
+        _warn_align_corners()
     return core("grid_sample")(input, grid, mode, padding_mode, align_corners)
+
+
+def _warn_align_corners() -> None:
+    import warnings
+
+    warnings.warn(
+        "grid_sample and affine_grid default to align_corners=False (since PyTorch 1.3.0); "
+        "pass align_corners explicitly (True for the old behaviour) to silence this warning.",
+        UserWarning,
+        stacklevel=3,
+    )
 
 
 def affine_grid(theta, size, align_corners=None):
     """The sampling grid of the affine maps ``theta`` (N, 2, 3) for an output ``size``."""
+    if align_corners is None:
+        _warn_align_corners()
     return core("affine_grid")(theta, size, bool(align_corners))

@@ -351,6 +351,13 @@ def ctc_loss(
 ):  # fmt: skip
     """Connectionist temporal classification loss of ``log_probs`` (T, N, C) against
     ``targets`` (N, S) or concatenated (sum(target_lengths),)."""
+    enum = {"none": 0, "mean": 1, "sum": 2}.get(reduction)
+    if enum is None:
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    if hasattr(torch, "ctc_loss"):  # core's kernel (torch-core after 0.3.0)
+        return torch.ctc_loss(
+            log_probs, targets, input_lengths, target_lengths, blank, enum, zero_infinity
+        )
     from ._ctc import ctc_negative_log_likelihood
 
     losses = ctc_negative_log_likelihood(log_probs, targets, input_lengths, target_lengths, blank)

@@ -1,0 +1,289 @@
+"""Loss kernels computed directly on arrays: the connectionist temporal classification
+(CTC) loss.
+
+``_ctc_loss`` is one graph node: its forward pass runs the alpha (forward-variable)
+recursion in log space, one vectorised step per time step over the batch and the
+blank-extended label positions; its gradient runs the beta recursion the same way. The
+gradient is the one PyTorch returns: with respect to ``log_probs``, plus ``exp(log_probs)``
+on the steps within each input length (exact when ``log_probs`` come from a
+``log_softmax``, whose gradient sums that term away). Like PyTorch's, it has no second
+derivative. ``torch.ctc_loss`` (in ``nn_aliases``) reduces its per-sample losses.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import _dtype
+from .._tensor import Tensor, make
+from ._dispatch import record, register_op
+
+__all__: list[str] = []
+
+_FLOATS = (_dtype.float32, _dtype.float64)
+_WHERE = "(while checking arguments for ctc_loss_allocate_outputs)"
+
+
+def _register(name, function, signature, differentiable=True):
+    return register_op(name, function, signature, "losses", differentiable=differentiable)
+
+
+class CTCSaved:
+    """What the gradient needs: the inputs as arrays, the alpha table and the losses."""
+
+    __slots__ = (
+        "log_probs",
+        "ext",
+        "skip",
+        "valid",
+        "input_lengths",
+        "target_lengths",
+        "alpha",
+        "nll",
+        "zero_infinity",
+    )
+
+    def __init__(self, **fields):
+        for name, value in fields.items():
+            setattr(self, name, value)
+
+
+def _check(lp: np.ndarray, targets: np.ndarray, input_lengths, target_lengths, blank: int):
+    """PyTorch's argument checks, in its order."""
+    steps, batch, classes = lp.shape
+    if not 0 <= blank < classes:
+        raise RuntimeError("blank must be in label range")
+    if len(input_lengths) != batch:
+        raise RuntimeError("input_lengths must be of size batch_size")
+    if len(target_lengths) != batch:
+        raise RuntimeError("target_lengths must be of size batch_size")
+    for length in target_lengths:
+        if length < 0:
+            raise RuntimeError(
+                f"Expected target_lengths to have value at least 0, but got value {length} "
+                + _WHERE
+            )
+    if targets.ndim == 1:
+        total = int(sum(target_lengths))
+        if targets.shape[0] != total:
+            raise RuntimeError(
+                f"Expected tensor to have size {total} at dimension 0, but got size "
+                f"{targets.shape[0]} for argument #2 'targets' {_WHERE}"
+            )
+    else:
+        if targets.shape[0] != batch:
+            raise RuntimeError(
+                f"Expected tensor to have size {batch} at dimension 0, but got size "
+                f"{targets.shape[0]} for argument #2 'targets' {_WHERE}"
+            )
+        longest = max(target_lengths, default=0)
+        if targets.shape[1] < longest:
+            raise RuntimeError(
+                f"Expected tensor to have size at least {longest} at dimension 1, but got "
+                f"size {targets.shape[1]} for argument #2 'targets' {_WHERE}"
+            )
+    for length in input_lengths:
+        if length < 0:
+            raise RuntimeError(
+                f"Expected input_lengths to have value at least 0, but got value {length} " + _WHERE
+            )
+        if length > steps:
+            raise RuntimeError(
+                f"Expected input_lengths to have value at most {steps}, but got value "
+                f"{length} {_WHERE}"
+            )
+
+
+def _extended_labels(targets: np.ndarray, target_lengths: np.ndarray, blank: int, classes):
+    """The blank-extended label sequences (N, 2 S + 1), where each is defined, and where a
+    position may be reached by skipping the one before (its label differs from the label
+    two positions back)."""
+    batch = len(target_lengths)
+    longest = int(target_lengths.max(initial=0))
+    width = 2 * longest + 1
+    if targets.ndim == 1:
+        starts = np.concatenate([[0], np.cumsum(target_lengths)[:-1]]).astype(np.int64)
+        offsets = starts[:, None] + np.arange(longest)
+        labels = targets[np.minimum(offsets, max(targets.shape[0] - 1, 0))] if longest else None
+    else:
+        labels = targets[:, :longest]
+    ext = np.full((batch, width), blank, dtype=np.int64)
+    inside = np.arange(longest)[None, :] < target_lengths[:, None]
+    if longest:
+        ext[:, 1::2] = np.where(inside, labels, blank)
+    used = ext[np.arange(width)[None, :] <= 2 * target_lengths[:, None]]
+    if used.size and (used.min() < 0 or used.max() >= classes):
+        bad = used.min() if used.min() < 0 else used.max()
+        raise IndexError(f"ctc_loss(): target {bad} is out of bounds for {classes} classes")
+    valid = np.arange(width)[None, :] <= 2 * target_lengths[:, None]
+    skip = np.zeros((batch, width), dtype=bool)
+    skip[:, 2:] = ext[:, 2:] != ext[:, :-2]
+    return ext, valid, skip
+
+
+def _log_sum3(a, b, c):
+    """log(exp(a) + exp(b) + exp(c)) elementwise, shifted by the largest (0 when all are
+    -inf, so that the result is -inf without NaN)."""
+    top = np.maximum(np.maximum(a, b), c)
+    top = np.where(top == -np.inf, 0, top)
+    with np.errstate(divide="ignore"):
+        return np.log(np.exp(a - top) + np.exp(b - top) + np.exp(c - top)) + top
+
+
+def _shift_right(a: np.ndarray, by: int) -> np.ndarray:
+    out = np.full_like(a, -np.inf)
+    out[:, by:] = a[:, :-by]
+    return out
+
+
+def _shift_left(a: np.ndarray, by: int) -> np.ndarray:
+    out = np.full_like(a, -np.inf)
+    out[:, :-by] = a[:, by:]
+    return out
+
+
+def ctc_loss(
+    log_probs: Tensor,
+    targets: Tensor,
+    input_lengths,
+    target_lengths,
+    blank: int = 0,
+    zero_infinity: bool = False,
+) -> Tensor:
+    """Per-sample CTC negative log-likelihoods (N,) of ``log_probs`` (T, N, C) against
+    padded (N, S) or concatenated targets; ``input_lengths`` and ``target_lengths`` are
+    sequences of N ints."""
+    if log_probs._dtype not in _FLOATS:
+        raise NotImplementedError(
+            f"\"ctc_loss_cpu\" not implemented for '{log_probs._dtype._legacy[:-6]}'"
+        )
+    lp = log_probs._np
+    tg = targets._np
+    in_lengths = np.asarray(input_lengths, dtype=np.int64).reshape(-1)
+    tg_lengths = np.asarray(target_lengths, dtype=np.int64).reshape(-1)
+    _check(lp, tg, in_lengths.tolist(), tg_lengths.tolist(), blank)
+    steps, batch, classes = lp.shape
+    ext, valid, skip = _extended_labels(tg.astype(np.int64), tg_lengths, blank, classes)
+    width = ext.shape[1]
+    rows = np.arange(batch)[:, None]
+    alpha = np.full((steps, batch, width), -np.inf, dtype=lp.dtype)
+    if steps:
+        emit = lp[:, rows, ext]  # (T, N, L): each position's log-probability at each step
+        alpha[0, :, 0] = emit[0, :, 0]
+        if width > 1:
+            alpha[0, :, 1] = np.where(tg_lengths > 0, emit[0, :, 1], -np.inf)
+        for t in range(1, steps):
+            previous = alpha[t - 1]
+            two_back = np.where(skip, _shift_right(previous, 2), -np.inf) if width > 2 else -np.inf
+            one_back = _shift_right(previous, 1) if width > 1 else -np.inf
+            step = _log_sum3(previous, one_back, two_back) + emit[t]
+            alpha[t] = np.where(valid, step, -np.inf)
+    last = np.maximum(in_lengths - 1, 0)
+    end = alpha[last, np.arange(batch), 2 * tg_lengths] if steps else np.full(batch, -np.inf)
+    before = np.where(
+        tg_lengths > 0,
+        alpha[last, np.arange(batch), np.maximum(2 * tg_lengths - 1, 0)] if steps else -np.inf,
+        -np.inf,
+    )
+    top = np.maximum(end, before)
+    top = np.where(top == -np.inf, 0, top)
+    with np.errstate(divide="ignore"):
+        likelihood = np.log(np.exp(end - top) + np.exp(before - top)) + top
+    # an empty input explains only an empty target
+    likelihood = np.where(in_lengths == 0, np.where(tg_lengths == 0, 0.0, -np.inf), likelihood)
+    nll = np.asarray(-likelihood, dtype=lp.dtype)
+    result = Tensor._from_array(nll, log_probs._dtype)
+    saved = CTCSaved(
+        log_probs=lp,
+        ext=ext,
+        skip=skip,
+        valid=valid,
+        input_lengths=in_lengths,
+        target_lengths=tg_lengths,
+        alpha=alpha,
+        nll=nll,
+        zero_infinity=bool(zero_infinity),
+    )
+    return record(CTC_LOSS, (log_probs, targets), result, (saved,))
+
+
+def _unit_gradient(saved: CTCSaved) -> np.ndarray:
+    """The gradient of each sample's loss with respect to ``log_probs`` (T, N, C), before
+    scaling by the output gradient."""
+    lp, ext, alpha = saved.log_probs, saved.ext, saved.alpha
+    steps, batch, classes = lp.shape
+    width = ext.shape[1]
+    in_lengths, tg_lengths = saved.input_lengths, saved.target_lengths
+    rows = np.arange(batch)[:, None]
+    emit = lp[:, rows, ext]
+    positions = np.arange(width)[None, :]
+    finals = (positions == 2 * tg_lengths[:, None]) | (
+        (positions == 2 * tg_lengths[:, None] - 1) & (tg_lengths[:, None] > 0)
+    )
+    skip_ahead = np.zeros_like(saved.skip)
+    skip_ahead[:, :-2] = saved.skip[:, 2:]
+    beta = np.full_like(alpha, -np.inf)
+    following = np.full((batch, width), -np.inf, dtype=lp.dtype)
+    for t in range(steps - 1, -1, -1):
+        one_ahead = _shift_left(following, 1) if width > 1 else -np.inf
+        two_ahead = (
+            np.where(skip_ahead, _shift_left(following, 2), -np.inf) if width > 2 else -np.inf
+        )
+        step = _log_sum3(following, one_ahead, two_ahead) + emit[t]
+        start = np.where(finals, emit[t], -np.inf)
+        here = (t == in_lengths - 1)[:, None]
+        within = (t < in_lengths - 1)[:, None]
+        row = np.where(here, start, np.where(within, step, -np.inf))
+        beta[t] = np.where(saved.valid, row, -np.inf)
+        following = beta[t]
+    both = alpha + beta  # log of the probability of the paths through (t, position)
+    # NOTE: at each sample's last step PyTorch takes the last label's paths alone when that
+    # label is the blank (its final blank's paths are overwritten, not added): as there
+    last_is_blank = (tg_lengths > 0) & (
+        ext[np.arange(batch), np.maximum(2 * tg_lengths - 1, 0)] == ext[:, 0]
+    )
+    ends = np.nonzero(last_is_blank & (in_lengths > 0))[0]
+    both[in_lengths[ends] - 1, ends, 2 * tg_lengths[ends]] = -np.inf
+    top = both.max(axis=2, keepdims=True, initial=-np.inf)
+    top = np.where(np.isfinite(top), top, 0)
+    index = (np.arange(steps)[:, None, None] * batch + rows[None]) * classes + ext[None]
+    sums = np.bincount(
+        index.reshape(-1),
+        weights=np.exp(both - top).reshape(-1).astype(np.float64),
+        minlength=steps * batch * classes,
+    ).reshape(steps, batch, classes)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        per_class = np.log(sums).astype(lp.dtype) + top
+        grad = np.exp(lp) - np.exp(per_class + saved.nll[None, :, None] - lp)
+    inside = np.arange(steps)[:, None] < in_lengths[None, :]
+    if saved.zero_infinity:
+        inside = inside & (saved.nll != np.inf)[None, :]
+    return np.where(inside[:, :, None], grad, 0).astype(lp.dtype)
+
+
+def ctc_loss_backward(grad: Tensor, saved: CTCSaved) -> Tensor:
+    """The gradient of :func:`ctc_loss` with respect to ``log_probs``: each sample's
+    gradient scaled by its output gradient."""
+    unit = _unit_gradient(saved)
+    scale = grad._np.astype(unit.dtype).reshape(1, -1, 1)
+    return make(np.ascontiguousarray(unit * scale), grad._dtype)
+
+
+def ctc_loss_backward_op(grad: Tensor, log_probs: Tensor, saved: CTCSaved) -> Tensor:
+    """:func:`ctc_loss_backward` recorded as an op of ``grad`` and ``log_probs`` (under
+    ``create_graph``): its gradient raises, as PyTorch's does."""
+    result = ctc_loss_backward(grad, saved)
+    return record(CTC_LOSS_BACKWARD, (grad, log_probs), result, (saved,))
+
+
+CTC_LOSS = _register(
+    "_ctc_loss",
+    ctc_loss,
+    "_ctc_loss(Tensor log_probs, Tensor targets, int[] input_lengths, int[] target_lengths, "
+    "int blank=0, bool zero_infinity=False) -> Tensor",
+)
+CTC_LOSS_BACKWARD = _register(
+    "_ctc_loss_backward",
+    ctc_loss_backward_op,
+    "_ctc_loss_backward(Tensor grad, Tensor log_probs, ...) -> Tensor",
+)
