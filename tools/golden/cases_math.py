@@ -675,3 +675,18 @@ SAMPLING_LOSSES += [
 ]
 
 GROUPS["sampling_losses"] = SAMPLING_LOSSES
+
+# spot-check fixes (issue 4 audit): unfold/fold unbatched input and messages, interpolate
+# "area" and its mode/rank check, searchsorted's side/right conflict
+SAMPLING_LOSSES += [
+    "torch.nn.functional.unfold(torch.arange(40.0).reshape(2, 4, 5), 2, stride=(1, 2))",
+    "torch.nn.functional.unfold(torch.ones(1, 1, 4, 5), 6)",
+    "torch.nn.functional.unfold(torch.ones(1, 1, 4, 5), (2, 3), dilation=2, padding=(0, 1))",
+    "torch.nn.functional.fold(torch.arange(24.0).reshape(4, 6), (3, 4), 2, stride=(1, 2))",
+    "torch.nn.functional.fold(torch.ones(1, 5, 4), (4, 5), 2)",
+    "torch.nn.functional.interpolate(torch.arange(40.0).reshape(2, 1, 4, 5), size=(3, 2), mode='area')",
+    "torch.nn.functional.interpolate(torch.arange(40.0).reshape(1, 2, 4, 5), scale_factor=0.5, mode='area')",
+    "torch.nn.functional.interpolate(torch.ones(1, 1, 4, 5), size=(2, 3), mode='linear')",
+    "torch.nn.functional.interpolate(torch.ones(1, 1, 4), size=3, mode='bicubic')",
+    "torch.searchsorted(torch.tensor([1.0, 2, 2, 3]), torch.tensor([2.0]), side='left', right=True)",
+]

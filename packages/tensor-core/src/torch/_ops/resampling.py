@@ -182,6 +182,17 @@ def interpolate(
             "align_corners option can only be set with the interpolating modes: "
             "linear | bilinear | bicubic | trilinear"
         )
+    needs = {"linear": 3, "bilinear": 4, "bicubic": 4, "trilinear": 5}
+    if mode in needs and input.dim() != needs[mode]:
+        if mode == "bicubic" or input.dim() not in (3, 4, 5):
+            raise NotImplementedError(
+                f"Input Error: Only 3D, 4D and 5D input Tensors supported (got "
+                f"{input.dim()}D) for the modes: nearest | linear | bilinear | bicubic "
+                f"| trilinear | lanczos | area | nearest-exact (got {mode})"
+            )
+        raise NotImplementedError(
+            f"Got {input.dim()}D input, but {mode} mode needs {needs[mode]}D input"
+        )
     spatial = tuple(input.shape[2:])
     if size is not None:
         out = (size,) * nd if isinstance(size, int) else tuple(size)
@@ -193,6 +204,12 @@ def interpolate(
         out = tuple(int(math.floor(s * f)) for s, f in zip(spatial, scales))
         if recompute_scale_factor:
             scales = (None,) * nd
+    if antialias:
+        raise NotImplementedError(
+            "interpolate: antialias=True is not built yet; pass antialias=False"
+        )
+    if mode == "area":  # the average of each output cell's window
+        return adaptive_avg_pool(input, out, nd)
     result = input
     for k in range(nd):
         dim = 2 + k
@@ -262,6 +279,8 @@ def im2col(input: Tensor, kernel_size, dilation=1, padding=0, stride=1) -> Tenso
         return (v, v) if isinstance(v, int) else tuple(v)
 
     kernel, dilation, padding, stride = map(pair, (kernel_size, dilation, padding, stride))
+    if input.dim() == 3:  # one unbatched (C, H, W) image
+        return im2col(input.unsqueeze(0), kernel, dilation, padding, stride).squeeze(0)
     x = (
         pad_input(input, (padding[1], padding[1], padding[0], padding[0]))
         if any(padding)
@@ -274,8 +293,10 @@ def im2col(input: Tensor, kernel_size, dilation=1, padding=0, stride=1) -> Tenso
     ]
     if any(o <= 0 for o in out):
         raise RuntimeError(
-            "Given input with spatial size smaller than the kernel, the "
-            "computed number of sliding blocks is not positive"
+            f"Given input with spatial size ({input.shape[2]}, {input.shape[3]}), "
+            f"kernel_size=({kernel[0]}, {kernel[1]}), dilation=({dilation[0]}, {dilation[1]}), "
+            f"padding=({padding[0]}, {padding[1]}), calculated shape of the array of sliding "
+            f"blocks as ({out[0]}, {out[1]}), but its components must be at least one."
         )
     sn, sc, sh, sw = x.stride()
     windows = as_strided(
@@ -299,6 +320,14 @@ def fold(input: Tensor, output_size, kernel_size, dilation=1, padding=0, stride=
     h, w = pair(output_size)
     kh, kw = pair(kernel_size)
     ph, pw = pair(padding)
+    if input.dim() == 2:  # one unbatched (C * kh * kw, L) column matrix
+        return fold(input.unsqueeze(0), output_size, kernel_size, dilation, padding, stride)[0]
+    if input.shape[1] % (kh * kw):
+        raise RuntimeError(
+            "Expected size of input's dimension 1 to be divisible by the product of "
+            f"kernel_size, but got input.size(1)={input.shape[1]} and "
+            f"kernel_size=({kh}, {kw})."
+        )
     n = input.shape[0]
     channels = input.shape[1] // (kh * kw)
     # where each column entry lands: unfold an index map of the padded output
@@ -307,11 +336,15 @@ def fold(input: Tensor, output_size, kernel_size, dilation=1, padding=0, stride=
     )
     index = im2col(positions, (kh, kw), dilation, 0, stride).to(torch.int64)
     if index.shape[-1] != input.shape[-1]:
+        dh, dw = pair(dilation)
+        sh, sw = pair(stride)
+        bh = (h + 2 * ph - dh * (kh - 1) - 1) // sh + 1
+        bw = (w + 2 * pw - dw * (kw - 1) - 1) // sw + 1
         raise RuntimeError(
-            f"Given output_size=({h}, {w}), kernel_size=({kh}, {kw}), "
-            f"expected size of input's dimension 2 to match the calculated "
-            f"number of sliding blocks {index.shape[-1]}, but got "
-            f"input.size(2)={input.shape[-1]}."
+            f"Given output_size=({h}, {w}), kernel_size=({kh}, {kw}), dilation=({dh}, {dw}), "
+            f"padding=({ph}, {pw}), stride=({sh}, {sw}), expected size of input's dimension 2 "
+            f"to match the calculated number of sliding blocks {bh} * {bw} = {bh * bw}, but "
+            f"got input.size(2)={input.shape[-1]}."
         )
     values = input.reshape(n, channels, kh * kw * input.shape[-1])
     flat_index = index.reshape(1, 1, -1).expand(n, channels, -1)

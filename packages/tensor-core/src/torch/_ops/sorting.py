@@ -176,6 +176,11 @@ def searchsorted(
             raise RuntimeError(
                 f"torch.searchsorted(): side can only be 'left' or 'right' but got {side}"
             )
+        if right and side == "left":
+            raise RuntimeError(
+                "torch.searchsorted(): side and right can't be set to opposites, got side of "
+                "left while right was True"
+            )
         right = side == "right"
     values = input._np if isinstance(input, Tensor) else np.asarray(input)
     boundaries = sorted_sequence._np
