@@ -97,6 +97,18 @@ def test_empty_and_odd_dtypes(strategy):
         )
 
 
+def test_storage_mapped_from_a_checkpoint_moves_with_its_bytes(strategy, tmp_path):
+    # the segment is written from the old buffer through its descriptor: a read-only,
+    # file-backed buffer (torch.load(mmap=True)) must serve as the source too
+    torch.save({"w": torch.arange(1000.0)}, tmp_path / "w.pt")
+    whole = torch.load(tmp_path / "w.pt", mmap=True)["w"]
+    tail = whole[990:]
+    tail.share_memory_()
+    assert tail.is_shared() and whole.is_shared()
+    assert tail.tolist() == [float(i) for i in range(990, 1000)]
+    assert whole.sum().item() == sum(range(1000))
+
+
 def test_results_of_ops_are_not_shared():
     a = torch.ones(3).share_memory_()
     assert not (a + 1).is_shared()
