@@ -149,6 +149,53 @@ def test_scalar_conversions():
         bool(torch.ones(2))
 
 
+def test_python_conversions_of_multi_element_tensors_raise_value_error():
+    # PyTorch: float()/int()/complex() raise ValueError, item() RuntimeError
+    for convert in (float, int, complex):
+        with pytest.raises(ValueError, match="only one element tensors can be converted"):
+            convert(torch.ones(2))
+
+
+def test_format_of_a_0_dim_tensor_formats_its_python_number():
+    # recorded with PyTorch 2.13
+    assert f"{torch.tensor(0.1)}" == "0.10000000149011612"
+    assert f"{torch.tensor(0.1):.3f}" == "0.100"
+    assert format(torch.tensor(0.1), "e") == "1.000000e-01"
+    assert f"{torch.tensor(3):5}" == "    3"
+    assert f"{torch.tensor(True)}" == "True"
+    assert f"{torch.tensor(0.1, dtype=torch.float16)}" == "0.0999755859375"
+    assert f"{torch.tensor(1 + 2j)}" == "(1+2j)"
+    # n-dim tensors keep the repr, and reject a non-empty spec
+    assert f"{torch.tensor([0.1, 0.2])}" == "tensor([0.1000, 0.2000])"
+    with pytest.raises(TypeError, match="unsupported format string passed to Tensor.__format__"):
+        f"{torch.tensor([0.1, 0.2]):.3f}"
+
+
+def test_float_of_a_tensor_requiring_grad_warns_once():
+    import warnings
+
+    import torch._tensor as tensor_module
+
+    try:
+        t = torch.tensor(0.5, requires_grad=True)
+    except Exception:
+        pytest.skip("needs torch-autograd")
+    tensor_module._SCALAR_WARNED[0] = False
+    message = "Converting a tensor with requires_grad=True to a scalar"
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert int(t) == 0 and t.item() == 0.5 and f"{t:.2f}" == "0.50"  # no warning
+        assert not caught
+        assert float(t) == 0.5
+        assert float(t * 2) == 1.0 and complex(t) == 0.5  # once per process, as PyTorch
+    assert [str(w.message).split("\n")[0] for w in caught] == [
+        message + " may lead to unexpected behavior."
+    ]
+    tensor_module._SCALAR_WARNED[0] = False
+    with pytest.warns(UserWarning, match=message):
+        complex(t)
+
+
 @pytest.mark.parametrize(
     "name",
     [

@@ -286,10 +286,29 @@ class Tensor:
         return float(value) if self._dtype is _dtype.bfloat16 else value.item()
 
     def __float__(self) -> float:
-        return float(self.item())
+        if self.requires_grad:
+            _warn_scalar_conversion()
+        return float(self._scalar())
 
     def __int__(self) -> int:
-        return int(self.item())
+        return int(self._scalar())
+
+    def __complex__(self) -> complex:
+        if self.requires_grad:
+            _warn_scalar_conversion()
+        return complex(self._scalar())
+
+    def _scalar(self):
+        """``item()`` for the Python conversions, which raise ValueError on a size != 1."""
+        if self._np.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        return self.item()
+
+    def __format__(self, format_spec: str) -> str:
+        # a 0-dim tensor formats as the Python number it holds; others as their repr
+        if self._np.ndim == 0:
+            return format(self.item(), format_spec)
+        return object.__format__(self, format_spec)
 
     def __bool__(self) -> bool:
         if self._np.size != 1:
@@ -398,3 +417,21 @@ def _is_grad_recording(*tensors) -> bool:
     if not _grad_mode._state.enabled:
         return False
     return any(t._requires_grad for t in tensors)
+
+
+_SCALAR_WARNED = [False]
+
+
+def _warn_scalar_conversion() -> None:
+    """float()/complex() of a tensor that requires grad warns once per process."""
+    if _SCALAR_WARNED[0]:
+        return
+    _SCALAR_WARNED[0] = True
+    import warnings
+
+    warnings.warn(
+        "Converting a tensor with requires_grad=True to a scalar may lead to unexpected "
+        "behavior.\nConsider using tensor.detach() first.",
+        UserWarning,
+        stacklevel=3,
+    )
