@@ -218,6 +218,26 @@ def sgd_state():
     return optimizer.state_dict()
 
 
+def whole_module():
+    """A model pickled whole (classes by PyTorch's module paths, e.g.
+    torch.nn.modules.batchnorm), its input, and its output in eval mode."""
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(
+        torch.nn.Conv2d(1, 2, 3),
+        torch.nn.BatchNorm2d(2),
+        torch.nn.ReLU(),
+        torch.nn.Flatten(),
+        torch.nn.Linear(8, 3),
+        torch.nn.Dropout(0.5),
+    )
+    model(torch.randn(4, 1, 4, 4))  # updates the running statistics
+    model.eval()
+    sample = torch.randn(2, 1, 4, 4)
+    with torch.no_grad():
+        output = model(sample)
+    return model, {"input": sample.tolist(), "output": output.tolist()}
+
+
 CASES = {
     "dtypes": dtype_cases,
     "views": view_cases,
@@ -678,6 +698,10 @@ def main() -> None:
     manifest["legacy_views"] = describe(torch.load(OUT / "legacy_views.pt"))
     torch.save(dtype_cases(), OUT / "protocol4.pt", pickle_protocol=4)
     manifest["protocol4"] = describe(torch.load(OUT / "protocol4.pt", weights_only=False))
+    model, io_values = whole_module()
+    torch.save(model, OUT / "whole_module.pt")
+    io_values["state"] = describe(model.state_dict())
+    (OUT / "whole_module.json").write_text(json.dumps(io_values, indent=1, sort_keys=True) + "\n")
     data, loaded = tar_checkpoint()
     (OUT / "tar_format.pt").write_bytes(data)
     manifest["tar_format"] = describe(loaded)

@@ -134,3 +134,39 @@ except pickle.UnpicklingError as error:
 print(json.dumps({"result": result}))
 """
     assert run_reference(code, str(tmp_path / "custom.pt")) == {"result": "UnpicklingError"}
+
+
+LOAD_MODULE_THERE = """
+import json, sys, torch
+model = torch.load(sys.argv[1], weights_only=False)
+with torch.no_grad():
+    output = model(torch.tensor(json.loads(sys.argv[2])))
+print(json.dumps({"types": [type(m).__name__ for m in model], "output": output.tolist()}))
+"""
+
+
+def test_whole_module_written_here_loads_in_pytorch(tmp_path):
+    # classes this project defines in other files than PyTorch (BatchNorm, InstanceNorm,
+    # PixelShuffle, Upsample...) are pickled by PyTorch's module paths
+    nn = pytest.importorskip("torch.nn", exc_type=ImportError)
+    torch.manual_seed(0)
+    model = nn.Sequential(
+        nn.Conv2d(1, 4, 3, padding=1),
+        nn.BatchNorm2d(4),
+        nn.InstanceNorm2d(4, affine=True),
+        nn.PixelShuffle(2),
+        nn.Upsample(scale_factor=2),
+        nn.Flatten(),
+        nn.Linear(64, 3),
+    ).eval()
+    sample = torch.randn(2, 1, 2, 2)
+    with torch.no_grad():
+        expected = model(sample)
+    torch.save(model, tmp_path / "model.pt")
+    theirs = run_reference(
+        LOAD_MODULE_THERE, str(tmp_path / "model.pt"), json.dumps(sample.tolist())
+    )
+    assert theirs["types"] == [type(m).__name__ for m in model]
+    assert torch.allclose(torch.tensor(theirs["output"]), expected, atol=1e-5)
+    again = torch.load(tmp_path / "model.pt", weights_only=False)  # and here
+    assert [type(m) for m in again] == [type(m) for m in model]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import math
 import pathlib
+import pickle
 
 import pytest
 
@@ -155,3 +156,33 @@ def test_optimizer_state_dict_loads_into_an_optimizer(case):
         optimizer.load_state_dict(state)
         assert optimizer.param_groups[0]["momentum"] == 0.9
         assert optimizer.state[weight]["momentum_buffer"].tolist() == [1.0, 1.0]
+
+
+def test_whole_module_pickled_by_pytorch_loads_with_weights_only_false():
+    # PyTorch pickles each class by its own module path (torch.nn.modules.batchnorm...),
+    # which need not be where this project defines it
+    nn = pytest.importorskip("torch.nn", exc_type=ImportError)
+    recorded = json.loads((GOLDEN / "whole_module.json").read_text())
+    with pytest.raises(pickle.UnpicklingError, match="torch.nn.modules.container.Sequential"):
+        torch.load(GOLDEN / "whole_module.pt")
+    model = torch.load(GOLDEN / "whole_module.pt", weights_only=False)
+    assert isinstance(model, nn.Sequential)
+    assert [type(m) for m in model] == [
+        nn.Conv2d, nn.BatchNorm2d, nn.ReLU, nn.Flatten, nn.Linear, nn.Dropout
+    ]  # fmt: skip
+    assert isinstance(model[0].weight, nn.Parameter) and not model.training
+    assert describe(model.state_dict()) == recorded["state"]
+    with torch.no_grad():
+        output = model(torch.tensor(recorded["input"]))
+    assert torch.allclose(output, torch.tensor(recorded["output"]), atol=1e-6)
+
+
+def test_whole_module_pickled_by_pytorch_loads_with_its_classes_allowed():
+    nn = pytest.importorskip("torch.nn", exc_type=ImportError)
+    allowed = [nn.Sequential, nn.Conv2d, nn.BatchNorm2d, nn.ReLU, nn.Flatten, nn.Linear]
+    with torch.serialization.safe_globals(allowed + [nn.Dropout]):
+        model = torch.load(GOLDEN / "whole_module.pt")
+    assert isinstance(model[1], nn.BatchNorm2d)
+    with torch.serialization.safe_globals(allowed):  # Dropout not allowed
+        with pytest.raises(pickle.UnpicklingError, match="torch.nn.modules.dropout.Dropout"):
+            torch.load(GOLDEN / "whole_module.pt")

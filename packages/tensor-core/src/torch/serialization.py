@@ -151,7 +151,15 @@ def _full_unpickler_class(pickle_module):
     class FullUnpickler(pickle_module.Unpickler):
         def find_class(self, module, name):
             found = _names.torch_global(module, name)
-            return found if found is not None else super().find_class(module, name)
+            if found is not None:
+                return found
+            try:
+                return super().find_class(module, name)
+            except (ImportError, AttributeError):
+                found = _names.relocated_global(module, name)
+                if found is None:
+                    raise
+                return found
 
     return FullUnpickler
 

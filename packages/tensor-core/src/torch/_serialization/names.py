@@ -5,6 +5,8 @@ for: PyTorch's public names map to this project's objects, and the allowlist of
 from __future__ import annotations
 
 import collections
+import importlib
+import sys
 
 from .. import _dtype, _layout, _utils
 from .._device import device
@@ -13,7 +15,7 @@ from .._storage import TypedStorage, UntypedStorage
 from .._tensor import Tensor
 from .storage_types import LEGACY_STORAGES
 
-__all__ = ["torch_global", "SAFE_BUILTINS", "is_storage_class"]
+__all__ = ["torch_global", "relocated_global", "pytorch_name", "SAFE_BUILTINS", "is_storage_class"]
 
 
 def _get_layout(name):
@@ -66,6 +68,64 @@ def torch_global(module: str, name: str):
         return table.get(name)
     if (module, name) == ("torch.nn.parameter", "Parameter"):
         return _utils._parameter_class()
+    return None
+
+
+# torch.nn classes that PyTorch defines in another file of torch.nn.modules than this
+# project does: whole modules pickled here name them by PyTorch's path, so PyTorch can
+# load them (and relocated_global resolves them back here)
+_PYTORCH_NN_FILES = {
+    "batchnorm": "BatchNorm1d BatchNorm2d BatchNorm3d LazyBatchNorm1d LazyBatchNorm2d "
+    "LazyBatchNorm3d SyncBatchNorm",
+    "instancenorm": "InstanceNorm1d InstanceNorm2d InstanceNorm3d LazyInstanceNorm1d "
+    "LazyInstanceNorm2d LazyInstanceNorm3d",
+    "channelshuffle": "ChannelShuffle",
+    "distance": "CosineSimilarity PairwiseDistance",
+    "fold": "Fold Unfold",
+    "pixelshuffle": "PixelShuffle PixelUnshuffle",
+    "upsampling": "Upsample UpsamplingBilinear2d UpsamplingNearest2d",
+}
+_PYTORCH_NN_MODULE = {
+    name: f"torch.nn.modules.{file}"
+    for file, class_names in _PYTORCH_NN_FILES.items()
+    for name in class_names.split()
+}
+
+
+def pytorch_name(obj) -> tuple[str, str] | None:
+    """``(module, name)`` under which PyTorch pickles ``obj`` when that differs from where
+    this project defines it, else None."""
+    module = getattr(obj, "__module__", None)
+    if not isinstance(obj, type) or not isinstance(module, str):
+        return None
+    if not module.startswith("torch.nn.modules."):
+        return None
+    theirs = _PYTORCH_NN_MODULE.get(obj.__qualname__)
+    if theirs is None or theirs == module:
+        return None
+    nn = sys.modules.get("torch.nn")
+    if getattr(nn, obj.__qualname__, None) is not obj:
+        return None  # a user's class of the same name
+    return theirs, obj.__qualname__
+
+
+def relocated_global(module: str, name: str):
+    """What PyTorch's ``module.name`` is in this project when the project defines it
+    elsewhere (PyTorch pickles ``BatchNorm2d`` as ``torch.nn.modules.batchnorm``; here it
+    lives in another file of ``torch.nn.modules``): ``name`` looked up in the nearest
+    enclosing ``torch`` package that exports it, or None. Only this project's own
+    ``torch.*`` packages are imported, never a module the file names outside them."""
+    if not module.startswith("torch.") or not name.isidentifier():
+        return None
+    parts = module.split(".")
+    for depth in range(len(parts) - 1, 0, -1):
+        package = ".".join(parts[:depth])
+        try:
+            found = getattr(importlib.import_module(package), name, None)
+        except ImportError:
+            continue
+        if isinstance(found, type) or callable(found):
+            return found
     return None
 
 

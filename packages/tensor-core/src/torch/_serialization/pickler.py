@@ -18,6 +18,7 @@ from .._device import device
 from .._size import Size
 from .._storage import TypedStorage, UntypedStorage
 from .._tensor import Tensor
+from . import names as _names
 from .storage_types import storage_class_for
 
 __all__ = ["CheckpointPickler", "StorageTable"]
@@ -98,6 +99,8 @@ class CheckpointPickler(pickle._Pickler):
 
     def save_global(self, obj, name=None):
         public = _PUBLIC_NAMES.get(obj) if _hashable(obj) else None
+        if public is None and name is None:
+            public = _names.pytorch_name(obj)
         if public is None:
             return super().save_global(obj, name)
         self.write_global(obj, *public)

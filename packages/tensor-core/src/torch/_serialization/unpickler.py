@@ -241,12 +241,25 @@ class WeightsUnpickler:
         if obj is None:
             obj = lookup_safe_global(f"{module}.{name}")
             if obj is None:
+                obj = self._relocated_user_global(module, name)
+            if obj is None:
                 raise _global_refused(module, name)
             if isinstance(obj, type):
                 self._user_types.add(id(obj))
         if not names.is_storage_class(obj) and obj is not names.Tensor:
             self._allowed_calls.add(id(obj))
         return obj
+
+    def _relocated_user_global(self, module: str, name: str):
+        # a class the user allowed, named by PyTorch's module path for it (which may
+        # differ from this project's: torch.nn.modules.batchnorm.BatchNorm2d)
+        if not module.startswith("torch."):
+            return None
+        allowed = {id(obj) for obj in map(_registered_object, get_safe_globals())}
+        if not allowed:
+            return None
+        obj = names.relocated_global(module, name)
+        return obj if id(obj) in allowed else None
 
     def _call(self, func, args):
         if id(func) not in self._allowed_calls:
