@@ -696,6 +696,9 @@ def main() -> None:
     legacy = view_cases()
     torch.save(legacy, OUT / "legacy_views.pt", _use_new_zipfile_serialization=False)
     manifest["legacy_views"] = describe(torch.load(OUT / "legacy_views.pt"))
+    for name in ("dtypes", "special", "nested", "parameters"):
+        torch.save(CASES[name](), OUT / f"legacy_{name}.pt", _use_new_zipfile_serialization=False)
+        manifest[f"legacy_{name}"] = describe(torch.load(OUT / f"legacy_{name}.pt"))
     torch.save(dtype_cases(), OUT / "protocol4.pt", pickle_protocol=4)
     manifest["protocol4"] = describe(torch.load(OUT / "protocol4.pt", weights_only=False))
     model, io_values = whole_module()
