@@ -66,3 +66,88 @@ def test_lazy_module_loads_a_state_dict_before_its_first_call():
     norm = nn.LazyBatchNorm1d()
     norm.load_state_dict(nn.BatchNorm1d(3).state_dict())
     assert tuple(norm.running_mean.shape) == (3,)
+
+
+# ---- using a placeholder before it has a shape (messages as PyTorch 2.13's)
+
+_SHAPE_ERROR = "Can't access the shape of an uninitialized parameter or buffer"
+_USE_ERROR = "Attempted to use an uninitialized parameter in"
+
+
+def test_uninitialized_placeholders_refuse_shape_and_computation():
+    import pytest
+
+    for placeholder in (nn.UninitializedParameter(), nn.UninitializedBuffer()):
+        with pytest.raises(RuntimeError, match=_SHAPE_ERROR):
+            placeholder.shape
+        kind = type(placeholder).__name__
+        uses = [
+            lambda p: p.numel(),
+            lambda p: p.dim(),
+            lambda p: len(p),
+            lambda p: p + 1,
+            lambda p: 1 + p,
+            lambda p: p * torch.ones(2),
+            lambda p: torch.add(p, 1),
+            lambda p: p.sum(),
+            lambda p: p.view(-1),
+            lambda p: p.item(),
+            lambda p: float(p),
+            lambda p: p.tolist(),
+            lambda p: p.numpy(),
+            lambda p: p.stride(),
+            lambda p: p.fill_(1.0),
+            lambda p: p.zero_(),
+            lambda p: p.detach(),
+            lambda p: p.clone(),
+            lambda p: p == p,
+            lambda p: bool(p),
+        ]
+        for use in uses:
+            with pytest.raises(ValueError, match=_USE_ERROR) as info:
+                use(placeholder)
+            assert f"`torch.nn.parameter.{kind}` objects" in str(info.value)
+        # metadata stays readable, as in PyTorch
+        assert placeholder.size() == torch.Size([0]) and placeholder.ndim == 1
+        assert placeholder.dtype is torch.float32 and placeholder.grad is None
+        assert placeholder.is_leaf and placeholder.is_floating_point()
+        assert placeholder.float() is placeholder and placeholder.cpu() is placeholder
+    assert nn.UninitializedParameter().numel.__name__ == "numel"
+    with pytest.raises(ValueError, match=r"uninitialized parameter in numel\."):
+        nn.UninitializedParameter().numel()
+
+
+def test_uninitialized_placeholders_flags_and_helpers():
+    assert nn.UninitializedParameter().requires_grad
+    assert not nn.UninitializedParameter(requires_grad=False).requires_grad
+    assert nn.UninitializedBuffer(requires_grad=True).requires_grad
+    assert not nn.UninitializedBuffer().requires_grad
+    assert isinstance(nn.UninitializedParameter(), nn.Parameter)
+    assert not isinstance(nn.UninitializedBuffer(), nn.Parameter)
+    assert nn.UninitializedBuffer.cls_to_become is torch.Tensor
+    assert nn.parameter.is_lazy(nn.UninitializedParameter())
+    assert not nn.parameter.is_lazy(torch.ones(1))
+    assert type(nn.UninitializedParameter().data) is torch.Tensor
+    buffer = nn.UninitializedBuffer()
+    assert buffer.data is buffer
+    import copy
+
+    assert type(copy.deepcopy(nn.UninitializedParameter())) is nn.UninitializedParameter
+
+
+def test_lazy_module_state_dict_keeps_placeholders_and_converts_dtype():
+    m = nn.LazyLinear(3)
+    kinds = {key: type(value).__name__ for key, value in m.state_dict().items()}
+    assert kinds == {"weight": "UninitializedParameter", "bias": "UninitializedParameter"}
+    norm = nn.LazyBatchNorm1d()
+    kinds = {key: type(value).__name__ for key, value in norm.state_dict().items()}
+    assert kinds == {
+        "weight": "UninitializedParameter", "bias": "UninitializedParameter",
+        "running_mean": "UninitializedBuffer", "running_var": "UninitializedBuffer",
+        "num_batches_tracked": "Tensor",
+    }  # fmt: skip
+    m.double()
+    assert type(m.weight) is nn.UninitializedParameter and m.weight.dtype is torch.float64
+    m(torch.ones(2, 4, dtype=torch.float64))
+    assert type(m.weight) is nn.Parameter and m.weight.dtype is torch.float64
+    assert tuple(m.weight.shape) == (3, 4)

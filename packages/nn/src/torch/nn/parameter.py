@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import sys
+
 import torch
 
 __all__ = ["Parameter", "Buffer", "UninitializedParameter", "UninitializedBuffer"]
@@ -93,9 +96,174 @@ class Buffer(torch.Tensor):
         return torch.Tensor.detach(self)
 
 
-class UninitializedParameter(Parameter):
+_NP_SLOT = torch.Tensor.__dict__["_np"]  # the Tensor slot holding the NumPy view
+
+
+def _uninitialized_use(tensor) -> ValueError:
+    return ValueError(
+        f"Attempted to use an uninitialized parameter in {_torch_entry_point()}. This error "
+        "happens when you are using a `LazyModule` or explicitly manipulating "
+        f"`torch.nn.parameter.{type(tensor).__name__}` objects. When using LazyModules Call "
+        "`forward` with a dummy batch to initialize the parameters before calling torch "
+        "functions"
+    )
+
+
+def _torch_entry_point() -> str:
+    """The name of the outermost torch function on the stack (what the user called)."""
+    name = "a torch function"
+    marker = f"{os.sep}torch{os.sep}"
+    frame = sys._getframe(2)
+    while frame is not None and marker in frame.f_code.co_filename:
+        code = frame.f_code.co_name
+        if code in _GENERIC_WRAPPERS:
+            op = frame.f_locals.get("op")
+            label = getattr(op, "name", None)
+            if isinstance(label, str):
+                name = label
+        elif not code.startswith("_") or code.startswith("__"):
+            name = code
+        frame = frame.f_back
+    return name
+
+
+_GENERIC_WRAPPERS = frozenset({"method", "operator", "function", "compute"})
+
+
+def _blocked_data(self):
+    # every computation reads the NumPy view: on a tensor without a shape it raises
+    raise _uninitialized_use(self)
+
+
+class UninitializedTensorMixin:
+    """What the uninitialized parameter and buffer share: no shape until
+    :meth:`materialize`. Until then their data cannot be used: ``.shape`` raises a
+    RuntimeError and any computation (arithmetic, ``numel()``, ``sum()``, ``item()``, ...)
+    a ValueError; only metadata (``dtype``, ``device``, ``requires_grad``, ``size()``) and
+    dtype/device moves are allowed."""
+
+    __slots__ = ()
+    cls_to_become = None
+
+    _np = property(_blocked_data, lambda self, value: _NP_SLOT.__set__(self, value))
+
+    @property
+    def shape(self):
+        raise RuntimeError(
+            "Can't access the shape of an uninitialized parameter or buffer. This error "
+            "usually happens in `load_state_dict` when trying to load an uninitialized "
+            "parameter into an initialized one. Call `forward` to initialize the parameters "
+            "before accessing their attributes."
+        )
+
+    def size(self, dim=None):
+        # as PyTorch: the placeholder reports its empty (0,) storage
+        return torch.Size([0]) if dim is None else torch.Size([0])[dim]
+
+    ndim = property(lambda self: 1)
+
+    def materialize(self, shape, device=None, dtype=None) -> None:
+        """Allocate (uninitialised) data of ``shape`` and turn into ``cls_to_become``.
+
+        Args:
+            shape (tuple): the shape to give the data.
+            device: ignored (CPU only). Default: ``None``.
+            dtype: the data type. Default: the placeholder's.
+        """
+        data = torch.empty(tuple(shape), dtype=dtype or self.dtype)
+        for slot in ("_storage_", "_offset_", "_dtype"):
+            object.__setattr__(self, slot, getattr(data, slot))
+        _NP_SLOT.__set__(self, data._np)
+        self.__class__ = self.cls_to_become
+
+    # moves between dtypes/devices keep the placeholder (PyTorch allows these)
+    def to(self, *args, **kwargs):
+        dtype = kwargs.get("dtype")
+        for arg in args:
+            if isinstance(arg, torch.dtype):
+                dtype = arg
+            elif isinstance(arg, torch.Tensor):
+                dtype = arg.dtype
+        return self._with_dtype(dtype)
+
+    def _with_dtype(self, dtype):
+        if dtype is None or dtype is self.dtype:
+            return self
+        twin = type(self)(requires_grad=self.requires_grad, dtype=dtype)
+        return twin
+
+    def float(self, memory_format=None):
+        return self._with_dtype(torch.float32)
+
+    def double(self, memory_format=None):
+        return self._with_dtype(torch.float64)
+
+    def half(self, memory_format=None):
+        return self._with_dtype(torch.float16)
+
+    def bfloat16(self, memory_format=None):
+        return self._with_dtype(torch.bfloat16)
+
+    def cpu(self, memory_format=None):
+        return self
+
+    @property
+    def data(self):
+        # a parameter's data is a plain (empty) tensor, a buffer's is the placeholder itself
+        if isinstance(self, torch.nn.Parameter):
+            return torch.empty(0, dtype=self.dtype)
+        return self
+
+    @data.setter
+    def data(self, value) -> None:
+        torch.Tensor.data.__set__(self, value)
+
+    # refused before any requires-grad or in-place check, as in PyTorch
+    def __float__(self):
+        raise _uninitialized_use(self)
+
+    def __int__(self):
+        raise _uninitialized_use(self)
+
+    def __complex__(self):
+        raise _uninitialized_use(self)
+
+    def numpy(self, *, force: bool = False):
+        raise _uninitialized_use(self)
+
+    def fill_(self, value):
+        raise _uninitialized_use(self)
+
+    def zero_(self):
+        raise _uninitialized_use(self)
+
+    def is_floating_point(self) -> bool:
+        return self.dtype.is_floating_point
+
+    def get_device(self) -> int:
+        return -1
+
+
+def _empty_alias(cls, requires_grad: bool, dtype):
+    tensor = object.__new__(cls)
+    empty = torch.empty(0, dtype=dtype)
+    for slot in torch.Tensor.__slots__:
+        if slot not in ("__weakref__", "_np"):
+            object.__setattr__(tensor, slot, getattr(empty, slot))
+    _NP_SLOT.__set__(tensor, empty._np)
+    if requires_grad:
+        tensor.requires_grad_(True)
+    return tensor
+
+
+class UninitializedParameter(UninitializedTensorMixin, Parameter):
     """A parameter whose shape is not known yet (used by the ``Lazy*`` modules);
     :meth:`materialize` gives it a shape and turns it into a :class:`Parameter`.
+
+    Args:
+        requires_grad (bool): whether the parameter requires grad. Default: ``True``.
+        device: ignored (CPU only). Default: ``None``.
+        dtype: the data type once materialized. Default: the default dtype.
 
     Examples::
 
@@ -110,49 +278,47 @@ class UninitializedParameter(Parameter):
     cls_to_become = Parameter
 
     def __new__(cls, requires_grad: bool = True, device=None, dtype=None):
-        param = Parameter.__new__(cls, torch.empty(0, dtype=dtype), requires_grad)
-        return param
+        return _empty_alias(cls, requires_grad, dtype)
 
     def __init__(self, requires_grad: bool = True, device=None, dtype=None):
         pass
 
-    def materialize(self, shape, device=None, dtype=None) -> None:
-        """Allocate (uninitialised) data of ``shape`` and become a Parameter."""
-        data = torch.empty(tuple(shape), dtype=dtype or self.dtype)
-        for slot in ("_storage_", "_offset_", "_np", "_dtype"):
-            object.__setattr__(self, slot, getattr(data, slot))
-        self.__class__ = self.cls_to_become
-
     def __repr__(self) -> str:
         return "<UninitializedParameter>"
 
+    def __deepcopy__(self, memo):
+        copy = type(self)(self.requires_grad, dtype=self.dtype)
+        memo[id(self)] = copy
+        return copy
+
     def __reduce_ex__(self, protocol):
-        return (UninitializedParameter, (self.requires_grad,))
+        return (UninitializedParameter, (self.requires_grad, None, self.dtype))
 
 
-class UninitializedBuffer(torch.Tensor):
+class UninitializedBuffer(UninitializedTensorMixin, torch.Tensor):
     """A buffer whose shape is not known yet (used by the lazy norm layers);
-    :meth:`materialize` gives it a shape and turns it into a plain tensor."""
+    :meth:`materialize` gives it a shape and turns it into a plain tensor.
+
+    Args:
+        requires_grad (bool): whether the buffer requires grad. Default: ``False``.
+        device: ignored (CPU only). Default: ``None``.
+        dtype: the data type once materialized. Default: the default dtype.
+        persistent (bool): whether it belongs to the ``state_dict``. Default: ``True``.
+    """
 
     __slots__ = ()
+    cls_to_become = torch.Tensor
 
     def __new__(cls, requires_grad: bool = False, device=None, dtype=None, persistent=True):
-        buf = object.__new__(cls)
-        empty = torch.empty(0, dtype=dtype)
-        for slot in torch.Tensor.__slots__:
-            if slot != "__weakref__":
-                object.__setattr__(buf, slot, getattr(empty, slot))
-        return buf
+        return _empty_alias(cls, requires_grad, dtype)
 
     def __init__(self, requires_grad: bool = False, device=None, dtype=None, persistent=True):
         pass
 
-    def materialize(self, shape, device=None, dtype=None) -> None:
-        """Allocate (uninitialised) data of ``shape`` and become a plain tensor."""
-        data = torch.empty(tuple(shape), dtype=dtype or self.dtype)
-        for slot in ("_storage_", "_offset_", "_np", "_dtype"):
-            object.__setattr__(self, slot, getattr(data, slot))
-        self.__class__ = torch.Tensor
-
     def __repr__(self) -> str:
         return "<UninitializedBuffer>"
+
+
+def is_lazy(param) -> bool:
+    """Whether ``param`` is an uninitialized parameter or buffer (no shape yet)."""
+    return isinstance(param, UninitializedTensorMixin)

@@ -32,6 +32,19 @@ class LazyModuleMixin:
                 if not isinstance(loaded, lazy):
                     value.materialize(loaded.shape)
 
+    def _save_to_state_dict(self, destination, prefix: str, keep_vars: bool) -> None:
+        """As Module's, but placeholders go in as they are (they cannot be detached)."""
+        super()._save_to_state_dict(destination, prefix, True)
+        if keep_vars:
+            return
+        lazy = (UninitializedParameter, UninitializedBuffer)
+        names = list(self._parameters) + list(self._buffers)
+        for name in names:
+            key = prefix + name
+            value = destination.get(key)
+            if value is not None and not isinstance(value, lazy):
+                destination[key] = value.detach()
+
     def has_uninitialized_params(self) -> bool:
         """Whether any parameter or buffer still has no shape."""
         values = list(self._parameters.values()) + list(self._buffers.values())

@@ -76,11 +76,15 @@ def _check_name(kind: str, name, owner: Module, table: dict) -> None:
         raise KeyError(f"attribute '{name}' already exists")
 
 
+_TENSOR_SLOTS = {name: torch.Tensor.__dict__[name] for name in torch.Tensor.__slots__}
+
+
 def _assign_data(param: torch.Tensor, new: torch.Tensor) -> None:
     """Make ``param`` hold ``new``'s data in place (what ``param.data = new`` does in
     PyTorch), so the Parameter object keeps its identity."""
     for slot in ("_storage_", "_offset_", "_np", "_dtype"):
-        object.__setattr__(param, slot, getattr(new, slot))
+        # through the Tensor slots: a lazy placeholder's own ``_np`` refuses to be read
+        object.__setattr__(param, slot, _TENSOR_SLOTS[slot].__get__(new))
 
 
 class Module:
