@@ -40,7 +40,7 @@ class Items(Dataset):
             if self.mode == "kill":
                 os.kill(os.getpid(), signal.SIGKILL)
             if self.mode == "exit":
-                os._exit(3)
+                os._exit(1)
             if self.mode == "slow":
                 time.sleep(5)
         if self.mode == "jitter":
@@ -214,7 +214,7 @@ def test_iteration_continues_after_a_worker_exception(no_leaks):
 
 @pytest.mark.parametrize(
     ("mode", "detail"),
-    [("kill", "is killed by signal: Killed"), ("exit", "exited unexpectedly with exit code 3")],
+    [("kill", "is killed by signal: Killed"), ("exit", "exited unexpectedly with exit code 1")],
 )
 def test_dying_worker_raises_runtime_error(no_leaks, mode, detail):
     start = time.monotonic()
@@ -252,17 +252,21 @@ def test_abandoned_iterator_shuts_its_workers_down(no_leaks):
 _ORPHAN_SCRIPT = textwrap.dedent(
     """
     import os, signal, sys, time
+    import torch
+    import torch.multiprocessing as torch_mp
     from torch.utils.data import DataLoader, Dataset
 
     class Slow(Dataset):
         def __len__(self):
             return 1000
         def __getitem__(self, i):
-            time.sleep(0.2)
-            return i
+            time.sleep(0.05)
+            return torch.full((1000,), float(i))
 
-    iterator = iter(DataLoader(Slow(), num_workers=2))
-    next(iterator)
+    torch_mp.set_sharing_strategy(sys.argv[1])
+    iterator = iter(DataLoader(Slow(), batch_size=2, num_workers=2, prefetch_factor=4))
+    kept = [next(iterator) for _ in range(3)]  # batches held, others in flight
+    time.sleep(0.3)
     print(" ".join(str(p.pid) for p in iterator._workers.processes), flush=True)
     os.kill(os.getpid(), signal.SIGKILL)
     """
@@ -277,9 +281,17 @@ def _running(pid: int) -> bool:
         return False
 
 
-def test_workers_exit_when_the_main_process_dies():
+@pytest.mark.parametrize("strategy", ["file_descriptor", "file_system"])
+def test_workers_exit_when_the_main_process_dies(strategy):
+    # the main process is SIGKILLed holding batches, with more in flight: its workers
+    # exit and no shared-memory segment of theirs or its is left in /dev/shm
+    tag = f"utilsdata{os.getpid()}orphan{strategy[5]}_"
     result = subprocess.run(
-        [sys.executable, "-c", _ORPHAN_SCRIPT], capture_output=True, text=True, timeout=60
+        [sys.executable, "-c", _ORPHAN_SCRIPT, strategy],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=_own_tracker_env(TORCH_CORE_SHM_TAG=tag),
     )
     assert result.returncode == -signal.SIGKILL, result.stderr
     pids = [int(p) for p in result.stdout.split()]
@@ -288,6 +300,7 @@ def test_workers_exit_when_the_main_process_dies():
     while any(_running(p) for p in pids) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not any(_running(p) for p in pids)
+    assert _segments_gone(tag)
 
 
 def test_batches_travel_by_plain_pickling_without_shared_memory(no_leaks, monkeypatch):
@@ -395,7 +408,7 @@ _DYING_WORKER_SCRIPT = textwrap.dedent(
             if i == 5:
                 if sys.argv[1] == "kill":
                     os.kill(os.getpid(), signal.SIGKILL)
-                os._exit(3)
+                os._exit(1)
             return torch.full((1000,), float(i))
 
     torch_mp.set_sharing_strategy("file_system")
