@@ -777,3 +777,15 @@ class MultiheadAttention(Module):
         if self.batch_first and batched:
             output = output.transpose(0, 1)
         return output, weights
+
+
+# Deprecated (non-full) backward hooks see PyTorch's last autograd node of a forward; for
+# these activations it is one node on the module input, while ours may be a composite, so
+# the hooks are served with the gradient w.r.t. the input (see _hooks.NonFullBackwardHook).
+for _activation in (
+    Threshold, ReLU, Hardtanh, ReLU6, Sigmoid, Hardsigmoid, Tanh, SiLU, Mish, Hardswish, ELU,
+    CELU, SELU, GLU, GELU, Hardshrink, LeakyReLU, LogSigmoid, Softplus, Softshrink, Softmax,
+    LogSoftmax,
+):  # fmt: skip
+    _activation._non_full_hook_style = "input"
+del _activation

@@ -58,6 +58,10 @@ class Sequential(Module):
         torch.Size([2, 3])
     """
 
+    def _non_full_hook_target(self):
+        # deprecated backward hooks see the last node of the forward: the last module's
+        return self[-1] if len(self) else None
+
     def __init__(self, *args: Module) -> None:
         super().__init__()
         if len(args) == 1 and isinstance(args[0], OrderedDict):

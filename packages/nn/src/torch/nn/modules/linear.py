@@ -64,6 +64,8 @@ class Linear(Module):
         torch.Size([128, 30])
     """
 
+    _non_full_hook_style = "linear"  # see _hooks.NonFullBackwardHook
+
     def __init__(
         self, in_features: int, out_features: int, bias: bool = True, device=None, dtype=None
     ) -> None:

@@ -16,7 +16,13 @@ import torch
 
 from ..parameter import Buffer, Parameter
 from . import _hooks
-from ._hooks import GLOBAL, GLOBAL_IS_FULL, BackwardHook, RemovableHandle
+from ._hooks import (
+    GLOBAL,
+    GLOBAL_IS_FULL,
+    BackwardHook,
+    NonFullBackwardHook,
+    RemovableHandle,
+)
 
 __all__ = [
     "Module",
@@ -939,12 +945,16 @@ class Module:
         return _add(self._backward_hooks, hook)
 
     def _backward_hook_lists(self):
-        hooks, pre_hooks = [], []
+        """(full hooks, non-full hooks, pre-hooks), globals first."""
+        full, non_full = [], []
         if GLOBAL_IS_FULL[0] is not None:
-            hooks += list(GLOBAL["backward"].values())
-        hooks += list(self._backward_hooks.values())
-        pre_hooks += list(GLOBAL["backward_pre"].values()) + list(self._backward_pre_hooks.values())
-        return hooks, pre_hooks
+            (full if GLOBAL_IS_FULL[0] else non_full).extend(GLOBAL["backward"].values())
+        if self._is_full_backward_hook is False:
+            non_full.extend(self._backward_hooks.values())
+        else:
+            full.extend(self._backward_hooks.values())
+        pre_hooks = list(GLOBAL["backward_pre"].values()) + list(self._backward_pre_hooks.values())
+        return full, non_full, pre_hooks
 
     # ---------------------------------------------------------------------- call
 
@@ -1006,14 +1016,20 @@ class Module:
         return output
 
     def _call_with_hooks(self, args, kwargs):
-        hooks, pre_hooks = self._backward_hook_lists()
+        hooks, non_full, pre_hooks = self._backward_hook_lists()
         backward = BackwardHook(self, hooks, pre_hooks) if (hooks or pre_hooks) else None
+        legacy = NonFullBackwardHook(self, non_full) if non_full else None
         try:
             args, kwargs = self._run_pre_hooks(args, kwargs)
+            inputs = args
+            if legacy is not None:
+                args = legacy.setup(args)
             if backward is not None and hooks:
                 args = backward.setup_input_hook(args)
             output = self.forward(*args, **kwargs)
         except Exception:
+            if legacy is not None:
+                legacy.release()
             self._run_forward_hooks(args, kwargs, None, only_always=True)
             raise
         output = self._run_forward_hooks(args, kwargs, output)
@@ -1021,6 +1037,8 @@ class Module:
             if not hooks:
                 backward.n_inputs = len(args)
             output = backward.setup_output_hook(output)
+        if legacy is not None:
+            legacy.attach(inputs, output)
         return output
 
 
