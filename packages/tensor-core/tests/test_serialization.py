@@ -7,7 +7,10 @@ import io
 import os
 import pathlib
 import pickle
+import signal
 import struct
+import subprocess
+import sys
 import zipfile
 
 import numpy as np
@@ -342,6 +345,43 @@ def test_write_behind_saves_the_same_bytes(tmp_path, monkeypatch, range_sync):
     names = [n for n in in_memory.namelist() if not n.endswith("serialization_id")]
     assert names and all(on_disk.read(n) == in_memory.read(n) for n in names)
     assert torch.load(path)["w4"].equal(state["w4"])
+
+
+_KILLED_MID_SAVE = """
+import os, signal, sys
+import torch
+
+class DiesWhilePickled:
+    def __reduce__(self):
+        os.kill(os.getpid(), signal.SIGKILL)
+
+torch.save({"w": torch.arange(100000.0), "then": DiesWhilePickled()}, sys.argv[1])
+"""
+
+
+def test_process_killed_mid_save_keeps_the_old_file(tmp_path):
+    path = tmp_path / "ckpt.pt"
+    torch.save({"step": 1}, path)
+    before = path.read_bytes()
+    done = subprocess.run([sys.executable, "-c", _KILLED_MID_SAVE, str(path)], timeout=120)
+    assert done.returncode == -signal.SIGKILL
+    assert path.read_bytes() == before
+    assert torch.load(path) == {"step": 1}
+
+
+def test_save_through_a_symlink_writes_its_target(tmp_path):
+    # as open(path, "wb") would: the link stays a link, its target gets the new bytes
+    target = tmp_path / "ckpt_100.pt"
+    torch.save(1, target)
+    link = tmp_path / "latest.pt"
+    link.symlink_to(target.name)
+    torch.save(2, link)
+    assert link.is_symlink() and torch.load(target) == 2
+    dangling = tmp_path / "next.pt"
+    dangling.symlink_to("ckpt_200.pt")
+    torch.save(3, dangling)
+    assert dangling.is_symlink() and torch.load(tmp_path / "ckpt_200.pt") == 3
+    assert sorted(os.listdir(tmp_path)) == ["ckpt_100.pt", "ckpt_200.pt", "latest.pt", "next.pt"]
 
 
 def test_save_over_a_file_open_elsewhere(tmp_path):

@@ -57,6 +57,9 @@ def save_atomically(path, write) -> None:
     """Run ``write(file)`` on a temporary file beside ``path``, flush it to disk, and
     only then rename it over ``path``."""
     path = os.fspath(path)
+    if os.path.islink(path):
+        # write the link's target, as open(path, "wb") would, keeping the link itself
+        path = os.path.realpath(path)
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
         raise RuntimeError(f"Parent directory {folder} does not exist.")
