@@ -953,12 +953,75 @@ a = torch.tensor([[1.0, 2.0, 3.0], [2.0, 4.0, 6.0], [1.0, 0.0, 1.0]], dtype=torc
 (h,) = torch.autograd.grad(g.sum(), a)
 out = [g, h]
 """,
+    # complex gradients: for a real loss L, PyTorch's gradient of z is dL/d(re z) + i dL/d(im z)
+    "complex_conj_views_gradients": """
+z = torch.tensor([[1 + 2j, 3 - 1j], [0.5 + 0.2j, -1 + 1j]], dtype=torch.complex128, requires_grad=True)
+w = torch.tensor([[1 + 1j, 2 - 0.5j], [0.3j, 1.0]], dtype=torch.complex128)
+out = []
+for view in (z.conj(), z.mH, z.adjoint(), z.mT.conj(), torch.conj_physical(z), z.conj().resolve_conj()):
+    (g,) = torch.autograd.grad((view * w).real.sum() + (view.abs() ** 2).sum(), z)
+    out.append(g)
+""",
+    "complex_conj_grad_fn_and_is_conj": """
+z = torch.tensor([1 + 2j], dtype=torch.complex128, requires_grad=True)
+out = [type(z.conj().grad_fn).__name__, z.conj().requires_grad, z.conj().resolve_conj().is_conj(), z.is_conj()]
+""",
+    "complex_pointwise_gradients": """
+z = torch.tensor([0.7 + 0.4j, -0.3 + 1.1j, 1.5 - 0.6j], dtype=torch.complex128, requires_grad=True)
+w = torch.tensor([1 - 2j, 0.5 + 0.5j, -1 + 0.25j], dtype=torch.complex128)
+out = []
+for f in (torch.exp, torch.log, torch.sqrt, torch.reciprocal, torch.sigmoid, torch.tanh, torch.sin, torch.rsqrt, torch.abs, torch.angle, lambda t: t ** 3, lambda t: t ** (0.5 + 1j), lambda t: 2.0 ** t, lambda t: t * 1j):
+    (g,) = torch.autograd.grad((f(z) * w).real.sum(), z)
+    out.append(g)
+""",
+    "complex_parts_gradients": """
+a = torch.tensor([1.0, 2.0], dtype=torch.float64, requires_grad=True)
+b = torch.tensor([3.0, -1.0], dtype=torch.float64, requires_grad=True)
+z = torch.tensor([0.5 + 1j, -2 + 0.5j], dtype=torch.complex128, requires_grad=True)
+c = torch.complex(a, b)
+p = torch.polar(a, b)
+loss = (c * torch.tensor([1 + 2j, 3 - 1j], dtype=torch.complex128)).abs().sum() + (p * (1 + 1j)).real.sum()
+loss = loss + (z.real * 3).sum() + (z.imag ** 2).sum() + torch.view_as_real(z).pow(3).sum() + z.to(torch.float64).sum()
+out = list(torch.autograd.grad(loss, (a, b, z)))
+""",
+    "complex_reduction_gradients": """
+z = torch.tensor([[0.7 + 0.4j, -0.3 + 1.1j, 1.5 - 0.6j], [0.2 - 0.9j, 1.0 + 0.1j, -0.8 + 0.3j]], dtype=torch.complex128, requires_grad=True)
+out = []
+for f in (lambda t: t.sum(), lambda t: t.mean(), lambda t: t.prod(), lambda t: t.cumsum(1), lambda t: t.cumprod(1), lambda t: torch.linalg.vector_norm(t), lambda t: torch.linalg.vector_norm(t, 1), lambda t: torch.linalg.norm(t), lambda t: t.var(), lambda t: torch.einsum("ij,kj->ik", t, t), lambda t: torch.outer(t[0], t[1]), lambda t: torch.dot(t[0], t[1]), lambda t: torch.vdot(t[0], t[1]), lambda t: torch.inner(t, t)):
+    y = f(z)
+    (g,) = torch.autograd.grad((y * (1 + 0.5j)).real.sum() + y.abs().sum(), z)
+    out.append(g)
+""",
+    "complex_linalg_gradients": """
+m = torch.tensor([[1 + 0.5j, 2 - 1j, 0.1j], [0.3 + 0.2j, -1 + 1j, 0.5], [0.2, 0.4 - 0.3j, 2 + 0.1j]], dtype=torch.complex128)
+a = m.clone().requires_grad_()
+h = a @ a.mH + 3 * torch.eye(3, dtype=torch.complex128)
+values, vectors = torch.linalg.eigh(h)
+eig_values, eig_vectors = torch.linalg.eig(a)
+loss = torch.linalg.cholesky(h).abs().sum() + values.sum() + vectors.abs().sum() + torch.linalg.slogdet(a).logabsdet
+loss = loss + eig_values.abs().sum() + eig_vectors.abs().sum() + torch.linalg.det(a).abs() + torch.linalg.inv(a).real.sum()
+out = torch.autograd.grad(loss, a)
+""",
+    "complex_eigh_phase_dependent_error": """
+a = torch.tensor([[2.0, 1 - 1j], [1 + 1j, 3.0]], dtype=torch.complex128, requires_grad=True)
+torch.linalg.eigh(a).eigenvectors.real.sum().backward()
+""",
+    "complex_gradcheck": """
+z = torch.tensor([0.7 + 0.4j, -0.3 + 1.1j], dtype=torch.complex128, requires_grad=True)
+out = [torch.autograd.gradcheck(torch.exp, (z,)), torch.autograd.gradcheck(lambda t: t.abs() * t.conj(), (z,)), torch.autograd.gradgradcheck(lambda t: (t * t.conj()).sqrt(), (z,))]
+""",
 }
 
 
 def _describe(value):
     import torch
 
+    if isinstance(value, torch.Tensor) and value.is_complex():  # JSON has no complex
+        return {
+            "complex_tensor": torch.view_as_real(value.detach().resolve_conj()).tolist(),
+            "dtype": str(value.dtype),
+            "requires_grad": value.requires_grad,
+        }
     if isinstance(value, torch.Tensor):
         return {
             "tensor": value.detach().tolist(),

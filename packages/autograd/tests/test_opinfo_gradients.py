@@ -108,3 +108,33 @@ def test_public_gradcheck_and_gradgradcheck(info):
     assert torch.autograd.gradcheck(f, inputs)
     if getattr(info, "supports_gradgrad", True):
         assert torch.autograd.gradgradcheck(f, inputs)
+
+
+# getattr: older torch-core releases have no such flag
+COMPLEX = [info for info in CASES if getattr(info, "supports_complex_grad", False)]
+
+
+def _complex_leaf(t, seed):
+    """A float64 sample made complex128 (random imaginary parts of its own seed, so the
+    sample is no real matrix times a scalar) as a leaf requiring grad; others as they are."""
+    if not (isinstance(t, torch.Tensor) and t.dtype == torch.float64):
+        return t
+    imag = np.random.default_rng(1000 + seed).uniform(-0.5, 0.5, tuple(t.shape))
+    z = torch.complex(t.detach(), torch.tensor(imag))
+    return z.requires_grad_()
+
+
+@pytest.mark.parametrize("info", COMPLEX, ids=[i.name for i in COMPLEX])
+def test_complex_gradcheck(info):
+    """gradcheck on complex128 samples: the gradient of a complex input must be PyTorch's
+    (for a real loss L, dL/d(re z) + i dL/d(im z)), checked against finite differences of
+    the real and imaginary parts."""
+    for sample in info.sample_inputs(torch.float64)[:2]:
+        inputs = [_complex_leaf(t, k) for k, t in enumerate(sample.tensors)]
+        if not any(isinstance(t, torch.Tensor) and t.requires_grad for t in inputs):
+            continue
+
+        def f(*tensors, sample=sample):
+            return info.op(*tensors, *sample.args, **sample.kwargs)
+
+        assert torch.autograd.gradcheck(f, inputs)

@@ -27,49 +27,74 @@ def _outputs(func, inputs) -> tuple:
     return tuple(o for o in _as_tuple(func(*inputs)) if isinstance(o, torch.Tensor))
 
 
+def _real_parts(array: np.ndarray) -> np.ndarray:
+    """``array`` as real numbers, flat: a complex array as interleaved (real, imaginary)
+    pairs, the layout of ``view_as_real``."""
+    array = np.asarray(array)
+    if np.iscomplexobj(array):
+        return np.stack([array.real, array.imag], -1).astype(np.float64).reshape(-1)
+    return array.astype(np.float64).reshape(-1)
+
+
+def _real_size(x) -> int:
+    return x.numel() * (2 if x.is_complex() else 1)
+
+
 def _numerical_jacobians(func, inputs, wanted, outputs, eps) -> list[list[np.ndarray]]:
-    """``result[j][i]``: d output j / d input i by central differences, as a
-    (numel of output, numel of input) array."""
+    """``result[j][i]``: d output j / d input i by central differences, as a (real numel
+    of output, real numel of input) array. A complex tensor counts as its real and
+    imaginary parts (PyTorch's gradcheck splits complex functions the same way)."""
     result = [[None] * len(wanted) for _ in outputs]
     for col, i in enumerate(wanted):
         array = inputs[i].detach().numpy()  # writes here perturb the input itself
-        columns = [np.zeros((o.numel(), array.size), dtype=np.float64) for o in outputs]
+        steps = (eps, eps * 1j) if np.iscomplexobj(array) else (eps,)
+        columns = [
+            np.zeros((_real_size(o), array.size * len(steps)), dtype=np.float64) for o in outputs
+        ]
         for k, index in enumerate(np.ndindex(array.shape)):
             original = array[index].item()
-            # grad mode stays on: gradgradcheck's function differentiates inside
-            array[index] = original + eps
-            plus = [o.detach().numpy().astype(np.float64) for o in _outputs(func, inputs)]
-            array[index] = original - eps
-            minus = [o.detach().numpy().astype(np.float64) for o in _outputs(func, inputs)]
-            array[index] = original
-            for j, (p, m) in enumerate(zip(plus, minus)):
-                columns[j][:, k] = ((p - m) / (2 * eps)).reshape(-1)
+            for part, step in enumerate(steps):
+                # grad mode stays on: gradgradcheck's function differentiates inside
+                array[index] = original + step
+                plus = [_real_parts(o.detach().numpy()) for o in _outputs(func, inputs)]
+                array[index] = original - step
+                minus = [_real_parts(o.detach().numpy()) for o in _outputs(func, inputs)]
+                array[index] = original
+                for j, (p, m) in enumerate(zip(plus, minus)):
+                    columns[j][:, k * len(steps) + part] = (p - m) / (2 * eps)
         for j in range(len(outputs)):
             result[j][col] = columns[j]
     return result
 
 
 def _analytical_jacobians(inputs, wanted, outputs) -> list[list[np.ndarray]]:
+    """The same Jacobians from backward. A gradient ``g`` of a complex input is read as
+    PyTorch defines it for a real loss L: ``dL/d(re z) + i dL/d(im z)``; the rows of a
+    complex output come from backward with output gradients 1 (its real part) and 1j
+    (its imaginary part)."""
     diff = [inputs[i] for i in wanted]
     result = []
     for output in outputs:
-        rows = [np.zeros((output.numel(), x.numel()), dtype=np.float64) for x in diff]
+        rows = [np.zeros((_real_size(output), _real_size(x)), dtype=np.float64) for x in diff]
         if output.requires_grad:
+            units = (1.0, 1j) if output.is_complex() else (1.0,)
             flat_grad = torch.zeros(output.numel(), dtype=output.dtype)
             for k in range(output.numel()):
-                flat_grad.mul_(0)
-                flat_grad[k] = 1.0
-                grads = torch.autograd.grad(
-                    output,
-                    diff,
-                    flat_grad.reshape(output.shape),
-                    retain_graph=True,
-                    allow_unused=True,
-                )
-                for col, (g, x) in enumerate(zip(grads, diff)):
-                    if g is not None:
-                        _check_gradient_matches(g, x, wanted[col])
-                        rows[col][k] = g.detach().numpy().astype(np.float64).reshape(-1)
+                for part, unit in enumerate(units):
+                    flat_grad.mul_(0)
+                    flat_grad[k] = unit
+                    grads = torch.autograd.grad(
+                        output,
+                        diff,
+                        flat_grad.reshape(output.shape),
+                        retain_graph=True,
+                        allow_unused=True,
+                    )
+                    for col, (g, x) in enumerate(zip(grads, diff)):
+                        if g is not None:
+                            _check_gradient_matches(g, x, wanted[col])
+                            row = k * len(units) + part
+                            rows[col][row] = _real_parts(g.detach().numpy())
         result.append(rows)
     return result
 
@@ -79,6 +104,11 @@ def _check_gradient_matches(grad, x, index: int) -> None:
         raise GradcheckError(
             f"Gradient for input {index} has shape {list(grad.shape)}, but the input has "
             f"shape {list(x.shape)}"
+        )
+    if grad.is_complex() != x.is_complex():
+        raise GradcheckError(
+            f"Gradient for input {index} has dtype {grad.dtype}, but the input has dtype "
+            f"{x.dtype}: a gradient is complex exactly when its input is"
         )
 
 
@@ -106,7 +136,10 @@ def gradcheck(
     **ignored,
 ) -> bool:
     """Check the gradients of ``func`` at ``inputs`` against central finite differences,
-    for every output and every input that requires grad (use float64 inputs).
+    for every output and every input that requires grad (use float64 or complex128
+    inputs). Complex inputs and outputs are checked as pairs of real numbers (real and
+    imaginary parts); the gradient of a complex input must be PyTorch's, for a real loss
+    L ``dL/d(re z) + i dL/d(im z)``.
 
     Args:
         func (callable): takes the tensors of ``inputs``, returns a tensor or a tuple.
@@ -166,6 +199,13 @@ def _as_tensor(array: np.ndarray):
     return torch.tensor(np.ascontiguousarray(array), dtype=torch.float64)
 
 
+def _random_like(generator, output):
+    values = generator.standard_normal(tuple(output.shape))
+    if output.is_complex():
+        values = values + 1j * generator.standard_normal(tuple(output.shape))
+    return torch.tensor(values, dtype=output.dtype)
+
+
 def gradgradcheck(
     func,
     inputs,
@@ -186,7 +226,7 @@ def gradgradcheck(
         func (callable): takes the tensors of ``inputs``, returns a tensor or a tuple.
         inputs (Tensor or tuple): the point to check at.
         grad_outputs (Tensor or tuple, optional): gradients of the outputs; random
-            float64 tensors when ``None``. Default: ``None``.
+            tensors of the outputs' dtypes when ``None``. Default: ``None``.
         eps (float): finite-difference step, as for :func:`gradcheck`.
         atol (float): absolute tolerance, as for :func:`gradcheck`.
         rtol (float): relative tolerance, as for :func:`gradcheck`.
@@ -208,10 +248,7 @@ def gradgradcheck(
         with torch.enable_grad():
             outputs = [o for o in _outputs(func, inputs) if o.requires_grad]
         generator = np.random.default_rng(0)
-        grad_outputs = tuple(
-            torch.tensor(generator.standard_normal(tuple(o.shape)), dtype=o.dtype).requires_grad_()
-            for o in outputs
-        )
+        grad_outputs = tuple(_random_like(generator, o).requires_grad_() for o in outputs)
     grad_outputs = _as_tuple(grad_outputs)
     count = len(inputs)
 

@@ -1,6 +1,14 @@
 """Views between complex tensors and real tensors with a trailing dim of size 2 (real and
 imaginary parts): ``view_as_real``, ``view_as_complex``, ``real`` and ``imag``. The
-results share storage and version counter with their input."""
+results share storage and version counter with their input.
+
+The family also holds the complex conjugate ``conj`` and the constructor ``complex``,
+both recorded ops (so ``conj()``, ``mH``, ``adjoint()`` and ``torch.complex`` keep the
+autograd graph).
+
+NOTE: ``conj`` computes the conjugate now instead of setting a lazy conjugate bit as
+PyTorch does; results are equal, only ``is_conj()`` is always ``False`` here and the
+result does not share memory with a complex input."""
 
 from __future__ import annotations
 
@@ -10,7 +18,7 @@ from .. import _dtype
 from .._tensor import Tensor
 from ._dispatch import check_tensor, record, register_op
 
-__all__ = ["view_as_real", "view_as_complex", "real", "imag"]
+__all__ = ["view_as_real", "view_as_complex", "real", "imag", "conj", "is_conj", "complex"]
 
 _COMPLEX_OF = {_dtype.float32: _dtype.complex64, _dtype.float64: _dtype.complex128}
 
@@ -128,3 +136,73 @@ def imag(input: Tensor) -> Tensor:
     if not input._dtype.is_complex:
         raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
     return view_as_real(input)[..., 1]
+
+
+def is_conj(input: Tensor) -> bool:
+    """Whether ``input`` is a lazily conjugated view (never here: ``conj`` computes).
+
+    Examples::
+
+        >>> import torch
+        >>> torch.tensor([1 + 2j]).conj().is_conj()
+        False
+    """
+    return False
+
+
+def conj(input: Tensor) -> Tensor:
+    """The complex conjugate (``input`` itself for real tensors). Differentiable: the
+    gradient is the conjugate of the incoming gradient.
+
+    Examples::
+
+        >>> import torch
+        >>> torch.conj(torch.tensor([1 + 2j, 3 - 4j]))
+        tensor([1.-2.j, 3.+4.j])
+    """
+    check_tensor(input, "conj")
+    if not input._dtype.is_complex:
+        return input
+    result = Tensor._from_array(np.conj(input._np), input._dtype)
+    return record(CONJ, (input,), result)
+
+
+CONJ = register_op("conj", conj, "conj(Tensor(a) self) -> Tensor(a)", "view")
+
+
+def _legacy(d) -> str:
+    return d._legacy[:-6]
+
+
+def _complex_parts_check(a: Tensor, b: Tensor) -> None:
+    floats = (_dtype.float16, _dtype.float32, _dtype.float64)
+    if a._dtype not in floats or b._dtype not in floats:
+        raise RuntimeError(
+            "Expected both inputs to be Half, Float or Double tensors but got "
+            f"{_legacy(a._dtype)} and {_legacy(b._dtype)}"
+        )
+    if a._dtype is not b._dtype:
+        raise RuntimeError(
+            f"Expected object of scalar type {_legacy(a._dtype)} but got scalar type "
+            f"{_legacy(b._dtype)} for second argument"
+        )
+
+
+def complex(real: Tensor, imag: Tensor) -> Tensor:  # noqa: A001 - PyTorch's name
+    """A complex tensor from its real and imaginary parts (float32 -> complex64), which
+    broadcast together. Differentiable in both.
+
+    Examples::
+
+        >>> import torch
+        >>> torch.complex(torch.tensor([1.0, 3.0]), torch.tensor([2.0, -4.0]))
+        tensor([1.+2.j, 3.-4.j])
+    """
+    _complex_parts_check(real, imag)
+    a, b = np.broadcast_arrays(real._np, imag._np)
+    dtype = real._dtype.to_complex()
+    result = Tensor._from_array(np.asarray(a + 1j * b, dtype=dtype.np_dtype), dtype)
+    return record(COMPLEX, (real, imag), result)
+
+
+COMPLEX = register_op("complex", complex, "complex(Tensor real, Tensor imag) -> Tensor", "view")

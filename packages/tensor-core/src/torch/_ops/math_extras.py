@@ -5,7 +5,8 @@
 
 NOTE: all but ``logcumsumexp`` are composites of differentiable ops (or have no
 gradient in PyTorch either: ``nextafter``, ``heaviside``), so only ``logcumsumexp`` has
-a derivative entry.
+a derivative entry here; ``conj`` and ``complex`` are recorded ops of the complex-view
+family (``complex_views.py``), re-exported from this module.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import torch
 from .. import _dtype, _return_types
 from .._tensor import Tensor
 from ._dispatch import record, register_op
+from .complex_views import _complex_parts_check, complex, conj, is_conj
 from .gather_scatter import _inplace
 
 __all__ = [
@@ -95,42 +97,6 @@ def heaviside(input: Tensor, values: Tensor) -> Tensor:
         raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes.")
     a, b = torch.broadcast_tensors(input, values)
     return Tensor._from_array(np.heaviside(a._np, b._np).astype(input._dtype.np_dtype), a._dtype)
-
-
-def is_conj(input: Tensor) -> bool:
-    """Whether ``input`` is a lazily conjugated view (never here: ``conj`` copies)."""
-    return False
-
-
-def conj(input: Tensor) -> Tensor:
-    """The complex conjugate (``input`` itself for real tensors).
-
-    NOTE: a copy for complex tensors (there is no lazy conjugate bit here)."""
-    if not input._dtype.is_complex:
-        return input
-    return Tensor._from_array(np.conj(input._np), input._dtype)
-
-
-def _complex_parts_check(a: Tensor, b: Tensor) -> None:
-    floats = (_dtype.float16, _dtype.float32, _dtype.float64)
-    if a._dtype not in floats or b._dtype not in floats:
-        raise RuntimeError(
-            "Expected both inputs to be Half, Float or Double tensors but got "
-            f"{_legacy(a._dtype)} and {_legacy(b._dtype)}"
-        )
-    if a._dtype is not b._dtype:
-        raise RuntimeError(
-            f"Expected object of scalar type {_legacy(a._dtype)} but got scalar type "
-            f"{_legacy(b._dtype)} for second argument"
-        )
-
-
-def complex(real: Tensor, imag: Tensor) -> Tensor:  # noqa: A001 - PyTorch's name
-    """A complex tensor from its real and imaginary parts (float32 -> complex64)."""
-    _complex_parts_check(real, imag)
-    a, b = np.broadcast_arrays(real._np, imag._np)
-    dtype = real._dtype.to_complex()
-    return Tensor._from_array(np.asarray(a + 1j * b, dtype=dtype.np_dtype), dtype)
 
 
 def polar(abs: Tensor, angle: Tensor) -> Tensor:  # noqa: A002 - PyTorch's names

@@ -71,11 +71,13 @@ def shape_of(x) -> tuple:
 
 
 def conj(x):
-    """The complex conjugate of a complex tensor (materialised); other values as they are.
+    """The complex conjugate of a complex tensor or Python complex; other values as they are.
     Gradients of complex ops carry the conjugate of the local derivative (PyTorch's
     convention: the gradient of a real loss L is dL/d(re z) + i dL/d(im z))."""
-    if isinstance(x, _Tensor) and x.is_complex():
-        return x.conj().resolve_conj()
+    if isinstance(x, _Tensor):
+        return x.conj() if x.is_complex() else x
+    if isinstance(x, complex):  # a Python complex scalar operand (``z * 1j``)
+        return x.conjugate()
     return x
 
 
@@ -85,3 +87,33 @@ def fit_dtype(grad, x):
     if isinstance(x, _Tensor) and grad.is_complex() and not x.is_complex():
         return grad.real
     return grad
+
+
+def holomorphic(formula, index=None):
+    """``formula`` (linear in ``grad``, written as ``grad * f'(z)`` for real inputs) with
+    PyTorch's complex convention: for a complex gradient it returns
+    ``conj(formula(conj(grad)))`` = ``grad * conj(f'(z))``, so every holomorphic op
+    gets the conjugate of its derivative. ``index`` is the position of the formula's
+    input (``None``: the variadic index argument); a real input gets the real part."""
+
+    def wrapped(grad, inputs, saved, *rest):
+        if not (isinstance(grad, _Tensor) and grad.is_complex()):
+            return formula(grad, inputs, saved, *rest)
+        result = conj(formula(conj(grad), inputs, saved, *rest))
+        position = rest[0] if index is None else index
+        return fit_dtype(result, inputs[position])
+
+    wrapped.__name__ = getattr(formula, "__name__", "formula")
+    wrapped.__qualname__ = wrapped.__name__
+    return wrapped
+
+
+def holomorphic_entry(entry: Derivative) -> Derivative:
+    """``entry`` with every formula made :func:`holomorphic`."""
+    import dataclasses
+
+    if entry.variadic:
+        formulas = tuple(holomorphic(f) for f in entry.formulas)
+    else:
+        formulas = tuple(holomorphic(f, i) for i, f in enumerate(entry.formulas))
+    return dataclasses.replace(entry, formulas=formulas)

@@ -42,7 +42,11 @@ def _cofactors(a):
 
 
 def _logabsdet(grad, inputs, saved):
-    return _batch_scalar(grad) * torch.linalg.inv(inputs[0]).mT
+    # d log|det A| = re tr(A^-1 dA): the gradient is A^-H (A^-T for real A). The value is
+    # real, so only the real part of a complex output gradient counts
+    if grad.is_complex():
+        grad = grad.real
+    return _batch_scalar(grad) * _adjoint(torch.linalg.inv(inputs[0]))
 
 
 def _solve_a(grad, inputs, saved):
@@ -61,34 +65,39 @@ def _solve_b(grad, inputs, saved):
 
 
 def _cholesky(grad, inputs, saved):
-    # the adjoint of A = L L^T: S = L^-T Phi(L^T G) L^-1, symmetrised (Phi: the lower
-    # triangle with the diagonal halved)
+    # the adjoint of A = L L^H: S = L^-H Phi(L^H G) L^-1, made Hermitian (Phi: the lower
+    # triangle with the diagonal halved; ^H is the transpose for real A)
     (upper,) = saved
     lower = torch.linalg.cholesky(inputs[0])
-    if upper:  # U = L^T: its gradient is the transpose of L's
-        grad = grad.mT
-    product = lower.mT @ grad
+    lower_h = _adjoint(lower)
+    if upper:  # U = L^H: its gradient is the conjugate transpose of L's
+        grad = _adjoint(grad)
+    product = lower_h @ grad
     phi = torch.tril(product) - 0.5 * (product * torch.eye(product.shape[-1], dtype=grad.dtype))
-    left = torch.linalg.solve(lower.mT, phi)
-    s = torch.linalg.solve(lower.mT, left.mT).mT
-    return 0.5 * (s + s.mT)
+    left = torch.linalg.solve(lower_h, phi)
+    s = _adjoint(torch.linalg.solve(lower_h, _adjoint(left)))
+    return 0.5 * (s + _adjoint(s))
 
 
 def _eigh_values(grad, inputs, saved):
     (uplo,) = saved
     vectors = torch.linalg.eigh(inputs[0], uplo).eigenvectors
-    return (vectors * grad.unsqueeze(-2)) @ vectors.mT
+    return (vectors * grad.unsqueeze(-2).to(vectors.dtype)) @ _adjoint(vectors)
 
 
 def _eigh_vectors(grad, inputs, saved):
     (uplo,) = saved
     values, vectors = torch.linalg.eigh(inputs[0], uplo)
+    vectors_h = _adjoint(vectors)
     gaps = values.unsqueeze(-2) - values.unsqueeze(-1)  # w_j - w_i
-    eye = torch.eye(values.shape[-1], dtype=grad.dtype)
+    eye = torch.eye(values.shape[-1], dtype=values.dtype)
     inverse_gaps = torch.where(eye > 0, 0.0, 1.0 / torch.where(eye > 0, 1.0, gaps))
-    inner = inverse_gaps * (vectors.mT @ grad)
-    result = vectors @ inner @ vectors.mT
-    return 0.5 * (result + result.mT)
+    projected = vectors_h @ grad
+    if projected.is_complex():  # each vector is fixed only up to a phase e^{i phi}
+        diagonal = projected.diagonal(0, -2, -1)
+        _check_phase_invariant(diagonal.imag, diagonal.abs(), _EIGH_PHASE)
+    result = vectors @ (inverse_gaps * projected) @ vectors_h
+    return 0.5 * (result + _adjoint(result))
 
 
 def _svd_values(grad, inputs, saved):
@@ -134,6 +143,12 @@ _SVD_PHASE = (
 )
 _EIG_PHASE = (
     f"linalg_eig_backward: The eigenvectors in the complex case {_PHASE} this quantity, "
+    "so it is ill-defined."
+)
+
+
+_EIGH_PHASE = (
+    f"linalg_eigh_backward: The eigenvectors in the complex case {_PHASE} this quantity, "
     "so it is ill-defined."
 )
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import torch
 from torch._interface import ops
 
-from ._entry import Derivative
+from ._entry import Derivative, holomorphic_entry
 
 
 def _recorded():
@@ -77,12 +77,15 @@ def _log_softmax(grad, inputs, saved):
 
 
 NN_KERNELS = {
-    "convolution": Derivative(
-        "ConvolutionBackward0", (_conv("input"), _conv("weight"), _conv("bias"))
+    # NOTE: bilinear, so complex gradients take the conjugate of the other operand
+    "convolution": holomorphic_entry(
+        Derivative("ConvolutionBackward0", (_conv("input"), _conv("weight"), _conv("bias")))
     ),
-    "convolution_transpose": Derivative(
-        "ConvolutionBackward0",
-        (_conv_transpose_input, _conv_transpose_weight, _conv_transpose_bias),
+    "convolution_transpose": holomorphic_entry(
+        Derivative(
+            "ConvolutionBackward0",
+            (_conv_transpose_input, _conv_transpose_weight, _conv_transpose_bias),
+        )
     ),
     "max_pool": Derivative("MaxPool2DWithIndicesBackward0", (_max_pool,)),
     "avg_pool": Derivative("AvgPool2DBackward0", (_avg_pool,)),

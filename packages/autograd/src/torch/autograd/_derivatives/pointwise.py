@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import torch
 
-from ._entry import Derivative, conj, fit_dtype, shape_of, sum_to_shape
+from ._entry import Derivative, conj, fit_dtype, holomorphic_entry, shape_of, sum_to_shape
 
 
 def _scaled(grad, factor):
@@ -13,15 +13,16 @@ def _scaled(grad, factor):
 
 
 def _add_self(grad, inputs, saved):
-    return sum_to_shape(grad, shape_of(inputs[0]))
+    # fit_dtype: a real operand of a complex sum gets the real part
+    return fit_dtype(sum_to_shape(grad, shape_of(inputs[0])), inputs[0])
 
 
 def _add_other(grad, inputs, saved):
-    return sum_to_shape(_scaled(grad, saved[0]), shape_of(inputs[1]))
+    return fit_dtype(sum_to_shape(_scaled(grad, saved[0]), shape_of(inputs[1])), inputs[1])
 
 
 def _sub_other(grad, inputs, saved):
-    return sum_to_shape(_scaled(-grad, saved[0]), shape_of(inputs[1]))
+    return fit_dtype(sum_to_shape(_scaled(-grad, saved[0]), shape_of(inputs[1])), inputs[1])
 
 
 def _mul_self(grad, inputs, saved):
@@ -49,7 +50,7 @@ def _div_other(grad, inputs, saved):
     if _rounded(saved):
         return torch.zeros_like(b)
     # NOTE: -grad * a / (b * b) rather than -grad * (a / b) / b: one rounding fewer
-    return fit_dtype(sum_to_shape(-grad * conj(a / (b * b)), shape_of(b)), b)
+    return fit_dtype(sum_to_shape(-grad * conj(a) / conj(b * b), shape_of(b)), b)
 
 
 def _remainder_other(grad, inputs, saved):
@@ -93,12 +94,12 @@ POINTWISE = {
     "mul": Derivative("MulBackward0", (_mul_self, _mul_other), reads=((1,), (0,))),
     "div": Derivative("DivBackward0", (_div_self, _div_other), reads=((1,), (0, 1))),
     "remainder": Derivative("RemainderBackward0", (_add_self, _remainder_other)),
-    "pow": Derivative("PowBackward1", (_pow_self, _pow_exponent)),
+    "pow": holomorphic_entry(Derivative("PowBackward1", (_pow_self, _pow_exponent))),
     "neg": Derivative("NegBackward0", (_neg,), saved_inputs=()),
     "abs": Derivative("AbsBackward0", (_abs,)),
     "sign": Derivative("SignBackward0", (_sign,)),
-    "exp": Derivative(
-        "ExpBackward0", (_exp,), saved_inputs=(), saves_output=True, drops_inputs=True
+    "exp": holomorphic_entry(
+        Derivative("ExpBackward0", (_exp,), saved_inputs=(), saves_output=True, drops_inputs=True)
     ),
-    "log": Derivative("LogBackward0", (_log,)),
+    "log": holomorphic_entry(Derivative("LogBackward0", (_log,))),
 }

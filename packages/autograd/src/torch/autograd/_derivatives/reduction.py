@@ -6,7 +6,7 @@ import math
 
 import torch
 
-from ._entry import Derivative, shape_of
+from ._entry import Derivative, holomorphic_entry, shape_of
 
 
 def _restore_dims(grad, input_shape, dims, keepdim):
@@ -128,13 +128,13 @@ def _vector_norm(grad, inputs, saved):
 REDUCTION = {
     "sum": Derivative("SumBackward0", (_sum,), saved_inputs=(), drops_inputs=True),
     "mean": Derivative("MeanBackward0", (_mean,), saved_inputs=(), drops_inputs=True),
-    "prod": Derivative("ProdBackward0", (_prod,)),
+    "prod": holomorphic_entry(Derivative("ProdBackward0", (_prod,))),
     "amax": Derivative("AmaxBackward0", (lambda g, i, s: _extreme(g, i, s, torch.amax),)),
     "amin": Derivative("AminBackward0", (lambda g, i, s: _extreme(g, i, s, torch.amin),)),
     "_select_along": Derivative("MaxBackward0", (_select_along,)),
     "var": Derivative("VarBackward0", (_var,)),
-    "logsumexp": Derivative("LogsumexpBackward0", (_logsumexp,)),
+    "logsumexp": holomorphic_entry(Derivative("LogsumexpBackward0", (_logsumexp,))),
     "cumsum": Derivative("CumsumBackward0", (_cumsum,)),
-    "cumprod": Derivative("CumprodBackward0", (_cumprod,)),
+    "cumprod": holomorphic_entry(Derivative("CumprodBackward0", (_cumprod,))),
     "linalg_vector_norm": Derivative("LinalgVectorNormBackward0", (_vector_norm,)),
 }

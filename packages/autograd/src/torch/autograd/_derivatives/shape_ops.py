@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import torch
 
-from ._entry import Derivative
+from ._entry import Derivative, holomorphic_entry
 
 
 def _cat(grad, inputs, saved, index):
@@ -80,5 +80,5 @@ SHAPE_OPS = {
     "tril": Derivative("TrilBackward0", (_tril,)),
     "triu": Derivative("TriuBackward0", (_triu,)),
     "diag": Derivative("DiagBackward0", (_diag,)),
-    "einsum": Derivative("EinsumBackward0", (_einsum,), variadic=True),
+    "einsum": holomorphic_entry(Derivative("EinsumBackward0", (_einsum,), variadic=True)),
 }

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import torch
 
-from ._entry import Derivative, shape_of, sum_to_shape
+from ._entry import Derivative, holomorphic_entry, shape_of, sum_to_shape
 
 
 def _where_self(grad, inputs, saved):
@@ -93,7 +93,12 @@ def _no_grad(grad, inputs, saved):
 TERNARY = {
     "where": Derivative("WhereBackward0", (_no_grad, _where_self, _where_other)),
     "clamp": Derivative("ClampBackward1", (_clamp_self, _clamp_min, _clamp_max)),
-    "lerp": Derivative("LerpBackward0", (_lerp_start, _lerp_end, _lerp_weight)),
-    "addcmul": Derivative("AddcmulBackward0", (_add_input, _addcmul_t1, _addcmul_t2)),
-    "addcdiv": Derivative("AddcdivBackward0", (_add_input, _addcdiv_t1, _addcdiv_t2)),
+    # NOTE: holomorphic in every input: complex gradients take the conjugate derivative
+    "lerp": holomorphic_entry(Derivative("LerpBackward0", (_lerp_start, _lerp_end, _lerp_weight))),
+    "addcmul": holomorphic_entry(
+        Derivative("AddcmulBackward0", (_add_input, _addcmul_t1, _addcmul_t2))
+    ),
+    "addcdiv": holomorphic_entry(
+        Derivative("AddcdivBackward0", (_add_input, _addcdiv_t1, _addcdiv_t2))
+    ),
 }

@@ -7,7 +7,7 @@ import math
 import torch
 from torch._interface import ops
 
-from ._entry import Derivative
+from ._entry import Derivative, holomorphic_entry
 
 
 def _x(inputs):
@@ -88,4 +88,6 @@ def _entry(name: str, formula) -> Derivative:
     return Derivative(_node_name(name), (formula,))
 
 
-UNARY_MATH = {name: _entry(name, f) for name, f in _FORMULAS.items()}
+# NOTE: every formula is grad * f'(x); holomorphic_entry makes it grad * conj(f'(z)) for
+# complex inputs (PyTorch's convention), harmless for the real-only ops
+UNARY_MATH = {name: holomorphic_entry(_entry(name, f)) for name, f in _FORMULAS.items()}

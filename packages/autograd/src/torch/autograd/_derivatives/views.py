@@ -6,7 +6,7 @@ import numpy as np
 
 from torch._interface import ops
 
-from ._entry import Derivative, sum_to_shape
+from ._entry import Derivative, shape_of, sum_to_shape
 
 
 def _op(name):
@@ -71,6 +71,18 @@ def _view_as_complex(grad, inputs, saved):
     return _op("view_as_real")(grad)
 
 
+def _conj(grad, inputs, saved):
+    return grad.conj()
+
+
+def _complex_real(grad, inputs, saved):
+    return sum_to_shape(grad.real, shape_of(inputs[0]))
+
+
+def _complex_imag(grad, inputs, saved):
+    return sum_to_shape(grad.imag, shape_of(inputs[1]))
+
+
 VIEWS = {
     "view": Derivative("ViewBackward0", (_view,), saved_inputs=()),
     "reshape": Derivative("ViewBackward0", (_reshape,), saved_inputs=()),
@@ -84,4 +96,8 @@ VIEWS = {
     "index_put_": Derivative("IndexPutBackward0", (_index_put_self, _index_put_values)),
     "view_as_real": Derivative("ViewAsRealBackward0", (_view_as_real,), saved_inputs=()),
     "view_as_complex": Derivative("ViewAsComplexBackward0", (_view_as_complex,), saved_inputs=()),
+    "conj": Derivative("ConjBackward0", (_conj,), saved_inputs=(), drops_inputs=True),
+    "complex": Derivative(
+        "ComplexBackward0", (_complex_real, _complex_imag), saved_inputs=(), drops_inputs=True
+    ),
 }
