@@ -71,7 +71,17 @@ def ours_cases() -> dict:
 
         model = nn.Sequential(nn.Linear(3, 2), nn.BatchNorm1d(2))
         cases["module_state"] = model.state_dict()
-    except ImportError:
+        cases["parameters"] = {
+            "weight": nn.Parameter(torch.arange(6.0).reshape(2, 3)),
+            "frozen": nn.Parameter(torch.ones(2), requires_grad=False),
+        }
+        import torch.optim as optim
+
+        optimizer = optim.Adam(model.parameters(), lr=0.01)
+        model(torch.randn(4, 3)).sum().backward()
+        optimizer.step()
+        cases["optimizer_state"] = optimizer.state_dict()
+    except (ImportError, RuntimeError):  # torch-nn/optim, or torch-autograd, not installed
         pass
     return cases
 
