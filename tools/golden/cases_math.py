@@ -690,3 +690,137 @@ SAMPLING_LOSSES += [
     "torch.nn.functional.interpolate(torch.ones(1, 1, 4), size=3, mode='bicubic')",
     "torch.searchsorted(torch.tensor([1.0, 2, 2, 3]), torch.tensor([2.0]), side='left', right=True)",
 ]
+
+# issue 4 audit, part 2: linspace/logspace bit for bit (first half from start, second half
+# from end, in the output dtype's arithmetic), F.pad / embedding_bag argument errors,
+# antialiased interpolate values and gradients
+_LINSPACE_ARGS = [
+    (0, 1, 7),
+    (-3.3, 7.1, 13),
+    (0.1, 0.9, 11),
+    (-13.090626769702373, 14.528664567966567, 43),
+    (12.225645323408077, -13.595888742132702, 192),
+    (1e-3, 2e-3, 101),
+    (-1000.5, 2500.25, 257),
+    (2, 250, 77),
+    (3.5, 3.5, 5),
+    (-5, 5, 10),
+]
+LINSPACE = [
+    f"torch.linspace({s}, {e}, {n}, dtype=torch.{d}).tolist()"
+    for s, e, n in _LINSPACE_ARGS
+    for d in ("float32", "float64", "float16", "bfloat16", "int64", "complex64")
+]
+LINSPACE += [
+    f"torch.logspace({s}, {e}, {n}, {b}, dtype=torch.{d}).tolist()"
+    for s, e, n in [
+        (-2, 3, 11),
+        (-2.5, 3.7, 17),
+        (0.8927491447280226, -1.0739064707205703, 29),
+        (1.1976924252692551, 0.07944421496331798, 12),
+    ]
+    for b in (10.0, 2.0, 3.7)
+    for d in ("float32", "float64", "int64")
+]
+LINSPACE += [
+    "torch.linspace(0, 1, 1).tolist()",
+    "torch.linspace(0, 1, 0)",
+    "torch.linspace(0, 1, -1)",
+    "torch.linspace(-1.5, 2.5, 9, dtype=torch.int32).tolist()",
+    "torch.logspace(0, 5, 6, dtype=torch.int64).tolist()",
+    "torch.logspace(1, 400, 3, dtype=torch.float64).tolist()",
+]
+GROUPS["linspace"] = LINSPACE
+
+_PAD_CASES = [
+    ("constant", "torch.arange(24.0).reshape(2, 3, 4)", "(1,)"),
+    ("reflect", "torch.arange(24.0).reshape(2, 3, 4)", "(1, 2, 3)"),
+    ("constant", "torch.arange(24.0).reshape(2, 3, 4)", "(1, 1, 1, 1, 1, 1, 1, 1)"),
+    ("constant", "torch.arange(24.0).reshape(2, 3, 4)", "(-5, 1)"),
+    ("constant", "torch.arange(24.0).reshape(2, 3, 4)", "(1.5, 1)"),
+    ("bogus", "torch.arange(24.0).reshape(2, 3, 4)", "(1, 1)"),
+    ("circular", "torch.arange(24.0).reshape(2, 3, 4)", "(5, 0)"),
+    ("circular", "torch.arange(24.0).reshape(2, 3, 4)", "(0, 5)"),
+    ("circular", "torch.arange(24.0).reshape(2, 3, 4)", "(4, 4)"),
+    ("circular", "torch.arange(48.0).reshape(1, 2, 4, 6)", "(1, 1, 5, 0)"),
+    ("circular", "torch.arange(48.0).reshape(1, 2, 4, 6)", "(7, 0, 1, 1)"),
+    ("circular", "torch.arange(48.0).reshape(1, 2, 2, 3, 4)", "(1, 1, 1, 1, 3, 1)"),
+    ("circular", "torch.arange(48.0).reshape(1, 2, 4, 6)", "(-1, 2)"),
+    ("circular", "torch.ones(4)", "(1, 1)"),
+    ("circular", "torch.ones(1, 2, 6)", "(-7, 0)"),
+    ("circular", "torch.ones(1, 2, 6)", "(-3, -3)"),
+    ("circular", "torch.arange(12.0).reshape(2, 6)", "(6, 6)"),
+    ("circular", "torch.ones(1, 2, 0)", "(1, 1)"),
+    ("reflect", "torch.arange(24.0).reshape(2, 3, 4)", "(4, 0)"),
+    ("reflect", "torch.arange(24.0).reshape(2, 3, 4)", "(0, 4)"),
+    ("reflect", "torch.arange(24.0).reshape(2, 3, 4)", "(3, 3)"),
+    ("reflect", "torch.arange(48.0).reshape(1, 2, 4, 6)", "(1, 1, 4, 0)"),
+    ("reflect", "torch.arange(48.0).reshape(1, 2, 2, 3, 4)", "(1, 1, 1, 1, 2, 0)"),
+    ("reflect", "torch.ones(4)", "(1, 1)"),
+    ("reflect", "torch.ones(1, 1, 1, 1, 1, 1)", "(1, 1)"),
+    ("reflect", "torch.ones(1, 2, 0)", "(1, 1)"),
+    ("reflect", "torch.ones(2, 0, 6)", "(1, 1)"),
+    ("reflect", "torch.ones(1, 1, 1, 0, 2)", "(1, 1, 1, 1, 1, 1)"),
+    ("reflect", "torch.ones(1, 2, 6)", "(-3, -3)"),
+    ("reflect", "torch.arange(24.0).reshape(2, 3, 4)", "(-1, 2)"),
+    ("reflect", "torch.ones(2, 3, 4).bool()", "(1, 1)"),
+    ("reflect", "torch.ones(2, 3, 4).bool()", "(1, 1, 1, 1)"),
+    ("reflect", "torch.ones(5)", "()"),
+    ("replicate", "torch.ones(1, 2, 0)", "(1, 1)"),
+    ("replicate", "torch.ones(1, 0, 4, 6)", "(1, 1, 1, 1)"),
+    ("replicate", "torch.ones(1, 2, 6)", "(-7, 0)"),
+    ("replicate", "torch.ones(1, 2, 4, 6)", "(0, 0, -3, -3)"),
+    ("replicate", "torch.arange(24.0).reshape(2, 3, 4)", "(-5, 2)"),
+    ("replicate", "torch.ones(2, 3, 4).bool()", "(1, 1, 1, 1, 1, 1)"),
+    ("replicate", "torch.ones(1, 2, 3, 4, 5).bool()", "(1, 1, 1, 1, 1, 1)"),
+    ("replicate", "torch.arange(24).reshape(2, 3, 4)", "(1, 2)"),
+]
+PAD = [f"torch.nn.functional.pad({x}, {p}, mode='{m}')" for m, x, p in _PAD_CASES] + [
+    "torch.nn.functional.pad(torch.ones(2, 3, 4), (1, 1), mode='reflect', value=1.0)",
+    "torch.nn.functional.pad(torch.ones(2, 3, 4), (1, 1), mode='circular', value=2)",
+    "torch.nn.functional.pad(torch.ones(2, 3, 4), (1, 1), mode='replicate', value=0.0).shape",
+    "torch.nn.functional.pad(torch.ones(2, 3, 4), torch.tensor([1, 1]), mode='reflect')",
+    "torch.constant_pad_nd(torch.ones(2, 3), (1,))",
+    "torch.constant_pad_nd(torch.ones(2, 3), (1, 1, 1, 1, 1, 1))",
+    "torch.constant_pad_nd(torch.ones(2, 3), (1, 1), 3)",
+]
+GROUPS["pad"] = PAD
+
+_EB = "w = torch.arange(20.0).reshape(5, 4); i = torch.tensor([0, 2, 1, 4, 3])"
+_EB7 = "w = torch.arange(28.0).reshape(7, 4); i = torch.tensor([0, 2, 1, 4, 3, 6, 5])"
+EMBEDDING_BAG = [
+    f"{_EB}; torch.nn.functional.embedding_bag(i, w, torch.tensor([1, 3]))",
+    f"{_EB}; torch.nn.functional.embedding_bag(i, w, torch.tensor([2, 3]), mode='max')",
+    f"{_EB}; torch.nn.functional.embedding_bag(i, w, torch.tensor([0, 3, 2]))",
+    f"{_EB}; torch.nn.functional.embedding_bag(i, w, torch.tensor([0, 7]))",
+    f"{_EB}; torch.nn.functional.embedding_bag(i, w, torch.tensor([0, -1]))",
+    f"{_EB}; torch.nn.functional.embedding_bag(i, w, torch.tensor([[0, 2]]))",
+    f"{_EB}; torch.nn.functional.embedding_bag(i, w, torch.tensor([0.0, 2.0]))",
+    f"{_EB}; torch.nn.functional.embedding_bag(i.float(), w, torch.tensor([0, 2]))",
+    f"{_EB}; torch.nn.functional.embedding_bag(i.reshape(1, 1, 5), w)",
+    f"{_EB}; torch.nn.functional.embedding_bag(i, w, torch.tensor([0, 2]), per_sample_weights=torch.ones(5))",
+    f"{_EB}; torch.nn.functional.embedding_bag(i, w, torch.tensor([0, 2]), mode='max', per_sample_weights=torch.ones(5))",
+    f"{_EB}; torch.nn.functional.embedding_bag(i, w, torch.tensor([0, 2]), mode='sum', per_sample_weights=torch.ones(4))",
+    f"{_EB}; torch.nn.functional.embedding_bag(i.reshape(1, 5), w, mode='sum', per_sample_weights=torch.ones(5))",
+    f"{_EB}; torch.nn.functional.embedding_bag(i, w, torch.tensor([0, 2]), mode='sum', per_sample_weights=torch.ones(5, dtype=torch.float64))",
+    f"{_EB}; torch.nn.functional.embedding_bag(i, w, torch.tensor([0, 2]), mode='min')",
+    f"{_EB}; torch.nn.functional.embedding_bag(torch.tensor([0, 7]), w, torch.tensor([0]))",
+    f"{_EB}; torch.nn.functional.embedding_bag(torch.tensor([0, -1]), w, torch.tensor([0]))",
+    f"{_EB}; torch.embedding_bag(w, i, torch.tensor([1, 3]), False, 2)",
+    f"{_EB}; torch.embedding_bag(w, i, torch.tensor([0, 3]), False, 1, False, torch.ones(5))",
+    f"{_EB}; torch.embedding_bag(w, i, torch.tensor([0]), False, 0, False, None, True)",
+    f"{_EB}; torch.embedding_bag(w, i, torch.tensor([], dtype=torch.long), False, 0, False, None, True)",
+    f"{_EB}; torch.embedding_bag(w, i, torch.tensor([[0, 3]]), False, 0)",
+    f"{_EB}; torch.embedding_bag(w, i, torch.tensor([0]), False, 3)",
+    f"{_EB}; torch.embedding_bag(w, i, torch.tensor([0, 2]), False, 1, False, None, False, 5)",
+    *[
+        f"{_EB7}; torch.embedding_bag(w, i, torch.tensor({off}), False, {m}, False, None, True)"
+        for m in (0, 1, 2)
+        for off in ([0, 2, 4], [0, 2, 2], [0, 3, 6], [0, 1, 2, 3], [0, 2, 9])
+    ],
+    *[
+        f"{_EB7}; torch.embedding_bag(w, i, torch.tensor([0, 2, 4]), False, {m}, False, None, True, 3)"
+        for m in (0, 1, 2)
+    ],
+]
+GROUPS["embedding_bag"] = EMBEDDING_BAG

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import builtins
+import itertools
+import math
 
 import numpy as np
 
@@ -379,6 +381,101 @@ def range(
     return _finish(values.astype(dtype.np_dtype), dtype, requires_grad)
 
 
+def _two_sum(a, b):
+    s = a + b
+    bb = s - a
+    return s, (a - (s - bb)) + (b - bb)
+
+
+def _two_product(a, b, splitter):
+    p = a * b
+    ah = a * splitter
+    ah = ah - (ah - a)
+    bh = b * splitter
+    bh = bh - (bh - b)
+    al, bl = a - ah, b - bh
+    return p, ((ah * bh - p) + ah * bl + al * bh) + al * bl
+
+
+def _round_to_odd_sum(a, b):
+    """``a + b`` rounded to odd (truncated, last bit forced to 1 when inexact)."""
+    s, err = _two_sum(a, b)
+    bits = s.view(np.int64 if s.dtype == np.float64 else np.int32)
+    even = (bits & 1) == 0
+    fix = (err != 0) & even & np.isfinite(s)
+    if fix.any():
+        toward = np.where(err > 0, np.inf, -np.inf).astype(s.dtype)
+        s = np.where(fix, np.nextafter(s, toward), s)
+    return s
+
+
+def _fused_multiply_add(a, b, c):
+    """``a * b + c`` rounded once, in the dtype of the (float32/float64) arguments.
+
+    PyTorch's CPU range kernels are compiled with floating-point contraction, so their
+    ``start + step * i`` is one fused multiply-add; NumPy has no fma, so it is emulated
+    exactly: the product split error-free (Dekker), the tail summed with rounding to odd,
+    then one final rounding (Boldo and Melquiond).
+    """
+    dt = a.dtype
+    if dt == np.float32:
+        wide = a.astype(np.float64) * b.astype(np.float64)  # exact: 24 + 24 bits
+        return _round_to_odd_sum(wide, c.astype(np.float64)).astype(np.float32)
+    hi, lo = _two_product(a, b, dt.type(134217729.0))  # 2**27 + 1
+    th, tl = _two_sum(c, hi)
+    with np.errstate(invalid="ignore", over="ignore"):
+        out = th + _round_to_odd_sum(tl, lo)
+    plain = a * b + c
+    return np.where(np.isfinite(out), out, plain)
+
+
+def _linspace_values(start, end, steps: int, dtype) -> np.ndarray:
+    """PyTorch's CPU linspace, bit for bit: the first half counted up from ``start`` and the
+    second half down from ``end``, with ``step = (end - start) / (steps - 1)``, each point
+    computed in the output dtype's arithmetic as one fused multiply-add."""
+    np_dtype = dtype.np_dtype
+    index = np.arange(steps, dtype=np.int64)
+    halfway = steps // 2
+    first = index < halfway
+    count = np.where(first, index, steps - 1 - index)
+    if dtype.is_complex:
+        real_t = np.float32 if np_dtype == np.complex64 else np.float64
+        parts = []
+        for take in (np.real, np.imag):
+            lo, hi = real_t(take(complex(start))), real_t(take(complex(end)))
+            step = real_t(hi - lo) / real_t(steps - 1)
+            parts.append(_linspace_real(lo, hi, step, count, first, real_t))
+        return (parts[0] + 1j * parts[1]).astype(np_dtype)
+    if not dtype.is_floating_point:
+        lo = np_dtype.type(int(start)) if not isinstance(start, bool) else np_dtype.type(start)
+        hi = np_dtype.type(int(end)) if not isinstance(end, bool) else np_dtype.type(end)
+        lo, hi = np.float64(lo), np.float64(hi)
+        step = (hi - lo) / np.float64(steps - 1)
+        values = _linspace_real(lo, hi, step, count, first, np.float64)
+        return np.trunc(values).astype(np_dtype)
+    if np_dtype in (np.float32, np.float64):
+        real_t = np_dtype.type
+        lo, hi = real_t(start), real_t(end)
+        step = real_t(hi - lo) / real_t(steps - 1)
+        return _linspace_real(lo, hi, step, count, first, real_t)
+    # float16 / bfloat16: every operation goes through float32 and rounds back to the
+    # 16-bit type (no contraction across those conversions).
+    h = np_dtype.type
+    f = np.float32
+    lo, hi = h(start), h(end)
+    step = h(f(h(f(hi) - f(lo))) / f(h(steps - 1)))
+    scaled = (f(step) * count.astype(np_dtype).astype(f)).astype(np_dtype).astype(f)
+    values = np.where(first, f(lo) + scaled, f(hi) - scaled)
+    return values.astype(np_dtype)
+
+
+def _linspace_real(lo, hi, step, count, first, real_t) -> np.ndarray:
+    n = count.astype(real_t)
+    step_v = np.where(first, step, -step).astype(real_t)
+    base = np.where(first, lo, hi).astype(real_t)
+    return _fused_multiply_add(step_v, n, base)
+
+
 def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False) -> Tensor:
     """``steps`` values evenly spaced from ``start`` to ``end`` inclusive.
 
@@ -392,26 +489,68 @@ def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False)
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
     dtype = dtype or _dtype.get_default_dtype()
-    # NOTE: PyTorch fills the first half from start and the second half from end, so both
-    # ends are exact; NumPy's formula differs in the last bits.
     if steps == 1:
         return _finish(np.array([start], dtype=dtype.np_dtype), dtype, requires_grad)
-    index = np.arange(steps, dtype=np.float64)
-    step = (end - start) / (steps - 1) if steps > 1 else 0.0
-    halfway = steps // 2
-    values = np.where(index < halfway, start + step * index, end - step * (steps - 1 - index))
-    if not (dtype.is_floating_point or dtype.is_complex):
-        values = np.trunc(values)
-    return _finish(values.astype(dtype.np_dtype), dtype, requires_grad)
+    if steps == 0:
+        return _finish(np.empty(0, dtype=dtype.np_dtype), dtype, requires_grad)
+    return _finish(_linspace_values(start, end, steps, dtype), dtype, requires_grad)
+
+
+def _c_pow(base: float, exponent: float) -> float:
+    try:
+        return math.pow(base, exponent)
+    except (OverflowError, ValueError):
+        with np.errstate(all="ignore"):
+            return float(np.power(base, exponent))
 
 
 def logspace(
     start, end, steps, base=10.0, *, dtype=None, device=None, requires_grad=False
 ) -> Tensor:
-    """``base ** linspace(start, end, steps)``."""
-    exponents = linspace(start, end, steps, dtype=_dtype.float64)._np
+    """``base ** linspace(start, end, steps)``.
+
+    As PyTorch: ``start``/``end`` are first cast to the output dtype, the exponents are then
+    computed in its accumulation type (double for float32/float64/integers, float32 for the
+    16-bit floats), from the start for the first half and from the end for the second, and
+    the power is the C library's double-precision ``pow``, cast to the output dtype.
+    """
+    _check_device(device)
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
     dtype = dtype or _dtype.get_default_dtype()
-    return _finish((base**exponents).astype(dtype.np_dtype), dtype, requires_grad)
+    np_dtype = dtype.np_dtype
+    if steps == 0:
+        return _finish(np.empty(0, dtype=np_dtype), dtype, requires_grad)
+    index = np.arange(steps, dtype=np.int64)
+    first = index < steps // 2
+    count = np.where(first, index, steps - 1 - index)
+    if dtype.is_complex:
+        acc = np_dtype.type
+        lo, hi = np_dtype.type(start), np_dtype.type(end)
+    elif dtype.is_floating_point:
+        acc = np.float32 if np_dtype.itemsize == 2 else np.float64
+        lo, hi = np_dtype.type(start), np_dtype.type(end)
+    else:
+        acc = np.float64
+        lo, hi = np_dtype.type(int(start)), np_dtype.type(int(end))
+    span = acc(np_dtype.type(acc(hi) - acc(lo))) if dtype.is_floating_point else acc(hi) - acc(lo)
+    step = span / acc(max(steps - 1, 1))
+    scaled = step * count.astype(acc)
+    exponents = np.where(first, acc(lo) + scaled, acc(hi) - scaled)
+    if dtype.is_complex:
+        values = np.power(np.complex128(base), exponents.astype(np.complex128))
+    else:
+        # math.pow is the C library's correctly rounded pow (NumPy's SIMD power is not).
+        values = np.fromiter(
+            map(_c_pow, itertools.repeat(float(base)), exponents.astype(np.float64).tolist()),
+            dtype=np.float64,
+            count=steps,
+        )
+    if not (dtype.is_floating_point or dtype.is_complex):
+        values = np.trunc(values)
+    elif np_dtype.itemsize == 2:
+        values = values.astype(np.float32)  # a double reaches a 16-bit float through float
+    return _finish(values.astype(np_dtype), dtype, requires_grad)
 
 
 def eye(n: int, m: int | None = None, *, dtype=None, device=None, requires_grad=False) -> Tensor:

@@ -348,36 +348,17 @@ def embedding_bag(
             "embedding_bag(): argument 'offsets' (position 3) must be Tensor, not "
             f"{type(offsets).__name__}"
         )
-    starts = offsets[:-1] if include_last_offset else offsets
-    output = nn_functional.embedding_bag(
-        weight, indices, starts, _BAG_MODES[mode], per_sample_weights, padding_idx
+    if mode not in _BAG_MODES:
+        raise RuntimeError("`mode` must be sum, mean, or max.")
+    return nn_functional.embedding_bag_parts(
+        weight,
+        indices,
+        offsets,
+        _BAG_MODES[mode],
+        per_sample_weights,
+        padding_idx,
+        include_last_offset,
     )
-    bags = starts.numel()
-    bounds = starts.tolist() + [indices.numel()]
-    sizes = [max(end - start, 0) for start, end in zip(bounds[:-1], bounds[1:])]
-    bag_of = torch.tensor(
-        [b for b, size in enumerate(sizes) for _ in range(size)], dtype=torch.int64
-    )
-    flat = indices.reshape(-1)
-    kept = (
-        flat != padding_idx if padding_idx is not None else torch.ones_like(flat, dtype=torch.bool)
-    )
-    bag_size = torch.zeros(bags, dtype=torch.int64).scatter_add(0, bag_of, kept.to(torch.int64))
-    if mode == 0:
-        zeros = torch.zeros(bags, dtype=torch.int64)
-        return output, torch.empty(0, dtype=torch.int64), zeros, zeros.clone()
-    if mode == 1:
-        return output, bag_of, bag_size, bag_size.clone()
-    columns = weight.shape[1]
-    max_indices = torch.zeros(bags, columns, dtype=torch.int64)
-    with torch.no_grad():
-        rows = weight[flat]
-        for b, (start, end) in enumerate(zip(bounds[:-1], bounds[1:])):
-            members = [i for i in range(start, end) if bool(kept[i])]
-            if members:
-                picked = rows[members].argmax(0)
-                max_indices[b] = flat[members][picked]
-    return output, bag_of, bag_size, max_indices
 
 
 def _prelu_method(self: Tensor, weight: Tensor) -> Tensor:

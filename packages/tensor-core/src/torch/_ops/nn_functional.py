@@ -579,45 +579,115 @@ def softmin(input, dim: int):
 def pad(input: Tensor, pad, mode: str = "constant", value=None) -> Tensor:
     """Pad the last ``len(pad) // 2`` dims: ``pad`` lists (left, right) for the last dim
     first. ``mode``: "constant" (with ``value``), "reflect", "replicate" or "circular"."""
-    pad = tuple(int(p) for p in pad)
-    if len(pad) % 2 or len(pad) // 2 > input.dim():
+    pad = _pad_ints(pad)
+    ndim = input.dim()
+    if len(pad) % 2:
+        raise RuntimeError("Padding length must be divisible by 2")
+    if len(pad) > 2 * ndim:
         raise RuntimeError(
-            "Padding length must be divisible by 2 and at most twice the "
-            "number of dimensions of the input"
+            "Padding length should be less than or equal to two times the input dimension "
+            f"but got padding length {len(pad)} and input of dimension {ndim}"
         )
+    if mode == "constant":
+        return _pad_constant_nd(input, pad, 0 if value is None else value)
+    if mode not in ("reflect", "replicate", "circular"):
+        raise NotImplementedError(f"Unrecognised padding mode {mode}")
+    if value is not None and value != 0:
+        raise RuntimeError(f'Padding mode "{mode}" doesn\'t take in value argument')
+    spatial = len(pad) // 2
+    if spatial not in (1, 2, 3) or ndim not in (spatial + 1, spatial + 2):
+        raise NotImplementedError(
+            f"Padding size {len(pad)} is not supported for {ndim}D input tensor."
+        )
+    shape = list(input.shape)
+    if mode == "circular":
+        for k in range(spatial):
+            left, right = pad[2 * k], pad[2 * k + 1]
+            size = shape[ndim - 1 - k]
+            if left > size or right > size:
+                raise RuntimeError("Padding value causes wrapping around more than once.")
+            if size + left + right < 0:
+                raise RuntimeError("Negative padding value is resulting in an empty dimension")
+    else:
+        kernel = ("reflection" if mode == "reflect" else "replication") + f"_pad{spatial}d"
+        if input.dtype == _dtype.bool_:
+            raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
+        batched = ndim == spatial + 2
+        inner = shape[1:] if batched else shape
+        if 0 in inner:
+            raise RuntimeError(
+                f"Expected {spatial + 1}D or {spatial + 2}D (batch mode) tensor with possibly 0 "
+                "batch size and other non-zero dimensions for input, but got: "
+                f"{_size_str(shape)}"
+            )
+        for k in range(spatial):
+            left, right = pad[2 * k], pad[2 * k + 1]
+            size = shape[ndim - 1 - k]
+            if mode == "reflect" and (left >= size or right >= size):
+                raise RuntimeError(
+                    f"Argument #{4 + 2 * k}: Padding size should be less than the "
+                    f"corresponding input dimension, but got: padding ({left}, {right}) at "
+                    f"dimension {ndim - 1 - k} of input {_size_str(shape)}"
+                )
+        outs = [shape[ndim - 1 - k] + pad[2 * k] + pad[2 * k + 1] for k in range(spatial)]
+        if spatial == 1 and outs[0] < 1:
+            raise RuntimeError(
+                f"input (W: {shape[-1]}) is too small. Calculated output W: {outs[0]}"
+            )
+        if spatial > 1 and min(outs) < 0:
+            new_shape = shape[: ndim - spatial] + outs[::-1]
+            bad = min(outs)
+            raise RuntimeError(
+                f"Trying to create tensor with negative dimension {bad}: {new_shape}"
+            )
     result = input
-    for k in range(len(pad) // 2):
-        dim = input.dim() - 1 - k
+    for k in range(spatial):
+        dim = ndim - 1 - k
         left, right = pad[2 * k], pad[2 * k + 1]
         size = result.shape[dim]
-        if mode == "constant":
-            result = _pad_constant(result, dim, left, right, 0 if value is None else value)
-            continue
         positions = np.arange(-left, size + right)
         if mode == "reflect":
-            if left >= size or right >= size:
-                raise RuntimeError(
-                    f"Argument #4: Padding size should be less than the "
-                    f"corresponding input dimension, but got: padding "
-                    f"({left}, {right}) at dimension {dim} of input "
-                    f"{list(input.shape)}"
-                )
             period = 2 * (size - 1)
             positions = np.abs((positions + period) % period if period else positions * 0)
             positions = np.where(positions >= size, period - positions, positions)
         elif mode == "replicate":
             positions = np.clip(positions, 0, size - 1)
-        elif mode == "circular":
-            positions = positions % size
         else:
-            raise NotImplementedError(f"Unrecognised padding mode {mode}")
+            positions = positions % size if size else positions
         index = Tensor._from_array(positions.astype(np.int64), _dtype.int64)
         result = result.index_select(dim, index)
     return result
 
 
+def _pad_ints(pad) -> tuple:
+    if isinstance(pad, Tensor):
+        raise TypeError("pad(): argument 'pad' (position 2) must be tuple of ints, not Tensor")
+    items = tuple(pad)
+    for position, p in enumerate(items):
+        if isinstance(p, Tensor) and p.dim() == 0 and not p.dtype.is_floating_point:
+            continue
+        if not isinstance(p, (int, np.integer)) or isinstance(p, bool):
+            raise TypeError(
+                "pad(): argument 'pad' (position 2) must be tuple of ints, but found element "
+                f"of type {type(p).__name__} at pos {position}"
+            )
+    return tuple(int(p) for p in items)
+
+
+def _size_str(shape) -> str:
+    return "[" + ", ".join(str(int(n)) for n in shape) + "]"
+
+
+def _pad_constant_nd(x, pad, value):
+    for k in range(len(pad) // 2):
+        x = _pad_constant(x, x.dim() - 1 - k, pad[2 * k], pad[2 * k + 1], value)
+    return x
+
+
 def _pad_constant(x, dim, left, right, value):
     torch = _t()
+    if x.shape[dim] + min(left, 0) + min(right, 0) < 0:
+        raise RuntimeError("narrow(): length must be non-negative.")
     if left < 0:
         x = x.narrow(dim, -left, x.shape[dim] + left)
         left = 0
@@ -639,7 +709,15 @@ def _pad_constant(x, dim, left, right, value):
 @_composite
 def constant_pad_nd(input: Tensor, pad, value=0) -> Tensor:
     """``pad(input, pad, "constant", value)``."""
-    return globals()["pad"](input, pad, "constant", value)
+    pad = _pad_ints(pad)
+    if len(pad) % 2:
+        raise RuntimeError(f"Length of pad must be even but instead it equals {len(pad)}")
+    if len(pad) > 2 * input.dim():
+        raise RuntimeError(
+            "Length of pad should be no more than twice the number of dimensions of the input. "
+            f"Pad length is {len(pad)}while the input has {input.dim()}dimensions."
+        )
+    return _pad_constant_nd(input, pad, value)
 
 
 # ---------------------------------------------------------------- recurrent cells
@@ -688,44 +766,175 @@ def _linear(x, weight, bias):
 
 @_composite
 def embedding_bag(
-    weight, input, offsets=None, mode: str = "mean", per_sample_weights=None, padding_idx=None
+    weight,
+    input,
+    offsets=None,
+    mode: str = "mean",
+    per_sample_weights=None,
+    padding_idx=None,
+    include_last_offset: bool = False,
 ):
     """Sums, means or maxima of bags of embedding rows: ``input`` 2-D (one bag per row)
-    or 1-D with ``offsets`` marking where each bag starts."""
-    torch = _t()
+    or 1-D with ``offsets`` marking where each bag starts (with ``include_last_offset``,
+    the last offset ends the last bag)."""
+    if per_sample_weights is not None and tuple(input.shape) != tuple(per_sample_weights.shape):
+        raise ValueError(
+            f"embedding_bag: If per_sample_weights ({per_sample_weights.shape}) is not None, "
+            f"then it must have the same shape as the input ({input.shape})"
+        )
     if input.dim() == 2:
-        offsets = torch.arange(0, input.numel(), input.shape[1])
+        offsets = _t().arange(0, input.numel(), input.shape[1])
         input = input.reshape(-1)
-    if offsets is None:
-        raise ValueError("offsets has to be a 1D Tensor but got None")
-    rows = embedding(weight, input)
+        if per_sample_weights is not None:
+            per_sample_weights = per_sample_weights.reshape(-1)
+    elif input.dim() == 1:
+        if offsets is None:
+            raise ValueError("offsets has to be a 1D Tensor but got None")
+        if offsets.dim() != 1:
+            raise ValueError("offsets has to be a 1D Tensor")
+        if offsets.dtype != input.dtype:  # PyTorch brings both to their promoted type
+            common = _t().promote_types(input.dtype, offsets.dtype)
+            input, offsets = input.to(common), offsets.to(common)
+    else:
+        raise ValueError(
+            f"input has to be 1D or 2D Tensor, but got Tensor of dimension {input.dim()}"
+        )
+    if mode not in _BAG_MODE_NUMBERS:
+        raise ValueError("mode has to be one of sum, mean or max")
+    if per_sample_weights is not None and mode != "sum":
+        raise NotImplementedError(
+            "embedding_bag: per_sample_weights was not None. "
+            "per_sample_weights is only supported for mode='sum' "
+            f"(got mode='{mode}'). Please open a feature request "
+            "on GitHub."
+        )
+    return embedding_bag_parts(
+        weight, input, offsets, mode, per_sample_weights, padding_idx, include_last_offset
+    )[0]
+
+
+_BAG_MODE_NUMBERS = {"sum": 0, "mean": 1, "max": 2}
+
+
+def _check_bag_arguments(weight, indices, offsets, mode, per_sample_weights, last, padding_idx):
+    num = weight.shape[0] if weight.dim() else 0
+    if padding_idx is not None and not -num <= padding_idx < num:
+        raise RuntimeError(
+            f"padding_idx must be within the number of embeddings, -{num} through "
+            f"{num - 1}, but got {padding_idx}"
+        )
+    if offsets.dim() != 1:
+        raise RuntimeError(
+            f"offsets has to be a 1D Tensor, but got Tensor of dimension {offsets.dim()}"
+        )
+    for name, t in (("indices", indices), ("offsets", offsets)):
+        if t.dtype not in (_dtype.int64, _dtype.int32):
+            raise RuntimeError(
+                f"Expected tensor for argument #1 '{name}' to have one of the following scalar "
+                f"types: Long, Int; but got {t.type()} instead (while checking arguments for "
+                "embedding_bag)"
+            )
+    starts = offsets._np.astype(np.int64)
+    n = indices.numel()
+    if starts.size:
+        if starts[0] != 0:
+            raise RuntimeError(
+                "offsets[0] has to be 0, i.e., the first sequence in the mini-batch has to "
+                f"start from position 0. However, got {int(starts[0])}"
+            )
+        if starts[-1] > n:
+            raise RuntimeError(
+                f"offsets[-1] can not be greater than input's length {n} but got "
+                f"offsets[-1] of {int(starts[-1])}"
+            )
     if per_sample_weights is not None:
         if mode != "sum":
-            raise NotImplementedError(
-                "embedding_bag: per_sample_weights was not None. "
-                "per_sample_weights is only supported for mode='sum' "
-                f"(got mode='{mode}'). Please open a feature request "
-                "on GitHub."
+            raise RuntimeError("embedding_bag: per_sample_weights only supported with mode='sum'")
+        if per_sample_weights.dtype != weight.dtype:
+            raise RuntimeError(
+                "Expected tensor for argument #1 'weight' to have the same type as tensor for "
+                f"argument #1 'per_sample_weights'; but type {weight.type()} does not equal "
+                f"{per_sample_weights.type()} (while checking arguments for embedding_bag)"
             )
-        rows = rows * per_sample_weights.unsqueeze(-1)
-    keep = torch.ones(input.shape[0], dtype=weight.dtype)
-    if padding_idx is not None:
-        keep = (input != padding_idx).to(weight.dtype)
-        rows = rows * keep.unsqueeze(-1)
-    bags = offsets.shape[0]
-    starts = offsets.tolist() + [input.shape[0]]
-    bag_of = torch.tensor(np.repeat(np.arange(bags), np.diff(starts)), dtype=torch.int64)
+    if last and starts.size < 1:
+        raise RuntimeError("include_last_offset: number of offset should be at least 1")
+    if starts.size and starts.min() < 0:
+        raise IndexError("index out of range in self")
+    if starts.size and (np.diff(starts) < 0).any():
+        raise RuntimeError(
+            "Expected i < index_size to be true, but got false.  (Could this error message be "
+            "improved?  If so, please report an enhancement request to PyTorch.)"
+        )
+    flat = indices._np.reshape(-1).astype(np.int64)
+    bad = np.nonzero((flat < 0) | (flat >= num))[0]
+    if bad.size:
+        raise RuntimeError(
+            f"Index {int(bad[0])} of input takes value {int(flat[bad[0]])} which is not in the "
+            f"valid range [0, {num})"
+        )
+    return starts, flat
+
+
+def embedding_bag_parts(
+    weight, indices, offsets, mode, per_sample_weights=None, padding_idx=None, last=False
+):
+    """``(output, offset2bag, bag_size, max_indices)`` as PyTorch's CPU kernel makes them.
+
+    With ``last`` (include_last_offset) the final offset closes the bag list, but, as in
+    PyTorch, the last bag's membership (bag sizes, means' divisors, maxima) runs to the end
+    of ``indices``; only sums and means without ``padding_idx`` stop at the last offset."""
+    torch = _t()
+    starts, flat = _check_bag_arguments(
+        weight, indices, offsets, mode, per_sample_weights, last, padding_idx
+    )
+    n = flat.size
+    columns = weight.shape[1]
+    if padding_idx is not None and padding_idx < 0:
+        padding_idx += weight.shape[0]
+    bag_starts = starts[:-1] if last else starts
+    bags = bag_starts.size
+    if bags:
+        bag_of = np.searchsorted(bag_starts, np.arange(n), side="right") - 1
+    else:
+        bag_of = np.full(n, -1)
+    bag_of = bag_of.astype(np.int64)
+    member = bag_of >= 0
+    kept = member & (flat != padding_idx) if padding_idx is not None else member
+    counted = kept.copy()
+    if last and padding_idx is None and mode != "max" and starts.size:
+        counted &= np.arange(n) < starts[-1]
+    bag_size = np.bincount(bag_of[kept], minlength=bags).astype(np.int64)[:bags]
+    offset2bag = Tensor._from_array(np.where(member, bag_of, 0), _dtype.int64)
+    sizes = Tensor._from_array(bag_size, _dtype.int64)
     if mode == "max":
-        pieces = [
-            rows[s:e].amax(0, keepdim=True)
-            if e > s
-            else torch.zeros(1, weight.shape[1], dtype=weight.dtype)
-            for s, e in zip(starts[:-1], starts[1:])
-        ]
-        return torch.cat(pieces, 0)
-    index = bag_of.unsqueeze(-1).expand(-1, weight.shape[1])
-    sums = torch.zeros(bags, weight.shape[1], dtype=weight.dtype).scatter_add(0, index, rows)
-    if mode == "sum":
-        return sums
-    counts = torch.zeros(bags, dtype=weight.dtype).scatter_add(0, bag_of, keep)
-    return sums / torch.clamp(counts, min=1).unsqueeze(-1)
+        out = torch.zeros(bags, columns, dtype=weight.dtype)
+        best = np.zeros((bags, columns), dtype=np.int64)
+        if kept.any():
+            rows = weight[Tensor._from_array(flat[kept], _dtype.int64)]
+            index = Tensor._from_array(np.repeat(bag_of[kept][:, None], columns, 1), _dtype.int64)
+            out = out.scatter_reduce(0, index, rows, "amax", include_self=False)
+            # the row holding each maximum (the first one on ties, as PyTorch's loop)
+            values = weight._np[flat[kept]]
+            owner = bag_of[kept]
+            for column in range(columns):
+                order = np.lexsort((np.arange(values.shape[0])[::-1], values[:, column], owner))
+                tail = np.r_[owner[order][1:] != owner[order][:-1], True]
+                chosen = order[tail]
+                best[owner[chosen], column] = flat[kept][chosen]
+        return out, offset2bag, sizes, Tensor._from_array(best, _dtype.int64)
+    rows = weight[Tensor._from_array(flat[counted], _dtype.int64)]
+    if per_sample_weights is not None:
+        picked = Tensor._from_array(np.nonzero(counted)[0], _dtype.int64)
+        rows = rows * per_sample_weights.reshape(-1)[picked].unsqueeze(-1)
+    index = Tensor._from_array(np.repeat(bag_of[counted][:, None], columns, 1), _dtype.int64)
+    out = torch.zeros(bags, columns, dtype=weight.dtype).scatter_add(0, index, rows)
+    if mode == "mean":
+        divisor = Tensor._from_array(
+            np.maximum(bag_size, 1)[:, None].astype(np.int64), _dtype.int64
+        )
+        out = (out / divisor).to(weight.dtype)
+        return out, offset2bag, sizes, sizes.clone()
+    zeros = torch.zeros(starts.size, dtype=torch.int64)
+    if padding_idx is None:
+        offset2bag = torch.empty(0, dtype=torch.int64)
+    return out, offset2bag, zeros, zeros.clone()
