@@ -16,19 +16,32 @@ def has_autograd() -> bool:
     return get_grad_engine().available
 
 
+def has_nn() -> bool:
+    """Whether torch-nn is installed (golden cases written against torch.nn.functional)."""
+    import importlib.util
+
+    try:
+        return importlib.util.find_spec("torch.nn") is not None
+    except ModuleNotFoundError:
+        return False
+
+
 def pytest_configure(config):
     config.addinivalue_line(
         "markers", "autograd: needs torch-autograd (skipped where only torch-core is installed)"
     )
+    config.addinivalue_line("markers", "nn: needs torch-nn (skipped where it is not installed)")
 
 
 def pytest_collection_modifyitems(config, items):
-    if has_autograd():
-        return
-    skip = pytest.mark.skip(reason="needs torch-autograd, which is not installed")
-    for item in items:
-        if item.get_closest_marker("autograd"):
-            item.add_marker(skip)
+    missing = {"autograd": not has_autograd(), "nn": not has_nn()}
+    for marker, absent in missing.items():
+        if not absent:
+            continue
+        skip = pytest.mark.skip(reason=f"needs torch-{marker}, which is not installed")
+        for item in items:
+            if item.get_closest_marker(marker):
+                item.add_marker(skip)
 
 
 @pytest.fixture(scope="session")
