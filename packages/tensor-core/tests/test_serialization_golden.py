@@ -189,3 +189,33 @@ def test_whole_module_pickled_by_pytorch_loads_with_its_classes_allowed():
     with torch.serialization.safe_globals(allowed):  # Dropout not allowed
         with pytest.raises(pickle.UnpicklingError, match="torch.nn.modules.dropout.Dropout"):
             torch.load(GOLDEN / "whole_module.pt")
+
+
+def test_unsafe_globals_in_checkpoint_as_pytorch_lists_them():
+    # the names PyTorch 2.13's get_unsafe_globals_in_checkpoint gives for these files
+    unsafe = torch.serialization.get_unsafe_globals_in_checkpoint
+    assert sorted(unsafe(GOLDEN / "whole_module.pt")) == [
+        "torch.nn.modules.activation.ReLU",
+        "torch.nn.modules.batchnorm.BatchNorm2d",
+        "torch.nn.modules.container.Sequential",
+        "torch.nn.modules.conv.Conv2d",
+        "torch.nn.modules.dropout.Dropout",
+        "torch.nn.modules.flatten.Flatten",
+        "torch.nn.modules.linear.Linear",
+    ]
+    assert unsafe(GOLDEN / "nested.pt") == []
+    assert unsafe(GOLDEN / "corpus" / "zip_os_system.pt") == ["os.system"]
+    with pytest.raises(ValueError, match="Expected input to be a checkpoint returned by torch"):
+        unsafe(GOLDEN / "legacy_views.pt")
+
+
+def test_unsafe_globals_leave_out_what_the_user_allowed():
+    nn = pytest.importorskip("torch.nn", exc_type=ImportError)
+    unsafe = torch.serialization.get_unsafe_globals_in_checkpoint
+    with torch.serialization.safe_globals([nn.Sequential, nn.BatchNorm2d, nn.ReLU]):
+        left = unsafe(GOLDEN / "whole_module.pt")
+    assert "torch.nn.modules.batchnorm.BatchNorm2d" not in left
+    assert "torch.nn.modules.container.Sequential" not in left
+    assert "torch.nn.modules.linear.Linear" in left and len(left) == 4
+    with open(GOLDEN / "whole_module.pt", "rb") as f:  # file objects too
+        assert len(unsafe(f)) == 7

@@ -18,10 +18,11 @@ from ._serialization import names as _names
 from ._serialization import safe_globals as _registry
 from ._serialization.atomic_file import save_atomically
 from ._serialization.legacy_format import load_legacy, save_legacy
+from ._serialization.limits import MAX_PICKLE_BYTES
 from ._serialization.location import check_map_location
 from ._serialization.sources import Cursor, open_source
 from ._serialization.tar_format import is_tar_checkpoint, load_tar
-from ._serialization.unpickler import WeightsUnpickler
+from ._serialization.unpickler import WeightsUnpickler, globals_in_pickle
 from ._serialization.zip_format import load_zip, save_zip
 from ._serialization.zip_reader import ZIP_MAGIC, ZipReader
 
@@ -32,6 +33,7 @@ __all__ = [
     "clear_safe_globals",
     "get_safe_globals",
     "safe_globals",
+    "get_unsafe_globals_in_checkpoint",
     "DEFAULT_PROTOCOL",
 ]
 
@@ -269,3 +271,39 @@ def _load_from(source, f, map_location, mmap, weights_only, unpickle_bytes, unpi
             )
         return load_tar(cursor, unpickle_stream, map_location)
     return load_legacy(cursor, unpickle_stream, map_location)
+
+
+def get_unsafe_globals_in_checkpoint(f) -> list[str]:
+    """The ``module.name`` of every class or function a zip checkpoint names that a
+    ``weights_only`` load would refuse (neither allowed by default nor by
+    :func:`add_safe_globals` / :class:`safe_globals`), found by reading its pickle's
+    opcodes without running them.
+
+    Args:
+        f (str or os.PathLike or file): the checkpoint, saved by :func:`torch.save` in the
+            zip format.
+
+    Returns:
+        list[str]: the refused names, each once, in the order the pickle first uses them.
+
+    Examples::
+
+        >>> import collections, io, torch
+        >>> buffer = io.BytesIO()
+        >>> torch.save({"n": collections.Counter("aab"), "t": torch.ones(1)}, buffer)
+        >>> _ = buffer.seek(0)
+        >>> torch.serialization.get_unsafe_globals_in_checkpoint(buffer)
+        []
+    """
+    source, owned = open_source(f, False)
+    try:
+        if source.size < 4 or source.read(0, 4) != ZIP_MAGIC:
+            raise ValueError("Expected input to be a checkpoint returned by torch.save")
+        data = ZipReader(source).read("data.pkl", limit=MAX_PICKLE_BYTES).tobytes()
+    finally:
+        source.close()
+        if owned is not None:
+            owned.close()
+    checker = WeightsUnpickler(io.BytesIO(b""))
+    return [f"{module}.{name}" for module, name in globals_in_pickle(data)
+            if not checker.allows(module, name)]  # fmt: skip

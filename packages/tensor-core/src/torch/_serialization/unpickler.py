@@ -15,6 +15,7 @@ import _compat_pickle
 import codecs
 import collections
 import pickle
+import pickletools
 import struct
 
 from . import names
@@ -249,6 +250,14 @@ class WeightsUnpickler:
         if not names.is_storage_class(obj) and obj is not names.Tensor:
             self._allowed_calls.add(id(obj))
         return obj
+
+    def allows(self, module: str, name: str) -> bool:
+        """Whether a weights-only load may use the global ``module.name``."""
+        try:
+            self._resolve(module, name)
+        except pickle.UnpicklingError:
+            return False
+        return True
 
     def _relocated_user_global(self, module: str, name: str):
         # a class the user allowed, named by PyTorch's module path for it (which may
@@ -516,3 +525,46 @@ def _as_dict(target) -> dict:
 
 def _object_setstate():
     return getattr(object, "__setstate__", None)
+
+
+_STRING_OPCODES = frozenset(
+    {"SHORT_BINUNICODE", "BINUNICODE", "BINUNICODE8", "UNICODE", "SHORT_BINSTRING",
+     "BINSTRING", "STRING"}
+)  # fmt: skip
+
+
+def globals_in_pickle(data: bytes) -> list[tuple[str, str]]:
+    """Every ``(module, name)`` the pickle ``data`` names through GLOBAL, INST or
+    STACK_GLOBAL, in order of first use, found by reading its opcodes without running
+    any. A STACK_GLOBAL whose operands are not strings pushed (or memoized) by the pickle
+    itself cannot be named statically and is left out."""
+    found: dict[tuple[str, str], None] = {}
+    pushed: list = []  # the last values pushed: strings, or None for anything else
+    memo: dict = {}
+    try:
+        for opcode, arg, _ in pickletools.genops(data):
+            kind = opcode.name
+            if kind in ("GLOBAL", "INST"):
+                module, _, name = arg.partition(" ")
+                found.setdefault((module, name), None)
+                pushed.append(None)
+            elif kind == "STACK_GLOBAL":
+                if len(pushed) >= 2 and all(isinstance(v, str) for v in pushed[-2:]):
+                    found.setdefault((pushed[-2], pushed[-1]), None)
+                pushed.append(None)
+            elif kind in _STRING_OPCODES:
+                pushed.append(arg if isinstance(arg, str) else None)
+            elif kind == "MEMOIZE":
+                memo[len(memo)] = pushed[-1] if pushed else None
+            elif kind in ("PUT", "BINPUT", "LONG_BINPUT"):
+                memo[arg] = pushed[-1] if pushed else None
+            elif kind in ("GET", "BINGET", "LONG_BINGET"):
+                pushed.append(memo.get(arg))
+            else:
+                pushed.append(None)
+            del pushed[:-2]
+    except (ValueError, TypeError, EOFError, UnicodeDecodeError, struct.error) as error:
+        raise weights_only_error(
+            f"Malformed pickle data: {type(error).__name__}: {error}"
+        ) from None
+    return list(found)
