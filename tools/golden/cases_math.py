@@ -824,3 +824,25 @@ EMBEDDING_BAG = [
     ],
 ]
 GROUPS["embedding_bag"] = EMBEDDING_BAG
+
+_AAX = "x = (torch.arange(2 * 2 * 11 * 13, dtype=torch.float64).reshape(2, 2, 11, 13) * 0.37).sin()"
+ANTIALIAS = [
+    f"{_AAX}; x.requires_grad_(); y = torch.nn.functional.interpolate(x, {size}, mode='{m}', align_corners={a}, antialias=True); (y * torch.arange(y.numel(), dtype=torch.float64).reshape(y.shape).cos()).sum().backward(); {_R.format('y.detach()')}, {_R.format('x.grad')}"
+    for m in ("bilinear", "bicubic")
+    for a in (False, True)
+    for size in (
+        "scale_factor=0.5",
+        "scale_factor=0.3",
+        "scale_factor=(0.7, 0.45)",
+        "size=(4, 6)",
+        "scale_factor=2.0",
+        "size=(14, 7)",
+    )
+]
+ANTIALIAS += [
+    f"{_AAX}; y = torch.nn.functional.interpolate(x.float(), scale_factor=0.4, mode='bilinear', antialias=True); y.dtype, {_R2.format('y')}",
+    f"{_AAX}; torch.nn.functional.interpolate(x, scale_factor=0.5, mode='nearest', antialias=True)",
+    f"{_AAX}; torch.nn.functional.interpolate(x[0], scale_factor=0.5, mode='bilinear', antialias=True)",
+    f"{_AAX}; torch.nn.functional.interpolate(x, scale_factor=2.0, mode='bilinear', antialias=True).allclose(torch.nn.functional.interpolate(x, scale_factor=2.0, mode='bilinear'))",
+]
+GROUPS["antialias"] = ANTIALIAS

@@ -182,6 +182,11 @@ def interpolate(
             "align_corners option can only be set with the interpolating modes: "
             "linear | bilinear | bicubic | trilinear"
         )
+    if antialias and (mode not in ("bilinear", "bicubic", "lanczos") or input.dim() != 4):
+        raise ValueError(
+            "Anti-alias option is restricted to bilinear, bicubic, and lanczos modes and "
+            "requires a 4-D tensor as input"
+        )
     needs = {"linear": 3, "bilinear": 4, "bicubic": 4, "trilinear": 5}
     if mode in needs and input.dim() != needs[mode]:
         if mode == "bicubic" or input.dim() not in (3, 4, 5):
@@ -205,9 +210,7 @@ def interpolate(
         if recompute_scale_factor:
             scales = (None,) * nd
     if antialias:
-        raise NotImplementedError(
-            "interpolate: antialias=True is not built yet; pass antialias=False"
-        )
+        return _interpolate_antialiased(input, out, scales, bool(align_corners), mode)
     if mode == "area":  # the average of each output cell's window
         return adaptive_avg_pool(input, out, nd)
     result = input
@@ -237,6 +240,53 @@ def interpolate(
             1 - frac, dim, result.dim(), input.dtype
         ) + _take(result, dim, high) * _weights(frac, dim, result.dim(), input.dtype)
     return result
+
+
+def _aa_filter(x: np.ndarray, mode: str) -> np.ndarray:
+    x = np.abs(x)
+    if mode == "bilinear":
+        return np.maximum(1.0 - x, 0.0)
+    a = -0.5  # Keys' cubic with a = -0.5, the kernel PyTorch's antialiased bicubic uses
+    near = ((a + 2) * x - (a + 3)) * x * x + 1
+    far = ((a * x - 5 * a) * x + 8 * a) * x - 4 * a
+    return np.where(x < 1, near, np.where(x < 2, far, 0.0))
+
+
+def _aa_matrix(in_size: int, out_size: int, scale, align: bool, mode: str) -> np.ndarray:
+    """The (out_size, in_size) resampling matrix of one antialiased axis: each output pixel
+    averages the input pixels under a filter stretched by the downscaling factor (unstretched
+    when upscaling), the taps normalised to sum to one."""
+    if align:
+        ratio = (in_size - 1) / (out_size - 1) if out_size > 1 else 0.0
+    elif scale is not None and scale > 0:
+        ratio = 1.0 / scale
+    else:
+        ratio = in_size / out_size
+    half_width = 1.0 if mode == "bilinear" else 2.0
+    support = half_width * ratio if ratio >= 1.0 else half_width
+    inv = 1.0 / ratio if ratio >= 1.0 else 1.0
+    center = ratio * (np.arange(out_size) + 0.5)
+    low = np.maximum(np.trunc(center - support + 0.5), 0).astype(np.int64)
+    high = np.minimum(np.trunc(center + support + 0.5).astype(np.int64), in_size)
+    taps = np.arange(in_size)[None, :]
+    inside = (taps >= low[:, None]) & (taps < high[:, None])
+    weights = np.where(inside, _aa_filter((taps - center[:, None] + 0.5) * inv, mode), 0.0)
+    total = weights.sum(1, keepdims=True)
+    return np.where(total != 0, weights / np.where(total != 0, total, 1.0), weights)
+
+
+def _interpolate_antialiased(input, out, scales, align: bool, mode: str):
+    """Separable antialiased resampling of a 4-D input: one matrix product per spatial axis
+    (width first, as PyTorch), so the gradient is that of the products."""
+    torch = _t()
+    np_dtype = np.float32 if input.dtype.itemsize <= 4 else np.float64
+    work = input if input.dtype in (_dtype.float32, _dtype.float64) else input.float()
+    h, w = input.shape[2], input.shape[3]
+    mw = _aa_matrix(w, out[1], scales[1], align, mode).astype(np_dtype)
+    mh = _aa_matrix(h, out[0], scales[0], align, mode).astype(np_dtype)
+    result = torch.matmul(work, Tensor._from_array(np.ascontiguousarray(mw.T), work.dtype))
+    result = torch.matmul(Tensor._from_array(mh, work.dtype), result)
+    return result.to(input.dtype) if result.dtype != input.dtype else result
 
 
 # ------------------------------------------------------------ shuffles, unfold

@@ -787,6 +787,19 @@ op_db: list[OpInfo] = [
         ],
     ),
     OpInfo(
+        "interpolate_antialias",
+        lambda x, m, a, size: torch._ops.resampling.interpolate(
+            x, size=size, mode=m, align_corners=a, antialias=True
+        ),
+        None,
+        lambda d: [
+            SampleInput((_make((1, 2, 7, 9), d, 1),), (m, a, size))
+            for m in ("bilinear", "bicubic")
+            for a in (False, True)
+            for size in ((3, 4), (9, 5))
+        ],
+    ),
+    OpInfo(
         "im2col",
         lambda x: torch._ops.resampling.im2col(x, 2, 1, 1, 2),
         None,
