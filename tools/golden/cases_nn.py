@@ -421,6 +421,84 @@ MODULES += [
         [r(2, 4, 8), r(2, 5, 8)],
         {},
     ),
+    # parametrizations (torch.nn.utils.parametrize / parametrizations): the state_dict holds
+    # parametrizations.weight.original(0/1) and the parametrizations' buffers
+    ("parametrize", "nn.utils.parametrizations.weight_norm(nn.Linear(5, 3))", [r(4, 5)], {}),
+    (
+        "parametrize",
+        "nn.utils.parametrizations.weight_norm(nn.Conv2d(2, 3, 3), dim=None)",
+        [r(1, 2, 5, 5)],
+        {},
+    ),
+    (
+        "parametrize",
+        "nn.utils.parametrizations.weight_norm(nn.Conv1d(2, 4, 3), dim=1)",
+        [r(2, 2, 6)],
+        {},
+    ),
+    (
+        "parametrize",
+        "nn.utils.parametrizations.spectral_norm(nn.Linear(5, 3))",
+        [r(4, 5)],
+        {"train": True},
+    ),
+    (
+        "parametrize",
+        "nn.utils.parametrizations.spectral_norm(nn.Linear(5, 3), n_power_iterations=3)",
+        [r(4, 5)],
+        {},
+    ),
+    (
+        "parametrize",
+        "nn.utils.parametrizations.spectral_norm(nn.Conv2d(2, 3, 3))",
+        [r(1, 2, 5, 5)],
+        {"train": True},
+    ),
+    (
+        "parametrize",
+        "nn.utils.parametrizations.spectral_norm(nn.ConvTranspose2d(2, 3, 2), n_power_iterations=2)",
+        [r(1, 2, 3, 3)],
+        {"train": True},
+    ),
+    ("parametrize", "nn.utils.parametrizations.orthogonal(nn.Linear(4, 4))", [r(3, 4)], {}),
+    (
+        "parametrize",
+        "nn.utils.parametrizations.orthogonal(nn.Linear(4, 4), orthogonal_map='cayley')",
+        [r(3, 4)],
+        {},
+    ),
+    ("parametrize", "nn.utils.parametrizations.orthogonal(nn.Linear(3, 5))", [r(2, 3)], {}),
+    ("parametrize", "nn.utils.parametrizations.orthogonal(nn.Linear(5, 3))", [r(2, 5)], {}),
+    (
+        "parametrize",
+        "nn.utils.parametrizations.orthogonal(nn.Linear(3, 5), orthogonal_map='matrix_exp')",
+        [r(2, 3)],
+        {},
+    ),
+    (
+        "parametrize",
+        "nn.utils.parametrizations.orthogonal(nn.Linear(4, 4), use_trivialization=False)",
+        [r(3, 4)],
+        {},
+    ),
+    (
+        "parametrize",
+        "nn.utils.parametrize.register_parametrization(nn.Linear(4, 3), 'weight', nn.Tanh())",
+        [r(2, 4)],
+        {},
+    ),
+    (
+        "parametrize",
+        "nn.utils.parametrize.register_parametrization(nn.utils.parametrize.register_parametrization(nn.Linear(4, 3), 'weight', nn.Tanh()), 'weight', nn.Hardtanh(-0.2, 0.2))",
+        [r(2, 4)],
+        {},
+    ),
+    (
+        "parametrize",
+        "nn.utils.parametrize.register_parametrization(nn.utils.parametrizations.weight_norm(nn.Linear(4, 3)), 'bias', nn.Softsign())",
+        [r(2, 4)],
+        {},
+    ),
 ]
 
 # repr strings (the module is built and printed)
@@ -491,6 +569,11 @@ REPRS = [
     "nn.LazyInstanceNorm1d()", "nn.LazyInstanceNorm2d(affine=True)", "nn.LazyInstanceNorm3d(track_running_stats=True)",
     "nn.DataParallel(nn.Linear(2, 2))",
     "nn.Sequential(nn.Sequential(nn.Sequential(nn.ReLU())), nn.ModuleDict({'x': nn.ModuleList([nn.Tanh(), nn.Tanh()])}))",
+    "nn.utils.parametrizations.weight_norm(nn.Linear(3, 2))",
+    "nn.utils.parametrizations.spectral_norm(nn.Conv2d(2, 3, 3))",
+    "nn.utils.parametrizations.orthogonal(nn.Linear(3, 5))",
+    "nn.utils.parametrize.register_parametrization(nn.utils.parametrize.register_parametrization(nn.BatchNorm1d(2), 'running_mean', nn.Tanh()), 'running_mean', nn.ReLU())",
+    "nn.Sequential(nn.utils.parametrizations.weight_norm(nn.Linear(3, 2)), nn.ReLU())",
 ]  # fmt: skip
 
 # nn.functional expressions over deterministic inputs; results or exception messages
@@ -597,3 +680,63 @@ FUNCTIONAL = [
     "F.affine_grid(torch.tensor([[[1.0, 0.2, 0.1], [0.0, 0.9, -0.1]]]), (1, 1, 2, 3), align_corners=False)",
     "F.grid_sample(img, F.affine_grid(torch.tensor([[[0.9, 0.1, 0.0], [0.0, 1.1, 0.1]]]).expand(2, 2, 3), (2, 3, 3, 2), align_corners=False), align_corners=False)",
 ]
+
+# torch.nn.utils.parametrize behaviours: each case runs its setup (statements, with
+# deterministic values) and records the result expression (tensors, lists, strings) or
+# the exception raised by the setup or the expression
+PARAMETRIZE_SETUP = """
+from torch.nn.utils import parametrize as P, parametrizations as PZ
+def fill(m, scale=0.3, shift=0.05):
+    with torch.no_grad():
+        for v in m.state_dict().values():
+            if v.is_floating_point():
+                v.copy_(torch.linspace(-1, 1, v.numel()).reshape(v.shape) * scale + shift)
+    return m
+class Scale(nn.Module):
+    def forward(self, X):
+        return X * 2
+    def right_inverse(self, X):
+        return X / 2
+class Split(nn.Module):
+    def forward(self, A, B):
+        return A + B
+    def right_inverse(self, X):
+        return X * 0.25, X * 0.75
+class Sym(nn.Module):
+    def forward(self, X):
+        return X.triu() + X.triu(1).mT
+"""
+PARAMETRIZE = {
+    "keys_weight_norm": ("m = PZ.weight_norm(nn.Linear(3, 2))", "[list(m.state_dict()), [n for n, _ in m.named_parameters()], type(m).__name__]"),
+    "keys_spectral_norm": ("m = PZ.spectral_norm(nn.Linear(3, 2))", "[list(m.state_dict()), [n for n, _ in m.named_buffers()], [n for n, _ in m.named_modules()]]"),
+    "keys_orthogonal": ("m = PZ.orthogonal(nn.Linear(3, 5))", "[list(m.state_dict()), m.parametrizations.weight[0].orthogonal_map.name]"),
+    "keys_buffer": ("m = P.register_parametrization(nn.BatchNorm1d(2), 'running_mean', Scale())", "[list(m.state_dict()), [n for n, _ in m.named_buffers()]]"),
+    "keys_split": ("m = fill(P.register_parametrization(nn.Linear(2, 2), 'weight', Split()))", "[list(m.state_dict()), m.parametrizations.weight.original0.requires_grad]"),
+    "original_is_the_weight": ("m = nn.Linear(3, 3); w = m.weight; P.register_parametrization(m, 'weight', Sym())", "[m.parametrizations.weight.original is w, type(m.parametrizations.weight).__name__]"),
+    "is_parametrized": ("m = P.register_parametrization(nn.Linear(3, 3), 'weight', Sym())", "[P.is_parametrized(m), P.is_parametrized(m, 'weight'), P.is_parametrized(m, 'bias'), P.is_parametrized(nn.Linear(1, 1)), P.type_before_parametrizations(m).__name__]"),
+    "right_inverse_init": ("w = torch.linspace(-1, 1, 4).reshape(2, 2); m = nn.Linear(2, 2); m.weight.data.copy_(w); P.register_parametrization(m, 'weight', Scale())", "[m.parametrizations.weight.original, m.weight]"),
+    "assign_right_inverse": ("m = P.register_parametrization(nn.Linear(2, 2), 'weight', Scale()); m.weight = torch.tensor([[1.0, 2.0], [3.0, 4.0]])", "[m.parametrizations.weight.original, m.weight]"),
+    "assign_weight_norm": ("m = PZ.weight_norm(nn.Linear(2, 2)); m.weight = torch.tensor([[3.0, 4.0], [0.0, -2.0]])", "[m.parametrizations.weight.original0, m.parametrizations.weight.original1, m.weight]"),
+    "assign_no_inverse": ("m = P.register_parametrization(nn.Linear(2, 2), 'weight', Sym())", "setattr(m, 'weight', torch.eye(2))"),
+    "assign_orthogonal_shape": ("m = PZ.orthogonal(nn.Linear(3, 2))", "setattr(m, 'weight', torch.ones(3, 3))"),
+    "assign_orthogonal_notriv": ("m = PZ.orthogonal(nn.Linear(4, 4), orthogonal_map='householder', use_trivialization=False); m.weight = torch.linalg.qr(torch.linspace(-1, 1, 16).reshape(4, 4) + 2 * torch.eye(4)).Q", "[m.weight, m.parametrizations.weight.original]"),
+    "assign_orthogonal_triv": ("m = PZ.orthogonal(nn.Linear(3, 3)); m.weight = torch.linspace(-1, 1, 9).reshape(3, 3) + torch.eye(3)", "[m.weight, m.parametrizations.weight.original, m.parametrizations.weight[0].base]"),
+    "remove_leave": ("m = fill(P.register_parametrization(nn.Linear(3, 3), 'weight', Sym())); w = m.weight; P.remove_parametrizations(m, 'weight')", "[type(m).__name__, list(m.state_dict()), m.weight, hasattr(m, 'parametrizations'), type(m.weight).__name__]"),
+    "remove_original": ("m = fill(P.register_parametrization(nn.Linear(3, 3), 'weight', Sym())); P.remove_parametrizations(m, 'weight', leave_parametrized=False)", "[list(m.state_dict()), m.weight]"),
+    "remove_split": ("m = fill(P.register_parametrization(nn.Linear(2, 2), 'weight', Split())); P.remove_parametrizations(m, 'weight')", "[list(m.state_dict()), m.weight, type(m.weight).__name__]"),
+    "remove_split_original": ("m = P.register_parametrization(nn.Linear(2, 2), 'weight', Split())", "P.remove_parametrizations(m, 'weight', leave_parametrized=False)"),
+    "remove_missing": ("m = P.register_parametrization(nn.Linear(2, 2), 'weight', Sym())", "P.remove_parametrizations(m, 'bias')"),
+    "remove_one_of_two": ("m = fill(P.register_parametrization(P.register_parametrization(nn.Linear(2, 2), 'weight', Sym()), 'bias', Scale())); P.remove_parametrizations(m, 'weight')", "[type(m).__name__, list(m.state_dict()), m.bias]"),
+    "missing_name": ("m = nn.Linear(2, 2)", "P.register_parametrization(m, 'nothing', Sym())"),
+    "shape_check": ("m = nn.Linear(2, 2)", "P.register_parametrization(m, 'weight', nn.Flatten(0))"),
+    "shape_unsafe": ("m = fill(P.register_parametrization(nn.Linear(2, 2), 'weight', nn.Flatten(0), unsafe=True))", "[m.weight, list(m.state_dict())]"),
+    "cached": ("m = P.register_parametrization(nn.Linear(2, 2), 'weight', Sym())\nplain = m.weight is m.weight\nwith P.cached():\n    inside = m.weight is m.weight\nafter = m.weight is m.weight", "[plain, inside, after]"),
+    "pickle": ("import pickle; m = P.register_parametrization(nn.Linear(2, 2), 'weight', Sym())", "pickle.dumps(m)"),
+    "deepcopy": ("import copy; m = fill(PZ.weight_norm(nn.Linear(2, 2))); c = copy.deepcopy(m)", "[type(c).__name__, list(c.state_dict()), c.weight, c.weight.grad_fn is not None, c.parametrizations.weight.original0 is m.parametrizations.weight.original0]"),
+    "orthogonal_map_error": ("m = nn.Linear(3, 3)", "PZ.orthogonal(m, orthogonal_map='foo')"),
+    "orthogonal_vector_error": ("m = nn.BatchNorm1d(3)", "PZ.orthogonal(m)"),
+    "spectral_dim_error": ("m = nn.Linear(3, 3)", "PZ.spectral_norm(m, dim=3)"),
+    "spectral_iterations_error": ("m = nn.Linear(3, 3)", "PZ.spectral_norm(m, n_power_iterations=0)"),
+    "spectral_transposed_dim": ("m = PZ.spectral_norm(nn.ConvTranspose2d(3, 2, 2))", "[m.parametrizations.weight[0].dim, list(m.parametrizations.weight[0]._u.shape), list(m.parametrizations.weight[0]._v.shape)]"),
+    "weight_norm_old_layout": ("old = fill(nn.Linear(3, 2)); g = old.weight.norm(dim=1, keepdim=True); state = {'weight_g': g, 'weight_v': old.weight.detach(), 'bias': old.bias.detach()}; m = PZ.weight_norm(nn.Linear(3, 2)); result = m.load_state_dict(state)", "[repr(result), m.weight, m.parametrizations.weight.original0]"),
+}  # fmt: skip

@@ -2,7 +2,8 @@
 
     /work/ptref/bin/python tools/golden/record_nn.py
 
-Writes packages/nn/tests/golden/{modules,reprs,state_dict,init}.json. Each module case
+Writes packages/nn/tests/golden/{modules,reprs,state_dict,init,errors,functional,
+parametrize}.json. Each module case
 holds its constructor source, the inputs, a state_dict (PyTorch's default
 initialisation after ``torch.manual_seed(0)``), the outputs, the gradient of
 ``sum(output * weights)`` with respect to the float inputs and to every parameter, and
@@ -310,6 +311,29 @@ def functional_cases() -> dict:
     return out
 
 
+def parametrize_cases() -> dict:
+    out = {}
+    for key, (setup, expression) in cases_nn.PARAMETRIZE.items():
+        namespace = {"torch": torch, "nn": nn}
+        exec(cases_nn.PARAMETRIZE_SETUP, namespace)
+        torch.manual_seed(0)
+        try:
+            exec(setup, namespace)
+            out[key] = _describe_value(eval(expression, namespace))
+        except Exception as error:  # noqa: BLE001
+            out[key] = {"error": type(error).__name__, "message": str(error)}
+        out[key]["setup"], out[key]["expression"] = setup, expression
+    return {"setup": cases_nn.PARAMETRIZE_SETUP, "cases": out}
+
+
+def _describe_value(value):
+    if isinstance(value, torch.Tensor):
+        return {"tensor": _tensor(value)}
+    if isinstance(value, (tuple, list)):
+        return {"list": [_describe_value(v) for v in value]}
+    return {"value": value}
+
+
 def main() -> None:
     _dump("modules", modules())
     _dump("reprs", reprs())
@@ -317,6 +341,7 @@ def main() -> None:
     _dump("errors", _errors())
     _dump("init", init_cases())
     _dump("functional", {"setup": cases_nn.FUNCTIONAL_SETUP, "cases": functional_cases()})
+    _dump("parametrize", parametrize_cases())
 
 
 if __name__ == "__main__":

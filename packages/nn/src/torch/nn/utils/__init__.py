@@ -1,7 +1,8 @@
 """``torch.nn.utils``: gradient clipping, parameters as one vector, and the padded /
-packed sequence helpers (``torch.nn.utils.rnn``)."""
+packed sequence helpers (``torch.nn.utils.rnn``), and parametrizations
+(``parametrize``, ``parametrizations``)."""
 
-from . import rnn  # noqa: F401
+from . import parametrizations, parametrize, rnn  # noqa: F401
 from .clip_grad import (
     clip_grad_norm,
     clip_grad_norm_,
@@ -28,6 +29,8 @@ __all__ = [
     "parameters_to_vector",
     "vector_to_parameters",
     "rnn",
+    "parametrize",
+    "parametrizations",
     "fuse_conv_bn_eval",
     "fuse_conv_bn_weights",
     "fuse_linear_bn_eval",
