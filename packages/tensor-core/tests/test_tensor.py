@@ -154,6 +154,11 @@ def test_python_conversions_of_multi_element_tensors_raise_value_error():
     for convert in (float, int, complex):
         with pytest.raises(ValueError, match="only one element tensors can be converted"):
             convert(torch.ones(2))
+    # sparse tensors convert through the same path (PyTorch 2.13: 3.0 and '2.0')
+    assert float(torch.tensor([3.0]).to_sparse()) == 3.0
+    assert f"{torch.tensor(2.0).to_sparse()}" == "2.0"
+    with pytest.raises(ValueError, match="only one element tensors"):
+        float(torch.tensor([[0.0, 2.0]]).to_sparse())
 
 
 def test_format_of_a_0_dim_tensor_formats_its_python_number():

@@ -300,13 +300,13 @@ class Tensor:
 
     def _scalar(self):
         """``item()`` for the Python conversions, which raise ValueError on a size != 1."""
-        if self._np.size != 1:
+        if self.numel() != 1:
             raise ValueError("only one element tensors can be converted to Python scalars")
         return self.item()
 
     def __format__(self, format_spec: str) -> str:
         # a 0-dim tensor formats as the Python number it holds; others as their repr
-        if self._np.ndim == 0:
+        if self.dim() == 0:
             return format(self.item(), format_spec)
         return object.__format__(self, format_spec)
 
