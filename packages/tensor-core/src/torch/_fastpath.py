@@ -133,9 +133,12 @@ def getitem(general):
             else:
                 index = index + (Ellipsis,)  # a 0-dim view, not a NumPy scalar
             try:
-                return make_view(self, self._np[index])
+                array = self._np[index]
             except IndexError:
                 pass  # the general path raises PyTorch's message
+            else:
+                if array.size:  # empty results need PyTorch's geometry: the general path
+                    return make_view(self, array)
         return general(self, index)
 
     return method
@@ -146,6 +149,7 @@ def view(general):
         array = self._np
         if (
             array.flags.c_contiguous
+            and array.size
             and not (_grad_state.enabled and self._requires_grad)
             and shape
             and type(shape[0]) is int
@@ -164,7 +168,7 @@ def transpose_2d(general):
 
     def method(self):
         array = self._np
-        if array.ndim == 2 and not (_grad_state.enabled and self._requires_grad):
+        if array.ndim == 2 and array.size and not (_grad_state.enabled and self._requires_grad):
             return make_view(self, array.T, self._offset_)
         return general(self)
 

@@ -9,7 +9,7 @@ import numpy as np
 from . import _dtype
 from ._interface import OpDef, ops
 from ._ops._dispatch import check_inplace, record
-from ._ops.views import alias_of_array
+from ._ops.views import alias_of_array, strided_view
 from ._tensor import Tensor
 
 __all__ = ["getitem", "setitem"]
@@ -153,9 +153,50 @@ def _basic_view(self: Tensor, index):
     if Ellipsis not in index:
         index = index + (Ellipsis,)
     try:
-        return alias_of_array(self, self._np[index])
+        array = self._np[index]
     except IndexError as error:
         raise _index_error(error, self._np.ndim) from None
+    if array.size == 0 or any(item is None for item in index):
+        # NumPy's empty views keep neither strides nor offset, and its new axes have
+        # stride 0 where PyTorch's unsqueeze gives size * stride of the next dim
+        return strided_view(self, *_basic_geometry(self, index))
+    return alias_of_array(self, array)
+
+
+def _basic_geometry(self: Tensor, index: tuple):
+    """PyTorch's ``(sizes, strides, storage_offset)`` for a valid basic index. Entries
+    apply left to right as in PyTorch: ``None`` unsqueezes, an int selects, a slice clamps
+    its bounds and moves the offset to its (clamped) start even when it selects nothing."""
+    shape, strides, offset = list(self._np.shape), list(self.stride()), self._offset
+    consumed = sum(1 for item in index if item is not None and item is not Ellipsis)
+    sizes, steps, dim = [], [], 0
+    for item in index:
+        if item is Ellipsis:
+            span = len(shape) - consumed
+            sizes += shape[dim : dim + span]
+            steps += strides[dim : dim + span]
+            dim += span
+            consumed += span  # a second Ellipsis is not valid, NumPy has refused it
+        elif item is None:
+            sizes.append(1)
+            steps.append(shape[dim] * strides[dim] if dim < len(shape) else 1)
+        elif isinstance(item, slice):
+            size = shape[dim]
+            start = 0 if item.start is None else item.start
+            stop = size if item.stop is None else item.stop
+            step = 1 if item.step is None else item.step
+            start = start + size if start < 0 else start
+            stop = stop + size if stop < 0 else stop
+            start = min(max(start, 0), size)
+            stop = min(max(stop, start), size)
+            offset += start * strides[dim]
+            sizes.append((stop - start + step - 1) // step)
+            steps.append(strides[dim] * step)
+            dim += 1
+        else:
+            offset += (int(item) % shape[dim]) * strides[dim]
+            dim += 1
+    return sizes + shape[dim:], steps + strides[dim:], offset
 
 
 def getitem(self: Tensor, index):

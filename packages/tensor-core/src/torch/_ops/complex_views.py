@@ -17,14 +17,17 @@ import numpy as np
 from .. import _dtype
 from .._tensor import Tensor
 from ._dispatch import check_tensor, record, register_op
+from .views import _with_strides
 
 __all__ = ["view_as_real", "view_as_complex", "real", "imag", "conj", "is_conj", "complex"]
 
 _COMPLEX_OF = {_dtype.float32: _dtype.complex64, _dtype.float64: _dtype.complex128}
 
 
-def _retyped_alias(input: Tensor, array: np.ndarray, dtype, offset: int) -> Tensor:
-    result = input._alias(array)
+def _retyped_alias(input: Tensor, array: np.ndarray, dtype, offset: int, strides) -> Tensor:
+    if array.size == 0:  # NumPy's empty views lose the strides PyTorch keeps
+        array = _with_strides(input, array, strides)
+    result = input._alias(array, offset)
     result._dtype = dtype
     result._offset = offset
     return result
@@ -47,7 +50,8 @@ def view_as_real(input: Tensor) -> Tensor:
         raise RuntimeError("view_as_real is only supported for complex tensors")
     real = input._dtype.to_real()
     array = input._np[..., None].view(real.np_dtype)
-    result = _retyped_alias(input, array, real, input._offset * 2)
+    strides = [2 * s for s in input.stride()] + [1]
+    result = _retyped_alias(input, array, real, input._offset * 2, strides)
     return record(VIEW_AS_REAL, (input,), result)
 
 
@@ -95,7 +99,8 @@ def view_as_complex(input: Tensor) -> Tensor:
     _check_complex_layout(input)
     complex_dtype = _COMPLEX_OF[input._dtype]
     array = input._np.view(complex_dtype.np_dtype)[..., 0]
-    result = _retyped_alias(input, array, complex_dtype, input._offset // 2)
+    strides = [s // 2 for s in input.stride()[:-1]]
+    result = _retyped_alias(input, array, complex_dtype, input._offset // 2, strides)
     return record(VIEW_AS_COMPLEX, (input,), result)
 
 

@@ -71,6 +71,11 @@ def infer_shape(shape: tuple, numel: int) -> tuple:
         raise RuntimeError(f"invalid shape dimension {min(shape)}")
     known = math.prod(s for s in shape if s != -1)
     if unknown:
+        if known == 0 and numel == 0:
+            raise RuntimeError(
+                f"cannot reshape tensor of 0 elements into shape {list(shape)} because the "
+                "unspecified dimension size -1 can be any value and is ambiguous"
+            )
         if known == 0 or numel % known:
             raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
         i = unknown[0]
@@ -93,6 +98,8 @@ def view_strides(old_shape, old_strides, new_shape):
     without copying, or None when no such strides exist (PyTorch's rule: each group of
     new dims must exactly cover a group of old dims that is contiguous within itself)."""
     if math.prod(old_shape) == 0 or not old_shape:
+        if old_shape and tuple(old_shape) == tuple(new_shape):
+            return tuple(old_strides)  # PyTorch keeps an empty tensor's strides as they are
         return contiguous_strides(new_shape)
     new_strides = [0] * len(new_shape)
     view_d = len(new_shape) - 1
@@ -120,6 +127,14 @@ def view_strides(old_shape, old_strides, new_shape):
 def geometry(t: Tensor) -> tuple:
     """``(sizes, strides, storage_offset)`` in elements."""
     return (tuple(t._np.shape), t.stride(), t._offset)
+
+
+def _with_strides(base: Tensor, array: np.ndarray, strides) -> np.ndarray:
+    """The empty ``array`` given the strides (in elements) PyTorch reports for it."""
+    itemsize = array.itemsize
+    return np.ndarray(
+        array.shape, array.dtype, base._storage._buffer[:0], 0, tuple(s * itemsize for s in strides)
+    )
 
 
 def strided_alias(base: Tensor, shape, strides, offset: int) -> Tensor:
@@ -187,7 +202,7 @@ def view(input: Tensor, *shape) -> Tensor:
     if len(shape) == 1 and isinstance(shape[0], _dtype.dtype):
         return _view_dtype(input, shape[0])
     target = infer_shape(shape_arg(shape), input._np.size)
-    if input._np.flags.c_contiguous:
+    if input._np.flags.c_contiguous and input._np.size:
         result = input._alias(input._np.reshape(target))
     else:
         strides = view_strides(tuple(input._np.shape), input.stride(), target)
@@ -217,7 +232,13 @@ def _view_dtype(input: Tensor, dtype) -> Tensor:
                 f" to view {names} (different element sizes), but got "
                 f"{input._np.shape[-1]}"
             )
-    result = input._alias(input._np.view(new.np_dtype))
+    array = input._np.view(new.np_dtype)
+    if array.size == 0:  # NumPy's empty views lose the strides PyTorch keeps
+        strides = list(input.stride())
+        if old.itemsize != new.itemsize:
+            strides = [s * old.itemsize // new.itemsize for s in strides[:-1]] + [1]
+        array = _with_strides(input, array, strides)
+    result = input._alias(array, input._offset * old.itemsize // new.itemsize)
     result._dtype = new
     result._offset = input._offset * old.itemsize // new.itemsize
     return result
@@ -238,7 +259,7 @@ def reshape(input: Tensor, *shape) -> Tensor:
     """
     check_tensor(input, "reshape")
     target = infer_shape(shape_arg(shape), input._np.size)
-    if input._np.flags.c_contiguous:
+    if input._np.flags.c_contiguous and input._np.size:
         result = input._alias(input._np.reshape(target))
     else:
         strides = view_strides(tuple(input._np.shape), input.stride(), target)
@@ -276,7 +297,14 @@ def permute(input: Tensor, *dims) -> Tensor:
     wrapped = tuple(input._wrap_dim(d) for d in dims)
     if len(set(wrapped)) != len(wrapped):
         raise RuntimeError("permute(): duplicate dims are not allowed.")
-    result = input._alias(input._np.transpose(wrapped))
+    if input._np.size == 0:
+        # NumPy's views of empty arrays lose the strides and storage offset
+        shape, strides = input._np.shape, input.stride()
+        result = strided_alias(
+            input, [shape[d] for d in wrapped], [strides[d] for d in wrapped], input._offset
+        )
+    else:
+        result = input._alias(input._np.transpose(wrapped))
     return record(PERMUTE, (input,), result, (wrapped,))
 
 
@@ -359,6 +387,12 @@ AS_STRIDED = _register(
     "SymInt? storage_offset=None) -> Tensor(a)",
     as_strided,
 )
+
+
+def strided_view(input: Tensor, shape, strides, offset: int) -> Tensor:
+    """A view of ``input`` with the geometry PyTorch gives it, where NumPy's differs
+    (empty views keep neither strides nor storage offset), recorded as an ``as_strided``."""
+    return _record_view(AS_STRIDED, input, strided_alias(input, shape, strides, offset))
 
 
 def alias_of_array(input: Tensor, array: np.ndarray) -> Tensor:
@@ -450,11 +484,16 @@ def narrow(input: Tensor, dim: int, start, length: int) -> Tensor:
         raise IndexError(
             f"start out of range (expected to be in range of [{-size}, {size}], but got {start})"
         )
-    start %= size if size else 1
+    if start < 0:
+        start += size
     if length < 0:
         raise RuntimeError("narrow(): length must be non-negative.")
     if start + length > size:
         raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
+    if length == 0 or input._np.size == 0:
+        shape, strides = list(input._np.shape), input.stride()
+        shape[d] = length
+        return strided_view(input, shape, strides, input._offset + start * strides[d])
     index = (slice(None),) * d + (slice(start, start + length),)
     return alias_of_array(input, input._np[index])
 
@@ -478,6 +517,11 @@ def select(input: Tensor, dim: int, index: int) -> Tensor:
             f"select(): index {index} out of range for tensor of size "
             f"{list(input._np.shape)} at dimension {d}"
         )
+    if input._np.size == 0:
+        shape, strides = list(input._np.shape), list(input.stride())
+        offset = input._offset + (index % size) * strides[d]
+        del shape[d], strides[d]
+        return strided_view(input, shape, strides, offset)
     return alias_of_array(input, input._np[(slice(None),) * d + (index, Ellipsis)])
 
 
@@ -492,6 +536,10 @@ def unsqueeze(input: Tensor, dim: int) -> Tensor:
     dim %= ndim
     shape = list(input._np.shape)
     shape.insert(dim, 1)
+    if input._np.size == 0:
+        strides = list(input.stride())
+        strides.insert(dim, shape[dim + 1] * strides[dim] if dim < ndim - 1 else 1)
+        return strided_view(input, shape, strides, input._offset)
     return view(input, shape)
 
 
@@ -503,6 +551,12 @@ def squeeze(input: Tensor, dim=None) -> Tensor:
     else:
         dims = {input._wrap_dim(d) for d in ((dim,) if isinstance(dim, int) else dim)}
         dims = {d for d in dims if input._np.ndim and shape[d] == 1}
+    if input._np.size == 0:
+        strides = input.stride()
+        keep = [i for i in range(len(shape)) if i not in dims]
+        return strided_view(
+            input, [shape[i] for i in keep], [strides[i] for i in keep], input._offset
+        )
     return view(input, [s for i, s in enumerate(shape) if i not in dims])
 
 
