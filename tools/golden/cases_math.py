@@ -922,3 +922,56 @@ EMPTY_VIEWS = [
     ]
 ]
 GROUPS["empty_views"] = EMPTY_VIEWS
+
+# issue 4: LAPACK-form factorisations (geqrf / ormqr, Bunch-Kaufman LDL) against PyTorch
+_QRA = "qa = (torch.arange(20.0, dtype=torch.float64).reshape(5, 4) ** 1.5 * 0.71).sin()"
+_QRC = "qc = (torch.arange(30.0, dtype=torch.float64).reshape(5, 6) * 0.37).cos()"
+_SYM = "sm = (torch.arange(36.0, dtype=torch.float64).reshape(6, 6) ** 1.5 * 0.53).sin(); sm = sm + sm.mT; sm.diagonal().mul_(0.01)"
+_HER = "hm = torch.complex((torch.arange(16.0, dtype=torch.float64).reshape(4, 4) * 0.53).sin(), (torch.arange(16.0, dtype=torch.float64).reshape(4, 4) * 0.29).cos())"
+_RL = "[round(t, 6) + 0.0 for t in {}.flatten().tolist()]"
+LAPACK_FORMS = [
+    f"{_QRA}; a, tau = torch.geqrf(qa); {_RL.format('a')}, {_RL.format('tau')}, a.stride()",
+    f"{_QRA}; a, tau = torch.geqrf(qa.mT); {_RL.format('a')}, {_RL.format('tau')}, a.shape",
+    f"{_QRA}; a, tau = torch.geqrf(qa); q = torch.linalg.householder_product(a, tau); {_RL.format('q')}, torch.allclose(q @ a.triu()[:4], qa)",
+    f"{_HER}; a, tau = qa = torch.geqrf(hm[:, :3]); {_RL.format('torch.view_as_real(a)')}, {_RL.format('torch.view_as_real(tau)')}, {_RL.format('torch.view_as_real(torch.linalg.householder_product(a, tau))')}",
+    "torch.geqrf(torch.tensor([[1.0, 2.0], [0.0, 0.0]])), torch.geqrf(torch.tensor([[-1.0, 2.0], [0.0, 3.0]])), torch.geqrf(torch.zeros(2, 3, 0)), torch.geqrf(torch.ones(0, 3))",
+    f"{_QRA}; torch.stack([qa, qa.flip(0)]).geqrf().tau.shape",
+    "torch.geqrf(torch.ones(3))",
+    "torch.geqrf(torch.ones(3, 3, dtype=torch.long))",
+    "torch.geqrf(torch.ones(3, 3, dtype=torch.float16))",
+    "x = torch.ones(3, 2, requires_grad=True); a, tau = torch.geqrf(x); type(a.grad_fn).__name__, a.sum().backward()",
+    *[
+        f"{_QRA}; {_QRC}; a, tau = torch.geqrf(qa); c = qc if {left} else qc.mT; {_RL.format(f'torch.ormqr(a, tau, c, left={left}, transpose={tr})')}"
+        for left in (True, False)
+        for tr in (True, False)
+    ],
+    f"{_HER}; a, tau = torch.geqrf(hm); c = hm.flip(1)[:, :2]; {_RL.format('torch.view_as_real(torch.ormqr(a, tau, c, transpose=True))')}, {_RL.format('torch.view_as_real(torch.ormqr(a, tau, c.mT, left=False))')}",
+    f"{_QRA}; {_QRC}; a, tau = torch.geqrf(qa); torch.ormqr(a, tau, qc.float())",
+    f"{_QRA}; {_QRC}; a, tau = torch.geqrf(qa); torch.ormqr(a, tau, qc[:4])",
+    f"{_QRA}; {_QRC}; a, tau = torch.geqrf(qa); torch.ormqr(a, tau[:2], qc)",
+    f"{_QRA}; {_QRC}; a, tau = torch.geqrf(qa); torch.ormqr(a, tau, qc, left=False)",
+    f"{_QRA}; {_QRC}; a, tau = torch.geqrf(qa); torch.ormqr(a.expand(2, 5, 4), tau.expand(3, 4), qc.expand(2, 5, 6))",
+    f"{_QRA}; {_QRC}; a, tau = torch.geqrf(qa); torch.ormqr(a.long(), tau.long(), qc.long())",
+    f"{_QRA}; torch.linalg.householder_product(qa, torch.ones(4, dtype=torch.float32))",
+    f"{_QRA}; torch.linalg.householder_product(qa.mT, torch.ones(4, dtype=torch.float64))",
+    f"{_SYM}; r = torch.linalg.ldl_factor_ex(sm); {_RL.format('r.LD')}, r.pivots, r.info, r.LD.stride()",
+    f"{_SYM}; LD, piv = torch.linalg.ldl_factor(sm); {_RL.format('torch.linalg.ldl_solve(LD, piv, qc[:, :6].mT[:, :2].contiguous()[:6])')}",
+    "torch.linalg.ldl_factor(torch.tensor([[0.0, 1, 2], [1, 0, 3], [2, 3, 0]])), torch.linalg.ldl_factor(torch.tensor([[0.0, 1], [1, 0]], dtype=torch.float64))",
+    "LD, piv = torch.linalg.ldl_factor(torch.tensor([[0.0, 1, 2], [1, 0, 3], [2, 3, 0]])); torch.linalg.ldl_solve(LD, piv, torch.tensor([[1.0], [2], [3]])), torch.linalg.ldl_solve(LD, piv, torch.ones(2, 3, 1))",
+    f"{_SYM}; m = torch.stack([sm, sm.flip(0).flip(1), torch.eye(6, dtype=torch.float64)]); r = torch.linalg.ldl_factor(m); {_RL.format('r.LD')}, r.pivots, {_RL.format('torch.linalg.ldl_solve(r.LD, r.pivots, torch.ones(3, 6, 1, dtype=torch.float64))')}",
+    f"{_HER}; h = hm + hm.mH; h.diagonal().mul_(0.01); r = torch.linalg.ldl_factor(h, hermitian=True); {_RL.format('torch.view_as_real(r.LD)')}, r.pivots, {_RL.format('torch.view_as_real(torch.linalg.ldl_solve(r.LD, r.pivots, hm[:, :2], hermitian=True))')}",
+    f"{_HER}; s = hm + hm.mT; r = torch.linalg.ldl_factor(s); {_RL.format('torch.view_as_real(r.LD)')}, r.pivots, {_RL.format('torch.view_as_real(torch.linalg.ldl_solve(r.LD, r.pivots, hm[:, :2]))')}",
+    "torch.linalg.ldl_factor_ex(torch.zeros(2, 3, 3)), torch.linalg.ldl_factor(torch.zeros(0, 0))",
+    "torch.linalg.ldl_factor(torch.ones(3))",
+    "torch.linalg.ldl_factor(torch.ones(3, 2))",
+    "torch.linalg.ldl_factor(torch.ones(3, 3, dtype=torch.long))",
+    "torch.linalg.ldl_factor(torch.ones(3, 3, dtype=torch.float16))",
+    "LD, piv = torch.linalg.ldl_factor(torch.eye(3)); torch.linalg.ldl_solve(LD, piv, torch.ones(3, 1, dtype=torch.float64))",
+    "LD, piv = torch.linalg.ldl_factor(torch.eye(3)); torch.linalg.ldl_solve(LD, piv, torch.ones(4, 1))",
+    "LD, piv = torch.linalg.ldl_factor(torch.eye(3)); torch.linalg.ldl_solve(LD, piv[:2], torch.ones(3, 1))",
+    "LD, piv = torch.linalg.ldl_factor(torch.eye(3)); torch.linalg.ldl_solve(LD, piv.float(), torch.ones(3, 1))",
+    "LD, piv = torch.linalg.ldl_factor(torch.eye(3)); torch.linalg.ldl_solve(LD, piv.long(), torch.ones(3, 1))",
+    "x = torch.eye(3, requires_grad=True); r = torch.linalg.ldl_factor(x); r.LD.sum().backward()",
+    "x = torch.ones(3, 1, requires_grad=True); LD, piv = torch.linalg.ldl_factor(torch.eye(3)); torch.linalg.ldl_solve(LD, piv, x).sum().backward()",
+]
+GROUPS["lapack_forms"] = LAPACK_FORMS

@@ -149,6 +149,7 @@ from ._ops.linalg import (
     outer,
     tensordot,
 )
+from ._ops.householder import geqrf, ormqr
 from ._ops.linalg_extras import *  # noqa: F403 - vdot, inner, addr, det, svd, lu, ...
 from ._ops.math_extras import (
     complex,

@@ -161,6 +161,8 @@ def det(input: Tensor) -> Tensor:
 def logdet(input: Tensor) -> Tensor:
     """``log(det(input))``: NaN for a negative determinant, -inf for a zero one."""
     sign, logabs = _dec.slogdet(input)
+    if sign.is_complex():  # log(det) = log|det| + i arg(det)
+        return logabs + torch.log(sign)
     nan = torch.full_like(logabs, float("nan"))
     return torch.where(sign < 0, nan, logabs)
 
@@ -555,9 +557,43 @@ def tensorsolve(A: Tensor, B: Tensor, dims=None) -> Tensor:
     return _dec.solve(A.reshape(rows, -1), B.reshape(rows)).reshape(rest)
 
 
+def _check_householder(A: Tensor, tau: Tensor) -> None:  # noqa: N803
+    name = "torch.linalg.householder_product"
+    if A.dim() < 2:
+        raise RuntimeError(f"{name}: input must have at least 2 dimensions.")
+    if A.shape[-2] < A.shape[-1]:
+        raise RuntimeError(
+            f"{name}: input.shape[-2] must be greater than or equal to input.shape[-1]"
+        )
+    if tau.dim() == 0:
+        raise IndexError("Dimension specified as -1 but tensor has no dimensions")
+    if A.shape[-1] < tau.shape[-1]:
+        raise RuntimeError(
+            f"{name}: input.shape[-1] must be greater than or equal to tau.shape[-1]"
+        )
+    if A.dim() - tau.dim() != 1:
+        raise RuntimeError(
+            f"{name}: Expected tau to have one dimension less than input, but got tau.ndim "
+            f"equal to {tau.dim()} and input.ndim is equal to {A.dim()}"
+        )
+    if tuple(tau.shape[:-1]) != tuple(A.shape[:-2]):
+        raise RuntimeError(
+            f"{name}: Expected batch dimensions of tau to be equal to input.shape[:-2], but "
+            f"got {list(tau.shape[:-1])}"
+        )
+    if tau._dtype is not A._dtype:
+        raise RuntimeError(
+            f"{name}: tau dtype {_legacy(tau._dtype)} does not match input dtype "
+            f"{_legacy(A._dtype)}"
+        )
+    if not (A._dtype.is_complex or A._dtype in (_dtype.float32, _dtype.float64)):
+        raise NotImplementedError(f"\"orgqr_cpu\" not implemented for '{_legacy(A._dtype)}'")
+
+
 def householder_product(A: Tensor, tau: Tensor) -> Tensor:
     """The first n columns of the product of Householder reflectors ``I - tau_i v_i
     v_i^H``, with ``v_i`` in column i of ``A`` below the diagonal (1 on it)."""
+    _check_householder(A, tau)
     m, n = A.shape[-2:]
     eye = torch.eye(m, dtype=A.dtype)
     Q = eye.expand(tuple(A.shape[:-2]) + (m, m))

@@ -21,6 +21,7 @@ from .._ops.decompositions import (
     svdvals,
 )
 from .._ops.linalg import matmul
+from .._ops.ldl import LINALG as _LDL
 from .._ops.linalg_extras import LINALG as _EXTRAS
 from .._ops.out_variants import add_out as _add_out
 from .._ops.reduction import vector_norm
@@ -54,7 +55,9 @@ for _name in __all__[1:]:
 globals().update(_EXTRAS)
 from .._ops.api_extras import linalg_lu_solve as lu_solve  # noqa: E402
 
-_EXTRAS = {**_EXTRAS, "lu_solve": lu_solve}
+globals().update(_LDL)  # ldl_factor, ldl_factor_ex, ldl_solve (with out=)
+
+_EXTRAS = {**_EXTRAS, "lu_solve": lu_solve, **_LDL}
 _WITH_OUT = """cross matmul multi_dot matrix_power matrix_exp lu_factor lu_factor_ex lu
 solve_triangular inv_ex solve_ex cholesky_ex eig tensorinv tensorsolve householder_product vecdot
 cond""".split()

@@ -114,7 +114,7 @@ def _matrix_exp_ref(a):
     return (v * np.exp(w)[..., None, :]) @ np.swapaxes(v, -1, -2)
 
 
-def _householder_ref(a, tau):
+def _householder_ref(a, tau, full=False):
     m, n = a.shape
     q = np.eye(m)
     for i in range(tau.shape[0]):
@@ -122,7 +122,7 @@ def _householder_ref(a, tau):
         v[i] = 1
         v[i + 1 :] = a[i + 1 :, i]
         q = q @ (np.eye(m) - tau[i] * np.outer(v, v))
-    return q[:, :n]
+    return q if full else q[:, :n]
 
 
 # ------------------------------------------------------------------------ samples
@@ -452,6 +452,28 @@ MATH_OPS = [
         torch.linalg.householder_product,
         _householder_ref,
         lambda d: [SampleInput((_make((4, 2), d, 114), _make((2,), d, 115)))],
+    ),
+    OpInfo(
+        "geqrf",
+        lambda a: torch.geqrf(a).a.triu()[:3].abs(),  # R is unique up to the signs of its rows
+        lambda a: np.abs(np.linalg.qr(a, mode="r")),
+        lambda d: [SampleInput((_make((4, 3), d, 123),))],
+        differentiable=False,  # PyTorch has no derivative for geqrf
+    ),
+    OpInfo(
+        "ormqr",
+        lambda a, tau, c: torch.ormqr(a, tau, c, transpose=True),
+        lambda a, tau, c: _householder_ref(a, tau, full=True).T @ c,
+        lambda d: [
+            SampleInput((_make((4, 2), d, 118), _make((2,), d, 119), _make((4, 3), d, 120)))
+        ],
+    ),
+    OpInfo(
+        "ldl_solve",
+        lambda a, b: torch.linalg.ldl_solve(*torch.linalg.ldl_factor(a + a.mT), b),
+        lambda a, b: np.linalg.solve(a + a.T, b),
+        lambda d: [SampleInput((_make((4, 4), d, 121), _make((4, 2), d, 122)))],
+        differentiable=False,  # PyTorch has no derivative for ldl_factor / ldl_solve
     ),
     OpInfo(
         "vander",

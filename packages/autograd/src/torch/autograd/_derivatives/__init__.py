@@ -15,6 +15,7 @@ from .conversion import CONVERSION
 from .decompositions import DECOMPOSITIONS
 from .fill import FILL
 from .gather_scatter import GATHER_SCATTER
+from .householder import HOUSEHOLDER
 from .index_ops import INDEX_OPS
 from .linalg import LINALG
 from .losses import LOSSES
@@ -46,6 +47,7 @@ DERIVATIVES: dict[str, Derivative] = {
     **NN_FUSED,
     **LOSSES,
     **DECOMPOSITIONS,
+    **HOUSEHOLDER,
     **FILL,
     **INDEX_OPS,
     **MATH_EXTRAS,
