@@ -975,3 +975,30 @@ LAPACK_FORMS = [
     "x = torch.ones(3, 1, requires_grad=True); LD, piv = torch.linalg.ldl_factor(torch.eye(3)); torch.linalg.ldl_solve(LD, piv, x).sum().backward()",
 ]
 GROUPS["lapack_forms"] = LAPACK_FORMS
+
+# complex inputs: slogdet's real logabsdet and differentiable sign, logsumexp, sgn's
+# gradient, logdet
+_CA = "A = torch.tensor([[1 + 2j, 3 - 1j], [0.5j, 2 + 0j]], dtype=torch.complex128, requires_grad=True)"
+_CZ = "z = torch.tensor([[1 + 1j, 2 - 0.5j, -3j], [0.1 + 0j, 1j, 2]], dtype=torch.complex128, requires_grad=True)"
+_CW = "w = torch.tensor([1 + 1j, -2 + 0.5j, 3j, 0j], dtype=torch.complex128, requires_grad=True)"
+_RC = "[round(t, 6) + 0.0 for t in torch.view_as_real({}).flatten().tolist()]"
+COMPLEX_MATH = [
+    f"{_CA}; s, l = torch.linalg.slogdet(A); s.dtype, l.dtype, type(s.grad_fn).__name__, type(l.grad_fn).__name__, {_RC.format('s.detach()')}, round(l.item(), 6)",
+    f"{_CA}; torch.slogdet(A.detach().to(torch.complex64))",
+    f"{_CA}; s, l = torch.slogdet(A); (s.real.sum() + 2 * s.imag.sum() + l).backward(); {_RC.format('A.grad')}",
+    f"{_CA}; s, l = torch.linalg.slogdet(A); s.imag.backward(); {_RC.format('A.grad')}",
+    f"{_CA}; torch.linalg.slogdet(A)[1].backward(); {_RC.format('A.grad')}",
+    "x = torch.tensor([[1.0, 2], [3, 4]], requires_grad=True); s, l = torch.linalg.slogdet(x); type(s.grad_fn).__name__, (s + l).backward(), x.grad",
+    f"{_CA}; y = torch.logdet(A); {_RC.format('y.detach()')}, y.dtype",
+    f"{_CA}; torch.logdet(A).abs().backward(); {_RC.format('A.grad')}",
+    f"{_CZ}; [{_RC.format('torch.logsumexp(z, d).detach()')} for d in (0, 1, (0, 1))]",
+    f"{_CZ}; torch.logsumexp(z.detach().to(torch.complex64), 1, keepdim=True)",
+    f"{_CZ}; torch.logsumexp(z, 1).abs().sum().backward(); {_RC.format('z.grad')}",
+    "torch.logsumexp(torch.tensor([[1e3 + 1j, 1e3 - 1j]]), 1)",
+    "torch.logsumexp(torch.tensor([float('inf') + 1j, 1]), 0)",
+    "torch.logsumexp(torch.zeros(0, 2, dtype=torch.complex64), 0)",
+    f"{_CW}; torch.sgn(w).real.sum().backward(); {_RC.format('w.grad')}",
+    f"{_CW}; (torch.sgn(w) * torch.tensor([1 + 2j, 3j, -1, 1])).imag.sum().backward(); {_RC.format('w.grad')}",
+    f"{_CW}; w.abs().sum().backward(); {_RC.format('w.grad')}",
+]
+GROUPS["complex_math"] = COMPLEX_MATH

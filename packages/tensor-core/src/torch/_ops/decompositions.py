@@ -152,23 +152,27 @@ DET = _register("det", det, "linalg_det(Tensor A) -> Tensor")
 _SlogdetResult = _structseq("linalg_slogdet", ("sign", "logabsdet"))
 
 
-def _logabsdet(A: Tensor) -> Tensor:
-    _, value = np.linalg.slogdet(A._np)
-    return record(LOGABSDET, (A,), _wrap(value, A._dtype))
-
-
-LOGABSDET = _register("_logabsdet", _logabsdet, "_logabsdet(Tensor A) -> Tensor")
-
-
-def slogdet(A: Tensor):
-    """``(sign, log|det|)`` of (batches of) square matrices."""
-    _check_square("slogdet", A)
-    _check_float("slogdet", A)
-    sign, _ = np.linalg.slogdet(A._np)
+def _slogdet(A: Tensor):
+    """``(sign, logabsdet)``, recorded as one op with two outputs: the sign of a complex
+    matrix (``det / |det|``) carries a gradient, and so does the (zero) real one."""
+    sign, value = np.linalg.slogdet(A._np)
     if A._np.size and A._np.shape[-1] <= 16 and A._dtype.is_floating_point:
         det = _det_array(A._np)
         sign = np.where(det == 0, det, np.sign(det))  # keeps -0.0 of singular ones, as PyTorch
-    return _SlogdetResult(_wrap(sign, A._dtype), _logabsdet(A))
+    outputs = (_wrap(sign, A._dtype), _wrap(value, A._dtype.to_real()))
+    record(SLOGDET, (A,), outputs)
+    return outputs
+
+
+SLOGDET = _register("_slogdet", _slogdet, "_slogdet(Tensor A) -> (Tensor, Tensor)")
+
+
+def slogdet(A: Tensor):
+    """``(sign, log|det|)`` of (batches of) square matrices; ``logabsdet`` is real for
+    complex input too."""
+    _check_square("slogdet", A)
+    _check_float("slogdet", A)
+    return _SlogdetResult(*_slogdet(A))
 
 
 def solve(A: Tensor, B: Tensor, *, left: bool = True) -> Tensor:

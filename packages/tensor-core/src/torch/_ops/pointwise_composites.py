@@ -104,8 +104,9 @@ def sgn(input: Tensor) -> Tensor:
     check_tensor(input, "sgn")
     if not input._dtype.is_complex:
         return sign(input)
-    # NOTE: |z| from NumPy: torch.abs casts complex input to real first (a known bug)
-    magnitude = Tensor._from_array(np.abs(input._np), input._dtype.to_real())
+    # NOTE: |z| through the recorded abs, so the gradient sees the division by it; the
+    # where keeps 0 / 0 (and its gradient) out at z = 0
+    magnitude = abs(input)
     safe = where(magnitude == 0, 1.0, magnitude)
     return where(magnitude == 0, 0.0, input / safe)
 

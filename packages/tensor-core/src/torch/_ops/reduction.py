@@ -443,13 +443,15 @@ def std_mean(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, c
 def logsumexp(input: Tensor, dim, keepdim: bool = False) -> Tensor:
     """``log(sum(exp(input)))`` over ``dim``, computed without overflow."""
     dims = normalize_dims(input, dim)
-    dtype = input._dtype if input._dtype.is_floating_point else _dtype.get_default_dtype()
+    floating = input._dtype.is_floating_point or input._dtype.is_complex
+    dtype = input._dtype if floating else _dtype.get_default_dtype()
     array = input._np.astype(dtype.np_dtype)
     with np.errstate(all="ignore"):
+        # complex input: shifted by the largest real part, which bounds |exp|
         peak = (
-            np.max(array, axis=dims, keepdims=True)
+            np.max(array.real, axis=dims, keepdims=True)
             if array.size
-            else np.zeros([1] * array.ndim, dtype.np_dtype)
+            else np.zeros([1] * array.ndim, array.real.dtype)
         )
         peak = np.where(np.isfinite(peak), peak, 0)
         result = np.log(np.sum(np.exp(array - peak), axis=dims, keepdims=True)) + peak

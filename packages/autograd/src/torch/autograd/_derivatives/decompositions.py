@@ -41,12 +41,23 @@ def _cofactors(a):
     return _batch_scalar(sign) * ((u * others.prod(-1).unsqueeze(-2)) @ vh)
 
 
-def _logabsdet(grad, inputs, saved):
-    # d log|det A| = re tr(A^-1 dA): the gradient is A^-H (A^-T for real A). The value is
-    # real, so only the real part of a complex output gradient counts
-    if grad.is_complex():
-        grad = grad.real
-    return _batch_scalar(grad) * _adjoint(torch.linalg.inv(inputs[0]))
+def _slogdet(grads, inputs, saved, outputs):
+    # d log|det A| = re tr(A^-1 dA) and d sign = i sign im tr(A^-1 dA): both gradients are
+    # a scalar times A^-H, the sign's through the imaginary part of conj(g_sign) sign (a
+    # real sign is locally constant: no gradient)
+    a = inputs[0]
+    sign, logabsdet = outputs
+    grad_sign, grad_logabsdet = grads
+    g = torch.zeros_like(logabsdet) if grad_logabsdet is None else grad_logabsdet
+    if g.is_complex():  # the value is real: only the real part of its gradient counts
+        g = g.real
+    if a.is_complex():
+        g = g.to(a.dtype)
+        if grad_sign is not None:
+            g = g - 1j * (conj(grad_sign) * sign).imag
+    elif grad_logabsdet is None:
+        return torch.zeros_like(a)
+    return _batch_scalar(g) * _adjoint(torch.linalg.inv(a))
 
 
 def _solve_a(grad, inputs, saved):
@@ -335,7 +346,7 @@ def _times_upper_inverse_adjoint(b, upper):
 DECOMPOSITIONS = {
     "inv": Derivative("LinalgInvExBackward0", (_inv,)),
     "det": Derivative("LinalgDetBackward0", (_det,)),
-    "_logabsdet": Derivative("LinalgSlogdetBackward0", (_logabsdet,)),
+    "_slogdet": Derivative("LinalgSlogdetBackward0", (_slogdet,), saved_inputs=(0,), outputs=2),
     "solve": Derivative("LinalgSolveExBackward0", (_solve_a, _solve_b)),
     "cholesky": Derivative("LinalgCholeskyExBackward0", (_cholesky,)),
     "_eigh_values": Derivative("LinalgEighBackward0", (_eigh_values,)),

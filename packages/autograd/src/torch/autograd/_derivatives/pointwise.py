@@ -73,7 +73,9 @@ def _neg(grad, inputs, saved):
 
 
 def _abs(grad, inputs, saved):
-    return grad * torch.sign(inputs[0])
+    x = inputs[0]
+    # complex z: d|z| pulls back through z / |z| (sgn), itself recorded for double backward
+    return grad * (torch.sgn(x) if x.is_complex() else torch.sign(x))
 
 
 def _sign(grad, inputs, saved):
