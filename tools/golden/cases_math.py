@@ -823,6 +823,24 @@ EMBEDDING_BAG = [
         for m in (0, 1, 2)
     ],
 ]
+# F.embedding_bag hands include_last_offset and padding_idx to core's kernel unchanged
+_FEB = f"{_EB}; F = torch.nn.functional"
+EMBEDDING_BAG += [
+    f"{_FEB}; F.embedding_bag(i, w, torch.tensor([0, 2, 5]), include_last_offset=True)",
+    f"{_FEB}; F.embedding_bag(i, w, torch.tensor([0, 2, 4]), mode='sum', include_last_offset=True)",
+    f"{_FEB}; F.embedding_bag(i, w, torch.tensor([0, 2, 3]), mode='max', include_last_offset=True)",
+    f"{_FEB}; F.embedding_bag(i, w, torch.tensor([0, 2, 7]), include_last_offset=True)",
+    f"{_FEB}; F.embedding_bag(i, w, torch.tensor([0]), include_last_offset=True)",
+    f"{_FEB}; F.embedding_bag(i, w, torch.tensor([], dtype=torch.long), include_last_offset=True)",
+    f"{_FEB}; F.embedding_bag(i, w, torch.tensor([0, 2, 4]), mode='sum', per_sample_weights=torch.arange(5.0), include_last_offset=True)",
+    f"{_FEB}; F.embedding_bag(i, w, torch.tensor([0, 2, 5]), padding_idx=2, include_last_offset=True)",
+    f"{_FEB}; F.embedding_bag(i.view(1, 5), w, torch.tensor([0]))",
+    f"{_FEB}; [F.embedding_bag(i[:4].view(2, 2), w, mode=m, include_last_offset=True) for m in ('sum', 'mean', 'max')]",
+    f"{_FEB}; F.embedding_bag(i, w, torch.tensor([0, 2]), padding_idx=5)",
+    f"{_FEB}; F.embedding_bag(i, w, torch.tensor([0, 2]), padding_idx=-6)",
+    f"{_FEB}; F.embedding_bag(i, w, torch.tensor([0, 2]), padding_idx=-1)",
+    f"{_FEB}; m = torch.nn.EmbeddingBag(5, 4, mode='sum', include_last_offset=True); m.weight.data.copy_(w); m(i, torch.tensor([0, 2, 5])).detach()",
+]
 GROUPS["embedding_bag"] = EMBEDDING_BAG
 
 _AAX = "x = (torch.arange(2 * 2 * 11 * 13, dtype=torch.float64).reshape(2, 2, 11, 13) * 0.37).sin()"

@@ -783,7 +783,9 @@ def embedding_bag(
             f"then it must have the same shape as the input ({input.shape})"
         )
     if input.dim() == 2:
-        offsets = _t().arange(0, input.numel(), input.shape[1])
+        # one bag per row; with include_last_offset the end of the last row closes it
+        step = input.shape[1]
+        offsets = _t().arange(0, input.numel() + (step if include_last_offset else 0), step)
         input = input.reshape(-1)
         if per_sample_weights is not None:
             per_sample_weights = per_sample_weights.reshape(-1)

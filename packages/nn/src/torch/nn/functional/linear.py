@@ -136,6 +136,9 @@ def _scale_grad_by_frequency(rows, indices):
     return fixed + (rows - fixed) * scale.unsqueeze(-1)
 
 
+_TENSOR_TYPE = "<class 'torch.Tensor'>"  # how PyTorch's message prints the type
+
+
 def embedding_bag(
     input,
     weight,
@@ -160,15 +163,15 @@ def embedding_bag(
         raise ValueError(
             "if input is 2D, then offsets has to be None, as input is treated is a "
             "mini-batch of fixed length sequences. However, found offsets of type "
-            f"{type(offsets).__name__}"
+            f"{_TENSOR_TYPE if isinstance(offsets, torch.Tensor) else type(offsets)}"
         )
-    if offsets is not None and include_last_offset:
-        offsets = offsets[:-1]
     if max_norm is not None:
         _renorm_rows(weight, input, max_norm, norm_type)
-    if padding_idx is not None:
-        padding_idx = _padding_index(weight, padding_idx)
-    return core("embedding_bag")(weight, input, offsets, mode, per_sample_weights, padding_idx)
+    # core checks padding_idx (RuntimeError, as PyTorch's kernel) and gives the last
+    # offset PyTorch's meaning
+    return core("embedding_bag")(
+        weight, input, offsets, mode, per_sample_weights, padding_idx, include_last_offset
+    )
 
 
 def one_hot(tensor, num_classes: int = -1):
