@@ -15,11 +15,37 @@ import pickle
 from typing import Any
 
 from ._serialization import names as _names
+from ._serialization import options as _options
 from ._serialization import safe_globals as _registry
 from ._serialization.atomic_file import save_atomically
+from ._serialization.compat import (
+    SourceChangeWarning,
+    StorageType,
+    check_module_version_greater_or_equal,
+    mkdtemp,
+    normalize_storage_type,
+    storage_to_tensor_type,
+)
 from ._serialization.legacy_format import load_legacy, save_legacy
 from ._serialization.limits import MAX_PICKLE_BYTES
-from ._serialization.location import check_map_location
+from ._serialization.location import (
+    check_map_location,
+    default_restore_location,
+    location_tag,
+    register_package,
+    validate_cuda_device,
+    validate_hpu_device,
+)
+from ._serialization.options import (
+    LoadEndianness,
+    get_crc32_options,
+    get_default_load_endianness,
+    get_default_mmap_options,
+    set_crc32_options,
+    set_default_load_endianness,
+    set_default_mmap_options,
+    skip_data,
+)
 from ._serialization.sources import Cursor, open_source
 from ._serialization.tar_format import is_tar_checkpoint, load_tar
 from ._serialization.unpickler import WeightsUnpickler, globals_in_pickle
@@ -35,6 +61,25 @@ __all__ = [
     "safe_globals",
     "get_unsafe_globals_in_checkpoint",
     "DEFAULT_PROTOCOL",
+    "skip_data",
+    "get_crc32_options",
+    "set_crc32_options",
+    "LoadEndianness",
+    "get_default_load_endianness",
+    "set_default_load_endianness",
+    "get_default_mmap_options",
+    "set_default_mmap_options",
+    "register_package",
+    "location_tag",
+    "default_restore_location",
+    "validate_cuda_device",
+    "validate_hpu_device",
+    "normalize_storage_type",
+    "storage_to_tensor_type",
+    "check_module_version_greater_or_equal",
+    "SourceChangeWarning",
+    "StorageType",
+    "mkdtemp",
 ]
 
 DEFAULT_PROTOCOL = 2
@@ -132,6 +177,9 @@ def save(
             save_zip(obj, file, prefix, pickle_protocol)
         else:
             save_legacy(obj, file, pickle_protocol)
+
+    if _options.skipping_data() and not _use_new_zipfile_serialization:
+        raise RuntimeError("Cannot use skip_data=True with _use_new_zipfile_serialization=False")
 
     if isinstance(f, (str, os.PathLike)):
         save_atomically(f, write)

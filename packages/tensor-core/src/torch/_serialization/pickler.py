@@ -19,6 +19,7 @@ from .._size import Size
 from .._storage import TypedStorage, UntypedStorage
 from .._tensor import Tensor
 from . import names as _names
+from .location import location_tag
 from .storage_types import storage_class_for
 
 __all__ = ["CheckpointPickler", "StorageTable"]
@@ -69,7 +70,7 @@ class StorageTable:
             )
         itemsize = dtype.itemsize if storage_type is not UntypedStorage else 1
         numel = untyped.nbytes() // itemsize
-        pid = ("storage", storage_type, stored.key, str(untyped.device), numel)
+        pid = ("storage", storage_type, stored.key, location_tag(untyped), numel)
         return pid + (None,) if self._legacy else pid
 
 

@@ -115,8 +115,10 @@ class MapSource(Source):
     """A path mapped copy-on-write: storages view the file's pages and nothing is read
     until a value is used (writes stay private to this process, as with PyTorch)."""
 
-    def __init__(self, path):
-        self._map = np.memmap(path, dtype=np.uint8, mode="c") if _nonempty(path) else None
+    def __init__(self, path, shared: bool = False):
+        # shared (set_default_mmap_options(MAP_SHARED)): writes to tensors go to the file
+        mode = "r+" if shared else "c"
+        self._map = np.memmap(path, dtype=np.uint8, mode=mode) if _nonempty(path) else None
         self.size = 0 if self._map is None else self._map.size
 
     def read(self, offset, count, what="record"):
@@ -144,7 +146,11 @@ def open_source(f, mmap: bool):
 
     if isinstance(f, (str, os.PathLike)):
         if mmap:
-            return MapSource(f), None
+            import mmap as _mmap
+
+            from .options import get_default_mmap_options
+
+            return MapSource(f, shared=get_default_mmap_options() == _mmap.MAP_SHARED), None
         file = open(f, "rb")  # noqa: SIM115 (closed by the caller)
         return FileSource(file), file
     if isinstance(f, (bytes, bytearray, memoryview)):

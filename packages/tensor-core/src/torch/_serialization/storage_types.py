@@ -13,7 +13,12 @@ import numpy as np
 from .. import _dtype
 from .._storage import TypedStorage, UntypedStorage
 
-__all__ = ["LEGACY_STORAGES", "storage_class_for", "dtype_of_storage_class"]
+__all__ = [
+    "LEGACY_STORAGES",
+    "storage_class_for",
+    "dtype_of_storage_class",
+    "dtype_of_storage_name",
+]
 
 
 def _new_storage(cls, *args, **kwargs):
@@ -73,3 +78,11 @@ def dtype_of_storage_class(cls):
     if dtype is None:
         raise TypeError(f"{cls!r} is not a storage class")
     return dtype
+
+
+def dtype_of_storage_name(name: str):
+    """The element type of the storage class called ``name`` (``"FloatStorage"``)."""
+    cls = LEGACY_STORAGES.get(name)
+    if cls is None:
+        raise KeyError(f'pickle storage type "{name}" is not recognized')
+    return cls._storage_dtype

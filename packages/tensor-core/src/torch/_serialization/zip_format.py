@@ -22,7 +22,7 @@ import os
 import numpy as np
 
 from .._storage import TypedStorage, UntypedStorage
-from . import limits, location
+from . import limits, location, options
 from .limits import MAX_PICKLE_BYTES
 from .pickler import CheckpointPickler, StorageTable
 from .storage_types import dtype_of_storage_class
@@ -39,13 +39,15 @@ def save_zip(obj, file, prefix: str, protocol: int) -> None:
     table = StorageTable()
     graph = io.BytesIO()
     CheckpointPickler(graph, protocol, table).dump(obj)
-    writer = ZipWriter(file, prefix)
+    writer = ZipWriter(file, prefix, compute_crc=bool(options.get_crc32_options()))
     writer.write_record("data.pkl", graph.getbuffer())
     writer.write_record(".format_version", b"1")
     writer.write_record(".storage_alignment", b"64")
     writer.write_record("byteorder", b"little")
+    skip = options.skipping_data()
     for stored in table.entries:
-        writer.write_record(f"data/{stored.key}", _contiguous_bytes(stored.untyped))
+        data = stored.untyped._buffer if skip else _contiguous_bytes(stored.untyped)
+        writer.write_record(f"data/{stored.key}", data, zeros=skip)
     writer.write_record("version", f"{_FORMAT_VERSION}\n".encode())
     writer.write_record(".data/serialization_id", _serialization_id())
     writer.close()
@@ -96,7 +98,9 @@ class StorageLoader:
                 f"torch.load: storage '{key}' needs {nbytes} bytes but its record holds "
                 f"{available}; the checkpoint is corrupted"
             )
-        if self._mmap:
+        if options.skipping_data():
+            buffer = np.empty(nbytes, np.uint8)  # skip_data: shapes only, bytes unread
+        elif self._mmap:
             buffer = self._reader.map(record)[:nbytes]
         else:
             buffer = self._reader.read(record, verify=limits.VERIFY_STORAGE_CRC)[:nbytes]
@@ -120,7 +124,8 @@ def _byteswap(buffer: np.ndarray, dtype) -> None:
 
 def read_byteorder(reader: ZipReader) -> str:
     if not reader.has_record("byteorder"):
-        return "little"  # files from before the record existed were little-endian
+        # files from before the record existed: little-endian unless told otherwise
+        return options.assumed_byteorder()
     order = bytes(reader.read("byteorder", limit=16)).decode("ascii", "replace")
     if order not in ("little", "big"):
         raise corrupt(f"unknown byte order {order!r}")

@@ -53,9 +53,10 @@ class ZipWriter:
     """Append records to ``file`` (anything with ``write``) under the folder ``prefix``;
     ``close()`` writes the central directory."""
 
-    def __init__(self, file, prefix: str):
+    def __init__(self, file, prefix: str, compute_crc: bool = True):
         self._file = file
         self._prefix = prefix
+        self._compute_crc = compute_crc
         self._entries: list[_Entry] = []
         self._names: set[bytes] = set()
         self._position = 0  # offsets are relative to where the archive starts
@@ -64,7 +65,7 @@ class ZipWriter:
         self._file.write(data)
         self._position += len(data)
 
-    def write_record(self, name: str, data) -> None:
+    def write_record(self, name: str, data, *, zeros: bool = False) -> None:
         """Store ``data`` (bytes or any contiguous buffer) as ``<prefix>/<name>``.
 
         The CRC goes into a data descriptor after the bytes (as PyTorch writes it), so
@@ -72,7 +73,7 @@ class ZipWriter:
         both release the GIL, and the record is read from memory twice in parallel
         instead of one pass after the other.
         """
-        view = memoryview(data).cast("B")
+        view = memoryview(data).cast("B")  # with zeros=True only its size is used
         full_name = f"{self._prefix}/{name}".encode()
         if full_name in self._names:
             raise RuntimeError(f"torch.save: record '{name}' written twice")
@@ -99,7 +100,12 @@ class ZipWriter:
             len(extra),
         )
         self._write(header + full_name + extra)
-        entry.crc = self._write_data(view)
+        if zeros:
+            entry.crc = self._write_zeros(view.nbytes)
+        elif self._compute_crc:
+            entry.crc = self._write_data(view)
+        else:
+            self._write_chunks(view)
         sizes = struct.pack("<QQ" if large else "<II", entry.size, entry.size)
         self._write(struct.pack("<II", _DESCRIPTOR_SIGNATURE, entry.crc) + sizes)
 
@@ -112,11 +118,22 @@ class ZipWriter:
         worker = threading.Thread(target=lambda: result.append(_crc32(view)), daemon=True)
         worker.start()
         try:
-            for start in range(0, view.nbytes, CHUNK_BYTES):
-                self._write(view[start : start + CHUNK_BYTES])
+            self._write_chunks(view)
         finally:
             worker.join()
         return result[0]
+
+    def _write_chunks(self, view: memoryview) -> None:
+        for start in range(0, view.nbytes, CHUNK_BYTES):
+            self._write(view[start : start + CHUNK_BYTES])
+
+    def _write_zeros(self, nbytes: int) -> int:
+        """Reserve ``nbytes`` of zeros (``skip_data``); the CRC is left 0, as the bytes
+        are meant to be filled in later."""
+        block = bytes(min(nbytes, CHUNK_BYTES))
+        for start in range(0, nbytes, CHUNK_BYTES):
+            self._write(memoryview(block)[: min(CHUNK_BYTES, nbytes - start)])
+        return 0
 
     def close(self) -> None:
         """Write the central directory and the end records."""
