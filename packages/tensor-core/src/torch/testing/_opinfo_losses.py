@@ -15,13 +15,13 @@ __all__ = ["entries"]
 
 
 def _make(*args, **kwargs):
-    from ._opinfo import _make as make
+    from ._opinfo_base import _make as make
 
     return make(*args, **kwargs)
 
 
 def _sample(*args):
-    from ._opinfo import SampleInput
+    from ._opinfo_base import SampleInput
 
     return SampleInput(*args)
 
@@ -185,7 +185,7 @@ def _ctc_ref_arrays(logits, targets, input_lengths, target_lengths, blank, reduc
 
 def entries() -> list:
     """The entries (built on call: ``_opinfo`` imports this module while it loads)."""
-    from ._opinfo import FLOATING, OpInfo
+    from ._opinfo_base import FLOATING, OpInfo
 
     return [
         OpInfo(

@@ -11,7 +11,7 @@ import numpy as np
 
 import torch
 
-from ._opinfo import FLOATING, INTEGRAL, OpInfo, SampleInput, _make
+from ._opinfo_base import FLOATING, INTEGRAL, OpInfo, SampleInput, _make
 
 __all__ = ["MATH_OPS"]
 

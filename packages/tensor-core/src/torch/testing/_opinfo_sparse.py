@@ -8,7 +8,7 @@ import numpy as np
 
 import torch
 
-from ._opinfo import OpInfo, SampleInput, _make
+from ._opinfo_base import OpInfo, SampleInput, _make
 
 __all__ = ["SPARSE_OPS"]
 
