@@ -24,7 +24,8 @@ def _copy_src(grad, inputs, saved):
 
 
 CONVERSION = {
-    "_to_copy": Derivative("ToCopyBackward0", (_to_copy,)),
-    "clone": Derivative("CloneBackward0", (_clone,)),
-    "copy_": Derivative("CopyBackwards", (_copy_self, _copy_src)),
+    # shapes and dtypes only: writing into an input afterwards leaves backward as it is
+    "_to_copy": Derivative("ToCopyBackward0", (_to_copy,), saved_inputs=()),
+    "clone": Derivative("CloneBackward0", (_clone,), saved_inputs=()),
+    "copy_": Derivative("CopyBackwards", (_copy_self, _copy_src), saved_inputs=()),
 }

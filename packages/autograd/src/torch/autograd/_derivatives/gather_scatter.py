@@ -39,7 +39,12 @@ def _no_grad(grad, inputs, saved):
 
 GATHER_SCATTER = {
     "gather": Derivative("GatherBackward0", (_gather, _no_grad)),
-    "scatter": Derivative("ScatterBackward0", (_scatter_self, _no_grad, _scatter_src)),
-    "scatter_add": Derivative("ScatterAddBackward0", (_scatter_add_self, _no_grad, _scatter_src)),
-    "flip": Derivative("FlipBackward0", (_flip,)),
+    # the index is read, not the values of self or src
+    "scatter": Derivative(
+        "ScatterBackward0", (_scatter_self, _no_grad, _scatter_src), saved_inputs=(1,)
+    ),
+    "scatter_add": Derivative(
+        "ScatterAddBackward0", (_scatter_add_self, _no_grad, _scatter_src), saved_inputs=(1,)
+    ),
+    "flip": Derivative("FlipBackward0", (_flip,), saved_inputs=()),
 }

@@ -64,15 +64,13 @@ def _avg_pool(grad, inputs, saved):
     return ops["_avg_pool_backward"].function(grad, inputs[0], *saved)
 
 
-def _softmax(grad, inputs, saved):
+def _softmax(grad, inputs, saved, y):
     (dim,) = saved
-    y = torch.softmax(inputs[0], dim)
     return y * (grad - (grad * y).sum(dim, keepdim=True))
 
 
-def _log_softmax(grad, inputs, saved):
+def _log_softmax(grad, inputs, saved, y):
     (dim,) = saved
-    y = torch.log_softmax(inputs[0], dim)
     return grad - torch.exp(y) * grad.sum(dim, keepdim=True)
 
 
@@ -89,6 +87,15 @@ NN_KERNELS = {
     ),
     "max_pool": Derivative("MaxPool2DWithIndicesBackward0", (_max_pool,)),
     "avg_pool": Derivative("AvgPool2DBackward0", (_avg_pool,)),
-    "softmax": Derivative("SoftmaxBackward0", (_softmax,)),
-    "log_softmax": Derivative("LogSoftmaxBackward0", (_log_softmax,)),
+    # the result is saved, not the input (as in PyTorch)
+    "softmax": Derivative(
+        "SoftmaxBackward0", (_softmax,), saved_inputs=(), saves_output=True, drops_inputs=True
+    ),
+    "log_softmax": Derivative(
+        "LogSoftmaxBackward0",
+        (_log_softmax,),
+        saved_inputs=(),
+        saves_output=True,
+        drops_inputs=True,
+    ),
 }

@@ -99,7 +99,7 @@ POINTWISE = {
     "pow": holomorphic_entry(Derivative("PowBackward1", (_pow_self, _pow_exponent))),
     "neg": Derivative("NegBackward0", (_neg,), saved_inputs=()),
     "abs": Derivative("AbsBackward0", (_abs,)),
-    "sign": Derivative("SignBackward0", (_sign,)),
+    "sign": Derivative("SignBackward0", (_sign,), saved_inputs=()),
     "exp": holomorphic_entry(
         Derivative("ExpBackward0", (_exp,), saved_inputs=(), saves_output=True, drops_inputs=True)
     ),

@@ -134,7 +134,7 @@ REDUCTION = {
     "_select_along": Derivative("MaxBackward0", (_select_along,)),
     "var": Derivative("VarBackward0", (_var,)),
     "logsumexp": holomorphic_entry(Derivative("LogsumexpBackward0", (_logsumexp,))),
-    "cumsum": Derivative("CumsumBackward0", (_cumsum,)),
+    "cumsum": Derivative("CumsumBackward0", (_cumsum,), saved_inputs=()),
     "cumprod": holomorphic_entry(Derivative("CumprodBackward0", (_cumprod,))),
     "linalg_vector_norm": Derivative("LinalgVectorNormBackward0", (_vector_norm,)),
 }

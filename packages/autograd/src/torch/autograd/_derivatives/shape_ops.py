@@ -74,11 +74,12 @@ def _einsum(grad, inputs, saved, index):
 
 
 SHAPE_OPS = {
-    "cat": Derivative("CatBackward0", (_cat,), variadic=True),
-    "repeat": Derivative("RepeatBackward0", (_repeat,)),
-    "roll": Derivative("RollBackward0", (_roll,)),
-    "tril": Derivative("TrilBackward0", (_tril,)),
-    "triu": Derivative("TriuBackward0", (_triu,)),
-    "diag": Derivative("DiagBackward0", (_diag,)),
+    # these read only their inputs' shapes (and zeros_like of them)
+    "cat": Derivative("CatBackward0", (_cat,), variadic=True, saved_inputs=()),
+    "repeat": Derivative("RepeatBackward0", (_repeat,), saved_inputs=()),
+    "roll": Derivative("RollBackward0", (_roll,), saved_inputs=()),
+    "tril": Derivative("TrilBackward0", (_tril,), saved_inputs=()),
+    "triu": Derivative("TriuBackward0", (_triu,), saved_inputs=()),
+    "diag": Derivative("DiagBackward0", (_diag,), saved_inputs=()),
     "einsum": holomorphic_entry(Derivative("EinsumBackward0", (_einsum,), variadic=True)),
 }

@@ -91,14 +91,19 @@ def _no_grad(grad, inputs, saved):
 
 
 TERNARY = {
-    "where": Derivative("WhereBackward0", (_no_grad, _where_self, _where_other)),
+    # only the condition is read (x and y for their shapes)
+    "where": Derivative("WhereBackward0", (_no_grad, _where_self, _where_other), saved_inputs=(0,)),
     "clamp": Derivative("ClampBackward1", (_clamp_self, _clamp_min, _clamp_max)),
     # NOTE: holomorphic in every input: complex gradients take the conjugate derivative
     "lerp": holomorphic_entry(Derivative("LerpBackward0", (_lerp_start, _lerp_end, _lerp_weight))),
     "addcmul": holomorphic_entry(
-        Derivative("AddcmulBackward0", (_add_input, _addcmul_t1, _addcmul_t2))
+        Derivative(
+            "AddcmulBackward0", (_add_input, _addcmul_t1, _addcmul_t2), reads=((), (2,), (1,))
+        )
     ),
     "addcdiv": holomorphic_entry(
-        Derivative("AddcdivBackward0", (_add_input, _addcdiv_t1, _addcdiv_t2))
+        Derivative(
+            "AddcdivBackward0", (_add_input, _addcdiv_t1, _addcdiv_t2), reads=((), (2,), (1, 2))
+        )
     ),
 }

@@ -36,13 +36,13 @@ _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
 _FORMULAS = {
     "sqrt": lambda g, i, s, y: g / (2 * y),
     "rsqrt": lambda g, i, s, y: -0.5 * g * y**3,
-    "expm1": lambda g, i, s: g * torch.exp(_x(i)),
+    "expm1": lambda g, i, s, y: g * (y + 1),
     "log1p": lambda g, i, s: g / (1 + _x(i)),
     "log2": lambda g, i, s: g / (_x(i) * math.log(2.0)),
     "log10": lambda g, i, s: g / (_x(i) * math.log(10.0)),
     "sin": lambda g, i, s: g * torch.cos(_x(i)),
     "cos": lambda g, i, s: -g * torch.sin(_x(i)),
-    "tan": lambda g, i, s: g * (1 + torch.tan(_x(i)) ** 2),
+    "tan": lambda g, i, s, y: g * (1 + y * y),
     "asin": lambda g, i, s: g / torch.sqrt(1 - _x(i) * _x(i)),
     "acos": lambda g, i, s: -g / torch.sqrt(1 - _x(i) * _x(i)),
     "atan": lambda g, i, s: g / (1 + _x(i) * _x(i)),
@@ -59,7 +59,7 @@ _FORMULAS = {
     "erfinv": lambda g, i, s: g * (math.sqrt(math.pi) / 2) * torch.exp(torch.erfinv(_x(i)) ** 2),
     "lgamma": lambda g, i, s: g * torch.digamma(_x(i)),
     "digamma": lambda g, i, s: g * _trigamma(_x(i)),
-    "reciprocal": lambda g, i, s: -g / (_x(i) * _x(i)),
+    "reciprocal": lambda g, i, s, y: -g * (y * y),
     "square": lambda g, i, s: 2 * _x(i) * g,
     "frac": lambda g, i, s: g,
     "floor": _zeros,
@@ -77,7 +77,11 @@ def _node_name(name: str) -> str:
 # PyTorch saves the result of these (not their input): writing into the result in place
 # then makes backward raise, as there. Their formulas take the result as a 4th argument
 # (a tensor of the graph under create_graph, so double backward differentiates it).
-_SAVE_RESULT = frozenset({"sqrt", "rsqrt", "tanh", "sigmoid"})
+_SAVE_RESULT = frozenset({"sqrt", "rsqrt", "tanh", "sigmoid", "expm1", "tan", "reciprocal"})
+
+
+# these formulas read nothing of the input: writing into it afterwards is fine
+_SHAPES_ONLY = frozenset({"frac", "floor", "ceil", "trunc", "round"})
 
 
 def _entry(name: str, formula) -> Derivative:
@@ -85,6 +89,8 @@ def _entry(name: str, formula) -> Derivative:
         return Derivative(
             _node_name(name), (formula,), saved_inputs=(), saves_output=True, drops_inputs=True
         )
+    if name in _SHAPES_ONLY:
+        return Derivative(_node_name(name), (formula,), saved_inputs=())
     return Derivative(_node_name(name), (formula,))
 
 

@@ -91,9 +91,11 @@ VIEWS = {
     "as_strided": Derivative("AsStridedBackward0", (_as_strided,), saved_inputs=()),
     "_view_scatter": Derivative("AsStridedBackwardBackward0", (_view_scatter,)),
     "_view_gather": Derivative("AsStridedBackward0", (_view_gather,)),
-    "index": Derivative("IndexBackward0", (_index,)),
+    "index": Derivative("IndexBackward0", (_index,), saved_inputs=()),
     "_index_scatter": Derivative("IndexBackwardBackward0", (_index_scatter,)),
-    "index_put_": Derivative("IndexPutBackward0", (_index_put_self, _index_put_values)),
+    "index_put_": Derivative(
+        "IndexPutBackward0", (_index_put_self, _index_put_values), saved_inputs=()
+    ),
     "view_as_real": Derivative("ViewAsRealBackward0", (_view_as_real,), saved_inputs=()),
     "view_as_complex": Derivative("ViewAsComplexBackward0", (_view_as_complex,), saved_inputs=()),
     "conj": Derivative("ConjBackward0", (_conj,), saved_inputs=(), drops_inputs=True),
