@@ -1013,6 +1013,55 @@ out = [torch.autograd.gradcheck(torch.exp, (z,)), torch.autograd.gradcheck(lambd
 }
 
 
+# Issue 5: an input (or the result) written in place after the op, then backward. PyTorch
+# raises only where its derivative saved that tensor; elsewhere the gradient is unchanged.
+_SAVED_VERSION_OPS = {
+    "clone": "a.clone()",
+    "double": "a.double()",
+    "float": "a.float()",
+    "to_copy": "a.to(torch.float32, copy=True)",
+    "copy_": "torch.zeros(2, 2, dtype=torch.float64).copy_(a)",
+    "cat": "torch.cat([a, a * 2], 1)",
+    "stack": "torch.stack([a, a])",
+    "repeat": "a.repeat(2, 3)",
+    "cumsum": "a.cumsum(1)",
+    "flip": "a.flip(0)",
+    "roll": "a.roll(1, 1)",
+    "masked_fill": "a.masked_fill(torch.tensor([[True, False], [False, True]]), 0.0)",
+    "pad": "torch.nn.functional.pad(a, (1, 2))",
+    "tril": "a.tril()",
+    "triu": "a.triu(1)",
+    "diag": "torch.diag(a)",
+    "index_select": "a.index_select(0, torch.tensor([1, 0, 1]))",
+    "index": "a[[1, 0]]",
+    "where": "torch.where(torch.tensor([[True, False], [False, True]]), a, 2 * a)",
+    "scatter": "a.scatter(1, torch.tensor([[1], [0]]), a[:, :1] * 3)",
+    "floor": "a.floor() + a",
+    "sign": "a.sign() + a",
+    "addcmul": "torch.addcmul(a, a * 2, a * 3)",
+    "softmax": "a.softmax(1)",
+    "log_softmax": "a.log_softmax(0)",
+    "tan": "a.tan()",
+    "expm1": "a.expm1()",
+    "reciprocal": "a.reciprocal()",
+    "exp": "a.exp()",
+    "tanh": "a.tanh()",
+    "sin": "a.sin()",
+    "mul": "a * a",
+}
+
+for _name, _expr in _SAVED_VERSION_OPS.items():
+    for _target in ("input", "result"):
+        CASES[f"saved_versions_{_name}_{_target}"] = f"""
+x = torch.tensor([[0.5, -1.25], [2.0, 0.75]], dtype=torch.float64, requires_grad=True)
+a = x * 1
+y = {_expr}
+{"a" if _target == "input" else "y"}.add_(1)
+(y * torch.arange(1.0, y.numel() + 1, dtype=y.dtype).cos().reshape(y.shape)).sum().backward()
+out = x.grad
+"""
+
+
 def _describe(value):
     import torch
 
