@@ -157,6 +157,9 @@ def register_op(
         )
     )
     op.function = function
+    refusal = COMPLEX_REFUSALS.get(out_of_place or name)
+    if refusal is not None:
+        op.extra["refuses_complex"] = refusal
     if out_of_place is not None:
         op.extra["out_of_place"] = out_of_place
     op.extra.update(extra)
@@ -184,3 +187,155 @@ def sparse_kernel(name: str, error: SparseLayoutError):
 def wrap_array(array, dtype) -> Tensor:
     """A new tensor of ``dtype`` from a computed array, C-contiguous (0-dim stays 0-dim)."""
     return Tensor._from_array(np.asarray(array, dtype=dtype.np_dtype, order="C"), dtype)
+
+
+# ------------------------------------------------------------- ops refusing complex input
+
+
+def _kernel_refusal(kernel_name: str):
+    return NotImplementedError, f'"{kernel_name}" not implemented for ' + "'{type}'"
+
+
+def _refusal(kind, message: str):
+    return kind, message
+
+
+#: op name -> (exception type, PyTorch's message; ``{type}`` is the scalar type name,
+#: e.g. ComplexFloat). An op listed here raises it for complex input; ``register_op``
+#: copies the entry to the op's registry entry (``op.extra["refuses_complex"]``). The
+#: op families test it only once they know the input is complex, off the hot path.
+COMPLEX_REFUSALS: dict = {
+    # pointwise, unary
+    "sign": _refusal(
+        NotImplementedError,
+        "Unlike NumPy, torch.sign is not intended to support complex numbers. Please use "
+        "torch.sgn instead.",
+    ),
+    **{
+        name: _kernel_refusal(f"{name}_vml_cpu")
+        for name in ("erf", "erfc", "erfinv", "lgamma", "round")
+    },
+    "digamma": _kernel_refusal("digamma"),
+    "i0": _kernel_refusal("i0_vml_cpu"),
+    "special_i0e": _kernel_refusal("i0e_cpu"),
+    "special_i1": _kernel_refusal("i1_cpu"),
+    "special_i1e": _kernel_refusal("i1e_cpu"),
+    "polygamma": _kernel_refusal("polygamma"),
+    "polygamma.1": _kernel_refusal("trigamma"),
+    "frac": _kernel_refusal("frac_cpu"),
+    "logit": _kernel_refusal("logit_cpu"),
+    **{
+        name: _refusal(NotImplementedError, f"{name} is not supported for complex inputs")
+        for name in ("floor", "ceil", "trunc")
+    },
+    "signbit": _refusal(NotImplementedError, "signbit is not implemented for complex tensors."),
+    "isposinf": _refusal(RuntimeError, "isposinf does not support complex inputs."),
+    "isneginf": _refusal(RuntimeError, "isneginf does not support complex inputs."),
+    "deg2rad": _refusal(RuntimeError, "deg2rad is not supported for complex tensors."),
+    "rad2deg": _refusal(RuntimeError, "rad2deg is not supported for complex tensors."),
+    # pointwise, binary
+    **{name: _kernel_refusal(f"{name}_cpu") for name in ("lt", "le", "gt", "ge")},
+    "floor_divide": _kernel_refusal("div_floor_cpu"),
+    **{
+        name: _kernel_refusal(f"{name}_cpu")
+        for name in ("remainder", "fmod", "atan2", "hypot", "copysign", "xlogy", "logaddexp2")
+    },
+    "nextafter": _kernel_refusal("nextafter_cpu"),
+    **{
+        name: _refusal(RuntimeError, f"{name} not implemented for complex tensors.")
+        for name in ("maximum", "minimum", "fmax", "fmin")
+    },
+    "heaviside": _refusal(RuntimeError, "heaviside is not yet implemented for complex tensors."),
+    "clamp": _refusal(NotImplementedError, "clamp is not supported for complex types"),
+    # reductions, sorting
+    "max": _kernel_refusal("max_all"),
+    "min": _kernel_refusal("min_all"),
+    "max.dim": _refusal(RuntimeError, "max(): does not support complex input"),
+    "min.dim": _refusal(RuntimeError, "min(): does not support complex input"),
+    "amax": _kernel_refusal("max_values_cpu"),
+    "amin": _kernel_refusal("min_values_cpu"),
+    "aminmax": _kernel_refusal("aminmax_cpu"),
+    "argmax": _refusal(RuntimeError, "argmax(): does not support complex input"),
+    "argmin": _refusal(RuntimeError, "argmin(): does not support complex input"),
+    "cummax": _kernel_refusal("cummax_cpu"),
+    "cummin": _kernel_refusal("cummin_cpu"),
+    "median": _kernel_refusal("median_cpu"),
+    "median.dim": _kernel_refusal("median_out"),
+    "mode": _kernel_refusal("mode_cpu"),
+    "kthvalue": _kernel_refusal("kthvalue_cpu"),
+    "nansum": _refusal(RuntimeError, "nansum on CPU does not support complex inputs"),
+    "quantile": _refusal(
+        RuntimeError, "quantile() input tensor must be either float or double dtype"
+    ),
+    "sort": _refusal(RuntimeError, " Sort does not support complex dtypes on CPU"),
+    "topk": _refusal(RuntimeError, " topk does not support complex dtypes on CPU"),
+    "unique": _kernel_refusal("unique"),
+    # nn kernels
+    "softmax": _kernel_refusal("softmax_lastdim_kernel_impl"),
+    "log_softmax": _kernel_refusal("log_softmax_lastdim_kernel_impl"),
+    "softmax.dim": _kernel_refusal("softmax_kernel_impl"),
+    "log_softmax.dim": _kernel_refusal("log_softmax_kernel_impl"),
+    "gelu": _kernel_refusal("GeluKernelImpl"),
+    "elu": _kernel_refusal("elu_cpu"),
+    "leaky_relu": _kernel_refusal("leaky_relu_cpu"),
+    "softplus": _kernel_refusal("softplus_cpu"),
+    "mish": _kernel_refusal("mish_cpu"),
+    "hardswish": _kernel_refusal("hardswish_cpu"),
+    "hardsigmoid": _kernel_refusal("hardsigmoid_cpu"),
+    "hardshrink": _kernel_refusal("hardshrink_cpu"),
+    "softshrink": _kernel_refusal("softshrink_check"),
+    "log_sigmoid": _kernel_refusal("log_sigmoid_cpu"),
+    "avg_pool2d": _kernel_refusal("avg_pool2d"),
+    "max_pool2d": _kernel_refusal("max_pool2d"),
+    "max_pool1d": _kernel_refusal("max_pool1d_impl"),
+    "adaptive_avg_pool2d": _kernel_refusal("adaptive_avg_pool2d"),
+    "adaptive_max_pool2d": _kernel_refusal("adaptive_max_pool2d"),
+}
+
+
+def refuse_complex(name: str, dtype) -> None:
+    """Raise PyTorch's error of op ``name`` (a key of :data:`COMPLEX_REFUSALS`) for input
+    of complex ``dtype``; does nothing for other dtypes (call it once the input is known
+    to be complex: the test below is then the only cost)."""
+    if dtype._category == 3:
+        kind, message = COMPLEX_REFUSALS[name]
+        raise kind(message.format(type=dtype._legacy[:-6]))
+
+
+def complex_refusing(name: str, rule):
+    """``rule`` (a dtype rule of an op family's builder: dtype, *extra -> ...) refusing
+    complex dtypes as op ``name`` does in PyTorch; ``rule`` itself when the op accepts
+    them. Builders wrap their rule once, when the op is made."""
+    if name not in COMPLEX_REFUSALS:
+        return rule
+
+    def checked(dtype, *extra):
+        if dtype._category == 3:
+            refuse_complex(name, dtype)
+        return rule(dtype, *extra) if rule is not None else dtype
+
+    return checked
+
+
+def refusing_complex(function, name: str | None = None, operands: int = 2):
+    """``function`` (an op binding taking its tensors first) refusing complex operands
+    as op ``name`` (default: its own name) does in PyTorch: the result dtype of its
+    first ``operands`` arguments decides. ``function`` itself when the op accepts them.
+    For the composite families; builders use :func:`complex_refusing` on their rules."""
+    name = name or function.__name__
+    if name not in COMPLEX_REFUSALS:
+        return function
+
+    @functools.wraps(function)
+    def checked(*args, **kwargs):
+        for x in args[:operands]:
+            if (isinstance(x, Tensor) and x._dtype._category == 3) or type(x) is complex:
+                refuse_complex(name, result_type(*(y for y in args[:operands] if y is not None)))
+        return function(*args, **kwargs)
+
+    return checked
+
+
+def refuses_complex(name: str | None = None, operands: int = 1):
+    """Decorator form of :func:`refusing_complex` (one tensor operand by default)."""
+    return lambda function: refusing_complex(function, name, operands)

@@ -18,6 +18,7 @@ import torch
 
 from .. import _dtype
 from .._tensor import Tensor, _is_grad_recording
+from ._dispatch import refuses_complex
 from .gather_scatter import _inplace
 
 __all__ = [
@@ -117,6 +118,7 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None) -> Ten
 # ------------------------------------------------------------------ unique_consecutive
 
 
+@refuses_complex("unique")
 def unique_consecutive(
     input: Tensor, return_inverse: bool = False, return_counts: bool = False, dim=None
 ):
@@ -539,6 +541,7 @@ def flipud(input: Tensor) -> Tensor:
     return torch.flip(input, (0,))
 
 
+@refuses_complex("sort")
 def msort(input: Tensor) -> Tensor:
     """``input`` sorted along dim 0 (values only)."""
     return torch.sort(input, 0).values

@@ -17,7 +17,7 @@ import torch
 
 from .. import _dtype, _return_types
 from .._tensor import Tensor
-from ._dispatch import record, register_op
+from ._dispatch import record, refuse_complex, refuses_complex, refusing_complex, register_op
 from .complex_views import _complex_parts_check, complex, conj, is_conj
 from .gather_scatter import _inplace
 
@@ -91,6 +91,7 @@ def nextafter(input: Tensor, other: Tensor) -> Tensor:
     return Tensor._from_array(np.nextafter(a._np, b._np), input._dtype)
 
 
+@refusing_complex
 def heaviside(input: Tensor, values: Tensor) -> Tensor:
     """The step function: 0 where ``input < 0``, ``values`` where it is 0, 1 above."""
     if input._dtype is not values._dtype:
@@ -143,6 +144,8 @@ def nanmedian(input: Tensor, dim=None, keepdim: bool = False):
     if input._dtype is _dtype.bool_:
         kernel = "median_cpu" if dim is None else "median_out"
         raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
+    if input._dtype._category == 3:
+        refuse_complex("median" if dim is None else "median.dim", input._dtype)
     if dim is None:
         flat = input.reshape(-1)
         if flat._np.size == 0:
@@ -240,6 +243,7 @@ def _quantile(input, q, dim, keepdim, interpolation, ignore_nan) -> Tensor:
     return out
 
 
+@refuses_complex()
 def quantile(input: Tensor, q, dim=None, keepdim: bool = False, *, interpolation="linear"):
     """The ``q``-th quantiles (a number or a 1-D tensor of levels in [0, 1]) over ``dim``
     (the flattened input by default); a slice containing NaN gives NaN. Several levels
@@ -247,6 +251,7 @@ def quantile(input: Tensor, q, dim=None, keepdim: bool = False, *, interpolation
     return _quantile(input, q, dim, keepdim, interpolation, ignore_nan=False)
 
 
+@refuses_complex("quantile")
 def nanquantile(input: Tensor, q, dim=None, keepdim: bool = False, *, interpolation="linear"):
     """:func:`quantile` ignoring NaNs (a slice of NaNs only gives NaN)."""
     return _quantile(input, q, dim, keepdim, interpolation, ignore_nan=True)

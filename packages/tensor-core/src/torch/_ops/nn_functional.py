@@ -12,7 +12,7 @@ import numpy as np
 
 from .. import _dtype, _grad_mode
 from .._tensor import Tensor
-from ._dispatch import register_op
+from ._dispatch import refusing_complex, register_op
 
 __all__ = [
     "layer_norm",
@@ -37,8 +37,19 @@ __all__ = [
 ]
 
 
+#: composites refusing complex input with another op's error (the kernel PyTorch runs)
+_COMPLEX_AS = {
+    "celu": "elu",
+    "selu": "elu",
+    "logsigmoid": "log_sigmoid",
+    "hardtanh": "clamp",
+    "relu6": "clamp",
+}
+
+
 def _composite(function):
     """Register a composite: an op-registry entry whose gradient comes from its parts."""
+    function = refusing_complex(function, _COMPLEX_AS.get(function.__name__), operands=1)
     register_op(
         function.__name__,
         function,

@@ -17,7 +17,7 @@ import numpy as np
 from .. import _dtype, _native
 from .._tensor import Tensor, _is_grad_recording
 from . import nn_fused
-from ._dispatch import record, register_op
+from ._dispatch import record, refuse_complex, register_op
 
 __all__ = [
     "convolution",
@@ -338,6 +338,10 @@ def max_pool(
     x = input._np[None] if unbatched else input._np
     if x.ndim != nd + 2:
         raise RuntimeError(f"max_pool{nd}d: Expected {nd + 1}D or {nd + 2}D input")
+    if input._dtype._category == 3:
+        refuse_complex(
+            "max_pool1d" if nd == 1 and not return_indices else "max_pool2d", input._dtype
+        )
     kernel, stride, padding, dilation, out = _pool_geometry(
         x, kernel_size, stride, padding, dilation, ceil_mode, nd, "max"
     )
@@ -485,6 +489,8 @@ def avg_pool(
 ) -> Tensor:
     """N-d average pooling. Windows that reach past the padding (``ceil_mode``) average
     over what they cover; ``count_include_pad`` counts the zero padding."""
+    if input._dtype._category == 3:
+        refuse_complex("avg_pool2d", input._dtype)
     unbatched = input._np.ndim == nd + 1
     x = input._np[None] if unbatched else input._np
     kernel, stride, padding, _, out = _pool_geometry(
@@ -593,6 +599,8 @@ def relu(input: Tensor) -> Tensor:
     """
     from .ternary import where
 
+    if input._dtype._category == 3:
+        refuse_complex("clamp", input._dtype)
     fused = nn_fused.relu(input)  # float tensors: one op, its gradient 0 at 0
     if fused is not None:
         return fused
@@ -611,6 +619,8 @@ def softmax(input: Tensor, dim: int, dtype=None) -> Tensor:
     """``exp(x) / sum(exp(x))`` along ``dim``, computed without overflow."""
     x = input if dtype is None else input.to(dtype)
     d = x._wrap_dim(dim)
+    if x._dtype._category == 3:
+        refuse_complex("softmax" if d == x._np.ndim - 1 else "softmax.dim", x._dtype)
     with np.errstate(all="ignore"):
         array = _softmax_array(x._np, d, log=False)
     return record(SOFTMAX, (x,), Tensor._from_array(np.asarray(array, order="C"), x._dtype), (d,))
@@ -620,6 +630,8 @@ def log_softmax(input: Tensor, dim: int, dtype=None) -> Tensor:
     """``log(softmax(x))`` along ``dim``, computed stably."""
     x = input if dtype is None else input.to(dtype)
     d = x._wrap_dim(dim)
+    if x._dtype._category == 3:
+        refuse_complex("log_softmax" if d == x._np.ndim - 1 else "log_softmax.dim", x._dtype)
     with np.errstate(all="ignore"):
         array = _softmax_array(x._np, d, log=True)
     return record(

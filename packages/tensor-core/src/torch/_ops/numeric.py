@@ -207,7 +207,10 @@ def cov(input: Tensor, *, correction: int = 1, fweights=None, aweights=None) -> 
     centered = x - mean
     weighted = centered if weights is None else centered * weights
     result = torch.matmul(weighted, centered.mT.conj() if x.is_complex() else centered.mT)
-    result = result / torch.clamp(norm, min=0) if isinstance(norm, Tensor) else result / norm
+    if isinstance(norm, Tensor):
+        # the weights are real: a complex input only made their sum complex
+        norm = torch.clamp(norm.real if norm.is_complex() else norm, min=0)
+    result = result / norm
     return result.squeeze() if input.dim() < 2 else result
 
 
@@ -218,6 +221,8 @@ def corrcoef(input: Tensor) -> Tensor:
         return c / c
     scale = torch.sqrt(torch.diagonal(c))
     result = c / scale.unsqueeze(1) / scale.unsqueeze(0)
+    if result.is_complex():  # clamp refuses complex numbers: clip each part, as PyTorch
+        return torch.complex(torch.clamp(result.real, -1, 1), torch.clamp(result.imag, -1, 1))
     return torch.clamp(result, -1, 1)
 
 

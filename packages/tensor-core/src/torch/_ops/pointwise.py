@@ -15,6 +15,7 @@ from .._tensor import Tensor
 from ._dispatch import (
     SparseLayoutError,
     check_inplace,
+    complex_refusing,
     operand,
     record,
     register_op,
@@ -301,6 +302,7 @@ def _binary(
     family: str = "pointwise",
 ):
     """The function, its OpDef, and its in-place method for one binary op."""
+    rule = complex_refusing(name, rule)
 
     def compute(input, other, alpha_value, extra):
         dtype = _binary_dtype(input, other)
@@ -467,6 +469,7 @@ def _unary(
     ``check`` maps the input dtype to the dtype the kernel computes in; ``result_dtype``
     maps that to the result's when they differ (``abs`` of complex numbers is real)."""
     defaults = dict(params)
+    check = complex_refusing(name, check)
 
     def options(kwargs):
         unknown = set(kwargs) - set(defaults)

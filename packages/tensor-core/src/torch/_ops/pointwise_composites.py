@@ -12,7 +12,7 @@ import numpy as np
 
 from .. import _dtype
 from .._tensor import Tensor
-from ._dispatch import check_tensor, register_op, result_type
+from ._dispatch import check_tensor, refusing_complex, register_op, result_type
 from .out_variants import add_out
 from .pointwise import INPLACE, abs, exp, log, mul, pow, sign, sub
 from .ternary import _inplace, clamp, where
@@ -43,6 +43,7 @@ def _composite(function, inplace=True, out=True):
     """Register ``function`` as a composite op (gradient from its parts), give it ``out=``
     and an in-place method ``<name>_``."""
     name = function.__name__
+    function = refusing_complex(function)
     register_op(name, function, f"{name}(...)", "composites", differentiable=False, composite=True)
     if inplace:
         _inplace(name, function, differentiable=False)
@@ -289,8 +290,6 @@ def signbit(input: Tensor) -> Tensor:
         tensor([ True, False,  True])
     """
     check_tensor(input, "signbit")
-    if input._dtype.is_complex:
-        raise RuntimeError("signbit is not implemented for complex tensors.")
     return Tensor._from_array(np.signbit(input._np), _dtype.bool_)
 
 

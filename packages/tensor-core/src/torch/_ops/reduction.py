@@ -17,6 +17,8 @@ from ._dispatch import (
     SparseLayoutError,
     check_tensor,
     record,
+    refuse_complex,
+    refuses_complex,
     register_op,
     sparse_kernel,
     wrap_array,
@@ -124,6 +126,7 @@ SUM = _register(
 )
 
 
+@refuses_complex()
 def nansum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
     """Sum treating NaN as zero."""
     mask = np.isnan(input._np) if input._dtype.is_floating_point else None
@@ -159,6 +162,7 @@ MEAN = _register(
 )
 
 
+@refuses_complex("nansum")
 def nanmean(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
     """Mean over the non-NaN elements."""
     if not (input._dtype.is_floating_point or input._dtype.is_complex):
@@ -210,6 +214,7 @@ def _check_specified(input: Tensor, name: str, dim) -> None:
         )
 
 
+@refuses_complex()
 def amax(input: Tensor, dim=(), keepdim: bool = False) -> Tensor:
     """The largest value over ``dim`` (all dims by default); NaN if any is NaN."""
     _check_specified(input, "amax", dim)
@@ -219,6 +224,7 @@ def amax(input: Tensor, dim=(), keepdim: bool = False) -> Tensor:
     return record(AMAX, (input,), _wrap(result, input._dtype), (dims, keepdim))
 
 
+@refuses_complex()
 def amin(input: Tensor, dim=(), keepdim: bool = False) -> Tensor:
     """The smallest value over ``dim`` (all dims by default); NaN if any is NaN."""
     _check_specified(input, "amin", dim)
@@ -311,6 +317,8 @@ def _extreme(name: str, input: Tensor, dim, keepdim: bool, largest: bool):
         from .binary_math import maximum, minimum
 
         return (maximum if largest else minimum)(input, dim)
+    if input._dtype._category == 3:
+        refuse_complex(name if dim is None else name + ".dim", input._dtype)
     if dim is None:
         if input._np.size == 0:
             raise RuntimeError(
@@ -321,12 +329,14 @@ def _extreme(name: str, input: Tensor, dim, keepdim: bool, largest: bool):
     return _with_indices(name, input, dim, keepdim, largest=largest)
 
 
+@refuses_complex()
 def aminmax(input: Tensor, *, dim=None, keepdim: bool = False):
     """``(amin, amax)`` in one call."""
     dims = () if dim is None else dim
     return amin(input, dims, keepdim), amax(input, dims, keepdim)
 
 
+@refuses_complex()
 def argmax(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:
     """Index of the (first) largest element, of the flattened tensor unless ``dim``."""
     if input._dtype is _dtype.bool_:
@@ -342,6 +352,7 @@ def argmax(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:
     return _with_indices("max", input, dim, keepdim, largest=True).indices
 
 
+@refuses_complex()
 def argmin(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:
     """Index of the (first) smallest element, of the flattened tensor unless ``dim``."""
     if input._dtype is _dtype.bool_:
@@ -523,11 +534,13 @@ def _running_extreme(name, input: Tensor, dim: int, largest: bool):
     return getattr(_return_types, name)(value_tensor, index_tensor)
 
 
+@refuses_complex()
 def cummax(input: Tensor, dim: int):
     """Running maxima along ``dim`` and their indices (ties take the later index)."""
     return _running_extreme("cummax", input, dim, True)
 
 
+@refuses_complex()
 def cummin(input: Tensor, dim: int):
     """Running minima along ``dim`` and their indices (ties take the later index)."""
     return _running_extreme("cummin", input, dim, False)
@@ -614,6 +627,8 @@ def median(input: Tensor, dim=None, keepdim: bool = False):
     if input._dtype is _dtype.bool_:
         kernel = "median_cpu" if dim is None else "median_out"
         raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
+    if input._dtype._category == 3:
+        refuse_complex("median" if dim is None else "median.dim", input._dtype)
     if dim is None:
         flat = input._np.reshape(-1)
         if flat.size == 0:
@@ -637,6 +652,7 @@ def median(input: Tensor, dim=None, keepdim: bool = False):
     return _return_types.median(_select_along(input, index_tensor, d, keepdim), index_tensor)
 
 
+@refuses_complex()
 def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False):
     """The ``k``-th smallest element along ``dim`` (1-based) and its index."""
     d = input._wrap_dim(dim)
@@ -658,6 +674,7 @@ def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False):
     return _return_types.kthvalue(values.reshape(index_tensor.shape), index_tensor)
 
 
+@refuses_complex()
 def mode(input: Tensor, dim: int = -1, keepdim: bool = False):
     """The most frequent value along ``dim`` (the smallest on ties) and the index of its
     last occurrence."""

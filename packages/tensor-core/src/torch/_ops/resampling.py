@@ -10,7 +10,7 @@ import numpy as np
 
 from .. import _dtype
 from .._tensor import Tensor
-from ._dispatch import record
+from ._dispatch import record, refuse_complex
 from .nn_functional import _composite
 from .nn_kernels import MAX_POOL
 
@@ -41,6 +41,8 @@ def _output_size(output_size, spatial, nd):
 def adaptive_avg_pool(input: Tensor, output_size, nd: int = 2) -> Tensor:
     """Average pooling to a fixed ``output_size``: output cell i averages input cells
     floor(i * I / O) to ceil((i + 1) * I / O)."""
+    if input._dtype._category == 3:
+        refuse_complex("adaptive_avg_pool2d", input._dtype)
     torch = _t()
     if input.dim() not in (nd + 1, nd + 2):
         raise RuntimeError(
@@ -74,6 +76,8 @@ def adaptive_avg_pool(input: Tensor, output_size, nd: int = 2) -> Tensor:
 def adaptive_max_pool(input: Tensor, output_size, return_indices: bool = False, nd: int = 2):
     """Max pooling to a fixed ``output_size`` (windows as in ``adaptive_avg_pool``);
     with ``return_indices``, also each maximum's flat position in its input plane."""
+    if input._dtype._category == 3:
+        refuse_complex("adaptive_max_pool2d", input._dtype)
     unbatched = input.dim() == nd + 1
     x = input._np[None] if unbatched else input._np
     out = _output_size(output_size, x.shape[2:], nd)
@@ -422,6 +426,8 @@ def lp_pool(
     input: Tensor, norm_type: float, kernel_size, stride=None, ceil_mode=False, nd: int = 2
 ) -> Tensor:
     """Power-average pooling: ``(sum over the window of x ** p) ** (1 / p)``."""
+    if input._dtype._category == 3:
+        refuse_complex("avg_pool2d", input._dtype)
     from .nn_kernels import avg_pool
 
     torch = _t()

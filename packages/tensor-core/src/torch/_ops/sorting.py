@@ -8,6 +8,7 @@ import numpy as np
 
 from .. import _dtype, _return_types
 from .._tensor import Tensor
+from ._dispatch import refuses_complex
 from .gather_scatter import gather
 
 __all__ = [
@@ -45,6 +46,7 @@ def _order(array: np.ndarray, axis: int, descending: bool) -> np.ndarray:
     return size - 1 - np.flip(order, axis)
 
 
+@refuses_complex()
 def sort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool = False):
     """``(values, indices)`` sorted along ``dim`` (stable).
 
@@ -63,11 +65,13 @@ def sort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool = 
     return _return_types.sort(gather(input, d, indices), indices)
 
 
+@refuses_complex("sort")
 def argsort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool = False):
     """The indices that sort ``input`` along ``dim``."""
     return sort(input, dim, descending).indices
 
 
+@refuses_complex()
 def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = True):
     """The ``k`` largest (or smallest) entries along ``dim`` and their indices."""
     d = input._wrap_dim(dim) if input._np.ndim else 0
@@ -98,6 +102,7 @@ def _unique_flat(array: np.ndarray):
     return ordered[starts], inverse, counts
 
 
+@refuses_complex()
 def unique(
     input: Tensor,
     sorted: bool = True,
@@ -243,6 +248,7 @@ def bincount(input: Tensor, weights=None, minlength: int = 0) -> Tensor:
     return Tensor._from_array(np.asarray(counts, dtype=dtype.np_dtype), dtype)
 
 
+@refuses_complex("aminmax")
 def histc(input: Tensor, bins: int = 100, min: float = 0, max: float = 0) -> Tensor:  # noqa: A002
     """A histogram of ``bins`` equal bins over [min, max] (the data's range when both
     are 0); values outside are ignored."""

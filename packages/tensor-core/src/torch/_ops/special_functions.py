@@ -17,7 +17,7 @@ import numpy as np
 from .. import _dtype
 from .._interface import ops
 from .._tensor import Tensor
-from ._dispatch import record, register_op
+from ._dispatch import record, refuse_complex, register_op
 from .pointwise import INPLACE, _floating_result, _unary
 
 __all__ = ["i0", "polygamma", "mvlgamma", "igamma", "igammac"]
@@ -174,6 +174,8 @@ def polygamma(n: int, input: Tensor) -> Tensor:
     """The ``n``-th derivative of the digamma function."""
     if n < 0:
         raise RuntimeError("polygamma(n, x) does not support negative n.")
+    if input._dtype._category == 3:
+        refuse_complex(("digamma", "polygamma.1")[n] if n < 2 else "polygamma", input._dtype)
     dtype = _floating_result(input._dtype)
     with np.errstate(all="ignore"):
         value = _polygamma_array(int(n), input._np).astype(dtype.np_dtype)

@@ -7,7 +7,7 @@ import numpy as np
 
 from .. import _dtype, _grad_mode
 from .._tensor import Tensor
-from ._dispatch import check_inplace, operand, record, register_op, result_type
+from ._dispatch import check_inplace, operand, record, refuse_complex, register_op, result_type
 from .pointwise import INPLACE, _check_broadcast_into, _snapshot, can_cast
 
 __all__ = ["where", "clamp", "clip", "lerp", "addcmul", "addcdiv"]
@@ -153,6 +153,8 @@ def clamp(input: Tensor, min=None, max=None, *, out=None) -> Tensor:  # noqa: A0
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     dtype = result_type(*(x for x in (input, min, max) if x is not None))
+    if dtype._category == 3:
+        refuse_complex("clamp", dtype)
     array = operand(input, dtype)
     if min is not None:
         array = np.maximum(array, operand(min, dtype))
@@ -288,8 +290,8 @@ def _clamp_direct(self: Tensor, min=None, max=None) -> bool:  # noqa: A002
     if min is None and max is None:
         return False  # the general path raises
     arrays = _direct_operands(self, (min, max))
-    if arrays is None:
-        return False
+    if arrays is None or self._dtype._category == 3:
+        return False  # complex: the general path raises
     low, high = arrays
     if low is not None and high is not None:
         # one pass; NumPy's clip is min(max(x, low), high) and propagates NaN, as clamp

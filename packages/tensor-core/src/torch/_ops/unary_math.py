@@ -10,6 +10,7 @@ import numpy as np
 from .. import _dtype
 from .._native import special
 from .._tensor import Tensor
+from ._dispatch import refusing_complex
 from .pointwise import _floating_result, _refuse_bool, _unary
 
 __all__ = [
@@ -151,7 +152,7 @@ def _bool_test(name, kernel, doc):
 
     function.__name__ = function.__qualname__ = name
     function.__doc__ = doc
-    return function
+    return refusing_complex(function, operands=1)
 
 
 sqrt = _math("sqrt", np.sqrt, "Square root elementwise.")

@@ -101,8 +101,8 @@ def _eigh_vectors(grad, inputs, saved):
     values, vectors = torch.linalg.eigh(inputs[0], uplo)
     vectors_h = _adjoint(vectors)
     gaps = values.unsqueeze(-2) - values.unsqueeze(-1)  # w_j - w_i
-    eye = torch.eye(values.shape[-1], dtype=values.dtype)
-    inverse_gaps = torch.where(eye > 0, 0.0, 1.0 / torch.where(eye > 0, 1.0, gaps))
+    on_diagonal = torch.eye(values.shape[-1]) > 0  # a real mask: values may be complex here
+    inverse_gaps = torch.where(on_diagonal, 0.0, 1.0 / torch.where(on_diagonal, 1.0, gaps))
     projected = vectors_h @ grad
     if projected.is_complex():  # each vector is fixed only up to a phase e^{i phi}
         diagonal = projected.diagonal(0, -2, -1)

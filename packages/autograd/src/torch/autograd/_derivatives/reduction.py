@@ -113,15 +113,15 @@ def _vector_norm(grad, inputs, saved):
     if order == 0:
         return torch.zeros_like(x)
     if order == 1:
-        return grad * torch.sign(x)
+        return grad * torch.sgn(x)
     norm = _kept(torch.linalg.vector_norm(x, order, dims, keepdim), shape, dims, keepdim)
     if math.isinf(order):
         hits = torch.abs(x) == norm
         count = _kept(torch.sum(hits, dims, keepdim), shape, dims, keepdim)
-        return torch.where(hits, grad * torch.sign(x) / count, 0.0)
+        return torch.where(hits, grad * torch.sgn(x) / count, 0.0)
     if order == 2:
         return torch.where(norm == 0, 0.0, grad * x / norm)
-    scaled = torch.sign(x) * torch.abs(x) ** (order - 1) / norm ** (order - 1)
+    scaled = torch.sgn(x) * torch.abs(x) ** (order - 1) / norm ** (order - 1)
     return torch.where(norm == 0, 0.0, grad * scaled)
 
 
