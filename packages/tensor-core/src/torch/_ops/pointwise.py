@@ -204,8 +204,18 @@ def _pow(a, b, dtype):
     # NOTE: a scalar exponent of 0.5 is a square root, as PyTorch computes it: np.power
     # rounds x ** 0.5 differently from one NumPy version to the next, np.sqrt never does
     # (scalars arrive here as 0-d arrays)
-    if dtype.is_floating_point and np.ndim(b) == 0 and b == 0.5:
-        return np.sqrt(a)
+    if dtype.is_floating_point and np.ndim(b) == 0:
+        if b == 0.5:
+            return np.sqrt(a)
+        # NOTE: exponents 1, 2 and -1 are a copy, a product and a reciprocal, as in PyTorch
+        # and NumPy 2; NumPy 1.x's np.power (SVML on AVX-512) rounds even x ** 2 and
+        # x ** 1 off by an ulp
+        if b == 2:
+            return np.multiply(a, a)
+        if b == 1:
+            return np.positive(a)  # a copy
+        if b == -1:
+            return np.reciprocal(a)
     return np.power(a, b)
 
 

@@ -29,7 +29,7 @@ class NoArrayFormError(Exception):
 
 
 _negative = np.negative
-_power = np.power
+_multiply = np.multiply
 _where = np.where
 _EXACT_INT = 2**24
 _empty = np.empty
@@ -140,12 +140,13 @@ def _square(grad, inputs, saved):
 
 def _pow_self(grad, inputs, saved):
     base, exponent = inputs
-    # exponents 2 and 3 only: base ** 1 and base ** 2 are the same in NumPy and in core's
-    # pow (checked bit for bit), other powers may take other kernels there
+    # exponents 2 and 3 only: core's pow takes base ** 1 and base ** 2 as the base itself
+    # and a product (not np.power, which NumPy 1.x rounds off by an ulp); other powers
+    # may take other kernels there
     if type(exponent) not in (int, float) or exponent not in (2, 3):
         raise NoArrayFormError
     base = _operand(base, grad)
-    return grad * exponent * _power(base, exponent - 1)
+    return grad * exponent * (base if exponent == 2 else _multiply(base, base))
 
 
 def _permute(grad, inputs, saved):
