@@ -68,3 +68,24 @@ def test_rand_rejects_integer_dtype():
 def test_seed_is_random_and_reported():
     s = torch.seed()
     assert torch.initial_seed() == s
+
+
+def test_complex_random_fills_the_real_view_as_pytorch():
+    # values printed by PyTorch 2.13 for the same seeds: the real view (re, im pairs) is
+    # filled as a float tensor, with std / sqrt(2) per part for normal draws
+    torch.manual_seed(0)
+    assert torch.randn(3, dtype=torch.complex64).tolist() == [
+        (1.0896488428115845 - 0.20748557150363922j),
+        (-1.5406367778778076 + 0.40194159746170044j),
+        (-0.7668731212615967 - 0.9889562726020813j),
+    ]
+    torch.manual_seed(0)
+    assert torch.rand(2, dtype=torch.complex128).tolist() == [
+        (0.9700530018065531 + 0.707819864399788j),
+        (0.45938294312745087 + 0.9207476841219603j),
+    ]
+    torch.manual_seed(1)  # 34 doubles: PyTorch's 16-at-a-time normal path
+    assert torch.randn(17, dtype=torch.complex128)[-1].item() == (
+        0.3438838121856179 + 0.503616908427861j
+    )
+    assert torch.randn(2, 3, dtype=torch.complex64).stride() == (3, 1)

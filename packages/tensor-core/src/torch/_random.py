@@ -212,8 +212,25 @@ def set_rng_state(new_state: Tensor) -> None:
 # ------------------------------------------------------------------- array fillers
 
 
+def _complex_parts(dtype):
+    """The real dtype whose pairs make up ``dtype``'s elements, or None when not complex.
+    PyTorch fills a complex tensor by filling its real view (``view_as_real``)."""
+    if dtype is _dtype.complex64:
+        return _dtype.float32
+    if dtype is _dtype.complex128:
+        return _dtype.float64
+    return None
+
+
+def _as_complex(parts: np.ndarray, dtype) -> np.ndarray:
+    return np.ascontiguousarray(parts).view(dtype.np_dtype)[..., 0]
+
+
 def uniform_array(shape, dtype, generator, low=0.0, high=1.0) -> np.ndarray:
     """A C-contiguous array of ``shape`` filled as ``Tensor.uniform_`` fills it."""
+    parts = _complex_parts(dtype)
+    if parts is not None:
+        return _as_complex(uniform_array((*shape, 2), parts, generator, low, high), dtype)
     gen = _gen(generator)
     if dtype in (_dtype.float32, _dtype.float64):
         out = np.empty(shape, dtype=dtype.np_dtype)
@@ -231,6 +248,11 @@ def uniform_array(shape, dtype, generator, low=0.0, high=1.0) -> np.ndarray:
 
 
 def normal_array(shape, dtype, generator, mean=0.0, std=1.0) -> np.ndarray:
+    parts = _complex_parts(dtype)
+    if parts is not None and std >= 0:
+        # each part has variance std**2 / 2, so the complex values have variance std**2
+        pairs = normal_array((*shape, 2), parts, generator, mean, std / math.sqrt(2))
+        return _as_complex(pairs, dtype)
     gen = _gen(generator)
     if not dtype.is_floating_point:
         raise NotImplementedError(
