@@ -176,3 +176,11 @@ def test_repr_shows_autograd_state():
     x = torch.tensor([1.0, 2.0], requires_grad=True)
     assert repr(x) == "tensor([1., 2.], requires_grad=True)"
     assert repr(x * 2) == "tensor([2., 4.], grad_fn=<MulBackward0>)"
+
+
+def test_integer_and_bool_results_never_require_grad():
+    # as in PyTorch: casting to an integral dtype ends the graph
+    x = torch.randn(3, requires_grad=True)
+    for y in (x.int(), x.long(), x.to(torch.int64), x.bool(), x.type(torch.IntTensor)):
+        assert not y.requires_grad and y.grad_fn is None
+    assert x.double().requires_grad and x.half().grad_fn is not None

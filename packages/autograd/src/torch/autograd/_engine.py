@@ -598,6 +598,8 @@ class Engine(GradEngine):
         if type(output) is tuple:  # an op with several outputs (linalg.svd, qr, eig)
             self._record_multi(recipe, inputs, output, saved)
             return
+        if output._dtype._category < 2:
+            return  # integer and bool results never require grad (x.long(), x.bool())
         cls, which, check_inputs, drops, reads, saves_output = recipe
         count = len(inputs)
         if count == 2:
