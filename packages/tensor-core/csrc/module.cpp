@@ -452,6 +452,11 @@ PYBIND11_MODULE(_C, m) {
   register_optim(m);
   register_nn(m);
   m.doc() = "Native kernels of torch-core.";
+  m.def("set_thread_limit", &torch_core::set_thread_limit, py::arg("threads"),
+        "Cap the threads every native kernel uses (0: no cap).");
+  m.def("thread_limit", &torch_core::thread_limit);
+  m.def("default_threads", &torch_core::default_threads,
+        "Threads a native kernel uses by default (the machine's, at most 8, or the cap).");
   m.def("binary", &binary, py::arg("op"), py::arg("a"), py::arg("b"), py::arg("threads") = 0,
         "a (op) b for same-shape C-contiguous float arrays, split across threads.");
   m.def("unary", &unary, py::arg("op"), py::arg("a"), py::arg("threads") = 0,

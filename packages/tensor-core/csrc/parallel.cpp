@@ -119,13 +119,21 @@ Pool* get_pool() {
   if (!current) {
     static std::once_flag registered;
     std::call_once(registered, [] { pthread_atfork(nullptr, nullptr, forget_pool_in_child); });
-    current = new Pool(default_threads() - 1);
+    current = new Pool(hardware_threads() - 1);
     pool.store(current, std::memory_order_release);
   }
   return current;
 }
 
 }  // namespace
+
+namespace {
+std::atomic<int> limit{0};
+}  // namespace
+
+int thread_limit() { return limit.load(std::memory_order_relaxed); }
+
+void set_thread_limit(int threads) { limit.store(std::max(0, threads)); }
 
 void run_in_pool(int threads, const std::function<void(int)>& job) {
   Pool* p = get_pool();

@@ -11,11 +11,22 @@
 
 namespace torch_core {
 
-// Threads worth using: the machine's, at most 8 (kernels here are memory-bound or small
-// enough that more threads only add start-up cost).
-inline int default_threads() {
+// The cap torch.set_num_threads sets (0: none): no loop uses more threads than this.
+int thread_limit();
+void set_thread_limit(int threads);
+
+// Threads worth having: the machine's, at most 8 (kernels here are memory-bound or small
+// enough that more threads only add start-up cost). The pool holds this many.
+inline int hardware_threads() {
   const unsigned hw = std::thread::hardware_concurrency();
   return hw == 0 ? 1 : static_cast<int>(std::min(hw, 8u));
+}
+
+// Threads a kernel uses by default: the above, or fewer when a cap is set.
+inline int default_threads() {
+  const int limit = thread_limit();
+  const int hw = hardware_threads();
+  return limit > 0 ? std::min(limit, hw) : hw;
 }
 
 // Runs job(t) for t in [0, threads) on the pool's threads, t = 0 on the caller, and
@@ -28,6 +39,8 @@ template <typename F>
 void parallel_for(std::size_t n, int threads, F&& body) {
   // never more threads than items, and at least one
   const std::size_t most = std::max<std::size_t>(n, 1);
+  const int limit = thread_limit();
+  if (limit > 0) threads = std::min(threads, limit);
   threads = static_cast<int>(std::min<std::size_t>(std::max(1, threads), most));
   if (threads == 1) {
     body(std::size_t{0}, n, 0);

@@ -125,6 +125,7 @@ from ._ops.complex_views import imag, real, view_as_complex, view_as_real
 from ._ops.conveniences import *  # noqa: F403 - ravel, adjoint, narrow_copy, ...
 from ._ops.fill import fill, zero_
 from ._ops.gather_scatter import flip, gather, index_select, masked_fill, scatter, scatter_add
+from ._ops.householder import geqrf, ormqr
 from ._ops.index_ops import (
     index_add,
     index_copy,
@@ -149,7 +150,6 @@ from ._ops.linalg import (
     outer,
     tensordot,
 )
-from ._ops.householder import geqrf, ormqr
 from ._ops.linalg_extras import *  # noqa: F403 - vdot, inner, addr, det, svd, lu, ...
 from ._ops.math_extras import (
     complex,
@@ -287,6 +287,12 @@ from ._size import Size
 from ._sparse import sparse_coo_tensor
 from ._storage import TypedStorage, UntypedStorage
 from ._tensor import Tensor
+from ._threads import (
+    get_num_interop_threads,
+    get_num_threads,
+    set_num_interop_threads,
+    set_num_threads,
+)
 from .serialization import load, save
 from .version import __version__
 

@@ -20,8 +20,8 @@ from .._ops.decompositions import (
     svd,
     svdvals,
 )
-from .._ops.linalg import matmul
 from .._ops.ldl import LINALG as _LDL
+from .._ops.linalg import matmul
 from .._ops.linalg_extras import LINALG as _EXTRAS
 from .._ops.out_variants import add_out as _add_out
 from .._ops.reduction import vector_norm
