@@ -1013,6 +1013,203 @@ out = [torch.autograd.gradcheck(torch.exp, (z,)), torch.autograd.gradcheck(lambd
 }
 
 
+# In-place writes into views that reinterpret the dtype of their base (complex elements as
+# (re, im) pairs or back): view_as_real, view_as_complex, .real, .imag, slices and chains of
+# them. The base's history must take the write (CopySlices) with the geometry counted in
+# real elements. Views by dtype (Tensor.view(dtype)) are not differentiable in PyTorch.
+_RETYPED_PARTS = """
+x = torch.tensor([1.0, 2.0, -0.5], dtype=torch.float64, requires_grad=True)
+y = torch.tensor([3.0, 4.0, 0.25], dtype=torch.float64, requires_grad=True)
+w = torch.tensor([1 - 2j, 0.5 + 0.5j, -1 + 0.25j], dtype=torch.complex128)
+"""
+_RETYPED_VIEW_CASES = {
+    "view_as_real_mul_": """
+z = torch.complex(x, y)
+r = torch.view_as_real(z)
+r.mul_(torch.tensor([[2.0, 3.0], [5.0, 7.0], [-1.0, 0.5]], dtype=torch.float64))
+z.abs().sum().backward()
+out = (z, x.grad, y.grad)
+""",
+    "view_as_real_imag_column_add_": """
+z = torch.complex(x, y)
+r = torch.view_as_real(z)
+r[..., 1].add_(x)
+(z * w).real.sum().backward()
+out = (z, x.grad, y.grad)
+""",
+    "view_as_real_row_mul_": """
+z = torch.complex(x, y)
+torch.view_as_real(z)[1].mul_(y)
+(z.abs() ** 2).sum().backward()
+out = (z, x.grad, y.grad)
+""",
+    "view_as_real_of_slice": """
+z = torch.complex(x, y)
+torch.view_as_real(z[1:]).mul_(3)
+(z * w).imag.sum().backward()
+out = (z, x.grad, y.grad)
+""",
+    "view_as_real_strided_transposed": """
+a = torch.arange(1.0, 7.0, dtype=torch.float64).reshape(2, 3).requires_grad_()
+b = torch.arange(-3.0, 3.0, dtype=torch.float64).reshape(2, 3).requires_grad_()
+z = torch.complex(a, b)
+r = torch.view_as_real(z.t())
+r[::2, :, 1].mul_(torch.tensor([[2.0, 3.0], [4.0, 5.0]], dtype=torch.float64))
+(z.abs() * torch.arange(6.0, dtype=torch.float64).reshape(2, 3)).sum().backward()
+out = (z, a.grad, b.grad)
+""",
+    "view_as_real_copy_into_constant": """
+z = torch.zeros(3, dtype=torch.complex128)
+torch.view_as_real(z).copy_(torch.stack([x * 2, y.exp()], -1))
+(z * w).abs().sum().backward()
+out = (z.requires_grad, x.grad, y.grad)
+""",
+    "real_mul_": """
+z = x * (1 + 1j)
+z.real.mul_(2)
+z.abs().sum().backward()
+out = (z, x.grad)
+""",
+    "imag_add_": """
+z = x * (1 + 1j)
+z.imag.add_(y * y)
+(z * w).real.sum().backward()
+out = (z, x.grad, y.grad)
+""",
+    "real_slice_zero_": """
+z = torch.complex(x, y)
+z.real[1:].zero_()
+(z.abs() ** 2).sum().backward()
+out = (z, x.grad, y.grad)
+""",
+    "imag_copy_into_constant": """
+z = torch.ones(3, dtype=torch.complex128)
+z.imag.copy_(y * 3)
+(z * z).real.sum().backward()
+out = (z, y.grad)
+""",
+    "real_then_imag_writes": """
+z = torch.complex(x, y)
+z.real.mul_(2)
+z.imag.add_(z.real)
+(z * w).abs().sum().backward()
+out = (z, x.grad, y.grad)
+""",
+    "real_mul_by_imag_copy": """
+z = torch.complex(x, y)
+z.real.mul_(z.imag * 1)
+(z * w).real.sum().backward()
+out = (z, x.grad, y.grad)
+""",
+    "real_write_complex_leaf_clone": """
+c = torch.tensor([1 + 2j, 3 - 1j], dtype=torch.complex128, requires_grad=True)
+z = c.clone()
+z.real.pow_(2)
+torch.view_as_real(z)[:, 1].mul_(3)
+(z * z.conj()).real.sum().backward()
+out = (z, c.grad)
+""",
+    "real_write_saved_by_abs": """
+z = x * (1 + 1j)
+a = z.abs()
+z.real.mul_(2)
+a.sum().backward()
+""",
+    "real_write_grad_fn_names": """
+z = torch.complex(x, y)
+r = torch.view_as_real(z)
+r.mul_(2)
+out = (type(z.grad_fn).__name__, type(r.grad_fn).__name__, r.requires_grad)
+""",
+    "real_write_complex64": """
+a = torch.tensor([1.0, 2.0], requires_grad=True)
+b = torch.tensor([3.0, 4.0], requires_grad=True)
+z = torch.complex(a, b)
+torch.view_as_real(z).mul_(torch.tensor([[2.0, 3.0], [5.0, 7.0]]))
+z.real.sum().backward()
+out = (z, a.grad, b.grad)
+""",
+    "real_write_double_backward": """
+z = torch.complex(x, y)
+torch.view_as_real(z)[:, 0].mul_(y)
+(gx, gy) = torch.autograd.grad((z * z).real.sum(), (x, y), create_graph=True)
+(gx * gy).sum().backward()
+out = (gx, gy, x.grad, y.grad)
+""",
+    "view_as_complex_mul_": """
+p = torch.tensor([[1.0, 2.0], [3.0, -1.0], [0.5, 0.25]], dtype=torch.float64, requires_grad=True)
+a = p * 1
+c = torch.view_as_complex(a)
+c.mul_(w)
+(a ** 2 * torch.tensor([1.0, 2.0], dtype=torch.float64)).sum().backward()
+out = (a, p.grad)
+""",
+    "view_as_complex_slice_mul_": """
+p = torch.arange(1.0, 9.0, dtype=torch.float64).reshape(4, 2).requires_grad_()
+a = p * 1
+torch.view_as_complex(a)[::2].mul_(1j)
+(a * torch.arange(8.0, dtype=torch.float64).reshape(4, 2)).sum().backward()
+out = (a, p.grad)
+""",
+    "view_as_complex_of_reshaped": """
+p = torch.arange(1.0, 9.0, dtype=torch.float64).reshape(2, 4).requires_grad_()
+a = p * 1
+c = torch.view_as_complex(a.view(2, 2, 2))
+c[:, 1].mul_(torch.tensor([2 + 1j, -1j], dtype=torch.complex128))
+(a.sin()).sum().backward()
+out = (a, p.grad)
+""",
+    "view_as_complex_copy_with_grad": """
+a = torch.zeros(3, 2, dtype=torch.float64)
+torch.view_as_complex(a).copy_(torch.complex(x, y) * w)
+(a ** 2).sum().backward()
+out = (a, x.grad, y.grad)
+""",
+    "view_as_complex_of_view_as_real": """
+z = torch.complex(x, y)
+c = torch.view_as_complex(torch.view_as_real(z)[1:])
+c.mul_(w[:2])
+(z * z).real.sum().backward()
+out = (z, x.grad, y.grad)
+""",
+    "view_as_real_of_view_as_complex": """
+p = torch.tensor([[1.0, 2.0], [3.0, -1.0], [0.5, 0.25]], dtype=torch.float64, requires_grad=True)
+a = p * 1
+r = torch.view_as_real(torch.view_as_complex(a))
+r[:, 0].add_(r[:, 1] * 2)
+(a ** 3).sum().backward()
+out = (a, p.grad)
+""",
+    "view_as_complex_then_real": """
+p = torch.tensor([[1.0, 2.0], [3.0, -1.0], [0.5, 0.25]], dtype=torch.float64, requires_grad=True)
+a = p * 1
+torch.view_as_complex(a).imag.mul_(p[:, 0])
+(a ** 2).sum().backward()
+out = (a, p.grad)
+""",
+    "view_dtype_not_differentiable": """
+h = x * 1
+z = torch.complex(x, y)
+out = [h.view(torch.float64).requires_grad, h.view(torch.float32).requires_grad, h.view(torch.int64).requires_grad, z.view(torch.float64).requires_grad, z.view(torch.float64).shape, h.view(torch.float32)._base is None, z.view(torch.float64)._base is None]
+""",
+    "view_dtype_inplace_leaves_base": """
+h = x * 1
+v = h.view(torch.float32)
+q = torch.ones(6, requires_grad=True)
+v.mul_(q)
+h.sum().backward()
+v.sum().backward()
+out = (type(h.grad_fn).__name__, type(v.grad_fn).__name__, x.grad, q.grad)
+""",
+    "view_dtype_backward_error": """
+h = x * 1
+h.view(torch.float32).sum().backward()
+""",
+}
+for _name, _code in _RETYPED_VIEW_CASES.items():
+    CASES[f"inplace_retyped_{_name}"] = _RETYPED_PARTS + _code.lstrip("\n")
+
+
 # Issue 5: an input (or the result) written in place after the op, then backward. PyTorch
 # raises only where its derivative saved that tensor; elsewhere the gradient is unchanged.
 _SAVED_VERSION_OPS = {
@@ -1095,3 +1292,27 @@ def outcome(code: str) -> dict:
         except Exception as error:  # noqa: BLE001 - the error is the recorded outcome
             return {"error": type(error).__name__, "message": str(error)}
     return {"value": _describe(namespace.get("out"))}
+
+
+# Ops that PyTorch records (float results require grad) but does not differentiate: the
+# backward raises; nextafter passes the gradient of its input through.
+_RECORDED_UNDIFFERENTIATED = {
+    "floor_divide_scalar!": "torch.floor_divide(x, 2).sum().backward()",
+    "floor_divide_tensor!": "torch.floor_divide(x, y).sum().backward()",
+    "floor_divide_other_only!": "torch.floor_divide(x.detach(), y).sum().backward()",
+    "floordiv_operator!": "(x // 2).sum().backward()",
+    "rfloordiv_operator!": "(2 // x).sum().backward()",
+    "floor_divide_inplace!": "(x * 1).floor_divide_(2).sum().backward()",
+    "ifloordiv!": "h = x * 1\nh //= 2\nh.sum().backward()",
+    "floor_divide_flags": "r = torch.floor_divide(x, 2)\nout = (r, type(r.grad_fn).__name__, torch.floor_divide(x.detach(), 2).requires_grad)",
+    "floor_divide_int": "out = torch.floor_divide(torch.tensor([5, -5]), 2)",
+    "heaviside!": "torch.heaviside(x, y.detach()).sum().backward()",
+    "heaviside_values!": "torch.heaviside(x.detach(), y).sum().backward()",
+    "heaviside_inplace!": "(x * 1).heaviside_(y.detach()).sum().backward()",
+    "heaviside_flags": "r = torch.heaviside(x, y)\nout = (r, type(r.grad_fn).__name__)",
+    "nextafter": "out = torch.autograd.grad((torch.nextafter(x, y) * y).sum(), (x, y))",
+    "nextafter_broadcast": "out = torch.autograd.grad(torch.nextafter(x[:, None], y[:2]).sum(), (x, y))",
+    "nextafter_inplace": "h = x * 1\nh.nextafter_(y.detach())\nh.sum().backward()\nout = (h.requires_grad, x.grad)",
+}
+for _name, _code in _RECORDED_UNDIFFERENTIATED.items():
+    CASES[f"recorded_undifferentiated_{_name}"] = _RETYPED_PARTS + _code + "\n"

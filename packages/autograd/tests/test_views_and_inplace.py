@@ -186,3 +186,59 @@ def test_saved_result_alias_does_not_keep_the_graph_alive():
     del y
     gc.collect()
     assert node() is None
+
+
+# ----------------------------------------- in-place writes into dtype-reinterpreting views
+
+
+def _write_through_real_view(x, y):
+    z = torch.complex(x * 1, y * 1)
+    r = torch.view_as_real(z)
+    r[..., 1].mul_(x)
+    z.real[::2].add_(y[::2] ** 2)
+    return (z * torch.tensor([1 - 2j, 0.5j, 3.0], dtype=torch.complex128)).abs()
+
+
+def _write_through_complex_view(p):
+    a = p * 1
+    c = torch.view_as_complex(a)
+    c[1:].mul_(torch.tensor([2 - 1j, 0.5j], dtype=torch.complex128))
+    # a fresh view: one made before the write above keeps a stale history (known gap)
+    torch.view_as_complex(a).imag.mul_(p[:, 0])
+    return a.sin()
+
+
+def test_inplace_into_view_as_real_gradcheck():
+    x = torch.tensor([0.5, -1.25, 2.0], dtype=torch.float64, requires_grad=True)
+    y = torch.tensor([1.5, 0.25, -0.75], dtype=torch.float64, requires_grad=True)
+    assert torch.autograd.gradcheck(_write_through_real_view, (x, y))
+    assert torch.autograd.gradgradcheck(_write_through_real_view, (x, y))
+
+
+def test_inplace_into_view_as_complex_gradcheck():
+    p = torch.tensor([[0.5, -1.25], [2.0, 1.5], [0.25, -0.75]], dtype=torch.float64)
+    assert torch.autograd.gradcheck(_write_through_complex_view, (p.requires_grad_(),))
+    assert torch.autograd.gradgradcheck(_write_through_complex_view, (p,))
+
+
+def test_inplace_into_real_part_rebases_complex_base():
+    # the audit case: x.grad was [1, 0] (the view's geometry was read in complex units)
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = torch.tensor([3.0, 4.0], requires_grad=True)
+    z = torch.complex(x, y)
+    r = torch.view_as_real(z)
+    r.mul_(torch.tensor([[2.0, 3.0], [5.0, 7.0]]))
+    assert type(z.grad_fn).__name__ == "CopySlices"
+    assert type(r.grad_fn).__name__ == "ViewAsRealBackward0"
+    z.real.sum().backward()
+    assert x.grad.tolist() == [2.0, 5.0]
+    assert y.grad.tolist() == [0.0, 0.0]
+
+
+def test_view_by_dtype_is_not_a_differentiable_view():
+    x = torch.tensor([1.0, 2.0], dtype=torch.float64, requires_grad=True)
+    h = x * 1
+    v = h.view(torch.float32)
+    assert v._base is None and not v.requires_grad
+    v.mul_(torch.ones(4, requires_grad=True))  # leaves h's history alone, as in PyTorch
+    assert type(h.grad_fn).__name__ == "MulBackward0"

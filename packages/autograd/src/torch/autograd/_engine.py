@@ -693,25 +693,63 @@ def _geometry(t) -> tuple:
     return (tuple(t.shape), t.stride(), t.storage_offset())
 
 
+def _real_geometry(t) -> tuple:
+    """The geometry of ``t`` counted in elements of its real dtype: a complex tensor's is
+    that of its ``view_as_real`` (a trailing dim of 2 parts, strides and offset doubled)."""
+    shape, strides, offset = _geometry(t)
+    if t._dtype.is_complex:
+        return (shape + (2,), tuple(2 * s for s in strides) + (1,), 2 * offset)
+    return (shape, strides, offset)
+
+
+def _retyping(base, view):
+    """``None`` when ``view`` has its base's dtype; else (base is complex, view is
+    complex) for a view that reinterprets complex elements as real pairs or back
+    (view_as_real, view_as_complex, ``.real``, ``.imag`` and views of them)."""
+    if view._dtype is base._dtype:
+        return None
+    base_complex, view_complex = base._dtype.is_complex, view._dtype.is_complex
+    real = base._dtype.to_real() if base_complex else base._dtype
+    if base_complex == view_complex or real is not (
+        view._dtype.to_real() if view_complex else view._dtype
+    ):
+        raise NotImplementedError(
+            f"an in-place write into a {view._dtype} view of a {base._dtype} tensor is not "
+            "differentiable here"
+        )
+    return (base_complex, view_complex)
+
+
 class CopySlices(_NodeBase):
     """The history of a base tensor after an in-place write into one of its views: the
     view's region comes from the in-place op's node, the rest from the base's old history
-    (PyTorch's node of the same name)."""
+    (PyTorch's node of the same name). When the view reinterprets the base's dtype
+    (complex elements as real pairs or back), the geometries count real elements and the
+    gradients pass through ``view_as_real`` / ``view_as_complex`` on the way."""
 
-    __slots__ = ("next_functions", "_geometries", "_extra", "__weakref__")
+    __slots__ = ("next_functions", "_geometries", "_retyped", "_extra", "__weakref__")
 
-    def __init__(self, base_edge, view_edge, base_geometry, view_geometry) -> None:
+    def __init__(self, base_edge, view_edge, base_geometry, view_geometry, retyped=None) -> None:
         self.next_functions = (base_edge, view_edge)
         self._geometries = (base_geometry, view_geometry)
+        self._retyped = retyped
         self._extra = None
 
     def apply(self, grad):
         base_geometry, view_geometry = self._geometries
-        gathered = ops["_view_gather"].function(grad, base_geometry, view_geometry)
+        retyped = self._retyped
+        whole = grad
+        if retyped is not None and retyped[0]:
+            whole = ops["view_as_real"].function(grad)
+        gathered = ops["_view_gather"].function(whole, base_geometry, view_geometry)
         rest = None
         if self.next_functions[0][0] is not None:
             region = ops["_view_scatter"].function(gathered, base_geometry, view_geometry)
+            if retyped is not None and retyped[0]:
+                region = ops["view_as_complex"].function(region)
             rest = grad - region
+        if retyped is not None and retyped[1]:
+            gathered = ops["view_as_complex"].function(gathered)
         return (rest, gathered)
 
     __call__ = apply
@@ -724,13 +762,21 @@ def _rebase_view(view, node) -> None:
     """After ``node`` recorded an in-place write into ``view``: the view's base takes a
     CopySlices history and the view becomes a strided view of that new history."""
     base = view._base
-    base_geometry, view_geometry = _geometry(base), _geometry(view)
-    copy = CopySlices(edge(base), (node, 0), base_geometry, view_geometry)
+    retyped = _retyping(base, view)
+    if retyped is None:
+        base_geometry, view_geometry = _geometry(base), _geometry(view)
+        copy = CopySlices(edge(base), (node, 0), base_geometry, view_geometry)
+        view_node = _node_class("as_strided")(
+            (base.shape,), (base_geometry, view_geometry), ((copy, 0),)
+        )
+    else:
+        base_geometry, view_geometry = _real_geometry(base), _real_geometry(view)
+        copy = CopySlices(edge(base), (node, 0), base_geometry, view_geometry, retyped)
+        op = "_rebased_view_as_complex" if retyped[1] else "_rebased_view_as_real"
+        view_node = _node_class(op)((), (base_geometry, view_geometry, retyped), ((copy, 0),))
     base.grad_fn = copy
     base._requires_grad = True
-    view.grad_fn = _node_class("as_strided")(
-        (base.shape,), (base_geometry, view_geometry), ((copy, 0),)
-    )
+    view.grad_fn = view_node
 
 
 # ------------------------------------------------------------------------ backward pass

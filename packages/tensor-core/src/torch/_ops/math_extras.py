@@ -3,10 +3,11 @@
 ``nanmedian``, ``quantile``, ``nanquantile``, ``dist`` and the in-place ``cumsum_``,
 ``cumprod_``, ``logical_not_``.
 
-NOTE: all but ``logcumsumexp`` are composites of differentiable ops (or have no
-gradient in PyTorch either: ``nextafter``, ``heaviside``), so only ``logcumsumexp`` has
-a derivative entry here; ``conj`` and ``complex`` are recorded ops of the complex-view
-family (``complex_views.py``), re-exported from this module.
+NOTE: all but ``logcumsumexp``, ``nextafter`` and ``heaviside`` are composites of
+differentiable ops, so only those three have derivative entries (``heaviside``'s raises,
+as PyTorch's backward does: it records the op but has no derivative for it); ``conj``
+and ``complex`` are recorded ops of the complex-view family (``complex_views.py``),
+re-exported from this module.
 """
 
 from __future__ import annotations
@@ -87,17 +88,47 @@ def _same_float_check(name: str, input: Tensor, other: Tensor) -> None:
 def nextafter(input: Tensor, other: Tensor) -> Tensor:
     """The next floating-point value after ``input`` towards ``other``."""
     _same_float_check("nextafter", input, other)
-    a, b = torch.broadcast_tensors(input, other.to(input.dtype))
-    return Tensor._from_array(np.nextafter(a._np, b._np), input._dtype)
+    a, b = np.broadcast_arrays(input._np, other._np.astype(input._dtype.np_dtype, copy=False))
+    result = Tensor._from_array(np.nextafter(a, b), input._dtype)
+    return record(NEXTAFTER, (input, other), result)
+
+
+NEXTAFTER = register_op(
+    "nextafter", nextafter, "nextafter(Tensor self, Tensor other) -> Tensor", "math_extras"
+)
+
+
+def _heaviside(input: Tensor, values: Tensor, op) -> Tensor:
+    if input._dtype is not values._dtype:
+        raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes.")
+    a, b = np.broadcast_arrays(input._np, values._np)
+    result = Tensor._from_array(np.heaviside(a, b).astype(input._dtype.np_dtype), input._dtype)
+    return record(op, (input, values), result)
 
 
 @refusing_complex
 def heaviside(input: Tensor, values: Tensor) -> Tensor:
     """The step function: 0 where ``input < 0``, ``values`` where it is 0, 1 above."""
-    if input._dtype is not values._dtype:
-        raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes.")
-    a, b = torch.broadcast_tensors(input, values)
-    return Tensor._from_array(np.heaviside(a._np, b._np).astype(input._dtype.np_dtype), a._dtype)
+    return _heaviside(input, values, HEAVISIDE)
+
+
+@refusing_complex
+def _heaviside_into(input: Tensor, values: Tensor) -> Tensor:
+    return _heaviside(input, values, HEAVISIDE_INPLACE)
+
+
+HEAVISIDE = register_op(
+    "heaviside", heaviside, "heaviside(Tensor self, Tensor values) -> Tensor", "math_extras"
+)
+# recorded as itself by the in-place form, whose backward names it (as PyTorch's does)
+HEAVISIDE_INPLACE = register_op(
+    "heaviside_",
+    _heaviside_into,
+    "heaviside_(Tensor(a!) self, Tensor values) -> Tensor(a!)",
+    "math_extras",
+    inplace=True,
+    out_of_place="heaviside",
+)
 
 
 def polar(abs: Tensor, angle: Tensor) -> Tensor:  # noqa: A002 - PyTorch's names
@@ -278,7 +309,7 @@ def _cumprod_(self: Tensor, dim: int, *, dtype=None) -> Tensor:
 cumsum_ = _inplace(_cumsum_, "cumsum_")
 cumprod_ = _inplace(_cumprod_, "cumprod_")
 nextafter_ = _inplace(nextafter, "nextafter_")
-heaviside_ = _inplace(heaviside, "heaviside_")
+heaviside_ = _inplace(_heaviside_into, "heaviside_")
 
 
 def logical_not_(self: Tensor) -> Tensor:

@@ -310,8 +310,12 @@ def _binary(
     differentiable: bool,
     alpha: bool = False,
     family: str = "pointwise",
+    inplace_recorded_as_itself: bool = False,
 ):
-    """The function, its OpDef, and its in-place method for one binary op."""
+    """The function, its OpDef, and its in-place method for one binary op. With
+    ``inplace_recorded_as_itself`` an in-place write is recorded as the in-place op
+    rather than as its out-of-place form (so that a backward that refuses names it, as
+    PyTorch's ``floor_divide_`` does)."""
     rule = complex_refusing(name, rule)
 
     def compute(input, other, alpha_value, extra):
@@ -357,7 +361,7 @@ def _binary(
                 snapshot = _write_direct(self, other, direct, rule, alpha_value, extra, recording)
                 if recording:
                     before = snapshot if other is self else other
-                    record(op, (snapshot, before), self, (alpha_value,) + extra)
+                    record(recorded_inplace, (snapshot, before), self, (alpha_value,) + extra)
                 return self
         try:
             result, dtype = compute(self, other, alpha_value, extra)
@@ -379,7 +383,7 @@ def _binary(
         if recording:
             # x.mul_(x): the formulas need the old value for both operands
             before = snapshot if other is self else other
-            record(op, (snapshot, before), self, (alpha_value,) + extra)
+            record(recorded_inplace, (snapshot, before), self, (alpha_value,) + extra)
         return self
 
     direct = np.true_divide if name == "div" else getattr(kernel, "ufunc", None)
@@ -388,7 +392,7 @@ def _binary(
     inplace.__name__ = inplace.__qualname__ = name + "_"
     signature = f"{name}(Tensor self, Tensor other{', *, Scalar alpha=1' if alpha else ''})"
     op = _register(name, function, signature + " -> Tensor", differentiable, family=family)
-    _register(
+    inplace_op = _register(
         name + "_",
         inplace,
         signature.replace("Tensor self", "Tensor(a!) self", 1) + " -> Tensor(a!)",
@@ -398,6 +402,7 @@ def _binary(
         family=family,
     )
     INPLACE[name + "_"] = inplace
+    recorded_inplace = inplace_op if inplace_recorded_as_itself else op
     return function
 
 
@@ -675,7 +680,8 @@ Examples::
     >>> torch.tensor([5, -5]) // 2
     tensor([ 2, -3])
 """,
-    False,
+    True,  # as PyTorch: float results require grad, and backward raises (no derivative)
+    inplace_recorded_as_itself=True,
 )
 
 remainder = _binary(

@@ -229,6 +229,10 @@ op_db: list[OpInfo] = [
     _binary("div", torch.div, np.true_divide, FLOATING),
     _binary("remainder", torch.remainder, np.remainder, FLOATING + INTEGRAL, True, True),
     _binary("floor_divide", torch.floor_divide, np.floor_divide, FLOATING + INTEGRAL, False, True),
+    # recorded for autograd, but gradcheck does not apply: heaviside's backward raises (as
+    # PyTorch's), nextafter's is PyTorch's convention (identity / zero), not a derivative
+    _binary("nextafter", torch.nextafter, np.nextafter, FLOATING, False),
+    _binary("heaviside", torch.heaviside, np.heaviside, FLOATING, False),
     _binary("pow", torch.pow, np.power, FLOATING, True, True),
     _binary("eq", torch.eq, np.equal, differentiable=False),
     _binary("ne", torch.ne, np.not_equal, differentiable=False),

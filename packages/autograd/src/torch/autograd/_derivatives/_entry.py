@@ -117,3 +117,13 @@ def holomorphic_entry(entry: Derivative) -> Derivative:
     else:
         formulas = tuple(holomorphic(f, i) for i, f in enumerate(entry.formulas))
     return dataclasses.replace(entry, formulas=formulas)
+
+
+def not_implemented(op_name: str) -> Callable:
+    """A formula for an op that PyTorch records but does not differentiate (its node is
+    ``NotImplemented``): calling it raises the RuntimeError PyTorch's backward raises."""
+
+    def formula(grad, inputs, saved):
+        raise RuntimeError(f"derivative for aten::{op_name} is not implemented")
+
+    return formula

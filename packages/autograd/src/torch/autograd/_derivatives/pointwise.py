@@ -5,7 +5,15 @@ from __future__ import annotations
 
 import torch
 
-from ._entry import Derivative, conj, fit_dtype, holomorphic_entry, shape_of, sum_to_shape
+from ._entry import (
+    Derivative,
+    conj,
+    fit_dtype,
+    holomorphic_entry,
+    not_implemented,
+    shape_of,
+    sum_to_shape,
+)
 
 
 def _scaled(grad, factor):
@@ -55,7 +63,10 @@ def _div_other(grad, inputs, saved):
 
 def _remainder_other(grad, inputs, saved):
     a, b = inputs
-    return sum_to_shape(-grad * torch.floor_divide(a, b), shape_of(b))
+    # NOTE: the quotient is piecewise constant (zero derivative), and floor_divide's own
+    # backward raises as PyTorch's does, so it is taken off the graph
+    a = a.detach() if isinstance(a, torch.Tensor) else a
+    return sum_to_shape(-grad * torch.floor_divide(a, b.detach()), shape_of(b))
 
 
 def _pow_self(grad, inputs, saved):
@@ -91,6 +102,13 @@ def _log(grad, inputs, saved):
 
 
 POINTWISE = {
+    # recorded (float results require grad) but not differentiable, as in PyTorch
+    "floor_divide": Derivative(
+        "NotImplemented", (not_implemented("floor_divide"),) * 2, saved_inputs=()
+    ),
+    "floor_divide_": Derivative(
+        "NotImplemented", (not_implemented("floor_divide_"),) * 2, saved_inputs=()
+    ),
     "add": Derivative("AddBackward0", (_add_self, _add_other), saved_inputs=()),
     "sub": Derivative("SubBackward0", (_add_self, _sub_other), saved_inputs=()),
     "mul": Derivative("MulBackward0", (_mul_self, _mul_other), reads=((1,), (0,))),

@@ -35,6 +35,17 @@ def _as_strided(grad, inputs, saved):
     return _op("_view_scatter")(grad, input_geometry, view_geometry)
 
 
+def _rebased_retyped_view(grad, inputs, saved):
+    """The gradient of a view that reinterprets its base's dtype (complex elements as real
+    pairs or back) once an in-place write rebased it (see the engine's ``_rebase_view``):
+    the geometries count real elements."""
+    base_geometry, view_geometry, (base_complex, view_complex) = saved
+    if view_complex:
+        grad = _op("view_as_real")(grad)
+    grad = _op("_view_scatter")(grad, base_geometry, view_geometry)
+    return _op("view_as_complex")(grad) if base_complex else grad
+
+
 def _view_scatter(grad, inputs, saved):
     return _op("_view_gather")(grad, *saved)
 
@@ -89,6 +100,13 @@ VIEWS = {
     "permute": Derivative("PermuteBackward0", (_permute,), saved_inputs=()),
     "expand": Derivative("ExpandBackward0", (_expand,), saved_inputs=()),
     "as_strided": Derivative("AsStridedBackward0", (_as_strided,), saved_inputs=()),
+    # not ops: the histories of dtype-reinterpreting views rebased by an in-place write
+    "_rebased_view_as_real": Derivative(
+        "ViewAsRealBackward0", (_rebased_retyped_view,), saved_inputs=()
+    ),
+    "_rebased_view_as_complex": Derivative(
+        "ViewAsComplexBackward0", (_rebased_retyped_view,), saved_inputs=()
+    ),
     "_view_scatter": Derivative("AsStridedBackwardBackward0", (_view_scatter,)),
     "_view_gather": Derivative("AsStridedBackward0", (_view_gather,)),
     "index": Derivative("IndexBackward0", (_index,), saved_inputs=()),
