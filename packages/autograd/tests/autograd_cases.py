@@ -1316,3 +1316,100 @@ _RECORDED_UNDIFFERENTIATED = {
 }
 for _name, _code in _RECORDED_UNDIFFERENTIATED.items():
     CASES[f"recorded_undifferentiated_{_name}"] = _RETYPED_PARTS + _code + "\n"
+
+
+# Issue 5: a view made before an in-place write into its base (through the base or another
+# view of it) reads the base's current history afterwards (PyTorch regenerates its node).
+_STALE_PARTS = """
+x = torch.arange(1.0, 10.0, dtype=torch.float64).reshape(3, 3).requires_grad_()
+p = torch.tensor([2.0, 3.0, 4.0], dtype=torch.float64, requires_grad=True)
+m = torch.arange(9.0, dtype=torch.float64).reshape(3, 3)
+a = x * 1
+"""
+_STALE_VIEW_CASES = {
+    "sibling_then_base_loss": "c = a[:, :]\nc[1:].mul_(3)\nc[:, 1].mul_(p)\n(a * a).sum().backward()\nout = (a, x.grad, p.grad)",
+    "sibling_then_view_loss": "c = a[:, :]\nc[1:].mul_(3)\nc[:, 1].mul_(p)\n(c * c).sum().backward()\nout = (c, x.grad, p.grad)",
+    "read_after_sibling_write": "v = a[0]\nw = a[:, 0]\nw.mul_(5)\n(v * m[0]).sum().backward()\nout = (v, x.grad)",
+    "read_after_base_write": "v = a[0]\na.mul_(2)\n(v ** 2).sum().backward()\nout = (v, x.grad)",
+    "view_of_view_after_write": "v = a[1:]\nw = v[:, 1:]\na[2, 2].mul_(7)\n(w * w).sum().backward()\nout = (w, x.grad)",
+    "grad_fn_name": "v = a[0]\na.mul_(2)\nout = (type(v.grad_fn).__name__, v.requires_grad)",
+    "grad_fn_name_after_sibling": "v = a.t()\na[1].mul_(p)\nout = type(v.grad_fn).__name__",
+    "write_through_stale_view": "v = a[0]\nw = a[:, 2]\nw.mul_(p)\nv.mul_(p)\n(a * m).sum().backward()\nout = (a, x.grad, p.grad)",
+    "stale_view_backward_root": "v = a[0]\na[1].add_(1)\nv.backward(torch.ones(3, dtype=torch.float64))\nout = x.grad",
+    "autograd_grad_two_views": "v = a[0]\nw = a[1]\nw.exp_()\nv.mul_(2)\nout = torch.autograd.grad((a ** 2).sum() + (w * m[1]).sum(), (x,))",
+    "transpose_chain": "t = a.t()\nu = t[1]\na[1].mul_(p)\nu.mul_(4)\n(a * m).sum().backward()\nout = (a, x.grad, p.grad)",
+    "narrow_and_diagonal": "d = a.diagonal()\nn = a.narrow(1, 1, 2)\nn.mul_(p[:2])\n(d * p).sum().backward()\nout = (d, x.grad, p.grad)",
+    "base_write_then_view_write": "v = a[:, 1]\na.add_(p)\nv.mul_(p)\n(a ** 2).sum().backward()\nout = (a, x.grad, p.grad)",
+    "reshape_view_after_write": "v = a.view(9)\na[0].mul_(p)\n(v * torch.arange(9.0, dtype=torch.float64)).sum().backward()\nout = (v, x.grad, p.grad)",
+    "select_views_after_write": "r0, r1, r2 = a.select(0, 0), a.select(0, 1), a.select(0, 2)\nr1.mul_(p)\n(r0 * r1 + r2).sum().backward()\nout = (a, x.grad, p.grad)",
+    "stale_view_in_no_grad_write": "v = a[0]\nwith torch.no_grad():\n    a.mul_(2)\n(v * p).sum().backward()\nout = (v, x.grad, p.grad)",
+    "leaf_view_made_without_grad": "with torch.no_grad():\n    v = x[0]\nwith torch.no_grad():\n    x.mul_(1)\nout = (v.requires_grad, v.grad_fn is None)",
+}
+for _name, _code in _STALE_VIEW_CASES.items():
+    CASES[f"inplace_stale_view_{_name}"] = _STALE_PARTS + _code + "\n"
+
+
+# Issue 5: random and constant in-place fills make the result a function of nothing: the
+# tensor's old history gets no gradient (PyTorch: UniformBackward0, BernoulliBackward2...).
+_FILL_NOTHING = {
+    "uniform": "h.uniform_()",
+    "normal": "h.normal_(1.0, 2.0)",
+    "random": "h.random_()",
+    "random_to": "h.random_(5)",
+    "random_from_to": "h.random_(1, 5)",
+    "exponential": "h.exponential_()",
+    "bernoulli": "h.bernoulli_()",
+    "bernoulli_p": "h.bernoulli_(0.3)",
+    "bernoulli_tensor_p": "h.bernoulli_(torch.full((3,), 0.5, dtype=torch.float64))",
+    "fill": "h.fill_(2.0)",
+    "fill_tensor": "h.fill_(torch.tensor(2.0, dtype=torch.float64))",
+    "zero": "h.zero_()",
+}
+for _name, _code in _FILL_NOTHING.items():
+    CASES[f"inplace_fill_nothing_{_name}"] = (
+        "x = torch.tensor([1.0, 2.0, 3.0], dtype=torch.float64, requires_grad=True)\n"
+        f"h = x * 2\n{_code}\n(h * 1).sum().backward()\n"
+        "out = (type(h.grad_fn).__name__, h.requires_grad, x.grad)\n"
+    )
+    CASES[f"inplace_fill_nothing_{_name}_view"] = (
+        "x = torch.tensor([1.0, 2.0, 3.0], dtype=torch.float64, requires_grad=True)\n"
+        f"b = torch.stack([x * 2, x * 3])\nh = b[1]\n{_code}\n(b * 1).sum().backward()\n"
+        "out = (type(b.grad_fn).__name__, x.grad)\n"
+    )
+CASES["inplace_fill_nothing_fill_value_grad"] = (
+    "x = torch.tensor([1.0, 2.0, 3.0], dtype=torch.float64, requires_grad=True)\n"
+    "v = torch.tensor(2.0, dtype=torch.float64, requires_grad=True)\n"
+    "h = x * 2\nh.fill_(v * 1)\n(h * 3).sum().backward()\n"
+    "out = (type(h.grad_fn).__name__, h, x.grad, v.grad)\n"
+)
+
+
+# Issue 5: in-place index/scatter/masked writes (and the ternary family: clamp_, lerp_,
+# addcmul_...) into a view rebase the view's base.
+_INDEXED_VIEW_PARTS = """
+x = torch.arange(1.0, 10.0, dtype=torch.float64).reshape(3, 3).requires_grad_()
+s = torch.tensor([10.0, 20.0, 30.0], dtype=torch.float64, requires_grad=True)
+a = x * 1
+"""
+_INDEXED_VIEW_CASES = {
+    "masked_fill": "a[0].masked_fill_(torch.tensor([True, False, True]), 0.0)",
+    "masked_fill_tensor_value": "a[1:].masked_fill_(torch.tensor([True, False, True]), s[0])",
+    "scatter": "a[:, 1].scatter_(0, torch.tensor([0, 2]), s[:2])",
+    "scatter_add": "a[:, 0].scatter_add_(0, torch.tensor([1, 1]), s[1:])",
+    "index_fill": "a.t().index_fill_(0, torch.tensor([1]), -1.0)",
+    "index_add": "a[1].index_add_(0, torch.tensor([0, 2]), s[:2] * 2)",
+    "index_copy": "a[0:2].index_copy_(1, torch.tensor([2]), s[:2].reshape(2, 1))",
+    "index_put": "a[2].index_put_((torch.tensor([0]),), s[2])",
+    "masked_scatter": "a[1].masked_scatter_(torch.tensor([True, False, True]), s[:2])",
+    "scatter_reduce": "a[0].scatter_reduce_(0, torch.tensor([0, 0]), s[:2], 'prod')",
+    "clamp": "a[1:].clamp_(max=5.0)",
+    "lerp": "a[1].lerp_(s, 0.5)",
+    "addcmul": "a[:2].addcmul_(s.expand(2, 3), s.expand(2, 3), value=2)",
+    "diagonal_index_fill": "a.diagonal().index_fill_(0, torch.tensor([0, 2]), 0.5)",
+}
+for _name, _code in _INDEXED_VIEW_CASES.items():
+    CASES[f"inplace_indexed_view_{_name}"] = (
+        _INDEXED_VIEW_PARTS
+        + _code
+        + "\n(a * a).sum().backward()\nout = (a, type(a.grad_fn).__name__, x.grad, s.grad)\n"
+    )

@@ -242,3 +242,72 @@ def test_view_by_dtype_is_not_a_differentiable_view():
     assert v._base is None and not v.requires_grad
     v.mul_(torch.ones(4, requires_grad=True))  # leaves h's history alone, as in PyTorch
     assert type(h.grad_fn).__name__ == "MulBackward0"
+
+
+# ------------------------------------------------- views made before a write into their base
+
+
+def test_stale_view_gets_a_node_reading_the_base_once():
+    x = torch.arange(1.0, 10.0, dtype=torch.float64).reshape(3, 3).requires_grad_()
+    a = x * 1
+    v = a[0]
+    old = v.grad_fn
+    a[1].mul_(2)
+    fresh = v.grad_fn
+    assert fresh is not old and type(fresh).__name__ == "AsStridedBackward0"
+    assert v.grad_fn is fresh  # regenerated once, not at every read
+    assert fresh.next_functions[0][0] is a.grad_fn  # the base's CopySlices
+    v.sum().backward()
+    assert x.grad.tolist() == [[1.0, 1.0, 1.0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]]
+
+
+def test_sibling_write_reaches_views_made_before():
+    x = torch.arange(1.0, 10.0, dtype=torch.float64).reshape(3, 3).requires_grad_()
+    p = torch.tensor([2.0, 3.0, 4.0], dtype=torch.float64, requires_grad=True)
+    a = x * 1
+    c = a[:, :]
+    c[1:].mul_(3)
+    c[:, 1].mul_(p)
+    (c * c).sum().backward()
+    expected = 2 * a.detach() * torch.tensor([[1.0, 2.0, 1.0], [3.0, 9.0, 3.0], [3.0, 12.0, 3.0]])
+    assert torch.equal(x.grad, expected.double())
+    assert p.grad is not None
+
+
+def test_views_made_without_grad_stay_out_of_the_graph():
+    x = torch.ones(3, requires_grad=True)
+    with torch.no_grad():
+        v = x[:2]
+        x.mul_(2)
+    assert not v.requires_grad and v.grad_fn is None
+    leaf_view = torch.zeros(4)[:2].requires_grad_()
+    leaf_view._base.add_(1)
+    assert leaf_view.grad_fn is None and leaf_view.is_leaf
+
+
+# ------------------------------------------------------------- fills cut the old history
+
+
+@pytest.mark.parametrize(
+    "fill",
+    ["uniform_()", "normal_()", "random_()", "exponential_()", "bernoulli_()", "zero_()"],
+)
+def test_fill_gives_no_gradient_to_the_old_history(fill):
+    x = torch.ones(3, requires_grad=True)
+    h = x * 2
+    eval(f"h.{fill}")
+    assert h.requires_grad
+    h.sum().backward()
+    assert x.grad.tolist() == [0.0, 0.0, 0.0]
+
+
+# --------------------------------------------- index-family writes into views rebase the base
+
+
+def test_masked_fill_into_a_view_rebases_the_base():
+    x = torch.ones(2, 3, requires_grad=True)
+    a = x * 1
+    a[0].masked_fill_(torch.tensor([True, False, True]), 0.0)
+    assert type(a.grad_fn).__name__ == "CopySlices"
+    a.sum().backward()
+    assert x.grad.tolist() == [[0.0, 1.0, 0.0], [1.0, 1.0, 1.0]]

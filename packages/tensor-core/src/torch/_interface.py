@@ -38,7 +38,7 @@ __all__ = [
     "shared_memory",
 ]
 
-CORE_API: tuple[int, int] = (0, 3)  # 0.3: shared_memory()
+CORE_API: tuple[int, int] = (0, 4)  # 0.4: GradEngine.view_rebased, refresh_view
 
 
 def require_core_api(major: int, minor: int, who: str) -> None:
@@ -176,6 +176,22 @@ class GradEngine(abc.ABC):
             "in-place operations on views of tensors that require grad need an engine that "
             "rebases view histories"
         )
+
+    def view_rebased(self, view: Any) -> None:
+        """Announce that an in-place write into ``view`` (announced by
+        :meth:`inplace_on_view`) was recorded on another tensor whose ``grad_fn`` the view
+        took: the engine must rebase the history of the view's base now."""
+        raise NotImplementedError(
+            "in-place operations on views of tensors that require grad need an engine that "
+            "rebases view histories"
+        )
+
+    def refresh_view(self, view: Any) -> Any:
+        """``view.grad_fn`` once the view's base was written in place after the view's
+        node was made: the engine gives the view a node reading the base's current
+        history. Returns the view's (new) node."""
+        view._view_version = view._version_[0]
+        return view._grad_fn
 
 
 class NoOpGradEngine(GradEngine):

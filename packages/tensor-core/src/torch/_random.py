@@ -535,13 +535,53 @@ def randint_like(
 # ------------------------------------------------------------- in-place methods
 
 
-def _fill(self: Tensor, array: np.ndarray) -> Tensor:
-    from ._ops._dispatch import check_inplace
+def _fill(self: Tensor, array: np.ndarray, name: str, others=()) -> Tensor:
+    """Write random draws into ``self``. For autograd the result is a function of nothing
+    (of ``others`` with a zero gradient): its node cuts ``self``'s old history, as
+    PyTorch's ``UniformBackward0``, ``BernoulliBackward1``... do."""
+    from ._ops._dispatch import check_inplace, record
+    from ._ops.pointwise import _snapshot
 
-    check_inplace(self)
+    recording = check_inplace(self, *others)
+    snapshot = _snapshot(self) if recording else None
     self._np[...] = array
     self._bump_version()
+    if recording:
+        record(_FILL_OPS[name], (snapshot, *others), self)
     return self
+
+
+def _register_fill_ops() -> dict:
+    from ._ops._dispatch import register_op
+
+    signatures = {
+        "uniform_": "uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? "
+        "generator=None) -> Tensor(a!)",
+        "normal_": "normal_(Tensor(a!) self, float mean=0, float std=1, *, Generator? "
+        "generator=None) -> Tensor(a!)",
+        "random_": "random_(Tensor(a!) self, *, Generator? generator=None) -> Tensor(a!)",
+        "random_.to": "random_.to(Tensor(a!) self, int to, *, Generator? generator=None) "
+        "-> Tensor(a!)",
+        "random_.from": "random_.from(Tensor(a!) self, int from, int? to, *, Generator? "
+        "generator=None) -> Tensor(a!)",
+        "exponential_": "exponential_(Tensor(a!) self, float lambd=1, *, Generator? "
+        "generator=None) -> Tensor(a!)",
+        "bernoulli_.float": "bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? "
+        "generator=None) -> Tensor(a!)",
+        "bernoulli_.Tensor": "bernoulli_.Tensor(Tensor(a!) self, Tensor p, *, Generator? "
+        "generator=None) -> Tensor(a!)",
+    }
+    return {
+        name: register_op(
+            name,
+            globals()[name.split(".")[0]],
+            signature,
+            "random",
+            inplace=True,
+            binding=f"Tensor.{name.split('.')[0]}",
+        )
+        for name, signature in signatures.items()
+    }
 
 
 def uniform_(self: Tensor, from_: float = 0.0, to: float = 1.0, *, generator=None) -> Tensor:
@@ -550,24 +590,24 @@ def uniform_(self: Tensor, from_: float = 0.0, to: float = 1.0, *, generator=Non
         raise RuntimeError(
             f"uniform_ expects to return a [from, to) range, but found from={from_} > to={to}"
         )
-    return _fill(self, uniform_array(self._np.shape, self._dtype, generator, from_, to))
+    return _fill(self, uniform_array(self._np.shape, self._dtype, generator, from_, to), "uniform_")
 
 
 def normal_(self: Tensor, mean: float = 0.0, std: float = 1.0, *, generator=None) -> Tensor:
     """Fill with normal numbers of ``mean`` and ``std``."""
-    return _fill(self, normal_array(self._np.shape, self._dtype, generator, mean, std))
+    return _fill(self, normal_array(self._np.shape, self._dtype, generator, mean, std), "normal_")
 
 
 def random_(self: Tensor, from_=None, to=None, *, generator=None) -> Tensor:
     """Fill with integers on [``from_``, ``to``), on [0, ``from_``) given one bound, or on
     the whole range the dtype represents exactly given none."""
     if from_ is None:
-        low, high = 0, _default_random_range(self._dtype)
+        low, high, overload = 0, _default_random_range(self._dtype), "random_"
     elif to is None:
-        low, high = 0, int(from_)
+        low, high, overload = 0, int(from_), "random_.to"
     else:
-        low, high = int(from_), int(to)
-    return _fill(self, integer_array(self._np.shape, low, high, self._dtype, generator))
+        low, high, overload = int(from_), int(to), "random_.from"
+    return _fill(self, integer_array(self._np.shape, low, high, self._dtype, generator), overload)
 
 
 def exponential_(self: Tensor, lambd: float = 1.0, *, generator=None) -> Tensor:
@@ -575,7 +615,9 @@ def exponential_(self: Tensor, lambd: float = 1.0, *, generator=None) -> Tensor:
     if lambd <= 0:
         raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={lambd}")
     draws = _gen(generator)._uniform53(self._np.size).reshape(self._np.shape)
-    return _fill(self, ((-1.0 / lambd) * np.log1p(-draws)).astype(self._dtype.np_dtype))
+    return _fill(
+        self, ((-1.0 / lambd) * np.log1p(-draws)).astype(self._dtype.np_dtype), "exponential_"
+    )
 
 
 def bernoulli_(self: Tensor, p=0.5, *, generator=None) -> Tensor:
@@ -584,8 +626,12 @@ def bernoulli_(self: Tensor, p=0.5, *, generator=None) -> Tensor:
     if np.any((np.asarray(probs) < 0) | (np.asarray(probs) > 1)):
         raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p}")
     draws = _gen(generator)._uniform53(self._np.size).reshape(self._np.shape)
-    return _fill(self, (draws < probs).astype(self._dtype.np_dtype))
+    if isinstance(p, Tensor):
+        return _fill(self, (draws < probs).astype(self._dtype.np_dtype), "bernoulli_.Tensor", (p,))
+    return _fill(self, (draws < probs).astype(self._dtype.np_dtype), "bernoulli_.float")
 
+
+_FILL_OPS = _register_fill_ops()
 
 TENSOR_METHODS = {
     "uniform_": uniform_,

@@ -31,9 +31,10 @@ class Tensor:
         "_dtype",
         "_requires_grad",
         "grad",
-        "grad_fn",
+        "_grad_fn",
         "_version_",
         "_base",
+        "_view_version",
         "__weakref__",
     )
 
@@ -96,6 +97,21 @@ class Tensor:
         # that views share with their base (None until the first write)
         version = self._version_
         return 0 if version is None else version[0]
+
+    @property
+    def grad_fn(self):
+        """The node of the graph that made this tensor (``None`` for leaves). A view whose
+        base was written in place since its node was made (through the base or another
+        view) gets a node reading the base's current history, as in PyTorch."""
+        if self._base is not None and self._view_version != self._version_[0]:
+            return get_grad_engine().refresh_view(self)
+        return self._grad_fn
+
+    @grad_fn.setter
+    def grad_fn(self, fn) -> None:
+        self._grad_fn = fn
+        if self._base is not None:
+            self._view_version = self._version_[0]
 
     # ----------------------------------------------------------------- metadata
 
@@ -350,9 +366,10 @@ def make(array: np.ndarray, dtype) -> Tensor:
     self._dtype = dtype
     self._requires_grad = False
     self.grad = None
-    self.grad_fn = None
+    self._grad_fn = None
     self._version_ = None
     self._base = None
+    self._view_version = 0
     return self
 
 
@@ -366,11 +383,12 @@ def make_view(base: Tensor, array: np.ndarray, offset: int | None = None) -> Ten
     view._dtype = base._dtype
     view._requires_grad = False
     view.grad = None
-    view.grad_fn = None
+    view._grad_fn = None
     version = base._version_
     if version is None:
         version = base._version_ = [0]
     view._version_ = version  # views share their base's version counter
+    view._view_version = version[0]
     base_of_base = base._base
     view._base = base if base_of_base is None else base_of_base
     return view

@@ -22,7 +22,7 @@ from .anomaly_mode import detect_anomaly, set_detect_anomaly
 from .function import Function, once_differentiable
 from .gradcheck import GradcheckError, gradcheck, gradgradcheck
 
-require_core_api(0, 2, "torch-autograd")
+require_core_api(0, 4, "torch-autograd")
 
 __all__ = [
     "Function",

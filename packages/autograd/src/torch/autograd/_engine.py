@@ -515,7 +515,9 @@ def edge(x):
     """The edge of the graph that a tensor argument contributes: (node, output index)."""
     if not isinstance(x, _Tensor) or not x._requires_grad:
         return _NO_EDGE
-    fn = x.grad_fn
+    fn = x._grad_fn
+    if x._base is not None and x._view_version != x._version_[0]:
+        fn = _refresh_view(x)  # its base was written in place since its node was made
     if fn is None:
         meta = _leaves.get(id(x))
         if meta is not None and meta.edge is not None and meta.tensor() is x:
@@ -619,7 +621,9 @@ class Engine(GradEngine):
         node = cls(inputs, saved, edges, versions, _saved_result(output) if saves_output else None)
         if _anomaly_state.enabled:
             _anomaly.attach_trace(node)
-        output.grad_fn = node
+        output._grad_fn = node
+        if output._base is not None:
+            output._view_version = output._version_[0]
         output._requires_grad = True
         if _saved_hooks._open[0]:
             _pack_saved(node, output)
@@ -650,6 +654,15 @@ class Engine(GradEngine):
 
     def inplace_on_view(self, view) -> None:
         self._pending_view = view
+
+    def view_rebased(self, view) -> None:
+        if self._pending_view is view:
+            self._pending_view = None
+        if view._requires_grad and view._grad_fn is not None:
+            _rebase_view(view, view._grad_fn)
+
+    def refresh_view(self, view):
+        return _refresh_view(view)
 
     def backward(self, tensors, grad_tensors, retain_graph, create_graph, inputs) -> None:
         if inputs is None and not create_graph and not _anomaly_state.enabled:
@@ -777,6 +790,33 @@ def _rebase_view(view, node) -> None:
     base.grad_fn = copy
     base._requires_grad = True
     view.grad_fn = view_node
+
+
+def _refresh_view(view):
+    """The node of ``view`` once its base was written in place after that node was made
+    (through the base itself or another of its views): a strided view of the base's
+    current history, as PyTorch regenerates it. Returns the view's node."""
+    view._view_version = view._version_[0]
+    base = view._base
+    if view._grad_fn is None or not base._requires_grad:
+        # a view made without grad (no_grad mode, a base not requiring grad) or made a
+        # leaf: no history to follow, as PyTorch's non-differentiable views
+        return view._grad_fn
+    retyped = _retyping(base, view)
+    if retyped is None:
+        base_geometry, view_geometry = _geometry(base), _geometry(view)
+        node = _node_class("as_strided")(
+            (base.shape,), (base_geometry, view_geometry), (edge(base),)
+        )
+    else:
+        base_geometry, view_geometry = _real_geometry(base), _real_geometry(view)
+        op = "_rebased_view_as_complex" if retyped[1] else "_rebased_view_as_real"
+        node = _node_class(op)((), (base_geometry, view_geometry, retyped), (edge(base),))
+    if _anomaly_state.enabled:
+        _anomaly.attach_trace(node)
+    view._grad_fn = node
+    view._requires_grad = True
+    return node
 
 
 # ------------------------------------------------------------------------ backward pass

@@ -131,6 +131,14 @@ def check_inplace(self: Tensor, *others) -> bool:
     return True
 
 
+def adopt_history(self: Tensor, redo: Tensor) -> None:
+    """Give ``self`` the history of ``redo``, the out-of-place form of an in-place write
+    into ``self`` recomputed on its snapshot; a view's base is rebased on it."""
+    self.grad_fn, self._requires_grad = redo.grad_fn, redo._requires_grad
+    if self._base is not None:
+        get_grad_engine().view_rebased(self)
+
+
 def register_op(
     name,
     function,

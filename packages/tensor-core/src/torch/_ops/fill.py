@@ -77,7 +77,7 @@ def fill_(self: Tensor, value) -> Tensor:
     _store(self._np, scalar)
     self._bump_version()
     if recording:
-        record(FILL, (snapshot, value), self)
+        record(FILL_TENSOR_ if isinstance(value, Tensor) else FILL_, (snapshot, value), self)
     return self
 
 
@@ -99,11 +99,11 @@ def zero_(self: Tensor) -> Tensor:
     self._np[...] = 0
     self._bump_version()
     if recording:
-        record(FILL, (snapshot, 0), self)
+        record(ZERO_, (snapshot,), self)
     return self
 
 
-register_op(
+FILL_ = register_op(
     "fill_",
     fill_,
     "fill_(Tensor(a!) self, Scalar value) -> Tensor(a!)",
@@ -111,7 +111,16 @@ register_op(
     inplace=True,
     out_of_place="fill",
 )
-register_op(
+FILL_TENSOR_ = register_op(
+    "fill_.Tensor",
+    fill_,
+    "fill_.Tensor(Tensor(a!) self, Tensor value) -> Tensor(a!)",
+    "fill",
+    inplace=True,
+    out_of_place="fill",
+    binding="Tensor.fill_",
+)
+ZERO_ = register_op(
     "zero_",
     zero_,
     "zero_(Tensor(a!) self) -> Tensor(a!)",

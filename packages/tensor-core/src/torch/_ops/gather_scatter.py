@@ -7,7 +7,7 @@ import numpy as np
 
 from .. import _dtype, _native
 from .._tensor import Tensor
-from ._dispatch import check_inplace, operand, record, register_op
+from ._dispatch import adopt_history, check_inplace, operand, record, register_op
 from .pointwise import INPLACE, _snapshot, can_cast
 
 __all__ = ["gather", "scatter", "scatter_add", "index_select", "masked_fill", "flip"]
@@ -245,7 +245,7 @@ def _inplace(function, name):
         self._bump_version()
         if recording:
             redo = function(snapshot, *args, **kwargs)
-            self.grad_fn, self._requires_grad = redo.grad_fn, redo._requires_grad
+            adopt_history(self, redo)
         return self
 
     method.__name__ = name

@@ -7,7 +7,15 @@ import numpy as np
 
 from .. import _dtype, _grad_mode
 from .._tensor import Tensor
-from ._dispatch import check_inplace, operand, record, refuse_complex, register_op, result_type
+from ._dispatch import (
+    adopt_history,
+    check_inplace,
+    operand,
+    record,
+    refuse_complex,
+    register_op,
+    result_type,
+)
 from .pointwise import INPLACE, _check_broadcast_into, _snapshot, can_cast
 
 __all__ = ["where", "clamp", "clip", "lerp", "addcmul", "addcdiv"]
@@ -83,7 +91,7 @@ def _inplace(name, function, direct=None, differentiable=True):
             args = tuple(snapshot if a is self else a for a in args)
             with _grad_mode.enable_grad():
                 redo = function(snapshot, *args, **kwargs)
-            self.grad_fn, self._requires_grad = redo.grad_fn, redo._requires_grad
+            adopt_history(self, redo)
         return self
 
     method.__name__ = method.__qualname__ = name + "_"
