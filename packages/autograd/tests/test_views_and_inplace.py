@@ -311,3 +311,15 @@ def test_masked_fill_into_a_view_rebases_the_base():
     assert type(a.grad_fn).__name__ == "CopySlices"
     a.sum().backward()
     assert x.grad.tolist() == [[0.0, 1.0, 0.0], [1.0, 1.0, 1.0]]
+
+
+def test_inplace_special_functions_record_their_write():
+    # gradients printed by PyTorch 2.13; the in-place forms kept the old history (grad 1)
+    x = torch.tensor([0.7, 1.9], dtype=torch.float64, requires_grad=True)
+    (x * 1).polygamma_(1).sum().backward()
+    assert torch.allclose(x.grad, torch.tensor([-6.434992874190923, -0.45831281882901354],
+                                               dtype=torch.float64))  # fmt: skip
+    x.grad = None
+    (x * 1 + 1).mvlgamma_(2).sum().backward()
+    assert torch.allclose(x.grad, torch.tensor([-0.08049202171869471, 1.5354011203383418],
+                                               dtype=torch.float64))  # fmt: skip

@@ -14,11 +14,11 @@ import math
 
 import numpy as np
 
-from .. import _dtype
+from .. import _dtype, _grad_mode
 from .._interface import ops
 from .._tensor import Tensor
-from ._dispatch import record, refuse_complex, register_op
-from .pointwise import INPLACE, _floating_result, _unary
+from ._dispatch import adopt_history, check_inplace, record, refuse_complex, register_op
+from .pointwise import INPLACE, _floating_result, _snapshot, _unary
 
 __all__ = ["i0", "polygamma", "mvlgamma", "igamma", "igammac"]
 
@@ -350,9 +350,16 @@ def modified_bessel_i1(input: Tensor) -> Tensor:
 
 def _inplace_binary(function, name):
     def method(self: Tensor, other) -> Tensor:
-        result = function(self, other)
+        recording = check_inplace(self, other)
+        with _grad_mode.no_grad():
+            result = function(self, other)
+        snapshot = _snapshot(self) if recording else None
         self._np[...] = result._np
         self._bump_version()
+        if recording:  # the write's history: the op redone on the old values
+            with _grad_mode.enable_grad():
+                redo = function(snapshot, snapshot if other is self else other)
+            adopt_history(self, redo)
         return self
 
     method.__name__ = name
