@@ -24,7 +24,7 @@ from multiprocessing.connection import wait
 
 import torch
 
-from ._utils import MP_STATUS_CHECK_INTERVAL
+from ._utils import MP_STATUS_CHECK_INTERVAL, fd_passing
 from ._utils.fetch import create_fetcher
 from ._utils.worker import (
     ExceptionWrapper,
@@ -126,7 +126,12 @@ class _WorkerSet:
         self.processes: list = []
         self.index_conns: list = []
         self.result_conns: list = []
+        self.result_socks: list = []  # for the descriptors behind each result
         self.closed = False
+
+    def receive(self, conn):
+        """The next result on ``conn`` (one of ``result_conns``)."""
+        return fd_passing.receive(conn, self.result_socks[self.result_conns.index(conn)])
 
     def shutdown(self) -> None:
         if self.closed:
@@ -148,6 +153,9 @@ class _WorkerSet:
                     process.join()
         for conn in self.index_conns + self.result_conns:
             conn.close()
+        for sock in self.result_socks:
+            if sock is not None:
+                sock.close()
 
     def _drain_until_exit(self, deadline: float) -> None:
         """Read (and drop) what the workers still send until they exit: unread results
@@ -165,7 +173,7 @@ class _WorkerSet:
                     sentinels[ready].join(timeout=0)
                     continue
                 try:
-                    ready.recv()
+                    self.receive(ready)
                 except Exception:  # EOF: that worker is done; or an unpicklable leftover
                     ready.close()
         for process in self.processes:
@@ -191,7 +199,8 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
 
     def _start_worker(self, context, init_fn, worker_id: int) -> None:
         index_reader, index_writer = context.Pipe(duplex=False)
-        result_reader, result_writer = context.Pipe(duplex=False)
+        # a socket pair (duplex), which can carry the descriptors of shared-memory batches
+        result_reader, result_writer = context.Pipe(duplex=True)
         process = context.Process(
             target=_worker_loop,
             args=(
@@ -218,6 +227,7 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
         self._workers.processes.append(process)
         self._workers.index_conns.append(index_writer)
         self._workers.result_conns.append(result_reader)
+        self._workers.result_socks.append(fd_passing.result_socket(result_reader))
 
     # -- epoch state -------------------------------------------------------------------
 
@@ -357,7 +367,7 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
                 if conn in workers.result_conns:
                     worker_id = workers.result_conns.index(conn)
                     try:
-                        task, data = conn.recv()
+                        task, data = workers.receive(conn)
                     except (EOFError, OSError):
                         self._raise_if_dead(worker_id, wait_exit=True)
                         conn.close()  # a worker that ended normally: stop watching it

@@ -23,6 +23,8 @@ import numpy as np
 
 import torch
 
+from . import fd_passing
+
 __all__ = ["WorkerInfo", "get_worker_info"]
 
 
@@ -144,6 +146,7 @@ class _ResultSender:
 
     def __init__(self, conn, worker_id: int) -> None:
         self._conn = conn
+        self._sock = fd_passing.result_socket(conn)  # None: descriptors go the usual way
         self._worker_id = worker_id
         self._outbox: queue.SimpleQueue = queue.SimpleQueue()
         self.broken = False
@@ -158,10 +161,10 @@ class _ResultSender:
             message = self._outbox.get()
             if message is None:
                 return
-            payload = _pickle_result(message, self._worker_id)
+            payload, fds = _pickle_result(message, self._worker_id, self._sock is not None)
             del message
             try:
-                self._conn.send_bytes(payload)
+                fd_passing.send(self._conn, self._sock, payload, fds)
             except OSError:  # the main process is gone or closed the pipe
                 self.broken = True
                 return
@@ -178,19 +181,19 @@ class _ResultSender:
 _FLUSH_TIMEOUT = 2.0
 
 
-def _pickle_result(message, worker_id: int):
-    # A batch that cannot be pickled becomes an exception for the main process
-    # instead of a lost message.
+def _pickle_result(message, worker_id: int, pass_fds: bool):
+    """The result's bytes and the descriptors to send behind them. A batch that cannot be
+    pickled becomes an exception for the main process instead of a lost message."""
     try:
-        return ForkingPickler.dumps(message)
+        return fd_passing.dumps(message, pass_fds)
     except Exception:
         task = message[0]
         wrapper = ExceptionWrapper(where=f"in DataLoader worker process {worker_id}")
         try:
-            return ForkingPickler.dumps((task, wrapper))
+            return ForkingPickler.dumps((task, wrapper)), []
         except Exception:  # the exception type itself cannot be pickled
             wrapper.exc_type = RuntimeError
-            return ForkingPickler.dumps((task, wrapper))
+            return ForkingPickler.dumps((task, wrapper)), []
 
 
 class _ParentWatch:
