@@ -21,13 +21,12 @@ from __future__ import annotations
 
 import numpy as np
 
-import torch
-
 from .. import _dtype
 from .._return_types import _structseq
 from .._tensor import Tensor
 from . import decompositions as _dec
 from ._dispatch import register_op
+from .householder import _column_major, _legacy
 from .out_variants import add_out
 
 __all__: list[str] = []
@@ -35,19 +34,6 @@ __all__: list[str] = []
 _ALPHA = (1.0 + np.sqrt(17.0)) / 8.0
 _LDL_FACTOR = _structseq("linalg_ldl_factor", ("LD", "pivots"))
 _LDL_FACTOR_EX = _structseq("linalg_ldl_factor_ex", ("LD", "pivots", "info"))
-
-
-def _legacy(d) -> str:
-    return d._legacy[:-6]
-
-
-def _column_major(array, dtype) -> Tensor:
-    """``array`` as a tensor whose matrices are stored column by column, with the strides
-    PyTorch gives LAPACK results (also for empty and size-1 dims)."""
-    shape = array.shape[:-2] + (array.shape[-1], array.shape[-2])
-    result = torch.empty(shape, dtype=dtype).mT
-    result._np[...] = array
-    return result
 
 
 def _first_max(values: np.ndarray, valid: np.ndarray) -> np.ndarray:
