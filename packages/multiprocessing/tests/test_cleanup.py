@@ -84,13 +84,17 @@ def test_killed_process_tree_leaves_nothing_behind(tmp_path, no_leaks):
         )
         try:
             assert tree.stdout.readline().strip() == "ready"
+            # segments are compared as sets of names: the other test worker of this
+            # session may create and free its own meanwhile
+            made = set(leftover_segments()) - set(before)
             if strategy == "file_system":
-                assert len(leftover_segments()) == len(before) + 3
+                assert len(made) >= 3
         finally:
             os.killpg(tree.pid, signal.SIGKILL)
             tree.wait()
             tree.stdout.close()
-        assert wait_until(lambda: leftover_segments() == before), leftover_segments()
+        gone = wait_until(lambda made=made: not made & set(leftover_segments()))
+        assert gone, leftover_segments()
 
 
 def test_descriptors_are_closed_after_many_transfers(no_leaks):

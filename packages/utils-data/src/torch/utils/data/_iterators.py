@@ -248,8 +248,12 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
     def _resume_workers(self) -> None:
         """Start a new epoch in persistent workers: each rebuilds its fetcher and
         acknowledges before any new task is sent."""
-        for conn in self._workers.index_conns:
-            conn.send(_ResumeIteration())
+        for worker_id, conn in enumerate(self._workers.index_conns):
+            try:
+                conn.send(_ResumeIteration())
+            except OSError:
+                self._raise_if_dead(worker_id, wait_exit=True)
+                raise
         acknowledged = 0
         while acknowledged < self._num_workers:
             task, _, _ = self._receive()
@@ -268,7 +272,9 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
         try:
             self._workers.index_conns[worker_id].send((self._send_idx, keys))
         except OSError:
-            self._raise_if_dead(None)
+            # a worker that closed its pipe may not have exited yet: wait for its exit
+            # code, so the error names it instead of surfacing a BrokenPipeError
+            self._raise_if_dead(worker_id, wait_exit=True)
             raise
         self._pending[self._send_idx] = worker_id
         self._worker_load[worker_id] += 1
