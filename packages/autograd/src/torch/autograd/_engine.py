@@ -147,7 +147,8 @@ class Node(_NodeBase):
         self._out = out
         self._extra = None
 
-    def apply(self, grad):
+    def _saved_inputs(self) -> tuple:
+        """The inputs the formulas read, unpacked when saved-tensor hooks packed them."""
         inputs = self._inputs
         if inputs is None:
             raise RuntimeError(_FREED)
@@ -155,6 +156,10 @@ class Node(_NodeBase):
             inputs = tuple(
                 _saved_hooks.unpack(x) if type(x) is _saved_hooks.Packed else x for x in inputs
             )
+        return inputs
+
+    def apply(self, grad):
+        inputs = self._saved_inputs()
         if self._versions or self._out is not None:
             self._check_versions()
         saved, derivative = self._saved, self._derivative
@@ -268,13 +273,7 @@ class MultiOutputNode(Node):
         raise RuntimeError(f"tensor is not an output of {self.name()}")
 
     def apply(self, grads):
-        inputs = self._inputs
-        if inputs is None:
-            raise RuntimeError(_FREED)
-        if self._extra is not None and self._extra.packed:
-            inputs = tuple(
-                _saved_hooks.unpack(x) if type(x) is _saved_hooks.Packed else x for x in inputs
-            )
+        inputs = self._saved_inputs()
         self._check_versions()
         outputs = self._saved_outputs()
         if _grad_state.enabled:  # create_graph: the saved outputs as outputs of this node
@@ -776,20 +775,26 @@ def _rebase_view(view, node) -> None:
     CopySlices history and the view becomes a strided view of that new history."""
     base = view._base
     retyped = _retyping(base, view)
-    if retyped is None:
-        base_geometry, view_geometry = _geometry(base), _geometry(view)
-        copy = CopySlices(edge(base), (node, 0), base_geometry, view_geometry)
-        view_node = _node_class("as_strided")(
-            (base.shape,), (base_geometry, view_geometry), ((copy, 0),)
-        )
-    else:
-        base_geometry, view_geometry = _real_geometry(base), _real_geometry(view)
-        copy = CopySlices(edge(base), (node, 0), base_geometry, view_geometry, retyped)
-        op = "_rebased_view_as_complex" if retyped[1] else "_rebased_view_as_real"
-        view_node = _node_class(op)((), (base_geometry, view_geometry, retyped), ((copy, 0),))
+    geometries = _view_geometries(base, view, retyped)
+    copy = CopySlices(edge(base), (node, 0), *geometries, retyped)
     base.grad_fn = copy
     base._requires_grad = True
-    view.grad_fn = view_node
+    view.grad_fn = _view_node(base, geometries, retyped, (copy, 0))
+
+
+def _view_geometries(base, view, retyped) -> tuple:
+    """(base, view) geometries, in real elements when the view reinterprets the dtype."""
+    if retyped is None:
+        return _geometry(base), _geometry(view)
+    return _real_geometry(base), _real_geometry(view)
+
+
+def _view_node(base, geometries, retyped, base_edge):
+    """The node of a view read out of its base's history reached through ``base_edge``."""
+    if retyped is None:
+        return _node_class("as_strided")((base.shape,), geometries, (base_edge,))
+    op = "_rebased_view_as_complex" if retyped[1] else "_rebased_view_as_real"
+    return _node_class(op)((), (*geometries, retyped), (base_edge,))
 
 
 def _refresh_view(view):
@@ -803,15 +808,7 @@ def _refresh_view(view):
         # leaf: no history to follow, as PyTorch's non-differentiable views
         return view._grad_fn
     retyped = _retyping(base, view)
-    if retyped is None:
-        base_geometry, view_geometry = _geometry(base), _geometry(view)
-        node = _node_class("as_strided")(
-            (base.shape,), (base_geometry, view_geometry), (edge(base),)
-        )
-    else:
-        base_geometry, view_geometry = _real_geometry(base), _real_geometry(view)
-        op = "_rebased_view_as_complex" if retyped[1] else "_rebased_view_as_real"
-        node = _node_class(op)((), (base_geometry, view_geometry, retyped), (edge(base),))
+    node = _view_node(base, _view_geometries(base, view, retyped), retyped, edge(base))
     if _anomaly_state.enabled:
         _anomaly.attach_trace(node)
     view._grad_fn = node
