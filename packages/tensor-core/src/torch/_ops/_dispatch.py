@@ -165,9 +165,6 @@ def register_op(
         )
     )
     op.function = function
-    refusal = COMPLEX_REFUSALS.get(out_of_place or name)
-    if refusal is not None:
-        op.extra["refuses_complex"] = refusal
     if out_of_place is not None:
         op.extra["out_of_place"] = out_of_place
     op.extra.update(extra)
@@ -204,17 +201,13 @@ def _kernel_refusal(kernel_name: str):
     return NotImplementedError, f'"{kernel_name}" not implemented for ' + "'{type}'"
 
 
-def _refusal(kind, message: str):
-    return kind, message
-
-
 #: op name -> (exception type, PyTorch's message; ``{type}`` is the scalar type name,
-#: e.g. ComplexFloat). An op listed here raises it for complex input; ``register_op``
-#: copies the entry to the op's registry entry (``op.extra["refuses_complex"]``). The
-#: op families test it only once they know the input is complex, off the hot path.
+#: e.g. ComplexFloat). An op listed here raises it for complex input: the op families'
+#: builders wrap their dtype rules with :func:`complex_refusing`, composites use
+#: :func:`refusing_complex`, and both test the entry only once the input is complex.
 COMPLEX_REFUSALS: dict = {
     # pointwise, unary
-    "sign": _refusal(
+    "sign": (
         NotImplementedError,
         "Unlike NumPy, torch.sign is not intended to support complex numbers. Please use "
         "torch.sgn instead.",
@@ -233,14 +226,14 @@ COMPLEX_REFUSALS: dict = {
     "frac": _kernel_refusal("frac_cpu"),
     "logit": _kernel_refusal("logit_cpu"),
     **{
-        name: _refusal(NotImplementedError, f"{name} is not supported for complex inputs")
+        name: (NotImplementedError, f"{name} is not supported for complex inputs")
         for name in ("floor", "ceil", "trunc")
     },
-    "signbit": _refusal(NotImplementedError, "signbit is not implemented for complex tensors."),
-    "isposinf": _refusal(RuntimeError, "isposinf does not support complex inputs."),
-    "isneginf": _refusal(RuntimeError, "isneginf does not support complex inputs."),
-    "deg2rad": _refusal(RuntimeError, "deg2rad is not supported for complex tensors."),
-    "rad2deg": _refusal(RuntimeError, "rad2deg is not supported for complex tensors."),
+    "signbit": (NotImplementedError, "signbit is not implemented for complex tensors."),
+    "isposinf": (RuntimeError, "isposinf does not support complex inputs."),
+    "isneginf": (RuntimeError, "isneginf does not support complex inputs."),
+    "deg2rad": (RuntimeError, "deg2rad is not supported for complex tensors."),
+    "rad2deg": (RuntimeError, "rad2deg is not supported for complex tensors."),
     # pointwise, binary
     **{name: _kernel_refusal(f"{name}_cpu") for name in ("lt", "le", "gt", "ge")},
     "floor_divide": _kernel_refusal("div_floor_cpu"),
@@ -250,33 +243,31 @@ COMPLEX_REFUSALS: dict = {
     },
     "nextafter": _kernel_refusal("nextafter_cpu"),
     **{
-        name: _refusal(RuntimeError, f"{name} not implemented for complex tensors.")
+        name: (RuntimeError, f"{name} not implemented for complex tensors.")
         for name in ("maximum", "minimum", "fmax", "fmin")
     },
-    "heaviside": _refusal(RuntimeError, "heaviside is not yet implemented for complex tensors."),
-    "clamp": _refusal(NotImplementedError, "clamp is not supported for complex types"),
+    "heaviside": (RuntimeError, "heaviside is not yet implemented for complex tensors."),
+    "clamp": (NotImplementedError, "clamp is not supported for complex types"),
     # reductions, sorting
     "max": _kernel_refusal("max_all"),
     "min": _kernel_refusal("min_all"),
-    "max.dim": _refusal(RuntimeError, "max(): does not support complex input"),
-    "min.dim": _refusal(RuntimeError, "min(): does not support complex input"),
+    "max.dim": (RuntimeError, "max(): does not support complex input"),
+    "min.dim": (RuntimeError, "min(): does not support complex input"),
     "amax": _kernel_refusal("max_values_cpu"),
     "amin": _kernel_refusal("min_values_cpu"),
     "aminmax": _kernel_refusal("aminmax_cpu"),
-    "argmax": _refusal(RuntimeError, "argmax(): does not support complex input"),
-    "argmin": _refusal(RuntimeError, "argmin(): does not support complex input"),
+    "argmax": (RuntimeError, "argmax(): does not support complex input"),
+    "argmin": (RuntimeError, "argmin(): does not support complex input"),
     "cummax": _kernel_refusal("cummax_cpu"),
     "cummin": _kernel_refusal("cummin_cpu"),
     "median": _kernel_refusal("median_cpu"),
     "median.dim": _kernel_refusal("median_out"),
     "mode": _kernel_refusal("mode_cpu"),
     "kthvalue": _kernel_refusal("kthvalue_cpu"),
-    "nansum": _refusal(RuntimeError, "nansum on CPU does not support complex inputs"),
-    "quantile": _refusal(
-        RuntimeError, "quantile() input tensor must be either float or double dtype"
-    ),
-    "sort": _refusal(RuntimeError, " Sort does not support complex dtypes on CPU"),
-    "topk": _refusal(RuntimeError, " topk does not support complex dtypes on CPU"),
+    "nansum": (RuntimeError, "nansum on CPU does not support complex inputs"),
+    "quantile": (RuntimeError, "quantile() input tensor must be either float or double dtype"),
+    "sort": (RuntimeError, " Sort does not support complex dtypes on CPU"),
+    "topk": (RuntimeError, " topk does not support complex dtypes on CPU"),
     "unique": _kernel_refusal("unique"),
     # nn kernels
     "softmax": _kernel_refusal("softmax_lastdim_kernel_impl"),
