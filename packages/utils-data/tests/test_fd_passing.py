@@ -84,3 +84,13 @@ def test_a_pipe_without_sockets_passes_no_descriptors():
     finally:
         reader.close()
         writer.close()
+
+
+def test_a_result_missing_its_descriptors_is_an_eof(pair):
+    # a sender that died between the bytes and the descriptors: the reader sees EOF
+    reader, writer, (reader_sock, writer_sock) = pair
+    payload, fds = fd_passing.dumps(torch.ones(1), pass_fds=False)
+    writer.send_bytes(fd_passing._COUNT.pack(1) + payload)
+    writer_sock.send(b"x")  # a byte without the SCM_RIGHTS ancillary data
+    with pytest.raises(EOFError, match="result descriptors lost"):
+        fd_passing.receive(reader, reader_sock)
