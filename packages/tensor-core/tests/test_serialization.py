@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import collections
+import errno
 import io
 import os
 import pathlib
@@ -324,19 +325,8 @@ def test_save_replaces_and_keeps_permissions(tmp_path):
     assert path.stat().st_mode & 0o777 == 0o666 & ~mask
 
 
-@pytest.mark.parametrize("range_sync", [True, False], ids=["sync_file_range", "thread"])
-def test_write_behind_saves_the_same_bytes(tmp_path, monkeypatch, range_sync):
-    """Both write-behind writers (Linux sync_file_range, the fdatasync thread elsewhere)
-    over many windows give exactly the bytes of an in-memory save."""
-    from torch._serialization import atomic_file
-
-    if range_sync and atomic_file._sync_file_range() is None:
-        pytest.skip("no sync_file_range on this system")
-    if not range_sync:
-        monkeypatch.setattr(atomic_file, "_sync_file_range", lambda: None)
-    monkeypatch.setattr(atomic_file, "_WINDOW_BYTES", 1 << 12)  # many windows
+def _save_matches_in_memory_save(path):
     state = {f"w{i}": torch.arange(3000.0 + i) for i in range(5)}
-    path = tmp_path / "archive.pt"  # the folder name a file object gets
     torch.save(state, path)
     buffer = io.BytesIO()
     torch.save(state, buffer)
@@ -345,6 +335,84 @@ def test_write_behind_saves_the_same_bytes(tmp_path, monkeypatch, range_sync):
     names = [n for n in in_memory.namelist() if not n.endswith("serialization_id")]
     assert names and all(on_disk.read(n) == in_memory.read(n) for n in names)
     assert torch.load(path)["w4"].equal(state["w4"])
+
+
+@pytest.mark.parametrize("range_sync", [True, False], ids=["sync_file_range", "thread"])
+def test_write_behind_saves_the_same_bytes(tmp_path, monkeypatch, range_sync):
+    """Both page-cache writers (Linux sync_file_range, the fdatasync thread elsewhere)
+    over many windows give exactly the bytes of an in-memory save."""
+    from torch._serialization import atomic_file
+
+    if range_sync and atomic_file._sync_file_range() is None:
+        pytest.skip("no sync_file_range on this system")
+    if not range_sync:
+        monkeypatch.setattr(atomic_file, "_sync_file_range", lambda: None)
+    monkeypatch.setattr(atomic_file, "_direct_io_allowed", lambda descriptor: False)
+    monkeypatch.setattr(atomic_file, "_WINDOW_BYTES", 1 << 12)  # many windows
+    _save_matches_in_memory_save(tmp_path / "archive.pt")  # the name a file object gets
+
+
+def _direct_writer_or_skip(tmp_path, monkeypatch):
+    from torch._serialization import atomic_file
+
+    if atomic_file.fcntl is None:
+        pytest.skip("no fcntl on this system")
+
+    with open(tmp_path / "probe", "wb") as probe:
+        if not atomic_file._direct_io_allowed(probe.fileno()):
+            pytest.skip("this file system has no O_DIRECT")
+    chosen = []
+    original = atomic_file._DirectWriter
+    monkeypatch.setattr(atomic_file._DirectWriter, "BUFFER_BYTES", 1 << 13)  # many buffers
+    monkeypatch.setattr(
+        atomic_file, "_DirectWriter", lambda descriptor: chosen.append(1) or original(descriptor)
+    )
+    return atomic_file, chosen
+
+
+def test_direct_io_saves_the_same_bytes(tmp_path, monkeypatch):
+    """The O_DIRECT writer, over many small buffers and a last one cut short, gives
+    exactly the bytes of an in-memory save; so does a save smaller than one buffer."""
+    atomic_file, chosen = _direct_writer_or_skip(tmp_path, monkeypatch)
+    _save_matches_in_memory_save(tmp_path / "archive.pt")
+    torch.save({"small": torch.ones(3)}, tmp_path / "small.pt")
+    assert torch.load(tmp_path / "small.pt")["small"].tolist() == [1.0] * 3
+    assert len(chosen) == 2
+
+
+def test_direct_io_refused_mid_save_goes_on_through_the_cache(tmp_path, monkeypatch):
+    # some file systems accept O_DIRECT when the file is opened and refuse the writes
+    atomic_file, chosen = _direct_writer_or_skip(tmp_path, monkeypatch)
+    real_pwrite, refused = os.pwrite, []
+
+    def pwrite(descriptor, data, offset):
+        flags = atomic_file.fcntl.fcntl(descriptor, atomic_file.fcntl.F_GETFL)
+        if flags & os.O_DIRECT and offset >= 1 << 14:
+            refused.append(offset)
+            raise OSError(errno.EINVAL, "Invalid argument")
+        return real_pwrite(descriptor, data, offset)
+
+    monkeypatch.setattr(atomic_file.os, "pwrite", pwrite)
+    _save_matches_in_memory_save(tmp_path / "archive.pt")
+    assert chosen and refused == [1 << 14]
+
+
+def test_direct_io_write_error_keeps_the_old_file(tmp_path, monkeypatch):
+    atomic_file, _ = _direct_writer_or_skip(tmp_path, monkeypatch)
+    path = tmp_path / "ckpt.pt"
+    torch.save({"step": 1}, path)
+    before = path.read_bytes()
+
+    def disk_full(descriptor, data, offset):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(atomic_file.os, "pwrite", disk_full)
+    with pytest.raises(OSError, match="No space left"):
+        torch.save({"w": torch.zeros(100000)}, path)  # many buffers: the helper fails
+    with pytest.raises(OSError, match="No space left"):
+        torch.save({"step": 2}, path)  # one buffer: the calling thread fails
+    assert path.read_bytes() == before
+    assert sorted(os.listdir(tmp_path)) == ["ckpt.pt", "probe"]
 
 
 _KILLED_MID_SAVE = """
