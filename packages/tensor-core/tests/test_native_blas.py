@@ -24,8 +24,10 @@ def _layouts(rng, m, k, n, dtype):
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
-@pytest.mark.parametrize("m,k,n", [(1, 40, 900), (40, 1, 900), (130, 70, 90), (300, 257, 129)])
-@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize(
+    "m,k,n", [(1, 40, 900), (40, 1, 900), (130, 70, 90), (300, 257, 129), (70, 33, 1001)]
+)
+@pytest.mark.parametrize("threads", [1, 2, 3])  # bands of rows or of columns, ragged last
 def test_gemm_matches_numpy_in_every_layout(m, k, n, dtype, threads):
     assert _native._blas_ready()
     rng = np.random.default_rng(m + k + n)
@@ -39,14 +41,15 @@ def test_gemm_matches_numpy_in_every_layout(m, k, n, dtype, threads):
 def test_batched_gemm_and_refused_layouts_write_nothing():
     assert _native._blas_ready()
     rng = np.random.default_rng(0)
-    a, b = rng.standard_normal((4, 50, 60)), rng.standard_normal((4, 60, 70))
-    out = np.empty((4, 50, 70))
-    assert _C.blas_gemm(a, b, out)
-    np.testing.assert_allclose(out, a @ b, rtol=1e-12)
+    for m, n in [(50, 70), (300, 70), (70, 300)]:  # one band; bands of rows; of columns
+        a, b = rng.standard_normal((4, m, 60)), rng.standard_normal((4, 60, n))
+        out = np.empty((4, m, n))
+        assert _C.blas_gemm(a, b, out, 2)
+        np.testing.assert_allclose(out, a @ b, rtol=1e-12)
     # columns two elements apart fit neither CBLAS layout: refused, output untouched
     strided = rng.standard_normal((50, 120))[:, ::2]
     out = np.zeros((50, 70))
-    assert not _C.blas_gemm(strided, b[0], out)
+    assert not _C.blas_gemm(strided, rng.standard_normal((60, 70)), out)
     assert not out.any()
 
 
