@@ -15,6 +15,7 @@ import os
 import pathlib
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 import tarfile
@@ -368,26 +369,46 @@ def _reference_python(session: nox.Session) -> pathlib.Path | None:
 
 @nox.session
 def bench(session: nox.Session) -> None:
-    """The same public-API code timed under this project and under real PyTorch."""
+    """The same public-API code timed under this project and under real PyTorch.
+
+    The machine is shared, so its speed drifts over minutes: the two sides run in turns
+    (``nox -s bench -- --rounds N``, 3 by default), each case's time is the median over
+    the rounds of each side's median, and the spread of the per-round ratios is shown.
+    """
+    rounds = 3
+    if "--rounds" in session.posargs:
+        rounds = int(session.posargs[session.posargs.index("--rounds") + 1])
     install_wheels(session, list(PACKAGES), extra=MKL)
     script = str(ROOT / "bench" / "run.py")
-    ours = json.loads(session.run("python", script, silent=True))
     reference_python = _reference_python(session)
     if reference_python is None:
         print("real PyTorch could not be installed here: showing this project's timings only")
-        reference = {}
-    else:
-        out = subprocess.run(
-            [str(reference_python), script], check=True, capture_output=True, text=True
-        ).stdout
-        reference = json.loads(out)
-    print(f"{'case':<34}{'ours (us)':>12}{'pytorch (us)':>14}{'ratio':>8}")
-    for name, ours_us in ours.items():
-        ref_us = reference.get(name)
-        ratio = f"{ours_us / ref_us:8.2f}" if ref_us else "       -"
-        ref_text = f"{ref_us:14.2f}" if ref_us else "             -"
-        print(f"{name:<34}{ours_us:12.2f}{ref_text}{ratio}")
-    print("ratio = ours / pytorch, medians over repeated runs; below 1 is faster")
+    ours: dict[str, list[float]] = {}
+    reference: dict[str, list[float]] = {}
+    for _ in range(rounds):
+        for name, us in json.loads(session.run("python", script, silent=True)).items():
+            ours.setdefault(name, []).append(us)
+        if reference_python is not None:
+            out = subprocess.run(
+                [str(reference_python), script], check=True, capture_output=True, text=True
+            ).stdout
+            for name, us in json.loads(out).items():
+                reference.setdefault(name, []).append(us)
+    print(f"{'case':<34}{'ours (us)':>12}{'pytorch (us)':>14}{'ratio':>8}  per-round ratios")
+    for name, ours_runs in ours.items():
+        ours_us = statistics.median(ours_runs)
+        ref_runs = reference.get(name)
+        if ref_runs and statistics.median(ref_runs):
+            ref_us = statistics.median(ref_runs)
+            per_round = sorted(o / r for o, r in zip(ours_runs, ref_runs) if r)
+            spread = f"  {per_round[0]:.2f}-{per_round[-1]:.2f}" if per_round else ""
+            print(f"{name:<34}{ours_us:12.2f}{ref_us:14.2f}{ours_us / ref_us:8.2f}{spread}")
+        else:
+            print(f"{name:<34}{ours_us:12.2f}{'-':>14}{'-':>8}")
+    print(
+        f"ratio = ours / pytorch: medians over {rounds} alternating rounds of each side's "
+        "medians; below 1 is faster"
+    )
 
 
 # test files that compare live with real PyTorch (each skips without a reference Python)

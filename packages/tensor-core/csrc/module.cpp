@@ -30,6 +30,7 @@ using torch_core::MT19937;
 void register_blas(py::module_& m);  // blas.cpp
 void register_optim(py::module_& m);  // optim_bindings.cpp
 void register_nn(py::module_& m);    // nn_kernels.cpp
+bool install_aligned_numpy_allocator();  // aligned_alloc.cpp
 
 namespace {
 
@@ -452,6 +453,9 @@ PYBIND11_MODULE(_C, m) {
   register_optim(m);
   register_nn(m);
   m.doc() = "Native kernels of torch-core.";
+  m.def("install_aligned_numpy_allocator", &install_aligned_numpy_allocator,
+        "Make NumPy allocate array data on 64-byte boundaries from now on (in this context); "
+        "false if NumPy's C API is unavailable.");
   m.def("set_thread_limit", &torch_core::set_thread_limit, py::arg("threads"),
         "Cap the threads every native kernel uses (0: no cap).");
   m.def("thread_limit", &torch_core::thread_limit);

@@ -26,6 +26,12 @@ _KEPT_BUFFER_BYTES = 256 << 20
 if ENABLED and os.environ.get("TORCH_KEEP_FREED_BUFFERS", "1") != "0":
     kernels.keep_freed_buffers(_KEPT_BUFFER_BYTES, 2 * _KEPT_BUFFER_BYTES)
 
+# Tensor data starts on a cache line, as with PyTorch's allocator (csrc/aligned_alloc.cpp:
+# GEMM and the vector kernels run faster on aligned operands); TORCH_ALIGNED_ALLOCATOR=0
+# keeps NumPy's own allocator.
+if ENABLED and os.environ.get("TORCH_ALIGNED_ALLOCATOR", "1") != "0":
+    kernels.install_aligned_numpy_allocator()
+
 # Arrays at least this large go to the multi-threaded native kernels: below it, starting
 # threads costs more than it saves.
 PARALLEL_MIN_SIZE = 1 << 16
