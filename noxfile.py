@@ -374,10 +374,11 @@ def bench(session: nox.Session) -> None:
     The machine is shared, so its speed drifts over minutes: the two sides run in turns
     (``nox -s bench -- --rounds N``, 3 by default), each case's time is the median over
     the rounds of each side's median, and the spread of the per-round ratios is shown.
+    ``-- --only TEXT`` reruns just the core cases whose name contains TEXT.
     """
-    rounds = 3
-    if "--rounds" in session.posargs:
-        rounds = int(session.posargs[session.posargs.index("--rounds") + 1])
+    args = session.posargs
+    rounds = int(args[args.index("--rounds") + 1]) if "--rounds" in args else 3
+    only = ["--only", args[args.index("--only") + 1]] if "--only" in args else []
     install_wheels(session, list(PACKAGES), extra=MKL)
     script = str(ROOT / "bench" / "run.py")
     reference_python = _reference_python(session)
@@ -386,11 +387,11 @@ def bench(session: nox.Session) -> None:
     ours: dict[str, list[float]] = {}
     reference: dict[str, list[float]] = {}
     for _ in range(rounds):
-        for name, us in json.loads(session.run("python", script, silent=True)).items():
+        for name, us in json.loads(session.run("python", script, *only, silent=True)).items():
             ours.setdefault(name, []).append(us)
         if reference_python is not None:
             out = subprocess.run(
-                [str(reference_python), script], check=True, capture_output=True, text=True
+                [str(reference_python), script, *only], check=True, capture_output=True, text=True
             ).stdout
             for name, us in json.loads(out).items():
                 reference.setdefault(name, []).append(us)

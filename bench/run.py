@@ -18,7 +18,9 @@ def _median_us(stmt, number: int, repeat: int = 21) -> float:
     return statistics.median(times) / number * 1e6
 
 
-def cases() -> dict:
+def cases(only: str | None = None) -> dict:
+    """Every case's median time in microseconds; with ``only``, just the core cases
+    whose name contains it."""
     torch.manual_seed(0)
     small_a, small_b = torch.rand(8), torch.rand(8)
     big_a, big_b = torch.rand(1000, 1000), torch.rand(1000, 1000)
@@ -35,33 +37,41 @@ def cases() -> dict:
     def conv_forward_backward():
         torch.conv2d(conv_xg, conv_wg, padding=1).sum().backward()
 
-    results = {
+    # name: (statement, calls per timing, timings)
+    timed = {
         # issue 3's targets: framework overhead on tiny tensors
-        "add 8x8 + 8x8": _median_us(lambda: a8 + b8, 20000),
-        "mul 8x8 * python float": _median_us(lambda: a8 * 2.5, 20000),
-        "index a[2:5, 1]": _median_us(lambda: a8[2:5, 1], 20000),
-        "view a.view(64)": _median_us(lambda: a8.view(64), 20000),
+        "add 8x8 + 8x8": (lambda: a8 + b8, 20000, 21),
+        "mul 8x8 * python float": (lambda: a8 * 2.5, 20000, 21),
+        "index a[2:5, 1]": (lambda: a8[2:5, 1], 20000, 21),
+        "view a.view(64)": (lambda: a8.view(64), 20000, 21),
         # issue 4's targets
-        "sum 8x8": _median_us(lambda: a8.sum(), 20000),
-        "add 4M float32": _median_us(lambda: big4m_a + big4m_b, 10),
-        "exp 4M float32": _median_us(lambda: torch.exp(big4m_a), 10),
-        "sum 4M float32": _median_us(lambda: big4m_a.sum(), 10),
-        "matmul 1024x1024": _median_us(lambda: m1024 @ m1024, 3, repeat=7),
-        "conv2d 32x16x28x28, 32 3x3": _median_us(
-            lambda: torch.conv2d(conv_x, conv_w, padding=1), 3, repeat=7
-        ),
-        "conv2d forward+backward": _median_us(conv_forward_backward, 2, repeat=7),
-        "max_pool2d 2x2 of 32x16x28x28": _median_us(
-            lambda: torch.max_pool2d(conv_x, 2), 5, repeat=7
-        ),
-        "add small (8)": _median_us(lambda: small_a + small_b, 20000),
-        "mul scalar small (8)": _median_us(lambda: small_a * 2.0, 20000),
-        "add big (1000x1000)": _median_us(lambda: big_a + big_b, 20),
-        "sum big (1000x1000)": _median_us(lambda: big_a.sum(), 50),
-        "matmul (256x256)": _median_us(lambda: mat_a @ mat_b, 50),
-        "rand (1000x1000)": _median_us(lambda: torch.rand(1000, 1000), 10),
-        "add small, recorded for grad": _median_us(lambda: leaf + small_b, 20000),
+        "sum 8x8": (lambda: a8.sum(), 20000, 21),
+        "add 4M float32": (lambda: big4m_a + big4m_b, 10, 21),
+        "exp 4M float32": (lambda: torch.exp(big4m_a), 10, 21),
+        "sum 4M float32": (lambda: big4m_a.sum(), 10, 21),
+        "matmul 1024x1024": (lambda: m1024 @ m1024, 3, 21),
+        "conv2d 32x16x28x28, 32 3x3": (lambda: torch.conv2d(conv_x, conv_w, padding=1), 3, 21),
+        "conv2d forward+backward": (conv_forward_backward, 2, 21),
+        "max_pool2d 2x2 of 32x16x28x28": (lambda: torch.max_pool2d(conv_x, 2), 5, 21),
+        "add small (8)": (lambda: small_a + small_b, 20000, 21),
+        "mul scalar small (8)": (lambda: small_a * 2.0, 20000, 21),
+        "add big (1000x1000)": (lambda: big_a + big_b, 20, 21),
+        "sum big (1000x1000)": (lambda: big_a.sum(), 50, 21),
+        "matmul (256x256)": (lambda: mat_a @ mat_b, 50, 21),
+        "rand (1000x1000)": (lambda: torch.rand(1000, 1000), 10, 21),
+        "add small, recorded for grad": (lambda: leaf + small_b, 20000, 21),
     }
+    if only is not None:
+        # as the full run's earlier cases do: start each side's thread pool (PyTorch's
+        # first convolutions run 3x slower until some parallel op has run)
+        timeit.repeat(lambda: big4m_a + big4m_b, number=10, repeat=3)
+    results = {
+        name: _median_us(stmt, number, repeat)
+        for name, (stmt, number, repeat) in timed.items()
+        if only is None or only in name
+    }
+    if only is not None:  # a focused rerun of the cases above
+        return results
 
     def forward_backward():
         y = (leaf * small_b + 1).sum()
@@ -260,4 +270,5 @@ def data_cases() -> dict:
 if __name__ == "__main__":
     if hasattr(torch, "set_num_threads"):
         torch.set_num_threads(2)  # the machine has 2 cores: both sides get both
-    print(json.dumps(cases()))
+    only = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv else None
+    print(json.dumps(cases(only)))
