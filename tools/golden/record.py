@@ -43,6 +43,29 @@ def core_random() -> dict:
     cases["uniform_f64_range_seed3"] = (
         torch.empty(500, dtype=torch.float64).uniform_(-2.5, 0.1).tolist()
     )
+    # geometric_, cauchy_, log_normal_: one seed, then fills of several sizes in a row (the
+    # sizes around 16 where normal_ changes path; odd sizes leave a cached normal behind)
+    fills = {
+        "geometric": lambda t: t.geometric_(0.3),
+        "cauchy": lambda t: t.cauchy_(0.5, 2.0),
+        "log_normal": lambda t: t.log_normal_(0.5, 0.75),
+    }
+    for name, fill in fills.items():
+        for dtype in ("float32", "float64"):
+            torch.manual_seed(21)
+            cases[f"{name}_{dtype}_seed21"] = [
+                fill(torch.empty(n, dtype=getattr(torch, dtype))).tolist()
+                for n in (1, 5, 16, 17, 100, 1000)
+            ]
+        for dtype in ("float16", "bfloat16"):
+            torch.manual_seed(22)
+            cases[f"{name}_{dtype}_seed22"] = fill(
+                torch.empty(100, dtype=getattr(torch, dtype))
+            ).tolist()
+    for dtype in ("uint8", "int8", "int32", "int64"):
+        torch.manual_seed(23)
+        t = torch.empty(100, dtype=getattr(torch, dtype))
+        cases[f"geometric_p0.002_{dtype}_seed23"] = t.geometric_(0.002).tolist()
     return cases
 
 

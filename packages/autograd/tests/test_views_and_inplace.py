@@ -290,7 +290,17 @@ def test_views_made_without_grad_stay_out_of_the_graph():
 
 @pytest.mark.parametrize(
     "fill",
-    ["uniform_()", "normal_()", "random_()", "exponential_()", "bernoulli_()", "zero_()"],
+    [
+        "uniform_()",
+        "normal_()",
+        "random_()",
+        "exponential_()",
+        "geometric_(0.5)",
+        "cauchy_()",
+        "log_normal_()",
+        "bernoulli_()",
+        "zero_()",
+    ],
 )
 def test_fill_gives_no_gradient_to_the_old_history(fill):
     x = torch.ones(3, requires_grad=True)

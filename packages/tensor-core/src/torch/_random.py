@@ -3,9 +3,11 @@
 Numbers come from the MT19937 kernel and are transformed as PyTorch's CPU kernels
 transform them, so the same seed gives the same numbers as real PyTorch for ``rand``,
 ``randn`` (to the last bit for float64 and for fewer than 16 float32 numbers; within an
-ulp otherwise), ``randint``, ``randperm``, ``normal``, ``bernoulli(p)`` and
-``exponential_``. ``get_rng_state`` uses PyTorch's 5056-byte layout, so states move
-between the two frameworks.
+ulp otherwise), ``randint``, ``randperm``, ``normal``, ``bernoulli(p)``, ``geometric_``,
+and for float32/float16/bfloat16 ``exponential_``, ``cauchy_`` and ``log_normal_``. Their
+float64 values use NumPy's vectorised log1p/tan/exp/sin/cos where PyTorch calls the C
+library's, so a few differ from PyTorch's in the last bits. ``get_rng_state`` uses
+PyTorch's 5056-byte layout, so states move between the two frameworks.
 """
 
 from __future__ import annotations
@@ -566,6 +568,12 @@ def _register_fill_ops() -> dict:
         "generator=None) -> Tensor(a!)",
         "exponential_": "exponential_(Tensor(a!) self, float lambd=1, *, Generator? "
         "generator=None) -> Tensor(a!)",
+        "geometric_": "geometric_(Tensor(a!) self, float p, *, Generator? generator=None) "
+        "-> Tensor(a!)",
+        "cauchy_": "cauchy_(Tensor(a!) self, float median=0, float sigma=1, *, Generator? "
+        "generator=None) -> Tensor(a!)",
+        "log_normal_": "log_normal_(Tensor(a!) self, float mean=1, float std=2, *, Generator? "
+        "generator=None) -> Tensor(a!)",
         "bernoulli_.float": "bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? "
         "generator=None) -> Tensor(a!)",
         "bernoulli_.Tensor": "bernoulli_.Tensor(Tensor(a!) self, Tensor p, *, Generator? "
@@ -620,6 +628,98 @@ def exponential_(self: Tensor, lambd: float = 1.0, *, generator=None) -> Tensor:
     )
 
 
+# C++ names PyTorch's continuous-distribution check prints for non-float dtypes
+_CPP_TYPE_NAMES = {
+    "bool": "bool",
+    "uint8": "unsigned char",
+    "int8": "signed char",
+    "int16": "short int",
+    "int32": "int",
+    "int64": "long int",
+    "complex64": "c10::complex<float>",
+    "complex128": "c10::complex<double>",
+}
+
+
+def _from_double(values: np.ndarray, dtype) -> np.ndarray:
+    """Round double results to ``dtype`` as PyTorch does: float16/bfloat16 through float32
+    (two roundings), overflow to inf without a warning."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        if dtype in (_dtype.float16, _dtype.bfloat16):
+            values = values.astype(np.float32)
+        return values.astype(dtype.np_dtype)
+
+
+def _uniform_f64(self: Tensor, generator) -> np.ndarray:
+    """One double-precision uniform draw per element: PyTorch's CPU kernels for these
+    distributions transform ``uniform_real_distribution<double>`` samples one by one."""
+    return _gen(generator)._uniform53(self._np.size).reshape(self._np.shape)
+
+
+def geometric_(self: Tensor, p: float, *, generator=None) -> Tensor:
+    """Fill with the number of Bernoulli(``p``) trials up to the first success (1, 2, ...)."""
+    p = float(p)  # a bool or 0-dim tensor too, as PyTorch's float argument takes them
+    if not 0 < p < 1:
+        raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={p:g}")
+    dtype = self._dtype
+    if dtype is _dtype.bool_ or dtype.is_complex:
+        raise NotImplementedError(f"\"geometric_cpu\" not implemented for '{dtype._legacy[:-6]}'")
+    with np.errstate(divide="ignore"):  # a draw of exactly 0 gives inf, as in PyTorch
+        trials = np.ceil(np.log(_uniform_f64(self, generator)) / math.log1p(-p))
+    if not dtype.is_floating_point:
+        # PyTorch converts the double to a 64-bit integer, then wraps it to the dtype
+        trials = _from_double(trials, _dtype.int64)
+    return _fill(self, _from_double(trials, dtype), "geometric_")
+
+
+def cauchy_(self: Tensor, median: float = 0.0, sigma: float = 1.0, *, generator=None) -> Tensor:
+    """Fill with Cauchy numbers centred on ``median`` with half-width ``sigma``."""
+    if not sigma > 0:
+        raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={float(sigma):g}")
+    if not self._dtype.is_floating_point:
+        raise RuntimeError(
+            "Cauchy distribution is a continuous probability distribution. dtype must be a "
+            f"floating point but you specified {_CPP_TYPE_NAMES[self._dtype.name]}"
+        )
+    # inverse CDF, in double precision for every dtype as PyTorch computes it
+    values = median + sigma * np.tan(math.pi * (_uniform_f64(self, generator) - 0.5))
+    return _fill(self, _from_double(values, self._dtype), "cauchy_")
+
+
+def _scalar_normals(gen: Generator, n: int) -> np.ndarray:
+    """``n`` standard normals as PyTorch's one-at-a-time sampler makes them (not the
+    16-at-a-time path ``normal_`` takes for larger tensors): Box-Muller on two double
+    draws gives a cosine value now and a sine value kept for the next call, a cache this
+    generator shares with ``normal_``/``randn`` and its saved state."""
+    engine = gen._engine
+    head = []
+    if n and engine.cached_normal is not None:
+        head, engine.cached_normal = [engine.cached_normal], None
+    pairs = (n - len(head) + 1) // 2
+    u = gen._uniform53(2 * pairs).reshape(pairs, 2)
+    radius = np.sqrt(-2.0 * np.log1p(-u[:, 1]))
+    theta = 2.0 * math.pi * u[:, 0]
+    values = np.stack([radius * np.cos(theta), radius * np.sin(theta)], axis=1).reshape(-1)
+    if (n - len(head)) % 2:  # an odd count leaves the last sine for the next call
+        engine.cached_normal = float(values[-1])
+        values = values[:-1]
+    return np.concatenate([np.asarray(head, dtype=np.float64), values])
+
+
+def log_normal_(self: Tensor, mean: float = 1.0, std: float = 2.0, *, generator=None) -> Tensor:
+    """Fill with numbers whose logarithm is normal with ``mean`` and ``std``."""
+    if not std > 0:
+        raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={float(std):g}")
+    dtype = self._dtype
+    if not dtype.is_floating_point:
+        raise NotImplementedError(f"\"log_normal_cpu\" not implemented for '{dtype._legacy[:-6]}'")
+    normals = _scalar_normals(_gen(generator), self._np.size).reshape(self._np.shape)
+    # (PyTorch's build fuses this multiply-add: float64 may differ in the last bit)
+    with np.errstate(over="ignore"):
+        values = np.exp(normals * std + mean)
+    return _fill(self, _from_double(values, dtype), "log_normal_")
+
+
 def bernoulli_(self: Tensor, p=0.5, *, generator=None) -> Tensor:
     """Fill with 0/1 draws that are 1 with probability ``p`` (a number or a tensor)."""
     probs = p._np if isinstance(p, Tensor) else p
@@ -638,6 +738,9 @@ TENSOR_METHODS = {
     "normal_": normal_,
     "random_": random_,
     "exponential_": exponential_,
+    "geometric_": geometric_,
+    "cauchy_": cauchy_,
+    "log_normal_": log_normal_,
     "bernoulli_": bernoulli_,
     "bernoulli": bernoulli,
     "multinomial": multinomial,

@@ -44,6 +44,9 @@ FILL = {
     "random_.to": _nothing("RandomBackward1"),
     "random_.from": _nothing("RandomBackward0"),
     "exponential_": _nothing("ExponentialBackward0"),
+    "geometric_": _nothing("GeometricBackward0"),
+    "cauchy_": _nothing("CauchyBackward0"),
+    "log_normal_": _nothing("LogNormalBackward0"),
     "bernoulli_.float": _nothing("BernoulliBackward2"),
     "bernoulli_.Tensor": _nothing("BernoulliBackward1", 2),
 }
