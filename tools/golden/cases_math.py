@@ -1088,8 +1088,93 @@ COMPLEX_REFUSALS = [
             "torch.softmax(z, 0)",
             "torch.log_softmax(z, 1)",
             "torch.relu(z)",
+            "torch.special.xlog1py(z, z)",
+            "torch.special.xlog1py(z.real, z)",
+            "torch.special.xlog1py(z, 2.0)",
+            "torch.special.zeta(z, z)",
+            "torch.special.zeta(2.0, z)",
+            "torch.special.erfcx(z)",
+            "torch.special.gammainc(z, z)",
+            "torch.special.gammaincc(z.real, z)",
+            "torch.igamma(z, z.real)",
+            "torch.igammac(z, z)",
+            "z.igamma(z)",
+            "z.igammac_(z.real)",
+            "torch.searchsorted(z[0], z)",
+            "torch.searchsorted(z[0], z.real)",
+            "torch.searchsorted(z.real[0], z, right=True)",
+            "torch.searchsorted(z[0], 1.5)",
+            "torch.bucketize(z, z[0])",
+            "torch.bucketize(z.real, z[0], out_int32=True)",
+            "torch.nn.functional.group_norm(z.unsqueeze(0), 1)",
         )
     ),
+    # the other operand real or a Python number: the common dtype names the error
+    f"{_ZF}; torch.special.xlog1py(torch.tensor([1.0]), 1 + 1j)",
+    f"{_ZF}; torch.special.xlog1py(1 + 1j, torch.tensor([1.0]))",
+    f"{_ZF}; torch.special.xlog1py(torch.tensor([1]), z)",
+    f"{_ZF}; torch.special.xlog1py(torch.zeros(0, dtype=torch.complex64), torch.zeros(0))",
+    f"{_ZF}; torch.special.xlog1py(2 + 1j, 1 + 1j)",
+    f"{_ZF}; torch.special.zeta(torch.tensor([2.0]), 1 + 1j)",
+    f"{_ZF}; torch.special.zeta(2.0, 1.0)",
+    f"{_ZF}; torch.special.erfcx(torch.zeros(0, dtype=torch.complex64))",
+    f"{_ZF}; torch.igamma(z, torch.tensor([1]))",
+    f"{_ZF}; torch.igamma(z.real, 1j)",
+    f"{_ZF}; torch.igamma(2.0, z)",
+    f"{_ZF}; torch.special.gammainc(z, 1.0)",
+    f"{_ZF}; torch.special.gammaincc(1j, z.real)",
+    f"{_ZF}; z.igamma(2.0)",
+    f"{_ZF}; z.real.clone().igamma_(z)",
+    f"{_ZF}; z.clone().igammac_(1j)",
+    f"{_ZF}; torch.tensor([1]).igamma_(torch.tensor([1.0]))",
+    f"{_ZF}; torch.igamma(torch.tensor([1]), torch.tensor([2]))",
+    f"{_ZF}; torch.igamma(torch.zeros(0, dtype=torch.complex64), torch.zeros(0))",
+    f"{_ZF}; torch.searchsorted(torch.tensor([1.0, 2.0]), 1.5 + 1j)",
+    f"{_ZF}; torch.searchsorted(torch.tensor([1, 2]), z)",
+    f"{_ZF}; torch.searchsorted(torch.zeros(0, dtype=torch.complex64), torch.zeros(2))",
+    f"{_ZF}; torch.searchsorted(z[0], torch.zeros(0))",
+    f"{_ZF}; torch.searchsorted(z[0], z[0, 0])",
+    f"{_ZF}; torch.searchsorted(z[0], z[0], sorter=torch.tensor([0.0, 1.0]))",
+    f"{_ZF}; torch.searchsorted(z[0], z[0], sorter=torch.tensor([0, 1]))",
+    f"{_ZF}; torch.searchsorted(z[0], z[0], side='middle')",
+    f"{_ZF}; torch.searchsorted(z, z.real.T)",
+    f"{_ZF}; torch.searchsorted(z, torch.tensor(1.0))",
+    f"{_ZF}; torch.searchsorted(torch.tensor(1 + 0j), torch.zeros(1))",
+    f"{_ZF}; torch.searchsorted(z[0], z[0], out=torch.empty(2, dtype=torch.long))",
+    f"{_ZF}; torch.bucketize(1.5, z[0].to(torch.complex128))",
+    f"{_ZF}; torch.bucketize(1.5 + 1j, torch.tensor([1.0, 2.0]))",
+    f"{_ZF}; torch.bucketize(torch.zeros(0, dtype=torch.complex64), torch.zeros(3))",
+    f"{_ZF}; torch.bucketize(z[0], z)",
+    # group_norm: shape and mixed-dtype checks come before the kernel's dtype refusal
+    *(
+        f"{_ZF}; g = z.reshape(1, 2, 2); torch.nn.functional.group_norm({args})"
+        for args in (
+            "g, 1",
+            "g, 2, torch.ones(2, dtype=torch.complex64), torch.zeros(2, dtype=torch.complex64)",
+            "g, 1, torch.ones(2)",
+            "g, 1, None, torch.zeros(2)",
+            "g.to(torch.complex128), 1, torch.ones(2, dtype=torch.complex64)",
+            "g.real, 1, torch.ones(2, dtype=torch.complex64)",
+            "g.real, 1, None, torch.ones(2, dtype=torch.complex64)",
+            "g, 1, torch.ones(3, dtype=torch.complex64)",
+            "g, 1, torch.ones(2), torch.ones(3)",
+            "g, 1, None, torch.ones(3)",
+            "g, 3",
+            "g, 0",
+            "g[0, :, 0], 1",
+            "torch.ones(1, 2, dtype=torch.complex64), 2",
+            "torch.zeros(0, 2, 2, dtype=torch.complex64), 1",
+            "torch.zeros(0, 2, 2), 1",
+            "torch.ones(2, 2, 2, dtype=torch.long), 1",
+            "g.real, 1, torch.ones(2, dtype=torch.long)",
+            "g.real.double(), 1, torch.ones(2)",
+            "g.real, 1, torch.ones(2), torch.zeros(2, dtype=torch.float64)",
+            "g.real.half(), 1, torch.ones(2), torch.zeros(2)",
+        )
+    ),
+    f"{_ZF}; torch.group_norm(z.reshape(1, 2, 2), 1)",
+    f"{_ZF}; torch.nn.GroupNorm(1, 2, dtype=torch.complex64)(z.reshape(1, 2, 2))",
+    f"{_ZF}; torch.nn.GroupNorm(1, 2)(z.reshape(1, 2, 2))",
     f"{_ZF}; torch.special.erf(z)",
     f"{_ZF}; torch.special.digamma(z)",
     f"{_ZF}; torch.unique(z)",
@@ -1127,3 +1212,74 @@ COMPLEX_REFUSALS = [
     f"{_ZF}; (z == z).all(), (z != 0).sum()",
 ]
 GROUPS["complex_refusals"] = COMPLEX_REFUSALS
+
+# logaddexp and logcumsumexp of complex numbers: PyTorch's _log_add_exp_helper (shifted
+# by the operand of larger real part; special cases for NaN and equal infinite real parts;
+# logcumsumexp accumulates complex64 in complex128), and their conjugate gradients
+_LZ = "z = torch.tensor([[1 + 2j, 0.5 - 1j, -3 + 0.25j], [2j, -1 - 1j, 4 + 0j]], dtype=torch.complex128, requires_grad=True)"
+_LW = "w = torch.tensor([0.5 + 1j, -2 + 0.5j, 1 - 3j], dtype=torch.complex128, requires_grad=True)"
+_LE = (
+    "e = torch.tensor([complex(-math.inf, 0), complex(math.inf, 0), complex(math.nan, 0), "
+    "complex(0, math.nan), complex(math.inf, 1), complex(-math.inf, 1), complex(1e30, 1), "
+    "complex(500, 3), complex(-500, 3), complex(0, math.inf), complex(1, 2), "
+    "complex(math.inf, math.inf), complex(89, 1), complex(710, 1), 0j], dtype=torch.complex128)"
+)
+_LV = "[complex(t) for t in {}.tolist()]"
+COMPLEX_LOGEXP = [
+    "torch.logaddexp(torch.tensor([1 + 2j, 0.5 - 1j]), torch.tensor([1 + 2j, 0.5 - 1j]))",
+    "torch.logcumsumexp(torch.tensor([1 + 2j, 0.5 - 1j]), 0)",
+    f"{_LZ}; {_LW}; {_RC.format('torch.logaddexp(z, w).detach()')}",
+    f"{_LZ}; {_LW}; torch.logaddexp(z.detach().to(torch.complex64), w.detach().to(torch.complex64))",
+    f"{_LZ}; torch.logaddexp(z.detach(), torch.tensor([[0.5], [-1.0]]))",
+    f"{_LZ}; torch.logaddexp(torch.tensor([1.0, 2.0, 3.0]), z.detach().to(torch.complex64))",
+    f"{_LZ}; torch.logaddexp(z.detach().to(torch.complex64), torch.tensor([1, 2, 3]))",
+    f"{_LZ}; z.detach().logaddexp(z.detach())",
+    f"{_LZ}; o = torch.empty(2, 3, dtype=torch.complex128); torch.logaddexp(z.detach(), z.detach(), out=o); o",
+    f"{_LZ}; torch.logaddexp(z.detach(), z.detach(), out=torch.empty(2, 3))",
+    f"{_LZ}; torch.logaddexp(z.detach(), 1.0)",
+    f"{_LZ}; torch.logaddexp(torch.tensor([1.0]), 1 + 1j)",
+    f"{_LZ}; torch.logaddexp2(z.detach(), z.detach())",
+    "torch.logaddexp(torch.tensor([1e30 + 1j, -1e30 + 2j, 500 + 3j]), torch.tensor([-1e30 + 0.5j, 1e30 + 1j, 500 - 3j]))",
+    *(
+        f"import math; {_LE}; {_LV.format(f'torch.logaddexp(e.to(torch.{d}), torch.full_like(e, complex({b})).to(torch.{d}))')}"
+        for d in ("complex64", "complex128")
+        for b in (
+            "-math.inf, 0",
+            "math.inf, 0",
+            "math.nan, 0",
+            "1, 2",
+            "0, 0",
+            "500, 3",
+            "0, math.inf",
+        )
+    ),
+    *(
+        f"import math; {_LE}; {_LV.format(f'torch.logcumsumexp(e.to(torch.{d}){flip}, 0)')}"
+        for d in ("complex64", "complex128")
+        for flip in ("", ".flip(0)", "[:2]", "[4:9]")
+    ),
+    f"{_LZ}; [{_RC.format('torch.logcumsumexp(z, d).detach()')} for d in (0, 1, -1)]",
+    f"{_LZ}; torch.logcumsumexp(z.detach().to(torch.complex64), 1)",
+    f"{_LZ}; z.detach().logcumsumexp(0)",
+    f"{_LZ}; o = torch.empty(0, dtype=torch.complex128); torch.logcumsumexp(z.detach(), 1, out=o); o",
+    "torch.logcumsumexp(torch.tensor(1 + 2j), 0)",
+    "torch.logcumsumexp(torch.tensor(1.5), 0)",
+    "torch.logcumsumexp(torch.zeros(0, 3, dtype=torch.complex128), 0)",
+    "torch.logcumsumexp(torch.tensor([1e3 + 1j, 1e3 - 1j, -1e3 + 0j]), 0)",
+    # gradients: conjugate-based, as for every holomorphic op
+    f"{_LZ}; {_LW}; y = torch.logaddexp(z, w); type(y.grad_fn).__name__, y.dtype",
+    f"{_LZ}; {_LW}; (torch.logaddexp(z, w).abs() ** 2).sum().backward(); {_RC.format('z.grad')}, {_RC.format('w.grad')}",
+    f"{_LZ}; {_LW}; y = torch.logaddexp(z, w); (y.real.sum() + 2 * y.imag.sum()).backward(); {_RC.format('z.grad')}, {_RC.format('w.grad')}",
+    f"{_LZ}; (torch.logaddexp(z, torch.tensor([0.5, 1.0, 2.0], dtype=torch.float64, requires_grad=True)).abs() ** 2).sum().backward()",
+    f"{_LZ}; torch.logaddexp(z.to(torch.complex64), torch.tensor([0.5, 1.0, 2.0], dtype=torch.float64)).abs().sum().backward(); z.grad.dtype, {_RC.format('z.grad')}",
+    f"{_LZ}; y = torch.logcumsumexp(z, 1); type(y.grad_fn).__name__",
+    *(
+        f"{_LZ}; (torch.logcumsumexp(z, {d}).abs() ** 2).sum().backward(); {_RC.format('z.grad.resolve_conj()')}"
+        for d in (0, 1)
+    ),
+    f"{_LZ}; y = torch.logcumsumexp(z, 1); (y.real.sum() + 2 * y.imag.sum()).backward(); {_RC.format('z.grad.resolve_conj()')}",
+    "z = torch.tensor(1 + 2j, dtype=torch.complex128, requires_grad=True); torch.logcumsumexp(z, 0).abs().backward(); z.grad",
+    f"{_LZ}; g, = torch.autograd.grad(torch.logcumsumexp(z, 1).abs().sum(), z, create_graph=True); g.abs().sum().backward(); {_RC.format('z.grad.resolve_conj()')}",
+    f"{_LZ}; {_LW}; g, = torch.autograd.grad(torch.logaddexp(z, w).abs().sum(), z, create_graph=True); g.abs().sum().backward(); {_RC.format('w.grad')}",
+]
+GROUPS["complex_logexp"] = COMPLEX_LOGEXP

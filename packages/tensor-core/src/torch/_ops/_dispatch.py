@@ -225,6 +225,7 @@ COMPLEX_REFUSALS: dict = {
     "polygamma.1": _kernel_refusal("trigamma"),
     "frac": _kernel_refusal("frac_cpu"),
     "logit": _kernel_refusal("logit_cpu"),
+    "special_erfcx": _kernel_refusal("erfcx_cpu"),
     **{
         name: (NotImplementedError, f"{name} is not supported for complex inputs")
         for name in ("floor", "ceil", "trunc")
@@ -242,6 +243,10 @@ COMPLEX_REFUSALS: dict = {
         for name in ("remainder", "fmod", "atan2", "hypot", "copysign", "xlogy", "logaddexp2")
     },
     "nextafter": _kernel_refusal("nextafter_cpu"),
+    "special_xlog1py": _kernel_refusal("xlog1py_cpu"),
+    "special_zeta": _kernel_refusal("zeta_cpu"),
+    "igamma": _kernel_refusal("igamma_cpu"),
+    "igammac": _kernel_refusal("igammac_cpu"),
     **{
         name: (RuntimeError, f"{name} not implemented for complex tensors.")
         for name in ("maximum", "minimum", "fmax", "fmin")
@@ -269,6 +274,8 @@ COMPLEX_REFUSALS: dict = {
     "sort": (RuntimeError, " Sort does not support complex dtypes on CPU"),
     "topk": (RuntimeError, " topk does not support complex dtypes on CPU"),
     "unique": _kernel_refusal("unique"),
+    # the dtype both operands promote to decides (sorted_sequence or values complex)
+    "searchsorted": _kernel_refusal("searchsorted_out_cpu"),
     # nn kernels
     "softmax": _kernel_refusal("softmax_lastdim_kernel_impl"),
     "log_softmax": _kernel_refusal("log_softmax_lastdim_kernel_impl"),
@@ -289,6 +296,8 @@ COMPLEX_REFUSALS: dict = {
     "max_pool1d": _kernel_refusal("max_pool1d_impl"),
     "adaptive_avg_pool2d": _kernel_refusal("adaptive_avg_pool2d"),
     "adaptive_max_pool2d": _kernel_refusal("adaptive_max_pool2d"),
+    # group_norm's kernel, after its shape and mixed-dtype checks
+    "native_group_norm": _kernel_refusal("GroupNormKernelImpl"),
 }
 
 

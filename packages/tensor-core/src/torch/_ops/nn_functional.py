@@ -156,14 +156,51 @@ def group_norm(input: Tensor, num_groups: int, weight=None, bias=None, eps: floa
             f"num_groups, but got input of shape {list(input.shape)} and "
             f"num_groups={num_groups}"
         )
-    grouped = input.reshape(n, num_groups, -1)
+    # NOTE: PyTorch's message for a bad bias shows the weight's shape ([0] without one)
+    shown = list(weight.shape) if weight is not None else [0]
+    for name, parameter in (("weight", weight), ("bias", bias)):
+        if parameter is not None and (parameter.dim() != 1 or parameter.numel() != channels):
+            raise RuntimeError(
+                f"Expected {name} to be a vector of size equal to the number of channels in "
+                f"input, but got {name} of shape {shown} and input of shape "
+                f"{list(input.shape)}"
+            )
+    _group_norm_dtypes(input, weight, bias)
+    per_group = channels // num_groups * math.prod(input.shape[2:])
+    grouped = input.reshape(n, num_groups, per_group)
     out = _normalize(grouped, (2,), None, None, eps).reshape(input.shape)
     shape = (1, channels) + (1,) * (input.dim() - 2)
     if weight is not None:
         out = out * weight.reshape(shape)
     if bias is not None:
         out = out + bias.reshape(shape)
-    return out
+    return out if out.dtype is input.dtype else out.to(input.dtype)
+
+
+def _group_norm_dtypes(input: Tensor, weight, bias) -> None:
+    """PyTorch's dtype checks of group_norm's CPU kernel: parameters of another dtype than
+    the input are allowed only as float32 ones of a float16/bfloat16 input ("mixed
+    dtype"); then the kernel takes floating inputs only, and parameters of its dtype."""
+    from ._dispatch import refuse_complex
+
+    parameters = [p for p in (weight, bias) if p is not None]
+    if parameters and parameters[0]._dtype is not input._dtype:
+        if any(p._dtype is not _dtype.float32 for p in parameters):
+            raise RuntimeError("mixed dtype (CPU): expect parameter to have scalar type of Float")
+        if input._dtype not in (_dtype.float16, _dtype.bfloat16):
+            raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
+        return
+    refuse_complex("native_group_norm", input._dtype)
+    if input._dtype._category < 2:
+        raise NotImplementedError(
+            f"\"GroupNormKernelImpl\" not implemented for '{input._dtype._legacy[:-6]}'"
+        )
+    for p in parameters:
+        if p._dtype is not input._dtype:
+            raise RuntimeError(
+                f"expected scalar type {input._dtype._legacy[:-6]} but found "
+                f"{p._dtype._legacy[:-6]}"
+            )
 
 
 @_composite

@@ -190,6 +190,16 @@ def xlogy(input, other) -> Tensor:
     return where((x == 0) & ~(_as_tensor(y, x) != _as_tensor(y, x)), 0.0, product)
 
 
+def _check_tensor_operands(name: str, input, other) -> None:
+    """PyTorch's TypeError for a Python number given to an op without Scalar overloads."""
+    for position, (argument, value) in enumerate((("input", input), ("other", other)), 1):
+        if not isinstance(value, Tensor):
+            raise TypeError(
+                f"{name}(): argument '{argument}' (position {position}) must be Tensor, "
+                f"not {type(value).__name__}"
+            )
+
+
 def _check_floating(name: str, *tensors) -> None:
     for t in tensors:
         if isinstance(t, Tensor) and not t._dtype.is_floating_point:
@@ -207,6 +217,11 @@ def logaddexp(input: Tensor, other: Tensor) -> Tensor:
         >>> torch.logaddexp(torch.tensor([1.0, -1e30]), torch.tensor([2.0, -1e30]))
         tensor([ 2.3133e+00, -1.0000e+30])
     """
+    _check_tensor_operands("logaddexp", input, other)
+    if input._dtype._category == 3 or other._dtype._category == 3:
+        from .math_extras import _logaddexp_complex
+
+        return _logaddexp_complex(input, other)
     _check_floating("logaddexp", input, other)
     # NOTE: max + log1p(exp(-|a - b|)) keeps exp's argument <= 0; where both are -inf the
     # difference is NaN, so equal inputs take the direct branch
@@ -224,6 +239,7 @@ def logaddexp2(input: Tensor, other: Tensor) -> Tensor:
         >>> torch.logaddexp2(torch.tensor([1.0]), torch.tensor([1.0]))
         tensor([2.])
     """
+    _check_tensor_operands("logaddexp2", input, other)
     _check_floating("logaddexp2", input, other)
     scale = math.log(2.0)
     return logaddexp(input * scale, other * scale) / scale

@@ -8,7 +8,7 @@ import numpy as np
 
 from .. import _dtype, _return_types
 from .._tensor import Tensor
-from ._dispatch import refuses_complex
+from ._dispatch import refuse_complex, refuses_complex, result_type
 from .gather_scatter import gather
 
 __all__ = [
@@ -196,7 +196,23 @@ def searchsorted(
                 f"boundary tensor {list(boundaries.shape)}and got sorter tensor "
                 f"{list(sorter._np.shape)}"
             )
+        if sorter._dtype is not _dtype.int64:
+            raise RuntimeError(
+                "torch.searchsorted(): sorter must be a tensor of long dtype but got dtype "
+                f"{sorter._dtype._legacy[:-6]}"
+            )
         boundaries = np.take_along_axis(boundaries, sorter._np.astype(np.int64), axis=-1)
+    if values.ndim == 0 and boundaries.ndim != 1:
+        raise RuntimeError(
+            "torch.searchsorted(): input value can be a scalar only when boundaries tensor "
+            f"dimension is 1, but we got boundaries tensor dim({boundaries.ndim}) and input "
+            f"value's dim(0) numel(1)"
+        )
+    if boundaries.ndim == 0:
+        raise RuntimeError(
+            "torch.searchsorted(): boundaries tensor should have positive dimension, but got "
+            "0 dimension"
+        )
     if boundaries.ndim > 1 and (
         values.ndim != boundaries.ndim or values.shape[:-1] != boundaries.shape[:-1]
     ):
@@ -206,6 +222,8 @@ def searchsorted(
             f"boundaries tensor {list(boundaries.shape)} and input value tensor "
             f"{list(values.shape)}"
         )
+    if values.size:  # PyTorch returns an empty result before dispatching on the dtype
+        refuse_complex("searchsorted", result_type(sorted_sequence, input))
     how = "right" if right else "left"
     if boundaries.ndim == 1:
         result = np.searchsorted(boundaries, values, side=how)

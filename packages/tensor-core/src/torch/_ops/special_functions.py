@@ -152,7 +152,10 @@ def special_zeta(input, other) -> Tensor:
     """The Hurwitz zeta function ``zeta(x, q)`` (no gradient, as in PyTorch)."""
     from ._dispatch import result_type
 
-    dtype = _floating_result(result_type(input, other))
+    _check_overload("special_zeta", input, other)
+    dtype = result_type(input, other)
+    refuse_complex("special_zeta", dtype)
+    dtype = _floating_result(dtype)
     x = input._np if isinstance(input, Tensor) else np.asarray(input)
     q = other._np if isinstance(other, Tensor) else np.asarray(other)
     value = _hurwitz_zeta(x, q).astype(dtype.np_dtype)
@@ -259,26 +262,106 @@ def _regularized_gamma(a: np.ndarray, x: np.ndarray, upper: bool) -> np.ndarray:
     return out
 
 
-def _incomplete(input, other, upper: bool) -> Tensor:
+def _check_overload(name: str, input, other) -> None:
+    """PyTorch's TypeError for a binary special function given no tensor (two numbers)."""
+    if not isinstance(input, Tensor) and not isinstance(other, Tensor):
+        raise TypeError(
+            f"{name}() received an invalid combination of arguments - got "
+            f"({type(input).__name__}, {type(other).__name__}), but expected one of:\n"
+            " * (Tensor input, Tensor other, *, Tensor out = None)\n"
+            " * (Number self, Tensor other, *, Tensor out = None)\n"
+            " * (Tensor input, Number other, *, Tensor out = None)\n"
+        )
+
+
+def _check_tensors(name: str, first: int, **operands) -> None:
+    """PyTorch's TypeError for an operand that is not a tensor (a Python number): the
+    incomplete gamma functions have no Scalar overloads. ``first`` is the position of the
+    first operand (1 for the functions, 0 for the methods, whose self is not counted)."""
+    for position, (argument, value) in enumerate(operands.items(), start=first):
+        if position and not isinstance(value, Tensor):
+            raise TypeError(
+                f"{name}(): argument '{argument}' (position {position}) must be Tensor, "
+                f"not {type(value).__name__}"
+            )
+
+
+def _incomplete_dtype(input: Tensor, other: Tensor, upper: bool):
+    """The dtype of ``igamma``/``igammac`` of two tensors: their common dtype, which the
+    kernel (floating types only) must support."""
     from ._dispatch import result_type
 
-    dtype = _floating_result(result_type(input, other))
-    a = input._np if isinstance(input, Tensor) else np.asarray(input)
-    x = other._np if isinstance(other, Tensor) else np.asarray(other)
-    value = _regularized_gamma(a, x, upper).astype(dtype.np_dtype)
+    name = "igammac" if upper else "igamma"
+    dtype = result_type(input, other)
+    refuse_complex(name, dtype)
+    if dtype._category < 2:
+        raise NotImplementedError(f"\"{name}_cpu\" not implemented for '{dtype._legacy[:-6]}'")
+    return dtype
+
+
+def _incomplete(input, other, upper: bool) -> Tensor:
+    dtype = _incomplete_dtype(input, other, upper)
+    value = _regularized_gamma(input._np, other._np, upper).astype(dtype.np_dtype)
     return Tensor._from_array(np.ascontiguousarray(value), dtype)
 
 
 def igamma(input: Tensor, other: Tensor) -> Tensor:
     """The regularised lower incomplete gamma function ``P(input, other)`` (no gradient
     here)."""
+    _check_tensors("igamma", 1, input=input, other=other)
     return _incomplete(input, other, upper=False)
 
 
 def igammac(input: Tensor, other: Tensor) -> Tensor:
     """The regularised upper incomplete gamma function ``Q(input, other)`` (no gradient
     here)."""
+    _check_tensors("igammac", 1, input=input, other=other)
     return _incomplete(input, other, upper=True)
+
+
+def gammainc(input: Tensor, other: Tensor) -> Tensor:
+    """``torch.special.gammainc``: :func:`igamma`."""
+    _check_tensors("special_gammainc", 1, input=input, other=other)
+    return _incomplete(input, other, upper=False)
+
+
+def gammaincc(input: Tensor, other: Tensor) -> Tensor:
+    """``torch.special.gammaincc``: :func:`igammac`."""
+    _check_tensors("special_gammaincc", 1, input=input, other=other)
+    return _incomplete(input, other, upper=True)
+
+
+def _incomplete_method(upper: bool):
+    name = "igammac" if upper else "igamma"
+
+    def method(self: Tensor, other: Tensor) -> Tensor:
+        _check_tensors(name, 0, self=self, other=other)
+        return _incomplete(self, other, upper)
+
+    method.__name__ = name
+    return method
+
+
+def _incomplete_inplace(upper: bool):
+    from ._dispatch import result_type
+    from .pointwise import _legacy_name, can_cast
+
+    name = ("igammac" if upper else "igamma") + "_"
+    write = _inplace_binary(_incomplete_method(upper), name)
+
+    def method(self: Tensor, other: Tensor) -> Tensor:
+        _check_tensors(name, 0, self=self, other=other)
+        # the common dtype must fit self before the kernel runs (as TensorIterator checks)
+        dtype = result_type(self, other)
+        if not can_cast(dtype, self._dtype):
+            raise RuntimeError(
+                f"result type {_legacy_name(dtype)} can't be cast to the desired "
+                f"output type {_legacy_name(self._dtype)}"
+            )
+        return write(self, other)
+
+    method.__name__ = name
+    return method
 
 
 # ------------------------------------------------------------ orthogonal polynomials
@@ -372,8 +455,8 @@ METHODS = {
     "polygamma_": _inplace_binary(_polygamma_method, "polygamma_"),
     "mvlgamma": mvlgamma,
     "mvlgamma_": _inplace_binary(mvlgamma, "mvlgamma_"),
-    "igamma": igamma,
-    "igammac": igammac,
-    "igamma_": _inplace_binary(igamma, "igamma_"),
-    "igammac_": _inplace_binary(igammac, "igammac_"),
+    "igamma": _incomplete_method(upper=False),
+    "igammac": _incomplete_method(upper=True),
+    "igamma_": _incomplete_inplace(upper=False),
+    "igammac_": _incomplete_inplace(upper=True),
 }

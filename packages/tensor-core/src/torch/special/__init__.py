@@ -11,14 +11,18 @@ from __future__ import annotations
 import math
 
 from .. import _ops
+from .._ops._dispatch import refuse_complex
 from .._ops.math_extras import logcumsumexp as _logcumsumexp  # noqa: F401
 from .._ops.numeric import sinc
 from .._ops.pointwise_composites import exp2, xlogy
 from .._ops.special_functions import (
+    _check_overload,
     chebyshev_polynomial_t,
     chebyshev_polynomial_u,
     chebyshev_polynomial_v,
     chebyshev_polynomial_w,
+    gammainc,
+    gammaincc,
     hermite_polynomial_h,
     hermite_polynomial_he,
     i0,
@@ -33,8 +37,6 @@ from .._ops.special_functions import (
     shifted_chebyshev_polynomial_v,
     shifted_chebyshev_polynomial_w,
 )
-from .._ops.special_functions import igamma as gammainc
-from .._ops.special_functions import igammac as gammaincc
 from .._ops.special_functions import special_i0e as i0e
 from .._ops.special_functions import special_i1 as i1
 from .._ops.special_functions import special_i1e as i1e
@@ -136,6 +138,7 @@ def erfcx(input: Tensor) -> Tensor:
     NOTE: for x > 26 (where erfc underflows) an asymptotic series of 7 terms; both
     branches are differentiable composites."""
     torch = _torch()
+    refuse_complex("special_erfcx", input._dtype)
     given = _float(input)
     # NOTE: in float64 throughout: exp(x ** 2) overflows float32 from x = 9.4 (its product
     # with the tiny erfc, and its gradient, would be inf * 0)
@@ -180,6 +183,8 @@ def entr(input: Tensor) -> Tensor:
 def xlog1py(input, other) -> Tensor:
     """``x * log1p(y)``, 0 where x is 0 (unless y is NaN)."""
     torch = _torch()
+    _check_overload("special_xlog1py", input, other)
+    refuse_complex("special_xlog1py", torch.result_type(input, other))
     x = input if isinstance(input, Tensor) else torch.tensor(input)
     y = other if isinstance(other, Tensor) else torch.tensor(other)
     x, y = torch.broadcast_tensors(_float(x), _float(y))

@@ -1031,7 +1031,8 @@ COMPLEX_GRAD = frozenset(
     """
     add sub mul div neg abs angle pow exp log sqrt rsqrt expm1 log1p log2 log10 exp2 sin cos
     tan asin acos atan sinh cosh tanh asinh acosh atanh sigmoid reciprocal square sinc
-    float_power lerp addcmul addcdiv where sum mean prod logsumexp cumsum cumprod var
+    float_power lerp addcmul addcdiv where sum mean prod logsumexp logaddexp logcumsumexp
+    cumsum cumprod var
     linalg_vector_norm dist cross kron kron_1d einsum matmul inner vdot addr multi_dot
     matrix_power matrix_exp
     inv det _slogdet solve solve_triangular cholesky cholesky_solve _eigh_values _eig _svd

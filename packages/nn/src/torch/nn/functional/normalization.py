@@ -55,6 +55,15 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps: float = 1e-
 
 def group_norm(input, num_groups: int, weight=None, bias=None, eps: float = 1e-5):
     """Normalise groups of channels."""
+    if input.dim() < 2:
+        raise RuntimeError(
+            f"Expected at least 2 dimensions for input tensor but received {input.dim()}"
+        )
+    size = [input.size(0) * input.size(1) // num_groups, num_groups, *input.size()[2:]]
+    if size[0] * int(np.prod(size[2:])) == 1:  # PyTorch's _verify_batch_size
+        raise ValueError(
+            f"Expected more than 1 value per channel when training, got input size {size}"
+        )
     return core("group_norm")(input, num_groups, weight, bias, eps)
 
 
