@@ -248,12 +248,11 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
     def _resume_workers(self) -> None:
         """Start a new epoch in persistent workers: each rebuilds its fetcher and
         acknowledges before any new task is sent."""
-        for worker_id, conn in enumerate(self._workers.index_conns):
+        for conn in self._workers.index_conns:
             try:
                 conn.send(_ResumeIteration())
             except OSError:
-                self._raise_if_dead(worker_id, wait_exit=True)
-                raise
+                pass  # a worker that closed its pipe is exiting: _receive reports it
         acknowledged = 0
         while acknowledged < self._num_workers:
             task, _, _ = self._receive()
@@ -272,10 +271,10 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
         try:
             self._workers.index_conns[worker_id].send((self._send_idx, keys))
         except OSError:
-            # a worker that closed its pipe may not have exited yet: wait for its exit
-            # code, so the error names it instead of surfacing a BrokenPipeError
-            self._raise_if_dead(worker_id, wait_exit=True)
-            raise
+            # The worker closed its pipe: it is exiting, possibly with results still
+            # unread. The task counts as sent, so _receive yields those results first
+            # and then raises PyTorch's "exited unexpectedly" error for this worker.
+            pass
         self._pending[self._send_idx] = worker_id
         self._worker_load[worker_id] += 1
         self._send_idx += 1
