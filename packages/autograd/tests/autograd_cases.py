@@ -1416,3 +1416,76 @@ for _name, _code in _INDEXED_VIEW_CASES.items():
         + _code
         + "\n(a * a).sum().backward()\nout = (a, type(a.grad_fn).__name__, x.grad, s.grad)\n"
     )
+
+
+# Second derivatives of the cumulative ops and logsumexp: the backward itself is
+# differentiable (logcumsumexp's runs on its saved result, cumprod's through zero inputs).
+# ``g`` is the first derivative for the gradient ``v``, then the gradient of ``g . w`` with
+# respect to the input and to ``v`` (PyTorch's NaN where ``v`` is 0 for logcumsumexp, and
+# where the input starts with -inf, included).
+_SECOND_ORDER_PARTS = """
+inf = float("inf")
+x = torch.tensor({data}, dtype=torch.{dtype}, requires_grad=True)
+f = lambda t: {expr}
+v = (torch.arange(f(x).numel(), dtype=torch.{dtype}) * 0.7 - 1.3).cos().reshape(f(x).shape)
+v = {v}.requires_grad_()
+w = (torch.arange(x.numel(), dtype=torch.{dtype}) * 0.3 + 0.5).sin().reshape(x.shape)
+(g,) = torch.autograd.grad(f(x), x, v, create_graph=True)
+gx, gv = torch.autograd.grad((g * w).sum(), (x, v), allow_unused=True)
+out = (g, gx, gv)
+"""
+_ROW = "[0.3, -1.2, 2.0, 0.5, -0.7]"
+_MATRIX = "[[0.1, -2.0, 50.0, 3.0], [1.5, -inf, 0.2, -1.0], [-0.5, 2.5, -3.0, 49.5]]"
+_FINITE_MATRIX = "[[0.1, -2.0, 5.0, 3.0], [1.5, -1.0, 0.2, -1.0], [-0.5, 2.5, -3.0, 4.5]]"
+_ZERO_MATRIX = "[[1.0, 0.0, 2.0, 0.0], [0.0, 3.0, 2.0, 1.0], [0.5, -2.0, 0.0, 1.5]]"
+_SECOND_ORDER = {
+    "logcumsumexp": ("torch.logcumsumexp(t, 0)", _ROW),
+    "logcumsumexp_large": ("torch.logcumsumexp(t, 0)", "[50.0, -3.0, 49.0, 1.0, -50.0]"),
+    "logcumsumexp_huge": ("torch.logcumsumexp(t, 0)", "[1000.0, -1000.0, 999.0, -inf, 2.0]"),
+    "logcumsumexp_leading_ninf": ("torch.logcumsumexp(t, 0)", "[-inf, 1.0, -inf, 2.0, 0.5]"),
+    "logcumsumexp_inner_ninf": ("torch.logcumsumexp(t, 0)", "[1.0, 2.0, -inf, 0.5, -inf]"),
+    "logcumsumexp_all_ninf_row": (
+        "torch.logcumsumexp(t, 1)",
+        "[[-inf, -inf, -inf], [0.0, -inf, 1.0]]",
+    ),
+    "logcumsumexp_dim0": ("torch.logcumsumexp(t, 0)", _MATRIX),
+    "logcumsumexp_dim1": ("torch.logcumsumexp(t, 1)", _MATRIX),
+    "logcumsumexp_dim_last": ("torch.logcumsumexp(t, -1)", _MATRIX),
+    "logcumsumexp_3d": (
+        "torch.logcumsumexp(t, 1)",
+        "[[[0.5, -1.0], [2.0, 0.0], [-3.0, 1.5]], [[1.0, 1.0], [-inf, 4.0], [0.25, -0.5]]]",
+    ),
+    "cumsum": ("torch.cumsum(t, 1)", _FINITE_MATRIX),
+    "cumprod": ("torch.cumprod(t, 0)", _ROW),
+    "cumprod_one_zero": ("torch.cumprod(t, 0)", "[0.3, -1.2, 0.0, 0.5, -0.7]"),
+    "cumprod_two_zeros": ("torch.cumprod(t, 0)", "[0.3, 0.0, 2.0, 0.0, -0.7]"),
+    "cumprod_zeros_dim1": ("torch.cumprod(t, 1)", _ZERO_MATRIX),
+    "cumprod_zeros_dim0": ("torch.cumprod(t, 0)", _ZERO_MATRIX),
+    "cummax": ("torch.cummax(t, 0).values", "[0.3, -1.2, 2.0, 0.5, 2.5]"),
+    "cummin": ("torch.cummin(t, 1).values", _FINITE_MATRIX),
+    "logsumexp": ("torch.logsumexp(t, 1)", _MATRIX),
+    "logsumexp_keepdim": ("torch.logsumexp(t, 0, keepdim=True)", _FINITE_MATRIX),
+}
+for _name, (_expr, _data) in _SECOND_ORDER.items():
+    for _suffix, _v in (
+        ("", "v"),
+        ("_zero_grads", "torch.where(torch.arange(v.numel()).reshape(v.shape) % 2 == 0, v, 0.0)"),
+    ):
+        CASES[f"second_order_{_name}{_suffix}"] = _SECOND_ORDER_PARTS.format(
+            data=_data, dtype="float64", expr=_expr, v=_v
+        )
+CASES["second_order_gradgradcheck"] = """
+x = torch.tensor([[0.1, -2.0, 50.0, 3.0], [1.5, -40.0, 0.2, -1.0], [-0.5, 2.5, -3.0, 49.5]], dtype=torch.float64, requires_grad=True)
+z = torch.tensor([[1.0, 0.0, 2.0, 0.0], [0.0, 3.0, 2.0, 1.0]], dtype=torch.float64, requires_grad=True)
+c = torch.tensor([1 + 2j, 0.3j, 0.5 - 1j, 2.0], dtype=torch.complex128, requires_grad=True)
+gg = torch.autograd.gradgradcheck
+out = [gg(lambda t: torch.logcumsumexp(t, d), (x,)) for d in (0, 1, -1)]
+out += [gg(lambda t: torch.cumprod(t, d), (z,)) for d in (0, 1)]
+out += [gg(lambda t: torch.logcumsumexp(t, 0), (c,)), gg(lambda t: torch.cumprod(t, 0), (c * torch.tensor([1, 0, 1, 1]),))]
+"""
+CASES["second_order_logcumsumexp_result_modified!"] = """
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+y = torch.logcumsumexp(x, 0)
+y.add_(1)
+y.sum().backward()
+"""

@@ -13,23 +13,30 @@ def _reverse_logcumsumexp(x, dim):
     return torch.logcumsumexp(x.flip(dim), dim).flip(dim)
 
 
-def _logcumsumexp(grad, inputs, saved):
-    # d out_i / d x_j = exp(x_j - out_i) for j <= i. Summing grad_i exp(x_j - out_i) over
-    # i >= j in log space keeps it finite: positive and negative parts of grad apart.
+def _logcumsumexp(grad, inputs, saved, result):
+    # d out_i / d x_j = exp(x_j - out_i) for j <= i: the gradient is
+    # sum over i >= j of grad_i exp(x_j - out_i), summed in log space to stay finite for
+    # large and small inputs. PyTorch's formula, on the saved result (connected to this
+    # node under create_graph, so double backward sees it depend on x) and the input: the
+    # backward is itself differentiable in x, the result and grad.
     (x,) = inputs
     (dim,) = saved
     if grad.dim() == 0 or grad.numel() == 0:  # as PyTorch: one element is its own sum
         return grad
     if grad.is_complex():
-        # PyTorch's complex branch: one log of the conjugate gradient, no sign split (the
-        # result depends on x through ``out`` too, for double backward to see)
-        out = torch.logcumsumexp(x, dim)
-        total = _reverse_logcumsumexp(torch.log(grad.conj()) - out, dim)
+        # PyTorch's complex branch: one log of the conjugate gradient, no sign split
+        total = _reverse_logcumsumexp(torch.log(grad.conj()) - result, dim)
         return torch.exp(total + x).conj()
-    out = torch.logcumsumexp(x.detach(), dim)
-    positive = _reverse_logcumsumexp(torch.log(grad.clamp(min=0)) - out, dim)
-    negative = _reverse_logcumsumexp(torch.log((-grad).clamp(min=0)) - out, dim)
-    return torch.exp(x + positive) - torch.exp(x + negative)
+    # real: the positive and negative parts of grad apart. Entries of the other sign get the
+    # lowest finite value, not -inf: exp of it is still 0, and the backward of this backward
+    # (a logcumsumexp of them) stays free of -inf - -inf
+    lowest = torch.finfo(grad.dtype).min
+    log_abs = torch.log(torch.abs(grad))
+    positive = torch.where(grad > 0, log_abs, lowest)
+    negative = torch.where(grad < 0, log_abs, lowest)
+    return torch.exp(_reverse_logcumsumexp(positive - result, dim) + x) - torch.exp(
+        _reverse_logcumsumexp(negative - result, dim) + x
+    )
 
 
 def _logaddexp_complex(index):
@@ -62,7 +69,8 @@ def _nextafter_other(grad, inputs, saved):
 
 
 MATH_EXTRAS = {
-    "logcumsumexp": Derivative("LogcumsumexpBackward0", (_logcumsumexp,)),
+    # the result is saved as well as the input (as in PyTorch)
+    "logcumsumexp": Derivative("LogcumsumexpBackward0", (_logcumsumexp,), saves_output=True),
     # torch.logaddexp of complex operands (the real form is a composite)
     "_logaddexp_complex": Derivative(
         "LogaddexpBackward0", (_logaddexp_complex(0), _logaddexp_complex(1))

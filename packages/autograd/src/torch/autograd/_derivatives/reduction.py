@@ -98,11 +98,44 @@ def _cumsum(grad, inputs, saved):
 
 
 def _cumprod(grad, inputs, saved):
-    # NOTE: exact only where no input is zero (PyTorch's zero-handling formula is not built)
+    # d out_i / d x_k = prod_{j <= i, j != k} x_j for k <= i
     x = inputs[0]
     (dim,) = saved
+    if x.dim() == 0 or x.shape[dim] <= 1:
+        return grad
+    if not bool(torch.any(x == 0)):
+        result = torch.cumprod(x, dim)
+        return torch.flip(torch.cumsum(torch.flip(grad * result, dim), dim), dim) / x
+    # a zero input: result / x fails there
+    if not torch.is_grad_enabled():
+        return _cumprod_zeros_first_order(grad, x, dim)
+    # under create_graph: the products leaving out each x_k in turn, for every k (O(n^2),
+    # as PyTorch's formula under grad mode; differentiable again)
+    n = x.shape[dim]
+    rest = (1,) * (x.dim() - 1)
+    xs, grads = torch.movedim(x, dim, 0), torch.movedim(grad, dim, 0)
+    steps = torch.arange(n)
+    left_out = (steps[:, None] == steps[None, :]).reshape((n, n) + rest)  # [k, j]: j == k
+    prods = torch.cumprod(torch.where(left_out, 1.0, xs.unsqueeze(0)), 1)  # [k, i]
+    later = (steps[None, :] >= steps[:, None]).reshape((n, n) + rest)  # [k, i]: i >= k
+    total = torch.sum(torch.where(later, prods * grads.unsqueeze(0), 0.0), 1)
+    return torch.movedim(total, 0, dim)
+
+
+def _cumprod_zeros_first_order(grad, x, dim):
+    # O(n), not differentiable again: only the inputs up to the first zero z get a
+    # gradient. Before z: the usual reversed cumsum of grad * result over x; at z: the
+    # product before z times the sum over z <= i < (next zero) of grad_i prod_{z<j<=i} x_j
+    zeros = x == 0
+    seen = torch.cumsum(zeros, dim)
+    before = seen == 0
+    first = zeros & (seen == 1)
     result = torch.cumprod(x, dim)
-    return torch.flip(torch.cumsum(torch.flip(grad * result, dim), dim), dim) / x
+    later = torch.flip(torch.cumsum(torch.flip(grad * result, dim), dim), dim)
+    before_part = torch.where(before, later / torch.where(before, x, 1.0), 0.0)
+    skipped = torch.cumprod(torch.where(first, 1.0, x), dim)
+    at_zero = torch.sum(torch.where(seen == 1, grad * skipped, 0.0), dim, keepdim=True)
+    return before_part + torch.where(first, at_zero, 0.0)
 
 
 def _vector_norm(grad, inputs, saved):
