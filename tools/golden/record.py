@@ -66,7 +66,69 @@ def core_random() -> dict:
         torch.manual_seed(23)
         t = torch.empty(100, dtype=getattr(torch, dtype))
         cases[f"geometric_p0.002_{dtype}_seed23"] = t.geometric_(0.002).tolist()
+    # float64 exponential_: PyTorch's -1/lambda * log1p(-u) with the C library's log1p
+    torch.manual_seed(24)
+    cases["exponential_f64_seed24"] = (
+        torch.empty(2000, dtype=torch.float64).exponential_(2.5).tolist()
+    )
+    cases["noncontiguous"] = core_random_noncontiguous()
     return cases
+
+
+# In-place fills of non-contiguous tensors (TensorIterator visits the smallest stride
+# fastest; normal_ takes its one-at-a-time path off contiguous tensors). ``dt`` and ``t``
+# name the dtype and the tensor in these expressions; tests eval the same strings.
+RANDOM_LAYOUTS = {
+    "transposed": "torch.empty(4, 3, dtype=dt).t()",
+    "permuted": "torch.empty(2, 3, 4, dtype=dt).permute(2, 0, 1)",
+    "column": "torch.empty(3, 4, dtype=dt)[:, 1]",
+    "rows_step2": "torch.empty(6, 4, dtype=dt)[::2]",
+    "gaps_transposed": "torch.empty(5, 8, dtype=dt)[:, ::2].t()",
+    "transposed_20": "torch.empty(5, 4, dtype=dt).t()",
+    "step2_20": "torch.empty(40, dtype=dt)[::2]",
+    "block": "torch.empty(5, 6, dtype=dt)[1:4, 2:5]",
+    "channels_last": "torch.empty(1, 5, 2, 4, dtype=dt).permute(0, 3, 1, 2)",
+    "odd_strides": "torch.empty(10, dtype=dt).as_strided((2, 3), (3, 2))",
+    "size1_dims": "torch.empty(3, 1, 4, dtype=dt).permute(1, 2, 0)",
+}
+RANDOM_FILLS = {
+    "uniform": ("t.uniform_(-2, 3)", ("float32", "float64", "complex64", "float16")),
+    "normal": ("t.normal_(1, 2)", ("float32", "float64", "complex64", "bfloat16")),
+    "random": ("t.random_(0, 1000)", ("float32", "int32", "int64")),
+    "random_full": ("t.random_()", ("int64", "uint8", "bool")),
+    "exponential": ("t.exponential_(1.5)", ("float32", "float64")),
+    "geometric": ("t.geometric_(0.3)", ("float32", "int64")),
+    "cauchy": ("t.cauchy_()", ("float32", "float64")),
+    "log_normal": ("t.log_normal_()", ("float32", "float64")),
+    "bernoulli": ("t.bernoulli_(0.5)", ("float32", "int64")),
+    "bernoulli_p32": ("t.bernoulli_(torch.full(t.shape, 0.3))", ("float32", "float64")),
+    "bernoulli_p64": (
+        "t.bernoulli_(torch.full(t.shape, 0.3, dtype=torch.float64))",
+        ("float32", "int64"),
+    ),
+    "bernoulli_p_row": ("t.bernoulli_(torch.rand(t.shape[-1]))", ("float32",)),
+    "rand_like": ("torch.rand_like(t)", ("float32",)),
+    "randn_like": ("torch.randn_like(t)", ("float32", "float64")),
+    "randint_like": ("torch.randint_like(t, 100)", ("int64",)),
+    "bernoulli_fn": ("torch.bernoulli(t.fill_(0.5))", ("float32", "float64")),
+}
+
+
+def core_random_noncontiguous() -> dict:
+    results = {}
+    for fill, (code, dtypes) in RANDOM_FILLS.items():
+        for layout, make in RANDOM_LAYOUTS.items():
+            for dtype in dtypes:
+                torch.manual_seed(7)
+                t = eval(make, {"torch": torch, "dt": getattr(torch, dtype)})
+                out = eval(code, {"torch": torch, "t": t})
+                values = torch.view_as_real(out) if out.is_complex() else out
+                results[f"{fill}|{layout}|{dtype}"] = {
+                    "values": values.float().tolist() if dtype == "bfloat16" else values.tolist(),
+                    "stride": list(out.stride()),
+                    "after": torch.rand(3).tolist(),
+                }
+    return {"layouts": RANDOM_LAYOUTS, "fills": RANDOM_FILLS, "results": results}
 
 
 def core_promotion() -> dict:

@@ -91,6 +91,9 @@ py::array_t<T> map_special(const py::array& input, double (*fn)(double)) {
 double erf_d(double x) { return std::erf(x); }
 double erfc_d(double x) { return std::erfc(x); }
 double lgamma_d(double x) { return std::lgamma(x); }
+// the C library's log1p, as PyTorch's CPU exponential_ calls it (NumPy's SIMD log1p can
+// differ in the last bit)
+double log1p_d(double x) { return std::log1p(x); }
 
 py::array special(const std::string& name, const py::array& input) {
   double (*fn)(double) = nullptr;
@@ -98,6 +101,7 @@ py::array special(const std::string& name, const py::array& input) {
   else if (name == "erfc") fn = erfc_d;
   else if (name == "erfinv") fn = torch_core::erfinv;
   else if (name == "lgamma") fn = lgamma_d;
+  else if (name == "log1p") fn = log1p_d;
   else if (name == "digamma") fn = torch_core::digamma;
   else if (name == "trigamma") fn = torch_core::trigamma;
   else throw std::invalid_argument("unknown special function: " + name);
@@ -490,7 +494,7 @@ PYBIND11_MODULE(_C, m) {
         "Sum of a C-contiguous float array in PyTorch's CPU summation order (rounded to its dtype).");
   m.def("default_threads", &torch_core::default_threads);
   m.def("special", &special, py::arg("name"), py::arg("input"),
-        "Elementwise erf, erfc, erfinv, lgamma, digamma or trigamma of a float array.");
+        "Elementwise erf, erfc, erfinv, lgamma, log1p, digamma or trigamma of a float array.");
 
   py::class_<MT19937>(m, "MT19937", "Mersenne Twister engine, bit-compatible with PyTorch's CPU generator.")
       .def(py::init<uint64_t>(), py::arg("seed") = 5489)

@@ -173,3 +173,158 @@ def test_log_normal_shares_the_cached_normal(engine_path):
     assert torch.empty(1, dtype=torch.float64).log_normal_(2.0, 1.0, generator=g).item() == (
         pytest.approx(np.exp(first + 2.0), rel=1e-15)
     )
+
+
+def test_exponential_float64_matches_pytorch_to_the_bit(golden, engine_path):
+    """-1/lambda * log1p(-u) with the C library's log1p, as PyTorch computes it."""
+    torch.manual_seed(24)
+    got = torch.empty(2000, dtype=torch.float64).exponential_(2.5).tolist()
+    assert got == golden("random")["exponential_f64_seed24"]
+
+
+def _noncontiguous_cases():
+    import json
+    import pathlib
+
+    path = pathlib.Path(__file__).parent / "golden" / "random.json"
+    return sorted(json.loads(path.read_text())["noncontiguous"]["results"])
+
+
+@pytest.mark.parametrize("case", _noncontiguous_cases())
+def test_noncontiguous_fills_match_pytorch(golden, case):
+    """Fills of transposed, permuted, sliced and strided tensors put PyTorch's numbers in
+    the same places (TensorIterator's order) and use the same number of draws."""
+    recorded = golden("random")["noncontiguous"]
+    fill, layout, dtype = case.split("|")
+    expected = recorded["results"][case]
+    torch.manual_seed(7)
+    t = eval(recorded["layouts"][layout], {"torch": torch, "dt": getattr(torch, dtype)})
+    out = eval(recorded["fills"][fill][0], {"torch": torch, "t": t})
+    values = torch.view_as_real(out) if out.is_complex() else out
+    got = values.float().tolist() if dtype == "bfloat16" else values.tolist()
+    # the layout (strides of dims of size 1 aside: they address nothing)
+    assert [s for s, n in zip(out.stride(), out.shape) if n > 1] == [
+        s for s, n in zip(expected["stride"], out.shape) if n > 1
+    ]
+    if dtype == "float64" and fill in ("cauchy", "log_normal", "normal", "randn_like"):
+        # NumPy's tan/exp vs the C library's, and the float64 normal paths' last bits
+        np.testing.assert_allclose(got, expected["values"], rtol=1e-13, atol=1e-13)
+    elif fill in ("normal", "randn_like") and out.is_contiguous() and out.numel() >= 16:
+        # float32's 16-at-a-time path is within an ulp of PyTorch's
+        np.testing.assert_allclose(got, expected["values"], rtol=1e-6, atol=1e-6)
+    else:
+        assert got == expected["values"]
+    assert torch.rand(3).tolist() == expected["after"]
+
+
+_OVERLAP = "more than one element of the written-to tensor refers to a single memory location"
+
+
+@pytest.mark.parametrize(
+    "call,error,message",
+    [
+        ("x.exponential_(float('nan'))", RuntimeError, "lambda > 0.0, but found lambda=nan"),
+        ("x.exponential_(0)", RuntimeError, "lambda > 0.0, but found lambda=0"),
+        ("i.exponential_(float('nan'))", RuntimeError, "but found lambda=nan"),
+        *[
+            (
+                f"torch.zeros(3, dtype=torch.{dt}).exponential_()",
+                RuntimeError,
+                "Exponential distribution is a continuous probability distribution. dtype "
+                f"must be a floating point but you specified {name}",
+            )
+            for dt, name in [
+                ("int32", "Int"),
+                ("int64", "Long"),
+                ("uint8", "Byte"),
+                ("bool", "Bool"),
+                ("complex64", "ComplexFloat"),
+            ]
+        ],
+        ("i.uniform_(2, 1)", NotImplementedError, '"check_uniform_bounds" not implemented'),
+        ("x.uniform_(2, 1)", RuntimeError, "[from, to) range, but found from=2 > to=1"),
+        ("x.uniform_(float('nan'), 1)", RuntimeError, "from is out of bounds for float"),
+        ("d.uniform_(0, float('inf'))", RuntimeError, "to is out of bounds for double"),
+        (
+            "torch.zeros(2, dtype=torch.float16).uniform_(0, 1e6)",
+            RuntimeError,
+            "to is out of bounds for c10::Half",
+        ),
+        (
+            "x.uniform_(-3e38, 3e38)",
+            RuntimeError,
+            "uniform_ expects to-from <= std::numeric_limits<Float>::max(), but found "
+            "to=3e+38 and from=-3e+38 which result in to-from to exceed the limit",
+        ),
+        ("i.normal_(0, -1)", RuntimeError, "normal expects std >= 0.0, but found std -1"),
+        ("x.normal_(0, float('nan'))", RuntimeError, "but found std nan"),
+        ("c.normal_(0, -1)", RuntimeError, "but found std -1"),
+        ("i.normal_()", NotImplementedError, "\"normal_kernel_cpu\" not implemented for 'Long'"),
+        ("c.random_()", NotImplementedError, '"random_kernel_cpu" not implemented'),
+        ("c.random_(0, 5)", RuntimeError, "check_random_bounds handles only integral"),
+        (
+            "torch.zeros(2, dtype=torch.uint8).random_(0, 300)",
+            RuntimeError,
+            "to - 1 is out of bounds for unsigned char",
+        ),
+        (
+            "torch.zeros(2, dtype=torch.uint8).random_(-1, 5)",
+            RuntimeError,
+            "from is out of bounds for unsigned char",
+        ),
+        (
+            "torch.zeros(2, dtype=torch.int8).random_(300)",
+            RuntimeError,
+            "to - 1 is out of bounds for signed char",
+        ),
+        ("torch.zeros(2, dtype=torch.bool).random_(0, 3)", RuntimeError, "for bool"),
+        (
+            "torch.zeros(2, dtype=torch.float16).random_(0, 70000)",
+            RuntimeError,
+            "to - 1 is out of bounds for c10::Half",
+        ),
+        ("x.random_(5, 2)", RuntimeError, "'from' to be less than 'to', but got from=5 >= to=2"),
+        ("x.bernoulli_(float('nan'))", RuntimeError, "p to be in [0, 1], but got p=nan"),
+        ("x.bernoulli_(1.5)", RuntimeError, "p to be in [0, 1], but got p=1.5"),
+        ("c.bernoulli_(0.5)", NotImplementedError, '"bernoulli_scalar_cpu_" not implemented'),
+        (
+            "c.bernoulli_(torch.full((2,), 0.5))",
+            NotImplementedError,
+            "\"bernoulli_tensor_cpu_self_\" not implemented for 'ComplexFloat'",
+        ),
+        (
+            "x.bernoulli_(torch.tensor([1, 0]))",
+            NotImplementedError,
+            "\"bernoulli_tensor_cpu_p_\" not implemented for 'Long'",
+        ),
+        ("x.bernoulli_(torch.tensor([0.5, 2.0]))", RuntimeError, "Expected p_in >= 0"),
+        ("x.bernoulli_(torch.tensor([0.5, float('nan')]))", RuntimeError, "Expected p_in >= 0"),
+        ("torch.bernoulli(torch.tensor([1, 0]))", NotImplementedError, "'Long'"),
+        ("torch.zeros(3).expand(2, 3).uniform_()", RuntimeError, _OVERLAP),
+        ("torch.zeros(3).expand(2, 3).normal_()", RuntimeError, _OVERLAP),
+        ("torch.zeros(3).expand(2, 3).exponential_()", RuntimeError, _OVERLAP),
+        ("torch.zeros(3).expand(2, 3).bernoulli_(0.5)", RuntimeError, _OVERLAP),
+    ],
+)
+def test_fill_errors_match_pytorch(call, error, message):
+    """PyTorch 2.13's error types and messages (recorded by hand); nothing is drawn."""
+    names = {
+        "torch": torch,
+        "x": torch.zeros(2),
+        "d": torch.zeros(2, dtype=torch.float64),
+        "i": torch.zeros(2, dtype=torch.int64),
+        "c": torch.zeros(2, dtype=torch.complex64),
+    }
+    torch.manual_seed(0)
+    expected = torch.rand(2).tolist()
+    torch.manual_seed(0)
+    with pytest.raises(error) as info:
+        eval(call, names)
+    assert message in str(info.value)
+    assert names["x"].tolist() == [0.0, 0.0]
+    assert torch.rand(2).tolist() == expected
+
+
+def test_random_beyond_exact_integers_warns():
+    with pytest.warns(UserWarning, match=r"to - 1 is out of bounds \[-\(2\^24\), 2\^24\]"):
+        torch.zeros(2).random_(0, 2**25)

@@ -3,10 +3,13 @@
 Numbers come from the MT19937 kernel and are transformed as PyTorch's CPU kernels
 transform them, so the same seed gives the same numbers as real PyTorch for ``rand``,
 ``randn`` (to the last bit for float64 and for fewer than 16 float32 numbers; within an
-ulp otherwise), ``randint``, ``randperm``, ``normal``, ``bernoulli(p)``, ``geometric_``,
-and for float32/float16/bfloat16 ``exponential_``, ``cauchy_`` and ``log_normal_``. Their
-float64 values use NumPy's vectorised log1p/tan/exp/sin/cos where PyTorch calls the C
-library's, so a few differ from PyTorch's in the last bits. ``get_rng_state`` uses
+ulp otherwise), ``randint``, ``randperm``, ``normal``, ``bernoulli``, ``geometric_``,
+``exponential_`` (the C library's log1p, as PyTorch), and for float32/float16/bfloat16
+``cauchy_`` and ``log_normal_``, whose float64 values use NumPy's vectorised
+tan/exp/sin/cos where PyTorch calls the C library's, so a few differ in the last bits.
+In-place fills visit a non-contiguous tensor in PyTorch's (TensorIterator's) order, the
+smallest stride fastest, and ``normal_`` takes PyTorch's one-at-a-time path off
+contiguous tensors. ``get_rng_state`` uses
 PyTorch's 5056-byte layout, so states move between the two frameworks.
 """
 
@@ -14,12 +17,13 @@ from __future__ import annotations
 
 import math
 import os
+import warnings
 
 import numpy as np
 
 from . import _dtype
 from ._device import device as _device_cls
-from ._native import kernels
+from ._native import kernels, special
 from ._tensor import Tensor
 
 __all__ = [
@@ -233,6 +237,7 @@ def uniform_array(shape, dtype, generator, low=0.0, high=1.0) -> np.ndarray:
     parts = _complex_parts(dtype)
     if parts is not None:
         return _as_complex(uniform_array((*shape, 2), parts, generator, low, high), dtype)
+    _check_uniform_bounds(dtype, low, high)
     gen = _gen(generator)
     if dtype in (_dtype.float32, _dtype.float64):
         out = np.empty(shape, dtype=dtype.np_dtype)
@@ -244,27 +249,57 @@ def uniform_array(shape, dtype, generator, low=0.0, high=1.0) -> np.ndarray:
         out = np.empty(shape, dtype=np.float32)
         gen._fill_uniform(out, float(bounds[0]), float(bounds[1]))
         return out.astype(dtype.np_dtype)
-    raise NotImplementedError(
-        f"\"check_uniform_bounds\" not implemented for '{dtype._legacy[:-6]}'"
-    )
+    raise AssertionError(dtype)
 
 
-def normal_array(shape, dtype, generator, mean=0.0, std=1.0) -> np.ndarray:
+def _check_uniform_bounds(dtype, low, high) -> None:
+    """PyTorch's checks on ``uniform_``'s bounds, in its order: a floating dtype, both
+    bounds finite numbers of the dtype, a span the dtype holds, then ``low <= high``."""
+    if not dtype.is_floating_point:
+        raise NotImplementedError(
+            f"\"check_uniform_bounds\" not implemented for '{dtype._legacy[:-6]}'"
+        )
+    limit = _FLOAT_MAX[dtype.name]
+    for name, value in (("from", low), ("to", high)):
+        if not -limit <= value <= limit:
+            raise RuntimeError(f"{name} is out of bounds for {_CPP_TYPE_NAMES[dtype.name]}")
+    if high - low > limit:
+        raise RuntimeError(
+            f"uniform_ expects to-from <= std::numeric_limits<{dtype._legacy[:-6]}>::max(), "
+            f"but found to={high:g} and from={low:g} which result in to-from to exceed the limit"
+        )
+    if low > high:
+        raise RuntimeError(
+            f"uniform_ expects to return a [from, to) range, but found from={low:g} > to={high:g}"
+        )
+
+
+def normal_array(shape, dtype, generator, mean=0.0, std=1.0, one_at_a_time=False) -> np.ndarray:
+    """A C-contiguous array of ``shape`` filled as ``Tensor.normal_`` fills a contiguous
+    tensor, or with ``one_at_a_time`` as it fills a non-contiguous one: PyTorch takes its
+    16-at-a-time path only for contiguous tensors of 16 elements or more."""
+    if not std >= 0:
+        raise RuntimeError(f"normal expects std >= 0.0, but found std {std:g}")
     parts = _complex_parts(dtype)
-    if parts is not None and std >= 0:
+    if parts is not None:
         # each part has variance std**2 / 2, so the complex values have variance std**2
-        pairs = normal_array((*shape, 2), parts, generator, mean, std / math.sqrt(2))
+        pairs = normal_array((*shape, 2), parts, generator, mean, std / math.sqrt(2), one_at_a_time)
         return _as_complex(pairs, dtype)
     gen = _gen(generator)
     if not dtype.is_floating_point:
         raise NotImplementedError(
             f"\"normal_kernel_cpu\" not implemented for '{dtype._legacy[:-6]}'"
         )
-    if std < 0:
-        raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
     native = dtype if dtype in (_dtype.float32, _dtype.float64) else _dtype.float32
     out = np.empty(shape, dtype=native.np_dtype)
-    gen._fill_normal(out, float(mean), float(std))
+    if one_at_a_time:
+        # the engine's path for fewer than 16 numbers is the one-at-a-time sampler (whose
+        # cached normal carries over between calls), so chunks of 15 give its sequence
+        flat = out.reshape(-1)
+        for start in range(0, flat.size, 15):
+            gen._fill_normal(flat[start : start + 15], float(mean), float(std))
+    else:
+        gen._fill_normal(out, float(mean), float(std))
     return out.astype(dtype.np_dtype, copy=False)
 
 
@@ -281,6 +316,48 @@ def integer_array(shape, low: int, high: int, dtype, generator) -> np.ndarray:
     draws = gen._u64(count) if span >= 1 << 32 else gen._u32(count)
     values = (draws % np.uint64(span)).astype(object if span >= 1 << 63 else np.int64) + low
     return np.asarray(values).astype(dtype.np_dtype).reshape(shape)
+
+
+_FLOAT_MAX = {
+    "float16": 65504.0,
+    "bfloat16": 3.3895313892515355e38,
+    "float32": float(np.finfo(np.float32).max),
+    "float64": float(np.finfo(np.float64).max),
+}
+_MANTISSA_DIGITS = {"float16": 11, "bfloat16": 8, "float32": 24, "float64": 53}
+
+
+def _check_random_bounds(dtype, low: int, high: int) -> None:
+    """PyTorch's checks on ``random_``'s bounds (after ``low < high``): both ``low`` and
+    ``high - 1`` values of the dtype; for floating dtypes a warning beyond the integers
+    the dtype holds exactly."""
+    if dtype.is_complex:
+        raise RuntimeError(
+            "check_random_bounds handles only integral, floating-point and boolean types"
+        )
+    name = _CPP_TYPE_NAMES[dtype.name]
+    if dtype.is_floating_point:
+        lowest, highest = -_FLOAT_MAX[dtype.name], _FLOAT_MAX[dtype.name]
+    elif dtype is _dtype.bool_:
+        lowest, highest = 0, 1
+    else:
+        info = np.iinfo(dtype.np_dtype)
+        lowest, highest = int(info.min), int(info.max)
+    for label, value in (("from", low), ("to - 1", high - 1)):
+        if not lowest <= value <= highest:
+            raise RuntimeError(f"{label} is out of bounds for {name}")
+    if dtype.is_floating_point:
+        digits = _MANTISSA_DIGITS[dtype.name]
+        for label, value in (("from", low), ("to - 1", high - 1)):
+            if not -(1 << digits) <= value <= 1 << digits:
+                warnings.warn(
+                    f"{label} is out of bounds [-(2^{digits}), 2^{digits}]. Due to precision "
+                    f"limitations {name} can support discrete uniform distribution only "
+                    "within this range. This warning will become an error in version 1.7 "
+                    "release, please fix the code in advance",
+                    UserWarning,
+                    stacklevel=3,
+                )
 
 
 def _default_random_range(dtype) -> int:
@@ -435,15 +512,9 @@ def bernoulli(input: Tensor, p=None, *, generator=None, out=None) -> Tensor:
         draws = gen._uniform53(input._np.size).reshape(input._np.shape)
         array = (draws < p).astype(input._dtype.np_dtype)
     else:
+        _check_probabilities(input)
         probs = input._np
-        if np.any((probs < 0) | (probs > 1)):
-            raise RuntimeError(
-                "Expected p_in >= 0 && p_in <= 1 to be true, but got false.  "
-                "(Could this error message be improved?  If so, please report "
-                "an enhancement request to PyTorch.)"
-            )
-        # per-element probabilities: single-precision draws, as PyTorch's kernel makes them
-        draws = _uniform24(gen, probs.size).reshape(probs.shape)
+        draws = _bernoulli_draws(gen, probs)
         array = (draws < probs).astype(input._dtype.np_dtype)
     if out is not None:
         out._np[...] = array
@@ -504,49 +575,77 @@ def _uniform24(gen: Generator, n: int) -> np.ndarray:
     return (gen._u32(n) & np.uint64(0xFFFFFF)).astype(np.float32) * np.float32(2.0**-24)
 
 
+def _empty_like(input: Tensor, dtype) -> Tensor:
+    """An uninitialised tensor laid out as ``input`` (PyTorch's ``preserve_format``): the
+    ``*_like`` functions fill it in place, so a transposed ``input`` gives numbers in
+    memory order, as in PyTorch."""
+    from ._creation import empty_like
+
+    return empty_like(input, dtype=dtype)
+
+
 def rand_like(input: Tensor, *, dtype=None, requires_grad=False, generator=None) -> Tensor:
-    """Uniform random numbers on [0, 1) in the shape of ``input``."""
-    return rand(
-        input.shape, dtype=dtype or input.dtype, requires_grad=requires_grad, generator=generator
-    )
+    """Uniform random numbers on [0, 1) in the shape (and layout) of ``input``."""
+    result = uniform_(_empty_like(input, dtype), generator=generator)
+    return result.requires_grad_(True) if requires_grad else result
 
 
 def randn_like(input: Tensor, *, dtype=None, requires_grad=False, generator=None) -> Tensor:
-    """Standard normal random numbers in the shape of ``input``."""
-    return randn(
-        input.shape, dtype=dtype or input.dtype, requires_grad=requires_grad, generator=generator
-    )
+    """Standard normal random numbers in the shape (and layout) of ``input``."""
+    result = normal_(_empty_like(input, dtype), generator=generator)
+    return result.requires_grad_(True) if requires_grad else result
 
 
 def randint_like(
     input: Tensor, low=0, high=None, *, dtype=None, requires_grad=False, generator=None
 ) -> Tensor:
-    """Random integers on [``low``, ``high``) in the shape of ``input``."""
+    """Random integers on [``low``, ``high``) in the shape (and layout) of ``input``."""
     if high is None:
         low, high = 0, low
-    return randint(
-        low,
-        high,
-        input.shape,
-        dtype=dtype or input.dtype,
-        requires_grad=requires_grad,
-        generator=generator,
-    )
+    result = random_(_empty_like(input, dtype), int(low), int(high), generator=generator)
+    return result.requires_grad_(True) if requires_grad else result
 
 
 # ------------------------------------------------------------- in-place methods
 
 
+_OVERLAP_MESSAGE = (
+    "unsupported operation: more than one element of the written-to tensor refers to a "
+    "single memory location. Please clone() the tensor before performing the operation."
+)
+
+
+def _iteration_axes(self: Tensor) -> tuple:
+    """The axes of ``self`` from outermost to innermost in the order PyTorch's CPU kernels
+    visit its elements (TensorIterator's order): the dimension with the smallest stride
+    varies fastest, so a transposed or permuted tensor is filled in memory order and a
+    slice with gaps in the order of its strides; equal strides put the smaller size inner.
+    Refuses, as PyTorch does, a tensor whose elements share memory (an expanded one)."""
+    array = self._np
+    if any(stride == 0 and size > 1 for stride, size in zip(array.strides, array.shape)):
+        raise RuntimeError(_OVERLAP_MESSAGE)
+    if array.flags.c_contiguous:
+        return tuple(range(array.ndim))
+    return tuple(sorted(range(array.ndim), key=lambda d: (-abs(array.strides[d]), -array.shape[d])))
+
+
+def _fill_shape(self: Tensor) -> tuple:
+    """The shape the draws for ``self`` are made in (C order): ``self``'s shape permuted to
+    the order :func:`_iteration_axes` visits it."""
+    return tuple(self._np.shape[axis] for axis in _iteration_axes(self))
+
+
 def _fill(self: Tensor, array: np.ndarray, name: str, others=()) -> Tensor:
-    """Write random draws into ``self``. For autograd the result is a function of nothing
-    (of ``others`` with a zero gradient): its node cuts ``self``'s old history, as
-    PyTorch's ``UniformBackward0``, ``BernoulliBackward1``... do."""
+    """Write random draws, made in C order for :func:`_fill_shape`, into ``self``. For
+    autograd the result is a function of nothing (of ``others`` with a zero gradient): its
+    node cuts ``self``'s old history, as PyTorch's ``UniformBackward0``,
+    ``BernoulliBackward1``... do."""
     from ._ops._dispatch import check_inplace, record
     from ._ops.pointwise import _snapshot
 
     recording = check_inplace(self, *others)
     snapshot = _snapshot(self) if recording else None
-    self._np[...] = array
+    self._np.transpose(_iteration_axes(self))[...] = array
     self._bump_version()
     if recording:
         record(_FILL_OPS[name], (snapshot, *others), self)
@@ -594,42 +693,64 @@ def _register_fill_ops() -> dict:
 
 def uniform_(self: Tensor, from_: float = 0.0, to: float = 1.0, *, generator=None) -> Tensor:
     """Fill with uniform numbers on [``from_``, ``to``)."""
-    if from_ > to:
-        raise RuntimeError(
-            f"uniform_ expects to return a [from, to) range, but found from={from_} > to={to}"
-        )
-    return _fill(self, uniform_array(self._np.shape, self._dtype, generator, from_, to), "uniform_")
+    return _fill(
+        self, uniform_array(_fill_shape(self), self._dtype, generator, from_, to), "uniform_"
+    )
 
 
 def normal_(self: Tensor, mean: float = 0.0, std: float = 1.0, *, generator=None) -> Tensor:
     """Fill with normal numbers of ``mean`` and ``std``."""
-    return _fill(self, normal_array(self._np.shape, self._dtype, generator, mean, std), "normal_")
+    shape = _fill_shape(self)
+    # PyTorch's 16-at-a-time path is for contiguous tensors only
+    contiguous = self._np.flags.c_contiguous
+    array = normal_array(shape, self._dtype, generator, mean, std, one_at_a_time=not contiguous)
+    return _fill(self, array, "normal_")
 
 
 def random_(self: Tensor, from_=None, to=None, *, generator=None) -> Tensor:
     """Fill with integers on [``from_``, ``to``), on [0, ``from_``) given one bound, or on
     the whole range the dtype represents exactly given none."""
+    dtype = self._dtype
     if from_ is None:
-        low, high, overload = 0, _default_random_range(self._dtype), "random_"
-    elif to is None:
-        low, high, overload = 0, int(from_), "random_.to"
+        if dtype.is_complex:
+            raise NotImplementedError(
+                f"\"random_kernel_cpu\" not implemented for '{dtype._legacy[:-6]}'"
+            )
+        low, high, overload = 0, _default_random_range(dtype), "random_"
     else:
-        low, high, overload = int(from_), int(to), "random_.from"
-    return _fill(self, integer_array(self._np.shape, low, high, self._dtype, generator), overload)
+        if to is None:
+            low, high, overload = 0, int(from_), "random_.to"
+        else:
+            low, high, overload = int(from_), int(to), "random_.from"
+        if low >= high:
+            raise RuntimeError(
+                f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}"
+            )
+        _check_random_bounds(dtype, low, high)
+    return _fill(self, integer_array(_fill_shape(self), low, high, dtype, generator), overload)
 
 
 def exponential_(self: Tensor, lambd: float = 1.0, *, generator=None) -> Tensor:
     """Fill with exponential numbers of rate ``lambd``."""
-    if lambd <= 0:
-        raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={lambd}")
-    draws = _gen(generator)._uniform53(self._np.size).reshape(self._np.shape)
-    return _fill(
-        self, ((-1.0 / lambd) * np.log1p(-draws)).astype(self._dtype.np_dtype), "exponential_"
-    )
+    if not lambd > 0:
+        raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={lambd:g}")
+    if not self._dtype.is_floating_point:
+        raise RuntimeError(
+            "Exponential distribution is a continuous probability distribution. dtype must be "
+            f"a floating point but you specified {self._dtype._legacy[:-6]}"
+        )
+    # -1/lambda * log1p(-u) in double, with the C library's log1p as PyTorch's kernel
+    # (NumPy's vectorised log1p differs from it in the last bit for some values)
+    log1p = special("log1p", -_uniform_f64(self, generator))
+    return _fill(self, _from_double((-1.0 / lambd) * log1p, self._dtype), "exponential_")
 
 
-# C++ names PyTorch's continuous-distribution check prints for non-float dtypes
+# C++ names PyTorch's checks print for each dtype
 _CPP_TYPE_NAMES = {
+    "float16": "c10::Half",
+    "bfloat16": "c10::BFloat16",
+    "float32": "float",
+    "float64": "double",
     "bool": "bool",
     "uint8": "unsigned char",
     "int8": "signed char",
@@ -653,7 +774,8 @@ def _from_double(values: np.ndarray, dtype) -> np.ndarray:
 def _uniform_f64(self: Tensor, generator) -> np.ndarray:
     """One double-precision uniform draw per element: PyTorch's CPU kernels for these
     distributions transform ``uniform_real_distribution<double>`` samples one by one."""
-    return _gen(generator)._uniform53(self._np.size).reshape(self._np.shape)
+    shape = _fill_shape(self)
+    return _gen(generator)._uniform53(math.prod(shape)).reshape(shape)
 
 
 def geometric_(self: Tensor, p: float, *, generator=None) -> Tensor:
@@ -713,7 +835,8 @@ def log_normal_(self: Tensor, mean: float = 1.0, std: float = 2.0, *, generator=
     dtype = self._dtype
     if not dtype.is_floating_point:
         raise NotImplementedError(f"\"log_normal_cpu\" not implemented for '{dtype._legacy[:-6]}'")
-    normals = _scalar_normals(_gen(generator), self._np.size).reshape(self._np.shape)
+    shape = _fill_shape(self)
+    normals = _scalar_normals(_gen(generator), math.prod(shape)).reshape(shape)
     # (PyTorch's build fuses this multiply-add: float64 may differ in the last bit)
     with np.errstate(over="ignore"):
         values = np.exp(normals * std + mean)
@@ -722,13 +845,50 @@ def log_normal_(self: Tensor, mean: float = 1.0, std: float = 2.0, *, generator=
 
 def bernoulli_(self: Tensor, p=0.5, *, generator=None) -> Tensor:
     """Fill with 0/1 draws that are 1 with probability ``p`` (a number or a tensor)."""
-    probs = p._np if isinstance(p, Tensor) else p
-    if np.any((np.asarray(probs) < 0) | (np.asarray(probs) > 1)):
-        raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p}")
-    draws = _gen(generator)._uniform53(self._np.size).reshape(self._np.shape)
+    dtype = self._dtype
     if isinstance(p, Tensor):
-        return _fill(self, (draws < probs).astype(self._dtype.np_dtype), "bernoulli_.Tensor", (p,))
-    return _fill(self, (draws < probs).astype(self._dtype.np_dtype), "bernoulli_.float")
+        if dtype.is_complex:
+            raise NotImplementedError(
+                f"\"bernoulli_tensor_cpu_self_\" not implemented for '{dtype._legacy[:-6]}'"
+            )
+        _check_probabilities(p)
+        axes = _iteration_axes(self)
+        # p broadcast to self, visited in self's order
+        probs = np.broadcast_to(p._np, self._np.shape).transpose(axes)
+        draws = _bernoulli_draws(_gen(generator), probs)
+        return _fill(self, (draws < probs).astype(dtype.np_dtype), "bernoulli_.Tensor", (p,))
+    p = float(p)
+    if not 0 <= p <= 1:
+        raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p:g}")
+    if dtype.is_complex:
+        raise NotImplementedError(
+            f"\"bernoulli_scalar_cpu_\" not implemented for '{dtype._legacy[:-6]}'"
+        )
+    shape = _fill_shape(self)
+    draws = _gen(generator)._uniform53(math.prod(shape)).reshape(shape)
+    return _fill(self, (draws < p).astype(dtype.np_dtype), "bernoulli_.float")
+
+
+def _check_probabilities(p: Tensor) -> None:
+    """PyTorch's checks on a tensor of probabilities: a floating dtype, values in [0, 1]."""
+    if not p._dtype.is_floating_point:
+        raise NotImplementedError(
+            f"\"bernoulli_tensor_cpu_p_\" not implemented for '{p._dtype._legacy[:-6]}'"
+        )
+    if not np.all((p._np >= 0) & (p._np <= 1)):  # NaN fails too
+        raise RuntimeError(
+            "Expected p_in >= 0 && p_in <= 1 to be true, but got false.  "
+            "(Could this error message be improved?  If so, please report "
+            "an enhancement request to PyTorch.)"
+        )
+
+
+def _bernoulli_draws(gen: Generator, probs: np.ndarray) -> np.ndarray:
+    """One uniform draw per probability: double precision for float64 probabilities,
+    single precision (24 bits) for the others, as PyTorch's kernel makes them."""
+    if probs.dtype == np.float64:
+        return gen._uniform53(probs.size).reshape(probs.shape)
+    return _uniform24(gen, probs.size).reshape(probs.shape)
 
 
 _FILL_OPS = _register_fill_ops()

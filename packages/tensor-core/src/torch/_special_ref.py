@@ -82,6 +82,7 @@ _FUNCTIONS = {
     "erf": math.erf,
     "erfc": math.erfc,
     "lgamma": _safe_lgamma,
+    "log1p": math.log1p,
     "digamma": _digamma,
     "trigamma": _trigamma,
     "erfinv": _erfinv,
