@@ -976,3 +976,97 @@ POINTWISE_COMPOSITES = [
 ]
 
 GROUPS["pointwise_composites"] = POINTWISE_COMPOSITES
+
+# memory formats (torch._memory_format): strides of channels_last/channels_last_3d copies
+# and allocations, is_contiguous(memory_format=), preserve_format's rules, the layouts of
+# pointwise results, and the rank and argument errors. ``n`` is a (2, 3, 2, 2) tensor.
+_N = "n = torch.arange(24.0).reshape(2, 3, 2, 2)"
+_CL = "torch.channels_last"
+MEMORY_FORMAT = [
+    "torch.channels_last, torch.channels_last_3d, torch.contiguous_format, torch.preserve_format",
+    f"{_N}; n.contiguous(memory_format={_CL})",
+    f"{_N}; n.contiguous(memory_format={_CL}).is_contiguous(), n.contiguous(memory_format={_CL}).is_contiguous(memory_format={_CL})",
+    f"{_N}; n.is_contiguous(memory_format={_CL}), n.is_contiguous(memory_format=torch.preserve_format), n.is_contiguous(memory_format=torch.channels_last_3d)",
+    f"{_N}; y = n.contiguous(memory_format={_CL}); y.contiguous(memory_format={_CL}) is y, y.contiguous()",
+    f"{_N}; n.permute(0, 2, 3, 1).is_contiguous(memory_format={_CL}), n.permute(0, 2, 3, 1).contiguous().permute(0, 3, 1, 2).is_contiguous(memory_format={_CL})",
+    "torch.zeros(2, 1, 3, 3).contiguous(memory_format=torch.channels_last).stride(), torch.zeros(2, 1, 3, 3).is_contiguous(memory_format=torch.channels_last)",
+    "torch.zeros(2, 3, 1, 4).contiguous(memory_format=torch.channels_last).stride(), torch.zeros(2, 3, 4, 1).contiguous(memory_format=torch.channels_last).stride()",
+    "torch.zeros(1, 3, 2, 2).contiguous(memory_format=torch.channels_last).stride(), torch.zeros(2, 3, 1, 1).contiguous(memory_format=torch.channels_last).stride()",
+    "torch.zeros(2, 3, 1, 1).is_contiguous(memory_format=torch.channels_last), torch.zeros(1, 1, 1, 1).is_contiguous(memory_format=torch.channels_last)",
+    "torch.zeros(2, 3, 4, 1).permute(0, 2, 3, 1).is_contiguous(memory_format=torch.channels_last), torch.zeros(2, 1, 4, 5).permute(0, 2, 3, 1).is_contiguous()",
+    "torch.zeros(0, 3, 2, 2).contiguous(memory_format=torch.channels_last).stride(), torch.zeros(0, 3, 2, 2).is_contiguous(memory_format=torch.channels_last)",
+    "torch.empty(2, 0, 2, 2, memory_format=torch.channels_last).stride()",
+    "torch.empty(2, 3, 4, 5, memory_format=torch.channels_last).stride(), torch.empty(2, 1, 4, 5, memory_format=torch.channels_last).stride(), torch.empty(2, 3, 1, 1, memory_format=torch.channels_last).stride()",
+    "torch.empty((2, 3, 2, 4, 5), memory_format=torch.channels_last_3d).stride(), torch.empty(1, 3, 1, 4, 5, memory_format=torch.channels_last_3d).stride()",
+    "torch.empty(2, 3, 4, 5, memory_format=torch.contiguous_format).stride()",
+    "torch.empty(2, 3, 4, 5, memory_format=torch.preserve_format)",
+    "torch.empty(2, 3, 4, memory_format=torch.channels_last)",
+    "torch.empty(2, 3, 4, 5, memory_format=torch.channels_last_3d)",
+    "torch.empty(2, 3, 4, 5, memory_format='channels_last')",
+    "torch.zeros(2, 3, 4).contiguous(memory_format=torch.channels_last)",
+    "torch.zeros(2, 3, 4, 5, 6).contiguous(memory_format=torch.channels_last)",
+    "torch.zeros(2, 3, 4, 5).contiguous(memory_format=torch.channels_last_3d)",
+    "torch.zeros(2, 3, 4).transpose(0, 2).contiguous(memory_format=torch.preserve_format)",
+    "torch.zeros(2, 3).contiguous(memory_format=torch.preserve_format).stride()",
+    "torch.zeros(2, 3, 4).is_contiguous(memory_format=torch.channels_last), torch.zeros(2, 3, 4, 5, 6).is_contiguous(memory_format=torch.channels_last)",
+    "torch.zeros(2, 3).is_contiguous(memory_format='x')",
+    "torch.zeros(2, 3).contiguous(memory_format=1)",
+    "torch.arange(48.0).reshape(2, 3, 2, 2, 2).contiguous(memory_format=torch.channels_last_3d)",
+    "torch.zeros(2, 3, 2, 2, 2).contiguous(memory_format=torch.channels_last_3d).is_contiguous(memory_format=torch.channels_last_3d), torch.zeros(2, 1, 2, 2, 2).is_contiguous(memory_format=torch.channels_last_3d)",
+    f"{_N}; n.to(memory_format={_CL})",
+    f"{_N}; y = n.to(memory_format={_CL}); y.to(memory_format={_CL}) is y, y.to(memory_format=torch.preserve_format) is y, y.to(torch.float32) is y",
+    f"{_N}; n.to(torch.float64, memory_format={_CL})",
+    f"{_N}; n.to('cpu', torch.int32, memory_format={_CL}).stride(), n.to(memory_format={_CL}, copy=True).stride()",
+    f"{_N}; n.contiguous(memory_format={_CL}).to(torch.float64).stride(), n.contiguous(memory_format={_CL}).to(torch.int64, memory_format=torch.contiguous_format).stride()",
+    "torch.zeros(2, 1, 4, 5).to(memory_format=torch.channels_last).stride(), torch.zeros(2, 3, 1, 1).to(memory_format=torch.channels_last).stride()",
+    "torch.zeros(2, 3, 4).to(memory_format=torch.channels_last)",
+    f"{_N}; n.double(memory_format={_CL}).stride(), n.half(memory_format={_CL}).stride(), n.int().stride()",
+    f"{_N}; n.clone(memory_format={_CL})",
+    f"{_N}; y = n.contiguous(memory_format={_CL}); y.clone().stride(), y.clone(memory_format=torch.contiguous_format).stride(), torch.clone(n, memory_format={_CL}).stride()",
+    "torch.zeros(2, 3, 4).clone(memory_format=torch.channels_last)",
+    "torch.zeros(2, 3, 10)[:, :, ::2].clone().stride(), torch.zeros(4, 3, 10).permute(2, 0, 1)[::2].clone().stride()",
+    "torch.zeros(1, 3, 1, 1).expand(2, 3, 4, 5).clone().stride(), torch.zeros(3, 1).expand(3, 4).t().clone().stride()",
+    "torch.empty_strided((1, 2), (1, 2)).clone().stride(), torch.empty_like(torch.empty_strided((1, 2), (1, 2))).stride()",
+    "torch.empty_strided((2, 1, 4, 5), (20, 1, 5, 1)).clone().stride(), torch.empty_strided((2, 1, 4, 5), (20, 1, 5, 1)).contiguous().stride()",
+]
+_LIKE_INPUTS = {
+    "cl": f"{_N}.contiguous(memory_format={_CL})",
+    "permuted": "torch.zeros(2, 3, 4, 5).permute(0, 2, 1, 3)",
+    "gaps": "torch.zeros(2, 3, 8, 5)[:, :, ::2]",
+    "cl_gaps": f"torch.zeros(2, 3, 8, 5).contiguous(memory_format={_CL})[:, :, ::2]",
+    "expanded": "torch.zeros(1, 3, 1, 1).expand(2, 3, 4, 5)",
+    "cl3d_gaps": "torch.zeros(2, 3, 2, 8, 5).contiguous(memory_format=torch.channels_last_3d)[:, :, :, ::2]",
+}
+for _name, _make in _LIKE_INPUTS.items():
+    for _format in (
+        "",
+        ", memory_format=torch.preserve_format",
+        ", memory_format=torch.contiguous_format",
+        f", memory_format={_CL}",
+    ):
+        MEMORY_FORMAT.append(
+            f"t = {_make}; torch.empty_like(t{_format}).stride(), torch.zeros_like(t{_format}).stride(), torch.ones_like(t{_format}).stride(), torch.full_like(t, 2{_format}).stride(), torch.rand_like(t{_format}).stride(), torch.randn_like(t{_format}).stride(), torch.randint_like(t, 5{_format}).stride()"
+        )
+MEMORY_FORMAT += [
+    f"{_N}; torch.zeros_like(n, memory_format={_CL})",
+    "torch.empty_like(torch.zeros(2, 3, 4), memory_format=torch.channels_last)",
+    "torch.zeros_like(torch.zeros(2, 3, 4, 5), memory_format=torch.channels_last_3d)",
+    "torch.empty_like(torch.zeros(2, 3), memory_format='x')",
+    f"{_N}; y = n.contiguous(memory_format={_CL}); y.new_empty((2, 3, 2, 2)).stride(), y.new_zeros(2, 3, 2, 2).stride(), y.new_ones((2, 3, 2, 2)).stride(), y.new_full((2, 3, 2, 2), 1.0).stride()",
+    f"{_N}; y = n.contiguous(memory_format={_CL}); torch.tensor(y).stride(), y.new_tensor(y, dtype=torch.float64).stride(), torch.tensor(y.permute(3, 2, 1, 0)).stride()",
+    "torch.zeros(2, 3, 4, 5, memory_format=torch.channels_last)",
+    # pointwise results: TensorIterator's layout
+    f"{_N}; y = n.contiguous(memory_format={_CL}); y + y, y * 2, torch.relu(y - 5), y.exp().stride(), -y",
+    f"{_N}; y = n.contiguous(memory_format={_CL}); y + n, n + y, y - n, y / (n + 1), torch.maximum(y, n)",
+    f"{_N}; y = n.contiguous(memory_format={_CL}); torch.where(y > 3, y, n), torch.where(n > 3, y, n), y.clamp(n, n + 1), y.lerp(n, 0.5)",
+    f"{_N}; y = n.contiguous(memory_format={_CL}); y + torch.ones(3, 1, 1), torch.ones(1, 3, 1, 1) + y, y + n[0], n[0] + y, torch.add(n[:, :1], y)",
+    f"{_N}; y = n.contiguous(memory_format={_CL}); y > 3, y.double() + n.float(), y.int() & 3, y.sin().stride(), y.sigmoid().stride(), torch.atan2(y, n + 1).stride()",
+    f"{_N}; y = n.contiguous(memory_format={_CL}); y.add(n, alpha=2), y.pow(2), y ** n, y % 5, y.abs().stride(), y.sqrt().stride()",
+    f"{_N}; y = n.contiguous(memory_format={_CL}); y[:, :, :1] + n[:, :, :1], y[:, :, ::2] * 3, y.masked_fill(y > 3, 0)",
+    "y = torch.arange(12.0).reshape(2, 1, 2, 3).contiguous(memory_format=torch.channels_last); y + y, y * 2, y + torch.zeros(2, 1, 2, 3)",
+    "y = torch.arange(6.0).reshape(2, 3, 1, 1).contiguous(memory_format=torch.channels_last); y + y, y * 2, y.exp().stride()",
+    "y = torch.arange(48.0).reshape(2, 3, 2, 2, 2).contiguous(memory_format=torch.channels_last_3d); y + 1, y * y, torch.relu(y).stride(), y + torch.arange(48.0).reshape(2, 3, 2, 2, 2)",
+    "torch.arange(24.0).reshape(2, 3, 4).permute(2, 0, 1) + 1, torch.arange(24.0).reshape(2, 3, 4).permute(2, 0, 1) + torch.zeros(4, 2, 3)",
+]
+
+GROUPS["memory_format"] = MEMORY_FORMAT

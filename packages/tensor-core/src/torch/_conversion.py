@@ -9,10 +9,17 @@ import numpy as np
 
 from . import _dtype
 from ._device import device as _device_cls
-from ._layout import memory_format
+from ._layout import contiguous_format, memory_format
+from ._memory_format import (
+    contiguous_strides,
+    empty_array,
+    format_name,
+    suggest_memory_format,
+    target_strides,
+)
 from ._ops._dispatch import check_inplace, record, register_op
 from ._storage import UntypedStorage
-from ._tensor import Tensor
+from ._tensor import Tensor, make
 
 __all__ = [
     "to",
@@ -38,10 +45,16 @@ def _register(name, function, signature, inplace=False):
     return register_op(name, function, signature, "conversion", inplace=inplace)
 
 
-def cast(input: Tensor, dtype, copy: bool = False) -> Tensor:
-    """``input`` converted to ``dtype``; ``input`` itself when nothing changes."""
+def cast(input: Tensor, dtype, copy: bool = False, memory_format=None) -> Tensor:
+    """``input`` converted to ``dtype`` and laid out by ``memory_format`` (default
+    ``preserve_format``); ``input`` itself when nothing changes (as PyTorch's ``to``:
+    the format counts as unchanged when it is the one the strides suggest)."""
+    name = format_name(memory_format, "to")
     if dtype is input._dtype and not copy:
-        return input
+        if name == "preserve_format":
+            return input
+        if suggest_memory_format(input._np.shape, input.stride()) == name:
+            return input
     if input._dtype.is_complex and not dtype.is_complex:
         warnings.warn(
             "Casting complex values to real discards the imaginary part", UserWarning, stacklevel=3
@@ -52,8 +65,21 @@ def cast(input: Tensor, dtype, copy: bool = False) -> Tensor:
                 "ignore",
                 np.exceptions.ComplexWarning if hasattr(np, "exceptions") else np.ComplexWarning,
             )
-            array = input._np.astype(dtype.np_dtype, order="K")
-    return record(TO_COPY, (input,), Tensor._from_array(array, dtype), (input._dtype,))
+            result = _copy_in_format(input, name, dtype)
+    return record(TO_COPY, (input,), result, (input._dtype,))
+
+
+def _copy_in_format(input: Tensor, name: str, dtype) -> Tensor:
+    """A copy of ``input`` converted to ``dtype`` with the strides ATen's ``empty_like``
+    gives for format ``name`` (values converted by NumPy's unsafe cast)."""
+    array = input._np
+    strides = target_strides(array.shape, input.stride(), name)
+    if strides == contiguous_strides(array.shape):
+        # NumPy's C-order copy has these strides (_from_array fixes size-0/1 dims')
+        return Tensor._from_array(array.astype(dtype.np_dtype, order="C"), dtype)
+    out = empty_array(array.shape, strides, dtype.np_dtype)
+    np.copyto(out, array, casting="unsafe")
+    return make(out, dtype)
 
 
 TO_COPY = _register("_to_copy", cast, "_to_copy(Tensor self, *, ScalarType? dtype=None) -> Tensor")
@@ -80,7 +106,7 @@ def to(self: Tensor, *args, **kwargs) -> Tensor:
     device = kwargs.pop("device", None)
     copy = kwargs.pop("copy", False)
     kwargs.pop("non_blocking", None)
-    kwargs.pop("memory_format", None)
+    memory_format = kwargs.pop("memory_format", None)
     if kwargs:
         raise TypeError(f"to() got an unexpected keyword argument '{next(iter(kwargs))}'")
     for arg in args:
@@ -95,7 +121,7 @@ def to(self: Tensor, *args, **kwargs) -> Tensor:
         else:
             raise TypeError(f"to() received an invalid combination of arguments: {arg!r}")
     _check_device(device)
-    return cast(self, dtype or self._dtype, copy)
+    return cast(self, dtype or self._dtype, copy, memory_format)
 
 
 def _parse_type_name(name: str):
@@ -133,7 +159,7 @@ def type_(self: Tensor, dtype=None, non_blocking: bool = False, **kwargs):
 
 def _dtype_method(target):
     def method(self: Tensor, memory_format=None) -> Tensor:
-        return cast(self, target)
+        return cast(self, target, memory_format=memory_format)
 
     method.__name__ = target.name
     method.__doc__ = f"``self.to({target})``."
@@ -176,9 +202,8 @@ def clone(input: Tensor, *, memory_format: memory_format | None = None) -> Tenso
         >>> x.clone().stride(), x.clone().data_ptr() != x.data_ptr()
         ((1, 3), True)
     """
-    order = "C" if memory_format is not None and memory_format.name == "contiguous_format" else "K"
-    array = np.array(input._np, order=order, copy=True)
-    return record(CLONE, (input,), Tensor._from_array(array, input._dtype))
+    name = format_name(memory_format, "clone")
+    return record(CLONE, (input,), _copy_in_format(input, name, input._dtype))
 
 
 CLONE = _register(
@@ -187,12 +212,16 @@ CLONE = _register(
 
 
 def contiguous(self: Tensor, memory_format=None) -> Tensor:
-    """``self`` when it is C-contiguous, else a C-contiguous copy."""
-    if self._np.flags.c_contiguous:
+    """``self`` when it is contiguous in ``memory_format`` (default
+    ``torch.contiguous_format``), else a copy laid out in it."""
+    name = format_name(memory_format, "contiguous", "contiguous_format")
+    if name == "contiguous_format" and self._np.flags.c_contiguous:
         return self
-    from ._layout import contiguous_format
-
-    return clone(self, memory_format=contiguous_format)
+    if self.is_contiguous(memory_format):
+        return self
+    if name == "preserve_format":
+        raise RuntimeError("preserve memory format is unsupported by the contiguous operator")
+    return clone(self, memory_format=memory_format or contiguous_format)
 
 
 def copy_(self: Tensor, src, non_blocking: bool = False) -> Tensor:

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-import builtins
 import itertools
 import math
 
 import numpy as np
 
 from . import _dtype
+from . import _memory_format as _mf
 from ._device import device as _device_cls
-from ._tensor import Tensor, _dense_flat
+from ._tensor import Tensor, _dense_flat, make
 
 __all__ = [
     "tensor",
@@ -117,6 +117,13 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False) -> Tensor:
     else:
         inferred = _infer_dtype(array)
     target = dtype or inferred
+    if isinstance(data, Tensor):
+        # a copy keeping the tensor's layout (PyTorch's ``to(copy=True)``: preserve_format)
+        strides = _mf.preserve_strides(array.shape, _mf.strides_of(array))
+        copied = _mf.empty_array(array.shape, strides, target.np_dtype)
+        with np.errstate(all="ignore"):
+            np.copyto(copied, array, casting="unsafe")
+        return _finish_exact(copied, target, requires_grad)
     return _finish(np.array(array, dtype=target.np_dtype, order="C"), target, requires_grad)
 
 
@@ -190,12 +197,25 @@ def ones(*size, dtype=None, device=None, requires_grad=False) -> Tensor:
     return _filled("ones", size, 1, dtype, device, requires_grad)
 
 
-def empty(*size, dtype=None, device=None, requires_grad=False) -> Tensor:
-    """An uninitialised tensor; ``size`` as varargs or one sequence."""
+def empty(*size, dtype=None, device=None, requires_grad=False, memory_format=None) -> Tensor:
+    """An uninitialised tensor; ``size`` as varargs or one sequence. ``memory_format``:
+    ``torch.contiguous_format`` (default), ``torch.channels_last`` (4-D) or
+    ``torch.channels_last_3d`` (5-D).
+
+    Examples::
+
+        >>> import torch
+        >>> torch.empty(2, 3, 4, 5, memory_format=torch.channels_last).stride()
+        (60, 1, 15, 3)
+    """
     _check_device(device)
     shape = _parse_size(size, "empty")
     dtype = dtype or _dtype.get_default_dtype()
-    return _finish(np.empty(shape, dtype=dtype.np_dtype), dtype, requires_grad)
+    name = _mf.format_name(memory_format, "empty", "contiguous_format")
+    if name == "contiguous_format":
+        return _finish(np.empty(shape, dtype=dtype.np_dtype), dtype, requires_grad)
+    strides = _mf.format_strides(shape, name)
+    return _finish_exact(_mf.empty_array(shape, strides, dtype.np_dtype), dtype, requires_grad)
 
 
 def full(size, fill_value, *, dtype=None, device=None, requires_grad=False) -> Tensor:
@@ -207,40 +227,27 @@ def full(size, fill_value, *, dtype=None, device=None, requires_grad=False) -> T
 
 def _like(input: Tensor, fill, dtype, device, requires_grad, memory_format) -> Tensor:
     """A new tensor shaped like ``input``, filled with ``fill`` (None: uninitialised),
-    laid out by ``memory_format`` (default: keep ``input``'s dim order, as PyTorch's
-    ``preserve_format``)."""
+    laid out by ``memory_format`` (default ``preserve_format``: a non-overlapping and
+    dense ``input``'s own strides, else dense strides in ``input``'s dim order)."""
     _check_device(device)
     if not isinstance(input, Tensor):
         raise TypeError(f"argument 'input' must be Tensor, not {type(input).__name__}")
     dtype = dtype or input._dtype
-    array = _empty_in_format(input._np, dtype.np_dtype, memory_format)
+    name = _mf.format_name(memory_format, "empty_like")
+    strides = _mf.target_strides(input._np.shape, input.stride(), name)
+    array = _mf.empty_array(input._np.shape, strides, dtype.np_dtype)
     if fill is not None:
         array[...] = fill
-    return _finish(array, dtype, requires_grad)
+    return _finish_exact(array, dtype, requires_grad)
 
 
-_CHANNELS_LAST_RANK = {"channels_last": 4, "channels_last_3d": 5}
-
-
-def _empty_in_format(like: np.ndarray, np_dtype, memory_format) -> np.ndarray:
-    name = "preserve_format" if memory_format is None else getattr(memory_format, "name", None)
-    if name == "preserve_format":
-        # NumPy's "K" order keeps the input's dim order, as PyTorch's preserve_format does
-        return np.empty_like(like, dtype=np_dtype, order="K")
-    if name == "contiguous_format":
-        return np.empty(like.shape, dtype=np_dtype)
-    rank = _CHANNELS_LAST_RANK.get(name)
-    if rank is None:
-        raise TypeError(
-            "argument 'memory_format' must be torch.memory_format, not "
-            f"{type(memory_format).__name__}"
-        )
-    if like.ndim != rank:
-        raise RuntimeError(f"required rank {rank} tensor to use {name} format")
-    # channels last: allocate N, spatial..., C and view it as N, C, spatial...
-    order = (0, *builtins.range(2, rank), 1)
-    shape = tuple(like.shape[i] for i in order)
-    return np.empty(shape, dtype=np_dtype).transpose(np.argsort(order))
+def _finish_exact(array: np.ndarray, dtype, requires_grad: bool) -> Tensor:
+    """Wrap a fresh dense array keeping its strides exactly (those of size-0 and size-1
+    dims too, which ``_finish`` would make contiguous)."""
+    result = make(array, dtype)
+    if requires_grad:
+        result.requires_grad_(True)
+    return result
 
 
 def zeros_like(

@@ -575,34 +575,47 @@ def _uniform24(gen: Generator, n: int) -> np.ndarray:
     return (gen._u32(n) & np.uint64(0xFFFFFF)).astype(np.float32) * np.float32(2.0**-24)
 
 
-def _empty_like(input: Tensor, dtype) -> Tensor:
+def _empty_like(input: Tensor, dtype, memory_format=None) -> Tensor:
     """An uninitialised tensor laid out as ``input`` (PyTorch's ``preserve_format``): the
     ``*_like`` functions fill it in place, so a transposed ``input`` gives numbers in
     memory order, as in PyTorch."""
     from ._creation import empty_like
 
-    return empty_like(input, dtype=dtype)
+    return empty_like(input, dtype=dtype, memory_format=memory_format)
 
 
-def rand_like(input: Tensor, *, dtype=None, requires_grad=False, generator=None) -> Tensor:
+def rand_like(
+    input: Tensor, *, dtype=None, requires_grad=False, generator=None, memory_format=None
+) -> Tensor:
     """Uniform random numbers on [0, 1) in the shape (and layout) of ``input``."""
-    result = uniform_(_empty_like(input, dtype), generator=generator)
+    result = uniform_(_empty_like(input, dtype, memory_format), generator=generator)
     return result.requires_grad_(True) if requires_grad else result
 
 
-def randn_like(input: Tensor, *, dtype=None, requires_grad=False, generator=None) -> Tensor:
+def randn_like(
+    input: Tensor, *, dtype=None, requires_grad=False, generator=None, memory_format=None
+) -> Tensor:
     """Standard normal random numbers in the shape (and layout) of ``input``."""
-    result = normal_(_empty_like(input, dtype), generator=generator)
+    result = normal_(_empty_like(input, dtype, memory_format), generator=generator)
     return result.requires_grad_(True) if requires_grad else result
 
 
 def randint_like(
-    input: Tensor, low=0, high=None, *, dtype=None, requires_grad=False, generator=None
+    input: Tensor,
+    low=0,
+    high=None,
+    *,
+    dtype=None,
+    requires_grad=False,
+    generator=None,
+    memory_format=None,
 ) -> Tensor:
     """Random integers on [``low``, ``high``) in the shape (and layout) of ``input``."""
     if high is None:
         low, high = 0, low
-    result = random_(_empty_like(input, dtype), int(low), int(high), generator=generator)
+    result = random_(
+        _empty_like(input, dtype, memory_format), int(low), int(high), generator=generator
+    )
     return result.requires_grad_(True) if requires_grad else result
 
 

@@ -142,8 +142,18 @@ class Tensor:
     def storage_offset(self) -> int:
         return self._offset
 
-    def is_contiguous(self) -> bool:
-        return self._np.flags.c_contiguous
+    def is_contiguous(self, memory_format=None) -> bool:
+        """Whether the elements are laid out densely in ``memory_format``'s order
+        (default ``torch.contiguous_format``; the channels-last formats are False for
+        tensors of other ranks; size-1 dims may have any stride)."""
+        if memory_format is None:
+            return self._np.flags.c_contiguous
+        from ._memory_format import format_name, is_contiguous_as
+
+        name = format_name(memory_format, "is_contiguous")
+        if name in ("contiguous_format", "preserve_format"):
+            return self._np.flags.c_contiguous
+        return is_contiguous_as(self._np.shape, self.stride(), name)
 
     def untyped_storage(self) -> UntypedStorage:
         return self._storage

@@ -174,7 +174,7 @@ def nonzero_static(input: Tensor, *, size: int, fill_value: int = -1) -> Tensor:
     """``nonzero(input)`` cut or padded with ``fill_value`` rows to exactly ``size`` rows."""
     found = torch.nonzero(input)
     if found.shape[0] >= size:
-        return found[:size].clone()
+        return found[:size].clone(memory_format=torch.contiguous_format)
     pad = torch.full((size - found.shape[0], found.shape[1]), fill_value, dtype=torch.int64)
     return torch.cat([found, pad], 0)
 

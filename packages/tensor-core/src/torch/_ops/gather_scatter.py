@@ -203,6 +203,8 @@ def masked_fill(input: Tensor, mask: Tensor, value) -> Tensor:
     filled = where(mask, value, input)
     if filled._dtype is not input._dtype:
         filled = filled.to(input._dtype)
+    if not filled._np.flags.c_contiguous:
+        filled = filled.contiguous()  # PyTorch fills a contiguous clone of ``input``
     if filled._np.shape != input._np.shape:
         raise RuntimeError(
             f"output with shape {list(input._np.shape)} doesn't match the "

@@ -10,8 +10,9 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _dtype
+from .._memory_format import pointwise_layout
 from .._native import large_binary, large_exp
-from .._tensor import Tensor
+from .._tensor import Tensor, make
 from ._dispatch import (
     SparseLayoutError,
     check_inplace,
@@ -285,6 +286,14 @@ def _shift(ufunc):
 
 # ------------------------------------------------------------------------ builder
 
+
+def _wrap(result: np.ndarray, dtype, operands) -> Tensor:
+    """The tensor for a pointwise result, laid out as PyTorch's TensorIterator would
+    (channels-last inputs give channels-last results)."""
+    array, moved = pointwise_layout(result, operands)
+    return make(array, dtype) if moved else Tensor._from_array(array, dtype)
+
+
 INPLACE: dict[str, object] = {}
 
 
@@ -350,7 +359,10 @@ def _binary(
             return sparse_kernel(name, error)(input, other, alpha_value, *extra)
         if out is not None:
             return _write_out(out, result, dtype)
-        return record(op, (input, other), Tensor._from_array(result, dtype), (alpha_value,) + extra)
+        tensor = _wrap(
+            result, dtype, (input._np, other._np if isinstance(other, Tensor) else other)
+        )
+        return record(op, (input, other), tensor, (alpha_value,) + extra)
 
     def inplace(self: Tensor, other, **kwargs):
         alpha_value = kwargs.pop("alpha", 1) if alpha else 1
@@ -504,7 +516,8 @@ def _unary(
             result = np.asarray(kernel(operand(input, dtype), **values), dtype=made.np_dtype)
         if out is not None:
             return _write_out(out, result, made)
-        return record(op, (input,), Tensor._from_array(result, made), tuple(values.values()))
+        tensor = _wrap(result, made, (input._np,))
+        return record(op, (input,), tensor, tuple(values.values()))
 
     def inplace(self: Tensor, *args, **kwargs):
         values = options({**dict(zip(defaults, args)), **kwargs})

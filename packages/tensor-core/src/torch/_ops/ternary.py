@@ -16,7 +16,7 @@ from ._dispatch import (
     register_op,
     result_type,
 )
-from .pointwise import INPLACE, _check_broadcast_into, _snapshot, can_cast
+from .pointwise import INPLACE, _check_broadcast_into, _snapshot, _wrap, can_cast
 
 __all__ = ["where", "clamp", "clip", "lerp", "addcmul", "addcdiv"]
 
@@ -106,6 +106,12 @@ def _inplace(name, function, direct=None, differentiable=True):
     return method
 
 
+def _arrays(*operands) -> tuple:
+    """The TensorIterator operands of a pointwise op: tensors' arrays, None left out (an
+    absent clamp bound), anything else a wrapped scalar."""
+    return tuple(o._np if isinstance(o, Tensor) else o for o in operands if o is not None)
+
+
 # --------------------------------------------------------------------------- where
 
 
@@ -135,11 +141,8 @@ def where(condition, input=None, other=None):
         )
     dtype = result_type(input, other)
     array = np.where(condition._np, _array(input, dtype), _array(other, dtype))
-    return record(
-        WHERE,
-        (condition, input, other),
-        Tensor._from_array(np.asarray(array, dtype=dtype.np_dtype), dtype),
-    )
+    result = _wrap(np.asarray(array, dtype=dtype.np_dtype), dtype, _arrays(condition, input, other))
+    return record(WHERE, (condition, input, other), result)
 
 
 WHERE = _register("where", where, "where(Tensor condition, Tensor self, Tensor other) -> Tensor")
@@ -168,7 +171,7 @@ def clamp(input: Tensor, min=None, max=None, *, out=None) -> Tensor:  # noqa: A0
         array = np.maximum(array, operand(min, dtype))
     if max is not None:
         array = np.minimum(array, operand(max, dtype))
-    result = Tensor._from_array(np.asarray(array, dtype=dtype.np_dtype), dtype)
+    result = _wrap(np.asarray(array, dtype=dtype.np_dtype), dtype, _arrays(input, min, max))
     if out is not None:
         from .pointwise import _write_out
 
@@ -216,11 +219,8 @@ def lerp(input: Tensor, end: Tensor, weight) -> Tensor:
     span = stop - start
     one = np.asarray(1, dtype=dtype.np_dtype)
     array = np.where(np.abs(w) < 0.5, start + w * span, stop - span * (one - w))
-    return record(
-        LERP,
-        (input, end, weight),
-        Tensor._from_array(np.asarray(array, dtype=dtype.np_dtype), dtype),
-    )
+    result = _wrap(np.asarray(array, dtype=dtype.np_dtype), dtype, _arrays(input, end, weight))
+    return record(LERP, (input, end, weight), result)
 
 
 LERP = _register("lerp", lerp, "lerp(Tensor self, Tensor end, Tensor weight) -> Tensor")
