@@ -1489,3 +1489,114 @@ y = torch.logcumsumexp(x, 0)
 y.add_(1)
 y.sum().backward()
 """
+
+
+# Ops that PyTorch records under a node of its own whose backward raises (igamma/igammac in
+# their first argument only; the index outputs of unique do not require grad), and the
+# gradient of igamma/igammac in their second argument.
+_RAISING_NODES_PARTS = """
+a = torch.tensor([0.5, 1.5, 3.0], dtype=torch.float64, requires_grad=True)
+b = torch.tensor([1.0, 2.0, 0.5], dtype=torch.float64, requires_grad=True)
+w = torch.tensor([0.5, 1.0, 2.0, 3.0], requires_grad=True)
+u = torch.tensor([3.0, 1.0, 1.0, 2.0], requires_grad=True)
+
+def flags(*ts):
+    return [(t.requires_grad, None if t.grad_fn is None else (type(t.grad_fn).__name__, t.grad_fn.name(), len(t.grad_fn.next_functions))) for t in ts]
+"""
+_RAISING_NODES = {
+    "igamma_flags": "out = flags(torch.igamma(a, b), torch.igamma(a, b.detach()), torch.igamma(a.detach(), b), torch.igammac(a, b), torch.special.gammainc(a, b), torch.special.gammaincc(a, b))",
+    "igamma_input!": "torch.igamma(a, b.detach()).sum().backward()",
+    "igamma_both!": "torch.igamma(a, b).sum().backward()",
+    "igammac_input!": "torch.igammac(a, b.detach()).sum().backward()",
+    "gammainc_input!": "torch.special.gammainc(a, b.detach()).sum().backward()",
+    "igamma_inplace!": "h = a.detach().clone().requires_grad_() * 1\nh.igamma_(b.detach())\nout = flags(h)\nh.sum().backward()",
+    "igamma_other_grad": "out = torch.autograd.grad((torch.igamma(a.detach(), b) * torch.tensor([1.0, -2.0, 0.5], dtype=torch.float64)).sum(), b)",
+    "igammac_other_grad": "out = torch.autograd.grad(torch.igammac(a.detach(), b).sum(), b)",
+    "igamma_other_broadcast": "out = torch.autograd.grad(torch.igamma(a.detach()[:, None], b[:2]).sum(), b)",
+    "igamma_other_gradgradcheck": "out = torch.autograd.gradgradcheck(lambda t: torch.igamma(a.detach(), t), (b,))",
+    "bincount_flags": "r = torch.bincount(torch.tensor([0, 1, 1, 3]), weights=w, minlength=6)\nout = (r, flags(r), torch.bincount(torch.tensor([0, 1]), weights=w.detach()[:2]).requires_grad)",
+    "bincount!": "torch.bincount(torch.tensor([0, 1, 1, 3]), weights=w).sum().backward()",
+    "bincount_empty": "r = torch.bincount(torch.tensor([], dtype=torch.long), weights=torch.tensor([], requires_grad=True), minlength=2)\nout = (r, flags(r))",
+    "histc_flags": "r = torch.histc(w, bins=4, min=0, max=4)\nout = (r, flags(r))",
+    "histogram_flags": "h = torch.histogram(w, bins=4)\nout = (h, flags(*h), h.hist.grad_fn is h.bin_edges.grad_fn)",
+    "histogram_weight_flags": "h = torch.histogram(w.detach(), bins=torch.tensor([0.0, 1.0, 4.0]), weight=w)\nout = (h, flags(*h))",
+    "histogram!": "torch.histogram(w, bins=4).hist.sum().backward()",
+    "histogram_edges!": "torch.histogram(w, bins=4).bin_edges.sum().backward()",
+    "unique_flags": "out = flags(*torch.unique(u, return_inverse=True, return_counts=True), torch.unique(u, sorted=False), u.unique(), torch.unique(u * 2))",
+    "unique_dim_flags": "out = flags(*torch.unique(u.reshape(2, 2), dim=0, return_inverse=True))",
+    "unique_consecutive_flags": "out = flags(torch.unique_consecutive(u), torch.unique_consecutive(u.reshape(2, 2), dim=1))",
+    "unique!": "torch.unique(u).sum().backward()",
+    "unique_dim!": "torch.unique(u.reshape(2, 2), dim=1).sum().backward()",
+    "unique_consecutive!": "torch.unique_consecutive(u).sum().backward()",
+    "unique_consecutive_dim!": "torch.unique_consecutive(u.reshape(2, 2), dim=0).sum().backward()",
+    "unique_int": "out = flags(torch.unique(torch.tensor([3, 1, 1])))",
+}
+for _name, _code in _RAISING_NODES.items():
+    CASES[f"raising_node_{_name}"] = _RAISING_NODES_PARTS + _code + "\n"
+
+
+# In-place writes into the outputs of ops that return several views (unbind, split, chunk,
+# split_with_sizes) and into views of them raise; so does using one after its base was
+# written in place.
+_MULTI_VIEW_PARTS = """
+x = torch.arange(6.0).reshape(2, 3).requires_grad_()
+b = x * 1
+"""
+_MULTI_VIEW = {
+    "unbind!": "b.unbind()[0].mul_(2)",
+    "unbind_dim1!": "torch.unbind(b, 1)[2].add_(1)",
+    "unbind_leaf!": "x.unbind()[1].mul_(2)",
+    "split!": "b.split(1)[1].zero_()",
+    "split_sizes!": "b.split([1, 1])[1].copy_(torch.ones(1, 3))",
+    "split_with_sizes!": "b.split_with_sizes([2, 1], 1)[0].mul_(2)",
+    "chunk!": "b.chunk(2)[0].mul_(2)",
+    "chunk_one!": "b.chunk(1)[0].mul_(2)",
+    "slice_of_unbind!": "b.unbind()[0][1:].mul_(2)",
+    "view_of_unbind!": "b.unbind()[1].view(3, 1).mul_(2)",
+    "iadd!": "v = b.unbind()[0]\nv += 1",
+    "base_modified!": "v = b.unbind()\nb.mul_(2)\nv[0].sum().backward()",
+    "written_without_grad!": "v = b.unbind()[0]\nwith torch.no_grad():\n    v.mul_(2)\nv.sum().backward()",
+    "no_grad_base": "v = x.detach().unbind()[0]\nv.mul_(2)\nout = (v, v.requires_grad)",
+    "detached": "v = b.unbind()[0].detach()\nv.mul_(2)\nout = (v, v.requires_grad)",
+    "tensor_split_allowed": "v = b.tensor_split(2)[0]\nv.mul_(2)\nb.sum().backward()\nout = (b, x.grad)",
+    "out_of_place": "v = b.unbind()\n(v[0] * 2 + v[1]).sum().backward()\nout = x.grad",
+}
+for _name, _code in _MULTI_VIEW.items():
+    CASES[f"multi_view_{_name}"] = _MULTI_VIEW_PARTS + _code + "\n"
+
+
+# The node names of views and indexing (gradients unchanged).
+_VIEW_NAMES_PARTS = """
+x = torch.arange(24.0).reshape(2, 3, 4).requires_grad_()
+m = torch.arange(12.0).reshape(3, 4).requires_grad_()
+v = torch.arange(6.0, requires_grad=True)
+c = torch.tensor([1 + 2j, 3 - 1j, 0.5j], requires_grad=True)
+"""
+_VIEW_NAMES = {
+    "select": "[x[0], x[-1], x.select(0, 1), m.select(1, -1), m[:, 1], x[..., 1], m[0, 1], m[0, :], m[torch.tensor(1)], m[0:3, 1], m[:100, 1]]",
+    "slice": "[m[1:3], m[:], m[0:3], m[::2], m[1:], m[:, 1:3], m[0, 1:3], m[:, -4:], m.narrow(1, 1, 2), m.narrow(0, 0, 3)]",
+    "alias": "[m[...], m[:, :], m[..., :], m[:, 0:4], m[:3, :4], m[:, ::1], m[(slice(None),)]]",
+    "unsqueeze": "[m[None], m[:, None], m[None, :], m.unsqueeze(0), v.unsqueeze(-1), torch.zeros(0, 2, requires_grad=True).unsqueeze(1)]",
+    "squeeze": "[m[None].squeeze(), m[None].squeeze(0), m[None].squeeze((0,)), m.squeeze(), m.squeeze(1)]",
+    "transpose": "[m.t(), m.T, m.mT, x.transpose(0, 2), x.swapaxes(0, 1), x.swapdims(1, 2), m.adjoint(), m.H, x.permute(2, 0, 1), x.movedim(0, 2)]",
+    "diagonal_unfold": "[m.diagonal(), m.diagonal(1), torch.diagonal(x, 0, 1, 2), v.unfold(0, 2, 1)]",
+    "split": "[*m.split(2), *m.split([1, 2]), *m.split_with_sizes([3, 1], 1), *m.chunk(2), *m.chunk(2, 1), *m.tensor_split(2), *m.unbind(), *torch.unbind(m, 1)]",
+    "other_views": "[m.view(4, 3), m.reshape(4, 3), v.expand(2, 6), x.flatten(), c.real, c.imag, torch.view_as_real(c), (m * 2)[0]]",
+}
+for _name, _expr in _VIEW_NAMES.items():
+    CASES[f"view_names_{_name}"] = (
+        _VIEW_NAMES_PARTS
+        + f"ys = {_expr}\n"
+        + "out = [type(y.grad_fn).__name__ for y in ys] + [y.grad_fn.name() for y in ys]\n"
+    )
+CASES["view_names_gradients"] = (
+    _VIEW_NAMES_PARTS
+    + """
+w = torch.arange(1.0, 13.0).reshape(3, 4)
+ys = [m[0], m[1:3], m[:, None], m[...], m.t(), m.narrow(1, 1, 2), m.diagonal(1), m[None].squeeze(0), *m.split([1, 2]), *m.unbind(1), m.unfold(1, 2, 1), m.unsqueeze(0), m[0, 1:3]]
+loss = sum((y * torch.arange(1.0, y.numel() + 1).reshape(y.shape)).sum() for y in ys)
+(gm,) = torch.autograd.grad(loss, m, create_graph=True)
+(gg,) = torch.autograd.grad((gm * w).sum() + loss, m)
+out = (gm, gg)
+"""
+)

@@ -8,6 +8,7 @@ import numpy as np
 
 from . import _dtype
 from ._interface import OpDef, ops
+from ._ops import views
 from ._ops._dispatch import check_inplace, record
 from ._ops.views import alias_of_array, strided_view
 from ._tensor import Tensor
@@ -146,8 +147,36 @@ def _check_masks(shape, index: tuple) -> None:
             dim += 1
 
 
+def _basic_view_op(self: Tensor, index):
+    """The composite PyTorch's indexing ends with for a basic index, which names the
+    view's node: entries apply left to right (``None`` unsqueezes, an int selects, a slice
+    slices unless it keeps a whole dim); none left is an alias. A lone slice always
+    slices."""
+    if isinstance(index, slice):
+        return views.SLICE
+    items = index if isinstance(index, tuple) else (index,)
+    span = self._np.ndim - sum(i is not None and i is not Ellipsis for i in items)
+    op, dim = views.ALIAS, 0
+    for item in items:
+        if item is None:
+            op = views.UNSQUEEZE
+            continue
+        if item is Ellipsis:
+            dim += span
+            continue
+        if isinstance(item, slice):
+            whole = item.start in (None, 0) and item.step in (None, 1)
+            if not (whole and (item.stop is None or item.stop >= self._np.shape[dim])):
+                op = views.SLICE
+        else:
+            op = views.SELECT
+        dim += 1
+    return op
+
+
 def _basic_view(self: Tensor, index):
     """The view for a basic index (a 0-dim view, not a NumPy scalar, for all-int ones)."""
+    op = _basic_view_op(self, index)
     if not isinstance(index, tuple):
         index = (index,)
     if Ellipsis not in index:
@@ -159,8 +188,8 @@ def _basic_view(self: Tensor, index):
     if array.size == 0 or any(item is None for item in index):
         # NumPy's empty views keep neither strides nor offset, and its new axes have
         # stride 0 where PyTorch's unsqueeze gives size * stride of the next dim
-        return strided_view(self, *_basic_geometry(self, index))
-    return alias_of_array(self, array)
+        return strided_view(self, *_basic_geometry(self, index), op)
+    return alias_of_array(self, array, op)
 
 
 def _basic_geometry(self: Tensor, index: tuple):

@@ -491,6 +491,10 @@ def _existing_accumulator(tensor):
 _node_classes: dict[str, type] = {}
 
 
+def _not_implemented_name(self) -> str:
+    return "torch::autograd::NotImplemented"  # PyTorch's name() of such nodes
+
+
 def _node_class(op_name: str) -> type:
     """The node class of an op, named as PyTorch names it (``AddBackward0``); one per op
     (ops sharing a name differ in their array formulas)."""
@@ -506,6 +510,8 @@ def _node_class(op_name: str) -> type:
         if derivative.outputs > 1:
             namespace["_num_outputs"] = derivative.outputs
             base = MultiOutputNode
+        if derivative.node_name == "NotImplemented":
+            namespace["name"] = _not_implemented_name
         cls = _node_classes[op_name] = type(derivative.node_name, (base,), namespace)
     return cls
 
@@ -609,6 +615,7 @@ class Engine(GradEngine):
             edges = (edge(inputs[0]),)
         else:
             edges = tuple([edge(x) for x in inputs])
+        source = inputs[0]
         if drops is not None:
             inputs = _unsaved_to_meta(inputs, drops)
         if check_inputs:
@@ -623,6 +630,10 @@ class Engine(GradEngine):
         output._grad_fn = node
         if output._base is not None:
             output._view_version = output._version_[0]
+            if cls.__name__ in _MULTI_VIEW_NODES:
+                _mark_multi_view(output, cls.__name__, saved[-1])
+            elif _multi_views and _multi_view_of(source) is not None:
+                _mark_multi_view(output, cls.__name__, 0)
         output._requires_grad = True
         if _saved_hooks._open[0]:
             _pack_saved(node, output)
@@ -652,6 +663,12 @@ class Engine(GradEngine):
             _pack_saved(node, outputs)
 
     def inplace_on_view(self, view) -> None:
+        entry = _multi_view_of(view) if _multi_views else None
+        if entry is not None:
+            raise RuntimeError(_multi_view_message(entry, "is being modified inplace"))
+        base = view._base
+        if base._requires_grad and base._grad_fn is None:
+            return  # a view of a leaf: the caller raises
         self._pending_view = view
 
     def view_rebased(self, view) -> None:
@@ -699,6 +716,44 @@ class Engine(GradEngine):
 
 
 # ------------------------------------------------------------------- in-place on views
+
+#: the nodes of the views that ops returning several views give (``unbind``, ``split``,
+#: ``chunk``, ``split_with_sizes``): PyTorch forbids in-place writes into them
+_MULTI_VIEW_NODES = frozenset({"UnbindBackward0", "SplitBackward0", "SplitWithSizesBackward0"})
+#: id of such a view (or of a view of one, made with grad recorded) -> (weak reference,
+#: name of the node that made it, its output number), as PyTorch's view creation meta
+_multi_views: dict[int, tuple] = {}
+
+
+def _mark_multi_view(view, node_name: str, output_nr: int) -> None:
+    key = id(view)
+
+    def forget(ref, key=key):
+        entry = _multi_views.get(key)
+        if entry is not None and entry[0] is ref:
+            del _multi_views[key]
+
+    _multi_views[key] = (
+        weakref.ref(view, forget),
+        re.sub(r"Backward\d*$", "", node_name),
+        output_nr,
+    )
+
+
+def _multi_view_of(view):
+    """(reference, op name, output number) when ``view`` came out of an op returning
+    several views, else ``None``."""
+    entry = _multi_views.get(id(view))
+    return entry if entry is not None and entry[0]() is view else None
+
+
+def _multi_view_message(entry, what: str) -> str:
+    return (
+        f"Output {entry[2]} of {entry[1]} is a view and {what}. This view is the output of "
+        "a function that returns multiple views. Such functions do not allow the output "
+        "views to be modified inplace. You should replace the inplace operation by an "
+        "out-of-place one."
+    )
 
 
 def _geometry(t) -> tuple:
@@ -801,6 +856,13 @@ def _refresh_view(view):
     """The node of ``view`` once its base was written in place after that node was made
     (through the base itself or another of its views): a strided view of the base's
     current history, as PyTorch regenerates it. Returns the view's node."""
+    entry = _multi_view_of(view) if _multi_views else None
+    if entry is not None:
+        raise RuntimeError(
+            _multi_view_message(
+                entry, "its base or another view of its base has been modified inplace"
+            )
+        )
     view._view_version = view._version_[0]
     base = view._base
     if view._grad_fn is None or not base._requires_grad:

@@ -115,19 +115,19 @@ def check_inplace(self: Tensor, *others) -> bool:
     )
     if not recording:
         return False
+    base = self._base
+    if base is not None:
+        # the engine rebases the history of the view's base when the write is recorded
+        # (it raises first for an output of an op returning several views, as PyTorch)
+        get_grad_engine().inplace_on_view(self)
     if self._requires_grad and self.grad_fn is None and self._base is None:
         raise RuntimeError(
             "a leaf Variable that requires grad is being used in an in-place operation."
         )
-    base = self._base
-    if base is not None:
-        if base._requires_grad and base.grad_fn is None:
-            raise RuntimeError(
-                "a view of a leaf Variable that requires grad is being used in an in-place "
-                "operation."
-            )
-        # the engine rebases the history of the view's base when the write is recorded
-        get_grad_engine().inplace_on_view(self)
+    if base is not None and base._requires_grad and base.grad_fn is None:
+        raise RuntimeError(
+            "a view of a leaf Variable that requires grad is being used in an in-place operation."
+        )
     return True
 
 

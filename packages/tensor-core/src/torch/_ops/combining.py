@@ -17,8 +17,9 @@ import numpy as np
 import torch
 
 from .. import _dtype
+from .._interface import OpDef
 from .._tensor import Tensor, _is_grad_recording
-from ._dispatch import refuses_complex
+from ._dispatch import record, refuses_complex
 from .gather_scatter import _inplace
 
 __all__ = [
@@ -139,15 +140,28 @@ def unique_consecutive(
         if moved.shape[0]:
             starts[1:] = (moved[1:] != moved[:-1]).any(axis=1)
         # selected along the leading dim of the moved tensor, as PyTorch lays it out
-        values = input.movedim(d, 0).index_select(0, _long(np.flatnonzero(starts))).movedim(0, d)
+        with torch.no_grad():
+            values = input.movedim(d, 0).index_select(0, _long(np.flatnonzero(starts)))
+            values = values.movedim(0, d)
         inverse_shape = (array.shape[d],)
-    result = [values]
+    result = [record(UNIQUE_CONSECUTIVE, (input,), values)]
     if return_inverse:
         result.append(_long((np.cumsum(starts) - 1).reshape(inverse_shape)))
     if return_counts:
         edges = np.append(np.flatnonzero(starts), starts.size)
         result.append(_long(np.diff(edges)))
     return result[0] if len(result) == 1 else tuple(result)
+
+
+# NOTE: not in the op registry (no op-database entry): recorded for autograd only, as
+# PyTorch records it (its backward raises)
+UNIQUE_CONSECUTIVE = OpDef(
+    name="unique_consecutive",
+    signature="unique_consecutive(Tensor self, bool return_inverse=False, "
+    "bool return_counts=False, int? dim=None) -> (Tensor, Tensor, Tensor)",
+    kernels={},
+    family="combining",
+)
 
 
 # ------------------------------------------------------------- products and diagonals

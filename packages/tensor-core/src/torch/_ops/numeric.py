@@ -15,7 +15,9 @@ import numpy as np
 import torch
 
 from .. import _dtype, _return_types
+from .._interface import OpDef
 from .._tensor import Tensor
+from ._dispatch import record
 from .gather_scatter import _inplace
 
 __all__ = [
@@ -298,10 +300,24 @@ def histogram(input: Tensor, bins=100, *, range=None, weight=None, density=False
     w = None if weight is None else weight._np.reshape(-1)
     counts, bin_edges = np.histogram(data, bins=edges, range=range, weights=w, density=density)
     dtype = input._dtype
-    return _return_types.histogram(
+    result = (
         Tensor._from_array(np.ascontiguousarray(counts, dtype=dtype.np_dtype), dtype),
         Tensor._from_array(np.ascontiguousarray(bin_edges, dtype=dtype.np_dtype), dtype),
     )
+    # as PyTorch's fallback node: edges for the inputs that require grad only
+    inputs = tuple(t for t in (input, bins, weight) if isinstance(t, Tensor) and t.requires_grad)
+    return _return_types.histogram(*record(HISTOGRAM, inputs, result))
+
+
+# NOTE: not in the op registry (no op-database entry): recorded for autograd only, as
+# PyTorch records it (its backward raises)
+HISTOGRAM = OpDef(
+    name="histogram",
+    signature="histogram(Tensor self, Tensor bins, *, Tensor? weight=None, bool density=False) "
+    "-> (Tensor hist, Tensor bin_edges)",
+    kernels={},
+    family="numeric",
+)
 
 
 # ------------------------------------------------------------- pointwise extras

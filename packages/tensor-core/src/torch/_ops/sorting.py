@@ -7,8 +7,9 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _dtype, _return_types
+from .._interface import OpDef
 from .._tensor import Tensor
-from ._dispatch import refuse_complex, refuses_complex, result_type
+from ._dispatch import record, refuse_complex, refuses_complex, result_type
 from .gather_scatter import gather
 
 __all__ = [
@@ -119,6 +120,7 @@ def unique(
         values, inverse, counts = _unique_flat(input._np)
         inverse = inverse.reshape(input._np.shape)
     result = [Tensor._from_array(np.asarray(values, order="C"), input._dtype)]
+    record(UNIQUE if dim is None else UNIQUE_DIM, (input,), result[0])
     if return_inverse:
         result.append(_long(inverse))
     if return_counts:
@@ -260,10 +262,31 @@ def bincount(input: Tensor, weights=None, minlength: int = 0) -> Tensor:
         raise RuntimeError("weights should be 1-d and have the same length as input")
     w = None if weights is None else weights._np
     counts = np.bincount(input._np, weights=w, minlength=minlength)
-    if weights is None:
-        return _long(counts)
+    if weights is None or not input._np.size:  # PyTorch: int64 counts for no input
+        return _long(counts.astype(np.int64))
     dtype = weights._dtype if weights._dtype.is_floating_point else _dtype.float64
-    return Tensor._from_array(np.asarray(counts, dtype=dtype.np_dtype), dtype)
+    result = Tensor._from_array(np.asarray(counts, dtype=dtype.np_dtype), dtype)
+    return record(BINCOUNT, (weights,), result)
+
+
+# NOTE: not in the op registry (no op-database entries): recorded for autograd only, as
+# PyTorch records them (their backward raises)
+UNIQUE, UNIQUE_DIM, BINCOUNT = (
+    OpDef(name=name, signature=signature, kernels={}, family="sorting")
+    for name, signature in (
+        (
+            "_unique2",
+            "_unique2(Tensor self, bool sorted=True, bool return_inverse=False, "
+            "bool return_counts=False) -> (Tensor, Tensor, Tensor)",
+        ),
+        (
+            "unique_dim",
+            "unique_dim(Tensor self, int dim, bool sorted=True, bool return_inverse=False, "
+            "bool return_counts=False) -> (Tensor, Tensor, Tensor)",
+        ),
+        ("bincount", "bincount(Tensor self, Tensor? weights=None, int minlength=0) -> Tensor"),
+    )
+)
 
 
 @refuses_complex("aminmax")

@@ -15,7 +15,7 @@ import math
 import numpy as np
 
 from .. import _dtype, _grad_mode
-from .._interface import ops
+from .._interface import OpDef, ops
 from .._tensor import Tensor
 from ._dispatch import adopt_history, check_inplace, record, refuse_complex, register_op
 from .pointwise import INPLACE, _floating_result, _snapshot, _unary
@@ -302,7 +302,24 @@ def _incomplete_dtype(input: Tensor, other: Tensor, upper: bool):
 def _incomplete(input, other, upper: bool) -> Tensor:
     dtype = _incomplete_dtype(input, other, upper)
     value = _regularized_gamma(input._np, other._np, upper).astype(dtype.np_dtype)
-    return Tensor._from_array(np.ascontiguousarray(value), dtype)
+    result = Tensor._from_array(np.ascontiguousarray(value), dtype)
+    # differentiable in ``other`` only, as in PyTorch (the backward for ``input`` raises)
+    return record(IGAMMAC if upper else IGAMMA, (input, other), result)
+
+
+# NOTE: not in the op registry (no op-database entries): recorded for autograd only
+IGAMMA = OpDef(
+    name="igamma",
+    signature="igamma(Tensor self, Tensor other) -> Tensor",
+    kernels={},
+    family=_FAMILY,
+)
+IGAMMAC = OpDef(
+    name="igammac",
+    signature="igammac(Tensor self, Tensor other) -> Tensor",
+    kernels={},
+    family=_FAMILY,
+)
 
 
 def igamma(input: Tensor, other: Tensor) -> Tensor:

@@ -179,6 +179,25 @@ def _record_view(name_op: OpDef, input: Tensor, result: Tensor, saved=()) -> Ten
     return record(name_op, (input,), result, (geometry(input), geometry(result)) + saved)
 
 
+def _named(name: str) -> OpDef:
+    """An unregistered op for the composite view ``name``: torch-autograd records it with
+    the derivative of the primitive it is made of (a strided view, a ``view`` or a
+    ``permute``) under the node name PyTorch gives it (``select`` -> ``SelectBackward0``)."""
+    return OpDef(name=f"_view_{name}", signature="", kernels={}, family="view", view=True)
+
+
+#: the composites recorded as strided views, under PyTorch's node names
+SELECT, SLICE, ALIAS, DIAGONAL, UNFOLD, UNSQUEEZE = (
+    _named(n) for n in ("select", "slice", "alias", "diagonal", "unfold", "unsqueeze")
+)
+UNBIND, SPLIT, SPLIT_WITH_SIZES = (_named(n) for n in ("unbind", "split", "split_with_sizes"))
+#: the composites recorded as ``view``s or ``permute``s
+VIEW_UNSQUEEZE, SQUEEZE, SQUEEZE_DIM, SQUEEZE_DIMS = (
+    _named(n) for n in ("unsqueeze_view", "squeeze", "squeeze_dim", "squeeze_dims")
+)
+TRANSPOSE, T = _named("transpose"), _named("t")
+
+
 # ----------------------------------------------------------------------- primitives
 
 
@@ -201,6 +220,11 @@ def view(input: Tensor, *shape) -> Tensor:
     """
     if len(shape) == 1 and isinstance(shape[0], _dtype.dtype):
         return _view_dtype(input, shape[0])
+    return _view_shape(input, shape, VIEW)
+
+
+def _view_shape(input: Tensor, shape, op) -> Tensor:
+    """:func:`view` to a shape, recorded as ``op`` (``view`` or a composite's name)."""
     target = infer_shape(shape_arg(shape), input._np.size)
     if input._np.flags.c_contiguous and input._np.size:
         result = input._alias(input._np.reshape(target))
@@ -212,7 +236,7 @@ def view(input: Tensor, *shape) -> Tensor:
                 "dimension spans across two contiguous subspaces). Use .reshape(...) instead."
             )
         result = strided_alias(input, target, strides, input._offset)
-    return _record_view(VIEW, input, result)
+    return _record_view(op, input, result)
 
 
 def _view_dtype(input: Tensor, dtype) -> Tensor:
@@ -290,7 +314,11 @@ def permute(input: Tensor, *dims) -> Tensor:
         >>> torch.zeros(2, 3, 4).permute(2, 0, 1).shape
         torch.Size([4, 2, 3])
     """
-    dims = shape_arg(dims)
+    return _permute(input, shape_arg(dims), PERMUTE)
+
+
+def _permute(input: Tensor, dims, op) -> Tensor:
+    """:func:`permute`, recorded as ``op`` (``permute`` or a composite's name)."""
     ndim = input._np.ndim
     if len(dims) != ndim:
         raise RuntimeError(
@@ -309,7 +337,7 @@ def permute(input: Tensor, *dims) -> Tensor:
         )
     else:
         result = input._alias(input._np.transpose(wrapped))
-    return record(PERMUTE, (input,), result, (wrapped,))
+    return record(op, (input,), result, (wrapped,))
 
 
 PERMUTE = _register("permute", "permute(Tensor(a) self, int[] dims) -> Tensor(a)", permute)
@@ -393,17 +421,19 @@ AS_STRIDED = _register(
 )
 
 
-def strided_view(input: Tensor, shape, strides, offset: int) -> Tensor:
+def strided_view(input: Tensor, shape, strides, offset: int, op=None, saved=()) -> Tensor:
     """A view of ``input`` with the geometry PyTorch gives it, where NumPy's differs
-    (empty views keep neither strides nor storage offset), recorded as an ``as_strided``."""
-    return _record_view(AS_STRIDED, input, strided_alias(input, shape, strides, offset))
+    (empty views keep neither strides nor storage offset), recorded as an ``as_strided``
+    (under the name of ``op``, a composite, when given)."""
+    result = strided_alias(input, shape, strides, offset)
+    return _record_view(op or AS_STRIDED, input, result, saved)
 
 
-def alias_of_array(input: Tensor, array: np.ndarray) -> Tensor:
+def alias_of_array(input: Tensor, array: np.ndarray, op=None, saved=()) -> Tensor:
     """The view of ``input`` that NumPy computed as ``array`` (basic indexing), recorded
-    for autograd as an ``as_strided``."""
+    for autograd as an ``as_strided`` (under the name of ``op``, a composite, when given)."""
     result = input._alias(array)
-    return _record_view(AS_STRIDED, input, result)
+    return _record_view(op or AS_STRIDED, input, result, saved)
 
 
 # ----------------------------------------------------------------------- composites
@@ -419,7 +449,7 @@ def t(input: Tensor) -> Tensor:
         raise RuntimeError(
             f"t() expects a tensor with <= 2 dimensions, but self is {input._np.ndim}D"
         )
-    return transpose(input, 0, 1) if input._np.ndim == 2 else view(input, input.shape)
+    return _transpose(input, 0, 1, T) if input._np.ndim == 2 else view(input, input.shape)
 
 
 def transpose(input: Tensor, dim0: int, dim1: int) -> Tensor:
@@ -432,16 +462,20 @@ def transpose(input: Tensor, dim0: int, dim1: int) -> Tensor:
         (1, 4, 12)
     """
     try:
-        ndim = input._np.ndim
+        input._np  # noqa: B018 - a sparse tensor has no dense data
     except SparseLayoutError as error:
         return sparse_kernel("transpose", error)(input, dim0, dim1)
-    if ndim == 0:
+    return _transpose(input, dim0, dim1, TRANSPOSE)
+
+
+def _transpose(input: Tensor, dim0: int, dim1: int, op) -> Tensor:
+    if input._np.ndim == 0:
         input._wrap_dim(dim0), input._wrap_dim(dim1)
         return view(input, ())
     order = list(range(input._np.ndim))
     d0, d1 = input._wrap_dim(dim0), input._wrap_dim(dim1)
     order[d0], order[d1] = order[d1], order[d0]
-    return permute(input, order)
+    return _permute(input, tuple(order), op)
 
 
 swapaxes = swapdims = transpose
@@ -470,7 +504,7 @@ def movedim(input: Tensor, source, destination) -> Tensor:
 moveaxis = movedim
 
 
-def narrow(input: Tensor, dim: int, start, length: int) -> Tensor:
+def narrow(input: Tensor, dim: int, start, length: int, _op=None, _saved=()) -> Tensor:
     """A view of ``length`` entries of ``input`` along ``dim`` from ``start``.
 
     Examples::
@@ -497,12 +531,13 @@ def narrow(input: Tensor, dim: int, start, length: int) -> Tensor:
     if length == 0 or input._np.size == 0:
         shape, strides = list(input._np.shape), input.stride()
         shape[d] = length
-        return strided_view(input, shape, strides, input._offset + start * strides[d])
+        offset = input._offset + start * strides[d]
+        return strided_view(input, shape, strides, offset, _op or SLICE, _saved)
     index = (slice(None),) * d + (slice(start, start + length),)
-    return alias_of_array(input, input._np[index])
+    return alias_of_array(input, input._np[index], _op or SLICE, _saved)
 
 
-def select(input: Tensor, dim: int, index: int) -> Tensor:
+def select(input: Tensor, dim: int, index: int, _op=None, _saved=()) -> Tensor:
     """The slice of ``input`` at ``index`` along ``dim``, which is removed (a view).
 
     Examples::
@@ -525,8 +560,9 @@ def select(input: Tensor, dim: int, index: int) -> Tensor:
         shape, strides = list(input._np.shape), list(input.stride())
         offset = input._offset + (index % size) * strides[d]
         del shape[d], strides[d]
-        return strided_view(input, shape, strides, offset)
-    return alias_of_array(input, input._np[(slice(None),) * d + (index, Ellipsis)])
+        return strided_view(input, shape, strides, offset, _op or SELECT, _saved)
+    array = input._np[(slice(None),) * d + (index, Ellipsis)]
+    return alias_of_array(input, array, _op or SELECT, _saved)
 
 
 def unsqueeze(input: Tensor, dim: int) -> Tensor:
@@ -543,8 +579,8 @@ def unsqueeze(input: Tensor, dim: int) -> Tensor:
     if input._np.size == 0:
         strides = list(input.stride())
         strides.insert(dim, shape[dim + 1] * strides[dim] if dim < ndim - 1 else 1)
-        return strided_view(input, shape, strides, input._offset)
-    return view(input, shape)
+        return strided_view(input, shape, strides, input._offset, UNSQUEEZE)
+    return _view_shape(input, shape, VIEW_UNSQUEEZE)
 
 
 def squeeze(input: Tensor, dim=None) -> Tensor:
@@ -555,13 +591,14 @@ def squeeze(input: Tensor, dim=None) -> Tensor:
     else:
         dims = {input._wrap_dim(d) for d in ((dim,) if isinstance(dim, int) else dim)}
         dims = {d for d in dims if input._np.ndim and shape[d] == 1}
+    op = SQUEEZE if dim is None else SQUEEZE_DIM if isinstance(dim, int) else SQUEEZE_DIMS
     if input._np.size == 0:
         strides = input.stride()
         keep = [i for i in range(len(shape)) if i not in dims]
         return strided_view(
-            input, [shape[i] for i in keep], [strides[i] for i in keep], input._offset
+            input, [shape[i] for i in keep], [strides[i] for i in keep], input._offset, op
         )
-    return view(input, [s for i, s in enumerate(shape) if i not in dims])
+    return _view_shape(input, [s for i, s in enumerate(shape) if i not in dims], op)
 
 
 def flatten(input: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
@@ -611,7 +648,7 @@ def unfold(input: Tensor, dimension: int, size: int, step: int) -> Tensor:
     if input._np.ndim == 0:
         shape, strides = [], []
     result = strided_alias(input, shape + [size], strides + [window_stride], input._offset)
-    return _record_view(AS_STRIDED, input, result)
+    return _record_view(UNFOLD, input, result)
 
 
 def diagonal(input: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
@@ -634,13 +671,13 @@ def diagonal(input: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Te
         [strides[i] for i in keep] + [strides[d1] + strides[d2]],
         input._offset + (start if length else 0),
     )
-    return _record_view(AS_STRIDED, input, result)
+    return _record_view(DIAGONAL, input, result)
 
 
 def unbind(input: Tensor, dim: int = 0) -> tuple:
     """The slices of ``input`` along ``dim``, as a tuple of views."""
     d = input._wrap_dim(dim)
-    return tuple(select(input, d, i) for i in range(input._np.shape[d]))
+    return tuple(select(input, d, i, UNBIND, (i,)) for i in range(input._np.shape[d]))
 
 
 def split(tensor: Tensor, split_size_or_sections, dim: int = 0) -> tuple:
@@ -667,7 +704,7 @@ def split(tensor: Tensor, split_size_or_sections, dim: int = 0) -> tuple:
                     f"split_size can only be 0 if dimension size is 0, but got "
                     f"dimension size of {size}"
                 )
-            return (narrow(tensor, d, 0, 0),)
+            return (narrow(tensor, d, 0, 0, SPLIT, (0,)),)
         sizes = [min(step, size - start) for start in range(0, size, step)] or [0]
     else:
         sizes = [int(s) for s in split_size_or_sections]
@@ -677,9 +714,10 @@ def split(tensor: Tensor, split_size_or_sections, dim: int = 0) -> tuple:
                 f"(input tensor's size at dimension {d}), but got "
                 f"split_sizes={sizes}"
             )
+    op = SPLIT if isinstance(split_size_or_sections, int) else SPLIT_WITH_SIZES
     pieces, start = [], 0
-    for length in sizes:
-        pieces.append(narrow(tensor, d, start, length))
+    for i, length in enumerate(sizes):
+        pieces.append(narrow(tensor, d, start, length, op, (i,)))
         start += length
     return tuple(pieces)
 

@@ -282,6 +282,13 @@ ARRAY_FORMULAS: dict[str, tuple] = {
     "view": (_view,),
     "reshape": (_reshape,),
     "permute": (_permute,),
+    # composite views recorded under their own node names (see ``views.py``)
+    "_view_unsqueeze_view": (_view,),
+    "_view_squeeze": (_view,),
+    "_view_squeeze_dim": (_view,),
+    "_view_squeeze_dims": (_view,),
+    "_view_transpose": (_permute,),
+    "_view_t": (_permute,),
     "sqrt": (_sqrt,),
     "log": (_log,),
     "square": (_square,),

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import torch
 
-from ._entry import Derivative
+from ._entry import Derivative, not_implemented
 
 
 def _scattered(x, dim, index):
@@ -113,7 +113,32 @@ def _no_grad(grad, inputs, saved):
     return None
 
 
+def _not_implemented_op(name: str):
+    """The formula of an op PyTorch records under its own node name but does not
+    differentiate: it raises PyTorch's NotImplementedError."""
+
+    def formula(grad, inputs, saved):
+        raise NotImplementedError(f"the derivative for '{name}' is not implemented.")
+
+    return formula
+
+
+def _histogram(grads, inputs, saved, outputs):
+    raise RuntimeError("derivative for aten::histogram is not implemented")
+
+
 INDEX_OPS = {
+    # recorded (float results require grad) but not differentiable, as in PyTorch; the
+    # index outputs of the unique ops never require grad
+    "_unique2": Derivative("Unique2Backward0", (_not_implemented_op("_unique2"),), saved_inputs=()),
+    "unique_dim": Derivative(
+        "UniqueDimBackward0", (_not_implemented_op("unique_dim"),), saved_inputs=()
+    ),
+    "unique_consecutive": Derivative(
+        "UniqueConsecutiveBackward0", (_not_implemented_op("unique_consecutive"),), saved_inputs=()
+    ),
+    "bincount": Derivative("NotImplemented", (not_implemented("bincount"),), saved_inputs=()),
+    "histogram": Derivative("NotImplemented", (_histogram,) * 3, saved_inputs=(), outputs=2),
     "scatter_reduce": Derivative(
         "ScatterReduceBackward0", (_scatter_reduce_self, _no_grad, _scatter_reduce_src)
     ),

@@ -1,11 +1,11 @@
 """Derivatives of core's special-function kernels (``torch._ops.special_functions``):
-the modified Bessel functions and ``polygamma``."""
+the modified Bessel functions, ``polygamma`` and the incomplete gamma functions."""
 
 from __future__ import annotations
 
 import torch
 
-from ._entry import Derivative
+from ._entry import Derivative, shape_of, sum_to_shape
 
 
 def _i0(grad, inputs, saved):
@@ -40,7 +40,30 @@ def _polygamma(grad, inputs, saved):
     return grad * torch.polygamma(n + 1, inputs[0])
 
 
+def _not_implemented_input(name: str):
+    """The formula for ``input`` of an op PyTorch differentiates in its other operand
+    only: it raises PyTorch's NotImplementedError."""
+
+    def formula(grad, inputs, saved):
+        raise NotImplementedError(f"the derivative for '{name}: input' is not implemented.")
+
+    return formula
+
+
+def _igamma_other(grad, inputs, saved):
+    a, x = inputs
+    # d/dx P(a, x) = x^(a-1) e^(-x) / Gamma(a), PyTorch's formula (in logs)
+    density = torch.exp((a - 1) * torch.log(x) - x - torch.lgamma(a))
+    return sum_to_shape(grad * density, shape_of(x))
+
+
+def _igammac_other(grad, inputs, saved):
+    return -_igamma_other(grad, inputs, saved)
+
+
 SPECIAL = {
+    "igamma": Derivative("IgammaBackward0", (_not_implemented_input("igamma"), _igamma_other)),
+    "igammac": Derivative("IgammacBackward0", (_not_implemented_input("igammac"), _igammac_other)),
     "i0": Derivative("I0Backward0", (_i0,)),
     "special_i1": Derivative("SpecialI1Backward0", (_i1,)),
     "special_i0e": Derivative("SpecialI0EBackward0", (_i0e,)),

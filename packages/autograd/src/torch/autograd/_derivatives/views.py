@@ -100,6 +100,33 @@ VIEWS = {
     "permute": Derivative("PermuteBackward0", (_permute,), saved_inputs=()),
     "expand": Derivative("ExpandBackward0", (_expand,), saved_inputs=()),
     "as_strided": Derivative("AsStridedBackward0", (_as_strided,), saved_inputs=()),
+    # composite views (torch-core records them as the primitive they are made of) under
+    # the node names PyTorch gives them; the gradients are those of the primitive
+    **{
+        f"_view_{name}": Derivative(node, (_as_strided,), saved_inputs=())
+        for name, node in (
+            ("select", "SelectBackward0"),
+            ("slice", "SliceBackward0"),
+            ("alias", "AliasBackward0"),
+            ("diagonal", "DiagonalBackward0"),
+            ("unfold", "UnfoldBackward0"),
+            ("unsqueeze", "UnsqueezeBackward0"),
+            ("unbind", "UnbindBackward0"),
+            ("split", "SplitBackward0"),
+            ("split_with_sizes", "SplitWithSizesBackward0"),
+        )
+    },
+    **{
+        f"_view_{name}": Derivative(node, (_view,), saved_inputs=())
+        for name, node in (
+            ("unsqueeze_view", "UnsqueezeBackward0"),
+            ("squeeze", "SqueezeBackward0"),
+            ("squeeze_dim", "SqueezeBackward1"),
+            ("squeeze_dims", "SqueezeBackward2"),
+        )
+    },
+    "_view_transpose": Derivative("TransposeBackward0", (_permute,), saved_inputs=()),
+    "_view_t": Derivative("TBackward0", (_permute,), saved_inputs=()),
     # not ops: the histories of dtype-reinterpreting views rebased by an in-place write
     "_rebased_view_as_real": Derivative(
         "ViewAsRealBackward0", (_rebased_retyped_view,), saved_inputs=()
