@@ -31,6 +31,7 @@ void register_blas(py::module_& m);  // blas.cpp
 void register_optim(py::module_& m);  // optim_bindings.cpp
 void register_nn(py::module_& m);    // nn_kernels.cpp
 bool install_aligned_numpy_allocator();  // aligned_alloc.cpp
+void register_array_flags(py::module_& m);  // array_flags.cpp
 
 namespace {
 
@@ -456,6 +457,7 @@ PYBIND11_MODULE(_C, m) {
   register_blas(m);
   register_optim(m);
   register_nn(m);
+  register_array_flags(m);
   m.doc() = "Native kernels of torch-core.";
   m.def("install_aligned_numpy_allocator", &install_aligned_numpy_allocator,
         "Make NumPy allocate array data on 64-byte boundaries from now on (in this context); "

@@ -14,7 +14,7 @@ import numpy as np
 from . import _bindings, _dtype, _grad_mode
 from ._interface import array_kernels, get_grad_engine, ops
 from ._memory_format import pointwise_layout
-from ._native import _BLAS_MIN_WORK, blas_matmul, large_binary, native_sum
+from ._native import _BLAS_MIN_WORK, all_c_contiguous, blas_matmul, large_binary, native_sum
 from ._ops import pointwise, unary_math
 from ._tensor import Tensor, make, make_view
 
@@ -53,7 +53,7 @@ def _binary(ufunc, general, floats_only: bool, native_name: str):
                     try:
                         big = large_binary(native_name, self._np, other._np)
                         result = ufunc(self._np, other._np) if big is None else big
-                        if not (self._np.flags.c_contiguous and other._np.flags.c_contiguous):
+                        if not all_c_contiguous(self._np, other._np):
                             result = pointwise_layout(result, (self._np, other._np))[0]
                         return make(result, dtype)
                     except ValueError:
@@ -62,7 +62,7 @@ def _binary(ufunc, general, floats_only: bool, native_name: str):
                     # recorded for autograd exactly as the general path records it
                     try:
                         result = ufunc(self._np, other._np)
-                        if not (self._np.flags.c_contiguous and other._np.flags.c_contiguous):
+                        if not all_c_contiguous(self._np, other._np):
                             result = pointwise_layout(result, (self._np, other._np))[0]
                         result = make(result, dtype)
                     except ValueError:
@@ -75,7 +75,7 @@ def _binary(ufunc, general, floats_only: bool, native_name: str):
             if dtype.is_floating_point and self._np.ndim:
                 result = ufunc(self._np, other)
                 if result.dtype == dtype.np_dtype:  # a huge float may widen on old NumPy
-                    if not self._np.flags.c_contiguous:
+                    if not all_c_contiguous(self._np):
                         result = pointwise_layout(result, (self._np, other))[0]
                     result = make(result, dtype)
                     if _grad_state.enabled and self._requires_grad:
@@ -102,7 +102,7 @@ def _reflected(ufunc, general, native_name: str):
         ):
             result = ufunc(other, self._np)
             if result.dtype == self._dtype.np_dtype:
-                if not self._np.flags.c_contiguous:
+                if not all_c_contiguous(self._np):
                     result = pointwise_layout(result, (other, self._np))[0]
                 result = make(result, self._dtype)
                 if _grad_state.enabled and self._requires_grad:

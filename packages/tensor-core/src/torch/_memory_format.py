@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._layout import memory_format
+from ._native import all_c_contiguous
 
 __all__ = [
     "format_name",
@@ -285,12 +286,7 @@ def pointwise_layout(result: np.ndarray, operands):
     TensorIterator lays out the output, and whether it had to be moved (then wrap it
     with ``make``, which keeps strides exactly). Values are unchanged; results whose
     tensor inputs are all C-contiguous (the common case) are returned as they are."""
-    if result.ndim < 2 or result.size == 0:
-        return result, False
-    for o in operands:
-        if isinstance(o, np.ndarray) and not o.flags.c_contiguous:
-            break
-    else:
+    if result.ndim < 2 or result.size == 0 or all_c_contiguous(*operands):
         return result, False
     strides = iterator_strides(result.shape, operands)
     if strides == strides_of(result):

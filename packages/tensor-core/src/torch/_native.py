@@ -32,6 +32,15 @@ if ENABLED and os.environ.get("TORCH_KEEP_FREED_BUFFERS", "1") != "0":
 if ENABLED and os.environ.get("TORCH_ALIGNED_ALLOCATOR", "1") != "0":
     kernels.install_aligned_numpy_allocator()
 
+
+def all_c_contiguous_numpy(*operands) -> bool:
+    """Whether every NumPy array among ``operands`` is C-contiguous."""
+    return all(a.flags.c_contiguous for a in operands if isinstance(a, np.ndarray))
+
+
+# the same check, native: it reads the flags without building a flags object
+all_c_contiguous = kernels.all_c_contiguous if ENABLED else all_c_contiguous_numpy
+
 # Arrays at least this large go to the multi-threaded native kernels: below it, starting
 # threads costs more than it saves.
 PARALLEL_MIN_SIZE = 1 << 16
