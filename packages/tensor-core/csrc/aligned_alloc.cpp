@@ -8,8 +8,8 @@
 // and hands out the first 64-byte boundary, keeping the offset and size just before it.
 //
 // What NumPy's own allocator does beyond malloc is kept: blocks under 1 KiB are reused
-// from a small cache (only under the GIL, which serialises it, as NumPy's own cache does), and
-// blocks of 4 MiB or more are marked for transparent huge pages. calloc stays the
+// from a small cache (only under the GIL, which serialises it, as in NumPy's own cache),
+// and blocks of 4 MiB or more are marked for transparent huge pages. calloc stays the
 // system's, so the lazily zeroed pages of a large np.zeros are kept. NumPy keeps the
 // handler with each array, so arrays made before the switch, or in a thread whose
 // context never saw it, are freed by their own handler.
