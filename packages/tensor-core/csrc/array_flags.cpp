@@ -1,7 +1,8 @@
 // torch._C.all_c_contiguous(*operands): whether every NumPy array among the arguments is
-// C-contiguous (other arguments, e.g. Python scalars, are ignored). The pointwise fast paths ask this on every call, to keep PyTorch's output
-// layout for channels-last and transposed inputs; `array.flags.c_contiguous` builds a
-// flags object each time and cost ~10% of an 8x8 add, this reads the flag directly.
+// C-contiguous (other arguments, e.g. Python scalars, are ignored). The pointwise fast
+// paths ask this on every call, to keep PyTorch's output layout for channels-last and
+// transposed inputs; `array.flags.c_contiguous` builds a flags object each time and cost
+// ~10% of an 8x8 add, this reads the flag directly.
 #define NPY_NO_DEPRECATED_API NPY_1_22_API_VERSION
 #define NPY_TARGET_VERSION NPY_1_22_API_VERSION
 #include <Python.h>
@@ -23,7 +24,10 @@ PyObject* all_c_contiguous(PyObject*, PyObject* const* args, Py_ssize_t count) {
 
 PyMethodDef all_c_contiguous_def = {
     "all_c_contiguous",
-    reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(all_c_contiguous)), METH_FASTCALL, "True if every NumPy array among the arguments is C-contiguous."};
+    reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(all_c_contiguous)),
+    METH_FASTCALL,
+    "True if every NumPy array among the arguments is C-contiguous.",
+};
 
 }  // namespace
 
