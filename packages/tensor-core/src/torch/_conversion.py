@@ -269,7 +269,7 @@ COPY_ = _register(
 def set_(self: Tensor, source=None, storage_offset: int = 0, size=None, stride=None) -> Tensor:
     """Make ``self`` view ``source``: another tensor (all of its geometry) or a storage
     (with ``storage_offset``, ``size`` and ``stride``); with no source, an empty storage."""
-    from ._ops.views import contiguous_strides, strided_alias
+    from ._ops.views import strided_alias
 
     if isinstance(source, Tensor):
         if source._dtype is not self._dtype:

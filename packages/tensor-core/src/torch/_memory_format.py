@@ -131,6 +131,23 @@ def non_overlapping_and_dense(shape, strides) -> bool:
     return True
 
 
+def _dim_order(ndim: int, should_swap) -> list:
+    """TensorIterator's stable insertion sort of the dims, innermost first: starting from
+    the reversed dims, ``should_swap(d0, d1)`` > 0 moves d1 inside d0, < 0 stops."""
+    perm = list(range(ndim - 1, -1, -1))
+    for i in range(1, ndim):
+        dim1 = i
+        for j in range(1, i + 1):
+            dim0 = i - j
+            comparison = should_swap(perm[dim0], perm[dim1])
+            if comparison > 0:
+                perm[dim0], perm[dim1] = perm[dim1], perm[dim0]
+                dim1 = dim0
+            elif comparison < 0:
+                break
+    return perm
+
+
 def infer_dense_strides(shape, strides) -> tuple:
     """ATen's ``infer_dense_strides``: dense strides in the dim order of ``strides``
     (TensorIterator's stable insertion sort; 0 strides keep their place)."""
@@ -139,7 +156,6 @@ def infer_dense_strides(shape, strides) -> tuple:
         return ()
     if ndim == 1:
         return (1,)
-    perm = list(range(ndim - 1, -1, -1))
 
     def should_swap(d0: int, d1: int) -> int:
         s0, s1 = strides[d0], strides[d1]
@@ -151,16 +167,7 @@ def infer_dense_strides(shape, strides) -> tuple:
             return 1
         return 1 if shape[d0] > shape[d1] else 0
 
-    for i in range(1, ndim):
-        dim1 = i
-        for j in range(1, i + 1):
-            dim0 = i - j
-            comparison = should_swap(perm[dim0], perm[dim1])
-            if comparison > 0:
-                perm[dim0], perm[dim1] = perm[dim1], perm[dim0]
-                dim1 = dim0
-            elif comparison < 0:
-                break
+    perm = _dim_order(ndim, should_swap)
     out = [0] * ndim
     step = 1
     for d in perm:
@@ -260,17 +267,7 @@ def iterator_strides(shape, operands) -> tuple:
                 return 1
         return 0
 
-    perm = list(range(ndim - 1, -1, -1))
-    for i in range(1, ndim):
-        dim1 = i
-        for j in range(1, i + 1):
-            dim0 = i - j
-            comparison = should_swap(perm[dim0], perm[dim1])
-            if comparison > 0:
-                perm[dim0], perm[dim1] = perm[dim1], perm[dim0]
-                dim1 = dim0
-            elif comparison < 0:
-                break
+    perm = _dim_order(ndim, should_swap)
     if perm == list(range(ndim - 1, -1, -1)):
         return contiguous_strides(shape)
     out = [0] * ndim

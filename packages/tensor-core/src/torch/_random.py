@@ -743,15 +743,20 @@ def random_(self: Tensor, from_=None, to=None, *, generator=None) -> Tensor:
     return _fill(self, integer_array(_fill_shape(self), low, high, dtype, generator), overload)
 
 
+def _require_floating(self: Tensor, distribution: str, type_name: str) -> None:
+    if not self._dtype.is_floating_point:
+        raise RuntimeError(
+            f"{distribution} distribution is a continuous probability distribution. dtype must "
+            f"be a floating point but you specified {type_name}"
+        )
+
+
 def exponential_(self: Tensor, lambd: float = 1.0, *, generator=None) -> Tensor:
     """Fill with exponential numbers of rate ``lambd``."""
     if not lambd > 0:
         raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={lambd:g}")
-    if not self._dtype.is_floating_point:
-        raise RuntimeError(
-            "Exponential distribution is a continuous probability distribution. dtype must be "
-            f"a floating point but you specified {self._dtype._legacy[:-6]}"
-        )
+    # PyTorch names the dtype as its tensor type here ("Long"), as its C++ type for cauchy_
+    _require_floating(self, "Exponential", self._dtype._legacy[:-6])
     # -1/lambda * log1p(-u) in double, with the C library's log1p as PyTorch's kernel
     # (NumPy's vectorised log1p differs from it in the last bit for some values)
     log1p = special("log1p", -_uniform_f64(self, generator))
@@ -811,11 +816,7 @@ def cauchy_(self: Tensor, median: float = 0.0, sigma: float = 1.0, *, generator=
     """Fill with Cauchy numbers centred on ``median`` with half-width ``sigma``."""
     if not sigma > 0:
         raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={float(sigma):g}")
-    if not self._dtype.is_floating_point:
-        raise RuntimeError(
-            "Cauchy distribution is a continuous probability distribution. dtype must be a "
-            f"floating point but you specified {_CPP_TYPE_NAMES[self._dtype.name]}"
-        )
+    _require_floating(self, "Cauchy", _CPP_TYPE_NAMES[self._dtype.name])
     # inverse CDF, in double precision for every dtype as PyTorch computes it
     values = median + sigma * np.tan(math.pi * (_uniform_f64(self, generator) - 0.5))
     return _fill(self, _from_double(values, self._dtype), "cauchy_")

@@ -14,6 +14,7 @@ import numpy as np
 
 from .. import _dtype
 from .._interface import OpDef
+from .._memory_format import contiguous_strides
 from .._tensor import Tensor
 from ._dispatch import SparseLayoutError, check_tensor, record, register_op, sparse_kernel
 
@@ -83,14 +84,6 @@ def infer_shape(shape: tuple, numel: int) -> tuple:
     if known != numel:
         raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
     return shape
-
-
-def contiguous_strides(shape) -> tuple:
-    strides, step = [], 1
-    for size in reversed(shape):
-        strides.append(step)
-        step *= max(size, 1)
-    return tuple(reversed(strides))
 
 
 def view_strides(old_shape, old_strides, new_shape):
