@@ -7,6 +7,7 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
 from mp_helpers import leftover_segments, open_fds, wait_until
 
 import torch
@@ -148,3 +149,60 @@ def test_file_system_segment_outlives_its_sender_while_in_flight(no_leaks):
         queue.join_thread()
     finally:
         mp.set_sharing_strategy("file_descriptor")
+
+
+_KILLED_SENDER = textwrap.dedent(
+    """
+    import os, signal, sys, time
+    import torch, torch.multiprocessing as mp
+
+    def child(queue, child_strategy):
+        mp.set_sharing_strategy(child_strategy)
+        queue.put(torch.arange(6, dtype=torch.float32) * 2)
+        os.kill(os.getpid(), signal.SIGKILL)  # right after the message is written
+
+    if __name__ == "__main__":
+        parent_strategy, child_strategy, read = sys.argv[1:]
+        mp.set_sharing_strategy(parent_strategy)
+        context = mp.get_context("fork")
+        queue = context.SimpleQueue()  # written by the putting thread itself
+        process = context.Process(target=child, args=(queue, child_strategy))
+        process.start()
+        process.join(30)
+        assert process.exitcode == -signal.SIGKILL, process.exitcode
+        time.sleep(0.5)  # let any tracker see the sender's end first
+        if read == "read":
+            received = queue.get()
+            print(received.is_shared(), received.tolist(), flush=True)
+            del received
+        else:
+            print("unread", flush=True)
+    """
+)
+
+
+@pytest.mark.parametrize(
+    "parent_strategy, read",
+    [("file_system", "read"), ("file_descriptor", "read"), ("file_descriptor", "unread")],
+)
+def test_tensor_of_a_killed_file_system_sender_is_delivered(tmp_path, parent_strategy, read):
+    # the sender dies by SIGKILL right after putting the tensor: the segment stays for the
+    # receiver (PyTorch's shm manager keeps it), whether the parent shares the sender's
+    # strategy (one tracker for both) or only the child uses file_system (the child's
+    # tracker lingers for the message in flight and the receiver joins it); nothing is
+    # left in /dev/shm afterwards, also when the message is never read
+    script = tmp_path / "killed_sender.py"
+    script.write_text(_KILLED_SENDER)
+    tag = f"killedsender{os.getpid()}_{parent_strategy}_{read}_"
+    env = {k: v for k, v in os.environ.items() if k != "TORCH_CORE_SHM_TRACKER"}
+    env["TORCH_CORE_SHM_TAG"] = tag
+    args = [sys.executable, str(script), parent_strategy, "file_system", read]
+    done = subprocess.run(args, capture_output=True, text=True, env=env, timeout=60)
+    assert done.returncode == 0, done.stderr
+    expected = "unread" if read == "unread" else "True [0.0, 2.0, 4.0, 6.0, 8.0, 10.0]"
+    assert done.stdout.strip() == expected
+
+    def mine():
+        return [n for n in os.listdir("/dev/shm") if n.startswith("torch_core_shm_" + tag)]
+
+    assert wait_until(lambda: not mine(), seconds=10), mine()

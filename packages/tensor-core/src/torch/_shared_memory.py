@@ -78,6 +78,11 @@ def set_sharing_strategy(strategy: str) -> None:
             f"{{{', '.join(repr(s) for s in STRATEGIES)}}}"
         )
     _strategy = strategy
+    if strategy == "file_system":
+        # join (or start) the tracker now, before any child is made: children then
+        # inherit its address and share it, so a segment a child sends stays tracked
+        # by a tracker this process keeps alive, even if the child dies at once
+        tracker.connect()
 
 
 # ------------------------------------------------------------------------- segments
@@ -274,10 +279,16 @@ def storage_from_fd(fd: int, nbytes: int):
     return _storage_for(segment)
 
 
-def storage_from_name(name: str, nbytes: int, *, in_flight: bool = False):
+def storage_from_name(
+    name: str, nbytes: int, *, in_flight: bool = False, tracker_address: str | None = None
+):
     """The storage over the named segment ``name``; ``in_flight`` releases the reference
-    the sender took for the message that carried the name."""
+    the sender took for the message that carried the name. ``tracker_address`` is the
+    sender's tracker, which a process that has none yet joins (see
+    :meth:`_TrackerClient.adopt`)."""
     cached = _cached_storage(name)
+    if tracker_address is not None:
+        tracker.adopt(tracker_address)
     if cached is None:
         tracker.send("ADD", name)
         try:
@@ -296,9 +307,11 @@ def storage_from_name(name: str, nbytes: int, *, in_flight: bool = False):
     return cached
 
 
-def mark_in_flight(name: str) -> None:
-    """Keep ``name`` alive for a message on its way to another process (file_system)."""
+def mark_in_flight(name: str) -> str | None:
+    """Keep ``name`` alive for a message on its way to another process (file_system);
+    returns the address of the tracker that holds it, for the receiver."""
     tracker.send("SEND", name)
+    return tracker.address
 
 
 # ----------------------------------------------------------- moving into shared memory
@@ -451,6 +464,35 @@ class _TrackerClient:
         sock = self._connection()
         self._flush_releases(sock)
         sock.sendall(line)
+
+    @property
+    def address(self) -> str | None:
+        """The abstract socket name of this process's tracker (None before connecting)."""
+        return self._address if self._pid == os.getpid() else None
+
+    def connect(self) -> None:
+        """Connect now (starting a tracker if none is reachable); a failure is left for
+        the first :meth:`send` to report."""
+        with self._lock:
+            try:
+                self._connection()
+            except OSError:
+                self._drop_connection()
+
+    def adopt(self, address: str) -> None:
+        """Use the tracker at ``address`` (a sender's) if this process is connected to
+        none yet.
+
+        NOTE: a sender's tracker that lost its last client keeps the names of messages
+        in flight for a while (``_shm_tracker.LINGER``) before it unlinks them and
+        exits; a receiver that had no tracker joins it instead of starting its own, so
+        the received segment stays under the one tracker that knows all its users. A
+        receiver that already has another tracker keeps it: its own use is counted
+        there, and the sender's tracker unlinks the name when its own clients are gone
+        (the received mapping stays valid; only passing the name on may then fail).
+        """
+        if self.address is None:
+            os.environ[TRACKER_ENV] = address  # read by the next _connection()
 
     def _drop_connection(self) -> None:
         sock, self._sock = self._sock, None

@@ -16,7 +16,10 @@ a name alive (a sender's SEND always precedes its DEL).
 
 A process that ends, even by SIGKILL, closes its connection and loses all its uses. A
 name is unlinked when nothing holds it; the tracker exits, unlinking whatever is left,
-when its last client is gone.
+when its last client is gone. If messages are still in flight then (their sender died
+before the receiver read them), it first waits up to ``LINGER`` seconds for a new client:
+the receiver, which joins this tracker by the address the message carries. A receiver
+that never comes costs that wait, nothing more.
 """
 
 import os
@@ -24,6 +27,11 @@ import selectors
 import signal
 import socket
 import sys
+import time
+
+# seconds a tracker without clients keeps in-flight names for their receivers (PyTorch's
+# shm manager waits 2 s before it exits; a little more here for loaded machines)
+LINGER = 3.0
 
 
 class Tracker:
@@ -39,16 +47,25 @@ class Tracker:
         self.known: set[str] = set()
 
     def run(self) -> None:
+        deadline = None  # set while no client is connected but names are in flight
         while True:
-            for key, _ in self.selector.select():
+            timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
+            for key, _ in self.selector.select(timeout):
                 if key.fileobj is self.listener:
                     self.accept()
                 else:
                     self.read(key.fileobj)
-            if not self.uses:
-                for name in list(self.known):
-                    self.unlink(name)
-                return
+            if self.uses:
+                deadline = None
+                continue
+            if not any(count > 0 for count in self.in_flight.values()):
+                break
+            if deadline is None:
+                deadline = time.monotonic() + LINGER
+            elif time.monotonic() >= deadline:
+                break
+        for name in list(self.known):
+            self.unlink(name)
 
     def accept(self) -> None:
         connection, _ = self.listener.accept()

@@ -39,8 +39,8 @@ def reduce_storage(storage: torch.UntypedStorage):
     segment = _shm.segment_of_storage(storage)
     nbytes = storage.nbytes()
     if segment.name is not None:
-        _shm.mark_in_flight(segment.name)
-        return (rebuild_storage_filename, (segment.name, nbytes))
+        tracker_address = _shm.mark_in_flight(segment.name)
+        return (rebuild_storage_filename, (segment.name, nbytes, tracker_address))
     return (rebuild_storage_fd, (reduction.DupFd(segment.fd), nbytes))
 
 
@@ -53,8 +53,14 @@ def rebuild_storage_fd(handle, nbytes: int) -> torch.UntypedStorage:
     return _shm.storage_from_fd(fd, nbytes)
 
 
-def rebuild_storage_filename(name: str, nbytes: int) -> torch.UntypedStorage:
-    return _shm.storage_from_name(name, nbytes, in_flight=True)
+def rebuild_storage_filename(
+    name: str, nbytes: int, tracker_address: str | None = None
+) -> torch.UntypedStorage:
+    # the sender's tracker holds the segment until this receiver registers its use (a
+    # torch-core before 0.4.3 tells no address, and takes none)
+    if tracker_address is None:
+        return _shm.storage_from_name(name, nbytes, in_flight=True)
+    return _shm.storage_from_name(name, nbytes, in_flight=True, tracker_address=tracker_address)
 
 
 def _reduce_typed_storage(storage: torch.TypedStorage):
