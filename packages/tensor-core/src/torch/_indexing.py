@@ -9,7 +9,7 @@ import numpy as np
 from . import _dtype
 from ._interface import OpDef, ops
 from ._ops import views
-from ._ops._dispatch import check_inplace, record
+from ._ops._dispatch import check_array_overlap, check_inplace_fill, record
 from ._ops.views import alias_of_array, strided_view
 from ._tensor import Tensor
 
@@ -308,7 +308,10 @@ def _drop_leading_ones(source: np.ndarray, ndim: int) -> np.ndarray:
 
 def setitem(self: Tensor, index, value) -> None:
     converted, advanced = convert_index(index)
-    recording = check_inplace(self, value)
+    recording = check_inplace_fill(self, value)
+    if not advanced and not self._np.flags.c_contiguous:
+        # a basic index writes a view: it must not overlap (advanced ones may, as PyTorch)
+        check_array_overlap(self._np[_with_ellipsis(converted)])
     if isinstance(value, Tensor):
         source = value._np
         if source.dtype != self._np.dtype:

@@ -105,11 +105,49 @@ def record(op, inputs, result, saved=()) -> Tensor:
     return result
 
 
+_OVERLAP_MESSAGE = (
+    "unsupported operation: more than one element of the written-to tensor refers to a "
+    "single memory location. Please clone() the tensor before performing the operation."
+)
+
+
+def check_internal_overlap(self: Tensor) -> None:
+    """Refuse a write into a tensor whose elements share memory (an ``expand``-ed dim: a
+    stride 0 over more than one element), as PyTorch does: the result would depend on
+    the order of the writes. Like PyTorch, other ``as_strided`` overlaps are let through
+    (deciding them in general is too costly)."""
+    check_array_overlap(self._np)
+
+
+def check_array_overlap(array: np.ndarray) -> None:
+    """:func:`check_internal_overlap` of the strided NumPy view ``array``."""
+    # the hot path: a C-contiguous tensor never overlaps itself, one flag read decides
+    if array.flags.c_contiguous or 0 not in array.strides:
+        return
+    if array.size > 1 and any(n > 1 and s == 0 for n, s in zip(array.shape, array.strides)):
+        raise RuntimeError(_OVERLAP_MESSAGE)
+
+
 def check_inplace(self: Tensor, *others) -> bool:
     """Errors of an in-place write into ``self``; returns whether it must be recorded for
     autograd."""
+    if not self._np.flags.c_contiguous:
+        check_internal_overlap(self)
     if not _grad_mode._state.enabled:
         return False
+    return _inplace_recording(self, others)
+
+
+def check_inplace_fill(self: Tensor, *others) -> bool:
+    """:func:`check_inplace` for the writes PyTorch allows into an overlapping tensor
+    (``fill_``, ``zero_``, ``masked_fill_``, ``index_fill_``, in-place view changes):
+    every element that shares memory receives the same value."""
+    if not _grad_mode._state.enabled:
+        return False
+    return _inplace_recording(self, others)
+
+
+def _inplace_recording(self: Tensor, others: tuple) -> bool:
     recording = self._requires_grad or any(
         isinstance(o, Tensor) and o._requires_grad for o in others
     )

@@ -569,9 +569,9 @@ def _inplace_view(name: str, view_of):
     storage and offset), as ``squeeze_``/``t_`` do; the history becomes the view's."""
 
     def method(self: Tensor, *args, **kwargs) -> Tensor:
-        from ._dispatch import check_inplace
+        from ._dispatch import check_inplace_fill
 
-        check_inplace(self)
+        check_inplace_fill(self)  # no element is written: an expanded self is fine
         view = view_of(self, *args, **kwargs)
         self._np = view._np
         if view.grad_fn is not None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._tensor import Tensor
-from ._dispatch import check_inplace, check_tensor, record, register_op
+from ._dispatch import check_inplace_fill, check_tensor, record, register_op
 from .pointwise import INPLACE, _snapshot
 
 __all__ = ["fill", "fill_", "zero_"]
@@ -72,7 +72,7 @@ def fill_(self: Tensor, value) -> Tensor:
         tensor([1., 1., 1., 1.])
     """
     scalar = _scalar(value, "fill_")
-    recording = check_inplace(self, value)
+    recording = check_inplace_fill(self, value)
     snapshot = _snapshot(self) if recording else None
     _store(self._np, scalar)
     self._bump_version()
@@ -94,7 +94,7 @@ def zero_(self: Tensor) -> Tensor:
         tensor([[0., 0., 0.],
                 [1., 1., 1.]])
     """
-    recording = check_inplace(self)
+    recording = check_inplace_fill(self)
     snapshot = _snapshot(self) if recording else None
     self._np[...] = 0
     self._bump_version()

@@ -7,7 +7,14 @@ import numpy as np
 
 from .. import _dtype, _native
 from .._tensor import Tensor
-from ._dispatch import adopt_history, check_inplace, operand, record, register_op
+from ._dispatch import (
+    adopt_history,
+    check_inplace,
+    check_inplace_fill,
+    operand,
+    record,
+    register_op,
+)
 from .pointwise import INPLACE, _snapshot, can_cast
 
 __all__ = ["gather", "scatter", "scatter_add", "index_select", "masked_fill", "flip"]
@@ -228,9 +235,14 @@ def flip(input: Tensor, *dims) -> Tensor:
 FLIP = _register("flip", flip, "flip(Tensor self, int[] dims) -> Tensor")
 
 
-def _inplace(function, name):
+def _inplace(function, name, fills=False):
+    """``self.<name>(...)``: the out-of-place ``function`` written into ``self``.
+    ``fills``: the op writes one value to the elements it touches, which PyTorch allows
+    into an overlapping (expanded) ``self``."""
+    check = check_inplace_fill if fills else check_inplace
+
     def method(self: Tensor, *args, **kwargs):
-        recording = check_inplace(self, *args)
+        recording = check(self, *args)
         result = function(self, *args, **kwargs)
         snapshot = _snapshot(self) if recording else None
         if result._dtype is not self._dtype and not can_cast(result._dtype, self._dtype):
@@ -257,4 +269,4 @@ def _inplace(function, name):
 
 scatter_ = _inplace(scatter, "scatter_")
 scatter_add_ = _inplace(scatter_add, "scatter_add_")
-masked_fill_ = _inplace(masked_fill, "masked_fill_")
+masked_fill_ = _inplace(masked_fill, "masked_fill_", fills=True)

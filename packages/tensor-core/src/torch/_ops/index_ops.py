@@ -396,8 +396,9 @@ def take_along_dim(input: Tensor, indices: Tensor, dim=None) -> Tensor:
 
 index_add_ = _inplace(index_add, "index_add_")
 index_copy_ = _inplace(index_copy, "index_copy_")
-index_fill_ = _inplace(index_fill, "index_fill_")
-index_put_ = _inplace(index_put, "index_put_")
+index_fill_ = _inplace(index_fill, "index_fill_", fills=True)
+# PyTorch lets index_put_ write into an expanded tensor (with a deprecation warning)
+index_put_ = _inplace(index_put, "index_put_", fills=True)
 index_reduce_ = _inplace(index_reduce, "index_reduce_")
 scatter_reduce_ = _inplace(scatter_reduce, "scatter_reduce_")
 masked_scatter_ = _inplace(masked_scatter, "masked_scatter_")

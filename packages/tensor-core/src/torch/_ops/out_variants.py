@@ -16,6 +16,7 @@ import numpy as np
 
 from .. import _grad_mode, _return_types
 from .._tensor import Tensor
+from ._dispatch import check_array_overlap
 from .pointwise import can_cast
 
 __all__ = ["add_out", "copy_into_out"]
@@ -99,6 +100,7 @@ def _copy_one(result: Tensor, out, name: str, exact: bool = False) -> Tensor:
         )
     if out._np.shape != result._np.shape:
         _resize(out, result._np)
+    check_array_overlap(out._np)
     np.copyto(out._np, result._np, casting="unsafe")
     out._bump_version()
     return out

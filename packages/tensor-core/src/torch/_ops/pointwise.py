@@ -15,6 +15,7 @@ from .._native import large_binary, large_exp
 from .._tensor import Tensor, make
 from ._dispatch import (
     SparseLayoutError,
+    check_array_overlap,
     check_inplace,
     complex_refusing,
     operand,
@@ -102,6 +103,7 @@ def _write_out(out: Tensor, array: np.ndarray, dtype) -> Tensor:
         from .out_variants import _resize
 
         _resize(out, array)
+    check_array_overlap(out._np)
     np.copyto(out._np, array, casting="unsafe")
     out._bump_version()
     return out
