@@ -15,6 +15,8 @@
 #include <type_traits>
 #include <algorithm>
 
+#include "checks.h"
+#include "gil.h"
 #include "parallel.h"
 
 namespace py = pybind11;
@@ -136,7 +138,7 @@ bool gemm_typed(const py::array& a, const py::array& b, py::array& out, int thre
   const std::int64_t batch_a = batched ? sa[0] : 0, batch_b = batched ? sb[0] : 0;
   // below about 128^3 multiply-adds a second thread costs more than it saves
   if (static_cast<double>(batch) * m * n * k < double(1 << 21)) threads = 1;
-  py::gil_scoped_release nogil;  // only the buffers held by the caller are touched
+  torch_core::GilRelease nogil;  // only the buffers held by the caller are touched
   // Work items: (matrix, block of the result). A block is a band of rows or of columns,
   // whichever dimension is longer, 64 or more wide so each GEMM call stays large enough
   // for the library's blocking. Columns are preferred on a tie: MKL repacks all of B for
@@ -182,7 +184,7 @@ bool gemm(const py::array& a, const py::array& b, py::array& out, int threads) {
     throw py::type_error("gemm: operands and output must have one dtype");
   if (!(out.flags() & py::array::c_style) || !out.writeable())
     throw std::invalid_argument("gemm: output must be a writable C-contiguous array");
-  if (threads <= 0) threads = torch_core::default_threads();
+  threads = torch_core::checks::threads_or_default(threads);
   if (a.dtype().is(py::dtype::of<float>())) return gemm_typed<float>(a, b, out, threads);
   if (a.dtype().is(py::dtype::of<double>())) return gemm_typed<double>(a, b, out, threads);
   throw py::type_error("gemm: operands must be float32 or float64");

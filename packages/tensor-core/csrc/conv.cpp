@@ -1,5 +1,6 @@
 #include "conv.h"
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
@@ -52,6 +53,22 @@ void check_conv_shape(const ConvShape& s) {
     require(expected >= 1 && s.out[i] == expected,
             "output size " + std::to_string(s.out[i]) + " does not match a stride-1 convolution");
   }
+  // The kernels size per-thread buffers from the padded volume (an image of every input
+  // channel, a tile per output channel, plus a vector of slack each) and index them in
+  // int64: those sizes must not overflow.
+  std::int64_t padded = 1, image = 0, tiles = 0;
+  bool overflow = false;
+  for (int i = 0; i < 3; ++i) {
+    std::int64_t extent;
+    overflow |= __builtin_add_overflow(s.in[i], s.pad_lo[i], &extent);
+    overflow |= __builtin_add_overflow(extent, s.pad_hi[i], &extent);
+    overflow |= __builtin_mul_overflow(padded, extent, &padded);
+  }
+  constexpr std::int64_t kSlack = 64;  // more than a tile's width of any instruction set
+  overflow = overflow || padded > (INT64_MAX - kSlack) / 2 ||
+             __builtin_mul_overflow(2 * padded + kSlack, s.in_channels, &image) ||
+             __builtin_mul_overflow(padded + kSlack, s.out_channels + kSlack * s.groups, &tiles);
+  require(!overflow, "the padded input is too large");
 }
 
 template <typename T>

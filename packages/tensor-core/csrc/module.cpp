@@ -12,10 +12,15 @@
 #endif
 #include <stdexcept>
 #include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <thread>
 #include <vector>
 #include <string>
 
 #include "cascade_sum.h"
+#include "checks.h"
+#include "gil.h"
 #include "conv.h"
 #include "elementwise.h"
 #include "indexing.h"
@@ -83,7 +88,7 @@ py::array_t<T> map_special(const py::array& input, double (*fn)(double)) {
   T* dst = out.mutable_data();
   const auto n = static_cast<std::size_t>(in.size());
   {
-    py::gil_scoped_release nogil;  // no Python objects are touched in the loop
+    torch_core::GilRelease nogil;  // no Python objects are touched in the loop
     for (std::size_t i = 0; i < n; ++i) dst[i] = static_cast<T>(fn(static_cast<double>(src[i])));
   }
   return out;
@@ -126,7 +131,7 @@ py::array binary_typed(torch_core::BinaryOp op, const py::array& a, const py::ar
   T* op_out = out.mutable_data();
   const auto n = static_cast<std::size_t>(x.size());
   {
-    py::gil_scoped_release nogil;  // reads and writes only the buffers held above
+    torch_core::GilRelease nogil;  // reads and writes only the buffers held above
     torch_core::binary(op, xp, yp, op_out, n, threads);
   }
   return out;
@@ -140,7 +145,7 @@ py::array binary(const std::string& name, const py::array& a, const py::array& b
   else if (name == "mul") op = torch_core::BinaryOp::kMul;
   else if (name == "div") op = torch_core::BinaryOp::kDiv;
   else throw std::invalid_argument("binary: unknown op " + name);
-  if (threads < 1) threads = torch_core::default_threads();
+  threads = torch_core::checks::threads_or_default(threads);
   if (py::dtype::of<float>().is(a.dtype())) return binary_typed<float>(op, a, b, threads);
   if (py::dtype::of<double>().is(a.dtype())) return binary_typed<double>(op, a, b, threads);
   throw py::type_error("binary: operands must be float32 or float64");
@@ -156,14 +161,14 @@ py::array unary_typed(const std::string& name, const py::array& a, int threads) 
   const auto n = static_cast<std::size_t>(x.size());
   if (name != "exp") throw std::invalid_argument("unary: unknown op " + name);
   {
-    py::gil_scoped_release nogil;  // reads and writes only the buffers held above
+    torch_core::GilRelease nogil;  // reads and writes only the buffers held above
     torch_core::exp(in, result, n, threads);
   }
   return out;
 }
 
 py::array unary(const std::string& name, const py::array& a, int threads) {
-  if (threads < 1) threads = torch_core::default_threads();
+  threads = torch_core::checks::threads_or_default(threads);
   if (py::dtype::of<float>().is(a.dtype())) return unary_typed<float>(name, a, threads);
   if (py::dtype::of<double>().is(a.dtype())) return unary_typed<double>(name, a, threads);
   throw py::type_error("unary: input must be float32 or float64");
@@ -175,12 +180,12 @@ double sum_typed(const py::array& a, int threads) {
   if (!x) throw py::type_error("sum: input must be C-contiguous");
   const T* data = x.data();
   const auto n = static_cast<std::size_t>(x.size());
-  py::gil_scoped_release nogil;
+  torch_core::GilRelease nogil;
   return torch_core::sum(data, n, threads);
 }
 
 double sum_all(const py::array& a, int threads) {
-  if (threads < 1) threads = torch_core::default_threads();
+  threads = torch_core::checks::threads_or_default(threads);
   if (py::dtype::of<float>().is(a.dtype())) return sum_typed<float>(a, threads);
   if (py::dtype::of<double>().is(a.dtype())) return sum_typed<double>(a, threads);
   throw py::type_error("sum: input must be float32 or float64");
@@ -192,7 +197,7 @@ double cascade_sum_typed(const py::array& a) {
   if (!x) throw py::type_error("cascade_sum: input must be C-contiguous");
   const T* data = x.data();
   const auto n = static_cast<std::size_t>(x.size());
-  py::gil_scoped_release nogil;
+  torch_core::GilRelease nogil;
   return static_cast<double>(torch_core::cascade_sum(data, n));
 }
 
@@ -216,13 +221,18 @@ torch_core::ConvShape conv_shape(const py::array& x, const py::array& w, std::in
   if (dilation.size() != 3 || pad_lo.size() != 3 || pad_hi.size() != 3) {
     throw std::invalid_argument("convolution: dilation and padding need 3 values each");
   }
+  namespace ck = torch_core::checks;
+  const char* what = "convolution";
   torch_core::ConvShape s{};
   s.batch = x.shape(0);
   s.in_channels = x.shape(1);
   s.out_channels = w.shape(0);
   s.groups = groups;
-  if (groups < 1 || w.shape(1) * groups != s.in_channels) {
-    throw std::invalid_argument("convolution: weight channels times groups must equal the input's");
+  if (groups < 1 || ck::mul(w.shape(1), groups, what) != s.in_channels) {
+    throw std::invalid_argument("convolution: weight channels (" + std::to_string(w.shape(1)) +
+                                ") times groups (" + std::to_string(groups) +
+                                ") must equal the input's (" + std::to_string(s.in_channels) +
+                                ")");
   }
   for (int i = 0; i < 3; ++i) {
     s.in[i] = x.shape(2 + i);
@@ -230,7 +240,10 @@ torch_core::ConvShape conv_shape(const py::array& x, const py::array& w, std::in
     s.dilation[i] = dilation[i];
     s.pad_lo[i] = pad_lo[i];
     s.pad_hi[i] = pad_hi[i];
-    s.out[i] = s.in[i] + pad_lo[i] + pad_hi[i] - dilation[i] * (s.kernel[i] - 1);
+    // checked: a dilation * (kernel - 1) that wrapped around gave a plausible output size
+    // and the kernel then read far outside the input
+    s.out[i] = ck::sub(ck::add(ck::add(s.in[i], pad_lo[i], what), pad_hi[i], what),
+                       ck::mul(dilation[i], s.kernel[i] - 1, what), what);
   }
   torch_core::check_conv_shape(s);
   return s;
@@ -265,7 +278,7 @@ py::array conv_forward_typed(const py::array& x, const py::array& w, const py::o
   const T* wd = ws.data();
   T* od = out.mutable_data();
   {
-    py::gil_scoped_release nogil;
+    torch_core::GilRelease nogil;
     torch_core::conv_forward(s, xd, wd, bias_data, od, threads);
   }
   return out;
@@ -277,7 +290,7 @@ py::array conv_forward(const py::array& x, const py::array& w, const py::object&
                        const std::vector<std::int64_t>& pad_hi, std::int64_t groups,
                        int threads) {
   const auto s = conv_shape(x, w, groups, dilation, pad_lo, pad_hi);
-  if (threads < 1) threads = torch_core::default_threads();
+  threads = torch_core::checks::threads_or_default(threads);
   if (py::dtype::of<float>().is(x.dtype())) return conv_forward_typed<float>(x, w, bias, s, threads);
   if (py::dtype::of<double>().is(x.dtype())) return conv_forward_typed<double>(x, w, bias, s, threads);
   throw py::type_error("convolution: input must be float32 or float64");
@@ -290,7 +303,7 @@ py::array conv_weight_grad_typed(const py::array& x, const py::array& grad_out,
   auto xs = conv_operand<T>(x, "input");
   auto gs = conv_operand<T>(grad_out, "output gradient");
   const std::vector<py::ssize_t> expected{s.batch, s.out_channels, s.out[0], s.out[1], s.out[2]};
-  if (!std::equal(expected.begin(), expected.end(), gs.shape())) {
+  if (gs.ndim() != 5 || !std::equal(expected.begin(), expected.end(), gs.shape())) {
     throw std::invalid_argument("convolution: output gradient has the wrong shape");
   }
   py::array_t<T> grad_w(weight_shape);
@@ -298,7 +311,7 @@ py::array conv_weight_grad_typed(const py::array& x, const py::array& grad_out,
   const T* gd = gs.data();
   T* wd = grad_w.mutable_data();
   {
-    py::gil_scoped_release nogil;
+    torch_core::GilRelease nogil;
     torch_core::conv_weight_grad(s, xd, gd, wd, threads);
   }
   return grad_w;
@@ -310,7 +323,7 @@ py::array conv_weight_grad(const py::array& x, const py::array& grad_out, const 
                            const std::vector<std::int64_t>& pad_hi, std::int64_t groups,
                            int threads) {
   const auto s = conv_shape(x, w, groups, dilation, pad_lo, pad_hi);
-  if (threads < 1) threads = torch_core::default_threads();
+  threads = torch_core::checks::threads_or_default(threads);
   const std::vector<py::ssize_t> shape(w.shape(), w.shape() + 5);
   if (py::dtype::of<float>().is(x.dtype()))
     return conv_weight_grad_typed<float>(x, grad_out, s, shape, threads);
@@ -359,7 +372,7 @@ void index_accumulate_typed(py::array& out, const py::array& index, const py::ar
   }
   const std::int64_t* ip = idx.data();
   const T* sp = values.data();
-  py::gil_scoped_release nogil;
+  torch_core::GilRelease nogil;
   torch_core::index_accumulate(g, target, ip, sp, static_cast<T>(alpha), threads);
 }
 
@@ -376,7 +389,7 @@ void scatter_accumulate_typed(py::array& out, const py::array& index, const py::
   }
   const std::int64_t* ip = idx.data();
   const T* sp = values.data();
-  py::gil_scoped_release nogil;
+  torch_core::GilRelease nogil;
   torch_core::scatter_accumulate(g, target, ip, sp, threads);
 }
 
@@ -393,7 +406,7 @@ py::array gather_along_typed(const py::array& src, const py::array& index, int t
   const T* sp = values.data();
   T* op = out.mutable_data();
   {
-    py::gil_scoped_release nogil;
+    torch_core::GilRelease nogil;
     torch_core::gather_along(g, sp, ip, op, threads);
   }
   return out;
@@ -411,7 +424,7 @@ py::array gather_along_typed(const py::array& src, const py::array& index, int t
 
 void index_accumulate(py::array out, const py::array& index, const py::array& src,
                       double alpha, int threads) {
-  if (threads < 1) threads = torch_core::default_threads();
+  threads = torch_core::checks::threads_or_default(threads);
 #define CALL(T) index_accumulate_typed<T>(out, index, src, alpha, threads)
   TORCH_CORE_INDEXING_DISPATCH(out, CALL);
 #undef CALL
@@ -419,14 +432,14 @@ void index_accumulate(py::array out, const py::array& index, const py::array& sr
 
 void scatter_accumulate(py::array out, const py::array& index, const py::array& src,
                         int threads) {
-  if (threads < 1) threads = torch_core::default_threads();
+  threads = torch_core::checks::threads_or_default(threads);
 #define CALL(T) scatter_accumulate_typed<T>(out, index, src, threads)
   TORCH_CORE_INDEXING_DISPATCH(out, CALL);
 #undef CALL
 }
 
 py::array gather_along(const py::array& src, const py::array& index, int threads) {
-  if (threads < 1) threads = torch_core::default_threads();
+  threads = torch_core::checks::threads_or_default(threads);
 #define CALL(T) return gather_along_typed<T>(src, index, threads)
   TORCH_CORE_INDEXING_DISPATCH(src, CALL);
 #undef CALL
@@ -451,9 +464,44 @@ bool keep_freed_buffers(std::int64_t mmap_threshold, std::int64_t trim_threshold
 #endif
 }
 
-// The GIL stays held in every kernel: it is what serialises two threads drawing from one
-// generator (PyTorch uses a mutex for the same purpose).
+// Test-only (not API): runs `threads` parts on the pool; part `throw_part` throws
+// (kind "runtime": std::runtime_error, "bad_alloc": std::bad_alloc) and the others sleep
+// `sleep_ms` and count themselves. The exception must reach Python only after every other
+// part has finished (they run over this frame): if not, a RuntimeError says so.
+void test_pool_throw(int threads, int throw_part, const std::string& kind, int sleep_ms) {
+  if (threads < 1 || threads > torch_core::checks::kMostThreads || sleep_ms < 0 ||
+      sleep_ms > 1000) {
+    throw std::invalid_argument("_test_pool_throw: threads in [1, 64], sleep_ms in [0, 1000]");
+  }
+  if (kind != "runtime" && kind != "bad_alloc") {
+    throw std::invalid_argument("_test_pool_throw: kind must be 'runtime' or 'bad_alloc'");
+  }
+  std::atomic<int> finished{0};
+  torch_core::GilRelease nogil;
+  try {
+    torch_core::run_in_pool(threads, [&](int part) {
+      if (part == throw_part) {
+        if (kind == "bad_alloc") throw std::bad_alloc();
+        throw std::runtime_error("part " + std::to_string(part) + " failed");
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(sleep_ms));
+      finished.fetch_add(1);
+    });
+  } catch (...) {
+    const int others = threads - 1;
+    if (finished.load() != others) {
+      throw std::runtime_error("run_in_pool returned with " +
+                               std::to_string(others - finished.load()) + " parts running");
+    }
+    throw;
+  }
+}
+
+// The generator's methods keep the GIL: it is what serialises two threads drawing from one
+// generator (PyTorch uses a mutex for the same purpose). The other kernels release it.
 PYBIND11_MODULE(_C, m) {
+  // the finalizing thread, which gil.h's guard must never park
+  if (_PyOS_IsMainThread()) torch_core::main_thread_ident() = PyThread_get_thread_ident();
   register_blas(m);
   register_optim(m);
   register_nn(m);
@@ -495,6 +543,9 @@ PYBIND11_MODULE(_C, m) {
   m.def("cascade_sum", &cascade_sum, py::arg("a"),
         "Sum of a C-contiguous float array in PyTorch's CPU summation order (rounded to its dtype).");
   m.def("default_threads", &torch_core::default_threads);
+  m.def("_test_pool_throw", &test_pool_throw, py::arg("threads"), py::arg("throw_part"),
+        py::arg("kind") = "runtime", py::arg("sleep_ms") = 20,
+        "Test-only: a pool job whose part throw_part throws (exception safety of the pool).");
   m.def("special", &special, py::arg("name"), py::arg("input"),
         "Elementwise erf, erfc, erfinv, lgamma, log1p, digamma or trigamma of a float array.");
 

@@ -10,6 +10,7 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <array>
 #include <climits>
 #include <cmath>
 #include <cstdint>
@@ -18,6 +19,8 @@
 #include <string>
 #include <vector>
 
+#include "checks.h"
+#include "gil.h"
 #include "parallel.h"
 #include "vecmath.h"
 
@@ -52,6 +55,27 @@ template <typename T>
 T* output_data(py::array& a, const char* what) {
   if (!a.writeable()) throw std::invalid_argument(std::string(what) + ": output is read-only");
   return const_cast<T*>(input_data<T>(a, what));
+}
+
+// Runs kernel(args...) without the GIL when it touches at least kReleaseFrom elements
+// (below that, releasing and taking back the GIL costs more than the other thread gains).
+// The arguments are evaluated, and checked, before: the kernel sees raw pointers only.
+constexpr std::int64_t kReleaseFrom = 1 << 12;
+
+template <typename F, typename... Args>
+void run_kernel(std::int64_t elements, F&& kernel, Args... args) {
+  if (elements < kReleaseFrom) {
+    kernel(args...);
+    return;
+  }
+  torch_core::GilRelease nogil;
+  kernel(args...);
+}
+
+// An optional bias (None: absent) must be an array: a TypeError for anything else.
+py::array optional_array(const py::object& obj, const char* what, const char* name) {
+  if (obj.is_none()) return py::array();
+  return torch_core::checks::array_arg(obj, what, name);
 }
 
 void check_size(const py::array& a, std::int64_t expected, const char* what) {
@@ -218,19 +242,32 @@ py::tuple max_pool2d_with_indices(const py::array& x, std::vector<std::int64_t> 
       g.sh < 1 || g.sw < 1 || g.ph < 0 || g.pw < 0 || g.dh < 1 || g.dw < 1) {
     throw std::invalid_argument("max_pool2d: sizes must be positive");
   }
-  // every window must start inside the padded plane
-  if ((out_h - 1) * g.sh - g.ph >= g.height + g.ph || (out_w - 1) * g.sw - g.pw >= g.width + g.pw) {
-    throw std::invalid_argument("max_pool2d: output larger than the padded input allows");
+  // Every window must start inside the padded plane, and every position the kernel
+  // computes (window starts, their last positions, column bounds) must fit in int64: the
+  // extent of the windows is computed with checked arithmetic once here.
+  namespace ck = torch_core::checks;
+  const char* what = "max_pool2d";
+  for (const auto& [out, stride, pad, size, k, d] :
+       {std::array<std::int64_t, 6>{out_h, g.sh, g.ph, g.height, g.kh, g.dh},
+        std::array<std::int64_t, 6>{out_w, g.sw, g.pw, g.width, g.kw, g.dw}}) {
+    const std::int64_t last_start = ck::mul(out > 0 ? out - 1 : 0, stride, what);
+    if (last_start - pad >= ck::add(size, pad, what)) {
+      throw std::invalid_argument("max_pool2d: output size " + std::to_string(out) +
+                                  " is larger than the padded input (" + std::to_string(size) +
+                                  " + 2 * " + std::to_string(pad) + ") allows");
+    }
+    const std::int64_t reach = ck::add(last_start, ck::mul(k - 1, d, what), what);
+    ck::add(ck::add(reach, ck::add(size, pad, what), what), ck::add(stride, pad, what), what);
   }
-  if (threads <= 0) threads = torch_core::default_threads();
+  threads = torch_core::checks::threads_or_default(threads);
   py::array values(x.dtype(), {g.planes, out_h, out_w});
   py::array_t<std::int64_t> indices({g.planes, out_h, out_w});
   std::int64_t* index_data = indices.mutable_data();
   if (x.dtype().is(py::dtype::of<float>())) {
-    max_pool2d_typed<float>(g, input_data<float>(x, "max_pool2d"),
+    run_kernel(x.size(), max_pool2d_typed<float>, g, input_data<float>(x, "max_pool2d"),
                             output_data<float>(values, "max_pool2d"), index_data, threads);
   } else if (x.dtype().is(py::dtype::of<double>())) {
-    max_pool2d_typed<double>(g, input_data<double>(x, "max_pool2d"),
+    run_kernel(x.size(), max_pool2d_typed<double>, g, input_data<double>(x, "max_pool2d"),
                              output_data<double>(values, "max_pool2d"), index_data, threads);
   } else {
     throw py::type_error("max_pool2d: input must be float32 or float64");
@@ -266,21 +303,21 @@ void max_pool_backward_typed(const T* grad, const std::int64_t* indices, T* out,
 py::array max_pool_backward(const py::array& grad, const py::array_t<std::int64_t>& indices,
                             std::int64_t planes, std::int64_t plane_size, int threads) {
   if (planes < 0 || plane_size < 0 || grad.size() != indices.size() ||
-      (planes > 0 && grad.size() % planes != 0)) {
+      (planes > 0 && grad.size() % planes != 0) || (planes == 0 && grad.size() != 0)) {
     throw std::invalid_argument("max_pool backward: gradient and indices do not match");
   }
   if (!(indices.flags() & py::array::c_style)) {
     throw std::invalid_argument("max_pool backward: indices must be C-contiguous");
   }
-  if (threads <= 0) threads = torch_core::default_threads();
+  threads = torch_core::checks::threads_or_default(threads);
   const std::int64_t n = planes > 0 ? grad.size() / planes : 0;
   py::array out(grad.dtype(), {planes, plane_size});
   if (grad.dtype().is(py::dtype::of<float>())) {
-    max_pool_backward_typed<float>(input_data<float>(grad, "max_pool backward"), indices.data(),
+    run_kernel(grad.size(), max_pool_backward_typed<float>, input_data<float>(grad, "max_pool backward"), indices.data(),
                                    output_data<float>(out, "max_pool backward"), planes, n,
                                    plane_size, threads);
   } else if (grad.dtype().is(py::dtype::of<double>())) {
-    max_pool_backward_typed<double>(input_data<double>(grad, "max_pool backward"),
+    run_kernel(grad.size(), max_pool_backward_typed<double>, input_data<double>(grad, "max_pool backward"),
                                     indices.data(), output_data<double>(out, "max_pool backward"),
                                     planes, n, plane_size, threads);
   } else {
@@ -305,10 +342,10 @@ py::array relu_backward(const py::array& grad, const py::array& result) {
   check_size(result, grad.size(), what);
   py::array out(grad.dtype(), std::vector<py::ssize_t>(grad.shape(), grad.shape() + grad.ndim()));
   if (grad.dtype().is(py::dtype::of<float>())) {
-    relu_backward_typed<float>(input_data<float>(grad, what), input_data<float>(result, what),
+    run_kernel(grad.size(), relu_backward_typed<float>, input_data<float>(grad, what), input_data<float>(result, what),
                                output_data<float>(out, what), grad.size());
   } else if (grad.dtype().is(py::dtype::of<double>())) {
-    relu_backward_typed<double>(input_data<double>(grad, what), input_data<double>(result, what),
+    run_kernel(grad.size(), relu_backward_typed<double>, input_data<double>(grad, what), input_data<double>(result, what),
                                 output_data<double>(out, what), grad.size());
   } else {
     throw py::type_error("relu_backward: arrays must be float32 or float64");
@@ -614,11 +651,11 @@ void lstm_cell_forward(py::array& z, const py::array& c_prev, py::array& c, py::
   }
   const char* what = "lstm_cell_forward";
   if (z.dtype().is(py::dtype::of<float>())) {
-    lstm_cell_forward_f32(output_data<float>(z, what), input_data<float>(c_prev, what),
+    run_kernel(z.size(), lstm_cell_forward_f32, output_data<float>(z, what), input_data<float>(c_prev, what),
                           output_data<float>(c, what), output_data<float>(h, what),
                           output_data<float>(tanh_c, what), batch, hidden);
   } else if (z.dtype().is(py::dtype::of<double>())) {
-    lstm_cell_forward_f64(output_data<double>(z, what), input_data<double>(c_prev, what),
+    run_kernel(z.size(), lstm_cell_forward_f64, output_data<double>(z, what), input_data<double>(c_prev, what),
                           output_data<double>(c, what), output_data<double>(h, what),
                           output_data<double>(tanh_c, what), batch, hidden);
   } else {
@@ -638,12 +675,12 @@ void lstm_cell_backward(const py::array& z, const py::array& c_prev, const py::a
   check_size(dz, batch * 4 * hidden, "lstm_cell_backward");
   const char* what = "lstm_cell_backward";
   if (z.dtype().is(py::dtype::of<float>())) {
-    lstm_cell_backward_f32(input_data<float>(z, what), input_data<float>(c_prev, what),
+    run_kernel(dz.size(), lstm_cell_backward_f32, input_data<float>(z, what), input_data<float>(c_prev, what),
                                input_data<float>(tanh_c, what), input_data<float>(dh, what),
                                output_data<float>(dc, what), output_data<float>(dz, what), batch,
                                hidden);
   } else if (z.dtype().is(py::dtype::of<double>())) {
-    lstm_cell_backward_f64(input_data<double>(z, what), input_data<double>(c_prev, what),
+    run_kernel(dz.size(), lstm_cell_backward_f64, input_data<double>(z, what), input_data<double>(c_prev, what),
                                 input_data<double>(tanh_c, what), input_data<double>(dh, what),
                                 output_data<double>(dc, what), output_data<double>(dz, what),
                                 batch, hidden);
@@ -794,18 +831,17 @@ void gru_layer_forward(const py::array& projected, const py::array& w_hh_t, cons
   check_size(hs, (steps + 1) * batch * hidden, what);
   check_size(gates, steps * batch * 3 * hidden, what);
   check_size(hn, steps * batch * hidden, what);
-  py::array bias;
+  const py::array bias = optional_array(b_hh, what, "b_hh");
   if (!b_hh.is_none()) {
-    bias = py::reinterpret_borrow<py::array>(b_hh);
     check_size(bias, 3 * hidden, what);
   }
   if (projected.dtype().is(py::dtype::of<float>())) {
-    gru_layer_forward_f32(input_data<float>(projected, what), input_data<float>(w_hh_t, what),
+    run_kernel(projected.size(), gru_layer_forward_f32, input_data<float>(projected, what), input_data<float>(w_hh_t, what),
                           b_hh.is_none() ? nullptr : input_data<float>(bias, what),
                           output_data<float>(hs, what), output_data<float>(gates, what),
                           output_data<float>(hn, what), steps, batch, hidden);
   } else if (projected.dtype().is(py::dtype::of<double>())) {
-    gru_layer_forward_f64(input_data<double>(projected, what), input_data<double>(w_hh_t, what),
+    run_kernel(projected.size(), gru_layer_forward_f64, input_data<double>(projected, what), input_data<double>(w_hh_t, what),
                           b_hh.is_none() ? nullptr : input_data<double>(bias, what),
                           output_data<double>(hs, what), output_data<double>(gates, what),
                           output_data<double>(hn, what), steps, batch, hidden);
@@ -835,13 +871,13 @@ void gru_layer_backward(const py::array& grad, const py::array& hs, const py::ar
   check_size(dgh, steps * batch * 3 * hidden, what);
   check_size(dh0, batch * hidden, what);
   if (gates.dtype().is(py::dtype::of<float>())) {
-    gru_layer_backward_f32(input_data<float>(grad, what), input_data<float>(hs, what),
+    run_kernel(dgx.size(), gru_layer_backward_f32, input_data<float>(grad, what), input_data<float>(hs, what),
                            input_data<float>(gates, what), input_data<float>(hn, what),
                            input_data<float>(w_hh, what), output_data<float>(dgx, what),
                            output_data<float>(dgh, what), output_data<float>(dh0, what), steps,
                            batch, hidden);
   } else if (gates.dtype().is(py::dtype::of<double>())) {
-    gru_layer_backward_f64(input_data<double>(grad, what), input_data<double>(hs, what),
+    run_kernel(dgx.size(), gru_layer_backward_f64, input_data<double>(grad, what), input_data<double>(hs, what),
                            input_data<double>(gates, what), input_data<double>(hn, what),
                            input_data<double>(w_hh, what), output_data<double>(dgx, what),
                            output_data<double>(dgh, what), output_data<double>(dh0, what), steps,
@@ -939,17 +975,16 @@ void rnn_layer_forward(const py::array& projected, const py::array& w_hh_t,
     throw std::invalid_argument("rnn_layer_forward: w_hh_t must be (hidden, hidden)");
   }
   check_size(hs, (steps + 1) * batch * hidden, what);
-  py::array bias;
+  const py::array bias = optional_array(b_hh, what, "b_hh");
   if (!b_hh.is_none()) {
-    bias = py::reinterpret_borrow<py::array>(b_hh);
     check_size(bias, hidden, what);
   }
   if (projected.dtype().is(py::dtype::of<float>())) {
-    rnn_layer_forward_f32(input_data<float>(projected, what), input_data<float>(w_hh_t, what),
+    run_kernel(hs.size(), rnn_layer_forward_f32, input_data<float>(projected, what), input_data<float>(w_hh_t, what),
                           b_hh.is_none() ? nullptr : input_data<float>(bias, what),
                           output_data<float>(hs, what), steps, batch, hidden, relu);
   } else if (projected.dtype().is(py::dtype::of<double>())) {
-    rnn_layer_forward_f64(input_data<double>(projected, what), input_data<double>(w_hh_t, what),
+    run_kernel(hs.size(), rnn_layer_forward_f64, input_data<double>(projected, what), input_data<double>(w_hh_t, what),
                           b_hh.is_none() ? nullptr : input_data<double>(bias, what),
                           output_data<double>(hs, what), steps, batch, hidden, relu);
   } else {
@@ -972,11 +1007,11 @@ void rnn_layer_backward(const py::array& grad, const py::array& hs, const py::ar
   check_size(dz, steps * batch * hidden, what);
   check_size(dh0, batch * hidden, what);
   if (hs.dtype().is(py::dtype::of<float>())) {
-    rnn_layer_backward_f32(input_data<float>(grad, what), input_data<float>(hs, what),
+    run_kernel(hs.size(), rnn_layer_backward_f32, input_data<float>(grad, what), input_data<float>(hs, what),
                            input_data<float>(w_hh, what), output_data<float>(dz, what),
                            output_data<float>(dh0, what), steps, batch, hidden, relu);
   } else if (hs.dtype().is(py::dtype::of<double>())) {
-    rnn_layer_backward_f64(input_data<double>(grad, what), input_data<double>(hs, what),
+    run_kernel(hs.size(), rnn_layer_backward_f64, input_data<double>(grad, what), input_data<double>(hs, what),
                            input_data<double>(w_hh, what), output_data<double>(dz, what),
                            output_data<double>(dh0, what), steps, batch, hidden, relu);
   } else {
@@ -1002,19 +1037,18 @@ void lstm_layer_forward(const py::array& projected, const py::array& w_hh_t,
   check_size(cs, (steps + 1) * batch * hidden, what);
   check_size(gates, steps * batch * 4 * hidden, what);
   check_size(tanh_cs, steps * batch * hidden, what);
-  py::array bias;
+  const py::array bias = optional_array(b_hh, what, "b_hh");
   if (!b_hh.is_none()) {
-    bias = py::reinterpret_borrow<py::array>(b_hh);
     check_size(bias, 4 * hidden, what);
   }
   if (projected.dtype().is(py::dtype::of<float>())) {
-    lstm_layer_forward_f32(input_data<float>(projected, what), input_data<float>(w_hh_t, what),
+    run_kernel(projected.size(), lstm_layer_forward_f32, input_data<float>(projected, what), input_data<float>(w_hh_t, what),
                            b_hh.is_none() ? nullptr : input_data<float>(bias, what),
                            output_data<float>(hs, what), output_data<float>(cs, what),
                            output_data<float>(gates, what), output_data<float>(tanh_cs, what),
                            steps, batch, hidden);
   } else if (projected.dtype().is(py::dtype::of<double>())) {
-    lstm_layer_forward_f64(input_data<double>(projected, what), input_data<double>(w_hh_t, what),
+    run_kernel(projected.size(), lstm_layer_forward_f64, input_data<double>(projected, what), input_data<double>(w_hh_t, what),
                            b_hh.is_none() ? nullptr : input_data<double>(bias, what),
                            output_data<double>(hs, what), output_data<double>(cs, what),
                            output_data<double>(gates, what), output_data<double>(tanh_cs, what),
@@ -1045,13 +1079,13 @@ void lstm_layer_backward(const py::array& grad, const py::array& gates, const py
   check_size(dh0, batch * hidden, what);
   check_size(dc0, batch * hidden, what);
   if (gates.dtype().is(py::dtype::of<float>())) {
-    lstm_layer_backward_f32(input_data<float>(grad, what), input_data<float>(gates, what),
+    run_kernel(dz.size(), lstm_layer_backward_f32, input_data<float>(grad, what), input_data<float>(gates, what),
                             input_data<float>(cs, what), input_data<float>(tanh_cs, what),
                             input_data<float>(w_hh, what), output_data<float>(dz, what),
                             output_data<float>(dh0, what), output_data<float>(dc0, what), steps,
                             batch, hidden);
   } else if (gates.dtype().is(py::dtype::of<double>())) {
-    lstm_layer_backward_f64(input_data<double>(grad, what), input_data<double>(gates, what),
+    run_kernel(dz.size(), lstm_layer_backward_f64, input_data<double>(grad, what), input_data<double>(gates, what),
                             input_data<double>(cs, what), input_data<double>(tanh_cs, what),
                             input_data<double>(w_hh, what), output_data<double>(dz, what),
                             output_data<double>(dh0, what), output_data<double>(dc0, what), steps,

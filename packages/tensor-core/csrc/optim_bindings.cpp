@@ -6,10 +6,13 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <initializer_list>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "checks.h"
+#include "gil.h"
 #include "optim_kernels.h"
 #include "parallel.h"
 
@@ -18,14 +21,24 @@ namespace opt = torch_core::optim;
 
 namespace {
 
+// list[i] as an array: a TypeError for anything else (checked before its size is read).
+py::array item_of(const py::list& list, std::size_t i, const char* what) {
+  const py::handle item = list[i];
+  if (!py::isinstance<py::array>(item)) {
+    throw py::type_error(std::string(what) + " must be NumPy arrays, got " +
+                         std::string(py::str(py::type::handle_of(item).attr("__name__"))));
+  }
+  return py::reinterpret_borrow<py::array>(item);
+}
+
+py::ssize_t size_of(const py::list& list, std::size_t i, const char* what) {
+  return item_of(list, i, what).size();
+}
+
 // The data of list[i] as a C-contiguous array of T with n elements (n < 0: any size).
 template <typename T>
 T* data_of(const py::list& list, std::size_t i, py::ssize_t n, bool write, const char* what) {
-  const py::handle item = list[i];
-  if (!py::isinstance<py::array>(item)) {
-    throw py::type_error(std::string(what) + " must be NumPy arrays");
-  }
-  auto array = py::reinterpret_borrow<py::array>(item);
+  auto array = item_of(list, i, what);
   if (!py::dtype::of<T>().is(array.dtype())) {
     throw py::type_error(std::string(what) + ": every array must have the parameters' dtype");
   }
@@ -44,7 +57,7 @@ T* data_of(const py::list& list, std::size_t i, py::ssize_t n, bool write, const
 
 // An optional list (None: absent) must match the parameters one to one.
 bool present(const py::object& list, std::size_t count, const char* what) {
-  if (list.is_none()) return false;
+  if (!torch_core::checks::optional_list(list, "optimizer kernels", what)) return false;
   if (py::len(list) != count) {
     throw std::invalid_argument(std::string(what) + " must have one entry per parameter");
   }
@@ -57,12 +70,30 @@ void same_length(const py::list& a, std::size_t count, const char* what) {
   }
 }
 
-int pool_threads(int threads) { return threads < 1 ? torch_core::default_threads() : threads; }
+int pool_threads(int threads) { return torch_core::checks::threads_or_default(threads); }
+
+// Strong references to every array of the given lists (None entries skipped) for as long
+// as a kernel runs without the GIL: another thread may empty a list meanwhile, which must
+// not free an array the kernel writes to. Declared before the GIL guard, it is released
+// after the GIL is back.
+class Held {
+ public:
+  Held(std::initializer_list<py::handle> lists) {
+    for (py::handle list : lists) {
+      if (!list.is_none()) items_.push_back(py::tuple(py::reinterpret_borrow<py::object>(list)));
+    }
+  }
+
+ private:
+  std::vector<py::tuple> items_;
+};
 
 bool is_float32(const py::list& params) {
   if (py::len(params) == 0) return true;
   const py::handle first = params[0];
-  if (!py::isinstance<py::array>(first)) throw py::type_error("params must be NumPy arrays");
+  if (!py::isinstance<py::array>(first)) {
+    throw py::type_error("optimizer kernels: params must be NumPy arrays");
+  }
   const auto dtype = py::reinterpret_borrow<py::array>(first).dtype();
   if (py::dtype::of<float>().is(dtype)) return true;
   if (py::dtype::of<double>().is(dtype)) return false;
@@ -83,7 +114,7 @@ std::vector<opt::AdamTensors<T>> adam_tensors(const py::list& params, const py::
   same_length(exp_avg_sqs, count, "exp_avg_sqs");
   std::vector<opt::AdamTensors<T>> work(count);
   for (std::size_t i = 0; i < count; ++i) {
-    const auto n = py::reinterpret_borrow<py::array>(params[i]).size();
+    const auto n = size_of(params, i, "params");
     auto& t = work[i];
     t.param = data_of<T>(params, i, -1, true, "params");
     t.n = static_cast<std::size_t>(n);
@@ -115,7 +146,8 @@ void adam_typed(const py::list& params, const py::list& grads, const py::list& e
   }
   h.amsgrad = present(max_sqs, count, "max_exp_avg_sqs");
   const auto work = adam_tensors<T>(params, grads, exp_avgs, exp_avg_sqs, max_sqs, h.amsgrad);
-  py::gil_scoped_release nogil;  // only the arrays held by the caller's lists are touched
+  const Held held{params, grads, exp_avgs, exp_avg_sqs, max_sqs};
+  torch_core::GilRelease nogil;  // only the arrays held by the caller's lists are touched
   for (std::size_t i = 0; i < count; ++i) {
     h.neg_step_size = neg_steps[i];
     h.bc2_sqrt = bc2_sqrts[i];
@@ -162,7 +194,8 @@ void nadam_step(const py::list& params, const py::list& grads, const py::list& e
   auto run = [&](auto tag) {
     using T = decltype(tag);
     const auto work = adam_tensors<T>(params, grads, exp_avgs, exp_avg_sqs, py::none(), false);
-    py::gil_scoped_release nogil;
+    const Held held{params, grads, exp_avgs, exp_avg_sqs};
+    torch_core::GilRelease nogil;
     for (std::size_t i = 0; i < count; ++i) {
       h.bias_correction2 = bias_corrections2[i];
       h.grad_coef = grad_coefs[i];
@@ -194,7 +227,8 @@ void radam_step(const py::list& params, const py::list& grads, const py::list& e
   auto run = [&](auto tag) {
     using T = decltype(tag);
     const auto work = adam_tensors<T>(params, grads, exp_avgs, exp_avg_sqs, py::none(), false);
-    py::gil_scoped_release nogil;
+    const Held held{params, grads, exp_avgs, exp_avg_sqs};
+    torch_core::GilRelease nogil;
     for (std::size_t i = 0; i < count; ++i) {
       h.bias_correction1 = bias_corrections1[i];
       h.bc2_sqrt = bc2_sqrts[i];
@@ -222,13 +256,14 @@ void sgd_typed(const py::list& params, const py::list& grads, const py::object& 
   std::vector<const T*> gs(count);
   std::vector<std::size_t> ns(count);
   for (std::size_t i = 0; i < count; ++i) {
-    const auto n = py::reinterpret_borrow<py::array>(params[i]).size();
+    const auto n = size_of(params, i, "params");
     ps[i] = data_of<T>(params, i, -1, true, "params");
     gs[i] = data_of<T>(grads, i, n, false, "grads");
     if (momentum) bs[i] = data_of<T>(py::reinterpret_borrow<py::list>(bufs), i, n, true, "bufs");
     ns[i] = static_cast<std::size_t>(n);
   }
-  py::gil_scoped_release nogil;
+  const Held held{params, grads, bufs};
+  torch_core::GilRelease nogil;
   for (std::size_t i = 0; i < count; ++i) {
     h.first = momentum && first[i];
     opt::sgd_step(ps[i], gs[i], bs[i], ns[i], h, threads);
@@ -272,7 +307,7 @@ void rmsprop_typed(const py::list& params, const py::list& grads, const py::list
   };
   std::vector<Item> items(count);
   for (std::size_t i = 0; i < count; ++i) {
-    const auto n = py::reinterpret_borrow<py::array>(params[i]).size();
+    const auto n = size_of(params, i, "params");
     auto& it = items[i];
     it.p = data_of<T>(params, i, -1, true, "params");
     it.g = data_of<T>(grads, i, n, false, "grads");
@@ -284,7 +319,8 @@ void rmsprop_typed(const py::list& params, const py::list& grads, const py::list
                       : nullptr;
     it.n = static_cast<std::size_t>(n);
   }
-  py::gil_scoped_release nogil;
+  const Held held{params, grads, square_avgs, grad_avgs, bufs};
+  torch_core::GilRelease nogil;
   for (const auto& it : items) opt::rmsprop_step(it.p, it.g, it.sq, it.ga, it.buf, it.n, h, threads);
 }
 
@@ -317,13 +353,14 @@ void adagrad_typed(const py::list& params, const py::list& grads, const py::list
   std::vector<const T*> gs(count);
   std::vector<std::size_t> ns(count);
   for (std::size_t i = 0; i < count; ++i) {
-    const auto n = py::reinterpret_borrow<py::array>(params[i]).size();
+    const auto n = size_of(params, i, "params");
     ps[i] = data_of<T>(params, i, -1, true, "params");
     gs[i] = data_of<T>(grads, i, n, false, "grads");
     ss[i] = data_of<T>(state_sums, i, n, true, "state_sums");
     ns[i] = static_cast<std::size_t>(n);
   }
-  py::gil_scoped_release nogil;
+  const Held held{params, grads, state_sums};
+  torch_core::GilRelease nogil;
   for (std::size_t i = 0; i < count; ++i) {
     h.neg_clr = neg_clrs[i];
     opt::adagrad_step(ps[i], gs[i], ss[i], ns[i], h, threads);
@@ -362,7 +399,7 @@ TwoStates<T> two_states(const py::list& params, const py::list& grads, const py:
   same_length(seconds, count, second_name);
   TwoStates<T> t;
   for (std::size_t i = 0; i < count; ++i) {
-    const auto n = py::reinterpret_borrow<py::array>(params[i]).size();
+    const auto n = size_of(params, i, "params");
     t.p.push_back(data_of<T>(params, i, -1, true, "params"));
     t.g.push_back(data_of<T>(grads, i, n, false, "grads"));
     t.a.push_back(data_of<T>(firsts, i, n, true, first_name));
@@ -380,7 +417,8 @@ void adamax_typed(const py::list& params, const py::list& grads, const py::list&
   if (neg_clrs.size() != t.p.size()) {
     throw std::invalid_argument("adamax_step: one learning rate per parameter");
   }
-  py::gil_scoped_release nogil;
+  const Held held{params, grads, exp_avgs, exp_infs};
+  torch_core::GilRelease nogil;
   for (std::size_t i = 0; i < t.p.size(); ++i) {
     h.neg_clr = neg_clrs[i];
     opt::adamax_step(t.p[i], t.g[i], t.a[i], t.b[i], t.n[i], h, threads);
@@ -404,7 +442,8 @@ template <typename T>
 void adadelta_typed(const py::list& params, const py::list& grads, const py::list& square_avgs,
                     const py::list& acc_deltas, const opt::AdadeltaHyper& h, int threads) {
   auto t = two_states<T>(params, grads, square_avgs, acc_deltas, "square_avgs", "acc_deltas");
-  py::gil_scoped_release nogil;
+  const Held held{params, grads, square_avgs, acc_deltas};
+  torch_core::GilRelease nogil;
   for (std::size_t i = 0; i < t.p.size(); ++i) {
     opt::adadelta_step(t.p[i], t.g[i], t.a[i], t.b[i], t.n[i], h, threads);
   }
@@ -441,13 +480,14 @@ void asgd_step(const py::list& params, const py::list& grads, const py::list& ax
     std::vector<const T*> gs;
     std::vector<std::size_t> ns;
     for (std::size_t i = 0; i < count; ++i) {
-      const auto n = py::reinterpret_borrow<py::array>(params[i]).size();
+      const auto n = size_of(params, i, "params");
       ps.push_back(data_of<T>(params, i, -1, true, "params"));
       gs.push_back(data_of<T>(grads, i, n, false, "grads"));
       as.push_back(data_of<T>(axs, i, n, true, "axs"));
       ns.push_back(static_cast<std::size_t>(n));
     }
-    py::gil_scoped_release nogil;
+    const Held held{params, grads, axs};
+    torch_core::GilRelease nogil;
     for (std::size_t i = 0; i < count; ++i) {
       h.decay = decays[i];
       h.neg_eta = neg_etas[i];
@@ -468,11 +508,11 @@ void sqrt_in_place(py::array a) {
   one.append(a);
   if (py::dtype::of<float>().is(a.dtype())) {
     float* data = data_of<float>(one, 0, -1, true, "optim_sqrt_");
-    py::gil_scoped_release nogil;
+    torch_core::GilRelease nogil;
     opt::vml_sqrt(data, data, n);
   } else if (py::dtype::of<double>().is(a.dtype())) {
     double* data = data_of<double>(one, 0, -1, true, "optim_sqrt_");
-    py::gil_scoped_release nogil;
+    torch_core::GilRelease nogil;
     opt::vml_sqrt(data, data, n);
   } else {
     throw py::type_error("optim_sqrt_: array must be float32 or float64");

@@ -6,7 +6,10 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <exception>
 #include <mutex>
+#include <system_error>
+#include <utility>
 #include <vector>
 
 namespace torch_core {
@@ -37,8 +40,12 @@ bool spin_until(F&& ready) {
 
 class Pool {
  public:
+  // A thread that cannot be started (e.g. under a process limit) leaves the pool smaller.
   explicit Pool(int workers) {
-    for (int i = 1; i <= workers; ++i) threads_.emplace_back([this, i] { work(i); });
+    try {
+      for (int i = 1; i <= workers; ++i) threads_.emplace_back([this, i] { work(i); });
+    } catch (const std::system_error&) {
+    }
   }
 
   // Never joined: the pool lives as long as the process (and is abandoned in a forked
@@ -55,15 +62,28 @@ class Pool {
       job_ = &job;
       parts_ = parts;
       pending_.store(parts - 1, std::memory_order_relaxed);
+      error_ = nullptr;
       generation_.fetch_add(1, std::memory_order_release);
     }
     wake_.notify_all();
-    job(0);
+    // The job's parts run over the caller's stack (the job and what it captures): whatever
+    // part 0 does, wait for every other part before leaving, then rethrow the first error.
+    try {
+      job(0);
+    } catch (...) {
+      record(std::current_exception());
+    }
     auto finished = [this] { return pending_.load(std::memory_order_acquire) == 0; };
     if (!spin_until(finished)) {
       std::unique_lock<std::mutex> lock(mutex_);
       done_.wait(lock, finished);
     }
+    std::exception_ptr error;
+    {
+      std::lock_guard<std::mutex> lock(error_mutex_);
+      error.swap(error_);
+    }
+    if (error) std::rethrow_exception(error);
     return true;
   }
 
@@ -85,7 +105,12 @@ class Pool {
         parts = parts_;
       }
       if (index < parts) {
-        (*job)(index);
+        // an exception must not end the worker (std::terminate): the caller rethrows it
+        try {
+          (*job)(index);
+        } catch (...) {
+          record(std::current_exception());
+        }
         if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
           std::lock_guard<std::mutex> lock(mutex_);
           done_.notify_one();
@@ -94,7 +119,15 @@ class Pool {
     }
   }
 
+  // Keeps the first exception of the current job.
+  void record(std::exception_ptr error) {
+    std::lock_guard<std::mutex> lock(error_mutex_);
+    if (!error_) error_ = std::move(error);
+  }
+
   std::vector<std::thread> threads_;
+  std::mutex error_mutex_;
+  std::exception_ptr error_;
   std::mutex run_mutex_;  // one job at a time
   std::mutex mutex_;
   std::condition_variable wake_, done_;
@@ -105,20 +138,29 @@ class Pool {
 };
 
 std::atomic<Pool*> pool{nullptr};
-std::mutex pool_creation;
+// A pointer, so that a forked child can replace it: another thread may have held it at the
+// fork, and the child's copy would then stay locked forever.
+std::mutex* pool_creation = new std::mutex;
+bool fork_handler_registered = false;  // under *pool_creation
 
-// A forked child inherits the pool's memory but none of its threads: it starts a new one
-// when it first needs it.
-void forget_pool_in_child() { pool.store(nullptr); }
+// A forked child inherits the pool's memory but none of its threads: it abandons the pool
+// (whose mutexes may be held by threads that do not exist there) and its creation lock,
+// and starts a new pool when it first needs one.
+void forget_pool_in_child() {
+  pool.store(nullptr);
+  pool_creation = new std::mutex;  // the old one is leaked: it may be locked
+}
 
 Pool* get_pool() {
   Pool* current = pool.load(std::memory_order_acquire);
   if (current) return current;
-  std::lock_guard<std::mutex> lock(pool_creation);
+  std::lock_guard<std::mutex> lock(*pool_creation);
   current = pool.load(std::memory_order_acquire);
   if (!current) {
-    static std::once_flag registered;
-    std::call_once(registered, [] { pthread_atfork(nullptr, nullptr, forget_pool_in_child); });
+    if (!fork_handler_registered) {
+      pthread_atfork(nullptr, nullptr, forget_pool_in_child);
+      fork_handler_registered = true;  // the handler is inherited by children
+    }
     current = new Pool(hardware_threads() - 1);
     pool.store(current, std::memory_order_release);
   }
