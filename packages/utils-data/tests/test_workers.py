@@ -243,6 +243,54 @@ def test_timeout(no_leaks):
     del iterator, info
 
 
+class Stuck(Dataset):
+    """Every item takes far longer than any timeout of these tests."""
+
+    def __len__(self):
+        return 8
+
+    def __getitem__(self, i):
+        time.sleep(60)
+        return i
+
+
+def test_timeout_raises_at_the_deadline_then_stops_the_workers(no_leaks):
+    # the error comes at the timeout (not after a drain of the stuck workers), and the
+    # workers are gone right after it
+    iterator = iter(DataLoader(Stuck(), batch_size=1, num_workers=2, timeout=1))
+    start = time.monotonic()
+    with pytest.raises(RuntimeError) as info:
+        next(iterator)
+    elapsed = time.monotonic() - start
+    assert str(info.value) == "DataLoader timed out after 1 seconds"
+    assert 1 <= elapsed < 1.75, elapsed
+    workers = [p for p in multiprocessing.active_children() if p.name.startswith("pt_data")]
+    assert workers == []
+    assert list(iterator) == []
+    del iterator, info
+
+
+class NumThreads(Dataset):
+    def __len__(self):
+        return 2
+
+    def __getitem__(self, i):
+        return torch.get_num_threads()
+
+
+def test_workers_use_one_thread(no_leaks):
+    # as PyTorch's workers: they run side by side already, a thread pool each would
+    # oversubscribe the cores
+    previous = torch.get_num_threads()
+    torch.set_num_threads(2)
+    try:
+        got = [int(n) for n in DataLoader(NumThreads(), batch_size=None, num_workers=2)]
+        assert got == [1, 1]
+        assert torch.get_num_threads() == 2  # the main process keeps its own
+    finally:
+        torch.set_num_threads(previous)
+
+
 def test_abandoned_iterator_shuts_its_workers_down(no_leaks):
     iterator = iter(DataLoader(Items(50), batch_size=1, num_workers=2))
     next(iterator)

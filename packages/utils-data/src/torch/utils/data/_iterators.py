@@ -128,6 +128,8 @@ class _WorkerSet:
         self.result_conns: list = []
         self.result_socks: list = []  # for the descriptors behind each result
         self.closed = False
+        # how long workers told to stop may take to finish before they are terminated
+        self.exit_grace = _EXIT_GRACE
 
     def receive(self, conn):
         """The next result on ``conn`` (one of ``result_conns``)."""
@@ -143,19 +145,30 @@ class _WorkerSet:
                     conn.send(None)
                 except OSError:
                     pass  # that worker is gone already
-        self._drain_until_exit(deadline=time.monotonic() + MP_STATUS_CHECK_INTERVAL * 4)
-        for process in self.processes:
-            if process.exitcode is None:  # stuck (e.g. in user code): stop it
-                process.terminate()
-                process.join(timeout=MP_STATUS_CHECK_INTERVAL)
-                if process.exitcode is None:
-                    process.kill()
-                    process.join()
+        self._drain_until_exit(deadline=time.monotonic() + self.exit_grace)
+        if self._stop_stragglers():
+            # results they wrote before the signal: reading them releases their segments
+            self._drain_until_exit(deadline=time.monotonic() + MP_STATUS_CHECK_INTERVAL)
         for conn in self.index_conns + self.result_conns:
             conn.close()
         for sock in self.result_socks:
             if sock is not None:
                 sock.close()
+
+    def _stop_stragglers(self) -> bool:
+        """Terminate the workers still running (stuck, e.g. in user code), all at once so
+        that the wait is not per worker; kill those that ignore it. True if any was."""
+        stuck = [p for p in self.processes if p.exitcode is None]
+        for process in stuck:
+            process.terminate()
+        deadline = time.monotonic() + MP_STATUS_CHECK_INTERVAL
+        for process in stuck:
+            process.join(timeout=max(0.0, deadline - time.monotonic()))
+        for process in stuck:
+            if process.exitcode is None:
+                process.kill()
+                process.join()
+        return bool(stuck)
 
     def _drain_until_exit(self, deadline: float) -> None:
         """Read (and drop) what the workers still send until they exit: unread results
@@ -364,7 +377,9 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
             if deadline is not None:
                 wait_for = deadline - time.monotonic()
                 if wait_for <= 0:
-                    self._shutdown_workers()
+                    # raise at the timeout: a worker late by then is stuck, so the
+                    # shutdown gives the workers only a moment before terminating them
+                    self._shutdown_workers(exit_grace=_TIMEOUT_EXIT_GRACE)
                     raise RuntimeError(f"DataLoader timed out after {self._timeout} seconds")
             watched = self._watched_conns() + self._watched_sentinels()
             ready = wait(watched, timeout=wait_for)
@@ -420,13 +435,22 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
             RuntimeError(details)
         )
 
-    def _shutdown_workers(self) -> None:
+    def _shutdown_workers(self, exit_grace: float | None = None) -> None:
+        if exit_grace is not None:
+            self._workers.exit_grace = exit_grace
         self._finalizer()
 
     def __del__(self) -> None:
         finalizer = getattr(self, "_finalizer", None)
         if finalizer is not None:
             finalizer()
+
+
+# Seconds that workers told to stop get to finish their work before they are terminated:
+# at the end of an epoch or on an abandoned iterator (they finish the batch at hand), and
+# after a timeout (they are late already: the error must not wait for them).
+_EXIT_GRACE = MP_STATUS_CHECK_INTERVAL * 4
+_TIMEOUT_EXIT_GRACE = 0.1
 
 
 def _has_data(conn) -> bool:

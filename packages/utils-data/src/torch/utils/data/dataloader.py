@@ -71,7 +71,8 @@ class DataLoader:
             Default: ``False``.
         drop_last (bool): drop the last batch when it is short. Default: ``False``.
         timeout (float): seconds to wait for a batch from the workers before raising
-            RuntimeError; ``0`` waits forever. Default: ``0``.
+            RuntimeError (raised at once; the workers are then stopped, terminated if
+            they do not stop within a moment); ``0`` waits forever. Default: ``0``.
         worker_init_fn (Callable, optional): called with the worker id in each worker,
             after seeding and before loading.
         multiprocessing_context (str or multiprocessing context, optional): start
