@@ -8,12 +8,10 @@ checked in full before any view of the storage is made.
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 
 from . import _dtype, _siblings
-from ._serialization.limits import MAX_DIMS
+from ._serialization.limits import MAX_DIMS, bounded_repr
 from ._storage import TypedStorage, UntypedStorage
 from ._tensor import Tensor
 
@@ -147,24 +145,11 @@ def _rebuild_parameter_with_state(data, requires_grad, backward_hooks, state) ->
 
 
 def _apply_state(obj, state) -> None:
-    """Set the Python attributes a checkpoint recorded for a tensor, where it can hold them."""
-    if not state:
-        return
-    if isinstance(state, tuple) and len(state) == 2:
-        state = {**(state[0] or {}), **(state[1] or {})}
-    if not isinstance(state, dict):
-        raise TypeError(f"tensor state must be a dict, got {type(state).__name__}")
-    for name, value in state.items():
-        if not isinstance(name, str) or not name.isidentifier() or name.startswith("__"):
-            raise TypeError(f"tensor state names plain attributes, not {name!r:.50}")
-        try:
-            setattr(obj, name, value)
-        except (AttributeError, TypeError):
-            warnings.warn(
-                f"torch.load: attribute '{name}' saved on a {type(obj).__name__} could not "
-                f"be restored here; it was dropped",
-                stacklevel=3,
-            )
+    """Set the Python attributes a checkpoint recorded for a tensor (see
+    ``torch._serialization.tensor_state``: private fields are refused)."""
+    from ._serialization.tensor_state import apply_tensor_state
+
+    apply_tensor_state(obj, state)
 
 
 def _rebuild_from_type_v2(func, new_type, args, state):
@@ -172,10 +157,10 @@ def _rebuild_from_type_v2(func, new_type, args, state):
     ``func`` is one of the tensor rebuilders above (a file cannot name another callable
     here to get around what weights_only loading allows it to call)."""
     if func not in _TENSOR_REBUILDERS:
-        raise TypeError(f"_rebuild_from_type_v2: {func!r:.80} is not a tensor rebuilder")
+        raise TypeError(f"_rebuild_from_type_v2: {bounded_repr(func)} is not a tensor rebuilder")
     result = func(*args)
     if not isinstance(new_type, type) or not issubclass(new_type, Tensor):
-        raise TypeError(f"{new_type!r} is not a Tensor class")
+        raise TypeError(f"{bounded_repr(new_type)} is not a Tensor class")
     if type(result) is not new_type:
         subclass = object.__new__(new_type)
         for slot in Tensor.__slots__:

@@ -27,7 +27,6 @@ from ._serialization.compat import (
     storage_to_tensor_type,
 )
 from ._serialization.legacy_format import load_legacy, save_legacy
-from ._serialization.limits import MAX_PICKLE_BYTES
 from ._serialization.location import (
     check_map_location,
     default_restore_location,
@@ -49,7 +48,7 @@ from ._serialization.options import (
 from ._serialization.sources import Cursor, open_source
 from ._serialization.tar_format import is_tar_checkpoint, load_tar
 from ._serialization.unpickler import WeightsUnpickler, globals_in_pickle
-from ._serialization.zip_format import load_zip, save_zip
+from ._serialization.zip_format import load_zip, read_pickle, save_zip
 from ._serialization.zip_reader import ZIP_MAGIC, ZipReader
 
 __all__ = [
@@ -262,7 +261,12 @@ def load(
         mmap (bool): map storages from the file instead of reading them (``f`` must be
             a path to a zip checkpoint); pages are read when first used. Default:
             ``False``.
-        **pickle_load_args (str): ``encoding`` for strings pickled by Python 2.
+        **pickle_load_args: ``encoding`` (str) for strings pickled by Python 2, and
+            ``max_pickle_bytes`` (int), the largest object graph (``data.pkl``) a zip
+            checkpoint may hold. Unpickling can need about 100 bytes of memory per byte
+            of pickle, so a compressed ``data.pkl`` (PyTorch never writes one) may inflate
+            to 16 MiB by default; a stored one may be as large as the file. Giving
+            ``max_pickle_bytes`` sets the cap for both.
 
     Returns:
         The saved object.
@@ -281,28 +285,36 @@ def load(
     if weights_only and pickle_module is not None:
         raise RuntimeError("Can not safely load weights when explicit pickle_module is specified")
     check_map_location(map_location)
-    unknown = set(pickle_load_args) - {"encoding"}
+    unknown = set(pickle_load_args) - {"encoding", "max_pickle_bytes"}
     if unknown:
         raise TypeError(f"torch.load: unexpected arguments {sorted(unknown)}")
     encoding = pickle_load_args.get("encoding", "utf-8")
+    max_pickle_bytes = pickle_load_args.get("max_pickle_bytes")
+    if max_pickle_bytes is not None and (type(max_pickle_bytes) is not int or max_pickle_bytes < 0):
+        raise ValueError(
+            f"torch.load: max_pickle_bytes must be a non-negative int, got {max_pickle_bytes!r}"
+        )
     if mmap and not isinstance(f, (str, os.PathLike)):
         raise ValueError("f must be a file path in order to use the mmap argument")
     unpickle_bytes, unpickle_stream = _unpicklers(weights_only, pickle_module or pickle, encoding)
     source, owned = open_source(f, bool(mmap))
     try:
         return _load_from(source, f, map_location, bool(mmap), weights_only, unpickle_bytes,
-                          unpickle_stream)  # fmt: skip
+                          unpickle_stream, max_pickle_bytes)  # fmt: skip
     finally:
         source.close()
         if owned is not None:
             owned.close()
 
 
-def _load_from(source, f, map_location, mmap, weights_only, unpickle_bytes, unpickle_stream):
+def _load_from(
+    source, f, map_location, mmap, weights_only, unpickle_bytes, unpickle_stream, max_pickle_bytes
+):
     if source.size == 0:
         raise EOFError("Ran out of input")
     if source.read(0, min(4, source.size)) == ZIP_MAGIC:
-        return load_zip(ZipReader(source), unpickle_bytes, map_location, mmap)
+        reader = ZipReader(source)
+        return load_zip(reader, unpickle_bytes, map_location, mmap, max_pickle_bytes)
     if mmap:
         raise RuntimeError(
             f"mmap can only be used with files saved with the zip format (the default of "
@@ -347,7 +359,7 @@ def get_unsafe_globals_in_checkpoint(f) -> list[str]:
     try:
         if source.size < 4 or source.read(0, 4) != ZIP_MAGIC:
             raise ValueError("Expected input to be a checkpoint returned by torch.save")
-        data = ZipReader(source).read("data.pkl", limit=MAX_PICKLE_BYTES).tobytes()
+        data = read_pickle(ZipReader(source))
     finally:
         source.close()
         if owned is not None:

@@ -21,6 +21,7 @@ import numpy as np
 
 from .._storage import TypedStorage, UntypedStorage
 from . import location
+from .limits import bounded_repr
 from .pickler import CheckpointPickler, StorageTable
 from .sources import Cursor, truncated
 from .zip_format import check_pid
@@ -125,7 +126,7 @@ def load_legacy(cursor: Cursor, unpickle_stream, map_location):
         raise RuntimeError("Invalid magic number; corrupt file?")
     version = unpickle_stream(cursor, None)
     if version != PROTOCOL_VERSION:
-        raise RuntimeError(f"Invalid protocol version: {version!r:.50}")
+        raise RuntimeError(f"Invalid protocol version: {bounded_repr(version)}")
     sys_info = unpickle_stream(cursor, None)
     if not isinstance(sys_info, dict) or sys_info.get("little_endian") is False:
         raise RuntimeError("torch.load: big-endian legacy checkpoints are not supported")

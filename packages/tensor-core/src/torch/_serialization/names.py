@@ -138,7 +138,6 @@ SAFE_BUILTINS: dict[tuple[str, str], object] = {
     ("collections", "OrderedDict"): collections.OrderedDict,
     ("collections", "Counter"): collections.Counter,
     ("builtins", "set"): set,
-    ("builtins", "frozenset"): frozenset,
     ("builtins", "bytearray"): bytearray,
     ("builtins", "complex"): complex,
     ("builtins", "slice"): slice,

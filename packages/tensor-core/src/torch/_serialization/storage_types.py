@@ -12,6 +12,7 @@ import numpy as np
 
 from .. import _dtype
 from .._storage import TypedStorage, UntypedStorage
+from .limits import bounded_repr
 
 __all__ = [
     "LEGACY_STORAGES",
@@ -76,7 +77,7 @@ def dtype_of_storage_class(cls):
         return _dtype.uint8
     dtype = getattr(cls, "_storage_dtype", None) if isinstance(cls, type) else None
     if dtype is None:
-        raise TypeError(f"{cls!r} is not a storage class")
+        raise TypeError(f"{bounded_repr(cls)} is not a storage class")
     return dtype
 
 

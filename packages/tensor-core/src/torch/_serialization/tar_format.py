@@ -21,6 +21,7 @@ import numpy as np
 from .. import _utils
 from .._storage import TypedStorage, UntypedStorage
 from . import location
+from .limits import bounded_repr
 from .sources import BufferSource, Cursor, truncated
 from .storage_types import dtype_of_storage_class
 
@@ -96,7 +97,7 @@ def _key(key):
 
 def _as_count(count) -> int:
     if type(count) is not int or count < 0:
-        raise RuntimeError(f"torch.load: bad count {count!r:.50} in a tar checkpoint")
+        raise RuntimeError(f"torch.load: bad count {bounded_repr(count)} in a tar checkpoint")
     return count
 
 

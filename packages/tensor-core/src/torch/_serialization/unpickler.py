@@ -19,6 +19,8 @@ import pickletools
 import struct
 
 from . import names
+from .hash_guard import HashGuard
+from .limits import bounded_repr
 from .safe_globals import get_safe_globals, lookup_safe_global
 
 __all__ = ["WeightsUnpickler", "weights_only_error"]
@@ -47,22 +49,39 @@ def _global_refused(module: str, name: str) -> pickle.UnpicklingError:
     )
 
 
-def _check_container_args(args) -> None:
-    if args and (len(args) > 1 or not isinstance(args[0], (list, tuple, dict, set, frozenset))):
+def _check_container_args(args, guard: HashGuard) -> None:
+    if args and (len(args) > 1 or not isinstance(args[0], (list, tuple, dict, set))):
         raise TypeError("a container may be built only from another container")
+    if args:
+        guard.check_keys(args[0])
 
 
-def _check_bytearray_args(args) -> None:
+def _check_mapping_args(args, guard: HashGuard) -> None:
+    # OrderedDict(), OrderedDict(a_dict) or OrderedDict([(key, value), ...])
+    if not args:
+        return
+    source = args[0]
+    if len(args) > 1 or not isinstance(source, (list, tuple, dict)):
+        raise TypeError("a mapping may be built only from a dict or a list of pairs")
+    if isinstance(source, dict):
+        guard.check_keys(source)
+        return
+    if not all(type(pair) in (tuple, list) and len(pair) == 2 for pair in source):
+        raise TypeError("a mapping may be built only from (key, value) pairs")
+    guard.check_keys(pair[0] for pair in source)
+
+
+def _check_bytearray_args(args, guard) -> None:
     if args and (len(args) > 1 or not isinstance(args[0], (bytes, bytearray))):
         raise TypeError("bytearray may be built only from bytes")
 
 
-def _check_numbers(args) -> None:
+def _check_numbers(args, guard) -> None:
     if not all(type(a) in (int, float) for a in args):
         raise TypeError("complex may be built only from numbers")
 
 
-def _check_slice(args) -> None:
+def _check_slice(args, guard) -> None:
     if not all(a is None or type(a) is int for a in args):
         raise TypeError("slice may be built only from ints and None")
 
@@ -70,7 +89,8 @@ def _check_slice(args) -> None:
 # arguments the callable builtins accept; a file gets no `bytearray(10**12)`
 _ARGUMENT_CHECKS = {
     set: _check_container_args,
-    frozenset: _check_container_args,
+    collections.OrderedDict: _check_mapping_args,
+    collections.Counter: _check_mapping_args,
     bytearray: _check_bytearray_args,
     complex: _check_numbers,
     slice: _check_slice,
@@ -163,10 +183,17 @@ class WeightsUnpickler:
         self._user_types: set[int] = {
             id(obj) for obj in map(_registered_object, get_safe_globals()) if isinstance(obj, type)
         }
+        self._guard = HashGuard(self._user_types)
 
     # ------------------------------------------------------------------ driver
 
     def load(self):
+        try:
+            return self._run()
+        finally:
+            self._guard.release()
+
+    def _run(self):
         handlers = _OPCODES
         try:
             while True:
@@ -195,10 +222,16 @@ class WeightsUnpickler:
             OverflowError,
             RecursionError,
             UnicodeDecodeError,
-            MemoryError,
         ) as error:
             raise weights_only_error(
                 f"Malformed pickle data: {type(error).__name__}: {error}"
+            ) from None
+        except MemoryError as error:
+            # not malformed: the objects the pickle builds do not fit in memory
+            raise pickle.UnpicklingError(
+                f"torch.load ran out of memory while unpickling the checkpoint's object "
+                f"graph (MemoryError: {error}). It needs more memory than this process may "
+                f"use, or it is built to exhaust memory."
             ) from None
 
     def _finish(self):
@@ -272,12 +305,14 @@ class WeightsUnpickler:
 
     def _call(self, func, args):
         if id(func) not in self._allowed_calls:
-            raise weights_only_error(f"Calling {func!r} is not allowed in a weights-only load.")
+            raise weights_only_error(
+                f"Calling {bounded_repr(func)} is not allowed in a weights-only load."
+            )
         if not isinstance(args, tuple):
             raise TypeError("REDUCE arguments must be a tuple")
         check = _ARGUMENT_CHECKS.get(func) if isinstance(func, type) else None
         if check is not None:
-            check(args)
+            check(args, self._guard)
         return func(*args)
 
     # ---------------------------------------------------------------- opcodes
@@ -349,20 +384,24 @@ class WeightsUnpickler:
         items = self._pop_mark()
         if len(items) % 2:
             raise ValueError("odd number of items for DICT")
-        self._stack.append(dict(zip(items[::2], items[1::2])))
+        target: dict = {}
+        for index in range(0, len(items), 2):
+            self._guard.set_item(target, items[index], items[index + 1])
+        self._stack.append(target)
 
     def _setitem(self):
         value = self._stack.pop()
         key = self._stack.pop()
-        _as_dict(self._stack[-1])[key] = value
+        self._guard.set_item(_as_dict(self._stack[-1]), key, value)
 
     def _setitems(self):
         items = self._pop_mark()
         if len(items) % 2:
             raise ValueError("odd number of items for SETITEMS")
         target = _as_dict(self._stack[-1])
+        set_item = self._guard.set_item
         for index in range(0, len(items), 2):
-            target[items[index]] = items[index + 1]
+            set_item(target, items[index], items[index + 1])
 
     def _empty_set(self):
         self._stack.append(set())
@@ -372,11 +411,8 @@ class WeightsUnpickler:
         target = self._stack[-1]
         if type(target) is not set:
             raise TypeError("ADDITEMS on something that is not a set")
-        target.update(items)
-
-    def _frozenset(self):
-        items = self._pop_mark()  # before naming self._stack: it changes
-        self._stack.append(frozenset(items))
+        for item in items:
+            self._guard.add_element(target, item)
 
     def _global(self):
         module = self._read_line()
@@ -399,7 +435,9 @@ class WeightsUnpickler:
         args = self._stack.pop()
         cls = self._stack[-1]
         if not isinstance(cls, type) or id(cls) not in self._user_types:
-            raise weights_only_error(f"Creating an instance of {cls!r} is not allowed here.")
+            raise weights_only_error(
+                f"Creating an instance of {bounded_repr(cls)} is not allowed here."
+            )
         if not isinstance(args, tuple):
             raise TypeError("NEWOBJ arguments must be a tuple")
         self._stack[-1] = cls.__new__(cls, *args)
@@ -481,7 +519,6 @@ class WeightsUnpickler:
         pickle.SETITEMS: _setitems,
         pickle.EMPTY_SET: _empty_set,
         pickle.ADDITEMS: _additems,
-        pickle.FROZENSET: _frozenset,
         pickle.GLOBAL: _global,
         pickle.STACK_GLOBAL: _stack_global,
         pickle.REDUCE: _reduce,

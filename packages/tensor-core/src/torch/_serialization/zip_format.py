@@ -23,13 +23,13 @@ import numpy as np
 
 from .._storage import TypedStorage, UntypedStorage
 from . import limits, location, options
-from .limits import MAX_PICKLE_BYTES
+from .limits import MAX_PICKLE_BYTES, bounded_repr
 from .pickler import CheckpointPickler, StorageTable
 from .storage_types import dtype_of_storage_class
 from .zip_reader import ZipReader, corrupt
 from .zip_writer import ZipWriter
 
-__all__ = ["save_zip", "load_zip", "StorageLoader"]
+__all__ = ["save_zip", "load_zip", "read_pickle", "StorageLoader"]
 
 _FORMAT_VERSION = 3
 
@@ -64,13 +64,13 @@ def _serialization_id() -> bytes:
 def check_pid(pid, length: int) -> tuple:
     """The fields of a storage persistent id, type-checked (a file may hold anything)."""
     if not isinstance(pid, tuple) or len(pid) != length or pid[0] != "storage":
-        raise TypeError(f"unexpected persistent id {pid!r:.100}")
+        raise TypeError(f"unexpected persistent id {bounded_repr(pid)}")
     storage_type, key, tag, numel = pid[1:5]
     dtype = dtype_of_storage_class(storage_type)
     if not isinstance(key, str):
         raise TypeError(f"storage key must be a str, got {type(key).__name__}")
     if type(numel) is not int or numel < 0:
-        raise TypeError(f"storage size must be a non-negative int, got {numel!r:.50}")
+        raise TypeError(f"storage size must be a non-negative int, got {bounded_repr(numel)}")
     return dtype, key, tag, numel
 
 
@@ -132,9 +132,29 @@ def read_byteorder(reader: ZipReader) -> str:
     return order
 
 
-def load_zip(reader: ZipReader, unpickle, map_location, mmap: bool):
+def read_pickle(reader: ZipReader, max_pickle_bytes: int | None = None) -> bytes:
+    """The bytes of ``data.pkl``, refused before inflating when over the cap:
+    ``max_pickle_bytes`` when given, else DEFAULT_MAX_INFLATED_PICKLE_BYTES for a
+    compressed record (a stored one is no larger than the file)."""
+    if max_pickle_bytes is not None:
+        limit = max_pickle_bytes
+    elif reader.is_compressed("data.pkl"):
+        limit = limits.DEFAULT_MAX_INFLATED_PICKLE_BYTES
+    else:
+        limit = MAX_PICKLE_BYTES
+    size = reader.record_size("data.pkl")
+    if size > limit:
+        kind = "compressed " if reader.is_compressed("data.pkl") else ""
+        raise RuntimeError(
+            f"torch.load: the checkpoint's {kind}pickle (data.pkl) is {size} bytes, over the "
+            f"{limit} allowed: unpickling can need ~100 times its size in memory. If you "
+            f"trust the file, load it with torch.load(..., max_pickle_bytes={size})."
+        )
+    return reader.read("data.pkl", limit=limit).tobytes()
+
+
+def load_zip(reader: ZipReader, unpickle, map_location, mmap: bool, max_pickle_bytes=None):
     """The object of a zip checkpoint; ``unpickle(data, persistent_load)`` runs the
     (restricted or full) unpickler over the bytes of ``data.pkl``."""
     loader = StorageLoader(reader, map_location, mmap, read_byteorder(reader))
-    data = reader.read("data.pkl", limit=MAX_PICKLE_BYTES)
-    return unpickle(data.tobytes(), loader)
+    return unpickle(read_pickle(reader, max_pickle_bytes), loader)

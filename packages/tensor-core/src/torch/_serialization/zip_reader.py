@@ -183,6 +183,9 @@ class ZipReader:
             raise corrupt(f"CRC mismatch in record '{name}'")
         return data
 
+    def is_compressed(self, name: str) -> bool:
+        return self._record(name).method != _STORED
+
     def map(self, name: str) -> np.ndarray:
         """Record ``name`` mapped from the file without reading it (stored records only)."""
         record = self._record(name)
@@ -203,19 +206,29 @@ class ZipReader:
         for chunk_start in range(0, record.packed_size, CHUNK_BYTES):
             count = min(CHUNK_BYTES, record.packed_size - chunk_start)
             pending = self._source.read(start + chunk_start, count, f"record '{record.name}'")
-            while pending:
-                try:
-                    piece = inflater.decompress(pending, record.size - done + 1)
-                except zlib.error as error:
-                    raise corrupt(f"record '{record.name}': {error}") from None
-                if done + len(piece) > record.size:
-                    raise corrupt(f"record '{record.name}' inflates past its stated size")
-                output[done : done + len(piece)] = np.frombuffer(piece, np.uint8)
-                done += len(piece)
-                pending = inflater.unconsumed_tail
+            done = self._inflate_chunk(record, inflater, pending, output, done)
         if done != record.size or not inflater.eof:
             raise corrupt(f"record '{record.name}' inflates to the wrong size")
         return output
+
+    @staticmethod
+    def _inflate_chunk(record: _Record, inflater, pending: bytes, output, done: int) -> int:
+        """Inflate ``pending`` into ``output`` from byte ``done`` on, at most CHUNK_BYTES
+        per step: the output is filled in place, never held twice (a 1 GiB storage
+        needs 1 GiB, not 2), and more than the stated size is never produced."""
+        while True:
+            limit = min(CHUNK_BYTES, record.size - done + 1)
+            try:
+                piece = inflater.decompress(pending, limit)
+            except zlib.error as error:
+                raise corrupt(f"record '{record.name}': {error}") from None
+            if done + len(piece) > record.size:
+                raise corrupt(f"record '{record.name}' inflates past its stated size")
+            output[done : done + len(piece)] = np.frombuffer(piece, np.uint8)
+            done += len(piece)
+            pending = inflater.unconsumed_tail
+            if not pending and (not piece or inflater.eof):
+                return done
 
 
 def _apply_zip64(extra: bytes, size: int, packed_size: int, header_offset: int):
