@@ -277,6 +277,7 @@ py::array conv_forward_typed(const py::array& x, const py::array& w, const py::o
   const T* xd = xs.data();
   const T* wd = ws.data();
   T* od = out.mutable_data();
+  if (s.batch == 0) return out;  // nothing to compute (the kernel would still plan buffers)
   {
     torch_core::GilRelease nogil;
     torch_core::conv_forward(s, xd, wd, bias_data, od, threads);
@@ -310,6 +311,10 @@ py::array conv_weight_grad_typed(const py::array& x, const py::array& grad_out,
   const T* xd = xs.data();
   const T* gd = gs.data();
   T* wd = grad_w.mutable_data();
+  if (s.batch == 0) {  // no image: the gradient is zero (the kernel would still plan buffers)
+    std::fill(wd, wd + grad_w.size(), T(0));
+    return grad_w;
+  }
   {
     torch_core::GilRelease nogil;
     torch_core::conv_weight_grad(s, xd, gd, wd, threads);

@@ -113,11 +113,19 @@ TORCH_NN_INLINE void max_pool_row(const Pool2d& g, const T* plane, std::int64_t 
     best[ox] = inside ? plane[at] : -std::numeric_limits<T>::infinity();
     where[ox] = at;
   }
-  for (std::int64_t ky = 0; ky < g.kh; ++ky) {
+  // Only kernel rows inside the plane, and kernel columns that reach a column of it for
+  // some output, do anything: the loops skip the others arithmetically, so a huge kernel
+  // over a small plane costs what the plane does (the validation bounds these products).
+  const std::int64_t ky_begin = y0 >= 0 ? 0 : (-y0 + g.dh - 1) / g.dh;
+  const std::int64_t ky_end = std::min(g.kh, g.height - y0 <= 0 ? 0 : (g.height - y0 + g.dh - 1) / g.dh);
+  const std::int64_t reach_left = g.pw - (g.out_w - 1) * g.sw;  // kx * dw >= this
+  const std::int64_t kx_begin = reach_left <= 0 ? 0 : (reach_left + g.dw - 1) / g.dw;
+  const std::int64_t kx_end = std::min(g.kw, (g.width + g.pw + g.dw - 1) / g.dw);
+  for (std::int64_t ky = ky_begin; ky < ky_end; ++ky) {
     const std::int64_t y = y0 + ky * g.dh;
     if (y < 0 || y >= g.height) continue;
     const T* line = plane + y * g.width;
-    for (std::int64_t kx = (ky == 0 ? 1 : 0); kx < g.kw; ++kx) {
+    for (std::int64_t kx = std::max<std::int64_t>(kx_begin, ky == 0 ? 1 : 0); kx < kx_end; ++kx) {
       const std::int64_t shift = kx * g.dw - g.pw;  // input column = ox * sw + shift
       // columns with 0 <= ox * sw + shift < width
       const std::int64_t lo = shift >= 0 ? 0 : (-shift + g.sw - 1) / g.sw;
@@ -258,6 +266,7 @@ py::tuple max_pool2d_with_indices(const py::array& x, std::vector<std::int64_t> 
     }
     const std::int64_t reach = ck::add(last_start, ck::mul(k - 1, d, what), what);
     ck::add(ck::add(reach, ck::add(size, pad, what), what), ck::add(stride, pad, what), what);
+    ck::add(ck::add(ck::add(size, pad, what), d, what), stride, what);
   }
   threads = torch_core::checks::threads_or_default(threads);
   py::array values(x.dtype(), {g.planes, out_h, out_w});
