@@ -300,6 +300,8 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
     _check_device(device)
     if end is None:
         start, end = 0, start
+    if not all(np.isfinite(float(v)) for v in (start, end)):
+        raise RuntimeError(f"unsupported range: {start} -> {end}")
     if step == 0:
         raise RuntimeError("step must be nonzero")
     if (end - start) * step < 0:

@@ -536,6 +536,11 @@ def multinomial(
         >>> torch.multinomial(torch.tensor([0.0, 10.0, 3.0, 0.0]), 2)
         tensor([1, 2])
     """
+    if not input._dtype.is_floating_point:
+        raise RuntimeError(
+            "multinomial only supports floating-point dtypes for input, got: "
+            f"{input._dtype._legacy[:-6]}"
+        )
     weights = input._np.astype(np.float64)
     if weights.ndim not in (1, 2):
         raise RuntimeError("prob_dist must be 1 or 2 dim")

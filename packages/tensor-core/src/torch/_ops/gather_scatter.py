@@ -56,6 +56,39 @@ def _bounds(index: np.ndarray, size: int, what: str, dim: int) -> None:
         raise RuntimeError(f"index {bad} is out of bounds for dimension {dim} with size {size}")
 
 
+def _strict_bounds(index: np.ndarray, size: int, dim: int) -> None:
+    """gather/scatter take positions in ``[0, size)``: unlike indexing, no counting from
+    the end (PyTorch refuses -1 there)."""
+    if index.size and (index.min() < 0 or index.max() >= size):
+        bad = int(index.max() if index.max() >= size else index.min())
+        raise RuntimeError(f"index {bad} is out of bounds for dimension {dim} with size {size}")
+
+
+def _check_scatter_shapes(input: Tensor, d: int, idx: np.ndarray, src) -> None:
+    """PyTorch's shape rules of scatter*: an index of the rank of ``self`` (and of a tensor
+    ``src``) and no larger than ``self`` apart from ``d``, nor than ``src`` anywhere (the
+    values at ``idx`` are read from ``src``'s corner of that shape)."""
+    if not idx.size:
+        return
+    shape = input._np.shape
+    if idx.ndim != len(shape):
+        raise RuntimeError("Index tensor must have the same number of dimensions as self tensor")
+    source = src._np.shape if isinstance(src, Tensor) else None
+    if source is not None and len(source) != idx.ndim:
+        raise RuntimeError("Index tensor must have the same number of dimensions as src tensor")
+    too_big = any(n > shape[i] for i, n in enumerate(idx.shape) if i != d)
+    if source is not None and (too_big or any(n > m for n, m in zip(idx.shape, source))):
+        raise RuntimeError(
+            f"Expected index {list(idx.shape)} to be no larger than self {list(shape)} "
+            f"apart from dimension {d} and to be no larger size than src {list(source)}"
+        )
+    if too_big:
+        raise RuntimeError(
+            f"Expected index {list(idx.shape)} to be no larger than self {list(shape)} "
+            f"apart from dimension {d}"
+        )
+
+
 def _nonnegative(index: np.ndarray, size: int) -> np.ndarray:
     """Indices counted from the end (already bounds-checked) as plain positions."""
     return np.where(index < 0, index + size, index) if index.size and index.min() < 0 else index
@@ -75,7 +108,7 @@ def gather(input: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False)
     idx = _check_index(index, "gather")
     if idx.ndim != input._np.ndim:
         raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
-    _bounds(idx, input._np.shape[d], "gather", d)
+    _strict_bounds(idx, input._np.shape[d], d)
     for i, (n, size) in enumerate(zip(idx.shape, input._np.shape)):
         if i != d and n > size:
             raise RuntimeError(
@@ -131,7 +164,8 @@ def scatter(input: Tensor, dim: int, index: Tensor, src=None, *, value=None, red
     _check_source_dtype(input, src)
     d = input._wrap_dim(dim)
     idx = _check_index(index, "scatter")
-    _bounds(idx, input._np.shape[d], "scatter", d)
+    _check_scatter_shapes(input, d, idx, src)
+    _strict_bounds(idx, input._np.shape[d], d)
     array = input._np.copy()
     source = operand(src, input._dtype)
     accumulate = {"add": True, "multiply": "multiply"}.get(reduce, False)
@@ -161,7 +195,8 @@ def scatter_add(input: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
     _check_source_dtype(input, src)
     d = input._wrap_dim(dim)
     idx = _check_index(index, "scatter_add")
-    _bounds(idx, input._np.shape[d], "scatter_add", d)
+    _check_scatter_shapes(input, d, idx, src)
+    _strict_bounds(idx, input._np.shape[d], d)
     array = input._np.copy()
     _scatter_into(array, d, idx, operand(src, input._dtype), accumulate=True)
     return record(SCATTER_ADD, (input, index, src), Tensor._from_array(array, input._dtype), (d,))

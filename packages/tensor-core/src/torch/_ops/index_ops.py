@@ -16,7 +16,15 @@ import numpy as np
 from .. import _dtype, _native
 from .._tensor import Tensor, _is_grad_recording
 from ._dispatch import record, register_op
-from .gather_scatter import _bounds, _inplace, gather, scatter, scatter_add
+from .gather_scatter import (
+    _bounds,
+    _check_scatter_shapes,
+    _inplace,
+    _nonnegative,
+    gather,
+    scatter,
+    scatter_add,
+)
 
 __all__ = [
     "index_add",
@@ -175,6 +183,8 @@ def index_fill(input: Tensor, dim: int, index: Tensor, value) -> Tensor:
         _bounds(index._np, length, "index_fill", d)
     except RuntimeError as error:
         raise IndexError(str(error)) from None
+    # index_fill counts negative indices from the end; scatter (below) does not
+    index = Tensor._from_array(_nonnegative(index._np, length), index._dtype)
     shape = list(input._np.shape)
     if shape:
         shape[d] = index._np.size
@@ -302,7 +312,9 @@ def scatter_reduce(
     if src._dtype is not input._dtype:
         raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
     idx = index._np
-    _bounds(idx, input._np.shape[d] if input._np.ndim else 1, "scatter_reduce", d)
+    if input._np.ndim:
+        _check_scatter_shapes(input, d, idx, src)
+    _strict_bounds(index, input._np.shape[d] if input._np.ndim else 1, d)
     idx = np.where(idx < 0, idx + input._np.shape[d], idx) if idx.size else idx
     array = _scatter_reduce_array(input._np, d, idx, src._np, reduce, include_self)
     result = Tensor._from_array(np.asarray(array, order="C"), input._dtype)

@@ -289,6 +289,16 @@ def cumulative_trapezoid(y: Tensor, x=None, *, dx=None, dim: int = -1) -> Tensor
 # ------------------------------------------------------------------ histogram
 
 
+def _check_histogram_args(edges, range) -> None:  # noqa: A002
+    if isinstance(edges, int) and edges <= 0:
+        raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {edges} for dimension 0")
+    if range is not None and range[0] > range[1]:
+        raise RuntimeError(
+            f"torch.histogramdd: min should not exceed max, but got min {range[0]} max "
+            f"{range[1]} for dimension 0"
+        )
+
+
 def histogram(input: Tensor, bins=100, *, range=None, weight=None, density=False):  # noqa: A002
     """``(hist, bin_edges)``: counts (or weights' sums, or a density) of ``input`` in
     ``bins`` equal bins over ``range`` (the data's by default) or between the given
@@ -297,6 +307,7 @@ def histogram(input: Tensor, bins=100, *, range=None, weight=None, density=False
         raise NotImplementedError(f"\"histogramdd\" not implemented for '{_legacy(input._dtype)}'")
     data = input._np.reshape(-1)
     edges = bins._np if isinstance(bins, Tensor) else int(bins)
+    _check_histogram_args(edges, range)
     w = None if weight is None else weight._np.reshape(-1)
     counts, bin_edges = np.histogram(data, bins=edges, range=range, weights=w, density=density)
     dtype = input._dtype
@@ -366,6 +377,11 @@ def lcm(input: Tensor, other: Tensor) -> Tensor:
 
 def put(input: Tensor, index: Tensor, source: Tensor, accumulate: bool = False) -> Tensor:
     """A copy of ``input`` with ``source`` written (or added) at the flat ``index``."""
+    if source.numel() != index.numel():
+        raise IndexError(
+            "put_(): Expected source and index to have the same number of elements, but got "
+            f"source.numel() = {source.numel()}, index.numel() = {index.numel()}"
+        )
     size = input.numel()
     idx = index._np
     if idx.size and (idx.min() < -size or idx.max() >= size):

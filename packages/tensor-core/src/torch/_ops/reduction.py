@@ -611,6 +611,8 @@ def norm(input: Tensor, p="fro", dim=None, keepdim: bool = False, dtype=None) ->
     """The legacy ``torch.norm``: Frobenius (= 2) norm by default, a vector ``p``-norm
     over ``dim`` otherwise."""
     order = 2 if p in ("fro", None) else p
+    if isinstance(p, str) and p not in ("fro", "nuc"):
+        raise RuntimeError(f"linalg.matrix_norm: Order {p} not supported.")
     if p == "nuc":
         from .decompositions import matrix_norm
 
@@ -657,6 +659,8 @@ def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False):
     """The ``k``-th smallest element along ``dim`` (1-based) and its index."""
     d = input._wrap_dim(dim)
     size = input._np.shape[d] if input._np.ndim else 1
+    if size == 0:
+        raise IndexError(f"kthvalue(): Expected reduction dim {d} to have non-zero size.")
     if not 1 <= k <= size:
         raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
     order = np.argsort(input._np.reshape(input._np.shape or (1,)), axis=d, kind="stable")

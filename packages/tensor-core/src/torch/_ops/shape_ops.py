@@ -181,6 +181,8 @@ def roll(input: Tensor, shifts, dims=None) -> Tensor:
         return roll(flat, shifts, 0).reshape(input.shape)
     shifts = (shifts,) if isinstance(shifts, int) else tuple(shifts)
     dims = (dims,) if isinstance(dims, int) else tuple(dims)
+    if not shifts:
+        raise RuntimeError("`shifts` required")
     if len(shifts) != len(dims):
         raise RuntimeError(
             f"shifts and dimensions must align. shifts: {len(shifts)}, dims:{len(dims)}"

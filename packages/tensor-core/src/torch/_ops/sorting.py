@@ -157,6 +157,10 @@ def masked_select(input: Tensor, mask: Tensor) -> Tensor:
 
 def take(input: Tensor, index: Tensor) -> Tensor:
     """Elements of the flattened ``input`` at ``index`` (shaped like ``index``)."""
+    if isinstance(index, Tensor) and index._dtype is not _dtype.int64:
+        raise RuntimeError(
+            f"take(): Expected a long tensor for index, but got {index._dtype._legacy[:-6]}"
+        )
     size = input._np.size
     idx = index._np
     if idx.size and (idx.min() < -size or idx.max() >= size):
@@ -302,6 +306,8 @@ def histc(input: Tensor, bins: int = 100, min: float = 0, max: float = 0) -> Ten
     low, high = float(min), float(max)
     if low == high == 0 and array.size:
         low, high = float(array.min()), float(array.max())
+    if not (np.isfinite(low) and np.isfinite(high)):
+        raise RuntimeError(f"torch.histc: range of [{low:g}, {high:g}] is not finite")
     if low == high:
         low, high = low - 1, high + 1
     if low > high:

@@ -140,9 +140,27 @@ def where(condition, input=None, other=None):
             f"where expected condition to be a boolean tensor, but got a tensor with dtype {got}"
         )
     dtype = result_type(input, other)
-    array = np.where(condition._np, _array(input, dtype), _array(other, dtype))
+    try:
+        array = np.where(condition._np, _array(input, dtype), _array(other, dtype))
+    except ValueError:
+        raise _broadcast_failure(condition, input, other) from None
     result = _wrap(np.asarray(array, dtype=dtype.np_dtype), dtype, _arrays(condition, input, other))
     return record(WHERE, (condition, input, other), result)
+
+
+def _broadcast_failure(*operands) -> RuntimeError:
+    """PyTorch's message for operands whose shapes do not broadcast together."""
+    shapes = [np.shape(x._np if isinstance(x, Tensor) else x) for x in operands]
+    ndim = max(len(s) for s in shapes)
+    for i in range(1, ndim + 1):
+        sizes = [s[-i] for s in shapes if i <= len(s) and s[-i] != 1]
+        if len(set(sizes)) > 1:
+            return RuntimeError(
+                f"The size of tensor a ({sizes[0]}) must match the size of tensor b "
+                f"({sizes[1] if sizes[1] != sizes[0] else sizes[2]}) at non-singleton "
+                f"dimension {ndim - i}"
+            )
+    return RuntimeError(f"shapes {[list(s) for s in shapes]} cannot be broadcast together")
 
 
 WHERE = _register("where", where, "where(Tensor condition, Tensor self, Tensor other) -> Tensor")

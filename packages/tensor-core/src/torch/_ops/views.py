@@ -134,6 +134,11 @@ def strided_alias(base: Tensor, shape, strides, offset: int) -> Tensor:
     """A tensor viewing ``base``'s storage with the given geometry (bounds-checked)."""
     itemsize = base._np.itemsize
     shape, strides = tuple(shape), tuple(strides)
+    if any(n < 0 for n in shape):
+        raise RuntimeError(
+            f"Storage size calculation overflowed with sizes={list(shape)} and "
+            f"strides={list(strides)}"
+        )
     if any(s < 0 for s in strides):
         raise RuntimeError(
             f"as_strided: Negative strides are not supported at the moment, got "
@@ -629,6 +634,8 @@ def unfold(input: Tensor, dimension: int, size: int, step: int) -> Tensor:
     if not shape:
         shape, strides = [1], [1]
     d = input._wrap_dim(dimension)
+    if size < 0:
+        raise RuntimeError(f"size is {size} but must be >= 0")
     if size > shape[d]:
         raise RuntimeError(
             f"maximum size for tensor at dimension {d} is {shape[d]} but size is {size}"
