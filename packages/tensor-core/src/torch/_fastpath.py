@@ -11,7 +11,7 @@ import warnings
 
 import numpy as np
 
-from . import _bindings, _dtype, _grad_mode
+from . import _bindings, _blas, _dtype, _grad_mode
 from ._interface import array_kernels, get_grad_engine, ops
 from ._memory_format import pointwise_layout
 from ._native import _BLAS_MIN_WORK, all_c_contiguous, blas_matmul, large_binary, native_sum
@@ -31,7 +31,11 @@ warnings.filterwarnings(
 _grad_state = _grad_mode._state
 _add_reduce = np.add.reduce  # the C reduction, without ndarray.sum's Python wrapper
 _asarray = np.asarray
-_np_matmul = np.matmul
+_np_matmul = np.matmul  # only for products too small for any BLAS to thread (see below)
+_gated_matmul = _blas.matmul
+# Below this many multiply-adds no BLAS call starts threads (OpenBLAS threads GEMM from
+# 64^3, GEMV from 9216 elements), so such products may skip the fork gate.
+_UNTHREADED_WORK = 4096
 # Python ints a float32 holds exactly: NumPy and the general path convert them alike
 _EXACT_INT = 2**24
 _FULL_FLOATS = (_dtype.float32, _dtype.float64)
@@ -265,10 +269,14 @@ def matmul_2d(general):
 def _matmul_arrays(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """``a @ b`` with the kernel ``torch.matmul`` uses (so gradients computed on arrays
     equal those computed on tensors)."""
-    if a.ndim == 2 and b.ndim == 2 and a.shape[0] * a.shape[1] * b.shape[-1] < _BLAS_MIN_WORK:
-        return _np_matmul(a, b)  # small: blas_matmul would decline it
+    if a.ndim == 2 and b.ndim == 2:
+        work = a.shape[0] * a.shape[1] * b.shape[-1]
+        if work < _UNTHREADED_WORK:
+            return _np_matmul(a, b)
+        if work < _BLAS_MIN_WORK:
+            return _gated_matmul(a, b)  # small: blas_matmul would decline it
     result = blas_matmul(a, b)
-    return _np_matmul(a, b) if result is None else result
+    return _gated_matmul(a, b) if result is None else result
 
 
 def install() -> None:

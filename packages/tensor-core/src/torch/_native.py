@@ -269,7 +269,11 @@ def blas_matmul(a, b):
     ):
         return None
     out = np.empty(a.shape[:-1] + b.shape[-1:], dtype=a.dtype)
-    return out if kernels.blas_gemm(a, b, out) else None
+    return out if _gated_blas_gemm(a, b, out) else None
+
+
+# the GEMM passes the fork gate as NumPy's BLAS calls do (see torch/_blas.py)
+_gated_blas_gemm = kernels.fork_gated(kernels.blas_gemm) if ENABLED else None
 
 
 # ------------------------------------------------------------------ optimizer updates

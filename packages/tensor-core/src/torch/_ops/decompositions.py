@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 
-from .. import _dtype
+from .. import _blas, _dtype
 from .._return_types import _structseq
 from .._tensor import Tensor
 from ._dispatch import record, register_op, wrap_array
@@ -99,8 +99,8 @@ def inv(A: Tensor) -> Tensor:
     _check_square("inv", A)
     _check_float("inv", A)
     try:
-        result = np.linalg.inv(A._np)
-    except np.linalg.LinAlgError:
+        result = _blas.linalg.inv(A._np)
+    except _blas.linalg.LinAlgError:
         raise _LinAlgError(_singular_message("linalg.inv", A._np)) from None
     return record(INV, (A,), _wrap_lapack(result, A._dtype))
 
@@ -135,7 +135,7 @@ def _det_array(a: np.ndarray) -> np.ndarray:
     NumPy's det goes through exp(log|det|) and is an ulp or so off (43.000000000000014
     for an integer matrix); large matrices keep it (the LU here loops over columns)."""
     if a.shape[-1] > 16 or a.shape[-1] == 0 or a.dtype.kind == "c":
-        return np.linalg.det(a)
+        return _blas.linalg.det(a)
     from .linalg_extras import _lu_numpy
 
     lu, pivots, _ = _lu_numpy(a)
@@ -155,7 +155,7 @@ _SlogdetResult = _structseq("linalg_slogdet", ("sign", "logabsdet"))
 def _slogdet(A: Tensor):
     """``(sign, logabsdet)``, recorded as one op with two outputs: the sign of a complex
     matrix (``det / |det|``) carries a gradient, and so does the (zero) real one."""
-    sign, value = np.linalg.slogdet(A._np)
+    sign, value = _blas.linalg.slogdet(A._np)
     if A._np.size and A._np.shape[-1] <= 16 and A._dtype.is_floating_point:
         det = _det_array(A._np)
         sign = np.where(det == 0, det, np.sign(det))  # keeps -0.0 of singular ones, as PyTorch
@@ -193,8 +193,8 @@ def solve(A: Tensor, B: Tensor, *, left: bool = True) -> Tensor:
             f"({A._np.shape[-2]}x{A._np.shape[-1]} and {b.shape[-2]}x{b.shape[-1]})"
         )
     try:
-        result = np.linalg.solve(A._np, b)
-    except np.linalg.LinAlgError:
+        result = _blas.linalg.solve(A._np, b)
+    except _blas.linalg.LinAlgError:
         raise _LinAlgError(
             "torch.linalg.solve: The solver failed because the input matrix is singular."
         ) from None
@@ -213,8 +213,8 @@ def cholesky(A: Tensor, *, upper: bool = False) -> Tensor:
     ``A`` (upper-triangular ``L.mT`` with ``upper=True``)."""
     _check_square("cholesky", A)
     try:
-        lower = np.linalg.cholesky(A._np)
-    except np.linalg.LinAlgError:
+        lower = _blas.linalg.cholesky(A._np)
+    except _blas.linalg.LinAlgError:
         raise _LinAlgError(_not_definite_message("linalg.cholesky", A._np)) from None
     factor = lower.swapaxes(-1, -2) if upper else lower  # LAPACK computes either directly
     return record(CHOLESKY, (A,), _wrap_lapack(factor, A._dtype), (upper,))
@@ -237,14 +237,14 @@ def _failing_minor(a: np.ndarray, check_whole: bool = False) -> int:
     matrix = a.reshape(-1, *a.shape[-2:])[0]
     if check_whole:
         try:
-            np.linalg.cholesky(matrix)
+            _blas.linalg.cholesky(matrix)
             return 0
-        except np.linalg.LinAlgError:
+        except _blas.linalg.LinAlgError:
             pass
     for k in range(1, matrix.shape[0] + 1):
         try:
-            np.linalg.cholesky(matrix[:k, :k])
-        except np.linalg.LinAlgError:
+            _blas.linalg.cholesky(matrix[:k, :k])
+        except _blas.linalg.LinAlgError:
             return k
     return matrix.shape[0]
 
@@ -258,12 +258,12 @@ _EighResult = _structseq("linalg_eigh", ("eigenvalues", "eigenvectors"))
 
 
 def _eigh_values(A: Tensor, uplo: str) -> Tensor:
-    w = np.linalg.eigvalsh(A._np, UPLO=uplo)
+    w = _blas.linalg.eigvalsh(A._np, UPLO=uplo)
     return record(EIGH_VALUES, (A,), _wrap(w, A._dtype), (uplo,))
 
 
 def _eigh_vectors(A: Tensor, uplo: str) -> Tensor:
-    _, v = np.linalg.eigh(A._np, UPLO=uplo)
+    _, v = _blas.linalg.eigh(A._np, UPLO=uplo)
     return record(EIGH_VECTORS, (A,), _wrap(v, A._dtype), (uplo,))
 
 
@@ -297,7 +297,7 @@ def eigvals(A: Tensor) -> Tensor:
     _check_square("eigvals", A)
     if _needs_grad(A):  # the gradient needs the eigenvectors too (as in PyTorch)
         return _eig(A)[0]
-    w = np.linalg.eigvals(A._np)
+    w = _blas.linalg.eigvals(A._np)
     return _wrap(w, _complex_of(A._dtype))
 
 
@@ -313,7 +313,7 @@ def _needs_grad(A: Tensor) -> bool:
 
 def _eig(A: Tensor):
     """``(eigenvalues, eigenvectors)``, recorded as one op with two outputs."""
-    values, vectors = np.linalg.eig(A._np)
+    values, vectors = _blas.linalg.eig(A._np)
     dtype = _complex_of(A._dtype)
     outputs = (_wrap(values, dtype), _wrap_lapack(vectors, dtype))
     record(EIG, (A,), outputs, (A._dtype.is_complex,))
@@ -329,7 +329,7 @@ _SvdResult = _structseq("linalg_svd", ("U", "S", "Vh"))
 
 
 def _svd_values(A: Tensor) -> Tensor:
-    s = np.linalg.svd(A._np, compute_uv=False)
+    s = _blas.linalg.svd(A._np, compute_uv=False)
     return record(SVD_VALUES, (A,), _wrap(s, A._dtype.to_real()))
 
 
@@ -344,7 +344,7 @@ def svdvals(A: Tensor) -> Tensor:
 
 def _svd(A: Tensor, full_matrices: bool):
     """``(U, S, Vh)``, recorded as one op with three outputs (S is real)."""
-    u, s, vh = np.linalg.svd(A._np, full_matrices=full_matrices)
+    u, s, vh = _blas.linalg.svd(A._np, full_matrices=full_matrices)
     outputs = (_wrap(u, A._dtype), _wrap(s, A._dtype.to_real()), _wrap(vh, A._dtype))
     record(SVD, (A,), outputs, (full_matrices,))
     return outputs
@@ -365,7 +365,7 @@ _QrResult = _structseq("linalg_qr", ("Q", "R"))
 
 def _qr(A: Tensor, mode: str):
     """``(Q, R)``, recorded as one op with two outputs (Q empty with ``mode="r"``)."""
-    q, r = np.linalg.qr(A._np, mode="complete" if mode == "complete" else "reduced")
+    q, r = _blas.linalg.qr(A._np, mode="complete" if mode == "complete" else "reduced")
     q = _wrap(np.zeros(0), A._dtype) if mode == "r" else _wrap_lapack(q, A._dtype)
     outputs = (q, _wrap_lapack(r, A._dtype))
     record(QR, (A,), outputs, (mode,))
@@ -440,7 +440,7 @@ def lstsq(A: Tensor, B: Tensor, rcond=None, *, driver=None):
     vector = _check_lstsq(A, B, driver)
     b = B.unsqueeze(-1) if vector else B
     m, n = A._np.shape[-2:]
-    values = np.linalg.svd(A._np, compute_uv=False) if A._np.size else np.zeros((0,))
+    values = _blas.linalg.svd(A._np, compute_uv=False) if A._np.size else np.zeros((0,))
     largest = values[..., :1] if values.shape[-1] else np.zeros(values.shape[:-1] + (1,))
     cutoff = (np.finfo(A._np.dtype).eps * max(m, n) if rcond is None else rcond) * largest
     rank = (values > cutoff).sum(-1)
@@ -448,7 +448,7 @@ def lstsq(A: Tensor, B: Tensor, rcond=None, *, driver=None):
         AH = A.mT.conj() if A._dtype.is_complex else A.mT  # noqa: N806
         solution = solve(AH @ A, AH @ b)
     else:
-        pinv_array = np.linalg.pinv(
+        pinv_array = _blas.linalg.pinv(
             A._np, rcond=cutoff[..., 0] / np.maximum(largest[..., 0], 1e-300)
         )
         solution = _recorded_pinv(A, pinv_array) @ b
@@ -486,19 +486,19 @@ def pinv(A: Tensor, *, atol=None, rtol=None, hermitian: bool = False) -> Tensor:
     ``hermitian``, an eigendecomposition)."""
     rows, cols = A._np.shape[-2:]
     if hermitian:
-        w, v = np.linalg.eigh(A._np)
+        w, v = _blas.linalg.eigh(A._np)
         keep = np.abs(w) > _tolerances(np.abs(w), atol, rtol, (rows, cols))[..., None]
         inverse_w = np.where(keep, 1 / np.where(keep, w, 1), 0)
-        result = np.matmul(v * inverse_w[..., None, :], np.swapaxes(v, -1, -2).conj())
+        result = _blas.matmul(v * inverse_w[..., None, :], np.swapaxes(v, -1, -2).conj())
         return _recorded_pinv(A, result)
-    u, s, vh = np.linalg.svd(A._np, full_matrices=False)
+    u, s, vh = _blas.linalg.svd(A._np, full_matrices=False)
     keep = s > _tolerances(s, atol, rtol, (rows, cols))[..., None]
     if A._np.ndim == 2 and keep.all() and atol is None and rtol is None:
         if rows >= cols:
             return solve(A.mT @ A, A.mT).contiguous()
         return solve(A @ A.mT, A).mT.contiguous()
     inverse_s = np.where(keep, 1 / np.where(keep, s, 1), 0)
-    result = np.matmul(
+    result = _blas.matmul(
         np.swapaxes(vh, -1, -2).conj() * inverse_s[..., None, :], np.swapaxes(u, -1, -2).conj()
     )
     return _recorded_pinv(A, result)
@@ -557,9 +557,9 @@ def matrix_rank(A: Tensor, tol=None, hermitian: bool = False, *, atol=None, rtol
         atol, rtol = tol, 0.0
     _check_float("matrix_rank", A)
     if hermitian:
-        values = np.abs(np.linalg.eigvalsh(A._np))
+        values = np.abs(_blas.linalg.eigvalsh(A._np))
     else:
-        values = np.linalg.svd(A._np, compute_uv=False)
+        values = _blas.linalg.svd(A._np, compute_uv=False)
     cutoff = _tolerances(values, atol, rtol, A._np.shape[-2:])
     return _wrap(np.asarray((values > cutoff[..., None]).sum(-1)), _dtype.int64)
 

@@ -18,7 +18,7 @@ import numpy as np
 
 import torch
 
-from .. import _dtype
+from .. import _blas, _dtype
 from .._return_types import _structseq
 from .._tensor import Tensor
 from . import decompositions as _dec
@@ -53,7 +53,7 @@ def _geqrf_numpy(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     for i in range(k):
         alpha = a[..., i, i].copy()
         x = a[..., i + 1 :, i]
-        xnorm = np.linalg.norm(x, axis=-1) if m > i + 1 else np.zeros(alpha.shape, a.real.dtype)
+        xnorm = _blas.linalg.norm(x, axis=-1) if m > i + 1 else np.zeros(alpha.shape, a.real.dtype)
         if is_complex:
             keep = (xnorm == 0) & (alpha.imag == 0)
             norm = np.hypot(np.hypot(alpha.real, alpha.imag), xnorm)
@@ -76,7 +76,7 @@ def _geqrf_numpy(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
             v = a[..., i:, i].copy()
             v[..., 0] = 1
             trailing = a[..., i:, i + 1 :]
-            w = np.einsum("...r,...rc->...c", v.conj(), trailing)
+            w = _blas.einsum("...r,...rc->...c", v.conj(), trailing)
             trailing -= np.conj(t)[..., None, None] * v[..., :, None] * w[..., None, :]
     return a, tau
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _dtype
+from .. import _blas, _dtype
 from .._return_types import _structseq
 from .._tensor import Tensor
 from . import decompositions as _dec
@@ -346,9 +346,9 @@ def _ldl_solve_numpy(ld: np.ndarray, pivots: np.ndarray, rhs: np.ndarray, hermit
         for j in range(n - 1, -1, -1):  # L^T P^T x = y
             one, last = kinds[:, j] == 1, kinds[:, j] == 0
             tail = (index > j)[None, :, None] * x
-            x[one | last, j] -= np.einsum("bi,bir->br", Lc[:, :, j], tail)[one | last]
+            x[one | last, j] -= _blas.einsum("bi,bir->br", Lc[:, :, j], tail)[one | last]
             if j > 0:
-                x[last, j - 1] -= np.einsum("bi,bir->br", Lc[:, :, j - 1], tail)[last]
+                x[last, j - 1] -= _blas.einsum("bi,bir->br", Lc[:, :, j - 1], tail)[last]
             source = np.where(one | last, np.abs(piv[:, j]) - 1, j)
             _swap_rows(x, np.full(count, j), np.clip(source, 0, n - 1))
     return x

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _native
+from .. import _blas, _native
 from .._interface import OpDef, ops
 from .._tensor import Tensor
 from ._dispatch import SparseLayoutError, check_tensor, record, sparse_kernel
@@ -15,7 +15,7 @@ MATMUL = ops.register(
     OpDef(
         name="matmul",
         signature="matmul(Tensor input, Tensor other) -> Tensor",
-        kernels={"cpu": np.matmul},
+        kernels={"cpu": _blas.matmul},
         family="linalg",
     )
 )
@@ -54,7 +54,7 @@ def matmul(input: Tensor, other: Tensor) -> Tensor:
     try:
         result = _native.blas_matmul(input._np, other._np)
         if result is None:
-            result = np.matmul(input._np, other._np)
+            result = _blas.matmul(input._np, other._np)
     except ValueError:
         raise _matmul_error(input._np.shape, other._np.shape) from None
     return record(MATMUL, (input, other), Tensor._from_array(np.asarray(result), input._dtype))
@@ -263,7 +263,7 @@ def einsum(equation: str, *operands) -> Tensor:
     from ._dispatch import result_type
 
     dtype = result_type(*operands)
-    array = np.einsum(
+    array = _blas.einsum(
         f"{inputs_spec}->{output_spec}",
         *[o._np.astype(dtype.np_dtype, copy=False) for o in operands],
     )
@@ -275,7 +275,7 @@ EINSUM = ops.register(
     OpDef(
         name="einsum",
         signature="einsum(str equation, Tensor[] tensors) -> Tensor",
-        kernels={"cpu": np.einsum},
+        kernels={"cpu": _blas.einsum},
         family="linalg",
     )
 )

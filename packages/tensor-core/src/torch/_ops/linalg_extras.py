@@ -19,7 +19,7 @@ import numpy as np
 
 import torch
 
-from .. import _dtype
+from .. import _blas, _dtype
 from .._return_types import _structseq
 from .._tensor import Tensor
 from . import decompositions as _dec
@@ -506,7 +506,7 @@ def cholesky_ex(A: Tensor, *, upper: bool = False, check_errors: bool = False):
     L = np.zeros_like(flat)
     for i, a in enumerate(flat):
         if not info[i]:
-            L[i] = np.linalg.cholesky(a)
+            L[i] = _blas.linalg.cholesky(a)
     if upper:
         L = np.swapaxes(L, -1, -2).conj()
     return _CHOLESKY_EX(

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _dtype, _grad_mode, _native
+from .. import _blas, _dtype, _grad_mode, _native
 from .._tensor import Tensor, make
 from ._dispatch import record, register_op
 
@@ -39,11 +39,11 @@ def _mm(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     work = a.shape[0] * a.shape[1] * b.shape[1]
     if work >= _ONE_THREAD_WORK or not (_native.ENABLED and _native._blas_ready()):
         out = _native.blas_matmul(a, b)
-        return np.matmul(a, b) if out is None else out
+        return _blas.matmul(a, b) if out is None else out
     out = np.empty((a.shape[0], b.shape[1]), dtype=a.dtype)
     if a.dtype == b.dtype and a.dtype.char in "fd" and _native.kernels.blas_gemm(a, b, out, 1):
         return out
-    return np.matmul(a, b)
+    return _blas.matmul(a, b)
 
 
 def _record(op, inputs, result, saved=()):

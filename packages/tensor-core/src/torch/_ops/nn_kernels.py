@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 
-from .. import _dtype, _native
+from .. import _blas, _dtype, _native
 from .._tensor import Tensor, _is_grad_recording
 from . import nn_fused
 from ._dispatch import record, refuse_complex, register_op
@@ -173,7 +173,7 @@ def _convolution_reference(x, w, bias, stride, pads, dilation, kernel, out_shape
     reference of the native kernel)."""
     cols = _columns(x, pads, kernel, stride, dilation, out_shape, groups)
     c_out = w.shape[0]
-    product = np.matmul(w.reshape(groups, c_out // groups, -1), cols)  # (G, Og, N*out)
+    product = _blas.matmul(w.reshape(groups, c_out // groups, -1), cols)  # (G, Og, N*out)
     result = np.moveaxis(product.reshape((c_out, x.shape[0]) + out_shape), 0, 1)
     if bias is not None:
         result = result + bias.reshape((1, c_out) + (1,) * len(kernel))
@@ -208,11 +208,11 @@ def conv_backward(
     g_cols = _grad_columns(g, groups)  # (G, Og, N*out)
     if which == "weight":
         cols = _columns(input._np, pads, kernel, stride, dilation, out_shape, groups)
-        w = np.matmul(g_cols, cols.transpose(0, 2, 1))  # (G, Og, Cg*K)
+        w = _blas.matmul(g_cols, cols.transpose(0, 2, 1))  # (G, Og, Cg*K)
         return Tensor._from_array(np.ascontiguousarray(w.reshape(weight._np.shape)), grad._dtype)
     c_in = input._np.shape[1]
     w = weight._np.reshape(groups, c_out // groups, -1)
-    cols = np.matmul(w.transpose(0, 2, 1), g_cols)  # (G, Cg*K, N*out)
+    cols = _blas.matmul(w.transpose(0, 2, 1), g_cols)  # (G, Cg*K, N*out)
     # (C_in, *k, N, *out)
     cols = cols.reshape((c_in,) + tuple(kernel) + (n,) + tuple(out_shape))
     padded_shape = (n, c_in) + tuple(s + a + b for s, (a, b) in zip(input._np.shape[2:], pads))
