@@ -39,7 +39,13 @@ PACKAGES = {
     "legacy": "torch.legacy",
 }
 # tqdm: the Trainer's progress-bar plugin is tested with it (an optional extra of torch-utils-data)
-TEST_REQUIREMENTS = ["pytest>=7", "pytest-xdist>=3", "hypothesis>=6", "tqdm>=4.60"]
+TEST_REQUIREMENTS = [
+    "pytest>=7",
+    "pytest-xdist>=3",
+    "pytest-timeout>=2",
+    "hypothesis>=6",
+    "tqdm>=4.60",
+]
 # torch-core's optional BLAS (its `mkl` extra): core's own tests and the bench run with it,
 # every other session with NumPy's BLAS, so both matmul paths stay tested.
 MKL = ["mkl>=2023"]
