@@ -44,13 +44,22 @@ NON_ARRAYS = st.sampled_from(
 )
 DTYPES = [np.float32, np.float64, np.int64, np.int32, np.uint32, np.bool_, np.float16]
 ODD_DTYPES = [np.complex64, np.uint8, np.dtype(">f4"), object]
-LAYOUTS = ["plain", "plain", "readonly", "transposed", "reversed", "strided", "broadcast",
-           "fortran", "empty"]
+LAYOUTS = [
+    "plain",
+    "plain",
+    "readonly",
+    "transposed",
+    "reversed",
+    "strided",
+    "broadcast",
+    "fortran",
+    "empty",
+]
 
 
 def _values(rng: np.random.Generator, shape, dtype) -> np.ndarray:
     dtype = np.dtype(dtype)
-    if dtype == object:
+    if dtype.kind == "O":
         return np.full(shape, None, dtype=object)
     if dtype.kind in "iu":
         return rng.integers(-2, 6, size=shape).astype(dtype)
@@ -150,20 +159,29 @@ def elementwise_args(draw, name):
 
 @st.composite
 def conv_args(draw, name):
-    n, c, g, co = (draw(st.integers(0, 2)), draw(st.integers(1, 2)), draw(st.integers(1, 2)),
-                   draw(st.integers(1, 2)))
+    n, c, g, co = (
+        draw(st.integers(0, 2)),
+        draw(st.integers(1, 2)),
+        draw(st.integers(1, 2)),
+        draw(st.integers(1, 2)),
+    )
     spatial = [draw(st.integers(1, 4)) for _ in range(3)]
     kernel = [draw(st.integers(1, 3)) for _ in range(3)]
     dilation = [draw(st.integers(1, 2)) for _ in range(3)]
     pads = [[draw(st.integers(0, 1)) for _ in range(3)] for _ in range(2)]
-    out = [s + pads[0][i] + pads[1][i] - dilation[i] * (kernel[i] - 1)
-           for i, s in enumerate(spatial)]
-    arrays_ = draw(shaped({
-        "x": (n, c * g, *spatial),
-        "w": (co * g, c, *kernel),
-        "bias": (co * g,) if draw(st.booleans()) else None,
-        "grad": (n, co * g, *[max(o, 0) for o in out]),
-    }))
+    out = [
+        s + pads[0][i] + pads[1][i] - dilation[i] * (kernel[i] - 1) for i, s in enumerate(spatial)
+    ]
+    arrays_ = draw(
+        shaped(
+            {
+                "x": (n, c * g, *spatial),
+                "w": (co * g, c, *kernel),
+                "bias": (co * g,) if draw(st.booleans()) else None,
+                "grad": (n, co * g, *[max(o, 0) for o in out]),
+            }
+        )
+    )
     lists = [draw(st.one_of(st.just(v), size_lists(3))) for v in (dilation, *pads)]
     groups = draw(st.one_of(st.just(g), INTS))
     if name == "conv_forward":
@@ -209,14 +227,20 @@ def pool_args(draw, name):
         grad = draw(hostile(arrays((p, n), draw(FLOAT))))
         idx = rng.integers(-1 if draw(st.booleans()) else 0, h * w + 1, size=(p, n))
         indices = draw(hostile(st.just(idx.astype(np.int64))))
-        return (grad, indices, draw(st.one_of(st.just(p), INTS)),
-                draw(st.one_of(st.just(h * w), INTS)), draw(THREADS))
+        return (
+            grad,
+            indices,
+            draw(st.one_of(st.just(p), INTS)),
+            draw(st.one_of(st.just(h * w), INTS)),
+            draw(THREADS),
+        )
     k = [draw(st.integers(1, 3)) for _ in range(2)]
     s = [draw(st.integers(1, 3)) for _ in range(2)]
     pad = [draw(st.integers(0, kk // 2)) for kk in k]
     d = [draw(st.integers(1, 2)) for _ in range(2)]
-    outs = [(size + 2 * pad[i] - d[i] * (k[i] - 1) - 1) // s[i] + 1
-            for i, size in enumerate((h, w))]
+    outs = [
+        (size + 2 * pad[i] - d[i] * (k[i] - 1) - 1) // s[i] + 1 for i, size in enumerate((h, w))
+    ]
     x = draw(hostile(arrays((p, h, w), draw(FLOAT))))
     lists = [draw(st.one_of(st.just(v), size_lists(2))) for v in (k, s, pad, d)]
     out_hw = [draw(st.one_of(st.just(max(o, 0)), INTS)) for o in outs]
@@ -226,26 +250,71 @@ def pool_args(draw, name):
 def _rnn_shapes(name, t, b, h):
     shapes = {
         "relu_backward": {"grad": (b, h), "result": (b, h)},
-        "lstm_cell_forward": {"gates": (b, 4 * h), "c_prev": (b, h), "c": (b, h),
-                              "h": (b, h), "tanh_c": (b, h)},
-        "lstm_cell_backward": {"gates": (b, 4 * h), "c_prev": (b, h), "tanh_c": (b, h),
-                               "dh": (b, h), "dc": (b, h), "dz": (b, 4 * h)},
-        "lstm_layer_forward": {"projected": (t, b, 4 * h), "w_hh_t": (h, 4 * h),
-                               "b_hh": (4 * h,), "hs": (t + 1, b, h), "cs": (t + 1, b, h),
-                               "gates": (t, b, 4 * h), "tanh_cs": (t, b, h)},
-        "lstm_layer_backward": {"grad": (t + 1, b, h), "gates": (t, b, 4 * h),
-                                "cs": (t + 1, b, h), "tanh_cs": (t, b, h), "w_hh": (4 * h, h),
-                                "dz": (t, b, 4 * h), "dh0": (b, h), "dc0": (b, h)},
-        "rnn_layer_forward": {"projected": (t, b, h), "w_hh_t": (h, h), "b_hh": (h,),
-                              "hs": (t + 1, b, h)},
-        "rnn_layer_backward": {"grad": (t, b, h), "hs": (t + 1, b, h), "w_hh": (h, h),
-                               "dz": (t, b, h), "dh0": (b, h)},
-        "gru_layer_forward": {"projected": (t, b, 3 * h), "w_hh_t": (h, 3 * h),
-                              "b_hh": (3 * h,), "hs": (t + 1, b, h), "gates": (t, b, 3 * h),
-                              "hn": (t, b, h)},
-        "gru_layer_backward": {"grad": (t, b, h), "hs": (t + 1, b, h), "gates": (t, b, 3 * h),
-                               "hn": (t, b, h), "w_hh": (3 * h, h), "dgx": (t, b, 3 * h),
-                               "dgh": (t, b, 3 * h), "dh0": (b, h)},
+        "lstm_cell_forward": {
+            "gates": (b, 4 * h),
+            "c_prev": (b, h),
+            "c": (b, h),
+            "h": (b, h),
+            "tanh_c": (b, h),
+        },
+        "lstm_cell_backward": {
+            "gates": (b, 4 * h),
+            "c_prev": (b, h),
+            "tanh_c": (b, h),
+            "dh": (b, h),
+            "dc": (b, h),
+            "dz": (b, 4 * h),
+        },
+        "lstm_layer_forward": {
+            "projected": (t, b, 4 * h),
+            "w_hh_t": (h, 4 * h),
+            "b_hh": (4 * h,),
+            "hs": (t + 1, b, h),
+            "cs": (t + 1, b, h),
+            "gates": (t, b, 4 * h),
+            "tanh_cs": (t, b, h),
+        },
+        "lstm_layer_backward": {
+            "grad": (t + 1, b, h),
+            "gates": (t, b, 4 * h),
+            "cs": (t + 1, b, h),
+            "tanh_cs": (t, b, h),
+            "w_hh": (4 * h, h),
+            "dz": (t, b, 4 * h),
+            "dh0": (b, h),
+            "dc0": (b, h),
+        },
+        "rnn_layer_forward": {
+            "projected": (t, b, h),
+            "w_hh_t": (h, h),
+            "b_hh": (h,),
+            "hs": (t + 1, b, h),
+        },
+        "rnn_layer_backward": {
+            "grad": (t, b, h),
+            "hs": (t + 1, b, h),
+            "w_hh": (h, h),
+            "dz": (t, b, h),
+            "dh0": (b, h),
+        },
+        "gru_layer_forward": {
+            "projected": (t, b, 3 * h),
+            "w_hh_t": (h, 3 * h),
+            "b_hh": (3 * h,),
+            "hs": (t + 1, b, h),
+            "gates": (t, b, 3 * h),
+            "hn": (t, b, h),
+        },
+        "gru_layer_backward": {
+            "grad": (t, b, h),
+            "hs": (t + 1, b, h),
+            "gates": (t, b, 3 * h),
+            "hn": (t, b, h),
+            "w_hh": (3 * h, h),
+            "dgx": (t, b, 3 * h),
+            "dgh": (t, b, 3 * h),
+            "dh0": (b, h),
+        },
     }
     return shapes[name]
 
@@ -293,8 +362,7 @@ def optim_args(draw, name):
     args = []
     for kind in OPTIM[name]:
         if kind in "PL":
-            args.append(draw(st.one_of(st.just(state_list()), st.just(state_list()),
-                                       NON_ARRAYS)))
+            args.append(draw(st.one_of(st.just(state_list()), st.just(state_list()), NON_ARRAYS)))
         elif kind == "O":
             args.append(draw(st.one_of(st.none(), st.just(state_list()), NON_ARRAYS)))
         elif kind in "DQ":
@@ -313,8 +381,9 @@ def optim_args(draw, name):
 
 @st.composite
 def path_args(draw, name):
-    return (draw(st.one_of(st.sampled_from(["", "/nonexistent/libmkl_rt.so", "/", "."]),
-                           NON_ARRAYS)),)
+    return (
+        draw(st.one_of(st.sampled_from(["", "/nonexistent/libmkl_rt.so", "/", "."]), NON_ARRAYS)),
+    )
 
 
 @st.composite
@@ -342,9 +411,12 @@ def all_c_contiguous_args(draw, name):
 
 @st.composite
 def pool_throw_args(draw, name):
-    return (draw(st.one_of(st.integers(-1, 4), INTS)), draw(st.one_of(st.integers(-1, 4), INTS)),
-            draw(st.sampled_from(["runtime", "bad_alloc", "other"])),
-            draw(st.one_of(st.integers(0, 2), INTS)))
+    return (
+        draw(st.one_of(st.integers(-1, 4), INTS)),
+        draw(st.one_of(st.integers(-1, 4), INTS)),
+        draw(st.sampled_from(["runtime", "bad_alloc", "other"])),
+        draw(st.one_of(st.integers(0, 2), INTS)),
+    )
 
 
 def _raises(*args):
@@ -358,8 +430,16 @@ def fork_gated_args(draw, name):
     return (function, tuple(draw(st.lists(st.one_of(NON_ARRAYS, INTS), max_size=2))))
 
 
-MT_METHODS = ["seed", "get_state", "set_state", "random_raw", "fill_uniform", "fill_normal",
-              "randperm", "cached_normal"]
+MT_METHODS = [
+    "seed",
+    "get_state",
+    "set_state",
+    "random_raw",
+    "fill_uniform",
+    "fill_normal",
+    "randperm",
+    "cached_normal",
+]
 
 
 @st.composite
