@@ -418,6 +418,51 @@ def bench(session: nox.Session) -> None:
     )
 
 
+# The packages whose tests run on the sanitized torch._C, and how many examples the
+# native fuzz test tries per entry point there (15 in the default run).
+SANITIZE_PACKAGES = ["tensor-core", "autograd", "nn"]
+SANITIZE_FUZZ_EXAMPLES = "400"
+
+
+@nox.session
+def sanitize(session: nox.Session) -> None:
+    """torch._C built with AddressSanitizer and UndefinedBehaviorSanitizer (every report
+    fatal), then the core, autograd and nn tests and a long run of the native fuzz test.
+    Not in CI (about 17 minutes on 2 cores): run before each release (docs/packages/
+    tensor-core.md)."""
+    libasan = subprocess.run(
+        ["gcc", "-print-file-name=libasan.so"], check=True, capture_output=True, text=True
+    ).stdout.strip()
+    if not os.path.isabs(libasan):
+        session.error("gcc's libasan.so was not found (install gcc with AddressSanitizer)")
+    out = BUILD / "sanitize" / "tensor-core"
+    shutil.rmtree(out, ignore_errors=True)
+    session.run(
+        "uv", "build", "--wheel", "--quiet", "--out-dir", str(out),
+        "--config-setting", "cmake.define.TORCH_SANITIZE=ON",
+        "--config-setting", "cmake.build-type=RelWithDebInfo",
+        str(ROOT / "packages" / "tensor-core"),
+        external=True,
+    )  # fmt: skip
+    (core_wheel,) = out.glob("*.whl")
+    siblings = [f for p in SANITIZE_PACKAGES for f in closure(p) if f != "tensor-core"]
+    wheels = [str(build_wheel(session, f)) for f in dict.fromkeys(siblings)]
+    session.install(str(core_wheel), *wheels, *TEST_REQUIREMENTS, *MKL)
+    env = {
+        "LD_PRELOAD": libasan,  # the runtime must come first; Python itself is not built with it
+        # Python keeps objects to the end by design (no leak checks); a huge request the
+        # fuzz test makes must be a MemoryError, not an ASan abort
+        "ASAN_OPTIONS": "detect_leaks=0:allocator_may_return_null=1:abort_on_error=1",
+        "UBSAN_OPTIONS": "print_stacktrace=1:halt_on_error=1",
+        "TORCH_NATIVE_FUZZ_EXAMPLES": SANITIZE_FUZZ_EXAMPLES,
+        "TORCH_SANITIZED": "1",
+    }
+    paths = [str(ROOT / "packages" / p / "tests") for p in SANITIZE_PACKAGES]
+    session.run(
+        "pytest", "-q", "-n", "2", "-p", "no:cacheprovider", *paths, *session.posargs, env=env
+    )
+
+
 # test files that compare live with real PyTorch (each skips without a reference Python)
 CONFORMANCE_TESTS = ["packages/tensor-core/tests/test_serialization_conformance.py"]
 
