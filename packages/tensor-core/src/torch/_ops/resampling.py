@@ -33,7 +33,7 @@ def _bounds(in_size: int, out_size: int):
 def _output_size(output_size, spatial, nd):
     sizes = (output_size,) * nd if isinstance(output_size, int) else tuple(output_size)
     if len(sizes) != nd:
-        raise ValueError(f"adaptive_avg_pool{nd}d: output_size must be {nd} integers")
+        raise RuntimeError(f"adaptive_avg_pool{nd}d: output_size must be {nd}, got {list(sizes)}")
     return tuple(s if s is not None else spatial[i] for i, s in enumerate(sizes))
 
 
@@ -51,6 +51,8 @@ def adaptive_avg_pool(input: Tensor, output_size, nd: int = 2) -> Tensor:
         )
     lead = input.dim() - nd
     out = _output_size(output_size, input.shape[lead:], nd)
+    if 0 in out:  # no windows: an empty result (averaging nothing would divide by 0)
+        return input.new_zeros(tuple(input.shape[:lead]) + tuple(out))
     result = input
     # separable: average along one spatial dim at a time
     for k in range(nd):
@@ -172,7 +174,7 @@ def interpolate(
     "trilinear" (separably, one dim at a time)."""
     nd = input.dim() - 2
     if nd < 1:
-        raise ValueError(
+        raise NotImplementedError(
             f"Input Error: Only 3D, 4D and 5D input Tensors supported (got "
             f"{input.dim()}D) for the modes: nearest | linear | bilinear | bicubic "
             f"| trilinear | area | nearest-exact (got {mode})"
@@ -206,13 +208,30 @@ def interpolate(
     if size is not None:
         out = (size,) * nd if isinstance(size, int) else tuple(size)
         scales = (None,) * nd
+        _check_spatial_count(spatial, out, "output size", "output size of")
     else:
         scales = (
             (scale_factor,) * nd if isinstance(scale_factor, (int, float)) else tuple(scale_factor)
         )
+        _check_spatial_count(spatial, scales, "scale_factor", "scale_factor of shape")
+        if not all(math.isfinite(f) for f in scales):
+            raise RuntimeError(
+                f"value cannot be converted to type int64_t without overflow: scale_factor="
+                f"{list(scales)}"
+            )
         out = tuple(int(math.floor(s * f)) for s, f in zip(spatial, scales))
         if recompute_scale_factor:
             scales = (None,) * nd
+    if mode != "area" and any(s <= 0 for s in out):
+        raise RuntimeError(
+            f"Input and output sizes should be greater than 0, but got input {spatial} output {out}"
+        )
+    if mode not in ("nearest", "nearest-exact", "area") and not (
+        input.dtype.is_floating_point or input.dtype.is_complex
+    ):
+        raise NotImplementedError(
+            f"\"upsample_{mode}{nd}d\" not implemented for '{input._dtype._legacy[:-6]}'"
+        )
     if antialias:
         return _interpolate_antialiased(input, out, scales, bool(align_corners), mode)
     if mode == "area":  # the average of each output cell's window
@@ -244,6 +263,15 @@ def interpolate(
             1 - frac, dim, result.dim(), input.dtype
         ) + _take(result, dim, high) * _weights(frac, dim, result.dim(), input.dtype)
     return result
+
+
+def _check_spatial_count(spatial, given, what: str, phrase: str) -> None:
+    """``size`` or ``scale_factor``: one entry per spatial dim of the input."""
+    if len(given) != len(spatial):
+        raise ValueError(
+            f"Input and {what} must have the same number of spatial dimensions, but got "
+            f"input with spatial dimensions of {list(spatial)} and {phrase} {list(given)}."
+        )
 
 
 def _aa_filter(x: np.ndarray, mode: str) -> np.ndarray:
@@ -299,6 +327,7 @@ def _interpolate_antialiased(input, out, scales, align: bool, mode: str):
 def pixel_shuffle(input: Tensor, upscale_factor: int) -> Tensor:
     """(*, C r^2, H, W) -> (*, C, H r, W r)."""
     r = upscale_factor
+    _check_shuffle(input, r, "pixel_shuffle", "upscale_factor")
     *batch, c, h, w = input.shape
     if c % (r * r):
         raise RuntimeError(
@@ -312,10 +341,26 @@ def pixel_shuffle(input: Tensor, upscale_factor: int) -> Tensor:
     return x.reshape(*batch, c // (r * r), h * r, w * r)
 
 
+def _check_shuffle(input: Tensor, factor: int, name: str, what: str) -> None:
+    if factor <= 0:
+        raise RuntimeError(f"{name} expects a positive {what}, but got {factor}")
+    if input.dim() < 3:
+        raise RuntimeError(
+            f"{name} expects input to have at least 3 dimensions, but got input with "
+            f"{input.dim()} dimension(s)"
+        )
+
+
 def pixel_unshuffle(input: Tensor, downscale_factor: int) -> Tensor:
     """(*, C, H r, W r) -> (*, C r^2, H, W)."""
     r = downscale_factor
+    _check_shuffle(input, r, "pixel_unshuffle", "downscale_factor")
     *batch, c, h, w = input.shape
+    if h % r or w % r:
+        raise RuntimeError(
+            f"pixel_unshuffle expects height and width to be divisible by downscale_factor, "
+            f"but input.size(-2)={h} and input.size(-1)={w} are not divisible by {r}"
+        )
     x = input.reshape(*batch, c, h // r, r, w // r, r)
     n = len(batch)
     x = x.permute(*range(n), n, n + 2, n + 4, n + 1, n + 3)
@@ -440,11 +485,32 @@ def lp_pool(
     )
 
 
+def _check_affine_grid(theta: Tensor, size) -> None:
+    """PyTorch's checks (its Python layer's, hence ValueError) of ``affine_grid``."""
+    if not theta.dtype.is_floating_point:
+        raise ValueError(f"Expected theta to have floating point type, but got {theta.dtype}")
+    if len(size) == 5:
+        raise NotImplementedError("affine_grid: 3-D (5-D size) affine grids are not built yet")
+    if len(size) != 4:
+        raise NotImplementedError(
+            "affine_grid only supports 4D and 5D sizes, for 2D and 3D affine transforms, "
+            f"respectively. Got size {tuple(size)}."
+        )
+    if theta.dim() != 3 or tuple(theta.shape[1:]) != (2, 3):
+        raise ValueError(
+            f"Expected a batch of 2D affine matrices of shape Nx2x3 for size {tuple(size)}. "
+            f"Got {theta.shape}."
+        )
+    if min(size) <= 0:
+        raise ValueError(f"Expected non-zero, positive output size. Got {tuple(size)}")
+
+
 @_composite
 def affine_grid(theta: Tensor, size, align_corners: bool = False) -> Tensor:
     """The sampling grid (N, H, W, 2) of 2-D affine transforms ``theta`` (N, 2, 3) for an
     output of ``size`` (N, C, H, W), in [-1, 1] coordinates."""
     torch = _t()
+    _check_affine_grid(theta, size)
     n, _, h, w = size
 
     def axis(count):
@@ -480,12 +546,16 @@ def _pad_coordinate(coord, size: int, padding_mode: str, align: bool):
     leaves it: its out-of-range taps read zero)."""
     torch = _t()
     if padding_mode == "border":
-        return torch.clamp(coord, 0, size - 1)
-    if padding_mode == "reflection":
+        moved = torch.clamp(coord, 0, size - 1)
+    elif padding_mode == "reflection":
         if align:
-            return _reflect(coord, 0, size - 1)
-        return torch.clamp(_reflect(coord, -0.5, size - 0.5), 0, size - 1)
-    return coord
+            moved = _reflect(coord, 0, size - 1)
+        else:
+            moved = torch.clamp(_reflect(coord, -0.5, size - 0.5), 0, size - 1)
+    else:
+        return coord
+    # PyTorch's clipping sends a NaN coordinate to 0
+    return torch.where(torch.isnan(coord), 0.0, moved)
 
 
 def _pad_taps(taps: np.ndarray, size: int, padding_mode: str, align: bool):
@@ -604,6 +674,14 @@ def grid_sample(
         weights = weights.reshape(n, 1, count, points)
         return torch.where(mask, picked * weights, 0.0).sum(2).reshape(n, c, *out)
 
+    if mode == "bicubic" or (mode == "bilinear" and nd == 2 and padding_mode == "zeros"):
+        # as PyTorch: NaN weights make NaN samples where the grid holds a NaN
+        # (trilinear and nearest sampling read zeros there instead)
+        undefined = torch.isnan(grid.detach()).any(-1).unsqueeze(1)
+        if undefined.any():
+            defined = torch.where(torch.isnan(grid), 0.0, grid)
+            sampled = grid_sample(input, defined, mode, padding_mode, align_corners)
+            return torch.where(undefined, float("nan"), sampled)
     if mode == "bicubic":
         # each of the 4 x 4 taps is padded on its own (the source position is not)
         axes = []

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import torch
 
+from . import _checks
 from ._common import core
 
 __all__ = [
@@ -37,6 +38,9 @@ def _check_dims(input, nd: int, name: str) -> None:
 def _conv(nd):
     def conv(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
         _check_dims(input, nd, f"conv{nd}d")
+        _checks.check_conv_args(
+            input, weight, bias, stride, padding, dilation, groups, nd, f"conv{nd}d"
+        )
         return core("convolution")(input, weight, bias, stride, padding, dilation, groups)
 
     conv.__name__ = conv.__qualname__ = f"conv{nd}d"
@@ -61,6 +65,10 @@ def _conv_transpose(nd):
         input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1
     ):
         _check_dims(input, nd, f"conv_transpose{nd}d")
+        _checks.check_conv_args(
+            input, weight, bias, stride, padding, dilation, groups, nd,
+            f"conv_transpose{nd}d", output_padding,
+        )  # fmt: skip
         return core("convolution_transpose")(
             input, weight, bias, stride, padding, output_padding, groups, dilation
         )
@@ -91,16 +99,18 @@ def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
         raise NotImplementedError(
             f"Input Error: Only 3D or 4D input Tensors are supported (got {input.dim()}D)"
         )
+    _checks.check_fold_args(kernel_size, dilation, padding, stride)
     return core("im2col")(input, kernel_size, dilation, padding, stride)
 
 
 def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
     """Sum columns of local blocks back into an image: the adjoint of :func:`unfold`."""
     if input.dim() not in (2, 3):
-        raise NotImplementedError(
-            f"Input Error: Only unbatched (2D) or batched (3D) input Tensors are "
-            f"supported (got {input.dim()}D)"
+        raise RuntimeError(
+            f"Expected 2D or 3D (batch mode) tensor for input with possibly 0 batch size and "
+            f"non-zero dimensions, but got input of size: {list(input.shape)}"
         )
+    _checks.check_fold_args(kernel_size, dilation, padding, stride)
     return core("fold")(input, output_size, kernel_size, dilation, padding, stride)
 
 
@@ -117,6 +127,9 @@ def _avg_pool(nd):
         count_include_pad=True,
         divisor_override=None,
     ):
+        _checks.check_input_dims(input, nd, f"avg_pool{nd}d")
+        _checks.check_pool_args(f"avg_pool{nd}d", nd, kernel_size, stride, padding)
+        _checks.check_divisor(divisor_override)
         return core("avg_pool")(
             input, kernel_size, stride, padding, ceil_mode, count_include_pad,
             divisor_override, nd=nd,
@@ -148,6 +161,7 @@ def _max_pool(nd, with_indices: bool):
         input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
         return_indices=False,
     ):  # fmt: skip
+        _checks.check_pool_args(f"max_pool{nd}d", nd, kernel_size, stride, padding, dilation)
         return core("max_pool")(
             input, kernel_size, stride, padding, dilation, ceil_mode,
             return_indices or with_indices, nd=nd,
@@ -197,6 +211,13 @@ def _unpool_size(input, kernel_size, stride, padding, output_size, nd):
 def _max_unpool(nd):
     def max_unpool(input, indices, kernel_size, stride=None, padding=0, output_size=None):
         size = _unpool_size(input, kernel_size, stride, padding, output_size, nd)
+        if nd == 3 and any(s <= 0 for s in _tuple(kernel_size if stride is None else stride, 3)):
+            raise RuntimeError(
+                f"max_unpool3d: strides should be greater than zero, but got stride: "
+                f"{list(_tuple(kernel_size if stride is None else stride, 3))}"
+            )
+        if 0 in size:  # nothing to place (PyTorch returns the empty result)
+            return input.new_zeros(tuple(input.shape[:-nd]) + tuple(size))
         return core("max_unpool")(input, indices, size)
 
     max_unpool.__name__ = max_unpool.__qualname__ = f"max_unpool{nd}d"
@@ -210,6 +231,11 @@ max_unpool1d, max_unpool2d, max_unpool3d = (_max_unpool(n) for n in (1, 2, 3))
 
 def _lp_pool(nd):
     def lp_pool(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+        if nd > 1 and isinstance(kernel_size, (tuple, list)) and len(kernel_size) != nd:
+            # PyTorch unpacks the tuple in Python
+            raise ValueError(f"too many values to unpack (expected {nd})")
+        _checks.check_input_dims(input, nd, f"lp_pool{nd}d")
+        _checks.check_pool_args(f"lp_pool{nd}d", nd, kernel_size, stride, 0)
         return core("lp_pool")(input, norm_type, kernel_size, stride, ceil_mode, nd=nd)
 
     lp_pool.__name__ = lp_pool.__qualname__ = f"lp_pool{nd}d"
@@ -222,6 +248,7 @@ lp_pool1d, lp_pool2d, lp_pool3d = (_lp_pool(n) for n in (1, 2, 3))
 
 def _adaptive_max(nd, with_indices: bool):
     def adaptive_max_pool(input, output_size, return_indices=False):
+        _checks.check_adaptive(input, output_size, nd, f"adaptive_max_pool{nd}d")
         return core("adaptive_max_pool")(input, output_size, return_indices or with_indices, nd=nd)
 
     name = f"adaptive_max_pool{nd}d" + ("_with_indices" if with_indices else "")
@@ -241,6 +268,7 @@ adaptive_max_pool3d_with_indices = _adaptive_max(3, True)
 
 def _adaptive_avg(nd):
     def adaptive_avg_pool(input, output_size):
+        _checks.check_adaptive(input, output_size, nd, f"adaptive_avg_pool{nd}d")
         return core("adaptive_avg_pool")(input, output_size, nd=nd)
 
     adaptive_avg_pool.__name__ = adaptive_avg_pool.__qualname__ = f"adaptive_avg_pool{nd}d"
@@ -270,6 +298,10 @@ def channel_shuffle(input, groups: int):
     """Interleave the channels of ``groups`` groups: (N, g * k, *) viewed as (N, g, k, *),
     transposed to (N, k, g, *)."""
     n, c = input.shape[0], input.shape[1]
+    if groups <= 0:
+        raise RuntimeError(
+            f"Number of groups to divide channels in must be positive. Value of groups:{groups}"
+        )
     if c % groups:
         raise RuntimeError(
             f"Number of channels must be divisible by groups. Got {c} channels and {groups} groups."

@@ -110,6 +110,8 @@ def embedding(
         >>> F.embedding(torch.tensor([1]), torch.arange(6.0).reshape(3, 2))
         tensor([[2., 3.]])
     """
+    if weight.dim() != 2:
+        raise RuntimeError(f"'weight' must be 2-D, but got a weight of size {list(weight.shape)}")
     padding_idx = _padding_index(weight, padding_idx)
     if input.numel() and input.dtype in (torch.int64, torch.int32):
         if int(input.max()) >= weight.shape[0] or int(input.min()) < 0:
@@ -190,7 +192,9 @@ def one_hot(tensor, num_classes: int = -1):
     if tensor.numel() and tensor.min().item() < 0:
         raise RuntimeError("Class values must be non-negative.")
     if num_classes == -1:
-        num_classes = int(tensor.max().item()) + 1 if tensor.numel() else 0
+        if not tensor.numel():
+            raise RuntimeError("Can not infer total number of classes from empty tensor.")
+        num_classes = int(tensor.max().item()) + 1
     if tensor.numel() and (tensor.min().item() < 0 or tensor.max().item() >= num_classes):
         raise RuntimeError("Class values must be smaller than num_classes.")
     return (tensor.unsqueeze(-1) == torch.arange(num_classes)).to(torch.int64)
@@ -215,6 +219,10 @@ def cosine_similarity(x1, x2, dim: int = 1, eps: float = 1e-8):
 def pdist(input, p: float = 2.0):
     """The p-norm distances between all pairs of rows of a 2-D ``input``, as the
     condensed upper triangle (i < j)."""
+    if input.dim() != 2:
+        raise RuntimeError(f"pdist only supports 2D tensors, got: {input.dim()}D")
+    if p < 0:
+        raise RuntimeError(f"pdist only supports non-negative p values, got {p}")
     rows, cols = np.triu_indices(input.shape[0], 1)
     diff = input[torch.from_numpy(rows)] - input[torch.from_numpy(cols)]
     return diff.abs().pow(p).sum(-1).pow(1.0 / p)

@@ -73,12 +73,27 @@ def cross_entropy(
             much. Default: 0.
     """
     reduction = resolve_reduction(size_average, reduce, reduction)
+    _check_cross_entropy(input, target, weight, label_smoothing)
     if weight is None and label_smoothing == 0 and _fused_cross_entropy is not None:
         # class indices, no weights: log-softmax and nll as one node (None: not fusable)
         result = _fused_cross_entropy(input, target, ignore_index, reduction)
         if result is not None:
             return result
     return core("cross_entropy")(input, target, weight, ignore_index, reduction, label_smoothing)
+
+
+def _check_cross_entropy(input, target, weight, label_smoothing) -> None:
+    if not 0.0 <= label_smoothing <= 1.0:
+        raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
+    if not target.dtype.is_floating_point and target.dtype not in (torch.int64, torch.uint8):
+        name = str(target.dtype).replace("torch.", "")
+        raise RuntimeError(f"expected target dtype to be Long or Byte, but got {name}")
+    classes = input.shape[1] if input.dim() > 1 else input.shape[0]
+    if weight is not None and (weight.dim() != 1 or weight.numel() != classes):
+        raise RuntimeError(
+            f"weight tensor should be defined either for all {classes} classes or no classes "
+            f"but got weight tensor of shape: {list(weight.shape)}"
+        )
 
 
 def binary_cross_entropy(
@@ -91,6 +106,8 @@ def binary_cross_entropy(
             f"Using a target size ({target.shape}) that is different to the input size "
             f"({input.shape}) is deprecated. Please ensure they have the same size."
         )
+    if input.numel() and not bool(((input >= 0) & (input <= 1)).all()):
+        raise RuntimeError("all elements of input should be between 0 and 1")
     return core("binary_cross_entropy")(input, target, weight, reduction)
 
 
@@ -151,6 +168,10 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction: str = "me
 def huber_loss(input, target, reduction: str = "mean", delta: float = 1.0, weight=None):
     """Squared error (halved) below ``delta``, ``delta * (|x| - delta / 2)`` above."""
     _same_size(input, target, "huber_loss")
+    if delta <= 0:
+        raise RuntimeError(
+            f"huber_loss does not support non-positive values for delta, got {delta}"
+        )
     diff = torch.abs(input - target)
     loss = torch.where(diff < delta, 0.5 * diff * diff, delta * (diff - 0.5 * delta))
     if weight is not None:

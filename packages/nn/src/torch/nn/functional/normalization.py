@@ -70,6 +70,11 @@ def group_norm(input, num_groups: int, weight=None, bias=None, eps: float = 1e-5
 def rms_norm(input, normalized_shape, weight=None, eps=None):
     """Divide by the root mean square over the last ``len(normalized_shape)`` dims."""
     shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
+    if tuple(input.shape[input.dim() - len(shape) :]) != shape or len(shape) > input.dim():
+        raise RuntimeError(
+            f"Given normalized_shape={list(shape)}, expected input with shape "
+            f"[*, {', '.join(map(str, shape))}], but got input of size{list(input.shape)}"
+        )
     dims = tuple(range(input.dim() - len(shape), input.dim()))
     if eps is None:
         eps = torch.finfo(input.dtype).eps
@@ -81,6 +86,8 @@ def local_response_norm(input, size: int, alpha: float = 1e-4, beta: float = 0.7
     """Divide each value by ``(k + alpha / size * sum of squares of its ``size``
     neighbouring channels) ** beta``."""
     dim = input.dim()
+    if size <= 0:
+        raise RuntimeError(f"local_response_norm: size should be greater than zero, but got {size}")
     if dim < 3:
         raise ValueError(f"Expected 3D or higher dimensionality input (got {dim} dimensions)")
     if input.numel() == 0:
