@@ -131,11 +131,15 @@ def check_array_overlap(array: np.ndarray) -> None:
 def check_inplace(self: Tensor, *others) -> bool:
     """Errors of an in-place write into ``self``; returns whether it must be recorded for
     autograd."""
-    if not self._np.flags.c_contiguous:
+    if not self._np.flags.c_contiguous:  # one flag read on the hot path
         check_internal_overlap(self)
     if not _grad_mode._state.enabled:
         return False
-    return _inplace_recording(self, others)
+    if not self._requires_grad and not any(
+        isinstance(o, Tensor) and o._requires_grad for o in others
+    ):
+        return False
+    return _check_recorded_write(self)
 
 
 def check_inplace_fill(self: Tensor, *others) -> bool:
@@ -144,15 +148,15 @@ def check_inplace_fill(self: Tensor, *others) -> bool:
     every element that shares memory receives the same value."""
     if not _grad_mode._state.enabled:
         return False
-    return _inplace_recording(self, others)
-
-
-def _inplace_recording(self: Tensor, others: tuple) -> bool:
-    recording = self._requires_grad or any(
+    if not self._requires_grad and not any(
         isinstance(o, Tensor) and o._requires_grad for o in others
-    )
-    if not recording:
+    ):
         return False
+    return _check_recorded_write(self)
+
+
+def _check_recorded_write(self: Tensor) -> bool:
+    """The autograd errors of an in-place write that is recorded; returns True."""
     base = self._base
     if base is not None:
         # the engine rebases the history of the view's base when the write is recorded
