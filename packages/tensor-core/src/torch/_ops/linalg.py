@@ -199,6 +199,9 @@ def dot(input: Tensor, tensor: Tensor) -> Tensor:
 
 def outer(input: Tensor, vec2: Tensor) -> Tensor:
     """The outer product of two 1-D tensors."""
+    for what, t in (("self", input), ("vec2", vec2)):
+        if t.dim() != 1:
+            raise RuntimeError(f"outer: Expected 1-D argument {what}, but got {t.dim()}-D")
     return input.reshape(-1, 1) * vec2.reshape(1, -1)
 
 
@@ -263,12 +266,33 @@ def einsum(equation: str, *operands) -> Tensor:
     from ._dispatch import result_type
 
     dtype = result_type(*operands)
-    array = _blas.einsum(
-        f"{inputs_spec}->{output_spec}",
-        *[o._np.astype(dtype.np_dtype, copy=False) for o in operands],
-    )
+    _check_subscript_sizes(specs, operands)
+    try:
+        array = _blas.einsum(
+            f"{inputs_spec}->{output_spec}",
+            *[o._np.astype(dtype.np_dtype, copy=False) for o in operands],
+        )
+    except ValueError as error:
+        raise RuntimeError(f"einsum(): {error}") from None
     result = Tensor._from_array(np.asarray(array, dtype=dtype.np_dtype, order="C"), dtype)
     return record(EINSUM, operands, result, (tuple(specs), output_spec))
+
+
+def _check_subscript_sizes(specs, operands) -> None:
+    """One size per subscript letter across the operands (size 1 broadcasts)."""
+    seen: dict = {}
+    for k, (spec, operand) in enumerate(zip(specs, operands)):
+        if "." in spec or len(spec) != operand.dim():
+            continue  # ellipses and rank errors: NumPy's checks explain
+        for letter, size in zip(spec, operand.shape):
+            known = seen.setdefault(letter, size)
+            if size != known and 1 not in (size, known):
+                raise RuntimeError(
+                    f"einsum(): subscript {letter} has size {size} for operand {k} which does "
+                    f"not broadcast with previously seen size {known}"
+                )
+            if known == 1:
+                seen[letter] = size
 
 
 EINSUM = ops.register(
@@ -290,6 +314,12 @@ def tensordot(a: Tensor, b: Tensor, dims=2) -> Tensor:
         b_dims = list(range(dims))
     else:
         a_dims, b_dims = [list(d) if not isinstance(d, int) else [d] for d in dims]
+    for i, j in zip(a_dims, b_dims):
+        if a.shape[i] != b.shape[j]:
+            raise RuntimeError(
+                f"contracted dimensions need to match, but first has size {a.shape[i]} in dim "
+                f"{i} and second has size {b.shape[j]} in dim {j}"
+            )
     letters = iter("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
     a_spec = [next(letters) for _ in range(a._np.ndim)]
     b_spec = [next(letters) for _ in range(b._np.ndim)]
