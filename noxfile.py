@@ -430,11 +430,18 @@ def sanitize(session: nox.Session) -> None:
     fatal), then the core, autograd and nn tests and a long run of the native fuzz test.
     Not in CI (about 17 minutes on 2 cores): run before each release (docs/packages/
     tensor-core.md)."""
-    libasan = subprocess.run(
-        ["gcc", "-print-file-name=libasan.so"], check=True, capture_output=True, text=True
-    ).stdout.strip()
-    if not os.path.isabs(libasan):
-        session.error("gcc's libasan.so was not found (install gcc with AddressSanitizer)")
+    # gcc's runtimes: ASan's, and the C++ library, which must be loaded when ASan starts
+    # (Python does not link it) or ASan cannot intercept C++ throws and aborts on the first
+    runtimes = [
+        os.path.realpath(
+            subprocess.run(
+                ["gcc", f"-print-file-name={name}"], check=True, capture_output=True, text=True
+            ).stdout.strip()
+        )
+        for name in ("libasan.so", "libstdc++.so")
+    ]
+    if not all(os.path.isfile(path) for path in runtimes):
+        session.error(f"gcc's runtimes were not found: {runtimes} (install gcc with libasan)")
     out = BUILD / "sanitize" / "tensor-core"
     shutil.rmtree(out, ignore_errors=True)
     session.run(
@@ -449,7 +456,7 @@ def sanitize(session: nox.Session) -> None:
     wheels = [str(build_wheel(session, f)) for f in dict.fromkeys(siblings)]
     session.install(str(core_wheel), *wheels, *TEST_REQUIREMENTS, *MKL)
     env = {
-        "LD_PRELOAD": libasan,  # the runtime must come first; Python itself is not built with it
+        "LD_PRELOAD": " ".join(runtimes),  # first in the process: Python is not built with ASan
         # Python keeps objects to the end by design (no leak checks); a huge request the
         # fuzz test makes must be a MemoryError, not an ASan abort
         "ASAN_OPTIONS": "detect_leaks=0:allocator_may_return_null=1:abort_on_error=1",
