@@ -445,8 +445,13 @@ def lstsq(A: Tensor, B: Tensor, rcond=None, *, driver=None):
     cutoff = (np.finfo(A._np.dtype).eps * max(m, n) if rcond is None else rcond) * largest
     rank = (values > cutoff).sum(-1)
     if np.all(rank == n) and m >= n:
-        AH = A.mT.conj() if A._dtype.is_complex else A.mT  # noqa: N806
-        solution = solve(AH @ A, AH @ b)
+        # NOTE: through QR, as LAPACK's drivers do (differentiable through qr and
+        # solve_triangular): the normal equations square A's condition number
+        from .linalg_extras import solve_triangular
+
+        Q, R = qr(A)  # noqa: N806
+        QH = Q.mT.conj() if A._dtype.is_complex else Q.mT  # noqa: N806
+        solution = solve_triangular(R, QH @ b, upper=True)
     else:
         pinv_array = _blas.linalg.pinv(
             A._np, rcond=cutoff[..., 0] / np.maximum(largest[..., 0], 1e-300)
