@@ -170,9 +170,12 @@ def view(general):
             and type(shape[0]) is int
         ):
             try:
-                return make_view(self, array.reshape(shape), self._offset_)
+                viewed = array.reshape(shape)
             except ValueError:
-                pass  # -1 inference errors and bad sizes: the general path explains
+                viewed = None  # -1 inference errors and bad sizes: the general path explains
+            # NumPy infers any negative size, PyTorch only -1 (it rejects -2)
+            if viewed is not None and (viewed.shape == shape or min(shape) == -1):
+                return make_view(self, viewed, self._offset_)
         return general(self, *shape)
 
     return method
