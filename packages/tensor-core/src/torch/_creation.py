@@ -298,6 +298,8 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
         tensor([1.0000, 1.5000, 2.0000])
     """
     _check_device(device)
+    # 0-dim tensors count as the Python numbers they hold (an int64 one gives int64)
+    start, end, step = (v.item() if isinstance(v, Tensor) else v for v in (start, end, step))
     if end is None:
         start, end = 0, start
     if not all(np.isfinite(float(v)) for v in (start, end)):
