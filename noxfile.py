@@ -428,7 +428,7 @@ SANITIZE_FUZZ_EXAMPLES = "400"
 def sanitize(session: nox.Session) -> None:
     """torch._C built with AddressSanitizer and UndefinedBehaviorSanitizer (every report
     fatal), then the core, autograd and nn tests and a long run of the native fuzz test.
-    Not in CI (about 17 minutes on 2 cores): run before each release (docs/packages/
+    Not in CI (about 12 minutes on 2 cores): run before each release (docs/packages/
     tensor-core.md)."""
     # gcc's runtimes: ASan's, and the C++ library, which must be loaded when ASan starts
     # (Python does not link it) or ASan cannot intercept C++ throws and aborts on the first
