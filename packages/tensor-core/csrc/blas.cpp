@@ -19,6 +19,8 @@
 #include "gil.h"
 #include "parallel.h"
 
+using torch_core::same_dtype;
+
 namespace py = pybind11;
 
 namespace {
@@ -180,13 +182,13 @@ bool gemm(const py::array& a, const py::array& b, py::array& out, int threads) {
                          out.shape(out.ndim() - 2) == a.shape(a.ndim() - 2) &&
                          out.shape(out.ndim() - 1) == b.shape(b.ndim() - 1);
   if (!shapes_ok) throw std::invalid_argument("gemm: operand shapes do not match");
-  if (!a.dtype().is(b.dtype()) || !a.dtype().is(out.dtype()))
+  if (!same_dtype(a.dtype(), b.dtype()) || !same_dtype(a.dtype(), out.dtype()))
     throw py::type_error("gemm: operands and output must have one dtype");
   if (!(out.flags() & py::array::c_style) || !out.writeable())
     throw std::invalid_argument("gemm: output must be a writable C-contiguous array");
   threads = torch_core::checks::threads_or_default(threads);
-  if (a.dtype().is(py::dtype::of<float>())) return gemm_typed<float>(a, b, out, threads);
-  if (a.dtype().is(py::dtype::of<double>())) return gemm_typed<double>(a, b, out, threads);
+  if (same_dtype(a.dtype(), py::dtype::of<float>())) return gemm_typed<float>(a, b, out, threads);
+  if (same_dtype(a.dtype(), py::dtype::of<double>())) return gemm_typed<double>(a, b, out, threads);
   throw py::type_error("gemm: operands must be float32 or float64");
 }
 

@@ -17,6 +17,14 @@
 #include "parallel.h"
 
 namespace torch_core {
+
+// Whether two dtypes are one type. Not dtype::is, which compares the objects: NumPy
+// makes a new, equal dtype object when it unpickles one, so arrays that came through
+// pickle (DataLoader batches, torch.multiprocessing, copy.deepcopy) were refused.
+inline bool same_dtype(const pybind11::dtype& a, const pybind11::dtype& b) {
+  return a.is(b) || pybind11::detail::npy_api::get().PyArray_EquivTypes_(a.ptr(), b.ptr());
+}
+
 namespace checks {
 
 namespace py = pybind11;
@@ -96,7 +104,7 @@ inline bool optional_list(const py::object& obj, const char* what, const char* n
 // `write`): a kernel reads and writes through the raw pointer, so anything else is refused.
 template <typename T>
 T* data(const py::array& a, const char* what, bool write) {
-  if (!py::dtype::of<T>().is(a.dtype())) {
+  if (!same_dtype(py::dtype::of<T>(), a.dtype())) {
     throw py::type_error(std::string(what) + ": expected an array of dtype " +
                          std::string(py::str(py::dtype::of<T>())) + ", got " +
                          std::string(py::str(a.dtype())));

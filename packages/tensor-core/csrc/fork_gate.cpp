@@ -3,6 +3,8 @@
 // what torch's os.register_at_fork hooks call around a fork.
 #include "fork_gate.h"
 
+#include "gil.h"
+
 #include <pthread.h>
 #include <pybind11/pybind11.h>
 #include <structmember.h>
@@ -149,7 +151,7 @@ py::object fork_gated(py::object function) {
 void close_gate() {
   gate->closers.fetch_add(1);
   const long own = depth > 0 ? 1 : 0;
-  py::gil_scoped_release nogil;
+  GilRelease nogil;
   std::unique_lock<std::mutex> lock(gate->mutex);
   gate->changed.wait(lock, [own] { return gate->inflight.load() == own; });
 }

@@ -29,6 +29,8 @@
 #include "mt19937.h"
 #include "special.h"
 
+using torch_core::same_dtype;
+
 namespace py = pybind11;
 using torch_core::MT19937;
 
@@ -37,6 +39,7 @@ void register_optim(py::module_& m);  // optim_bindings.cpp
 void register_nn(py::module_& m);    // nn_kernels.cpp
 bool install_aligned_numpy_allocator();  // aligned_alloc.cpp
 void register_array_flags(py::module_& m);  // array_flags.cpp
+void register_fork_gate(py::module_& m);    // fork_gate.cpp
 
 namespace {
 
@@ -44,7 +47,7 @@ namespace {
 // kernel writes through the raw pointer, so anything else is refused before it runs.
 template <typename T>
 T* checked_output(py::array& out, const char* what) {
-  if (!py::isinstance<py::array_t<T>>(out) || !py::dtype::of<T>().is(out.dtype())) {
+  if (!py::isinstance<py::array_t<T>>(out) || !same_dtype(py::dtype::of<T>(), out.dtype())) {
     throw py::type_error(std::string(what) + ": output array has the wrong dtype");
   }
   if (!(out.flags() & py::array::c_style)) {
@@ -111,8 +114,8 @@ py::array special(const std::string& name, const py::array& input) {
   else if (name == "digamma") fn = torch_core::digamma;
   else if (name == "trigamma") fn = torch_core::trigamma;
   else throw std::invalid_argument("unknown special function: " + name);
-  if (py::dtype::of<float>().is(input.dtype())) return map_special<float>(input, fn);
-  if (py::dtype::of<double>().is(input.dtype())) return map_special<double>(input, fn);
+  if (same_dtype(py::dtype::of<float>(), input.dtype())) return map_special<float>(input, fn);
+  if (same_dtype(py::dtype::of<double>(), input.dtype())) return map_special<double>(input, fn);
   throw py::type_error("special function " + name + ": input must be float32 or float64");
 }
 
@@ -146,8 +149,8 @@ py::array binary(const std::string& name, const py::array& a, const py::array& b
   else if (name == "div") op = torch_core::BinaryOp::kDiv;
   else throw std::invalid_argument("binary: unknown op " + name);
   threads = torch_core::checks::threads_or_default(threads);
-  if (py::dtype::of<float>().is(a.dtype())) return binary_typed<float>(op, a, b, threads);
-  if (py::dtype::of<double>().is(a.dtype())) return binary_typed<double>(op, a, b, threads);
+  if (same_dtype(py::dtype::of<float>(), a.dtype())) return binary_typed<float>(op, a, b, threads);
+  if (same_dtype(py::dtype::of<double>(), a.dtype())) return binary_typed<double>(op, a, b, threads);
   throw py::type_error("binary: operands must be float32 or float64");
 }
 
@@ -169,8 +172,8 @@ py::array unary_typed(const std::string& name, const py::array& a, int threads) 
 
 py::array unary(const std::string& name, const py::array& a, int threads) {
   threads = torch_core::checks::threads_or_default(threads);
-  if (py::dtype::of<float>().is(a.dtype())) return unary_typed<float>(name, a, threads);
-  if (py::dtype::of<double>().is(a.dtype())) return unary_typed<double>(name, a, threads);
+  if (same_dtype(py::dtype::of<float>(), a.dtype())) return unary_typed<float>(name, a, threads);
+  if (same_dtype(py::dtype::of<double>(), a.dtype())) return unary_typed<double>(name, a, threads);
   throw py::type_error("unary: input must be float32 or float64");
 }
 
@@ -186,8 +189,8 @@ double sum_typed(const py::array& a, int threads) {
 
 double sum_all(const py::array& a, int threads) {
   threads = torch_core::checks::threads_or_default(threads);
-  if (py::dtype::of<float>().is(a.dtype())) return sum_typed<float>(a, threads);
-  if (py::dtype::of<double>().is(a.dtype())) return sum_typed<double>(a, threads);
+  if (same_dtype(py::dtype::of<float>(), a.dtype())) return sum_typed<float>(a, threads);
+  if (same_dtype(py::dtype::of<double>(), a.dtype())) return sum_typed<double>(a, threads);
   throw py::type_error("sum: input must be float32 or float64");
 }
 
@@ -202,8 +205,8 @@ double cascade_sum_typed(const py::array& a) {
 }
 
 double cascade_sum(const py::array& a) {
-  if (py::dtype::of<float>().is(a.dtype())) return cascade_sum_typed<float>(a);
-  if (py::dtype::of<double>().is(a.dtype())) return cascade_sum_typed<double>(a);
+  if (same_dtype(py::dtype::of<float>(), a.dtype())) return cascade_sum_typed<float>(a);
+  if (same_dtype(py::dtype::of<double>(), a.dtype())) return cascade_sum_typed<double>(a);
   throw py::type_error("cascade_sum: input must be float32 or float64");
 }
 
@@ -252,7 +255,7 @@ torch_core::ConvShape conv_shape(const py::array& x, const py::array& w, std::in
 template <typename T>
 py::array_t<T, py::array::c_style> conv_operand(const py::array& a, const char* what) {
   auto result = py::array_t<T, py::array::c_style>::ensure(a);
-  if (!result || !py::dtype::of<T>().is(a.dtype())) {
+  if (!result || !same_dtype(py::dtype::of<T>(), a.dtype())) {
     throw py::type_error(std::string("convolution: ") + what +
                          " must be a C-contiguous array of the input's dtype");
   }
@@ -292,8 +295,8 @@ py::array conv_forward(const py::array& x, const py::array& w, const py::object&
                        int threads) {
   const auto s = conv_shape(x, w, groups, dilation, pad_lo, pad_hi);
   threads = torch_core::checks::threads_or_default(threads);
-  if (py::dtype::of<float>().is(x.dtype())) return conv_forward_typed<float>(x, w, bias, s, threads);
-  if (py::dtype::of<double>().is(x.dtype())) return conv_forward_typed<double>(x, w, bias, s, threads);
+  if (same_dtype(py::dtype::of<float>(), x.dtype())) return conv_forward_typed<float>(x, w, bias, s, threads);
+  if (same_dtype(py::dtype::of<double>(), x.dtype())) return conv_forward_typed<double>(x, w, bias, s, threads);
   throw py::type_error("convolution: input must be float32 or float64");
 }
 
@@ -330,9 +333,9 @@ py::array conv_weight_grad(const py::array& x, const py::array& grad_out, const 
   const auto s = conv_shape(x, w, groups, dilation, pad_lo, pad_hi);
   threads = torch_core::checks::threads_or_default(threads);
   const std::vector<py::ssize_t> shape(w.shape(), w.shape() + 5);
-  if (py::dtype::of<float>().is(x.dtype()))
+  if (same_dtype(py::dtype::of<float>(), x.dtype()))
     return conv_weight_grad_typed<float>(x, grad_out, s, shape, threads);
-  if (py::dtype::of<double>().is(x.dtype()))
+  if (same_dtype(py::dtype::of<double>(), x.dtype()))
     return conv_weight_grad_typed<double>(x, grad_out, s, shape, threads);
   throw py::type_error("convolution: input must be float32 or float64");
 }
@@ -349,7 +352,7 @@ T* writable_3d(py::array& out) {
 template <typename T>
 py::array_t<T, py::array::c_style> input_3d(const py::array& a, const char* what) {
   auto result = py::array_t<T, py::array::c_style>::ensure(a);
-  if (!result || !py::dtype::of<T>().is(a.dtype()) || result.ndim() != 3) {
+  if (!result || !same_dtype(py::dtype::of<T>(), a.dtype()) || result.ndim() != 3) {
     throw py::type_error(std::string("indexing: ") + what +
                          " must be a 3-d C-contiguous array of the output's dtype");
   }
@@ -358,7 +361,7 @@ py::array_t<T, py::array::c_style> input_3d(const py::array& a, const char* what
 
 py::array_t<std::int64_t, py::array::c_style> indices(const py::array& a, py::ssize_t ndim) {
   auto result = py::array_t<std::int64_t, py::array::c_style>::ensure(a);
-  if (!result || !py::dtype::of<std::int64_t>().is(a.dtype()) || result.ndim() != ndim) {
+  if (!result || !same_dtype(py::dtype::of<std::int64_t>(), a.dtype()) || result.ndim() != ndim) {
     throw py::type_error("indexing: index must be a C-contiguous int64 array of " +
                          std::to_string(ndim) + " dims");
   }
@@ -420,10 +423,10 @@ py::array gather_along_typed(const py::array& src, const py::array& index, int t
 // Calls body<T>() for the dtype of `a` among float32, float64, int64, int32.
 #define TORCH_CORE_INDEXING_DISPATCH(a, call)                                        \
   do {                                                                                \
-    if (py::dtype::of<float>().is((a).dtype())) { call(float); }                      \
-    else if (py::dtype::of<double>().is((a).dtype())) { call(double); }               \
-    else if (py::dtype::of<std::int64_t>().is((a).dtype())) { call(std::int64_t); }   \
-    else if (py::dtype::of<std::int32_t>().is((a).dtype())) { call(std::int32_t); }   \
+    if (same_dtype(py::dtype::of<float>(), (a).dtype())) { call(float); }                      \
+    else if (same_dtype(py::dtype::of<double>(), (a).dtype())) { call(double); }               \
+    else if (same_dtype(py::dtype::of<std::int64_t>(), (a).dtype())) { call(std::int64_t); }   \
+    else if (same_dtype(py::dtype::of<std::int32_t>(), (a).dtype())) { call(std::int32_t); }   \
     else throw py::type_error("indexing: dtype must be float32, float64, int64 or int32"); \
   } while (0)
 
@@ -511,6 +514,7 @@ PYBIND11_MODULE(_C, m) {
   register_optim(m);
   register_nn(m);
   register_array_flags(m);
+  register_fork_gate(m);
   m.doc() = "Native kernels of torch-core.";
   m.def("install_aligned_numpy_allocator", &install_aligned_numpy_allocator,
         "Make NumPy allocate array data on 64-byte boundaries from now on (in this context); "
@@ -572,10 +576,10 @@ PYBIND11_MODULE(_C, m) {
           "fill_uniform",
           [](MT19937& gen, py::array out, double low, double high) {
             const auto n = static_cast<std::size_t>(out.size());
-            if (py::dtype::of<float>().is(out.dtype())) {
+            if (same_dtype(py::dtype::of<float>(), out.dtype())) {
               float* data = checked_output<float>(out, "fill_uniform");
               gen.fill_uniform_f32(data, n, static_cast<float>(low), static_cast<float>(high));
-            } else if (py::dtype::of<double>().is(out.dtype())) {
+            } else if (same_dtype(py::dtype::of<double>(), out.dtype())) {
               double* data = checked_output<double>(out, "fill_uniform");
               gen.fill_uniform_f64(data, n, low, high);
             } else {
@@ -587,9 +591,9 @@ PYBIND11_MODULE(_C, m) {
           "fill_normal",
           [](MT19937& gen, py::array out, double mean, double stddev) {
             const auto n = static_cast<std::size_t>(out.size());
-            if (py::dtype::of<float>().is(out.dtype())) {
+            if (same_dtype(py::dtype::of<float>(), out.dtype())) {
               gen.fill_normal_f32(checked_output<float>(out, "fill_normal"), n, mean, stddev);
-            } else if (py::dtype::of<double>().is(out.dtype())) {
+            } else if (same_dtype(py::dtype::of<double>(), out.dtype())) {
               gen.fill_normal_f64(checked_output<double>(out, "fill_normal"), n, mean, stddev);
             } else {
               throw py::type_error("fill_normal: output must be float32 or float64");

@@ -24,6 +24,8 @@
 #include "parallel.h"
 #include "vecmath.h"
 
+using torch_core::same_dtype;
+
 namespace py = pybind11;
 
 namespace {
@@ -42,7 +44,7 @@ constexpr std::int64_t kParallelMinOutputs = 1 << 14;
 
 template <typename T>
 const T* input_data(const py::array& a, const char* what) {
-  if (!py::dtype::of<T>().is(a.dtype())) {
+  if (!same_dtype(py::dtype::of<T>(), a.dtype())) {
     throw py::type_error(std::string(what) + ": arrays must share one float dtype");
   }
   if (!(a.flags() & py::array::c_style)) {
@@ -272,10 +274,10 @@ py::tuple max_pool2d_with_indices(const py::array& x, std::vector<std::int64_t> 
   py::array values(x.dtype(), {g.planes, out_h, out_w});
   py::array_t<std::int64_t> indices({g.planes, out_h, out_w});
   std::int64_t* index_data = indices.mutable_data();
-  if (x.dtype().is(py::dtype::of<float>())) {
+  if (same_dtype(x.dtype(), py::dtype::of<float>())) {
     run_kernel(x.size(), max_pool2d_typed<float>, g, input_data<float>(x, "max_pool2d"),
                             output_data<float>(values, "max_pool2d"), index_data, threads);
-  } else if (x.dtype().is(py::dtype::of<double>())) {
+  } else if (same_dtype(x.dtype(), py::dtype::of<double>())) {
     run_kernel(x.size(), max_pool2d_typed<double>, g, input_data<double>(x, "max_pool2d"),
                              output_data<double>(values, "max_pool2d"), index_data, threads);
   } else {
@@ -321,11 +323,11 @@ py::array max_pool_backward(const py::array& grad, const py::array_t<std::int64_
   threads = torch_core::checks::threads_or_default(threads);
   const std::int64_t n = planes > 0 ? grad.size() / planes : 0;
   py::array out(grad.dtype(), {planes, plane_size});
-  if (grad.dtype().is(py::dtype::of<float>())) {
+  if (same_dtype(grad.dtype(), py::dtype::of<float>())) {
     run_kernel(grad.size(), max_pool_backward_typed<float>, input_data<float>(grad, "max_pool backward"), indices.data(),
                                    output_data<float>(out, "max_pool backward"), planes, n,
                                    plane_size, threads);
-  } else if (grad.dtype().is(py::dtype::of<double>())) {
+  } else if (same_dtype(grad.dtype(), py::dtype::of<double>())) {
     run_kernel(grad.size(), max_pool_backward_typed<double>, input_data<double>(grad, "max_pool backward"),
                                     indices.data(), output_data<double>(out, "max_pool backward"),
                                     planes, n, plane_size, threads);
@@ -350,10 +352,10 @@ py::array relu_backward(const py::array& grad, const py::array& result) {
   const char* what = "relu_backward";
   check_size(result, grad.size(), what);
   py::array out(grad.dtype(), std::vector<py::ssize_t>(grad.shape(), grad.shape() + grad.ndim()));
-  if (grad.dtype().is(py::dtype::of<float>())) {
+  if (same_dtype(grad.dtype(), py::dtype::of<float>())) {
     run_kernel(grad.size(), relu_backward_typed<float>, input_data<float>(grad, what), input_data<float>(result, what),
                                output_data<float>(out, what), grad.size());
-  } else if (grad.dtype().is(py::dtype::of<double>())) {
+  } else if (same_dtype(grad.dtype(), py::dtype::of<double>())) {
     run_kernel(grad.size(), relu_backward_typed<double>, input_data<double>(grad, what), input_data<double>(result, what),
                                 output_data<double>(out, what), grad.size());
   } else {
@@ -659,11 +661,11 @@ void lstm_cell_forward(py::array& z, const py::array& c_prev, py::array& c, py::
     check_size(*a, batch * hidden, "lstm_cell_forward");
   }
   const char* what = "lstm_cell_forward";
-  if (z.dtype().is(py::dtype::of<float>())) {
+  if (same_dtype(z.dtype(), py::dtype::of<float>())) {
     run_kernel(z.size(), lstm_cell_forward_f32, output_data<float>(z, what), input_data<float>(c_prev, what),
                           output_data<float>(c, what), output_data<float>(h, what),
                           output_data<float>(tanh_c, what), batch, hidden);
-  } else if (z.dtype().is(py::dtype::of<double>())) {
+  } else if (same_dtype(z.dtype(), py::dtype::of<double>())) {
     run_kernel(z.size(), lstm_cell_forward_f64, output_data<double>(z, what), input_data<double>(c_prev, what),
                           output_data<double>(c, what), output_data<double>(h, what),
                           output_data<double>(tanh_c, what), batch, hidden);
@@ -683,12 +685,12 @@ void lstm_cell_backward(const py::array& z, const py::array& c_prev, const py::a
   }
   check_size(dz, batch * 4 * hidden, "lstm_cell_backward");
   const char* what = "lstm_cell_backward";
-  if (z.dtype().is(py::dtype::of<float>())) {
+  if (same_dtype(z.dtype(), py::dtype::of<float>())) {
     run_kernel(dz.size(), lstm_cell_backward_f32, input_data<float>(z, what), input_data<float>(c_prev, what),
                                input_data<float>(tanh_c, what), input_data<float>(dh, what),
                                output_data<float>(dc, what), output_data<float>(dz, what), batch,
                                hidden);
-  } else if (z.dtype().is(py::dtype::of<double>())) {
+  } else if (same_dtype(z.dtype(), py::dtype::of<double>())) {
     run_kernel(dz.size(), lstm_cell_backward_f64, input_data<double>(z, what), input_data<double>(c_prev, what),
                                 input_data<double>(tanh_c, what), input_data<double>(dh, what),
                                 output_data<double>(dc, what), output_data<double>(dz, what),
@@ -844,12 +846,12 @@ void gru_layer_forward(const py::array& projected, const py::array& w_hh_t, cons
   if (!b_hh.is_none()) {
     check_size(bias, 3 * hidden, what);
   }
-  if (projected.dtype().is(py::dtype::of<float>())) {
+  if (same_dtype(projected.dtype(), py::dtype::of<float>())) {
     run_kernel(projected.size(), gru_layer_forward_f32, input_data<float>(projected, what), input_data<float>(w_hh_t, what),
                           b_hh.is_none() ? nullptr : input_data<float>(bias, what),
                           output_data<float>(hs, what), output_data<float>(gates, what),
                           output_data<float>(hn, what), steps, batch, hidden);
-  } else if (projected.dtype().is(py::dtype::of<double>())) {
+  } else if (same_dtype(projected.dtype(), py::dtype::of<double>())) {
     run_kernel(projected.size(), gru_layer_forward_f64, input_data<double>(projected, what), input_data<double>(w_hh_t, what),
                           b_hh.is_none() ? nullptr : input_data<double>(bias, what),
                           output_data<double>(hs, what), output_data<double>(gates, what),
@@ -879,13 +881,13 @@ void gru_layer_backward(const py::array& grad, const py::array& hs, const py::ar
   check_size(dgx, steps * batch * 3 * hidden, what);
   check_size(dgh, steps * batch * 3 * hidden, what);
   check_size(dh0, batch * hidden, what);
-  if (gates.dtype().is(py::dtype::of<float>())) {
+  if (same_dtype(gates.dtype(), py::dtype::of<float>())) {
     run_kernel(dgx.size(), gru_layer_backward_f32, input_data<float>(grad, what), input_data<float>(hs, what),
                            input_data<float>(gates, what), input_data<float>(hn, what),
                            input_data<float>(w_hh, what), output_data<float>(dgx, what),
                            output_data<float>(dgh, what), output_data<float>(dh0, what), steps,
                            batch, hidden);
-  } else if (gates.dtype().is(py::dtype::of<double>())) {
+  } else if (same_dtype(gates.dtype(), py::dtype::of<double>())) {
     run_kernel(dgx.size(), gru_layer_backward_f64, input_data<double>(grad, what), input_data<double>(hs, what),
                            input_data<double>(gates, what), input_data<double>(hn, what),
                            input_data<double>(w_hh, what), output_data<double>(dgx, what),
@@ -988,11 +990,11 @@ void rnn_layer_forward(const py::array& projected, const py::array& w_hh_t,
   if (!b_hh.is_none()) {
     check_size(bias, hidden, what);
   }
-  if (projected.dtype().is(py::dtype::of<float>())) {
+  if (same_dtype(projected.dtype(), py::dtype::of<float>())) {
     run_kernel(hs.size(), rnn_layer_forward_f32, input_data<float>(projected, what), input_data<float>(w_hh_t, what),
                           b_hh.is_none() ? nullptr : input_data<float>(bias, what),
                           output_data<float>(hs, what), steps, batch, hidden, relu);
-  } else if (projected.dtype().is(py::dtype::of<double>())) {
+  } else if (same_dtype(projected.dtype(), py::dtype::of<double>())) {
     run_kernel(hs.size(), rnn_layer_forward_f64, input_data<double>(projected, what), input_data<double>(w_hh_t, what),
                           b_hh.is_none() ? nullptr : input_data<double>(bias, what),
                           output_data<double>(hs, what), steps, batch, hidden, relu);
@@ -1015,11 +1017,11 @@ void rnn_layer_backward(const py::array& grad, const py::array& hs, const py::ar
   check_size(grad, steps * batch * hidden, what);
   check_size(dz, steps * batch * hidden, what);
   check_size(dh0, batch * hidden, what);
-  if (hs.dtype().is(py::dtype::of<float>())) {
+  if (same_dtype(hs.dtype(), py::dtype::of<float>())) {
     run_kernel(hs.size(), rnn_layer_backward_f32, input_data<float>(grad, what), input_data<float>(hs, what),
                            input_data<float>(w_hh, what), output_data<float>(dz, what),
                            output_data<float>(dh0, what), steps, batch, hidden, relu);
-  } else if (hs.dtype().is(py::dtype::of<double>())) {
+  } else if (same_dtype(hs.dtype(), py::dtype::of<double>())) {
     run_kernel(hs.size(), rnn_layer_backward_f64, input_data<double>(grad, what), input_data<double>(hs, what),
                            input_data<double>(w_hh, what), output_data<double>(dz, what),
                            output_data<double>(dh0, what), steps, batch, hidden, relu);
@@ -1050,13 +1052,13 @@ void lstm_layer_forward(const py::array& projected, const py::array& w_hh_t,
   if (!b_hh.is_none()) {
     check_size(bias, 4 * hidden, what);
   }
-  if (projected.dtype().is(py::dtype::of<float>())) {
+  if (same_dtype(projected.dtype(), py::dtype::of<float>())) {
     run_kernel(projected.size(), lstm_layer_forward_f32, input_data<float>(projected, what), input_data<float>(w_hh_t, what),
                            b_hh.is_none() ? nullptr : input_data<float>(bias, what),
                            output_data<float>(hs, what), output_data<float>(cs, what),
                            output_data<float>(gates, what), output_data<float>(tanh_cs, what),
                            steps, batch, hidden);
-  } else if (projected.dtype().is(py::dtype::of<double>())) {
+  } else if (same_dtype(projected.dtype(), py::dtype::of<double>())) {
     run_kernel(projected.size(), lstm_layer_forward_f64, input_data<double>(projected, what), input_data<double>(w_hh_t, what),
                            b_hh.is_none() ? nullptr : input_data<double>(bias, what),
                            output_data<double>(hs, what), output_data<double>(cs, what),
@@ -1087,13 +1089,13 @@ void lstm_layer_backward(const py::array& grad, const py::array& gates, const py
   check_size(dz, steps * batch * 4 * hidden, what);
   check_size(dh0, batch * hidden, what);
   check_size(dc0, batch * hidden, what);
-  if (gates.dtype().is(py::dtype::of<float>())) {
+  if (same_dtype(gates.dtype(), py::dtype::of<float>())) {
     run_kernel(dz.size(), lstm_layer_backward_f32, input_data<float>(grad, what), input_data<float>(gates, what),
                             input_data<float>(cs, what), input_data<float>(tanh_cs, what),
                             input_data<float>(w_hh, what), output_data<float>(dz, what),
                             output_data<float>(dh0, what), output_data<float>(dc0, what), steps,
                             batch, hidden);
-  } else if (gates.dtype().is(py::dtype::of<double>())) {
+  } else if (same_dtype(gates.dtype(), py::dtype::of<double>())) {
     run_kernel(dz.size(), lstm_layer_backward_f64, input_data<double>(grad, what), input_data<double>(gates, what),
                             input_data<double>(cs, what), input_data<double>(tanh_cs, what),
                             input_data<double>(w_hh, what), output_data<double>(dz, what),

@@ -16,6 +16,8 @@
 #include "optim_kernels.h"
 #include "parallel.h"
 
+using torch_core::same_dtype;
+
 namespace py = pybind11;
 namespace opt = torch_core::optim;
 
@@ -39,7 +41,7 @@ py::ssize_t size_of(const py::list& list, std::size_t i, const char* what) {
 template <typename T>
 T* data_of(const py::list& list, std::size_t i, py::ssize_t n, bool write, const char* what) {
   auto array = item_of(list, i, what);
-  if (!py::dtype::of<T>().is(array.dtype())) {
+  if (!same_dtype(py::dtype::of<T>(), array.dtype())) {
     throw py::type_error(std::string(what) + ": every array must have the parameters' dtype");
   }
   if (!(array.flags() & py::array::c_style)) {
@@ -95,8 +97,8 @@ bool is_float32(const py::list& params) {
     throw py::type_error("optimizer kernels: params must be NumPy arrays");
   }
   const auto dtype = py::reinterpret_borrow<py::array>(first).dtype();
-  if (py::dtype::of<float>().is(dtype)) return true;
-  if (py::dtype::of<double>().is(dtype)) return false;
+  if (same_dtype(py::dtype::of<float>(), dtype)) return true;
+  if (same_dtype(py::dtype::of<double>(), dtype)) return false;
   throw py::type_error("optimizer kernels: parameters must be float32 or float64");
 }
 
@@ -506,11 +508,11 @@ void sqrt_in_place(py::array a) {
   const auto n = static_cast<std::size_t>(a.size());
   py::list one;
   one.append(a);
-  if (py::dtype::of<float>().is(a.dtype())) {
+  if (same_dtype(py::dtype::of<float>(), a.dtype())) {
     float* data = data_of<float>(one, 0, -1, true, "optim_sqrt_");
     torch_core::GilRelease nogil;
     opt::vml_sqrt(data, data, n);
-  } else if (py::dtype::of<double>().is(a.dtype())) {
+  } else if (same_dtype(py::dtype::of<double>(), a.dtype())) {
     double* data = data_of<double>(one, 0, -1, true, "optim_sqrt_");
     torch_core::GilRelease nogil;
     opt::vml_sqrt(data, data, n);
