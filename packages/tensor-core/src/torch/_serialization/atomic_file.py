@@ -12,6 +12,15 @@ Elsewhere the writer goes through the page cache, pushing each finished window o
 file to the disk while the next one is written (Linux ``sync_file_range``; otherwise a
 helper thread calling ``fdatasync``), and never lets more than two windows of dirty pages
 pile up: the kernel would otherwise throttle the writer at its dirty-page limits.
+
+Replacing a file gives the new one the old one's permission bits and, where the process
+may set them, its owner and group; a new file gets ``0o666 & ~umask`` as ``open`` would.
+The rename makes a new inode: other hard links to the old file keep the old contents.
+
+The temporary file is ``.<name>.<writer>.<random>.tmp``, where ``<writer>`` names the
+saving process (pid, boot and start time), and the writer holds an ``flock`` on it. A
+save killed midway leaves it behind; the next save to the same path removes every such
+file whose writer is gone (no process with that pid and start time, and no lock held).
 """
 
 from __future__ import annotations
@@ -21,6 +30,8 @@ import errno
 import mmap
 import os
 import queue
+import re
+import stat
 import tempfile
 import threading
 
@@ -77,11 +88,14 @@ def save_atomically(path, write) -> None:
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
         raise RuntimeError(f"Parent directory {folder} does not exist.")
+    name = os.path.basename(path)
     descriptor, temporary = tempfile.mkstemp(
-        prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=folder
+        prefix=f".{name}.{_writer_token()}.", suffix=".tmp", dir=folder
     )
     try:
         with os.fdopen(descriptor, "wb") as file:
+            _lock(descriptor)  # held until the file is renamed or removed: "writer alive"
+            _remove_stale_temporaries(folder, name, temporary)
             writer = _writer_for(file)
             try:
                 write(writer)
@@ -90,8 +104,8 @@ def save_atomically(path, write) -> None:
                 writer.stop()
             file.flush()
             os.fsync(file.fileno())
-        os.chmod(temporary, 0o666 & ~_current_umask())  # as open() would have made it
-        _replace(temporary, path)
+            _copy_permissions(file.fileno(), path)
+            _replace(temporary, path)  # before the close drops the lock
     except BaseException:
         try:
             os.unlink(temporary)
@@ -99,6 +113,121 @@ def save_atomically(path, write) -> None:
             pass
         raise
     _sync_folder(folder)
+
+
+def _copy_permissions(descriptor: int, path: str) -> None:
+    """Give the new file the mode (and, where allowed, owner) of the one it replaces, or
+    the mode ``open()`` would give a new file."""
+    try:
+        old = os.stat(path)
+    except OSError:
+        os.fchmod(descriptor, 0o666 & ~_current_umask())
+        return
+    if hasattr(os, "fchown"):
+        for uid, gid in ((old.st_uid, old.st_gid), (-1, old.st_gid)):
+            try:
+                os.fchown(descriptor, uid, gid)  # the owner only for root, the group
+                break  # for a member of it; otherwise the saver's, as a new file
+            except OSError:
+                continue
+    os.fchmod(descriptor, stat.S_IMODE(old.st_mode))  # after chown, which clears setuid
+
+
+# ------------------------------------------------------------ stale temporary files
+
+
+def _boot_id() -> str:
+    try:
+        with open("/proc/sys/kernel/random/boot_id") as file:
+            return file.read().strip().replace("-", "")[:8]
+    except OSError:
+        return "0"
+
+
+def _start_time(pid: int) -> str | None:
+    """The start time of process ``pid`` in clock ticks since boot (Linux), "0" where
+    /proc has none, None when no such process exists."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as file:
+            fields = file.read().rsplit(b")", 1)[1].split()
+        return fields[19].decode()
+    except FileNotFoundError:
+        return None
+    except (OSError, IndexError):
+        pass
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return None
+    except OSError:  # EPERM: it exists
+        pass
+    return "0"
+
+
+_own_token: tuple[int, str] | None = None
+
+
+def _writer_token(pid: int | None = None) -> str:
+    """``<pid>-<boot>-<start time>``: names a process, even after its pid is reused."""
+    global _own_token
+    if pid is None:
+        pid = os.getpid()
+        if _own_token is None or _own_token[0] != pid:  # computed again after a fork
+            _own_token = (pid, _writer_token(pid))
+        return _own_token[1]
+    return f"{pid}-{_boot_id()}-{_start_time(pid) or '0'}"
+
+
+def _writer_gone(token: str) -> bool:
+    pid_text, _, _ = token.partition("-")
+    if not pid_text.isdigit():
+        return False
+    pid = int(pid_text)
+    return _start_time(pid) is None or _writer_token(pid) != token
+
+
+def _lock(descriptor: int) -> bool:
+    if fcntl is None:
+        return True
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:  # held by a live writer, or no locks on this file system
+        return False
+    return True
+
+
+def _remove_stale_temporaries(folder: str, name: str, own: str) -> None:
+    """Remove the ``.<name>.<writer>.<random>.tmp`` files of saves to the same path
+    whose writer process is gone and whose lock nobody holds."""
+    prefix = f".{name}."
+    try:
+        entries = [e.name for e in os.scandir(folder) if e.name.startswith(prefix)]
+    except OSError:
+        return
+    for entry in entries:
+        match = _TEMPORARY_TAIL.fullmatch(entry[len(prefix) :])
+        if match is None or os.path.join(folder, entry) == own:
+            continue
+        if _writer_gone(match.group(1)):
+            _remove_if_unlocked(os.path.join(folder, entry))
+
+
+# what follows ".<name>." in a temporary file's name: the writer, mkstemp's random part
+_TEMPORARY_TAIL = re.compile(r"(\d+-[0-9a-f]{1,8}-\d+)\.[a-z0-9_]+\.tmp")
+
+
+def _remove_if_unlocked(candidate: str) -> None:
+    try:
+        descriptor = os.open(candidate, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return
+    try:
+        if _lock(descriptor):
+            os.unlink(candidate)
+    except OSError:
+        pass
+    finally:
+        os.close(descriptor)
 
 
 def _replace(temporary: str, path: str) -> None:

@@ -1,8 +1,8 @@
 """Bounds the cost of the dicts and sets a ``weights_only`` load builds.
 
-A dict insert compares the new key with every earlier key of the same hash. Integers,
-floats and tuples of them hash predictably (``hash(k * (2**61 - 1)) == 0``), so a file
-can fill one dict with thousands of keys of one hash and make loading quadratic (40k
+A dict insert compares the new key with every earlier key of the same hash. Integers
+and tuples of them hash predictably (``hash(k * (2**61 - 1)) == 0``), so a file can
+fill one dict with thousands of keys of one hash and make loading quadratic (40k
 such keys, 650 KB of pickle, took 15 s). Strings are safe while Python randomizes their
 hashes. The guard counts, per container, the distinct keys of each hash and refuses a
 container once one hash has more than ``MAX_EQUAL_HASHES`` of them, keeping every load

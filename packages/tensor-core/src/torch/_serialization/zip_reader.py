@@ -26,6 +26,7 @@ _CENTRAL = struct.Struct("<IHHHHHHIIIHHHHHII")
 _LOCAL = struct.Struct("<IHHHHHIIIHH")
 _U16_MAX, _U32_MAX = 0xFFFF, 0xFFFFFFFF
 _STORED, _DEFLATED = 0, 8
+_INFLATE_STEP_BYTES = 1 << 20  # zlib builds each piece in blocks, then joins them: 2x
 
 
 def corrupt(what: str) -> RuntimeError:
@@ -213,11 +214,11 @@ class ZipReader:
 
     @staticmethod
     def _inflate_chunk(record: _Record, inflater, pending: bytes, output, done: int) -> int:
-        """Inflate ``pending`` into ``output`` from byte ``done`` on, at most CHUNK_BYTES
-        per step: the output is filled in place, never held twice (a 1 GiB storage
-        needs 1 GiB, not 2), and more than the stated size is never produced."""
+        """Inflate ``pending`` into ``output`` from byte ``done`` on, a small piece per
+        step: the output is filled in place, never held twice (a 1 GiB storage needs
+        1 GiB, not 2), and more than the stated size is never produced."""
         while True:
-            limit = min(CHUNK_BYTES, record.size - done + 1)
+            limit = min(_INFLATE_STEP_BYTES, record.size - done + 1)
             try:
                 piece = inflater.decompress(pending, limit)
             except zlib.error as error:
