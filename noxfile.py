@@ -470,6 +470,21 @@ def sanitize(session: nox.Session) -> None:
     )
 
 
+@nox.session
+def fuzz_load(session: nox.Session) -> None:
+    """torch.load on mutated and truncated checkpoints (saved here and by PyTorch): each
+    case in a worker capped at 2 s and 1 GiB must load or raise RuntimeError /
+    UnpicklingError. FUZZ_LOAD_CASES sets the count (5,000 by default: ~6 s on 2 cores
+    once the wheels are built); the default test run tries a sample of the same cases."""
+    install_wheels(session, closure("nn"), extra=TEST_REQUIREMENTS)
+    env = {"FUZZ_LOAD_CASES": os.environ.get("FUZZ_LOAD_CASES", "5000")}
+    test = str(ROOT / "packages" / "tensor-core" / "tests" / "test_load_fuzz.py")
+    session.run(
+        "pytest", "-q", "-s", "-p", "no:cacheprovider", test, "-k", "full", *session.posargs,
+        env=env,
+    )  # fmt: skip
+
+
 # test files that compare live with real PyTorch (each skips without a reference Python)
 CONFORMANCE_TESTS = ["packages/tensor-core/tests/test_serialization_conformance.py"]
 
