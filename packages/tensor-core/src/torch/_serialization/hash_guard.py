@@ -23,6 +23,18 @@ __all__ = ["HashGuard"]
 _SCALARS = frozenset({str, bytes, int, float, bool, complex, type(None)})
 # with randomized string hashes a file cannot aim its keys at one hash
 _STR_HASHES_RANDOM = bool(sys.flags.hash_randomization)
+# an int of smaller magnitude hashes to itself (but -1, to -2): distinct ones cannot pile
+# up on one hash, so the usual keys (optimizer state ids) skip the counting
+_HASH_MODULUS = (1 << 61) - 1
+
+
+def _needs_count(key) -> bool:
+    kind = type(key)
+    if kind is str:
+        return not _STR_HASHES_RANDOM
+    if kind is int:
+        return not -_HASH_MODULUS < key < _HASH_MODULUS
+    return key is not None and kind is not bool
 
 
 def _key_error(detail: str) -> pickle.UnpicklingError:
@@ -40,12 +52,25 @@ class HashGuard:
 
     def set_item(self, target: dict, key, value) -> None:
         """``target[key] = value`` once ``key`` passes the checks."""
-        if type(key) is not str or not _STR_HASHES_RANDOM:
+        if _needs_count(key):
             self._count(target, key)
         target[key] = value
 
+    def set_items(self, target: dict, items: list) -> None:
+        """``target[items[i]] = items[i + 1]`` for every even ``i`` (SETITEMS, DICT)."""
+        needs_count, count, modulus = _needs_count, self._count, _HASH_MODULUS
+        for index in range(0, len(items), 2):
+            key = items[index]
+            kind = type(key)
+            if kind is int:  # the common cases inline: this runs per key of every dict
+                if not -modulus < key < modulus:
+                    count(target, key)
+            elif (kind is not str or not _STR_HASHES_RANDOM) and needs_count(key):
+                count(target, key)
+            target[key] = items[index + 1]
+
     def add_element(self, target: set, element) -> None:
-        if type(element) is not str or not _STR_HASHES_RANDOM:
+        if _needs_count(element):
             self._count(target, element)
         target.add(element)
 
@@ -54,7 +79,7 @@ class HashGuard:
         insert into a container of its own."""
         buckets: dict[int, list] = {}
         for key in keys:
-            if type(key) is not str or not _STR_HASHES_RANDOM:
+            if _needs_count(key):
                 self._count_in(buckets, key)
 
     def release(self) -> None:

@@ -385,8 +385,7 @@ class WeightsUnpickler:
         if len(items) % 2:
             raise ValueError("odd number of items for DICT")
         target: dict = {}
-        for index in range(0, len(items), 2):
-            self._guard.set_item(target, items[index], items[index + 1])
+        self._guard.set_items(target, items)
         self._stack.append(target)
 
     def _setitem(self):
@@ -398,10 +397,7 @@ class WeightsUnpickler:
         items = self._pop_mark()
         if len(items) % 2:
             raise ValueError("odd number of items for SETITEMS")
-        target = _as_dict(self._stack[-1])
-        set_item = self._guard.set_item
-        for index in range(0, len(items), 2):
-            set_item(target, items[index], items[index + 1])
+        self._guard.set_items(_as_dict(self._stack[-1]), items)
 
     def _empty_set(self):
         self._stack.append(set())
