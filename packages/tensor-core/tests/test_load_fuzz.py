@@ -314,6 +314,10 @@ def make_case(index: int, seeds: list[tuple[str, bytes]]) -> tuple[str, bytes]:
 def _allowed(error: BaseException, data: bytes) -> bool:
     if isinstance(error, EOFError) and not data:
         return True
+    if isinstance(error, ModuleNotFoundError) and "distribution, which is not installed" in str(
+        error
+    ):
+        return True  # core alone: a tensor that requires grad needs torch-autograd
     if not isinstance(error, (RuntimeError, pickle.UnpicklingError)):
         return False
     # a memory blowup caught on the way out still breaks the 1 GiB promise
