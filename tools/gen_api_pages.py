@@ -233,7 +233,8 @@ def render_doc(doc: str | None, index: Index, context: list[str]) -> list[str]:
         if stripped:
             if bullet:
                 stripped = bullet.group(1) + " " + stripped[bullet.end() :]
-                out.append(stripped[: bullet.end()] + inline(stripped[bullet.end() :], index, context))
+                rest = inline(stripped[bullet.end() :], index, context)
+                out.append(stripped[: bullet.end()] + rest)
             else:
                 out.append(inline(stripped, index, context))
         else:
@@ -355,7 +356,8 @@ def entry(path: str, obj: object, page: str, index: Index, level: int = 3) -> li
     elif not callable(obj) and not isinstance(obj, property):
         out += describe_object(path, obj, index)
     if inspect.isclass(obj) and path == "torch.Tensor":
-        out += ["", f"Its methods and attributes are on the [`torch.Tensor`]({TENSOR_PAGE}.md) page."]
+        link = f"[`torch.Tensor`]({TENSOR_PAGE}.md)"
+        out += ["", f"Its methods and attributes are on the {link} page."]
     elif inspect.isclass(obj):
         for name, member in members(obj, path):
             out += entry(f"{path}.{name}", member, page, index, level=4)
@@ -433,7 +435,7 @@ def build() -> dict[str, str]:
             path = f"{module}.{name}"
             index.add(path, module, path, obj)
             if inspect.isclass(obj) and obj is not torch.Tensor:
-                for member, value in members(obj, path):
+                for member, _ in members(obj, path):
                     index.add(f"{path}.{member}", module, f"{path}.{member}")
     for name in dir(torch.Tensor):
         if not name.startswith("_"):
@@ -480,8 +482,11 @@ def with_nav(config: str, lines: list[str]) -> str:
 
 def stale(files: dict[str, str]) -> list[str]:
     """Files whose committed text differs from ``files`` (and stray pages, and the nav)."""
-    problems = [name for name, text in files.items() if not (API / name).is_file()
-                or (API / name).read_text() != text]
+    problems = [
+        name
+        for name, text in files.items()
+        if not (API / name).is_file() or (API / name).read_text() != text
+    ]
     problems += [p.name for p in API.glob("*.md") if p.name not in files]
     config = MKDOCS.read_text()
     if with_nav(config, nav(files)) != config:
