@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from importlib import metadata
 from typing import Any
 
+from ._siblings import install_hint
+
 __all__ = [
     "CORE_API",
     "OpDef",
@@ -208,7 +210,7 @@ class NoOpGradEngine(GradEngine):
 
 _NO_AUTOGRAD_MESSAGE = (
     "computing gradients needs the 'torch-autograd' distribution, which is not "
-    "installed. Install it with: pip install torch-autograd"
+    f"installed. {install_hint('torch-autograd')}"
 )
 
 _engine: GradEngine | None = None
