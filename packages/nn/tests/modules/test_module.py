@@ -474,11 +474,6 @@ def test_backward_hook_gets_gradients_for_every_tensor_input():
     assert seen == [[(4, 2), (4, 3)]]
 
 
-@pytest.mark.xfail(
-    reason="torch-autograd checks the versions of inputs its formulas do not read (clone, "
-    "copy_), so x.copy_(f(x.clone())) on a non-leaf fails its backward; PyTorch trains this",
-    strict=False,
-)
 def test_inplace_activation_after_linear_backpropagates():
     torch.manual_seed(0)
     net = nn.Sequential(nn.Linear(2, 2), nn.ReLU(inplace=True))
