@@ -328,6 +328,17 @@ def run_tests(session: nox.Session, folders, root: pathlib.Path = ROOT) -> None:
 # ------------------------------------------------------------------------------ sessions
 
 
+def _group(name: str, members: list[str], doc: str) -> None:
+    """A session that queues others, so `nox -s tests` still runs every tests-* session."""
+
+    def group(session: nox.Session) -> None:
+        for member in members:
+            session.notify(member)
+
+    group.__doc__ = doc
+    nox.session(name=name, venv_backend="none")(group)
+
+
 def _tests_session(package: str) -> None:
     def tests(session: nox.Session) -> None:
         extra = TEST_REQUIREMENTS + (MKL if package == "tensor-core" else [])
@@ -340,6 +351,7 @@ def _tests_session(package: str) -> None:
 
 for _package in PACKAGES:
     _tests_session(_package)
+_group("tests", [f"tests-{p}" for p in PACKAGES], "Run every tests-* session (one per package).")
 
 
 @nox.session(tags=["ci"])
@@ -386,6 +398,11 @@ def _modular_session(scenario: str) -> None:
 
 for _scenario in MODULAR_SCENARIOS:
     _modular_session(_scenario)
+_group(
+    "modular",
+    [f"modular-{s}" for s in MODULAR_SCENARIOS],
+    "Run every modular-* session (venvs holding only some packages).",
+)
 
 
 def _releases() -> dict[str, dict[str, str]]:
@@ -593,7 +610,16 @@ for _package, _version, _commit, _ in RELEASED_CASES:
     _released_session(_package, _version, _commit)
 
 
-@nox.session(name="contracts-released")
+_group(
+    "contracts",
+    [f"contracts-{p}-{b}" for b in ("lowest", "head") for p in DEPENDENTS]
+    + ["contracts-numpy-lowest"]
+    + [f"contracts-{p}-{v}" for p, v in NEWEST_RELEASED.items()],
+    "Run every contracts session that CI runs.",
+)
+
+
+@nox.session(name="contracts-released", venv_backend="none")
 def contracts_released(session: nox.Session) -> None:
     """Run the own tests of every released dependent whose ranges admit HEAD's siblings."""
     for folder, version, _, why in RELEASED_MATRIX:

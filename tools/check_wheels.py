@@ -1,5 +1,6 @@
-"""Fail if two wheels ship the same file, or if the namespace roots are shipped by anything
-but torch-core.
+"""Fail if two wheels ship the same file, if the namespace roots are shipped by anything
+but torch-core, or if a wheel's tags would keep it off PyPI: a wheel with compiled code
+needs a manylinux_* tag (as auditwheel repair gives), a pure one must be py3-none-any.
 
     python tools/check_wheels.py dist/*.whl
 """
@@ -10,6 +11,24 @@ import sys
 import zipfile
 
 CORE_ONLY = {"torch/__init__.py", "torch/utils/__init__.py"}
+COMPILED = (".so", ".pyd", ".dylib")
+
+
+def tag_problems(name: str, files: list[str]) -> list[str]:
+    """What is wrong with the wheel file name's tags, given the files it ships."""
+    # name-version(-build)?-python-abi-platform.whl; a tag may be a dotted set
+    python, abi, platform = name[: -len(".whl")].split("-")[-3:]
+    if not any(f.endswith(COMPILED) or ".so." in f for f in files):
+        if (python, abi, platform) != ("py3", "none", "any"):
+            return [f"{name} is pure Python but not tagged py3-none-any"]
+        return []
+    platforms = platform.split(".")
+    # PyPI takes manylinux tags (PEP 600, and the older aliases next to them), not linux_*
+    if not any(p.startswith("manylinux_") for p in platforms) or not all(
+        p.startswith("manylinux") for p in platforms
+    ):
+        return [f"{name} has compiled code but no manylinux_* platform tag (run auditwheel)"]
+    return []
 
 
 def main(paths: list[str]) -> int:
@@ -19,6 +38,10 @@ def main(paths: list[str]) -> int:
         name = path.rsplit("/", 1)[-1]
         with zipfile.ZipFile(path) as wheel:
             files = [f for f in wheel.namelist() if ".dist-info/" not in f]
+        problems += tag_problems(name, files)
+        if any(f.split("/")[0] == "tests" for f in files):
+            # the noxfile's wheel cache leaves tests/ out of the key: no wheel may ship them
+            problems.append(f"{name} ships a top-level tests/ folder")
         if not any(f.endswith("py.typed") for f in files):
             problems.append(f"{name} has no py.typed marker")
         for f in files:
