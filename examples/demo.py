@@ -1,5 +1,6 @@
-"""The main job, for now: array math, gradients and an SGD fit with the packages
-installed together. (The nn issue turns this into training a CNN on real digits.)"""
+"""Smoke demo, the first half of the main job (``nox -s demo``): array math, gradients
+and an SGD fit of a linear model with every package installed together. The second half
+is examples/digits/main.py, a CNN trained on scikit-learn's 8x8 digits."""
 
 import torch
 
