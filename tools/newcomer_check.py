@@ -147,25 +147,38 @@ def fresh_venv(step: Step, where: pathlib.Path, name: str) -> pathlib.Path:
     return venv / "bin" / "python"
 
 
-def release_commit(clone: pathlib.Path, dist: str, version: str) -> str:
-    import tomllib
+def releases(clone: pathlib.Path) -> dict[str, dict[str, str]]:
+    """releases.toml: distribution -> {version: commit} (read by hand on Python 3.10)."""
+    table: dict[str, dict[str, str]] = {}
+    current = None
+    for line in (clone / "releases.toml").read_text().splitlines():
+        header = re.match(r'\s*\["([^"]+)"\]', line)
+        entry = re.match(r'\s*"([^"]+)"\s*=\s*"([0-9a-f]+)"', line)
+        if header:
+            current = table.setdefault(header.group(1), {})
+        elif entry and current is not None:
+            current[entry.group(1)] = entry.group(2)
+    return table
 
-    return tomllib.loads((clone / "releases.toml").read_text())[dist][version]
+
+def release_commit(clone: pathlib.Path, dist: str, version: str) -> str:
+    return releases(clone)[dist][version]
+
+
+def head_version(clone: pathlib.Path, version_file: str) -> str:
+    text = (clone / version_file).read_text()
+    return re.search(r'^__version__ = "([^"]+)"', text, re.M).group(1)
 
 
 def older_release(clone: pathlib.Path, dist: str) -> str:
-    """The newest release of ``dist`` older than the version at HEAD."""
-    import tomllib
-
-    releases = tomllib.loads((clone / "releases.toml").read_text())[dist]
-    folder = dist.removeprefix("torch-")
-    version_file = next((clone / "packages" / folder / "src").rglob("_version.py"))
-    head = re.search(r'"([^"]+)"', version_file.read_text()).group(1)
+    """The newest release of torch-nn older than the version at HEAD."""
+    released = releases(clone)[dist]
+    head = head_version(clone, "packages/nn/src/torch/nn/_version.py")
 
     def key(v: str) -> tuple[int, ...]:
         return tuple(int(p) for p in v.split("."))
 
-    older = [v for v in releases if key(v) < key(head)]
+    older = [v for v in released if key(v) < key(head)]
     return max(older, key=key)
 
 
@@ -180,11 +193,30 @@ def export(clone: pathlib.Path, commit: str, target: pathlib.Path) -> pathlib.Pa
     return target
 
 
+def readme(step: Step, clone: pathlib.Path, quick: bool) -> None:
+    """The README's set-up line and two commands, as a newcomer types them."""
+    setup, demo, tests = readme_commands((clone / "README.md").read_text())
+    if quick:
+        tests = tests.replace("nox -t ci", "nox -s tests-optim")
+    step.run("README set-up", setup, clone, timeout=900)
+    activate = ". .venv-nox/bin/activate && " if ".venv-nox" in setup else ""
+    out = step.run("README: the main job", activate + demo, clone)
+    plot = re.search(r"curve: (\S+\.png)", out)
+    if plot is None or not pathlib.Path(plot.group(1)).is_file():
+        print(f"FAILED: the demo printed no loss-curve PNG that exists ({plot})")
+        raise SystemExit(1)
+    print(f"  loss curve written to {plot.group(1)}")
+    step.run("README: the tests" + (" (--quick)" if quick else ""), activate + tests, clone)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="one package's tests, not all CI")
     parser.add_argument("--source", default=str(ROOT), help="what to clone (default: this repo)")
     parser.add_argument("--keep", action="store_true", help="keep the temporary folder")
+    parser.add_argument(
+        "--scenarios-only", action="store_true", help="skip the README's commands (not a pass)"
+    )
     args = parser.parse_args()
     step = Step()
     work = pathlib.Path(tempfile.mkdtemp(prefix="newcomer-"))
@@ -194,21 +226,8 @@ def main() -> int:
     try:
         clone = work / "repo"
         step.run("clone", ["git", "clone", "--quiet", args.source, str(clone)], work)
-        setup, demo, tests = readme_commands((clone / "README.md").read_text())
-        if args.quick:
-            tests = tests.replace("nox -t ci", "nox -s tests-optim")
-        step.run("README set-up", setup, clone, timeout=900)
-        activate = ". .venv-nox/bin/activate && " if ".venv-nox" in setup else ""
-        out = step.run("README: the main job", activate + demo, clone)
-        plot = re.search(r"curve: (\S+\.png)", out)
-        if plot is None or not pathlib.Path(plot.group(1)).is_file():
-            print(f"FAILED: the demo printed no loss-curve PNG that exists ({plot})")
-            return 1
-        print(f"  loss curve written to {plot.group(1)}")
-        step.run(
-            "README: the tests" + (" (--quick)" if args.quick else ""), activate + tests, clone
-        )
-
+        if not args.scenarios_only:
+            readme(step, clone, args.quick)
         install = [str(clone / "tools" / "install.py")]
         python = fresh_venv(step, work, "core-alone")
         step.run("core-alone: install", [str(python), *install, "torch-core"], clone)
@@ -219,9 +238,7 @@ def main() -> int:
         step.run("gradients: backward without nn", [str(python), "-c", GRADIENTS], work)
 
         python = fresh_venv(step, work, "application")
-        head_nn = re.search(
-            r'"([^"]+)"', (clone / "packages/nn/src/torch/nn/_version.py").read_text()
-        ).group(1)
+        head_nn = head_version(clone, "packages/nn/src/torch/nn/_version.py")
         pinned = [str(python), *install, "torch-nn", "--", f"torch-nn=={head_nn}"]
         step.run(f"application: install, pinning torch-nn=={head_nn}", pinned, clone)
         step.run("application: trains", [str(python), "-c", APPLICATION, head_nn], work)
