@@ -866,3 +866,11 @@ def conformance(session: nox.Session) -> None:
     env = {"TORCH_REFERENCE_PYTHON": str(reference_python)}
     tests = [str(ROOT / path) for path in CONFORMANCE_TESTS]
     session.run("pytest", "-q", "-p", "no:cacheprovider", *tests, *session.posargs, env=env)
+
+
+@nox.session(python=False)
+def newcomer(session: nox.Session) -> None:
+    """Release check: a fresh clone of HEAD does the README's commands and the install
+    scenarios (tools/newcomer_check.py; `-- --quick` runs one package's tests, not CI)."""
+    script = str(ROOT / "tools" / "newcomer_check.py")
+    session.run(sys.executable, script, *session.posargs, external=True)
