@@ -802,16 +802,20 @@ def sanitize(session: nox.Session) -> None:
     ]
     if not all(os.path.isfile(path) for path in runtimes):
         session.error(f"gcc's runtimes were not found: {runtimes} (install gcc with libasan)")
-    out = BUILD / "sanitize" / "tensor-core"
-    shutil.rmtree(out, ignore_errors=True)
-    session.run(
-        "uv", "build", "--wheel", "--quiet", "--out-dir", str(out),
+    settings = [
         "--config-setting", "cmake.define.TORCH_SANITIZE=ON",
         "--config-setting", "cmake.build-type=RelWithDebInfo",
-        str(ROOT / "packages" / "tensor-core"),
-        external=True,
-    )  # fmt: skip
-    (core_wheel,) = out.glob("*.whl")
+    ]  # fmt: skip
+    source = ROOT / "packages" / "tensor-core"
+    # cached like any wheel, under a key that also names the sanitizer settings
+    key = _cache_key("tensor-core", f"sanitize {settings}", tree_digest("tensor-core"), True)
+    built = _cached_build(
+        session,
+        "tensor-core",
+        key,
+        lambda out: _uv_build(session, source, out, "--wheel", *settings),
+    )
+    (core_wheel,) = [p for p in built if p.suffix == ".whl"]
     siblings = [f for p in SANITIZE_PACKAGES for f in closure(p) if f != "tensor-core"]
     wheels = [str(build_wheel(session, f)) for f in dict.fromkeys(siblings)]
     session.install(str(core_wheel), *wheels, *TEST_REQUIREMENTS, *MKL)
