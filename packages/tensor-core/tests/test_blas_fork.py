@@ -142,3 +142,44 @@ def test_nested_gated_calls_count_once():
     outer = blas.gated(lambda: (blas.gate_state(), inner()))
     assert outer() == ((1, 0), (1, 0))
     assert blas.gate_state() == (0, 0)
+
+
+EXIT_SCENARIO = textwrap.dedent(
+    """
+    import threading, time
+    import torch
+
+    a = torch.randn(512, 512)
+
+    def multiply():
+        while True:
+            a @ a
+
+    for _ in range(2):
+        threading.Thread(target=multiply, daemon=True).start()
+    time.sleep(0.2)
+    print("exiting")
+    """
+)
+
+
+@pytest.mark.parametrize("blas_path", BLAS_PATHS)
+def test_exit_while_daemon_threads_multiply(blas_path):
+    # OpenBLAS's exit-time pool shutdown raced a GEMM in flight exactly as its fork
+    # handler did (about 1 exit in 8 hung under load): the gate closes at exit too.
+    env = dict(os.environ, TORCH_BLAS="numpy") if blas_path == "numpy" else dict(os.environ)
+    if blas_path != "numpy":
+        env.pop("TORCH_BLAS", None)
+    processes = [
+        subprocess.Popen(
+            [sys.executable, "-c", EXIT_SCENARIO], env=env, stdout=subprocess.PIPE, text=True
+        )
+        for _ in range(6)
+    ]
+    try:
+        for process in processes:
+            out, _ = process.communicate(timeout=60)
+            assert process.returncode == 0 and "exiting" in out
+    finally:
+        for process in processes:
+            process.kill()

@@ -8,6 +8,8 @@ would be copied locked into the child instead). So torch never calls BLAS outsid
 registers itself, and the ``os.register_at_fork`` hooks below make a fork wait until no
 call is in flight, holding new calls back until the fork is done. The wait releases the
 GIL; a call in flight just finishes. The child starts with the gate open and empty.
+At interpreter exit the gate closes for good, for OpenBLAS's exit-time shutdown has the
+same race (a daemon thread multiplying matrices hung the process's exit).
 
 Use ``_blas.matmul(a, b)`` or ``_blas.linalg.svd(a)`` wherever torch would call
 ``np.matmul`` or ``np.linalg.svd``; the cost is one uncontended atomic add per call.
@@ -15,6 +17,7 @@ Use ``_blas.matmul(a, b)`` or ``_blas.linalg.svd(a)`` wherever torch would call
 
 from __future__ import annotations
 
+import atexit
 import os
 import threading
 import types
@@ -100,6 +103,11 @@ _hooks = {"before": _close, "after_in_parent": _open}
 if _after_in_child is not None:
     _hooks["after_in_child"] = _after_in_child
 os.register_at_fork(**_hooks)
+# The same race ends a process: OpenBLAS's library destructor shuts its pool down at
+# exit(), and hangs if a daemon thread is mid-GEMM then. So the gate closes for good at
+# interpreter exit (atexit runs while daemon threads still run): calls in flight finish,
+# later ones wait until the process is gone.
+atexit.register(_close)
 
 matmul = gated(np.matmul)
 dot = gated(np.dot)
