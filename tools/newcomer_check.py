@@ -62,7 +62,7 @@ import torch
 w = torch.tensor([1.0, -2.0], requires_grad=True)
 loss = ((torch.tensor([[1.0, 2.0], [3.0, 4.0]]) @ w - 1) ** 2).sum()
 loss.backward()
-assert w.grad.tolist() == [-28.0, -40.0], w.grad
+assert w.grad.tolist() == [-44.0, -64.0], w.grad  # 2 A^T (A w - 1)
 try:
     import torch.nn
 except ModuleNotFoundError as error:
