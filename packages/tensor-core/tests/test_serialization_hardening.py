@@ -219,6 +219,15 @@ def test_frozenset_refused_as_in_pytorch():
         torch.load(_saved(frozenset({1, 2}), pickle_protocol=4))
 
 
+def test_sets_load_as_in_pytorch():
+    # protocol 2 pickles a set as builtins.set over a list: PyTorch loads it; protocol 4's
+    # EMPTY_SET/ADDITEMS opcodes it refuses
+    assert torch.load(_saved({"s": {1, 2}}))["s"] == {1, 2}
+    with pytest.raises(pickle.UnpicklingError, match="EMPTY_SET"):
+        torch.load(_saved({"s": {1, 2}}, pickle_protocol=4))
+    assert torch.load(_saved({"s": {1, 2}}, pickle_protocol=4), weights_only=False)["s"] == {1, 2}
+
+
 def test_compressed_pickle_bomb_refused_before_inflating():
     bomb = b"\x80\x02" + b"}" * 40_000_000 + b"."  # ~40 KB deflated, ~3 GB to unpickle
     checkpoint = _pickle_checkpoint(bomb, compressed=True)

@@ -69,11 +69,6 @@ class HashGuard:
                 count(target, key)
             target[key] = items[index + 1]
 
-    def add_element(self, target: set, element) -> None:
-        if _needs_count(element):
-            self._count(target, element)
-        target.add(element)
-
     def check_keys(self, keys) -> None:
         """Check the keys a call (``set(list)``, ``OrderedDict(pairs)``) is about to
         insert into a container of its own."""

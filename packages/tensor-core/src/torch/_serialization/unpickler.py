@@ -399,17 +399,6 @@ class WeightsUnpickler:
             raise ValueError("odd number of items for SETITEMS")
         self._guard.set_items(_as_dict(self._stack[-1]), items)
 
-    def _empty_set(self):
-        self._stack.append(set())
-
-    def _additems(self):
-        items = self._pop_mark()
-        target = self._stack[-1]
-        if type(target) is not set:
-            raise TypeError("ADDITEMS on something that is not a set")
-        for item in items:
-            self._guard.add_element(target, item)
-
     def _global(self):
         module = self._read_line()
         name = self._read_line()
@@ -513,8 +502,8 @@ class WeightsUnpickler:
         pickle.DICT: _dict,
         pickle.SETITEM: _setitem,
         pickle.SETITEMS: _setitems,
-        pickle.EMPTY_SET: _empty_set,
-        pickle.ADDITEMS: _additems,
+        # no EMPTY_SET/ADDITEMS: PyTorch refuses protocol 4's set opcodes (a set pickled
+        # with protocol 2, builtins.set over a list, loads in both)
         pickle.GLOBAL: _global,
         pickle.STACK_GLOBAL: _stack_global,
         pickle.REDUCE: _reduce,
