@@ -323,6 +323,8 @@ py::array max_pool_backward(const py::array& grad, const py::array_t<std::int64_
   threads = torch_core::checks::threads_or_default(threads);
   const std::int64_t n = planes > 0 ? grad.size() / planes : 0;
   py::array out(grad.dtype(), {planes, plane_size});
+  // nothing to write: without this, 2**48 empty planes took the kernel days to walk
+  if (out.size() == 0 && grad.size() == 0) return out;
   if (same_dtype(grad.dtype(), py::dtype::of<float>())) {
     run_kernel(grad.size(), max_pool_backward_typed<float>, input_data<float>(grad, "max_pool backward"), indices.data(),
                                    output_data<float>(out, "max_pool backward"), planes, n,

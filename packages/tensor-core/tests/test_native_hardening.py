@@ -125,6 +125,13 @@ def test_max_pool_with_a_huge_kernel_costs_what_the_plane_does():
     assert result.stdout.strip() == str([[[3.0, 5.0]] * 3]) + " " + str([[[2, 1]] * 3])
 
 
+def test_max_pool_backward_of_nothing_returns_at_once():
+    # found by the sanitize session's long fuzz run: 2**48 empty planes were walked one by one
+    start = time.perf_counter()
+    out = _C.max_pool_backward(np.zeros((0,), np.float32), np.zeros((0,), np.int64), 2**48, 0, 1)
+    assert out.shape == (2**48, 0) and time.perf_counter() - start < 1.0
+
+
 def test_max_pool_window_arithmetic_overflow_is_refused():
     x = np.ones((1, 4, 4))
     for kernel, stride, padding, dilation, out in [
