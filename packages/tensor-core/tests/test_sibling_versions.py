@@ -1,5 +1,6 @@
 """Install hints and the import-time check of installed sibling versions."""
 
+import os
 import subprocess
 import sys
 import textwrap
@@ -93,7 +94,7 @@ def test_mismatched_mix_warns_once_at_first_sibling_import(tmp_path):
         capture_output=True,
         text=True,
         check=True,
-        env={"PYTHONPATH": str(tmp_path), "PATH": ""},
+        env={**os.environ, "PYTHONPATH": str(tmp_path)},  # keeps LD_PRELOAD (nox -s sanitize)
     ).stdout
     assert "after import torch: 0 False" in out  # import torch alone pays nothing
     lines = [line for line in out.splitlines() if line.startswith("SiblingVersionWarning")]
