@@ -360,13 +360,15 @@ def editable(session: nox.Session) -> None:
     args = []
     for folder in PACKAGES:
         args += ["-e", str(ROOT / "packages" / folder)]
-    session.install(*args, *TEST_REQUIREMENTS)
+    session.install(*args, *TEST_REQUIREMENTS, "nox")  # nox: the build-tooling tests
     session.run(
         "pytest",
         "-q",
         "-p",
         "no:cacheprovider",
         str(ROOT / "tests" / "test_workspace.py"),
+        str(ROOT / "tests" / "test_install_tool.py"),
+        str(ROOT / "tests" / "test_build_tooling.py"),
         env={"TORCH_WORKSPACE_MODE": "editable"},
     )
 
@@ -679,8 +681,11 @@ def lint(session: nox.Session) -> None:
 
 @nox.session(tags=["ci"])
 def docs(session: nox.Session) -> None:
-    """Build the documentation site strictly (any warning fails)."""
-    session.install("mkdocs>=1.6", "mkdocs-material>=9.5", "mkdocstrings[python]>=0.26")
+    """Build the documentation site strictly (any warning fails) and check that its API
+    pages are current and name every public name."""
+    session.install(
+        "mkdocs>=1.6", "mkdocs-material>=9.5", "mkdocstrings[python]>=0.26", "pytest>=7"
+    )
     install_wheels(session, list(PACKAGES))
     session.run(
         "mkdocs",
@@ -691,6 +696,10 @@ def docs(session: nox.Session) -> None:
         "--site-dir",
         str(BUILD / "site"),
         env={"NO_MKDOCS_2_WARNING": "1"},  # mkdocs-material's end-of-life banner
+    )
+    # pages written by tools/gen_api_pages.py: up to date with the installed packages
+    session.run(
+        "pytest", "-q", "-p", "no:cacheprovider", str(ROOT / "tests" / "test_docs_names.py")
     )
 
 

@@ -42,10 +42,16 @@ def test_wheel_tags(name, files, ok):
     assert (check_wheels.tag_problems(name, files) == []) is ok
 
 
-@pytest.fixture
-def noxfile(tmp_path, monkeypatch):
+@pytest.fixture(scope="module")
+def noxfile_module():
     pytest.importorskip("nox")  # the noxfile needs nox (not in the dev venv)
-    module = _load("noxfile_under_test", ROOT / "noxfile.py")
+    # loaded once: nox warns (and will refuse) when its sessions are registered twice
+    return _load("noxfile_under_test", ROOT / "noxfile.py")
+
+
+@pytest.fixture
+def noxfile(noxfile_module, tmp_path, monkeypatch):
+    module = noxfile_module
     shutil.copytree(ROOT / "packages" / "legacy", tmp_path / "packages" / "legacy")
     monkeypatch.setattr(module, "ROOT", tmp_path)
     return module
