@@ -133,6 +133,8 @@ def check_inplace(self: Tensor, *others) -> bool:
     autograd."""
     if not self._np.flags.c_contiguous:  # one flag read on the hot path
         check_internal_overlap(self)
+    # NOTE: check_inplace_fill's body, inlined: every in-place op runs this, and a call
+    # would cost more than the checks themselves
     if not _grad_mode._state.enabled:
         return False
     if not self._requires_grad and not any(
