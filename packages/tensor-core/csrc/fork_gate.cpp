@@ -33,6 +33,9 @@ alignas(GateState) unsigned char gate_storage[sizeof(GateState)];
 GateState* gate = new (gate_storage) GateState;
 
 thread_local int depth = 0;  // gated calls this thread is inside (nested ones count once)
+// Set on the thread that closed the gate at interpreter exit: it goes on finalizing and
+// may still run atexit handlers that multiply matrices (only the other threads wait).
+thread_local bool passes_closed_gate = false;
 
 // One thread leaves: a closer waiting for the calls in flight may go on.
 void release_slot() {
@@ -46,7 +49,7 @@ void release_slot() {
 // Takes a slot if no fork is pending; false (holding nothing) otherwise.
 bool try_take_slot() {
   gate->inflight.fetch_add(1);
-  if (gate->closers.load() == 0) return true;
+  if (gate->closers.load() == 0 || passes_closed_gate) return true;
   release_slot();
   return false;
 }
@@ -156,6 +159,13 @@ void close_gate() {
   gate->changed.wait(lock, [own] { return gate->inflight.load() == own; });
 }
 
+// Called at interpreter exit: as close_gate, for good; this (finalizing) thread still
+// passes, so that later atexit handlers can multiply matrices.
+void close_gate_at_exit() {
+  close_gate();
+  passes_closed_gate = true;
+}
+
 // Called by the after-fork hook in the parent (the child starts open: reset_in_child).
 void open_gate() {
   {
@@ -189,6 +199,8 @@ void register_fork_gate(py::module_& m) {
         "mid-call).");
   m.def("fork_gate_close", &close_gate,
         "Before a fork: stop new gated calls and wait until those in flight have left.");
+  m.def("fork_gate_close_at_exit", &close_gate_at_exit,
+        "At interpreter exit: close the gate for good to every thread but this one.");
   m.def("fork_gate_open", &open_gate, "After a fork, in the parent: let gated calls run.");
   m.def(
       "fork_gate_state",

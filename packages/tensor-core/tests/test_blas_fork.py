@@ -183,3 +183,41 @@ def test_exit_while_daemon_threads_multiply(blas_path):
     finally:
         for process in processes:
             process.kill()
+
+
+LATE_ATEXIT_SCENARIO = textwrap.dedent(
+    """
+    import atexit, threading, time
+
+    def late():  # registered before torch's own handler: runs after the gate closed
+        import torch
+        a = torch.randn(300, 300)
+        print("late", bool(torch.equal(a @ torch.eye(300), a)), flush=True)
+
+    atexit.register(late)
+    import torch
+
+    x = torch.randn(512, 512)
+
+    def multiply():
+        while True:
+            x @ x
+
+    for _ in range(2):
+        threading.Thread(target=multiply, daemon=True).start()
+    time.sleep(0.2)
+    """
+)
+
+
+@pytest.mark.parametrize("native", ["1", "0"])
+def test_atexit_handlers_after_the_gate_closed_still_multiply(native):
+    # the finalizing thread passes the closed gate (it waited forever before)
+    result = subprocess.run(
+        [sys.executable, "-c", LATE_ATEXIT_SCENARIO],
+        env=dict(os.environ, TORCH_NATIVE=native),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0 and "late True" in result.stdout, result.stderr

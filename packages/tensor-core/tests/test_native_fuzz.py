@@ -393,6 +393,13 @@ def no_args(draw, name):
 
 
 @st.composite
+def stray_args_only(draw, name):
+    """Entry points that must not really run here (closing the fork gate for good would
+    stall every other thread of the test run): only calls with stray arguments."""
+    return tuple(draw(st.lists(st.one_of(NON_ARRAYS, INTS), min_size=1, max_size=2)))
+
+
+@st.composite
 def thread_limit_args(draw, name):
     return (draw(st.one_of(THREADS, NON_ARRAYS)),)
 
@@ -502,6 +509,7 @@ STRATEGIES = {
     "MT19937": mt19937_args,
     "fork_gated": fork_gated_args,
     "fork_gate_close": no_args,
+    "fork_gate_close_at_exit": stray_args_only,
     "fork_gate_open": no_args,
     "fork_gate_state": no_args,
     **{name: optim_args for name in OPTIM},

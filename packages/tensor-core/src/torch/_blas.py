@@ -38,6 +38,7 @@ class _PythonGate:
         self._inflight = 0
         self._closers = 0
         self._depth = threading.local()
+        self._exempt = None  # the thread that closed the gate at exit (it still passes)
 
     def gated(self, function):
         def call(*args, **kwargs):
@@ -57,7 +58,8 @@ class _PythonGate:
 
     def _enter(self) -> None:
         with self._cond:
-            self._cond.wait_for(lambda: self._closers == 0)
+            if threading.get_ident() != self._exempt:
+                self._cond.wait_for(lambda: self._closers == 0)
             self._inflight += 1
 
     def _leave(self) -> None:
@@ -76,6 +78,10 @@ class _PythonGate:
             self._closers = max(0, self._closers - 1)
             self._cond.notify_all()
 
+    def close_at_exit(self) -> None:
+        self.close()
+        self._exempt = threading.get_ident()
+
     def reset_in_child(self) -> None:
         self._cond = threading.Condition()
         self._inflight = 1 if getattr(self._depth, "n", 0) else 0
@@ -88,6 +94,7 @@ class _PythonGate:
 if _native.ENABLED:
     gated = _native.kernels.fork_gated
     _close = _native.kernels.fork_gate_close
+    _close_at_exit = _native.kernels.fork_gate_close_at_exit
     _open = _native.kernels.fork_gate_open
     _after_in_child = None  # torch._C resets its gate in a pthread_atfork child handler
     gate_state = _native.kernels.fork_gate_state
@@ -95,6 +102,7 @@ else:
     _python_gate = _PythonGate()
     gated = _python_gate.gated
     _close = _python_gate.close
+    _close_at_exit = _python_gate.close_at_exit
     _open = _python_gate.open
     _after_in_child = _python_gate.reset_in_child
     gate_state = _python_gate.state
@@ -106,8 +114,9 @@ os.register_at_fork(**_hooks)
 # The same race ends a process: OpenBLAS's library destructor shuts its pool down at
 # exit(), and hangs if a daemon thread is mid-GEMM then. So the gate closes for good at
 # interpreter exit (atexit runs while daemon threads still run): calls in flight finish,
-# later ones wait until the process is gone.
-atexit.register(_close)
+# later ones from other threads wait until the process is gone; the finalizing thread
+# itself still passes (atexit handlers registered before torch's run after it).
+atexit.register(_close_at_exit)
 
 matmul = gated(np.matmul)
 dot = gated(np.dot)
