@@ -184,21 +184,25 @@ def test_long_nn_kernels_release_the_gil():
     alone = time.perf_counter() - start
     if alone < 0.05:
         pytest.skip(f"the kernel ran too fast to measure here ({alone:.3f} s)")
-    entered = threading.Event()
+    waits = []
+    for _ in range(3):  # a kernel that holds the GIL fails every try; a busy machine, one
+        entered = threading.Event()
 
-    def pool():
-        entered.set()
-        _C.max_pool2d_with_indices(*args)
+        def pool(entered=entered):
+            entered.set()
+            _C.max_pool2d_with_indices(*args)
 
-    worker = threading.Thread(target=pool)
-    worker.start()
-    entered.wait()
-    time.sleep(0.005)  # let the worker get into the kernel
-    start = time.perf_counter()
-    time.sleep(0.001)  # needs the GIL back: waits for the whole kernel if it is held
-    waited = time.perf_counter() - start
-    worker.join()
-    assert waited < alone / 2, (waited, alone)
+        worker = threading.Thread(target=pool)
+        worker.start()
+        entered.wait()
+        time.sleep(0.005)  # let the worker get into the kernel
+        start = time.perf_counter()
+        time.sleep(0.001)  # needs the GIL back: waits for the whole kernel if it is held
+        waits.append(time.perf_counter() - start)
+        worker.join()
+        if waits[-1] < alone / 2:
+            return
+    raise AssertionError(f"waited {waits} for the GIL; the kernel alone takes {alone}")
 
 
 def test_daemon_thread_in_a_kernel_at_exit_does_not_abort():

@@ -165,7 +165,7 @@ def test_colliding_int_keys_refused_quickly():
         start = time.perf_counter()
         with pytest.raises(pickle.UnpicklingError, match="same hash"):
             torch.load(_pickle_checkpoint(_dict_pickle(keys, opcode)))
-        assert time.perf_counter() - start < 0.5
+        assert time.perf_counter() - start < 2.0  # 11 s, 28 s or a hang before
 
 
 @pytest.mark.parametrize(
@@ -209,7 +209,7 @@ def test_deeply_shared_tuple_key_refused_quickly():
     start = time.perf_counter()
     with pytest.raises(pickle.UnpicklingError, match="more than 256 items"):
         torch.load(_pickle_checkpoint(pkl))
-    assert time.perf_counter() - start < 0.5
+    assert time.perf_counter() - start < 2.0  # 11 s, 28 s or a hang before
 
 
 def test_frozenset_refused_as_in_pytorch():
@@ -235,7 +235,7 @@ def test_compressed_pickle_bomb_refused_before_inflating():
     start = time.perf_counter()
     with pytest.raises(RuntimeError, match="max_pickle_bytes=40000003"):
         torch.load(checkpoint)
-    assert time.perf_counter() - start < 0.5
+    assert time.perf_counter() - start < 2.0  # 11 s, 28 s or a hang before
 
 
 def test_max_pickle_bytes_overrides_the_cap():
