@@ -123,7 +123,14 @@ class Step:
         tail = "\n".join(result.stdout.splitlines()[-15:])
         print(textwrap.indent(tail, "  | "))
         if result.returncode != 0:
-            print(f"FAILED ({elapsed:.0f} s): {title}\n{result.stdout[-20000:]}")
+            # what failed, wherever it is in a long output, then the end of the output
+            failures = [
+                line
+                for line in result.stdout.splitlines()
+                if line.startswith(("FAILED ", "ERROR ", "E   ", "nox > Session"))
+            ]
+            print(f"FAILED ({elapsed:.0f} s): {title}\n" + "\n".join(failures[-200:]))
+            print(result.stdout[-20000:])
             raise SystemExit(1)
         print(f"ok ({elapsed:.0f} s)")
         return result.stdout
