@@ -61,12 +61,16 @@ SCENARIO = textwrap.dedent(
 BLAS_PATHS = ["numpy"] + (["mkl"] if _native.blas_library_path() else [])
 
 
-def _run(blas_path: str, forks: int, timeout: float = 120) -> subprocess.CompletedProcess:
-    env = dict(os.environ)
+def _environment(blas_path: str) -> dict:
+    """This process's environment with ``blas_path``'s matrix products selected."""
+    env = {k: v for k, v in os.environ.items() if k != "TORCH_BLAS"}
     if blas_path == "numpy":
         env["TORCH_BLAS"] = "numpy"
-    else:
-        env.pop("TORCH_BLAS", None)
+    return env
+
+
+def _run(blas_path: str, forks: int, timeout: float = 120) -> subprocess.CompletedProcess:
+    env = _environment(blas_path)
     return subprocess.run(
         [sys.executable, "-c", SCENARIO, str(forks)],
         env=env,
@@ -167,9 +171,7 @@ EXIT_SCENARIO = textwrap.dedent(
 def test_exit_while_daemon_threads_multiply(blas_path):
     # OpenBLAS's exit-time pool shutdown raced a GEMM in flight exactly as its fork
     # handler did (about 1 exit in 8 hung under load): the gate closes at exit too.
-    env = dict(os.environ, TORCH_BLAS="numpy") if blas_path == "numpy" else dict(os.environ)
-    if blas_path != "numpy":
-        env.pop("TORCH_BLAS", None)
+    env = _environment(blas_path)
     processes = [
         subprocess.Popen(
             [sys.executable, "-c", EXIT_SCENARIO], env=env, stdout=subprocess.PIPE, text=True
