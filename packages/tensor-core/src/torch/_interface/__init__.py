@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from importlib import metadata
 from typing import Any
 
-from ._siblings import install_hint
+from .._siblings import install_hint
 
 __all__ = [
     "CORE_API",
@@ -40,7 +40,7 @@ __all__ = [
     "shared_memory",
 ]
 
-CORE_API: tuple[int, int] = (0, 4)  # 0.4: GradEngine.view_rebased, refresh_view
+CORE_API: tuple[int, int] = (0, 5)  # 0.5: tensors, sharing, optim, backends submodules
 
 
 def require_core_api(major: int, minor: int, who: str) -> None:
@@ -282,7 +282,7 @@ def shared_memory():
     """Core's shared-memory storages (``torch._shared_memory``): the sharing strategies,
     segments made or opened by file descriptor or by name, and moving storages into
     shared memory. torch-multiprocessing builds its pickling reducers on it."""
-    from . import _shared_memory
+    from .. import _shared_memory
 
     return _shared_memory
 
