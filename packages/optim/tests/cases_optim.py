@@ -303,3 +303,89 @@ SPARSE_OTHERS = {
     ),
     "Adagrad/default_f64": ("Adagrad", dict(lr=0.1, eps=1e-6, _dtype="float64")),
 }
+
+
+# Every optimizer and option that selects a branch of its update, on parameters of mixed
+# sizes and layouts (problems.path_digests), recorded from this project itself
+# (record_paths.py) through each implementation: the native kernels and the tensor-op
+# reference. test_paths.py replays them bit for bit, so that restructuring the
+# optimizers cannot change a single rounding.
+PATHS_STEPS = 20
+PATHS = {
+    "SGD/plain": ("SGD", dict(lr=0.05)),
+    "SGD/weight_decay": ("SGD", dict(lr=0.05, weight_decay=0.1)),
+    "SGD/momentum": ("SGD", dict(lr=0.05, momentum=0.9)),
+    "SGD/dampening_wd_maximize": (
+        "SGD",
+        dict(lr=0.05, momentum=0.8, dampening=0.3, weight_decay=0.1, maximize=True),
+    ),
+    "SGD/nesterov": ("SGD", dict(lr=0.05, momentum=0.9, nesterov=True)),
+    "SGD/nesterov_foreach": ("SGD", dict(lr=0.05, momentum=0.9, nesterov=True, foreach=True)),
+    "Adam/default": ("Adam", dict(lr=0.01)),
+    "Adam/amsgrad": ("Adam", dict(lr=0.01, amsgrad=True)),
+    "Adam/amsgrad_maximize_wd": (
+        "Adam",
+        dict(lr=0.01, amsgrad=True, maximize=True, weight_decay=0.1, betas=(0.3, 0.9)),
+    ),
+    "Adam/decoupled": ("Adam", dict(lr=0.01, weight_decay=0.1, decoupled_weight_decay=True)),
+    "Adam/fused": ("Adam", dict(lr=0.01, weight_decay=0.1, fused=True)),
+    "Adam/foreach_eps": ("Adam", dict(lr=0.01, eps=1e-3, foreach=True)),
+    "AdamW/default": ("AdamW", dict(lr=0.01)),
+    "AdamW/amsgrad_maximize": ("AdamW", dict(lr=0.01, amsgrad=True, maximize=True)),
+    "Adagrad/default": ("Adagrad", dict(lr=0.1)),
+    "Adagrad/lr_decay_initial": (
+        "Adagrad",
+        dict(lr=0.1, lr_decay=0.05, initial_accumulator_value=0.5, eps=1e-3),
+    ),
+    "Adagrad/wd_maximize": ("Adagrad", dict(lr=0.1, weight_decay=0.1, maximize=True)),
+    "Adagrad/fused": ("Adagrad", dict(lr=0.1, fused=True)),
+    "Adagrad/foreach": ("Adagrad", dict(lr=0.1, lr_decay=0.01, foreach=True)),
+    "Adadelta/default": ("Adadelta", dict()),
+    "Adadelta/rho_wd_maximize": (
+        "Adadelta",
+        dict(lr=0.5, rho=0.5, eps=1e-3, weight_decay=0.1, maximize=True),
+    ),
+    "Adamax/default": ("Adamax", dict(lr=0.01)),
+    "Adamax/wd_maximize_foreach": (
+        "Adamax",
+        dict(lr=0.01, weight_decay=0.1, maximize=True, betas=(0.8, 0.99), foreach=True),
+    ),
+    "ASGD/default": ("ASGD", dict(lr=0.01)),
+    "ASGD/averaging_wd_maximize": (
+        "ASGD",
+        dict(lr=0.01, t0=3, lambd=0.01, alpha=0.5, weight_decay=0.1, maximize=True),
+    ),
+    "NAdam/default": ("NAdam", dict(lr=0.01)),
+    "NAdam/wd": ("NAdam", dict(lr=0.01, weight_decay=0.1)),
+    "NAdam/decoupled_foreach": (
+        "NAdam",
+        dict(lr=0.01, weight_decay=0.1, decoupled_weight_decay=True, foreach=True),
+    ),
+    "NAdam/momentum_decay_maximize": ("NAdam", dict(lr=0.01, momentum_decay=0.05, maximize=True)),
+    "RAdam/default": ("RAdam", dict(lr=0.01)),
+    "RAdam/wd_maximize": ("RAdam", dict(lr=0.01, weight_decay=0.1, maximize=True)),
+    "RAdam/decoupled": ("RAdam", dict(lr=0.01, weight_decay=0.1, decoupled_weight_decay=True)),
+    "RMSprop/default": ("RMSprop", dict(lr=0.01)),
+    "RMSprop/centered": ("RMSprop", dict(lr=0.01, centered=True)),
+    "RMSprop/momentum": ("RMSprop", dict(lr=0.01, momentum=0.5)),
+    "RMSprop/centered_momentum_wd_maximize": (
+        "RMSprop",
+        dict(lr=0.01, centered=True, momentum=0.5, weight_decay=0.1, maximize=True, alpha=0.9),
+    ),
+    "Rprop/default": ("Rprop", dict(lr=0.01)),
+    "Rprop/etas_maximize": (
+        "Rprop",
+        dict(lr=0.05, etas=(0.3, 1.5), step_sizes=(1e-3, 0.2), maximize=True),
+    ),
+}
+# sparse gradients (problems.sparse_trajectory) and LBFGS (problems.make's problem)
+PATHS_SPARSE = {
+    "SparseAdam/default": ("SparseAdam", dict(lr=0.05)),
+    "SparseAdam/maximize": ("SparseAdam", dict(lr=0.05, maximize=True, betas=(0.5, 0.9))),
+    "SGD/sparse_momentum": ("SGD", dict(lr=0.1, momentum=0.9, dampening=0.3)),
+    "Adagrad/sparse": ("Adagrad", dict(lr=0.1, lr_decay=0.05, initial_accumulator_value=0.5)),
+}
+PATHS_LBFGS = {
+    "LBFGS/default": dict(lr=0.5, max_iter=4),
+    "LBFGS/strong_wolfe": dict(lr=1, max_iter=4, line_search_fn="strong_wolfe"),
+}

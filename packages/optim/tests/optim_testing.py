@@ -1,6 +1,7 @@
 """Helpers shared by torch-optim's tests (a module of its own: every package has a
 ``conftest``, and one pytest run over all packages imports only one of them by that name)."""
 
+import contextlib
 import json
 import pathlib
 
@@ -86,3 +87,41 @@ def check_resume(name: str, label: str, split: int = 7) -> None:
 
 def labels(name: str) -> list:
     return list(cases_optim.OPTIMIZERS[name])
+
+
+IMPLEMENTATIONS = ("native", "reference")
+
+
+@contextlib.contextmanager
+def implementation(name: str):
+    """Run the optimizers through one implementation: ``"native"`` (torch-core's
+    kernels where they serve, as by default) or ``"reference"`` (tensor ops only)."""
+    from torch.optim import _fused, _kernels
+
+    saved = _kernels.ENABLED, dict(_fused._cache)
+    if name == "reference":
+        _kernels.ENABLED = False
+    elif name == "fallback":
+        _fused._cache["kernels"] = None
+    try:
+        yield
+    finally:
+        _kernels.ENABLED = saved[0]
+        _fused._cache.clear()
+        _fused._cache.update(saved[1])
+
+
+def path_digests(label: str, dtype: str) -> list:
+    """The digests of case ``label`` of ``cases_optim``'s PATHS tables."""
+    if label in cases_optim.PATHS:
+        name, options = cases_optim.PATHS[label]
+        return problems.path_digests(name, options, dtype, cases_optim.PATHS_STEPS)
+    if label in cases_optim.PATHS_SPARSE:
+        name, options = cases_optim.PATHS_SPARSE[label]
+        return problems.sparse_path_digests(name, options, dtype, cases_optim.PATHS_STEPS)
+    options = cases_optim.PATHS_LBFGS[label]
+    return problems.lbfgs_path_digests(options, dtype, cases_optim.PATHS_STEPS)
+
+
+def path_labels() -> list:
+    return [*cases_optim.PATHS, *cases_optim.PATHS_SPARSE, *cases_optim.PATHS_LBFGS]

@@ -108,3 +108,69 @@ def sparse_trajectory(torch_module, options: dict, steps: int, name: str = "Spar
         opt.step()
         out.append(flat([emb, vec]))
     return out
+
+
+def _digest(arrays) -> str:
+    h = hashlib.sha256()
+    for a in arrays:
+        h.update(np.ascontiguousarray(a).tobytes())
+    return h.hexdigest()[:20]
+
+
+def _state_digest(opt) -> str:
+    """A digest of every tensor and number in the optimizer's state, in a fixed order
+    (their dtypes included)."""
+    parts = []
+    for group in opt.param_groups:
+        for p in group["params"]:
+            for key, value in sorted(opt.state[p].items()):
+                if isinstance(value, torch.Tensor):
+                    parts.append(np.frombuffer(f"{key}:{value.dtype}".encode(), np.uint8))
+                    parts.append(value.numpy())
+                else:
+                    parts.append(np.frombuffer(f"{key}={value!r}".encode(), np.uint8))
+    return _digest(parts)
+
+
+def path_params(dtype: str) -> list:
+    """Seeded parameters of mixed sizes and layouts: a matrix, a short vector, a
+    transposed (non-contiguous) matrix and a longer vector."""
+    t = getattr(torch, dtype)
+    torch.manual_seed(1)
+    shapes = [(4, 6), (7,), (3, 5), (1100,)]
+    ps = [torch.randn(*s, dtype=torch.float64).to(t) for s in shapes]
+    ps[2] = ps[2].t()
+    return ps
+
+
+def path_digests(name: str, options: dict, dtype: str, steps: int) -> list:
+    """The parameters' digest after each of ``steps`` steps of optimizer ``name`` (seeded
+    gradients whose scale changes with the step), then the state's digest."""
+    ps = path_params(dtype)
+    opt = getattr(torch.optim, name)(ps, **options)
+    gen = np.random.default_rng(2)
+    out = []
+    for step in range(steps):
+        for p in ps:
+            g = gen.standard_normal(tuple(p.shape)) * 10.0 ** (step % 4 - 2)
+            p.grad = torch.tensor(g).to(p.dtype)
+        opt.step()
+        out.append(_digest(p.numpy() for p in ps))
+    out.append(_state_digest(opt))
+    return out
+
+
+def sparse_path_digests(name: str, options: dict, dtype: str, steps: int) -> list:
+    points = sparse_trajectory(torch, dict(options, _dtype=dtype), steps, name)
+    return [_digest([np.array(point, dtype=dtype)]) for point in points]
+
+
+def lbfgs_path_digests(options: dict, dtype: str, steps: int) -> list:
+    ps = params(getattr(torch, dtype))
+    opt = torch.optim.LBFGS(ps, **options)
+    out = []
+    for _ in range(steps):
+        loss = opt.step(lambda: set_grads(ps))
+        out.append(_digest([p.numpy() for p in ps] + [np.array([loss])]))
+    out.append(_state_digest(opt))
+    return out
