@@ -28,11 +28,14 @@ def no_leaks():
     from multiprocessing.reduction import ForkingPickler
 
     import torch
-    from torch._interface import shared_memory
+    import torch.multiprocessing as mp
 
     ForkingPickler.loads(ForkingPickler.dumps(torch.ones(1)))
     # and the first named segment connects this process to the file_system tracker
-    shared_memory().new_shared_buffer(1, "file_system")
+    previous = mp.get_sharing_strategy()
+    mp.set_sharing_strategy("file_system")
+    torch.zeros(1).share_memory_()
+    mp.set_sharing_strategy(previous)
     gc.collect()
     segments, fds = leftover_segments(), open_fds()
     yield

@@ -89,4 +89,4 @@ def test_hook_tables():
     table = _interface._HookTable("test")
     table.register("rebuild", print)
     assert "rebuild" in table and table.get("rebuild") is print and table.get("x") is None
-    assert "storage-sharing" in repr(_interface.storage_sharing_hooks)
+    assert "array-kernel" in repr(_interface.array_kernels)

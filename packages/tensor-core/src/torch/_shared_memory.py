@@ -50,8 +50,6 @@ __all__ = [
     "storage_from_name",
     "tracker",
     "segment_of_storage",
-    "tensor_over",
-    "typed_storage",
 ]
 
 STRATEGIES = ("file_descriptor", "file_system")
@@ -398,28 +396,12 @@ def _rebind(tensor, old: np.ndarray, new: np.ndarray) -> None:
     tensor._np = np.ndarray(array.shape, array.dtype, new, byte_offset, array.strides)
 
 
-# ------------------------------------------------ what torch.multiprocessing rebuilds
+# ------------------------------------ handles for torch._interface.sharing (siblings)
 
 
 def segment_of_storage(storage) -> SharedMap | None:
     """The segment holding ``storage``'s bytes (None when not in shared memory)."""
     return segment_of(storage._buffer)
-
-
-def tensor_over(storage, dtype, offset: int, size, stride):
-    """A new tensor (version 0, a leaf) viewing ``storage`` with the given geometry."""
-    from ._creation import empty
-
-    tensor = empty(0, dtype=dtype).set_(storage, offset, size, stride)
-    tensor._version_ = None  # set_ counted as a write; a received tensor starts fresh
-    return tensor
-
-
-def typed_storage(untyped, dtype):
-    """``untyped`` seen as elements of ``dtype``."""
-    from ._storage import TypedStorage
-
-    return TypedStorage._wrap(untyped, dtype)
 
 
 # ----------------------------------------------------------------- tracker client

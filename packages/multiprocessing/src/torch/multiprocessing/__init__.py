@@ -20,9 +20,9 @@ Examples::
 
 import multiprocessing as _mp
 
-from torch._interface import require_core_api
+from torch._interface import require_core_api, sharing
 
-require_core_api(0, 3, "torch-multiprocessing")
+require_core_api(0, 5, "torch-multiprocessing")
 
 from . import reductions as _reductions  # noqa: E402
 from ._version import __version__  # noqa: E402
@@ -37,8 +37,6 @@ from .spawn import (  # noqa: E402
 
 # the standard API, name for name (the functions are the default context's methods)
 globals().update({name: getattr(_mp, name) for name in _mp.__all__})
-
-_shm = _reductions._shm
 
 
 def set_sharing_strategy(new_strategy: str) -> None:
@@ -58,12 +56,12 @@ def set_sharing_strategy(new_strategy: str) -> None:
         'file_system'
         >>> mp.set_sharing_strategy("file_descriptor")
     """
-    _shm.set_sharing_strategy(new_strategy)
+    sharing.set_sharing_strategy(new_strategy)
 
 
 def get_sharing_strategy() -> str:
     """The current sharing strategy of this process."""
-    return _shm.get_sharing_strategy()
+    return sharing.get_sharing_strategy()
 
 
 def get_all_sharing_strategies() -> set:
@@ -75,7 +73,7 @@ def get_all_sharing_strategies() -> set:
         >>> sorted(mp.get_all_sharing_strategies())
         ['file_descriptor', 'file_system']
     """
-    return set(_shm.STRATEGIES)
+    return set(sharing.STRATEGIES)
 
 
 _reductions.init_reductions()

@@ -12,11 +12,9 @@ from __future__ import annotations
 from multiprocessing import reduction
 
 import torch
-from torch._interface import shared_memory
+from torch._interface import sharing
 
 __all__ = ["init_reductions", "reduce_tensor", "reduce_storage", "rebuild_tensor"]
-
-_shm = shared_memory()
 
 _NON_LEAF_MESSAGE = (
     "Cowardly refusing to serialize non-leaf tensor which requires_grad, since autograd "
@@ -36,10 +34,10 @@ def reduce_storage(storage: torch.UntypedStorage):
         return (_rebuild_empty_storage, ())  # nothing to share: a new empty one
     if not storage.is_shared():
         storage.share_memory_()
-    segment = _shm.segment_of_storage(storage)
+    segment = sharing.segment_of(storage)
     nbytes = storage.nbytes()
     if segment.name is not None:
-        tracker_address = _shm.mark_in_flight(segment.name)
+        tracker_address = sharing.mark_in_flight(segment.name)
         return (rebuild_storage_filename, (segment.name, nbytes, tracker_address))
     return (rebuild_storage_fd, (reduction.DupFd(segment.fd), nbytes))
 
@@ -50,17 +48,14 @@ def _rebuild_empty_storage() -> torch.UntypedStorage:
 
 def rebuild_storage_fd(handle, nbytes: int) -> torch.UntypedStorage:
     fd = handle.detach()  # ours to keep: the storage closes it when freed
-    return _shm.storage_from_fd(fd, nbytes)
+    return sharing.storage_from_fd(fd, nbytes)
 
 
 def rebuild_storage_filename(
     name: str, nbytes: int, tracker_address: str | None = None
 ) -> torch.UntypedStorage:
-    # the sender's tracker holds the segment until this receiver registers its use (a
-    # torch-core before 0.4.3 tells no address, and takes none)
-    if tracker_address is None:
-        return _shm.storage_from_name(name, nbytes, in_flight=True)
-    return _shm.storage_from_name(name, nbytes, in_flight=True, tracker_address=tracker_address)
+    # the sender's tracker holds the segment until this receiver registers its use
+    return sharing.storage_from_name(name, nbytes, tracker_address)
 
 
 def _reduce_typed_storage(storage: torch.TypedStorage):
@@ -68,7 +63,7 @@ def _reduce_typed_storage(storage: torch.TypedStorage):
 
 
 def _rebuild_typed_storage(untyped, dtype) -> torch.TypedStorage:
-    return _shm.typed_storage(untyped, dtype)
+    return sharing.typed_storage(untyped, dtype)
 
 
 # ---------------------------------------------------------------------------- tensors
@@ -97,7 +92,7 @@ def reduce_tensor(tensor: torch.Tensor):
 
 def rebuild_tensor(storage, dtype, offset, size, stride, requires_grad) -> torch.Tensor:
     """The receiving side of :func:`reduce_tensor`."""
-    tensor = _shm.tensor_over(storage, dtype, offset, size, stride)
+    tensor = sharing.tensor_over(storage, dtype, offset, size, stride)
     if requires_grad:
         tensor.requires_grad_(True)
     return tensor

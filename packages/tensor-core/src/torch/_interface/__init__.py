@@ -34,10 +34,8 @@ __all__ = [
     "get_grad_engine",
     "set_grad_engine",
     "require_core_api",
-    "storage_sharing_hooks",
     "pickle_hooks",
     "array_kernels",
-    "shared_memory",
 ]
 
 CORE_API: tuple[int, int] = (0, 5)  # 0.5: tensors, sharing, optim, backends submodules
@@ -272,19 +270,8 @@ class _HookTable:
         return f"<{self._what} hooks: {sorted(self._hooks)}>"
 
 
-#: filled by torch-multiprocessing: how a storage moves to shared memory and back
-storage_sharing_hooks = _HookTable("storage-sharing")
 #: filled by packages whose objects serialization must rebuild (e.g. nn's Parameter)
 pickle_hooks = _HookTable("pickle")
-
-
-def shared_memory():
-    """Core's shared-memory storages (``torch._shared_memory``): the sharing strategies,
-    segments made or opened by file descriptor or by name, and moving storages into
-    shared memory. torch-multiprocessing builds its pickling reducers on it."""
-    from .. import _shared_memory
-
-    return _shared_memory
 
 
 #: NumPy-level kernels of a few hot ops (``"matmul"``: ``f(a, b) -> ndarray``), filled by

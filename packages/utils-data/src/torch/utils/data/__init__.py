@@ -14,9 +14,12 @@
 
 from torch._interface import require_core_api
 
-from ._version import __version__
-from .dataloader import DataLoader, default_collate, default_convert, get_worker_info
-from .dataset import (
+# checked first: the modules below use the shared-memory protocol of extension API 0.5
+require_core_api(0, 5, "torch-utils-data")
+
+from ._version import __version__  # noqa: E402
+from .dataloader import DataLoader, default_collate, default_convert, get_worker_info  # noqa: E402
+from .dataset import (  # noqa: E402
     ChainDataset,
     ConcatDataset,
     Dataset,
@@ -26,8 +29,8 @@ from .dataset import (
     TensorDataset,
     random_split,
 )
-from .distributed import DistributedSampler
-from .sampler import (
+from .distributed import DistributedSampler  # noqa: E402
+from .sampler import (  # noqa: E402
     BatchSampler,
     RandomSampler,
     Sampler,
@@ -35,9 +38,7 @@ from .sampler import (
     SubsetRandomSampler,
     WeightedRandomSampler,
 )
-from .trainer import Trainer
-
-require_core_api(0, 1, "torch-utils-data")
+from .trainer import Trainer  # noqa: E402
 
 __all__ = [
     "BatchSampler",

@@ -15,7 +15,6 @@ Multi-process protocol (all names are the main process's):
 from __future__ import annotations
 
 import itertools
-import multiprocessing
 import signal
 import time
 import warnings
@@ -477,11 +476,8 @@ def _death_message(process) -> str:
 
 
 def _default_context():
-    """torch.multiprocessing (whose pickling moves tensors into shared memory) when it
-    offers contexts, else the standard library's default context."""
-    try:
-        import torch.multiprocessing as torch_mp
-    except ImportError:
-        return multiprocessing.get_context()
-    get_context = getattr(torch_mp, "get_context", None)
-    return get_context() if get_context is not None else multiprocessing.get_context()
+    """torch.multiprocessing's default context: importing it registers the pickling that
+    moves tensors into shared memory."""
+    import torch.multiprocessing as torch_mp
+
+    return torch_mp.get_context()

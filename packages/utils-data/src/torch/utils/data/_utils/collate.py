@@ -157,12 +157,11 @@ def _in_worker() -> bool:
 
 
 def _shared_output(elem: torch.Tensor, count: int):
-    """An uninitialised tensor for the stacked batch in shared memory, or None when
-    the installed torch has no shared-memory storages yet (plain pickling then)."""
-    share = getattr(torch.Tensor, "share_memory_", None)
-    if share is None or elem.requires_grad:
+    """An uninitialised tensor for the stacked batch in shared memory, or None for a
+    tensor that requires grad (plain pickling then)."""
+    if elem.requires_grad:
         return None
-    return share(torch.empty((count, *elem.shape), dtype=elem.dtype))
+    return torch.empty((count, *elem.shape), dtype=elem.dtype).share_memory_()
 
 
 def collate_numpy_array_fn(batch, *, collate_fn_map: dict | None = None):

@@ -28,12 +28,11 @@ from multiprocessing import reduction
 from multiprocessing.reduction import ForkingPickler
 
 import torch
-from torch._interface import shared_memory
+from torch._interface import sharing
 
 __all__ = ["dumps", "result_socket", "send", "receive"]
 
 _COUNT = struct.Struct("<I")
-_shm = shared_memory()
 _incoming = threading.local()  # descriptors of the message being unpickled
 
 
@@ -82,7 +81,7 @@ def _reduce_inline(storage, fds: list[int]):
         return None
     if not storage.is_shared():
         storage.share_memory_()
-    segment = _shm.segment_of_storage(storage)
+    segment = sharing.segment_of(storage)
     if segment is None or segment.name is not None or segment.fd is None:
         return None  # a named segment: its name travels in the pickle
     fds.append(os.dup(segment.fd))
@@ -92,7 +91,7 @@ def _reduce_inline(storage, fds: list[int]):
 def _rebuild_from_passed_fd(index: int, nbytes: int):
     fds = _incoming.fds
     fd, fds[index] = fds[index], None  # the storage owns it now
-    return _shm.storage_from_fd(fd, nbytes)
+    return sharing.storage_from_fd(fd, nbytes)
 
 
 def send(conn, sock, payload: bytes, fds: list[int]) -> None:

@@ -229,8 +229,7 @@ def _worker_loop(
     sender = _ResultSender(result_conn, worker_id)
     stopped = False
     try:
-        if hasattr(torch, "set_num_threads"):
-            torch.set_num_threads(1)  # workers run in parallel with each other already
+        torch.set_num_threads(1)  # workers run in parallel with each other already
         seed = _seed_worker(base_seed, worker_id)
         _worker_info = WorkerInfo(id=worker_id, num_workers=num_workers, seed=seed, dataset=dataset)
         where = f"in DataLoader worker process {worker_id}"
