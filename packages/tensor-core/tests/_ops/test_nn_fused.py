@@ -1,12 +1,14 @@
 """The fused nn ops (torch._ops.nn_fused) against the composites they replace, and their
-native kernels (max pooling, relu backward, the LSTM loops) against the NumPy references."""
+native kernels (max pooling, relu backward, the LSTM loops) against the NumPy references.
+The fused losses against torch-nn's composites: packages/nn/tests/functional/
+test_fused_losses.py."""
 
 import numpy as np
 import pytest
 
 import torch
 from torch import _native
-from torch._ops import nn_functional, nn_fused, nn_kernels
+from torch._ops import nn_fused, nn_kernels
 
 native_only = pytest.mark.skipif(not _native.ENABLED, reason="needs torch._C")
 
@@ -133,34 +135,6 @@ def test_linear_declines_what_it_does_not_take():
 
 
 # ------------------------------------------------------------------------ losses
-
-
-@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
-def test_mse_loss_matches_the_composite_to_the_bit(reduction):
-    torch.manual_seed(0)
-    x, y = torch.randn(4, 5), torch.randn(4, 5)
-    expected = nn_functional.mse_loss(x, y, reduction)
-    np.testing.assert_array_equal(nn_fused.mse_loss(x, y, reduction).numpy(), expected.numpy())
-
-
-@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
-def test_cross_entropy_matches_the_composite(reduction):
-    torch.manual_seed(0)
-    x = torch.randn(6, 4)
-    target = torch.tensor([0, 3, -100, 2, 1, 3])
-    expected = nn_functional.cross_entropy(x, target, reduction=reduction)
-    got = nn_fused.cross_entropy(x, target, -100, reduction)
-    np.testing.assert_allclose(got.numpy(), expected.numpy(), rtol=1e-6, atol=1e-7)
-
-
-@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
-def test_nll_loss_matches_the_composite(reduction):
-    torch.manual_seed(0)
-    x = torch.log_softmax(torch.randn(6, 4), 1)
-    target = torch.tensor([0, 3, -100, 2, 1, 3])
-    expected = nn_functional.nll_loss(x, target, reduction=reduction)
-    got = nn_fused.nll_loss(x, target, -100, reduction)
-    np.testing.assert_allclose(got.numpy(), expected.numpy(), rtol=1e-6, atol=1e-7)
 
 
 def test_nll_loss_rejects_out_of_range_targets():
@@ -297,19 +271,3 @@ def test_fused_ops_record_one_node_each():
     target = torch.tensor([0, 1, 2, 1])
     assert nn_fused.cross_entropy(x, target, -100, "mean").grad_fn.name() == "NllLossBackward0"
     assert nn_fused.mse_loss(x, x.detach(), "sum").grad_fn.name() == "MseLossBackward0"
-
-
-@pytest.mark.autograd
-@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
-def test_loss_gradients_match_the_composites(reduction):
-    torch.manual_seed(0)
-    x = torch.randn(6, 4, dtype=torch.float64, requires_grad=True)
-    target = torch.tensor([0, 3, -100, 2, 1, 3])
-    grad = torch.randn(6, dtype=torch.float64) if reduction == "none" else None
-    for fused_op, composite_op in (
-        (nn_fused.cross_entropy, nn_functional.cross_entropy),
-        (nn_fused.nll_loss, nn_functional.nll_loss),
-    ):
-        fused = torch.autograd.grad(fused_op(x, target, -100, reduction), x, grad)
-        composite = torch.autograd.grad(composite_op(x, target, reduction=reduction), x, grad)
-        np.testing.assert_allclose(fused[0].numpy(), composite[0].numpy(), rtol=1e-12)

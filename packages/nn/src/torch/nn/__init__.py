@@ -25,7 +25,8 @@ from .modules.module import (
 from .parallel import DataParallel
 from .parameter import Buffer, Parameter, UninitializedBuffer, UninitializedParameter
 
-require_core_api(0, 1, "torch-nn")
+# 0.5: the fused ops and torch._interface.tensors, called without fallbacks
+require_core_api(0, 5, "torch-nn")
 
 __all__ = [
     "Parameter",

@@ -19,6 +19,7 @@ import torch
 
 from .._tensor import Tensor
 from . import losses, nn_functional, nn_kernels, resampling
+from ._dispatch import refuse_complex
 from .gather_scatter import _inplace
 
 __all__ = [
@@ -292,8 +293,9 @@ def rrelu(
 ) -> Tensor:
     """Leaky ReLU with the mean slope ``(lower + upper) / 2``, or when ``training`` a slope
     drawn from U(lower, upper) for each non-positive element (in float64, in order)."""
-    if not training:
-        return nn_functional.leaky_relu(input, (lower + upper) / 2)
+    if not training:  # leaky_relu with the mean slope (its kernel refuses complex input)
+        refuse_complex("leaky_relu", input.dtype)
+        return torch.where(input > 0, input, input * ((lower + upper) / 2))
     with torch.no_grad():
         negative = input <= 0
         draws = torch.empty(int(negative.sum()), dtype=torch.float64).uniform_(lower, upper)

@@ -1,8 +1,10 @@
-"""The rest of the neural-network math, written once on top of core ops (so autograd
-differentiates it through its parts): normalisation, dropout, embedding, losses,
-activations and padding. torch-nn's ``nn.functional`` calls these through the op
-registry (``ops["cross_entropy"].function``, ...); the names PyTorch also has at the top
-level (``torch.layer_norm``, ``torch.dropout``, ...) are exported there too."""
+"""The neural-network functions PyTorch also has at the top level (``torch.layer_norm``,
+``torch.dropout``, ``torch.selu``, ``torch.constant_pad_nd``, the recurrent cells, ...),
+written once on top of core ops (so autograd differentiates them through their parts):
+normalisation, dropout, embedding, two losses, activations, constant padding.
+torch-nn's ``nn.functional`` reaches them through the op registry
+(``ops["layer_norm"].function``, ...); the functions that exist only in
+``torch.nn.functional`` (``gelu``, ``pad``, ``mse_loss``, ...) are torch-nn's own."""
 
 from __future__ import annotations
 
@@ -41,9 +43,6 @@ __all__ = [
 _COMPLEX_AS = {
     "celu": "elu",
     "selu": "elu",
-    "logsigmoid": "log_sigmoid",
-    "hardtanh": "clamp",
-    "relu6": "clamp",
 }
 
 
@@ -320,113 +319,13 @@ def _reduce(loss, reduction: str):
     raise ValueError(f"{reduction} is not a valid value for reduction")
 
 
-@_composite
-def nll_loss(
-    input: Tensor, target: Tensor, weight=None, ignore_index: int = -100, reduction: str = "mean"
-) -> Tensor:
-    """The negative log-likelihood of ``target`` classes under log-probabilities
-    ``input`` (N, C, ...): weighted by class, ignoring ``ignore_index``, averaged over
-    the weights of the counted targets."""
+def _softplus(input, beta: float = 1.0, threshold: float = 20.0):
+    """log(1 + exp(beta x)) / beta, linear where beta x > threshold (``F.softplus`` is
+    torch-nn's; this copy serves binary_cross_entropy_with_logits)."""
     torch = _t()
-    if input.dim() < 1:
-        raise ValueError("input tensor should be 1D or more")
-    if input.dim() == 1:
-        input, target = input.unsqueeze(0), target.unsqueeze(0)
-    if target.shape[0] != input.shape[0]:
-        raise ValueError(
-            f"Expected input batch_size ({input.shape[0]}) to match target "
-            f"batch_size ({target.shape[0]})."
-        )
-    classes = input.shape[1]
-    valid = target != ignore_index
-    safe = torch.where(valid, target, 0)
-    if safe.numel() and (safe.max().item() >= classes or safe.min().item() < 0):
-        bad = safe.max().item() if safe.max().item() >= classes else safe.min().item()
-        raise IndexError(f"Target {bad} is out of bounds.")
-    picked = input.gather(1, safe.unsqueeze(1)).squeeze(1)
-    w = valid.to(input.dtype) if weight is None else weight[safe] * valid.to(input.dtype)
-    loss = -picked * w
-    if reduction == "mean":
-        return loss.sum() / w.sum()
-    return _reduce(loss, reduction)
-
-
-@_composite
-def cross_entropy(
-    input: Tensor,
-    target: Tensor,
-    weight=None,
-    ignore_index: int = -100,
-    reduction: str = "mean",
-    label_smoothing: float = 0.0,
-) -> Tensor:
-    """``nll_loss(log_softmax(input, 1), target)``, with label smoothing and
-    probability targets (a float ``target`` of the input's shape)."""
-    torch = _t()
-    class_dim = 1 if input.dim() > 1 else 0
-    logp = torch.log_softmax(input, class_dim)
-    classes = input.shape[class_dim]
-    if target.is_floating_point():  # class probabilities
-        if label_smoothing > 0:
-            target = target * (1 - label_smoothing) + label_smoothing / classes
-        w = 1 if weight is None else weight.reshape((-1,) + (1,) * (input.dim() - 2))
-        loss = -(logp * target * w).sum(class_dim)
-        return (
-            _reduce(loss, reduction)
-            if reduction != "mean"
-            else loss.sum() / (loss.numel() if input.dim() > 1 else 1)
-        )
-    loss = nll_loss(logp, target, weight, ignore_index, reduction)
-    if label_smoothing <= 0:
-        return loss
-    valid = (target != ignore_index).to(input.dtype)
-    w = 1 if weight is None else weight.reshape((1, -1) + (1,) * (input.dim() - 2))
-    smooth = -(logp * w).sum(class_dim) * valid
-    if reduction == "mean":
-        denominator = (
-            valid.sum()
-            if weight is None
-            else weight[torch.where(target != ignore_index, target, 0)].mul(valid).sum()
-        )
-        smooth = smooth.sum() / denominator
-    else:
-        smooth = _reduce(smooth, reduction)
-    return loss * (1 - label_smoothing) + smooth * (label_smoothing / classes)
-
-
-@_composite
-def mse_loss(input, target, reduction: str = "mean"):
-    """Mean squared error."""
-    diff = input - target
-    return _reduce(diff * diff, reduction)
-
-
-@_composite
-def l1_loss(input, target, reduction: str = "mean"):
-    """Mean absolute error."""
-    return _reduce(_t().abs(input - target), reduction)
-
-
-@_composite
-def smooth_l1_loss(input, target, reduction: str = "mean", beta: float = 1.0):
-    """Squared error below ``beta``, absolute error (minus ``beta / 2``) above."""
-    torch = _t()
-    diff = torch.abs(input - target)
-    loss = torch.where(diff < beta, 0.5 * diff * diff / beta, diff - 0.5 * beta) if beta else diff
-    return _reduce(loss, reduction)
-
-
-@_composite
-def binary_cross_entropy(input, target, weight=None, reduction: str = "mean"):
-    """Cross-entropy of probabilities ``input`` against ``target`` (logs clamped at -100,
-    as PyTorch does)."""
-    torch = _t()
-    log_p = torch.clamp(torch.log(input), min=-100)
-    log_q = torch.clamp(torch.log(1 - input), min=-100)
-    loss = -(target * log_p + (1 - target) * log_q)
-    if weight is not None:
-        loss = loss * weight
-    return _reduce(loss, reduction)
+    scaled = input * beta
+    soft = torch.log1p(torch.exp(-torch.abs(scaled))) + torch.clamp(scaled, min=0)
+    return torch.where(scaled > threshold, input, soft / beta)
 
 
 @_composite
@@ -440,8 +339,8 @@ def binary_cross_entropy_with_logits(
     pos_weight=None,
 ):
     """Binary cross-entropy of ``sigmoid(input)``, computed stably from the logits."""
-    log_sig = -softplus(-input)
-    log_one_minus = -softplus(input)
+    log_sig = -_softplus(-input)
+    log_one_minus = -_softplus(input)
     positive = target * log_sig if pos_weight is None else target * pos_weight * log_sig
     loss = -(positive + (1 - target) * log_one_minus)
     if weight is not None:
@@ -468,37 +367,6 @@ def kl_div(
 
 
 @_composite
-def gelu(input, approximate: str = "none"):
-    """x * Phi(x), exactly (erf) or with the tanh approximation."""
-    torch = _t()
-    if approximate == "tanh":
-        inner = math.sqrt(2 / math.pi) * (input + 0.044715 * input * input * input)
-        return 0.5 * input * (1 + torch.tanh(inner))
-    if approximate != "none":
-        raise RuntimeError("approximate argument must be either none or tanh.")
-    return 0.5 * input * (1 + torch.erf(input / math.sqrt(2.0)))
-
-
-@_composite
-def silu(input):
-    """x * sigmoid(x)."""
-    return input * _t().sigmoid(input)
-
-
-@_composite
-def mish(input):
-    """x * tanh(softplus(x))."""
-    return input * _t().tanh(softplus(input))
-
-
-@_composite
-def elu(input, alpha: float = 1.0):
-    """x above 0, alpha * (exp(x) - 1) below."""
-    torch = _t()
-    return torch.where(input > 0, input, alpha * torch.expm1(input))
-
-
-@_composite
 def celu(input, alpha: float = 1.0):
     """x above 0, alpha * (exp(x / alpha) - 1) below."""
     torch = _t()
@@ -512,13 +380,8 @@ _SELU_SCALE = 1.0507009873554805
 @_composite
 def selu(input):
     """scale * elu(x, alpha) with the self-normalising constants."""
-    return _SELU_SCALE * elu(input, _SELU_ALPHA)
-
-
-@_composite
-def leaky_relu(input, negative_slope: float = 0.01):
-    """x above 0, slope * x below."""
-    return _t().where(input > 0, input, input * negative_slope)
+    torch = _t()
+    return _SELU_SCALE * torch.where(input > 0, input, _SELU_ALPHA * torch.expm1(input))
 
 
 @_composite
@@ -529,60 +392,9 @@ def prelu(input, weight):
 
 
 @_composite
-def softplus(input, beta: float = 1.0, threshold: float = 20.0):
-    """log(1 + exp(beta x)) / beta, linear where beta x > threshold."""
-    torch = _t()
-    scaled = input * beta
-    soft = torch.log1p(torch.exp(-torch.abs(scaled))) + torch.clamp(scaled, min=0)
-    return torch.where(scaled > threshold, input, soft / beta)
-
-
-@_composite
-def logsigmoid(input):
-    """log(sigmoid(x)), stably."""
-    return -softplus(-input)
-
-
-@_composite
-def hardtanh(input, min_val: float = -1.0, max_val: float = 1.0):
-    """x clamped to [min_val, max_val]."""
-    return _t().clamp(input, min_val, max_val)
-
-
-@_composite
-def relu6(input):
-    """min(max(x, 0), 6)."""
-    return _t().clamp(input, 0, 6)
-
-
-@_composite
-def hardsigmoid(input):
-    """relu6(x + 3) / 6."""
-    return relu6(input + 3) / 6
-
-
-@_composite
-def hardswish(input):
-    """x * relu6(x + 3) / 6."""
-    return input * hardsigmoid(input)
-
-
-@_composite
 def threshold(input, threshold: float, value: float):
     """x where x > threshold, else value."""
     return _t().where(input > threshold, input, value)
-
-
-@_composite
-def softsign(input):
-    """x / (1 + |x|)."""
-    return input / (1 + _t().abs(input))
-
-
-@_composite
-def tanhshrink(input):
-    """x - tanh(x)."""
-    return input - _t().tanh(input)
 
 
 @_composite
@@ -592,119 +404,7 @@ def hardshrink(input, lambd: float = 0.5):
     return torch.where(torch.abs(input) > lambd, input, 0.0)
 
 
-@_composite
-def softshrink(input, lambd: float = 0.5):
-    """x - lambd above lambd, x + lambd below -lambd, 0 between (``x * 0``: PyTorch
-    keeps the sign of a negative x there)."""
-    torch = _t()
-    return torch.where(
-        input > lambd, input - lambd, torch.where(input < -lambd, input + lambd, input * 0)
-    )
-
-
-@_composite
-def glu(input, dim: int = -1):
-    """a * sigmoid(b) for the two halves a, b of ``dim``."""
-    if input.shape[dim] % 2:
-        raise RuntimeError(
-            f"Halving dimension must be even, but dimension {dim % input.dim()}"
-            f" is size {input.shape[dim]}"
-        )
-    a, b = input.chunk(2, dim)
-    return a * _t().sigmoid(b)
-
-
-@_composite
-def softmin(input, dim: int):
-    """softmax(-x)."""
-    return _t().softmax(-input, dim)
-
-
 # ---------------------------------------------------------------------- padding
-
-
-@_composite
-def pad(input: Tensor, pad, mode: str = "constant", value=None) -> Tensor:
-    """Pad the last ``len(pad) // 2`` dims: ``pad`` lists (left, right) for the last dim
-    first. ``mode``: "constant" (with ``value``), "reflect", "replicate" or "circular"."""
-    pad = _pad_ints(pad)
-    ndim = input.dim()
-    if len(pad) % 2:
-        raise RuntimeError("Padding length must be divisible by 2")
-    if len(pad) > 2 * ndim:
-        raise RuntimeError(
-            "Padding length should be less than or equal to two times the input dimension "
-            f"but got padding length {len(pad)} and input of dimension {ndim}"
-        )
-    if mode == "constant":
-        return _pad_constant_nd(input, pad, 0 if value is None else value)
-    if mode not in ("reflect", "replicate", "circular"):
-        raise NotImplementedError(f"Unrecognised padding mode {mode}")
-    if value is not None and value != 0:
-        raise RuntimeError(f'Padding mode "{mode}" doesn\'t take in value argument')
-    spatial = len(pad) // 2
-    if spatial not in (1, 2, 3) or ndim not in (spatial + 1, spatial + 2):
-        raise NotImplementedError(
-            f"Padding size {len(pad)} is not supported for {ndim}D input tensor."
-        )
-    shape = list(input.shape)
-    if mode == "circular":
-        for k in range(spatial):
-            left, right = pad[2 * k], pad[2 * k + 1]
-            size = shape[ndim - 1 - k]
-            if left > size or right > size:
-                raise RuntimeError("Padding value causes wrapping around more than once.")
-            if size + left + right < 0:
-                raise RuntimeError("Negative padding value is resulting in an empty dimension")
-    else:
-        kernel = ("reflection" if mode == "reflect" else "replication") + f"_pad{spatial}d"
-        if input.dtype == _dtype.bool_:
-            raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
-        batched = ndim == spatial + 2
-        inner = shape[1:] if batched else shape
-        if 0 in inner:
-            raise RuntimeError(
-                f"Expected {spatial + 1}D or {spatial + 2}D (batch mode) tensor with possibly 0 "
-                "batch size and other non-zero dimensions for input, but got: "
-                f"{_size_str(shape)}"
-            )
-        for k in range(spatial):
-            left, right = pad[2 * k], pad[2 * k + 1]
-            size = shape[ndim - 1 - k]
-            if mode == "reflect" and (left >= size or right >= size):
-                raise RuntimeError(
-                    f"Argument #{4 + 2 * k}: Padding size should be less than the "
-                    f"corresponding input dimension, but got: padding ({left}, {right}) at "
-                    f"dimension {ndim - 1 - k} of input {_size_str(shape)}"
-                )
-        outs = [shape[ndim - 1 - k] + pad[2 * k] + pad[2 * k + 1] for k in range(spatial)]
-        if spatial == 1 and outs[0] < 1:
-            raise RuntimeError(
-                f"input (W: {shape[-1]}) is too small. Calculated output W: {outs[0]}"
-            )
-        if spatial > 1 and min(outs) < 0:
-            new_shape = shape[: ndim - spatial] + outs[::-1]
-            bad = min(outs)
-            raise RuntimeError(
-                f"Trying to create tensor with negative dimension {bad}: {new_shape}"
-            )
-    result = input
-    for k in range(spatial):
-        dim = ndim - 1 - k
-        left, right = pad[2 * k], pad[2 * k + 1]
-        size = result.shape[dim]
-        positions = np.arange(-left, size + right)
-        if mode == "reflect":
-            period = 2 * (size - 1)
-            positions = np.abs((positions + period) % period if period else positions * 0)
-            positions = np.where(positions >= size, period - positions, positions)
-        elif mode == "replicate":
-            positions = np.clip(positions, 0, size - 1)
-        else:
-            positions = positions % size if size else positions
-        index = Tensor._from_array(positions.astype(np.int64), _dtype.int64)
-        result = result.index_select(dim, index)
-    return result
 
 
 def _pad_ints(pad) -> tuple:
@@ -720,10 +420,6 @@ def _pad_ints(pad) -> tuple:
                 f"of type {type(p).__name__} at pos {position}"
             )
     return tuple(int(p) for p in items)
-
-
-def _size_str(shape) -> str:
-    return "[" + ", ".join(str(int(n)) for n in shape) + "]"
 
 
 def _pad_constant_nd(x, pad, value):

@@ -371,7 +371,7 @@ def pixel_unshuffle(input: Tensor, downscale_factor: int) -> Tensor:
 def im2col(input: Tensor, kernel_size, dilation=1, padding=0, stride=1) -> Tensor:
     """``nn.functional.unfold``: the sliding blocks of a (N, C, H, W) input as columns
     (N, C * kh * kw, L), through a strided view (so its gradient is the view's)."""
-    from .nn_functional import pad as pad_input
+    from .nn_functional import constant_pad_nd as pad_input
     from .views import as_strided
 
     def pair(v):

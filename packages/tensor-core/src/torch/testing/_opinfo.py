@@ -558,78 +558,10 @@ op_db: list[OpInfo] = [
         lambda d: [SampleInput((_make((2, 4, 3), d, 1),))],
     ),
     OpInfo(
-        "nll_loss",
-        lambda x, t: torch._ops.nn_functional.nll_loss(x, t),
-        lambda x, t: -x[np.arange(len(t)), t].mean(),
-        lambda d: [SampleInput((_make((5, 3), d, 1), torch.tensor([0, 2, 1, 2, 0])))],
-    ),
-    OpInfo(
-        "cross_entropy",
-        lambda x, t: torch._ops.nn_functional.cross_entropy(x, t, label_smoothing=0.2),
-        lambda x, t: np.mean(
-            -(
-                0.8 * (x - np.log(np.exp(x).sum(1, keepdims=True)))[np.arange(len(t)), t]
-                + 0.2 / 3 * (x - np.log(np.exp(x).sum(1, keepdims=True))).sum(1)
-            )
-        ),
-        lambda d: [SampleInput((_make((5, 3), d, 1), torch.tensor([0, 2, 1, 2, 0])))],
-    ),
-    OpInfo(
-        "mse_loss",
-        lambda x, y: torch._ops.nn_functional.mse_loss(x, y),
-        lambda x, y: np.mean((x - y) ** 2),
-        lambda d: [SampleInput((_make((3, 4), d, 1), _make((3, 4), d, 2)))],
-    ),
-    OpInfo(
-        "gelu",
-        lambda x: torch._ops.nn_functional.gelu(x),
-        lambda x: 0.5 * x * (1 + np.vectorize(__import__("math").erf)(x / np.sqrt(2))),
-        _unary_samples(),
-    ),
-    OpInfo(
-        "silu",
-        lambda x: torch._ops.nn_functional.silu(x),
-        lambda x: x / (1 + np.exp(-x)),
-        _unary_samples(),
-    ),
-    OpInfo(
-        "elu",
-        lambda x: torch._ops.nn_functional.elu(x),
-        lambda x: np.where(x > 0, x, np.expm1(x)),
-        _unary_samples(),
-    ),
-    OpInfo(
-        "leaky_relu",
-        lambda x: torch._ops.nn_functional.leaky_relu(x, 0.2),
-        lambda x: np.where(x > 0, x, 0.2 * x),
-        _unary_samples(),
-    ),
-    OpInfo(
-        "softplus",
-        lambda x: torch._ops.nn_functional.softplus(x),
-        lambda x: np.log1p(np.exp(x)),
-        _unary_samples(),
-    ),
-    OpInfo(
         "embedding",
         lambda w, i: torch.embedding(w, i),
         lambda w, i: w[i],
         lambda d: [SampleInput((_make((5, 3), d, 1), torch.tensor([[0, 4], [2, 0]])))],
-    ),
-    OpInfo(
-        "pad",
-        lambda x, p, m: torch._ops.nn_functional.pad(x, p, m),
-        lambda x, p, m: np.pad(
-            x,
-            ((0, 0), (p[2], p[3]), (p[0], p[1])),
-            {"constant": "constant", "reflect": "reflect", "replicate": "edge", "circular": "wrap"}[
-                m
-            ],
-        ),
-        lambda d: [
-            SampleInput((_make((2, 3, 4), d, 1),), ((1, 2, 2, 1), mode))
-            for mode in ("constant", "reflect", "replicate", "circular")
-        ],
     ),
     OpInfo("inv", torch.linalg.inv, np.linalg.inv, _square_samples),
     OpInfo("det", torch.linalg.det, np.linalg.det, _square_samples),

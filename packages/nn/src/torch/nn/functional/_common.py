@@ -1,10 +1,11 @@
-"""Helpers shared by the ``nn.functional`` families: core op lookup, the legacy
-``size_average``/``reduce`` arguments, in-place variants."""
+"""Helpers shared by the ``nn.functional`` families: core op lookup, complex-input
+refusals, the legacy ``size_average``/``reduce`` arguments, in-place variants."""
 
 from __future__ import annotations
 
 import warnings
 
+import torch
 from torch._interface import ops
 
 __all__ = []
@@ -16,10 +17,17 @@ def core(name: str):
 
 
 def fused(name: str):
-    """Core's fused op ``name`` (``torch._ops.nn_fused``: one recorded node for what the
-    composite records as several; it returns None for operands it does not take), or
-    None with a torch-core that predates it."""
-    return ops[name].function if name in ops else None
+    """Core's fused op ``name`` (one recorded node for what the composite records as
+    several; it returns None for operands it does not take)."""
+    return ops[name].function
+
+
+def refuse_complex(input, kernel: str) -> None:
+    """Raise PyTorch's error for complex ``input`` to a function whose CPU kernel
+    ``kernel`` takes real input only (our composites would compute something)."""
+    if isinstance(input, torch.Tensor) and input.is_complex():
+        scalar_type = input.type().rsplit(".", 1)[-1].removesuffix("Tensor")
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{scalar_type}'")
 
 
 def legacy_reduction(size_average, reduce, emit_warning: bool = True) -> str:

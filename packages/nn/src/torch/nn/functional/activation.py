@@ -1,12 +1,14 @@
-"""Activation functions with PyTorch's signatures; the math is core's."""
+"""Activation functions with PyTorch's signatures, written on public torch ops (those
+PyTorch also has as ``torch.<name>``, e.g. ``selu``, ``prelu``, are core's)."""
 
 from __future__ import annotations
 
+import math
 import warnings
 
 import torch
 
-from ._common import apply_inplace, core
+from ._common import apply_inplace, core, refuse_complex
 
 __all__ = [
     "threshold", "threshold_", "relu", "relu_", "hardtanh", "hardtanh_", "hardswish",
@@ -57,7 +59,7 @@ def hardtanh(input, min_val: float = -1.0, max_val: float = 1.0, inplace: bool =
     """``input`` clamped to ``[min_val, max_val]``."""
     if min_val > max_val:
         raise ValueError("min_val cannot be greater than max_val")
-    return apply_inplace(core("hardtanh"), input, inplace, min_val, max_val)
+    return apply_inplace(torch.clamp, input, inplace, min_val, max_val)
 
 
 def hardtanh_(input, min_val: float = -1.0, max_val: float = 1.0):
@@ -67,17 +69,27 @@ def hardtanh_(input, min_val: float = -1.0, max_val: float = 1.0):
 
 def hardswish(input, inplace: bool = False):
     """``x * relu6(x + 3) / 6``."""
-    return apply_inplace(core("hardswish"), input, inplace)
+    return apply_inplace(_hardswish, input, inplace)
+
+
+def _hardswish(input):
+    refuse_complex(input, "hardswish_cpu")
+    return input * _hardsigmoid(input)
 
 
 def relu6(input, inplace: bool = False):
     """``min(max(x, 0), 6)``."""
-    return apply_inplace(core("relu6"), input, inplace)
+    return apply_inplace(torch.clamp, input, inplace, 0, 6)
 
 
 def elu(input, alpha: float = 1.0, inplace: bool = False):
     """``x`` above 0, ``alpha * (exp(x) - 1)`` below."""
-    return apply_inplace(core("elu"), input, inplace, alpha)
+    return apply_inplace(_elu, input, inplace, alpha)
+
+
+def _elu(input, alpha: float):
+    refuse_complex(input, "elu_cpu")
+    return torch.where(input > 0, input, alpha * torch.expm1(input))
 
 
 def elu_(input, alpha: float = 1.0):
@@ -107,7 +119,12 @@ def celu_(input, alpha: float = 1.0):
 
 def leaky_relu(input, negative_slope: float = 0.01, inplace: bool = False):
     """``x`` above 0, ``negative_slope * x`` below."""
-    return apply_inplace(core("leaky_relu"), input, inplace, negative_slope)
+    return apply_inplace(_leaky_relu, input, inplace, negative_slope)
+
+
+def _leaky_relu(input, negative_slope: float):
+    refuse_complex(input, "leaky_relu_cpu")
+    return torch.where(input > 0, input, input * negative_slope)
 
 
 def leaky_relu_(input, negative_slope: float = 0.01):
@@ -132,7 +149,7 @@ def rrelu(
     if training:
         slope = _random_slopes(input, lower, upper)
         return apply_inplace(lambda x: x * slope, input, inplace)
-    return apply_inplace(core("leaky_relu"), input, inplace, (lower + upper) / 2)
+    return apply_inplace(_leaky_relu, input, inplace, (lower + upper) / 2)
 
 
 def _random_slopes(input, lower: float, upper: float):
@@ -155,17 +172,30 @@ def glu(input, dim: int = -1):
     """``a * sigmoid(b)`` for the halves ``a``, ``b`` of ``input`` along ``dim``."""
     if input.dim() == 0:
         raise RuntimeError("glu does not support scalars because halving size must be even")
-    return core("glu")(input, dim)
+    if input.shape[dim] % 2:
+        raise RuntimeError(
+            f"Halving dimension must be even, but dimension {dim % input.dim()}"
+            f" is size {input.shape[dim]}"
+        )
+    a, b = input.chunk(2, dim)
+    return a * torch.sigmoid(b)
 
 
 def gelu(input, approximate: str = "none"):
     """``x * Phi(x)``; ``approximate="tanh"`` uses the tanh formula."""
-    return core("gelu")(input, approximate)
+    refuse_complex(input, "GeluKernelImpl")
+    if approximate == "tanh":
+        inner = math.sqrt(2 / math.pi) * (input + 0.044715 * input * input * input)
+        return 0.5 * input * (1 + torch.tanh(inner))
+    if approximate != "none":
+        raise RuntimeError("approximate argument must be either none or tanh.")
+    return 0.5 * input * (1 + torch.erf(input / math.sqrt(2.0)))
 
 
 def logsigmoid(input):
     """``log(sigmoid(x))``, computed stably."""
-    return core("logsigmoid")(input)
+    refuse_complex(input, "log_sigmoid_cpu")
+    return -_softplus(-input)
 
 
 def hardshrink(input, lambd: float = 0.5):
@@ -175,17 +205,25 @@ def hardshrink(input, lambd: float = 0.5):
 
 def tanhshrink(input):
     """``x - tanh(x)``."""
-    return core("tanhshrink")(input)
+    return input - torch.tanh(input)
 
 
 def softsign(input):
     """``x / (1 + |x|)``."""
-    return core("softsign")(input)
+    return input / (1 + torch.abs(input))
 
 
 def softplus(input, beta: float = 1.0, threshold: float = 20.0):
     """``log(1 + exp(beta * x)) / beta``, linear above ``threshold``."""
-    return core("softplus")(input, beta, threshold)
+    refuse_complex(input, "softplus_cpu")
+    return _softplus(input, beta, threshold)
+
+
+def _softplus(input, beta: float = 1.0, threshold: float = 20.0):
+    # log1p(exp(-|bx|)) + max(bx, 0) = log(1 + exp(bx)) without overflow
+    scaled = input * beta
+    soft = torch.log1p(torch.exp(-torch.abs(scaled))) + torch.clamp(scaled, min=0)
+    return torch.where(scaled > threshold, input, soft / beta)
 
 
 def _softmax_dim(name: str, ndim: int, stacklevel: int) -> int:
@@ -233,7 +271,11 @@ def softshrink(input, lambd: float = 0.5):
     """Shrink ``x`` towards 0 by ``lambd``; 0 inside ``[-lambd, lambd]``."""
     if lambd < 0:
         raise RuntimeError(f"lambda must be greater or equal to 0, but found to be {lambd}.")
-    return core("softshrink")(input, lambd)
+    refuse_complex(input, "softshrink_check")
+    # x * 0 between the bounds: PyTorch keeps the sign of a negative x there
+    return torch.where(
+        input > lambd, input - lambd, torch.where(input < -lambd, input + lambd, input * 0)
+    )
 
 
 def gumbel_softmax(logits, tau: float = 1.0, hard: bool = False, eps: float = 1e-10, dim: int = -1):
@@ -261,14 +303,28 @@ def sigmoid(input):
 
 def hardsigmoid(input, inplace: bool = False):
     """``relu6(x + 3) / 6``."""
-    return apply_inplace(core("hardsigmoid"), input, inplace)
+    return apply_inplace(_hardsigmoid, input, inplace)
+
+
+def _hardsigmoid(input):
+    refuse_complex(input, "hardsigmoid_cpu")
+    return torch.clamp(input + 3, 0, 6) / 6
 
 
 def silu(input, inplace: bool = False):
     """``x * sigmoid(x)``."""
-    return apply_inplace(core("silu"), input, inplace)
+    return apply_inplace(_silu, input, inplace)
+
+
+def _silu(input):
+    return input * torch.sigmoid(input)
 
 
 def mish(input, inplace: bool = False):
     """``x * tanh(softplus(x))``."""
-    return apply_inplace(core("mish"), input, inplace)
+    return apply_inplace(_mish, input, inplace)
+
+
+def _mish(input):
+    refuse_complex(input, "mish_cpu")
+    return input * torch.tanh(_softplus(input))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import torch
 
-from . import _checks
+from . import _checks, _padding
 from ._common import core
 
 __all__ = [
@@ -331,7 +331,7 @@ def pad(input, pad, mode: str = "constant", value=None):
         >>> F.pad(torch.ones(1, 2), (1, 0))
         tensor([[0., 1., 1.]])
     """
-    return core("pad")(input, pad, mode, value)
+    return _padding.pad(input, pad, mode, value)
 
 
 def interpolate(

@@ -31,10 +31,9 @@ def linear(input, weight, bias=None):
         >>> F.linear(torch.ones(1, 2), torch.ones(3, 2), torch.zeros(3))
         tensor([[2., 2., 2.]])
     """
-    if _fused_linear is not None:
-        result = _fused_linear(input, weight, bias)  # one node; None: not fusable
-        if result is not None:
-            return result
+    result = _fused_linear(input, weight, bias)  # one node; None: not fusable
+    if result is not None:
+        return result
     if input.dim() == 0 or weight.dim() not in (1, 2):
         raise RuntimeError(
             f"mat1 and mat2 shapes cannot be multiplied ({list(input.shape)} and "

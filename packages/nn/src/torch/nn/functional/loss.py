@@ -1,5 +1,6 @@
 """Loss functions with PyTorch's signatures, including the legacy ``size_average`` and
-``reduce`` arguments."""
+``reduce`` arguments, written on public torch ops (and core's fused forms of the hot
+ones: one recorded node where the composite records several)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import math
 import torch
 
 from ._common import core, fused, reduce_loss, resolve_reduction
+from .activation import logsigmoid, softplus
 
 __all__ = [
     "binary_cross_entropy", "binary_cross_entropy_with_logits", "poisson_nll_loss",
@@ -51,11 +53,37 @@ def nll_loss(
         tensor(2.)
     """
     reduction = resolve_reduction(size_average, reduce, reduction)
-    if weight is None and _fused_nll_loss is not None:
+    if weight is None:
         result = _fused_nll_loss(input, target, ignore_index, reduction)  # None: not fusable
         if result is not None:
             return result
-    return core("nll_loss")(input, target, weight, ignore_index, reduction)
+    return _nll_loss(input, target, weight, ignore_index, reduction)
+
+
+def _nll_loss(input, target, weight=None, ignore_index: int = -100, reduction: str = "mean"):
+    """The composite: ``-input[n, target[n]]`` weighted by class, ignoring
+    ``ignore_index``; "mean" divides by the weights of the counted targets."""
+    if input.dim() < 1:
+        raise ValueError("input tensor should be 1D or more")
+    if input.dim() == 1:
+        input, target = input.unsqueeze(0), target.unsqueeze(0)
+    if target.shape[0] != input.shape[0]:
+        raise ValueError(
+            f"Expected input batch_size ({input.shape[0]}) to match target "
+            f"batch_size ({target.shape[0]})."
+        )
+    classes = input.shape[1]
+    valid = target != ignore_index
+    safe = torch.where(valid, target, 0)
+    if safe.numel() and (safe.max().item() >= classes or safe.min().item() < 0):
+        bad = safe.max().item() if safe.max().item() >= classes else safe.min().item()
+        raise IndexError(f"Target {bad} is out of bounds.")
+    picked = input.gather(1, safe.unsqueeze(1)).squeeze(1)
+    w = valid.to(input.dtype) if weight is None else weight[safe] * valid.to(input.dtype)
+    loss = -picked * w
+    if reduction == "mean":
+        return loss.sum() / w.sum()
+    return reduce_loss(loss, reduction)
 
 
 def cross_entropy(
@@ -74,12 +102,47 @@ def cross_entropy(
     """
     reduction = resolve_reduction(size_average, reduce, reduction)
     _check_cross_entropy(input, target, weight, label_smoothing)
-    if weight is None and label_smoothing == 0 and _fused_cross_entropy is not None:
+    if weight is None and label_smoothing == 0:
         # class indices, no weights: log-softmax and nll as one node (None: not fusable)
         result = _fused_cross_entropy(input, target, ignore_index, reduction)
         if result is not None:
             return result
-    return core("cross_entropy")(input, target, weight, ignore_index, reduction, label_smoothing)
+    return _cross_entropy(input, target, weight, ignore_index, reduction, label_smoothing)
+
+
+def _cross_entropy(
+    input, target, weight=None, ignore_index: int = -100, reduction: str = "mean",
+    label_smoothing: float = 0.0,
+):  # fmt: skip
+    """The composite: ``nll_loss(log_softmax(input, 1), target)`` mixed with the
+    uniform target by ``label_smoothing``, or a float ``target`` of probabilities."""
+    class_dim = 1 if input.dim() > 1 else 0
+    logp = torch.log_softmax(input, class_dim)
+    classes = input.shape[class_dim]
+    if target.is_floating_point():  # class probabilities
+        if label_smoothing > 0:
+            target = target * (1 - label_smoothing) + label_smoothing / classes
+        w = 1 if weight is None else weight.reshape((-1,) + (1,) * (input.dim() - 2))
+        loss = -(logp * target * w).sum(class_dim)
+        if reduction == "mean":
+            return loss.sum() / (loss.numel() if input.dim() > 1 else 1)
+        return reduce_loss(loss, reduction)
+    loss = _nll_loss(logp, target, weight, ignore_index, reduction)
+    if label_smoothing <= 0:
+        return loss
+    valid = (target != ignore_index).to(input.dtype)
+    w = 1 if weight is None else weight.reshape((1, -1) + (1,) * (input.dim() - 2))
+    smooth = -(logp * w).sum(class_dim) * valid
+    if reduction == "mean":
+        denominator = (
+            valid.sum()
+            if weight is None
+            else weight[torch.where(target != ignore_index, target, 0)].mul(valid).sum()
+        )
+        smooth = smooth.sum() / denominator
+    else:
+        smooth = reduce_loss(smooth, reduction)
+    return loss * (1 - label_smoothing) + smooth * (label_smoothing / classes)
 
 
 def _check_cross_entropy(input, target, weight, label_smoothing) -> None:
@@ -108,7 +171,13 @@ def binary_cross_entropy(
         )
     if input.numel() and not bool(((input >= 0) & (input <= 1)).all()):
         raise RuntimeError("all elements of input should be between 0 and 1")
-    return core("binary_cross_entropy")(input, target, weight, reduction)
+    # logs clamped at -100, as PyTorch does
+    log_p = torch.clamp(torch.log(input), min=-100)
+    log_q = torch.clamp(torch.log(1 - input), min=-100)
+    loss = -(target * log_p + (1 - target) * log_q)
+    if weight is not None:
+        loss = loss * weight
+    return reduce_loss(loss, reduction)
 
 
 def binary_cross_entropy_with_logits(
@@ -140,7 +209,7 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction: str = "mea
     """Mean absolute error."""
     _same_size(input, target, "l1_loss")
     reduction = resolve_reduction(size_average, reduce, reduction)
-    return core("l1_loss")(input, target, reduction)
+    return reduce_loss(torch.abs(input - target), reduction)
 
 
 def mse_loss(input, target, size_average=None, reduce=None, reduction: str = "mean", weight=None):
@@ -158,11 +227,16 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction: str = "me
     if weight is not None:
         diff = input - target
         return reduce_loss(diff * diff * weight, reduction)
-    if _fused_mse_loss is not None:
-        result = _fused_mse_loss(input, target, reduction)  # one node; None: not fusable
-        if result is not None:
-            return result
-    return core("mse_loss")(input, target, reduction)
+    result = _fused_mse_loss(input, target, reduction)  # one node; None: not fusable
+    if result is not None:
+        return result
+    return _mse_loss(input, target, reduction)
+
+
+def _mse_loss(input, target, reduction: str = "mean"):
+    """The composite (the fused op's oracle)."""
+    diff = input - target
+    return reduce_loss(diff * diff, reduction)
 
 
 def huber_loss(input, target, reduction: str = "mean", delta: float = 1.0, weight=None):
@@ -187,13 +261,15 @@ def smooth_l1_loss(
     reduction = resolve_reduction(size_average, reduce, reduction)
     if beta < 0:
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
-    return core("smooth_l1_loss")(input, target, reduction, beta)
+    diff = torch.abs(input - target)
+    loss = torch.where(diff < beta, 0.5 * diff * diff / beta, diff - 0.5 * beta) if beta else diff
+    return reduce_loss(loss, reduction)
 
 
 def soft_margin_loss(input, target, size_average=None, reduce=None, reduction: str = "mean"):
     """``log(1 + exp(-y x))``, averaged."""
     reduction = resolve_reduction(size_average, reduce, reduction)
-    return reduce_loss(core("softplus")(-target * input), reduction)
+    return reduce_loss(softplus(-target * input), reduction)
 
 
 def multilabel_soft_margin_loss(
@@ -201,7 +277,7 @@ def multilabel_soft_margin_loss(
 ):
     """Per-class binary logistic loss averaged over the classes of each sample."""
     reduction = resolve_reduction(size_average, reduce, reduction)
-    log_sig = core("logsigmoid")
+    log_sig = logsigmoid
     loss = -(target * log_sig(input) + (1 - target) * log_sig(-input))
     if weight is not None:
         loss = loss * weight

@@ -7,6 +7,7 @@ import numpy as np
 import torch
 
 from ._common import apply_inplace, core
+from ._padding import pad
 
 __all__ = [
     "batch_norm", "instance_norm", "layer_norm", "group_norm", "rms_norm",
@@ -94,12 +95,12 @@ def local_response_norm(input, size: int, alpha: float = 1e-4, beta: float = 0.7
         return input
     squares = (input * input).unsqueeze(1)
     if dim == 3:
-        padded = core("pad")(squares, (0, 0, size // 2, (size - 1) // 2))
+        padded = pad(squares, (0, 0, size // 2, (size - 1) // 2))
         div = core("avg_pool")(padded, (size, 1), 1, nd=2).squeeze(1)
     else:
         shape = input.shape
         squares = squares.reshape(shape[0], 1, shape[1], shape[2], -1)
-        padded = core("pad")(squares, (0, 0, 0, 0, size // 2, (size - 1) // 2))
+        padded = pad(squares, (0, 0, 0, 0, size // 2, (size - 1) // 2))
         div = core("avg_pool")(padded, (size, 1, 1), 1, nd=3).squeeze(1)
         div = div.reshape(shape)
     return input / (div * alpha + k).pow(beta)

@@ -208,14 +208,14 @@ class RNNBase(Module):
         if lengths is not None:
             return None
         w_ih, w_hh, b_ih, b_hh, w_hr = weights
-        if self.mode == "GRU" and _fused_gru_layer is not None:
+        if self.mode == "GRU":
             hiddens = _fused_gru_layer(x, state, w_ih, w_hh, b_ih, b_hh)
             return None if hiddens is None else (hiddens, hiddens[-1:])
-        if self.mode in ("RNN_TANH", "RNN_RELU") and _fused_rnn_layer is not None:
+        if self.mode in ("RNN_TANH", "RNN_RELU"):
             nonlinearity = "tanh" if self.mode == "RNN_TANH" else "relu"
             hiddens = _fused_rnn_layer(x, state, w_ih, w_hh, b_ih, b_hh, nonlinearity)
             return None if hiddens is None else (hiddens, hiddens[-1:])
-        if self.mode != "LSTM" or w_hr is not None or _fused_lstm_layer is None:
+        if self.mode != "LSTM" or w_hr is not None:
             return None
         packed = _fused_lstm_layer(x, state[0], state[1], w_ih, w_hh, b_ih, b_hh)
         if packed is None:
