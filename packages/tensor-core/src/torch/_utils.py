@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import _dtype, _siblings
+from . import _dtype
+from ._interface import pickling
 from ._serialization.limits import MAX_DIMS, bounded_repr
 from ._storage import TypedStorage, UntypedStorage
 from ._tensor import Tensor
@@ -118,11 +119,9 @@ def _rebuild_tensor_v3(
 
 
 def _parameter_class():
-    """``torch.nn.Parameter`` when torch-nn is installed, else None."""
-    try:
-        return _siblings.import_sibling("torch.nn").Parameter
-    except ModuleNotFoundError:
-        return None
+    """The class PyTorch's checkpoints call ``torch.nn.parameter.Parameter``: torch-nn's
+    when installed (it registers it), else None."""
+    return pickling.find_global("torch.nn.parameter", "Parameter")
 
 
 def _rebuild_parameter(data, requires_grad, backward_hooks) -> Tensor:

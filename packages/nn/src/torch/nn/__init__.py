@@ -8,7 +8,8 @@ vectors and the packed-sequence helpers.
 
 from torch._interface import require_core_api
 
-from . import functional, grad, init, parallel, utils  # noqa: F401
+# _pickling registers nn's classes with core's serialization (torch._interface.pickling)
+from . import _pickling, functional, grad, init, parallel, utils  # noqa: F401
 from ._version import __version__
 from .modules import *  # noqa: F403
 from .modules import __all__ as _modules_all

@@ -10,7 +10,9 @@ nothing else that is private to core. It holds:
 - the grad-engine hook: :class:`GradEngine`, an ABC with a no-op default, whose real
   implementation torch-autograd advertises under the entry-point group
   ``torch.grad_engine`` and core loads lazily, the first time it is needed.
-- the storage-sharing hooks (multiprocessing) and the pickle hooks (serialization).
+- submodules for the other contracts: :mod:`.sharing` (the shared-memory protocol of
+  multiprocessing and data loading) and :mod:`.pickling` (how siblings' classes appear in
+  checkpoints).
 """
 
 from __future__ import annotations
@@ -34,7 +36,6 @@ __all__ = [
     "get_grad_engine",
     "set_grad_engine",
     "require_core_api",
-    "pickle_hooks",
     "array_kernels",
 ]
 
@@ -247,7 +248,7 @@ def no_autograd_error() -> ModuleNotFoundError:
     return ModuleNotFoundError(_NO_AUTOGRAD_MESSAGE, name="torch.autograd")
 
 
-# ------------------------------------------------------------ storage and pickle hooks
+# ------------------------------------------------------------------------ hook tables
 
 
 class _HookTable:
@@ -270,8 +271,6 @@ class _HookTable:
         return f"<{self._what} hooks: {sorted(self._hooks)}>"
 
 
-#: filled by packages whose objects serialization must rebuild (e.g. nn's Parameter)
-pickle_hooks = _HookTable("pickle")
 
 
 #: NumPy-level kernels of a few hot ops (``"matmul"``: ``f(a, b) -> ndarray``), filled by

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import collections
 import importlib
-import sys
 
 from .. import _dtype, _layout, _utils
 from .._device import device
+from .._interface import pickling
 from .._size import Size
 from .._storage import TypedStorage, UntypedStorage
 from .._tensor import Tensor
@@ -62,51 +62,18 @@ _TORCH.update({"cfloat": _dtype.complex64, "cdouble": _dtype.complex128, "bool":
 
 def torch_global(module: str, name: str):
     """The object a checkpoint means by ``module.name`` when it is one of PyTorch's, or
-    None. ``torch.nn.parameter.Parameter`` resolves to torch-nn's when installed."""
+    None. Sibling packages register theirs (``torch.nn.parameter.Parameter`` resolves to
+    torch-nn's when installed): see ``torch._interface.pickling``."""
     table = _MODULES.get(module)
     if table is not None:
         return table.get(name)
-    if (module, name) == ("torch.nn.parameter", "Parameter"):
-        return _utils._parameter_class()
-    return None
-
-
-# torch.nn classes that PyTorch defines in another file of torch.nn.modules than this
-# project does: whole modules pickled here name them by PyTorch's path, so PyTorch can
-# load them (and relocated_global resolves them back here)
-_PYTORCH_NN_FILES = {
-    "batchnorm": "BatchNorm1d BatchNorm2d BatchNorm3d LazyBatchNorm1d LazyBatchNorm2d "
-    "LazyBatchNorm3d SyncBatchNorm",
-    "instancenorm": "InstanceNorm1d InstanceNorm2d InstanceNorm3d LazyInstanceNorm1d "
-    "LazyInstanceNorm2d LazyInstanceNorm3d",
-    "channelshuffle": "ChannelShuffle",
-    "distance": "CosineSimilarity PairwiseDistance",
-    "fold": "Fold Unfold",
-    "pixelshuffle": "PixelShuffle PixelUnshuffle",
-    "upsampling": "Upsample UpsamplingBilinear2d UpsamplingNearest2d",
-}
-_PYTORCH_NN_MODULE = {
-    name: f"torch.nn.modules.{file}"
-    for file, class_names in _PYTORCH_NN_FILES.items()
-    for name in class_names.split()
-}
+    return pickling.find_global(module, name)
 
 
 def pytorch_name(obj) -> tuple[str, str] | None:
     """``(module, name)`` under which PyTorch pickles ``obj`` when that differs from where
-    this project defines it, else None."""
-    module = getattr(obj, "__module__", None)
-    if not isinstance(obj, type) or not isinstance(module, str):
-        return None
-    if not module.startswith("torch.nn.modules."):
-        return None
-    theirs = _PYTORCH_NN_MODULE.get(obj.__qualname__)
-    if theirs is None or theirs == module:
-        return None
-    nn = sys.modules.get("torch.nn")
-    if getattr(nn, obj.__qualname__, None) is not obj:
-        return None  # a user's class of the same name
-    return theirs, obj.__qualname__
+    this project defines it (a sibling registered it), else None."""
+    return pickling.pickled_name(obj)
 
 
 def relocated_global(module: str, name: str):

@@ -10,11 +10,11 @@ implementation lets globals be written under the names PyTorch uses.
 from __future__ import annotations
 
 import pickle
-import sys
 from collections import OrderedDict
 
 from .. import _dtype, _layout, _utils
 from .._device import device
+from .._interface import pickling
 from .._size import Size
 from .._storage import TypedStorage, UntypedStorage
 from .._tensor import Tensor
@@ -75,8 +75,8 @@ class StorageTable:
 
 
 def _parameter_type():
-    nn = sys.modules.get("torch.nn")
-    return getattr(nn, "Parameter", None)
+    # not loading torch-nn: without it imported, no tensor can be a Parameter
+    return pickling.find_global("torch.nn.parameter", "Parameter", load_owner=False)
 
 
 class CheckpointPickler(pickle._Pickler):
