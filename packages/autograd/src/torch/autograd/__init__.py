@@ -6,7 +6,7 @@ Core records each op on tensors that require grad through its grad-engine hook
 formulas of every differentiable core op, and the public API below.
 """
 
-from torch._grad_mode import (
+from torch import (
     enable_grad,
     inference_mode,
     is_grad_enabled,
@@ -15,14 +15,15 @@ from torch._grad_mode import (
 )
 from torch._interface import require_core_api
 
-from . import anomaly_mode, function, functional, graph
-from ._api import Variable, backward, grad
-from ._version import __version__
-from .anomaly_mode import detect_anomaly, set_detect_anomaly
-from .function import Function, once_differentiable
-from .gradcheck import GradcheckError, gradcheck, gradgradcheck
+# before the submodules, which use the interface this version of core provides
+require_core_api(0, 5, "torch-autograd")
 
-require_core_api(0, 4, "torch-autograd")
+from . import anomaly_mode, function, functional, graph  # noqa: E402
+from ._api import Variable, backward, grad  # noqa: E402
+from ._version import __version__  # noqa: E402
+from .anomaly_mode import detect_anomaly, set_detect_anomaly  # noqa: E402
+from .function import Function, once_differentiable  # noqa: E402
+from .gradcheck import GradcheckError, gradcheck, gradgradcheck  # noqa: E402
 
 __all__ = [
     "Function",

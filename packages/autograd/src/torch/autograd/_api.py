@@ -6,7 +6,7 @@ import warnings
 
 import torch
 
-from ._engine import run_backward
+from ._backward import run_backward
 
 __all__ = ["Variable", "backward", "grad"]
 

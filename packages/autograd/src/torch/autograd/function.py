@@ -7,14 +7,16 @@ import functools
 import weakref
 
 import torch
+from torch._interface import tensors as _tensors
 
 from . import _anomaly, _saved_hooks
 from ._derivatives._entry import sum_to_shape
-from ._engine import _FREED, _NO_EDGE, _modified_message, _NodeBase, edge
+from ._nodes import _FREED, _NO_EDGE, _modified_message, _NodeBase, edge
 
 __all__ = ["Function", "FunctionCtx", "BackwardCFunction", "once_differentiable"]
 
 _Tensor = torch.Tensor
+_requires_grad = _tensors.requires_grad
 
 
 class FunctionCtx:
@@ -57,8 +59,7 @@ class FunctionCtx:
             return tuple(None if t is None else _saved_hooks.unpack(t) for t, _ in saved)
         for t, expected in saved:
             if t is not None:
-                counter = t._version_
-                current = 0 if counter is None else counter[0]
+                current = _tensors.version(t)
                 if current != expected:
                     raise RuntimeError(
                         _modified_message(t.type(), t.shape, t.grad_fn, current, expected)
@@ -224,7 +225,7 @@ class Function(metaclass=FunctionMeta):
         """Run ``forward`` on ``args`` and, when an input requires grad, record the call
         so that backward reaches ``backward``."""
         ctx = cls._backward_cls()
-        needs = tuple(isinstance(a, _Tensor) and a._requires_grad for a in args)
+        needs = tuple(isinstance(a, _Tensor) and _requires_grad(a) for a in args)
         ctx.needs_input_grad = needs
         recording = torch.is_grad_enabled() and any(needs)
         if recording:
@@ -258,8 +259,7 @@ def _run_forward(cls, ctx, args, kwargs):
 def _version_of(t) -> int:
     if t is None:
         return 0
-    counter = t._version_
-    return 0 if counter is None else counter[0]
+    return _tensors.version(t)
 
 
 def _wrap_outputs(ctx, args, outputs: tuple, recording: bool) -> tuple:
@@ -268,7 +268,7 @@ def _wrap_outputs(ctx, args, outputs: tuple, recording: bool) -> tuple:
     for t in ctx._dirty:
         if id(t) not in inputs:
             raise RuntimeError("mark_dirty only accepts input tensors, but argument 0 isn't one.")
-        if recording and t._requires_grad and t.grad_fn is None:
+        if recording and _requires_grad(t) and t.grad_fn is None:
             raise RuntimeError(
                 "a leaf Variable that requires grad has been used in an in-place operation."
             )
@@ -291,13 +291,12 @@ def _wrap_outputs(ctx, args, outputs: tuple, recording: bool) -> tuple:
             out.dtype.is_floating_point or out.dtype.is_complex
         )
         if differentiable:
-            out.grad_fn = ctx
-            out._requires_grad = True
+            _tensors.set_history(out, ctx)
             ctx._outputs.append(weakref.ref(out))
         else:
             if id(out) in dirty:
                 out.grad_fn = None
-            out._requires_grad = False
+            _tensors.set_requires_grad(out, False)
             ctx._outputs.append(None)
         wrapped.append(out)
     return tuple(wrapped)
@@ -362,7 +361,7 @@ def once_differentiable(fn):
             outputs = fn(ctx, *args)
         if not torch.is_grad_enabled():
             return outputs
-        needing = [a for a in args if isinstance(a, _Tensor) and a._requires_grad]
+        needing = [a for a in args if isinstance(a, _Tensor) and _requires_grad(a)]
         if not needing:
             return outputs
         node = Error(tuple(edge(a) for a in needing))
@@ -371,8 +370,7 @@ def once_differentiable(fn):
         for out in outputs if is_tuple else (outputs,):
             if isinstance(out, _Tensor) and (out.dtype.is_floating_point or out.dtype.is_complex):
                 out = out.detach()
-                out.grad_fn = node
-                out._requires_grad = True
+                _tensors.set_history(out, node)
             wrapped.append(out)
         return tuple(wrapped) if is_tuple else wrapped[0]
 

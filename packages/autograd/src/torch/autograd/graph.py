@@ -10,9 +10,10 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any, NamedTuple
 
 import torch
+from torch._interface import tensors as _tensors
 
-from . import _engine, _saved_hooks
-from ._engine import _NodeBase, edge
+from . import _backward, _nodes, _saved_hooks
+from ._nodes import _NodeBase, edge
 
 __all__ = [
     "Node",
@@ -117,7 +118,7 @@ def increment_version(tensor: torch.Tensor | Iterable[torch.Tensor]) -> None:
     """
     tensors = (tensor,) if isinstance(tensor, torch.Tensor) else tuple(tensor)
     for t in tensors:
-        t._bump_version()
+        _tensors.bump_version(t)
 
 
 class saved_tensors_hooks:  # noqa: N801 - PyTorch's public name
@@ -234,7 +235,7 @@ class _MultiHandle:
             handle.remove()
         if not self.removed:
             self.removed = True
-            _engine._Tasks.watched -= 1
+            _backward._Tasks.watched -= 1
 
     def __enter__(self) -> _MultiHandle:
         return self
@@ -284,7 +285,7 @@ def register_multi_grad_hook(tensors, fn: Callable, *, mode: str = "all") -> _Mu
 
     def hook_for(index: int):
         def hook(grad):
-            task = _engine._tasks.current()
+            task = _backward._tasks.current()
             if task is None:
                 return
             if state["token"] is not task[0]:
@@ -304,11 +305,11 @@ def register_multi_grad_hook(tensors, fn: Callable, *, mode: str = "all") -> _Mu
         return hook
 
     handles = tuple(t.register_hook(hook_for(i)) for i, t in enumerate(tensors) if t.requires_grad)
-    _engine._Tasks.watched += 1
+    _backward._Tasks.watched += 1
     return _MultiHandle(handles)
 
 
 def _node_of(tensor):
     if tensor.grad_fn is not None:
         return tensor.grad_fn
-    return _engine._existing_accumulator(tensor)
+    return _nodes._existing_accumulator(tensor)

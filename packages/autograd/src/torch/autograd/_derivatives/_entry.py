@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import torch
+from torch._interface import tensors as _tensors
 
 
 @dataclass(frozen=True)
@@ -52,6 +53,7 @@ def sum_to_shape(grad, shape: tuple):
 
 
 _Tensor = torch.Tensor
+_array = _tensors.array
 
 
 def input_meta(x):
@@ -59,7 +61,7 @@ def input_meta(x):
     ``torch.Size``), so that the input's memory can be freed after the forward pass, as in
     PyTorch. Other arguments are kept as they are."""
     if type(x) is _Tensor:
-        return x._np.shape  # a plain tuple: cheaper than a torch.Size, read the same way
+        return _array(x).shape  # a plain tuple: cheaper than a torch.Size, read the same way
     return x.shape if isinstance(x, _Tensor) else x
 
 

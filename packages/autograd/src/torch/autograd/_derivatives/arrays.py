@@ -16,10 +16,8 @@ from __future__ import annotations
 
 import numpy as np
 
-try:
-    from torch._interface import array_kernels
-except ImportError:  # a torch-core from before array_kernels: NumPy's own product
-    array_kernels = None
+from torch._interface import array_kernels
+from torch._interface import tensors as _tensors
 
 __all__ = ["ARRAY_FORMULAS", "NoArrayFormError"]
 
@@ -33,6 +31,7 @@ _multiply = np.multiply
 _where = np.where
 _EXACT_INT = 2**24
 _empty = np.empty
+_array = _tensors.array
 
 
 def _operand(x, grad):
@@ -43,7 +42,7 @@ def _operand(x, grad):
     if kind is float or (kind is int and -_EXACT_INT < x < _EXACT_INT):
         return x
     try:
-        array = x._np
+        array = _array(x)
     except Exception:  # a kept shape, a sparse tensor, ...
         raise NoArrayFormError from None
     if array.shape != grad.shape or array.dtype != grad.dtype:
@@ -156,7 +155,7 @@ def _permute(grad, inputs, saved):
 def _condition(x, grad):
     """A boolean mask input of the gradient's shape."""
     try:
-        array = x._np
+        array = _array(x)
     except Exception:
         raise NoArrayFormError from None
     if array.shape != grad.shape or array.dtype != np.bool_:
@@ -198,7 +197,7 @@ def _is_bound(value) -> bool:
 def _matrices(inputs, grad):
     a, b = inputs
     try:
-        a, b = a._np, b._np
+        a, b = _array(a), _array(b)
     except Exception:
         raise NoArrayFormError from None
     if a.ndim != 2 or b.ndim != 2 or a.dtype != grad.dtype or b.dtype != grad.dtype:
@@ -208,7 +207,7 @@ def _matrices(inputs, grad):
 
 def _matmul_kernel():
     """``torch.matmul``'s own kernel on arrays (core fills it in when it loads)."""
-    kernel = None if array_kernels is None else array_kernels.get("matmul")
+    kernel = array_kernels.get("matmul")
     return np.matmul if kernel is None else kernel
 
 

@@ -1,0 +1,530 @@
+"""The nodes of the graph: one per recorded op (``Node``, ``MultiOutputNode``), one per
+leaf (``AccumulateGrad``), their classes per op, and the edges that link them."""
+
+from __future__ import annotations
+
+import re
+import weakref
+
+import numpy as np
+
+import torch
+from torch._interface import tensors as _tensors
+
+from . import _saved_hooks
+from ._derivatives import DERIVATIVES
+from ._derivatives.arrays import ARRAY_FORMULAS
+from ._hooks import HookDict, _leaves, add_hook, leaf_meta
+
+__all__ = ["Node", "MultiOutputNode", "AccumulateGrad", "edge"]
+
+_Tensor = torch.Tensor
+# core's tensor fields, read and written through its interface (bound once: hot paths)
+_array = _tensors.array
+_dtype_of = _tensors.dtype_of
+_requires_grad = _tensors.requires_grad
+_grad_fn = _tensors.grad_fn
+_view_base = _tensors.view_base
+_view_version = _tensors.view_version
+_version_counter = _tensors.version_counter
+_set_requires_grad = _tensors.set_requires_grad
+_set_version_counter = _tensors.set_version_counter
+_set_history = _tensors.set_history
+_bump_version = _tensors.bump_version
+_wrap = _tensors.wrap
+_from_array = _tensors.from_array
+_grad_mode = _tensors.grad_mode()
+
+_FREED = (
+    "Trying to backward through the graph a second time (or directly access saved "
+    "tensors after they have already been freed). Saved intermediate values of the graph "
+    "are freed when you call .backward() or autograd.grad(). Specify retain_graph=True if "
+    "you need to backward through the graph a second time or if you need to access saved "
+    "tensors after calling backward."
+)
+
+_MODIFIED_HINT = (
+    "Hint: enable anomaly detection to find the operation that failed to compute its "
+    "gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False)."
+)
+
+_NO_EDGE = (None, 0)
+
+
+class _Extra:
+    """The rarely used parts of a node, made on first use: hooks, retained gradients,
+    the forward trace of anomaly mode and the user's metadata."""
+
+    __slots__ = (
+        "tensor_hooks",
+        "retained",
+        "pre_hooks",
+        "post_hooks",
+        "trace",
+        "metadata",
+        "packed",
+    )
+
+    def __init__(self) -> None:
+        self.tensor_hooks: dict[int, HookDict] = {}
+        self.retained: dict[int, weakref.ref] = {}
+        self.pre_hooks: HookDict | None = None
+        self.post_hooks: HookDict | None = None
+        self.trace: list[str] | None = None
+        self.metadata: dict | None = None
+        #: whether saved tensors went through saved_tensors_hooks (see _pack_saved)
+        self.packed = False
+
+
+class _NodeBase:
+    """What every graph node offers: ``name()``, ``next_functions`` and hooks."""
+
+    __slots__ = ()
+    _num_outputs = 1
+    #: the op's array formulas (``_derivatives/arrays.py``) on nodes that have them
+    _array_formulas = None
+
+    def name(self) -> str:
+        return type(self).__name__
+
+    def _output_nr(self, tensor) -> int:
+        return 0
+
+    def _get_extra(self) -> _Extra:
+        extra = self._extra
+        if extra is None:
+            extra = self._extra = _Extra()
+        return extra
+
+    def register_hook(self, fn):
+        """Call ``fn(grad_inputs, grad_outputs)`` after this node has computed the
+        gradients of its inputs; a non-None result replaces ``grad_inputs``."""
+        extra = self._get_extra()
+        if extra.post_hooks is None:
+            extra.post_hooks = HookDict()
+        return add_hook(extra.post_hooks, fn)
+
+    def register_prehook(self, fn):
+        """Call ``fn(grad_outputs)`` before this node runs; a non-None result replaces
+        ``grad_outputs``."""
+        extra = self._get_extra()
+        if extra.pre_hooks is None:
+            extra.pre_hooks = HookDict()
+        return add_hook(extra.pre_hooks, fn)
+
+    @property
+    def metadata(self) -> dict:
+        extra = self._get_extra()
+        if extra.metadata is None:
+            extra.metadata = {}
+        return extra.metadata
+
+    def _register_tensor_hook(self, output_nr: int, fn):
+        hooks = self._get_extra().tensor_hooks.setdefault(output_nr, HookDict())
+        return add_hook(hooks, fn)
+
+    def __repr__(self) -> str:
+        return f"<{self.name()} object at {id(self):#x}>"
+
+
+class Node(_NodeBase):
+    """One recorded op: its derivative entry, what the formulas need, and edges to the
+    nodes of its inputs (``next_functions``, as in PyTorch)."""
+
+    __slots__ = (
+        "_inputs",
+        "_saved",
+        "next_functions",
+        "_versions",
+        "_out",
+        "_extra",
+        "__weakref__",
+    )
+
+    #: the op's derivative entry (set on the node class of each op)
+    _derivative = None
+
+    def __init__(self, inputs, saved, edges, versions=(), out=None):
+        self._inputs = inputs
+        self._saved = saved
+        self.next_functions = edges
+        #: (input index, version when recorded) of each input whose value is needed
+        self._versions = versions
+        #: (array, dtype, version counter, version when recorded) of the result when the
+        #: formulas need it: not the result itself, which references this node
+        self._out = out
+        self._extra = None
+
+    def _saved_inputs(self) -> tuple:
+        """The inputs the formulas read, unpacked when saved-tensor hooks packed them."""
+        inputs = self._inputs
+        if inputs is None:
+            raise RuntimeError(_FREED)
+        if self._extra is not None and self._extra.packed:
+            inputs = tuple(
+                _saved_hooks.unpack(x) if type(x) is _saved_hooks.Packed else x for x in inputs
+            )
+        return inputs
+
+    def apply(self, grad):
+        inputs = self._saved_inputs()
+        if self._versions or self._out is not None:
+            self._check_versions()
+        saved, derivative = self._saved, self._derivative
+        if derivative.variadic:
+            formula = derivative.formulas[0]
+            return tuple(
+                None if edge[0] is None else formula(grad, inputs, saved, index)
+                for index, edge in enumerate(self.next_functions)
+            )
+        if self._out is not None:  # the formulas read the saved result too
+            result = self._saved_output()
+            if _grad_mode.enabled:  # create_graph: the result as an output of this node
+                _set_history(result, self)
+            return tuple(
+                None if edge[0] is None else formula(grad, inputs, saved, result)
+                for formula, edge in zip(derivative.formulas, self.next_functions)
+            )
+        return tuple(
+            None if edge[0] is None else formula(grad, inputs, saved)
+            for formula, edge in zip(derivative.formulas, self.next_functions)
+        )
+
+    __call__ = apply
+
+    def _apply_arrays(self, grad) -> tuple:
+        """``apply`` on NumPy arrays, through the op's array formulas (which raise
+        ``NoArrayFormError`` for cases they leave to ``apply``)."""
+        inputs = self._inputs
+        if inputs is None:
+            raise RuntimeError(_FREED)
+        out = self._out
+        for index, expected in self._versions:  # inline: _check_versions explains
+            counter = _version_counter(inputs[index])
+            if (0 if counter is None else counter[0]) != expected:
+                self._check_versions()
+        saved, edges, formulas = self._saved, self.next_functions, self._array_formulas
+        if out is not None:
+            if out[2][0] != out[3]:
+                self._check_versions()
+            if len(edges) == 1:
+                return (formulas[0](grad, inputs, saved, out[0]),)
+            return tuple(
+                None if edge[0] is None else formula(grad, inputs, saved, out[0])
+                for formula, edge in zip(formulas, edges)
+            )
+        if len(edges) == 2:
+            first, second = edges
+            return (
+                None if first[0] is None else formulas[0](grad, inputs, saved),
+                None if second[0] is None else formulas[1](grad, inputs, saved),
+            )
+        if len(edges) == 1:
+            return (formulas[0](grad, inputs, saved),)
+        return tuple(
+            None if edge[0] is None else formula(grad, inputs, saved)
+            for formula, edge in zip(formulas, edges)
+        )
+
+    def _saved_output(self):
+        """The saved result as a Tensor sharing its memory and version counter, made
+        afresh so that the node never references a tensor that references it back."""
+        if type(self._out) is _saved_hooks.Packed:
+            return _saved_hooks.unpack(self._out)
+        array, dtype, counter, _ = self._out
+        result = _wrap(array, dtype)
+        _set_version_counter(result, counter)
+        return result
+
+    def _check_versions(self) -> None:
+        inputs = self._inputs
+        for index, expected in self._versions:
+            x = inputs[index]
+            counter = _version_counter(x)
+            current = 0 if counter is None else counter[0]
+            if current != expected:
+                fn = x.grad_fn
+                raise RuntimeError(_modified_message(x.type(), x.shape, fn, current, expected))
+        out = self._out
+        if type(out) is tuple:
+            current, expected = out[2][0], out[3]
+            if current != expected:
+                result = self._saved_output()
+                raise RuntimeError(
+                    _modified_message(result.type(), result.shape, self, current, expected)
+                )
+
+    def release(self) -> None:
+        # the saved result goes too: activations are freed as backward passes them
+        self._inputs = None
+        self._saved = None
+        self._out = None
+
+
+class MultiOutputNode(Node):
+    """The node of a core op that returns several tensors (``linalg.svd``, ``linalg.qr``,
+    ``linalg.eig``): one node for all of them, so that the formulas see every output's
+    gradient at once (the gauge checks of the singular vectors need U's and V's together).
+    ``_out`` holds one saved result per output."""
+
+    __slots__ = ("_output_refs",)
+
+    def __init__(self, inputs, saved, edges, versions, outs, outputs):
+        super().__init__(inputs, saved, edges, versions, outs)
+        self._output_refs = [(weakref.ref(t), nr) for nr, t in enumerate(outputs)]
+
+    def _output_nr(self, tensor) -> int:
+        for ref, nr in self._output_refs:
+            if ref() is tensor:
+                return nr
+        raise RuntimeError(f"tensor is not an output of {self.name()}")
+
+    def apply(self, grads):
+        inputs = self._saved_inputs()
+        self._check_versions()
+        outputs = self._saved_outputs()
+        if _grad_mode.enabled:  # create_graph: the saved outputs as outputs of this node
+            for nr, result in enumerate(outputs):
+                _set_history(result, self)
+                self._output_refs.append((weakref.ref(result), nr))
+        grads = list(grads)
+        return tuple(
+            None if edge[0] is None else formula(grads, inputs, self._saved, outputs)
+            for formula, edge in zip(self._derivative.formulas, self.next_functions)
+        )
+
+    __call__ = apply
+
+    def _saved_outputs(self) -> tuple:
+        result = []
+        for out in self._out:
+            if type(out) is _saved_hooks.Packed:
+                result.append(_saved_hooks.unpack(out))
+                continue
+            array, dtype, counter, _ = out
+            tensor = _wrap(array, dtype)
+            _set_version_counter(tensor, counter)
+            result.append(tensor)
+        return tuple(result)
+
+    def _check_versions(self) -> None:
+        inputs = self._inputs
+        for index, expected in self._versions:
+            x = inputs[index]
+            counter = _version_counter(x)
+            current = 0 if counter is None else counter[0]
+            if current != expected:
+                raise RuntimeError(
+                    _modified_message(x.type(), x.shape, x.grad_fn, current, expected)
+                )
+        for out in self._out:
+            if type(out) is tuple and out[2][0] != out[3]:
+                result = _wrap(out[0], out[1])
+                raise RuntimeError(
+                    _modified_message(result.type(), result.shape, self, out[2][0], out[3])
+                )
+
+
+def _pack_saved(node, output) -> None:
+    """Under ``saved_tensors_hooks``: the node keeps what the pack hook makes of each tensor
+    its formulas read (and of its result when saved), unpacked when backward needs them
+    (without version checks, as in PyTorch)."""
+    hooks = _saved_hooks.current()
+    if hooks is None:
+        return
+    inputs = list(node._inputs)
+    for index, _ in node._versions:
+        inputs[index] = _saved_hooks.pack(inputs[index], hooks)
+    node._inputs = tuple(inputs)
+    node._versions = ()
+    if type(output) is tuple:  # a multi-output node keeps each output
+        node._out = tuple(_saved_hooks.pack(o, hooks) for o in output)
+    elif node._out is not None:
+        node._out = _saved_hooks.pack(output, hooks)
+    node._get_extra().packed = True
+
+
+def _modified_message(legacy_type, shape, fn, current, expected) -> str:
+    where = "" if fn is None else f", which is output 0 of {_op_name(fn)},"
+    return (
+        "one of the variables needed for gradient computation has been modified by an "
+        f"inplace operation: [{legacy_type} {list(shape)}]{where} is at version {current}; "
+        f"expected version {expected} instead. {_MODIFIED_HINT}"
+    )
+
+
+def _op_name(fn) -> str:
+    return re.sub(r"Backward\d*$", "", fn.name())
+
+
+class AccumulateGrad(_NodeBase):
+    """The node of a leaf: adds the incoming gradient to ``variable.grad``. There is one
+    per leaf, made when a graph first uses it and kept while the leaf lives."""
+
+    __slots__ = ("_variable", "next_functions", "_extra", "__weakref__")
+
+    def __init__(self, variable_ref: weakref.ref):
+        self._variable = variable_ref
+        self.next_functions = ()
+        self._extra = None
+
+    @property
+    def variable(self):
+        """The leaf (None once it has died: nobody can see its gradient any more)."""
+        return self._variable()
+
+    def name(self) -> str:
+        return "torch::autograd::AccumulateGrad"
+
+    def accumulate(self, grad, create_graph: bool) -> None:
+        """Add ``grad`` into the leaf's ``.grad`` as PyTorch does: the first gradient is
+        copied (others may hold it), later ones are added in place, or out of place under
+        ``create_graph`` (the sum is then differentiable)."""
+        leaf = self.variable
+        if leaf is None:
+            return
+        if not create_graph and _requires_grad(grad):
+            grad = grad.detach()
+        if grad.dtype != leaf.dtype:  # as PyTorch: the gradient takes the leaf's dtype
+            grad = _cast(grad, leaf.dtype)
+        previous = leaf.grad
+        if previous is None:
+            if type(grad) is not _Tensor:  # sparse gradients and subclasses: as they are
+                leaf.grad = grad
+            elif create_graph:  # a differentiable copy
+                leaf.grad = grad.contiguous() if not grad.is_contiguous() else grad.clone()
+            else:  # a copy of its own (an optimizer updates it in place)
+                array = _empty_in_layout_of(_array(leaf))
+                np.copyto(array, _array(grad))
+                leaf.grad = _from_array(array, _dtype_of(grad))
+        elif not create_graph and type(grad) is _Tensor and _adds_in_place(previous, _array(grad)):
+            _add_into(previous, _array(grad))
+        else:
+            leaf.grad = previous + grad
+
+    def release(self) -> None:
+        pass
+
+    def __repr__(self) -> str:
+        return f"<AccumulateGrad object at {id(self):#x}>"
+
+
+def _empty_in_layout_of(like: np.ndarray) -> np.ndarray:
+    """An empty array for a leaf's gradient: with the leaf's strides when the leaf is dense
+    (a transposed leaf gets a transposed gradient), else C-contiguous; PyTorch's gradient
+    layout contract."""
+    if like.flags.c_contiguous:
+        return np.empty(like.shape, like.dtype)
+    out = np.empty_like(like)  # NumPy keeps the dims' memory order of a dense array
+    if out.strides != like.strides:  # gaps or overlaps: C order
+        return np.empty(like.shape, like.dtype)
+    return out
+
+
+def _in_layout_of(like: np.ndarray, grad: np.ndarray) -> np.ndarray:
+    """``grad`` (the engine's own array) laid out as ``_empty_in_layout_of`` says."""
+    if like.flags.c_contiguous and grad.flags.c_contiguous:
+        return grad
+    out = _empty_in_layout_of(like)
+    if out.strides == grad.strides:
+        return grad
+    np.copyto(out, grad)
+    return out
+
+
+def _adds_in_place(previous, array) -> bool:
+    """Whether a gradient ``array`` can be added into ``previous`` (a leaf's ``.grad``) in
+    place: a plain dense tensor of the same shape and dtype (as in PyTorch, also one that
+    an earlier ``create_graph`` backward left in a graph)."""
+    if type(previous) is not _Tensor:
+        return False
+    into = _array(previous)
+    return (
+        into.shape == array.shape
+        and into.dtype == array.dtype
+        and (into.flags.c_contiguous or _dense(into))
+        and into.flags.writeable
+    )
+
+
+def _add_into(previous, array) -> None:
+    """Add ``array`` into the leaf gradient ``previous`` in place (a write: its version
+    moves on, as after any in-place op)."""
+    into = _array(previous)
+    np.add(into, array, out=into)
+    _bump_version(previous)
+
+
+def _dense(array: np.ndarray) -> bool:
+    """No gaps or overlaps (in some dim order): safe to write into element by element."""
+    return np.empty_like(array).strides == array.strides and 0 not in array.strides
+
+
+def _cast(grad, dtype):
+    if grad.is_complex() and not dtype.is_complex:
+        grad = torch.real(grad)
+    return grad.to(dtype)
+
+
+def _leaf_edge(tensor) -> tuple:
+    """The edge to a leaf's AccumulateGrad node (made on first use, shared by every graph
+    that uses the leaf while it lives)."""
+    meta = leaf_meta(tensor)
+    leaf_edge = meta.edge
+    if leaf_edge is None:
+        leaf_edge = meta.edge = (AccumulateGrad(meta.tensor), 0)
+    return leaf_edge
+
+
+def _existing_accumulator(tensor):
+    meta = leaf_meta(tensor, create=False)
+    return None if meta is None or meta.edge is None else meta.edge[0]
+
+
+_node_classes: dict[str, type] = {}
+
+
+def _not_implemented_name(self) -> str:
+    return "torch::autograd::NotImplemented"  # PyTorch's name() of such nodes
+
+
+def _node_class(op_name: str) -> type:
+    """The node class of an op, named as PyTorch names it (``AddBackward0``); one per op
+    (ops sharing a name differ in their array formulas)."""
+    cls = _node_classes.get(op_name)
+    if cls is None:
+        derivative = DERIVATIVES[op_name]
+        namespace = {"__slots__": ()}
+        formulas = ARRAY_FORMULAS.get(op_name)
+        if formulas is not None and not derivative.variadic:
+            namespace["_array_formulas"] = formulas
+        namespace["_derivative"] = derivative
+        base = Node
+        if derivative.outputs > 1:
+            namespace["_num_outputs"] = derivative.outputs
+            base = MultiOutputNode
+        if derivative.node_name == "NotImplemented":
+            namespace["name"] = _not_implemented_name
+        cls = _node_classes[op_name] = type(derivative.node_name, (base,), namespace)
+    return cls
+
+
+def edge(x):
+    """The edge of the graph that a tensor argument contributes: (node, output index)."""
+    if not isinstance(x, _Tensor) or not _requires_grad(x):
+        return _NO_EDGE
+    fn = _grad_fn(x)
+    if _view_base(x) is not None and _view_version(x) != _version_counter(x)[0]:
+        # its base was written in place since its node was made (rare: imported here, as
+        # _view_history builds on this module)
+        from ._view_history import _refresh_view
+
+        fn = _refresh_view(x)
+    if fn is None:
+        meta = _leaves.get(id(x))
+        if meta is not None and meta.edge is not None and meta.tensor() is x:
+            return meta.edge
+        return _leaf_edge(x)
+    if fn._num_outputs == 1:
+        return (fn, 0)
+    return (fn, fn._output_nr(x))

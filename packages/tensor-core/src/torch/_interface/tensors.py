@@ -1,0 +1,184 @@
+"""What sibling packages may read and write of a tensor's internals (CORE_API 0.5).
+
+The ``Tensor``'s fields (its array, dtype, autograd history, version counter, view base)
+are core's data model. Siblings (torch-autograd above all, whose engine records every op
+and runs every backward) reach them only through this module, so that core may change how
+a tensor keeps them. Every name here exists since CORE_API 0.5; a later minor version
+only adds names.
+
+Readers are plain getters (``operator.attrgetter`` where one field is read): cheap enough
+for the engine's hot paths, where a sibling binds them once at import. Writers that must
+keep fields consistent with each other (a view's history and its version) do so in one
+call.
+"""
+
+from __future__ import annotations
+
+from operator import attrgetter
+
+from .._grad_mode import _state as _grad_state
+from .._tensor import Tensor
+from .._tensor import make as _make
+
+__all__ = [
+    "array",
+    "dtype_of",
+    "requires_grad",
+    "grad_fn",
+    "view_base",
+    "view_version",
+    "version_counter",
+    "version",
+    "wrap",
+    "from_array",
+    "set_history",
+    "set_requires_grad",
+    "set_version_counter",
+    "shared_version_counter",
+    "bump_version",
+    "mark_view_current",
+    "replace_data",
+    "grad_mode",
+    "alias_as",
+    "block_array_reads",
+]
+
+# ------------------------------------------------------------------------------- readers
+
+#: ``array(t)``: the array holding ``t``'s elements (a strided NumPy view on the CPU).
+#: Writing into it bypasses the version counter: call :func:`bump_version` after.
+array = attrgetter("_np")
+
+#: ``dtype_of(t)``: ``t.dtype`` without the property call.
+dtype_of = attrgetter("_dtype")
+
+#: ``requires_grad(t)``: ``t.requires_grad`` without the property call.
+requires_grad = attrgetter("_requires_grad")
+
+#: ``grad_fn(t)``: the node stored on ``t`` as it is. Unlike ``t.grad_fn`` it does not
+#: ask the engine to refresh the node of a view whose base was written in place since.
+grad_fn = attrgetter("_grad_fn")
+
+#: ``view_base(t)``: the tensor whose storage ``t`` views, or ``None`` (``t._base``).
+view_base = attrgetter("_base")
+
+#: ``view_version(t)``: the version of the shared counter when ``t``'s (a view's) node
+#: was made; a different current version means its base was written in place since.
+view_version = attrgetter("_view_version")
+
+#: ``version_counter(t)``: the one-element list that ``t`` and its views share as their
+#: version counter, or ``None`` while ``t`` was never written in place (version 0).
+version_counter = attrgetter("_version_")
+
+
+def version(t: Tensor) -> int:
+    """How many in-place writes ``t``'s memory has had (``t._version``)."""
+    counter = t._version_
+    return 0 if counter is None else counter[0]
+
+
+# ------------------------------------------------------------------------- constructors
+
+#: ``wrap(array, dtype)``: the hot-path constructor. ``array`` must be a fresh, dense,
+#: C-contiguous result that nothing else views, of ``dtype``'s NumPy type; no checks.
+wrap = _make
+
+
+#: ``from_array(array, dtype=None)``: a new tensor for a computed ``array`` of any layout
+#: (strides are made PyTorch's; a copy is made only for arrays with gaps or overlaps);
+#: ``dtype`` defaults to the array's.
+from_array = Tensor._from_array
+
+
+# ------------------------------------------------------------------------------ writers
+
+
+def set_history(t: Tensor, node) -> None:
+    """Make ``node`` the graph node that produced ``t`` and mark ``t`` as requiring grad
+    (no leaf checks: for the engine recording an op's result). A view's node is then
+    current for its counter's present version."""
+    t._grad_fn = node
+    t._requires_grad = True
+    if t._base is not None:
+        t._view_version = t._version_[0]
+
+
+def set_requires_grad(t: Tensor, flag: bool) -> None:
+    """Set ``t.requires_grad`` without the leaf and dtype checks of the public setter
+    (for an engine wiring outputs into its graph)."""
+    t._requires_grad = flag
+
+
+def set_version_counter(t: Tensor, counter: list | None) -> None:
+    """Give ``t`` the version counter ``counter`` (from :func:`shared_version_counter` of
+    another tensor): in-place writes through either are then seen by both."""
+    t._version_ = counter
+
+
+def shared_version_counter(t: Tensor) -> list:
+    """``t``'s version counter, made now if ``t`` has none yet, so that others may share
+    it (:func:`set_version_counter`)."""
+    counter = t._version_
+    if counter is None:
+        counter = t._version_ = [0]
+    return counter
+
+
+def bump_version(t: Tensor) -> None:
+    """Record an in-place write into ``t`` (after writing into :func:`array` of it)."""
+    t._bump_version()
+
+
+def mark_view_current(t: Tensor) -> None:
+    """Record that the node of view ``t`` reads its base's history as it is now."""
+    t._view_version = t._version_[0]
+
+
+def replace_data(t: Tensor, source: Tensor) -> None:
+    """Make ``t`` view ``source``'s memory, with ``source``'s shape and dtype, keeping
+    ``t``'s identity, autograd fields and version counter (``t.data = source``)."""
+    t._storage_ = source._storage_
+    t._offset_ = source._offset_
+    _ARRAY_SLOT.__set__(t, source._np)  # the slot itself: subclasses may wrap ``_np``
+    t._dtype = source._dtype
+
+
+_ARRAY_SLOT = Tensor.__dict__["_np"]
+
+
+# ---------------------------------------------------------------------------- grad mode
+
+
+def grad_mode():
+    """This thread's grad-mode state: an object whose ``enabled`` attribute is
+    ``torch.is_grad_enabled()`` (a plain attribute read, for hot checks) and may be set
+    directly, as ``torch.set_grad_enabled`` would, where a context manager costs too much
+    (restore it in a ``finally``); ``inference`` tells ``inference_mode``. The object is
+    the same for the process's life: bind it once."""
+    return _grad_state
+
+
+# ------------------------------------------------------------------- tensor subclasses
+
+
+def alias_as(cls: type, source: Tensor) -> Tensor:
+    """A new instance of the ``Tensor`` subclass ``cls`` (its ``__init__`` not called)
+    holding every field of ``source``: the same memory, dtype, autograd fields and version
+    counter (PyTorch's ``Tensor._make_subclass``; ``nn.Parameter`` and ``nn.Buffer``)."""
+    alias = object.__new__(cls)
+    for name in _FIELDS:
+        slot = Tensor.__dict__[name]
+        slot.__set__(alias, slot.__get__(source))
+    return alias
+
+
+def block_array_reads(cls: type, on_read) -> None:
+    """Make reading the array of an instance of ``cls`` (a mixin of ``Tensor``
+    subclasses) call ``on_read(t)``, which raises, so that every computation refuses it;
+    writing the array still sets it. For placeholders without data (torch-nn's
+    uninitialized parameters)."""
+    cls._np = property(on_read, _ARRAY_SLOT.__set__)
+
+
+#: the fields of a tensor (its ``__slots__`` less the weak-reference one)
+_FIELDS = tuple(name for name in Tensor.__slots__ if name != "__weakref__")
