@@ -9,7 +9,8 @@ import numpy as np
 
 from . import _dtype
 from . import _memory_format as _mf
-from ._device import device as _device_cls
+from ._interface.backends import place_fresh
+from ._interface.backends import resolve as resolve_device
 from ._tensor import Tensor, _dense_flat, make
 
 __all__ = [
@@ -42,13 +43,15 @@ def _parse_size(size, fn: str) -> tuple:
     return tuple(int(s) for s in size)
 
 
-def _check_device(device) -> None:
-    if device is not None and _device_cls(device).type != "cpu":
-        raise RuntimeError(f"device '{device}' is not available: only the CPU backend is built")
+def _check_device(device):
+    """The resolved non-CPU device a factory puts its result on, or None for the CPU."""
+    return None if device is None else resolve_device(device)
 
 
-def _finish(array: np.ndarray, dtype, requires_grad: bool) -> Tensor:
+def _finish(array: np.ndarray, dtype, requires_grad: bool, device=None) -> Tensor:
     result = Tensor._from_array(array, dtype)
+    if device is not None:
+        place_fresh(result, device)
     if requires_grad:
         result.requires_grad_(True)
     return result
@@ -104,7 +107,9 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False) -> Tensor:
         >>> torch.tensor([1.5, 2.0]).dtype
         torch.float32
     """
-    _check_device(device)
+    if device is None and isinstance(data, Tensor):
+        device = data._device  # a copy of a tensor stays on its device
+    device = _check_device(device)
     if isinstance(data, str) or data is None:
         raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
     try:
@@ -123,17 +128,22 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False) -> Tensor:
         copied = _mf.empty_array(array.shape, strides, target.np_dtype)
         with np.errstate(all="ignore"):
             np.copyto(copied, array, casting="unsafe")
-        return _finish_exact(copied, target, requires_grad)
-    return _finish(np.array(array, dtype=target.np_dtype, order="C"), target, requires_grad)
+        return _finish_exact(copied, target, requires_grad, device)
+    return _finish(np.array(array, dtype=target.np_dtype, order="C"), target, requires_grad, device)
 
 
 def as_tensor(data, dtype=None, device=None) -> Tensor:
     """Like :func:`tensor`, but shares memory with a tensor or NumPy array when no
     conversion is needed."""
-    if isinstance(data, Tensor) and (dtype is None or dtype is data.dtype):
-        return data
+    target = None if device is None else _check_device(device)
+    if isinstance(data, Tensor):
+        here = _check_device(data._device)
+        if (dtype is None or dtype is data.dtype) and (device is None or target == here):
+            return data
+        return data.to(device=data._device if device is None else device, dtype=dtype)
     if isinstance(data, np.ndarray) and (dtype is None or dtype.np_dtype == data.dtype):
-        return from_numpy(data)
+        if target is None:
+            return from_numpy(data)
     return tensor(data, dtype=dtype, device=device)
 
 
@@ -173,11 +183,11 @@ def from_numpy(ndarray: np.ndarray) -> Tensor:
 
 
 def _filled(fn, size, value, dtype, device, requires_grad):
-    _check_device(device)
+    device = _check_device(device)
     shape = _parse_size(size, fn)
     if dtype is None:
         dtype = _dtype.get_default_dtype()
-    return _finish(np.full(shape, value, dtype=dtype.np_dtype), dtype, requires_grad)
+    return _finish(np.full(shape, value, dtype=dtype.np_dtype), dtype, requires_grad, device)
 
 
 def zeros(*size, dtype=None, device=None, requires_grad=False) -> Tensor:
@@ -208,14 +218,16 @@ def empty(*size, dtype=None, device=None, requires_grad=False, memory_format=Non
         >>> torch.empty(2, 3, 4, 5, memory_format=torch.channels_last).stride()
         (60, 1, 15, 3)
     """
-    _check_device(device)
+    device = _check_device(device)
     shape = _parse_size(size, "empty")
     dtype = dtype or _dtype.get_default_dtype()
     name = _mf.format_name(memory_format, "empty", "contiguous_format")
     if name == "contiguous_format":
-        return _finish(np.empty(shape, dtype=dtype.np_dtype), dtype, requires_grad)
+        return _finish(np.empty(shape, dtype=dtype.np_dtype), dtype, requires_grad, device)
     strides = _mf.format_strides(shape, name)
-    return _finish_exact(_mf.empty_array(shape, strides, dtype.np_dtype), dtype, requires_grad)
+    return _finish_exact(
+        _mf.empty_array(shape, strides, dtype.np_dtype), dtype, requires_grad, device
+    )
 
 
 def full(size, fill_value, *, dtype=None, device=None, requires_grad=False) -> Tensor:
@@ -229,22 +241,24 @@ def _like(input: Tensor, fill, dtype, device, requires_grad, memory_format) -> T
     """A new tensor shaped like ``input``, filled with ``fill`` (None: uninitialised),
     laid out by ``memory_format`` (default ``preserve_format``: a non-overlapping and
     dense ``input``'s own strides, else dense strides in ``input``'s dim order)."""
-    _check_device(device)
     if not isinstance(input, Tensor):
         raise TypeError(f"argument 'input' must be Tensor, not {type(input).__name__}")
+    device = _check_device(input._device if device is None else device)
     dtype = dtype or input._dtype
     name = _mf.format_name(memory_format, "empty_like")
     strides = _mf.target_strides(input._np.shape, input.stride(), name)
     array = _mf.empty_array(input._np.shape, strides, dtype.np_dtype)
     if fill is not None:
         array[...] = fill
-    return _finish_exact(array, dtype, requires_grad)
+    return _finish_exact(array, dtype, requires_grad, device)
 
 
-def _finish_exact(array: np.ndarray, dtype, requires_grad: bool) -> Tensor:
+def _finish_exact(array: np.ndarray, dtype, requires_grad: bool, device=None) -> Tensor:
     """Wrap a fresh dense array keeping its strides exactly (those of size-0 and size-1
     dims too, which ``_finish`` would make contiguous)."""
     result = make(array, dtype)
+    if device is not None:
+        place_fresh(result, device)
     if requires_grad:
         result.requires_grad_(True)
     return result
@@ -297,7 +311,7 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
         >>> torch.arange(1, 2.5, 0.5)
         tensor([1.0000, 1.5000, 2.0000])
     """
-    _check_device(device)
+    device = _check_device(device)
     # 0-dim tensors count as the Python numbers they hold (an int64 one gives int64)
     start, end, step = (v.item() if isinstance(v, Tensor) else v for v in (start, end, step))
     if end is None:
@@ -315,7 +329,7 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
     values = start + step * np.arange(
         length, dtype=np.float64 if dtype.is_floating_point else np.int64
     )
-    return _finish(values.astype(dtype.np_dtype), dtype, requires_grad)
+    return _finish(values.astype(dtype.np_dtype), dtype, requires_grad, device)
 
 
 def empty_like(
@@ -389,7 +403,7 @@ def range(
     dtype = dtype or _dtype.get_default_dtype()
     count = int(np.floor((end - start) / step)) + 1
     values = start + step * np.arange(max(count, 0), dtype=np.float64)
-    return _finish(values.astype(dtype.np_dtype), dtype, requires_grad)
+    return _finish(values.astype(dtype.np_dtype), dtype, requires_grad, _check_device(device))
 
 
 def _two_sum(a, b):
@@ -496,15 +510,15 @@ def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False)
         >>> torch.linspace(0, 1, 5)
         tensor([0.0000, 0.2500, 0.5000, 0.7500, 1.0000])
     """
-    _check_device(device)
+    device = _check_device(device)
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
     dtype = dtype or _dtype.get_default_dtype()
     if steps == 1:
-        return _finish(np.array([start], dtype=dtype.np_dtype), dtype, requires_grad)
+        return _finish(np.array([start], dtype=dtype.np_dtype), dtype, requires_grad, device)
     if steps == 0:
-        return _finish(np.empty(0, dtype=dtype.np_dtype), dtype, requires_grad)
-    return _finish(_linspace_values(start, end, steps, dtype), dtype, requires_grad)
+        return _finish(np.empty(0, dtype=dtype.np_dtype), dtype, requires_grad, device)
+    return _finish(_linspace_values(start, end, steps, dtype), dtype, requires_grad, device)
 
 
 def _c_pow(base: float, exponent: float) -> float:
@@ -525,13 +539,13 @@ def logspace(
     16-bit floats), from the start for the first half and from the end for the second, and
     the power is the C library's double-precision ``pow``, cast to the output dtype.
     """
-    _check_device(device)
+    device = _check_device(device)
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
     dtype = dtype or _dtype.get_default_dtype()
     np_dtype = dtype.np_dtype
     if steps == 0:
-        return _finish(np.empty(0, dtype=np_dtype), dtype, requires_grad)
+        return _finish(np.empty(0, dtype=np_dtype), dtype, requires_grad, device)
     index = np.arange(steps, dtype=np.int64)
     first = index < steps // 2
     count = np.where(first, index, steps - 1 - index)
@@ -561,7 +575,7 @@ def logspace(
         values = np.trunc(values)
     elif np_dtype.itemsize == 2:
         values = values.astype(np.float32)  # a double reaches a 16-bit float through float
-    return _finish(values.astype(np_dtype), dtype, requires_grad)
+    return _finish(values.astype(np_dtype), dtype, requires_grad, device)
 
 
 def eye(n: int, m: int | None = None, *, dtype=None, device=None, requires_grad=False) -> Tensor:
@@ -574,29 +588,33 @@ def eye(n: int, m: int | None = None, *, dtype=None, device=None, requires_grad=
         tensor([[1, 0, 0],
                 [0, 1, 0]])
     """
-    _check_device(device)
+    device = _check_device(device)
     if n < 0 or (m is not None and m < 0):
         raise RuntimeError(f"n must be greater or equal to 0, got {min(n, m or 0)}")
     dtype = dtype or _dtype.get_default_dtype()
-    return _finish(np.eye(n, n if m is None else m, dtype=dtype.np_dtype), dtype, requires_grad)
+    return _finish(
+        np.eye(n, n if m is None else m, dtype=dtype.np_dtype), dtype, requires_grad, device
+    )
 
 
 def empty_strided(size, stride, *, dtype=None, device=None, requires_grad=False) -> Tensor:
     """An uninitialised tensor with the given sizes and strides (in elements)."""
     from ._ops.views import strided_alias
 
-    _check_device(device)
+    device = _check_device(device)
     size, stride = tuple(size), tuple(stride)
     if len(size) != len(stride):
         raise RuntimeError("mismatch in length of strides and shape")
     dtype = dtype or _dtype.get_default_dtype()
     extent = 0 if 0 in size else sum((n - 1) * s for n, s in zip(size, stride)) + 1
     holder = Tensor._from_array(np.empty(extent, dtype=dtype.np_dtype), dtype)
-    return _finish_view(strided_alias(holder, size, stride, 0), requires_grad)
+    return _finish_view(strided_alias(holder, size, stride, 0), requires_grad, device)
 
 
-def _finish_view(result: Tensor, requires_grad: bool) -> Tensor:
+def _finish_view(result: Tensor, requires_grad: bool, device=None) -> Tensor:
     result._base = None
+    if device is not None:
+        place_fresh(result, device)
     if requires_grad:
         result.requires_grad_(True)
     return result

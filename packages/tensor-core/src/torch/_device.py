@@ -4,7 +4,7 @@ from __future__ import annotations
 
 __all__ = ["device"]
 
-_KNOWN_TYPES = ("cpu", "cuda", "meta")
+_KNOWN_TYPES = ["cpu", "cuda", "meta"]  # grows with torch._interface.backends
 # every device type PyTorch's parser knows, for its error message
 _ALL_TYPES = (
     "cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, fpga, maia, xla, lazy, "
@@ -76,3 +76,14 @@ class device:
 
 
 CPU = device("cpu")
+
+
+def add_device_type(name: str) -> None:
+    """Let ``torch.device`` parse a device type a backend registered."""
+    if name not in _KNOWN_TYPES:
+        _KNOWN_TYPES.append(name)
+
+
+def remove_device_type(name: str) -> None:
+    if name in _KNOWN_TYPES and name not in ("cpu", "cuda", "meta"):
+        _KNOWN_TYPES.remove(name)

@@ -205,9 +205,13 @@ def tensor_repr(tensor, default_dtype, plain: bool = False) -> str:
     dtype and autograd suffixes and always gives the size of an empty tensor."""
     prefix = "tensor("
     array = tensor._np
+    suffixes = []
+    if type(array) is not np.ndarray and tensor.device.type != "cpu":
+        array = np.asarray(tensor.cpu()._np)
+        if not plain:
+            suffixes.append(f"device='{tensor.device}'")
     if array.dtype.name == "bfloat16":
         array = array.astype(np.float32)
-    suffixes = []
     if array.size == 0:
         body = "[]"
         if array.ndim != 1 or plain:

@@ -9,10 +9,13 @@ import numpy as np
 from . import _dtype, _grad_mode
 from ._device import CPU
 from ._interface import get_grad_engine, no_autograd_error
+from ._interface.backends import device_of_array
 from ._size import Size
 from ._storage import UntypedStorage
 
 __all__ = ["Tensor"]
+
+_ndarray = np.ndarray
 
 
 class Tensor:
@@ -38,7 +41,11 @@ class Tensor:
         "__weakref__",
     )
 
-    _device = CPU  # the only backend built so far
+    @property
+    def _device(self):
+        # the device is the array's: a CPU tensor pays one type check for other backends
+        array = self._np
+        return CPU if type(array) is _ndarray else device_of_array(array)
 
     # ---------------------------------------------------------------- construction
 
@@ -70,7 +77,7 @@ class Tensor:
             # only tensors made by _from_array have no storage yet: their array is dense
             # and starts its own memory block
             flat = _dense_flat(self._np)
-            storage = self._storage_ = UntypedStorage._wrap(flat.view(np.uint8))
+            storage = self._storage_ = UntypedStorage._wrap(flat.view(np.uint8), self._device)
         return storage
 
     @_storage.setter
@@ -293,10 +300,21 @@ class Tensor:
                 "Can't call numpy() on Tensor that requires grad. Use "
                 "tensor.detach().numpy() instead."
             )
-        return self._np
+        array = self._np
+        if type(array) is not _ndarray and self._device.type != "cpu":
+            if force:
+                return self.cpu()._np
+            raise TypeError(
+                f"can't convert {self._device} device type tensor to numpy. Use Tensor.cpu() "
+                "to copy the tensor to host memory first."
+            )
+        return array
 
     def __array__(self, dtype=None, copy=None):
-        return self._np if dtype is None else self._np.astype(dtype)
+        array = self._np
+        if type(array) is not _ndarray and self._device.type != "cpu":
+            array = self.numpy()
+        return array if dtype is None else array.astype(dtype)
 
     def tolist(self):
         if self._dtype is _dtype.bfloat16:

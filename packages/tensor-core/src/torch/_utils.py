@@ -12,6 +12,7 @@ import numpy as np
 
 from . import _dtype
 from ._interface import pickling
+from ._interface.backends import strided_view
 from ._serialization.limits import MAX_DIMS, bounded_repr
 from ._storage import TypedStorage, UntypedStorage
 from ._tensor import Tensor
@@ -70,7 +71,7 @@ def _tensor_on_storage(untyped: UntypedStorage, dtype, offset, size, stride) -> 
     itemsize = dtype.itemsize
     offset, size, stride = _check_geometry(untyped.nbytes(), itemsize, offset, size, stride)
     buffer = untyped._buffer if 0 not in size else untyped._buffer[:0]
-    array = np.ndarray(
+    array = strided_view(
         size,
         dtype.np_dtype,
         buffer,

@@ -15,6 +15,7 @@ from collections import OrderedDict
 from .. import _dtype, _layout, _utils
 from .._device import device
 from .._interface import pickling
+from .._interface.backends import backends
 from .._size import Size
 from .._storage import TypedStorage, UntypedStorage
 from .._tensor import Tensor
@@ -56,7 +57,7 @@ class StorageTable:
             storage_type = storage_class_for(dtype) or UntypedStorage
         else:
             untyped, dtype, storage_type = storage, _dtype.uint8, UntypedStorage
-        if untyped.device.type != "cpu":
+        if untyped.device.type != "cpu" and untyped.device.type not in backends():
             raise RuntimeError(f"torch.save: cannot save a storage on {untyped.device}")
         stored = self._by_id.get(id(untyped))
         if stored is None:

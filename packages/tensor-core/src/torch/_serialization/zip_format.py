@@ -21,6 +21,7 @@ import os
 
 import numpy as np
 
+from .._interface.backends import backend_of_array
 from .._storage import TypedStorage, UntypedStorage
 from . import limits, location, options
 from .limits import MAX_PICKLE_BYTES, bounded_repr
@@ -54,7 +55,10 @@ def save_zip(obj, file, prefix: str, protocol: int) -> None:
 
 
 def _contiguous_bytes(untyped: UntypedStorage) -> np.ndarray:
-    return np.ascontiguousarray(untyped._buffer)
+    buffer = untyped._buffer
+    if type(buffer) is not np.ndarray:  # a device's memory: its bytes on the host
+        buffer = backend_of_array(buffer).to_host(buffer)
+    return np.ascontiguousarray(buffer)
 
 
 def _serialization_id() -> bytes:

@@ -8,7 +8,13 @@ from ._entry import Derivative, sum_to_shape
 
 
 def _to_copy(grad, inputs, saved):
+    if grad.is_complex() and not saved[0].is_complex:  # a real input made complex
+        grad = grad.real
     return grad.to(saved[0])
+
+
+def _to_device(grad, inputs, saved):
+    return grad.to(saved[0])  # back to the device the input was on
 
 
 def _clone(grad, inputs, saved):
@@ -26,6 +32,7 @@ def _copy_src(grad, inputs, saved):
 CONVERSION = {
     # shapes and dtypes only: writing into an input afterwards leaves backward as it is
     "_to_copy": Derivative("ToCopyBackward0", (_to_copy,), saved_inputs=()),
+    "_to_device": Derivative("ToCopyBackward0", (_to_device,), saved_inputs=()),
     "clone": Derivative("CloneBackward0", (_clone,), saved_inputs=()),
     "copy_": Derivative("CopyBackwards", (_copy_self, _copy_src), saved_inputs=()),
 }
