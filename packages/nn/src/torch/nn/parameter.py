@@ -6,6 +6,7 @@ import os
 import sys
 
 import torch
+from torch._interface import tensors
 
 __all__ = ["Parameter", "Buffer", "UninitializedParameter", "UninitializedBuffer"]
 
@@ -35,12 +36,8 @@ class Parameter(torch.Tensor):
             data = torch.empty(0)
         if not isinstance(data, torch.Tensor):
             raise TypeError(f"Parameter data must be a Tensor, got {type(data).__name__}")
-        param = object.__new__(cls)
         # share storage and version counter with `data`, as a detached alias
-        alias = data.detach()
-        for slot in torch.Tensor.__slots__:
-            if slot != "__weakref__":
-                object.__setattr__(param, slot, getattr(alias, slot))
+        param = tensors.alias_as(cls, data.detach())
         param.requires_grad_(requires_grad)
         return param
 
@@ -81,11 +78,7 @@ class Buffer(torch.Tensor):
             data = torch.empty(0)
         if not isinstance(data, torch.Tensor):
             raise TypeError(f"Buffer data must be a Tensor, got {type(data).__name__}")
-        buf = object.__new__(cls)
-        alias = data.detach()
-        for slot in torch.Tensor.__slots__:
-            if slot != "__weakref__":
-                object.__setattr__(buf, slot, getattr(alias, slot))
+        buf = tensors.alias_as(cls, data.detach())
         buf.persistent = persistent
         return buf
 
@@ -94,9 +87,6 @@ class Buffer(torch.Tensor):
 
     def detach(self) -> torch.Tensor:
         return torch.Tensor.detach(self)
-
-
-_NP_SLOT = torch.Tensor.__dict__["_np"]  # the Tensor slot holding the NumPy view
 
 
 def _uninitialized_use(tensor) -> ValueError:
@@ -131,7 +121,6 @@ _GENERIC_WRAPPERS = frozenset({"method", "operator", "function", "compute"})
 
 
 def _blocked_data(self):
-    # every computation reads the NumPy view: on a tensor without a shape it raises
     raise _uninitialized_use(self)
 
 
@@ -144,8 +133,6 @@ class UninitializedTensorMixin:
 
     __slots__ = ()
     cls_to_become = None
-
-    _np = property(_blocked_data, lambda self, value: _NP_SLOT.__set__(self, value))
 
     @property
     def shape(self):
@@ -170,10 +157,7 @@ class UninitializedTensorMixin:
             device: ignored (CPU only). Default: ``None``.
             dtype: the data type. Default: the placeholder's.
         """
-        data = torch.empty(tuple(shape), dtype=dtype or self.dtype)
-        for slot in ("_storage_", "_offset_", "_dtype"):
-            object.__setattr__(self, slot, getattr(data, slot))
-        _NP_SLOT.__set__(self, data._np)
+        tensors.replace_data(self, torch.empty(tuple(shape), dtype=dtype or self.dtype))
         self.__class__ = self.cls_to_become
 
     # moves between dtypes/devices keep the placeholder (PyTorch allows these)
@@ -244,13 +228,12 @@ class UninitializedTensorMixin:
         return -1
 
 
+# every computation reads the array: on a placeholder it raises
+tensors.block_array_reads(UninitializedTensorMixin, _blocked_data)
+
+
 def _empty_alias(cls, requires_grad: bool, dtype):
-    tensor = object.__new__(cls)
-    empty = torch.empty(0, dtype=dtype)
-    for slot in torch.Tensor.__slots__:
-        if slot not in ("__weakref__", "_np"):
-            object.__setattr__(tensor, slot, getattr(empty, slot))
-    _NP_SLOT.__set__(tensor, empty._np)
+    tensor = tensors.alias_as(cls, torch.empty(0, dtype=dtype))
     if requires_grad:
         tensor.requires_grad_(True)
     return tensor

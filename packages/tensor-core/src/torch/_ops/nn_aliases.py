@@ -19,7 +19,6 @@ import torch
 
 from .._tensor import Tensor
 from . import losses, nn_functional, nn_kernels, resampling
-from ._dispatch import refuse_complex
 from .gather_scatter import _inplace
 
 __all__ = [
@@ -293,8 +292,10 @@ def rrelu(
 ) -> Tensor:
     """Leaky ReLU with the mean slope ``(lower + upper) / 2``, or when ``training`` a slope
     drawn from U(lower, upper) for each non-positive element (in float64, in order)."""
-    if not training:  # leaky_relu with the mean slope (its kernel refuses complex input)
-        refuse_complex("leaky_relu", input.dtype)
+    if not training:  # leaky_relu with the mean slope
+        if input._dtype._category == 3:  # as leaky_relu's CPU kernel
+            kind = input._dtype._legacy[:-6]
+            raise NotImplementedError(f"\"leaky_relu_cpu\" not implemented for '{kind}'")
         return torch.where(input > 0, input, input * ((lower + upper) / 2))
     with torch.no_grad():
         negative = input <= 0
