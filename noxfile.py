@@ -667,7 +667,8 @@ def package(session: nox.Session) -> None:
 
 @nox.session(tags=["ci"])
 def lint(session: nox.Session) -> None:
-    """Run ruff (lint and format) and the import-linter layering contracts."""
+    """Run ruff (lint and format), the import-linter layering contracts and the check that
+    siblings reach no private name of torch-core (tools/layering.py)."""
     session.install("ruff>=0.6", "import-linter>=2.1")
     session.run("ruff", "check", str(ROOT))
     session.run("ruff", "format", "--check", str(ROOT))
@@ -677,6 +678,8 @@ def lint(session: nox.Session) -> None:
     contracts_ini = session.run("python", str(ROOT / "tools" / "layering.py"), silent=True)
     config.write_text(contracts_ini)
     session.run("lint-imports", "--config", str(config))
+    # what import-linter cannot see: torch._C and private core names reached as attributes
+    session.run("python", str(ROOT / "tools" / "layering.py"), "--private-attributes")
 
 
 @nox.session(tags=["ci"])

@@ -75,3 +75,65 @@ def test_cache_key_follows_every_packaged_file(noxfile, tmp_path):
 def test_cache_key_names_the_kind_of_build(noxfile):
     keys = {noxfile._cache_key("tensor-core", kind, "tree", True) for kind in ("wheel", "dist")}
     assert len(keys) == 2
+
+
+# ------------------------------------------------------------- layering (tools/layering.py)
+
+layering = _load("layering_under_test", ROOT / "tools" / "layering.py")
+
+
+def _contract(text: str, name: str) -> dict[str, list[str]]:
+    """The options of one contract of an importlinter.ini, values split into lines."""
+    import configparser
+
+    config = configparser.ConfigParser()
+    config.read_string(text)
+    section = config[f"importlinter:contract:{name}"]
+    return {key: value.split() for key, value in section.items()}
+
+
+def test_siblings_may_import_only_the_interface_of_core():
+    contract = _contract(layering.render(), "private-core")
+    assert contract["type"] == ["forbidden"]
+    assert contract["allow_indirect_imports"] == ["True"]  # core's own modules may
+    assert set(contract["source_modules"]) == {
+        "torch.autograd",
+        "torch.legacy",
+        "torch.multiprocessing",
+        "torch.nn",
+        "torch.optim",
+        "torch.utils.data",
+    }
+    forbidden = contract["forbidden_modules"]
+    for private in ("torch._tensor", "torch._shared_memory", "torch._serialization"):
+        assert private in forbidden
+    assert "torch.testing._opinfo" in forbidden
+    assert not [m for m in forbidden if m.startswith("torch._interface")]
+    assert not [m for m in forbidden if not layering.is_private(m)]  # public modules stay open
+
+
+def test_private_names_beyond_import_linter_are_found():
+    import ast
+
+    code = """
+import torch
+import torch._C
+from torch import _tensor, nn
+from torch._native import kernels
+from torch._interface import sharing
+import importlib
+native = importlib.import_module("torch._native")
+grad_mode = getattr(torch, "_grad_mode")
+torch._C.adam_step()
+torch._interface.ops
+torch.nn.Linear
+"""
+    found = sorted(set(layering._uses_in(ast.parse(code))))
+    assert found == [
+        (3, "torch._C"),
+        (4, "torch._tensor"),
+        (5, "torch._native"),
+        (8, "torch._native"),
+        (9, "torch._grad_mode"),
+        (10, "torch._C"),
+    ]
