@@ -353,6 +353,7 @@ __all__ = sorted(
 _LAZY_SUBMODULES = (
     "linalg",
     "special",
+    "fft",
     "sparse",
     "cuda",
     "testing",

@@ -7,6 +7,7 @@ from . import (  # noqa: F401
     combining,
     conveniences,
     decompositions,
+    fft,
     fill,
     gather_scatter,
     householder,

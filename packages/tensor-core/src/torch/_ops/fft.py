@@ -174,6 +174,15 @@ def _check_points(n: int) -> int:
     return n
 
 
+#: PyTorch's messages for complex input of the transforms that take a real signal
+_REAL_INPUT_MESSAGES = {
+    "rfft": "rfft expects a real input tensor, but got {}",
+    "ihfft": "ihfft expects a real input tensor, but got {}",
+    "rfftn": "rfftn expects a real-valued input tensor, but got {}",
+    "ihfftn": "Only supports floating-point dtypes, but found: {}",
+}
+
+
 def _promoted(input: Tensor, require_real: bool = False, name: str = "") -> Tensor:
     """``input`` in a dtype the transforms take: integers and bool become the default
     float dtype; half precision has no CPU kernel in PyTorch either."""
@@ -184,7 +193,7 @@ def _promoted(input: Tensor, require_real: bool = False, name: str = "") -> Tens
         raise RuntimeError("MKL FFT doesn't support tensors of type: Half")
     if dtype.is_complex:
         if require_real:
-            raise RuntimeError(f"{name} expects a real input tensor, but got {dtype._legacy[:-6]}")
+            raise RuntimeError(_REAL_INPUT_MESSAGES[name].format(dtype._legacy[:-6]))
         return input
     if dtype.is_floating_point:
         return input

@@ -952,6 +952,11 @@ from ._opinfo_math import MATH_OPS  # noqa: E402
 
 op_db += MATH_OPS
 
+# torch.fft's transforms, frequencies and shifts, against numpy.fft
+from ._opinfo_fft import FFT_OPS  # noqa: E402
+
+op_db += FFT_OPS
+
 # grid_sample in every mode and the CTC loss, against point-by-point references
 from ._opinfo_losses import entries as _loss_and_sampling_entries  # noqa: E402
 

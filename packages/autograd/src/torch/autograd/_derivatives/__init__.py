@@ -13,6 +13,7 @@ from ._entry import Derivative
 from .binary_math import BINARY_MATH
 from .conversion import CONVERSION
 from .decompositions import DECOMPOSITIONS
+from .fft import FFT
 from .fill import FILL
 from .gather_scatter import GATHER_SCATTER
 from .householder import HOUSEHOLDER
@@ -52,6 +53,7 @@ DERIVATIVES: dict[str, Derivative] = {
     **INDEX_OPS,
     **MATH_EXTRAS,
     **SPECIAL,
+    **FFT,
 }
 
 
