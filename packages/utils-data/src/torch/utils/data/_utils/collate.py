@@ -75,15 +75,33 @@ def _leaf_function(elem_type: type, elem, collate_fn_map: dict | None) -> Callab
 def _collate_mapping(batch, collate_fn_map):
     elem = batch[0]
     merged = {key: collate([d[key] for d in batch], collate_fn_map=collate_fn_map) for key in elem}
+    return _like_mapping(elem, merged)
+
+
+def _like_mapping(original, values: dict):
+    """``values`` in the mapping type of ``original``; a plain dict when that fails."""
     try:
-        if isinstance(elem, collections.abc.MutableMapping):
+        if isinstance(original, collections.abc.MutableMapping):
             # a copy keeps the mapping's own type and attributes (e.g. OrderedDict)
-            clone = copy.copy(elem)
-            clone.update(merged)
+            clone = copy.copy(original)
+            clone.update(values)
             return clone
-        return type(elem)(merged)
+        return type(original)(values)
     except TypeError:  # a mapping type that cannot be copied or rebuilt
-        return merged
+        return values
+
+
+def _like_sequence(original, items: list):
+    """``items`` in the sequence type of ``original``; a plain list when that fails."""
+    try:
+        if isinstance(original, collections.abc.MutableSequence):
+            clone = copy.copy(original)
+            for i, item in enumerate(items):
+                clone[i] = item
+            return clone
+        return type(original)(items)
+    except TypeError:  # e.g. range, which cannot be rebuilt from a list
+        return items
 
 
 def _collate_sequence(batch, collate_fn_map):
@@ -96,15 +114,7 @@ def _collate_sequence(batch, collate_fn_map):
     ]  # tuples, as PyTorch passes them
     if isinstance(elem, tuple):
         return columns  # tuples become lists, as in PyTorch
-    try:
-        if isinstance(elem, collections.abc.MutableSequence):
-            clone = copy.copy(elem)
-            for i, column in enumerate(columns):
-                clone[i] = column
-            return clone
-        return type(elem)(columns)
-    except TypeError:  # e.g. range, which cannot be rebuilt from a list
-        return columns
+    return _like_sequence(elem, columns)
 
 
 def collate_tensor_fn(batch, *, collate_fn_map: dict | None = None):
@@ -272,25 +282,8 @@ def default_convert(data: Any) -> Any:
 
 
 def _convert_mapping(data):
-    converted = {key: default_convert(data[key]) for key in data}
-    try:
-        if isinstance(data, collections.abc.MutableMapping):
-            clone = copy.copy(data)
-            clone.update(converted)
-            return clone
-        return type(data)(converted)
-    except TypeError:
-        return converted
+    return _like_mapping(data, {key: default_convert(data[key]) for key in data})
 
 
 def _convert_sequence(data):
-    converted = [default_convert(d) for d in data]
-    try:
-        if isinstance(data, collections.abc.MutableSequence):
-            clone = copy.copy(data)
-            for i, item in enumerate(converted):
-                clone[i] = item
-            return clone
-        return type(data)(converted)
-    except TypeError:
-        return converted
+    return _like_sequence(data, [default_convert(d) for d in data])
