@@ -112,8 +112,9 @@ def tensor_of():
 
 def pytest_generate_tests(metafunc):
     if "module_case" in metafunc.fixturenames:
-        family = metafunc.module.FAMILY
-        cases = [c for c in _load("modules") if c["family"] == family]
+        family = metafunc.module.FAMILY  # a family or a tuple of them
+        families = (family,) if isinstance(family, str) else family
+        cases = [c for c in _load("modules") if c["family"] in families]
         metafunc.parametrize("module_case", cases, ids=[c["source"] for c in cases])
     if "repr_case" in metafunc.fixturenames:
         prefixes = metafunc.module.REPR_PREFIXES

@@ -8,25 +8,6 @@ import pytest
 import torch
 from torch import nn
 
-FAMILY = "container"
-REPR_PREFIXES = (
-    "nn.Sequential(",
-    "nn.ModuleList(",
-    "nn.ModuleDict(",
-    "nn.ParameterList(",
-    "nn.ParameterDict(",
-    "nn.DataParallel(",
-)
-
-
-def test_forward_and_gradients_match_pytorch(module_case, check_module_case):
-    check_module_case(module_case)
-
-
-def test_repr_matches_pytorch(repr_case):
-    source, expected = repr_case
-    assert repr(eval(source)) == expected
-
 
 def test_sequential_indexing_slicing_and_editing():
     a, b, c = nn.ReLU(), nn.Tanh(), nn.Sigmoid()

@@ -8,18 +8,6 @@ from torch import nn
 from torch._interface import ops as core_ops
 from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
-FAMILY = "rnn"
-REPR_PREFIXES = ("nn.RNN(", "nn.LSTM(", "nn.GRU(", "nn.RNNCell(", "nn.LSTMCell(", "nn.GRUCell(")
-
-
-def test_forward_and_gradients_match_pytorch(module_case, check_module_case):
-    check_module_case(module_case)
-
-
-def test_repr_matches_pytorch(repr_case):
-    source, expected = repr_case
-    assert repr(eval(source)) == expected
-
 
 def test_parameter_names_follow_pytorch():
     lstm = nn.LSTM(3, 4, num_layers=2, bidirectional=True, proj_size=2)

@@ -6,18 +6,6 @@ import pytest
 import torch
 from torch import nn
 
-FAMILY = "transformer"
-REPR_PREFIXES = ("nn.MultiheadAttention(", "nn.Transformer")
-
-
-def test_forward_and_gradients_match_pytorch(module_case, check_module_case):
-    check_module_case(module_case)
-
-
-def test_repr_matches_pytorch(repr_case):
-    source, expected = repr_case
-    assert repr(eval(source)) == expected
-
 
 def test_encoder_stack_copies_the_layer():
     layer = nn.TransformerEncoderLayer(8, 2, 16)

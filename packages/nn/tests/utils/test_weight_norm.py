@@ -6,12 +6,6 @@ import pytest
 import torch
 from torch import nn
 
-FAMILY = "utils"
-
-
-def test_forward_and_gradients_match_pytorch(module_case, check_module_case):
-    check_module_case(module_case)
-
 
 def test_parameters_and_removal():
     m = nn.utils.weight_norm(nn.Linear(3, 2))
