@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .. import functional as F  # noqa: N812
 from .module import Module
+from .utils import _layer
 
 __all__ = ["Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout", "FeatureAlphaDropout"]
 
@@ -50,66 +51,38 @@ class Dropout(_DropoutNd):
     _functional = staticmethod(F.dropout)
 
 
-class Dropout1d(_DropoutNd):
-    """Zero whole channels of (N, C, L) inputs while training.
-
-    Examples::
-
-        >>> from torch import nn
-        >>> nn.Dropout1d(0.3)
-        Dropout1d(p=0.3, inplace=False)
-    """
-
-    _functional = staticmethod(F.dropout1d)
-
-
-class Dropout2d(_DropoutNd):
-    """Zero whole channels of (N, C, H, W) inputs while training.
-
-    Examples::
-
-        >>> from torch import nn
-        >>> nn.Dropout2d()
-        Dropout2d(p=0.5, inplace=False)
-    """
-
-    _functional = staticmethod(F.dropout2d)
-
-
-class Dropout3d(_DropoutNd):
-    """Zero whole channels of (N, C, D, H, W) inputs while training.
-
-    Examples::
-
-        >>> from torch import nn
-        >>> nn.Dropout3d()
-        Dropout3d(p=0.5, inplace=False)
-    """
-
-    _functional = staticmethod(F.dropout3d)
-
-
-class AlphaDropout(_DropoutNd):
-    """Dropout that keeps SELU activations' mean and variance.
-
-    Examples::
-
-        >>> from torch import nn
-        >>> nn.AlphaDropout(0.2)
-        AlphaDropout(p=0.2, inplace=False)
-    """
-
-    _functional = staticmethod(F.alpha_dropout)
-
-
-class FeatureAlphaDropout(_DropoutNd):
-    """Alpha dropout of whole channels.
-
-    Examples::
-
-        >>> from torch import nn
-        >>> nn.FeatureAlphaDropout(0.2)
-        FeatureAlphaDropout(p=0.2, inplace=False)
-    """
-
-    _functional = staticmethod(F.feature_alpha_dropout)
+Dropout1d = _layer(
+    _DropoutNd,
+    "Dropout1d",
+    "Zero whole channels of (N, C, L) inputs while training.",
+    ">>> nn.Dropout1d(0.3)\nDropout1d(p=0.3, inplace=False)",
+    _functional=staticmethod(F.dropout1d),
+)
+Dropout2d = _layer(
+    _DropoutNd,
+    "Dropout2d",
+    "Zero whole channels of (N, C, H, W) inputs while training.",
+    ">>> nn.Dropout2d()\nDropout2d(p=0.5, inplace=False)",
+    _functional=staticmethod(F.dropout2d),
+)
+Dropout3d = _layer(
+    _DropoutNd,
+    "Dropout3d",
+    "Zero whole channels of (N, C, D, H, W) inputs while training.",
+    ">>> nn.Dropout3d()\nDropout3d(p=0.5, inplace=False)",
+    _functional=staticmethod(F.dropout3d),
+)
+AlphaDropout = _layer(
+    _DropoutNd,
+    "AlphaDropout",
+    "Dropout that keeps SELU activations' mean and variance.",
+    ">>> nn.AlphaDropout(0.2)\nAlphaDropout(p=0.2, inplace=False)",
+    _functional=staticmethod(F.alpha_dropout),
+)
+FeatureAlphaDropout = _layer(
+    _DropoutNd,
+    "FeatureAlphaDropout",
+    "Alpha dropout of whole channels.",
+    ">>> nn.FeatureAlphaDropout(0.2)\nFeatureAlphaDropout(p=0.2, inplace=False)",
+    _functional=staticmethod(F.feature_alpha_dropout),
+)

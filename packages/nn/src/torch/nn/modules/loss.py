@@ -411,7 +411,22 @@ class MultiLabelSoftMarginLoss(_WeightedLoss):
         )
 
 
-class CosineEmbeddingLoss(_Loss):
+class _PairMarginLoss(_Loss):
+    """A loss of two inputs and a target of 1s and -1s, with a ``margin``."""
+
+    def __init__(
+        self, margin: float = 0.0, size_average=None, reduce=None, reduction: str = "mean"
+    ) -> None:
+        super().__init__(size_average, reduce, reduction)
+        self.margin = margin
+
+    def forward(self, input1, input2, target):
+        return self._functional(
+            input1, input2, target, margin=self.margin, reduction=self.reduction
+        )
+
+
+class CosineEmbeddingLoss(_PairMarginLoss):
     """``1 - cos(x1, x2)`` for targets 1, ``max(0, cos(x1, x2) - margin)`` for -1.
 
     Args:
@@ -426,19 +441,10 @@ class CosineEmbeddingLoss(_Loss):
         tensor(0.)
     """
 
-    def __init__(
-        self, margin: float = 0.0, size_average=None, reduce=None, reduction: str = "mean"
-    ) -> None:
-        super().__init__(size_average, reduce, reduction)
-        self.margin = margin
-
-    def forward(self, input1, input2, target):
-        return F.cosine_embedding_loss(
-            input1, input2, target, margin=self.margin, reduction=self.reduction
-        )
+    _functional = staticmethod(F.cosine_embedding_loss)
 
 
-class MarginRankingLoss(_Loss):
+class MarginRankingLoss(_PairMarginLoss):
     """``max(0, -y (x1 - x2) + margin)``.
 
     Args:
@@ -452,16 +458,7 @@ class MarginRankingLoss(_Loss):
         tensor(1.)
     """
 
-    def __init__(
-        self, margin: float = 0.0, size_average=None, reduce=None, reduction: str = "mean"
-    ) -> None:
-        super().__init__(size_average, reduce, reduction)
-        self.margin = margin
-
-    def forward(self, input1, input2, target):
-        return F.margin_ranking_loss(
-            input1, input2, target, margin=self.margin, reduction=self.reduction
-        )
+    _functional = staticmethod(F.margin_ranking_loss)
 
 
 class MultiMarginLoss(_WeightedLoss):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .. import functional as F  # noqa: N812
 from .module import Module
-from .utils import _pair, _single, _triple
+from .utils import _layer, _pair, _single, _triple
 
 __all__ = [
     "MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d",
@@ -69,39 +69,37 @@ class MaxPool1d(_MaxPoolNd):
     _functional = staticmethod(F.max_pool1d)
 
 
-class MaxPool2d(_MaxPoolNd):
-    """2-d max pooling; arguments as :class:`MaxPool1d`, ints or pairs.
+MaxPool2d = _layer(
+    _MaxPoolNd,
+    "MaxPool2d",
+    (
+        "2-d max pooling; arguments as :class:`MaxPool1d`, ints or pairs.\n"
+        "\n"
+        "    Shape:\n"
+        "        - Input: (N, C, H, W) or (C, H, W). Output: (N, C, H_out, "
+        "W_out) or (C, H_out, W_out)."
+    ),
+    (
+        ">>> nn.MaxPool2d(2)(torch.arange(16.0).reshape(1, 4, 4))\n"
+        "tensor([[[ 5.,  7.],\n"
+        "         [13., 15.]]])"
+    ),
+    _functional=staticmethod(F.max_pool2d),
+)
 
-    Shape:
-        - Input: (N, C, H, W) or (C, H, W). Output: (N, C, H_out, W_out) or (C, H_out, W_out).
 
-    Examples::
-
-        >>> import torch
-        >>> from torch import nn
-        >>> nn.MaxPool2d(2)(torch.arange(16.0).reshape(1, 4, 4))
-        tensor([[[ 5.,  7.],
-                 [13., 15.]]])
-    """
-
-    _functional = staticmethod(F.max_pool2d)
-
-
-class MaxPool3d(_MaxPoolNd):
-    """3-d max pooling; arguments as :class:`MaxPool1d`, ints or triples.
-
-    Shape:
-        - Input: (N, C, D, H, W) or (C, D, H, W).
-
-    Examples::
-
-        >>> import torch
-        >>> from torch import nn
-        >>> nn.MaxPool3d(2)(torch.ones(1, 1, 2, 2, 2)).shape
-        torch.Size([1, 1, 1, 1, 1])
-    """
-
-    _functional = staticmethod(F.max_pool3d)
+MaxPool3d = _layer(
+    _MaxPoolNd,
+    "MaxPool3d",
+    (
+        "3-d max pooling; arguments as :class:`MaxPool1d`, ints or triples.\n"
+        "\n"
+        "    Shape:\n"
+        "        - Input: (N, C, D, H, W) or (C, D, H, W)."
+    ),
+    ">>> nn.MaxPool3d(2)(torch.ones(1, 1, 2, 2, 2)).shape\ntorch.Size([1, 1, 1, 1, 1])",
+    _functional=staticmethod(F.max_pool3d),
+)
 
 
 class AvgPool1d(Module):
@@ -177,34 +175,29 @@ class _AvgPoolNd(Module):
         return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
 
 
-class AvgPool2d(_AvgPoolNd):
-    """2-d average pooling; arguments as :class:`AvgPool1d`, plus
-    ``divisor_override`` (divide by this instead of the window size).
+AvgPool2d = _layer(
+    _AvgPoolNd,
+    "AvgPool2d",
+    (
+        "2-d average pooling; arguments as :class:`AvgPool1d`, plus\n"
+        "    ``divisor_override`` (divide by this instead of the window size)."
+    ),
+    (
+        ">>> nn.AvgPool2d(2)(torch.arange(16.0).reshape(1, 4, 4))\n"
+        "tensor([[[ 2.5000,  4.5000],\n"
+        "         [10.5000, 12.5000]]])"
+    ),
+    _functional=staticmethod(F.avg_pool2d),
+)
 
-    Examples::
 
-        >>> import torch
-        >>> from torch import nn
-        >>> nn.AvgPool2d(2)(torch.arange(16.0).reshape(1, 4, 4))
-        tensor([[[ 2.5000,  4.5000],
-                 [10.5000, 12.5000]]])
-    """
-
-    _functional = staticmethod(F.avg_pool2d)
-
-
-class AvgPool3d(_AvgPoolNd):
-    """3-d average pooling; arguments as :class:`AvgPool2d`.
-
-    Examples::
-
-        >>> import torch
-        >>> from torch import nn
-        >>> nn.AvgPool3d(2)(torch.ones(1, 1, 2, 2, 2))
-        tensor([[[[[1.]]]]])
-    """
-
-    _functional = staticmethod(F.avg_pool3d)
+AvgPool3d = _layer(
+    _AvgPoolNd,
+    "AvgPool3d",
+    "3-d average pooling; arguments as :class:`AvgPool2d`.",
+    ">>> nn.AvgPool3d(2)(torch.ones(1, 1, 2, 2, 2))\ntensor([[[[[1.]]]]])",
+    _functional=staticmethod(F.avg_pool3d),
+)
 
 
 class _AdaptiveMaxPoolNd(Module):
@@ -220,47 +213,34 @@ class _AdaptiveMaxPoolNd(Module):
         return f"output_size={self.output_size}"
 
 
-class AdaptiveMaxPool1d(_AdaptiveMaxPoolNd):
-    """1-d max pooling to a fixed ``output_size`` whatever the input size.
-
-    Examples::
-
-        >>> import torch
-        >>> from torch import nn
-        >>> nn.AdaptiveMaxPool1d(2)(torch.tensor([[1.0, 3.0, 2.0, 0.0, 5.0]]))
-        tensor([[3., 5.]])
-    """
-
-    _functional = staticmethod(F.adaptive_max_pool1d)
+AdaptiveMaxPool1d = _layer(
+    _AdaptiveMaxPoolNd,
+    "AdaptiveMaxPool1d",
+    "1-d max pooling to a fixed ``output_size`` whatever the input size.",
+    ">>> nn.AdaptiveMaxPool1d(2)(torch.tensor([[1.0, 3.0, 2.0, 0.0, 5.0]]))\ntensor([[3., 5.]])",
+    _functional=staticmethod(F.adaptive_max_pool1d),
+)
 
 
-class AdaptiveMaxPool2d(_AdaptiveMaxPoolNd):
-    """2-d adaptive max pooling (``output_size`` an int, a pair, or None entries to
-    keep a dim).
-
-    Examples::
-
-        >>> import torch
-        >>> from torch import nn
-        >>> nn.AdaptiveMaxPool2d((1, 2))(torch.ones(1, 3, 5, 7)).shape
-        torch.Size([1, 3, 1, 2])
-    """
-
-    _functional = staticmethod(F.adaptive_max_pool2d)
+AdaptiveMaxPool2d = _layer(
+    _AdaptiveMaxPoolNd,
+    "AdaptiveMaxPool2d",
+    (
+        "2-d adaptive max pooling (``output_size`` an int, a pair, or None entries to\n"
+        "    keep a dim)."
+    ),
+    ">>> nn.AdaptiveMaxPool2d((1, 2))(torch.ones(1, 3, 5, 7)).shape\ntorch.Size([1, 3, 1, 2])",
+    _functional=staticmethod(F.adaptive_max_pool2d),
+)
 
 
-class AdaptiveMaxPool3d(_AdaptiveMaxPoolNd):
-    """3-d adaptive max pooling.
-
-    Examples::
-
-        >>> import torch
-        >>> from torch import nn
-        >>> nn.AdaptiveMaxPool3d(1)(torch.ones(1, 2, 3, 3, 3)).shape
-        torch.Size([1, 2, 1, 1, 1])
-    """
-
-    _functional = staticmethod(F.adaptive_max_pool3d)
+AdaptiveMaxPool3d = _layer(
+    _AdaptiveMaxPoolNd,
+    "AdaptiveMaxPool3d",
+    "3-d adaptive max pooling.",
+    ">>> nn.AdaptiveMaxPool3d(1)(torch.ones(1, 2, 3, 3, 3)).shape\ntorch.Size([1, 2, 1, 1, 1])",
+    _functional=staticmethod(F.adaptive_max_pool3d),
+)
 
 
 class _AdaptiveAvgPoolNd(Module):
@@ -275,46 +255,31 @@ class _AdaptiveAvgPoolNd(Module):
         return f"output_size={self.output_size}"
 
 
-class AdaptiveAvgPool1d(_AdaptiveAvgPoolNd):
-    """1-d average pooling to a fixed ``output_size``.
-
-    Examples::
-
-        >>> import torch
-        >>> from torch import nn
-        >>> nn.AdaptiveAvgPool1d(1)(torch.tensor([[1.0, 3.0]]))
-        tensor([[2.]])
-    """
-
-    _functional = staticmethod(F.adaptive_avg_pool1d)
+AdaptiveAvgPool1d = _layer(
+    _AdaptiveAvgPoolNd,
+    "AdaptiveAvgPool1d",
+    "1-d average pooling to a fixed ``output_size``.",
+    ">>> nn.AdaptiveAvgPool1d(1)(torch.tensor([[1.0, 3.0]]))\ntensor([[2.]])",
+    _functional=staticmethod(F.adaptive_avg_pool1d),
+)
 
 
-class AdaptiveAvgPool2d(_AdaptiveAvgPoolNd):
-    """2-d adaptive average pooling.
-
-    Examples::
-
-        >>> import torch
-        >>> from torch import nn
-        >>> nn.AdaptiveAvgPool2d((5, 7))(torch.randn(1, 64, 8, 9)).shape
-        torch.Size([1, 64, 5, 7])
-    """
-
-    _functional = staticmethod(F.adaptive_avg_pool2d)
+AdaptiveAvgPool2d = _layer(
+    _AdaptiveAvgPoolNd,
+    "AdaptiveAvgPool2d",
+    "2-d adaptive average pooling.",
+    ">>> nn.AdaptiveAvgPool2d((5, 7))(torch.randn(1, 64, 8, 9)).shape\ntorch.Size([1, 64, 5, 7])",
+    _functional=staticmethod(F.adaptive_avg_pool2d),
+)
 
 
-class AdaptiveAvgPool3d(_AdaptiveAvgPoolNd):
-    """3-d adaptive average pooling.
-
-    Examples::
-
-        >>> import torch
-        >>> from torch import nn
-        >>> nn.AdaptiveAvgPool3d(1)(torch.ones(1, 2, 3, 3, 3)).shape
-        torch.Size([1, 2, 1, 1, 1])
-    """
-
-    _functional = staticmethod(F.adaptive_avg_pool3d)
+AdaptiveAvgPool3d = _layer(
+    _AdaptiveAvgPoolNd,
+    "AdaptiveAvgPool3d",
+    "3-d adaptive average pooling.",
+    ">>> nn.AdaptiveAvgPool3d(1)(torch.ones(1, 2, 3, 3, 3)).shape\ntorch.Size([1, 2, 1, 1, 1])",
+    _functional=staticmethod(F.adaptive_avg_pool3d),
+)
 
 
 class _LPPoolNd(Module):
@@ -337,46 +302,31 @@ class _LPPoolNd(Module):
         )
 
 
-class LPPool1d(_LPPoolNd):
-    """1-d power-average pooling: ``(sum over the window of x^p)^(1/p)``.
-
-    Examples::
-
-        >>> import torch
-        >>> from torch import nn
-        >>> nn.LPPool1d(2, 2)(torch.tensor([[3.0, 4.0]]))
-        tensor([[5.]])
-    """
-
-    _functional = staticmethod(F.lp_pool1d)
+LPPool1d = _layer(
+    _LPPoolNd,
+    "LPPool1d",
+    "1-d power-average pooling: ``(sum over the window of x^p)^(1/p)``.",
+    ">>> nn.LPPool1d(2, 2)(torch.tensor([[3.0, 4.0]]))\ntensor([[5.]])",
+    _functional=staticmethod(F.lp_pool1d),
+)
 
 
-class LPPool2d(_LPPoolNd):
-    """2-d power-average pooling.
-
-    Examples::
-
-        >>> import torch
-        >>> from torch import nn
-        >>> nn.LPPool2d(1, 2)(torch.ones(1, 1, 2, 2))
-        tensor([[[[4.]]]])
-    """
-
-    _functional = staticmethod(F.lp_pool2d)
+LPPool2d = _layer(
+    _LPPoolNd,
+    "LPPool2d",
+    "2-d power-average pooling.",
+    ">>> nn.LPPool2d(1, 2)(torch.ones(1, 1, 2, 2))\ntensor([[[[4.]]]])",
+    _functional=staticmethod(F.lp_pool2d),
+)
 
 
-class LPPool3d(_LPPoolNd):
-    """3-d power-average pooling.
-
-    Examples::
-
-        >>> import torch
-        >>> from torch import nn
-        >>> nn.LPPool3d(1, 2)(torch.ones(1, 1, 2, 2, 2))
-        tensor([[[[[8.]]]]])
-    """
-
-    _functional = staticmethod(F.lp_pool3d)
+LPPool3d = _layer(
+    _LPPoolNd,
+    "LPPool3d",
+    "3-d power-average pooling.",
+    ">>> nn.LPPool3d(1, 2)(torch.ones(1, 1, 2, 2, 2))\ntensor([[[[[8.]]]]])",
+    _functional=staticmethod(F.lp_pool3d),
+)
 
 
 class _MaxUnpoolNd(Module):
@@ -396,50 +346,46 @@ class _MaxUnpoolNd(Module):
         return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
 
 
-class MaxUnpool1d(_MaxUnpoolNd):
-    """Partial inverse of :class:`MaxPool1d`: values go back to the positions of their
-    maxima, zeros elsewhere.
-
-    Examples::
-
-        >>> import torch
-        >>> from torch import nn
-        >>> out, idx = nn.MaxPool1d(2, return_indices=True)(torch.tensor([[1.0, 3.0]]))
-        >>> nn.MaxUnpool1d(2)(out, idx)
-        tensor([[0., 3.]])
-    """
-
-    _ntuple = staticmethod(_single)
-    _functional = staticmethod(F.max_unpool1d)
-
-
-class MaxUnpool2d(_MaxUnpoolNd):
-    """Partial inverse of :class:`MaxPool2d`.
-
-    Examples::
-
-        >>> import torch
-        >>> from torch import nn
-        >>> out, idx = nn.MaxPool2d(2, return_indices=True)(torch.ones(1, 1, 2, 2))
-        >>> nn.MaxUnpool2d(2)(out, idx).shape
-        torch.Size([1, 1, 2, 2])
-    """
-
-    _ntuple = staticmethod(_pair)
-    _functional = staticmethod(F.max_unpool2d)
+MaxUnpool1d = _layer(
+    _MaxUnpoolNd,
+    "MaxUnpool1d",
+    (
+        "Partial inverse of :class:`MaxPool1d`: values go back to the positions of their\n"
+        "    maxima, zeros elsewhere."
+    ),
+    (
+        ">>> out, idx = nn.MaxPool1d(2, return_indices=True)(torch.tensor([[1.0, 3.0]]))\n"
+        ">>> nn.MaxUnpool1d(2)(out, idx)\n"
+        "tensor([[0., 3.]])"
+    ),
+    _ntuple=staticmethod(_single),
+    _functional=staticmethod(F.max_unpool1d),
+)
 
 
-class MaxUnpool3d(_MaxUnpoolNd):
-    """Partial inverse of :class:`MaxPool3d`.
+MaxUnpool2d = _layer(
+    _MaxUnpoolNd,
+    "MaxUnpool2d",
+    "Partial inverse of :class:`MaxPool2d`.",
+    (
+        ">>> out, idx = nn.MaxPool2d(2, return_indices=True)(torch.ones(1, 1, 2, 2))\n"
+        ">>> nn.MaxUnpool2d(2)(out, idx).shape\n"
+        "torch.Size([1, 1, 2, 2])"
+    ),
+    _ntuple=staticmethod(_pair),
+    _functional=staticmethod(F.max_unpool2d),
+)
 
-    Examples::
 
-        >>> import torch
-        >>> from torch import nn
-        >>> out, idx = nn.MaxPool3d(2, return_indices=True)(torch.ones(1, 1, 2, 2, 2))
-        >>> nn.MaxUnpool3d(2)(out, idx).shape
-        torch.Size([1, 1, 2, 2, 2])
-    """
-
-    _ntuple = staticmethod(_triple)
-    _functional = staticmethod(F.max_unpool3d)
+MaxUnpool3d = _layer(
+    _MaxUnpoolNd,
+    "MaxUnpool3d",
+    "Partial inverse of :class:`MaxPool3d`.",
+    (
+        ">>> out, idx = nn.MaxPool3d(2, return_indices=True)(torch.ones(1, 1, 2, 2, 2))\n"
+        ">>> nn.MaxUnpool3d(2)(out, idx).shape\n"
+        "torch.Size([1, 1, 2, 2, 2])"
+    ),
+    _ntuple=staticmethod(_triple),
+    _functional=staticmethod(F.max_unpool3d),
+)
