@@ -95,20 +95,16 @@ IMPLEMENTATIONS = ("native", "reference")
 @contextlib.contextmanager
 def implementation(name: str):
     """Run the optimizers through one implementation: ``"native"`` (torch-core's
-    kernels where they serve, as by default) or ``"reference"`` (tensor ops only)."""
-    from torch.optim import _fused, _kernels
+    kernels where they serve, as by default) or ``"reference"`` (tensor ops only, as
+    under ``TORCH_OPTIM_KERNELS=0`` or on a core without native kernels)."""
+    from torch.optim import _fused
 
-    saved = _kernels.ENABLED, dict(_fused._cache)
-    if name == "reference":
-        _kernels.ENABLED = False
-    elif name == "fallback":
-        _fused._cache["kernels"] = None
+    saved = _fused.ENABLED
+    _fused.ENABLED = name != "reference"
     try:
         yield
     finally:
-        _kernels.ENABLED = saved[0]
-        _fused._cache.clear()
-        _fused._cache.update(saved[1])
+        _fused.ENABLED = saved
 
 
 def path_digests(label: str, dtype: str) -> list:

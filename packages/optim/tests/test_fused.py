@@ -1,15 +1,16 @@
-"""The fused native updates (torch._C's optimizer kernels, reached through _fused.py):
-bit for bit against real PyTorch (tools/golden/record_optim.py), against the tensor-op
-reference paths, foreach against single-tensor, version counters, and the fallbacks."""
+"""The fused native updates (torch-core's optimizer kernels, through
+torch._interface.optim): bit for bit against real PyTorch (tools/golden/record_optim.py),
+against the tensor-op reference updates, foreach against single-tensor, version counters,
+and the reference path on a core without kernels."""
 
 import numpy as np
 import pytest
-from optim_testing import bitwise_alternatives, cases_optim, problems
+from optim_testing import bitwise_alternatives, cases_optim, implementation, problems
 
 import torch
-from torch.optim import _fused, _kernels
+from torch._interface import optim as native_optim
 
-pytestmark = pytest.mark.skipif(_fused.kernels() is None, reason="no native optimizer kernels")
+pytestmark = pytest.mark.skipif(not native_optim.available(), reason="no native optimizer kernels")
 
 
 def _autograd_installed() -> bool:
@@ -35,10 +36,6 @@ def _digests(label, dtype):
     )
 
 
-def _sqrt_is_pytorchs() -> bool:
-    return torch._native.optim_sqrt_is_pytorchs()
-
-
 @pytest.mark.parametrize("label,dtype", CASES)
 def test_steps_match_pytorch_bit_for_bit(golden, label, dtype):
     expected = golden("fused_steps")[f"{label}/{dtype}"]
@@ -46,7 +43,7 @@ def test_steps_match_pytorch_bit_for_bit(golden, label, dtype):
     for step, (g, e) in enumerate(zip(got, expected)):
         np.testing.assert_allclose(g["head"], e["head"], rtol=1e-6, err_msg=f"step {step + 1}")
         np.testing.assert_allclose(g["sum"], e["sum"], rtol=1e-6, err_msg=f"step {step + 1}")
-    if not _sqrt_is_pytorchs():
+    if not native_optim.sqrt_is_pytorchs():
         pytest.skip("MKL's sqrt is not loaded: results agree to about one ulp, not bitwise")
     # PyTorch's own digests differ between CPUs (MKL dispatch): one recorded machine's
     digests = [g["sha256"] for g in got]
@@ -55,12 +52,12 @@ def test_steps_match_pytorch_bit_for_bit(golden, label, dtype):
 
 
 @pytest.mark.parametrize("label", list(cases_optim.FUSED))
-def test_native_and_tensor_op_paths_agree_to_rounding(monkeypatch, label):
+def test_native_and_tensor_op_paths_agree_to_rounding(label):
     # PyTorch's kernels fuse some multiply-adds and core's tensor ops do not: the paths
     # differ in the last bits only
     native = _digests(label, "float32")
-    monkeypatch.setattr(_kernels, "ENABLED", False)
-    reference = _digests(label, "float32")
+    with implementation("reference"):
+        reference = _digests(label, "float32")
     for n, r in zip(native, reference):
         np.testing.assert_allclose(n["head"], r["head"], rtol=1e-6, atol=1e-7)
         np.testing.assert_allclose(n["sum"], r["sum"], rtol=1e-6)
@@ -141,14 +138,13 @@ def test_version_counters_count_the_in_place_writes(name, options, param_version
 @needs_autograd
 def test_parameters_requiring_grad_take_the_native_path(monkeypatch):
     calls = []
-    real = _fused.kernels()
+    real = native_optim.run
 
-    class Spy:
-        def __getattr__(self, name):
-            calls.append(name)
-            return getattr(real, name)
+    def spy(step):
+        calls.append(type(step).kernel)
+        real(step)
 
-    monkeypatch.setitem(_fused._cache, "kernels", Spy())
+    monkeypatch.setattr(native_optim, "run", spy)
     w = torch.zeros(4, requires_grad=True)
     w.grad = torch.ones(4)
     torch.optim.Adam([w]).step()
@@ -156,10 +152,9 @@ def test_parameters_requiring_grad_take_the_native_path(monkeypatch):
 
 
 @pytest.mark.parametrize("label", ["Adam/default", "SGD/momentum_dampening_wd"])
-def test_without_native_kernels_the_fallbacks_agree(golden, monkeypatch, label):
-    # an older torch-core without the kernels: Adam falls back to the NumPy kernels,
-    # the others to tensor ops
-    monkeypatch.setitem(_fused._cache, "kernels", None)
+def test_without_native_kernels_the_reference_serves(golden, monkeypatch, label):
+    # a core without the kernels (pure build): every optimizer takes its tensor-op update
+    monkeypatch.setattr(native_optim, "available", lambda: False)
     expected = golden("fused_steps")[f"{label}/float32"]
     for g, e in zip(_digests(label, "float32"), expected):
         np.testing.assert_allclose(g["head"], e["head"], rtol=1e-6, atol=1e-7)

@@ -3,7 +3,7 @@ from a state dict, bad options."""
 
 import numpy as np
 import pytest
-from optim_testing import check_resume, check_trajectory, labels
+from optim_testing import check_trajectory, labels
 
 import torch
 
@@ -43,22 +43,6 @@ def test_float32_trajectory_matches_pytorch(label):
         check_trajectory(NAME, label, rtol=FLOAT32_RTOL[label], atol=1e-6)
     else:
         check_trajectory(NAME, label, rtol=5e-3, atol=1e-4, steps=10)
-
-
-@pytest.mark.parametrize("label", labels(NAME))
-def test_resume_from_state_dict_equals_never_stopping(label):
-    check_resume(NAME, label)
-
-
-@pytest.mark.parametrize(
-    "kwargs,match",
-    [
-        (dict(lr=-1), "Invalid learning rate"),
-    ],
-)
-def test_bad_options_raise_value_error(kwargs, match):
-    with pytest.raises(ValueError, match=match):
-        torch.optim.LBFGS([torch.zeros(1)], **kwargs)
 
 
 def _autograd_installed() -> bool:

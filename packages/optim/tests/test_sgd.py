@@ -45,20 +45,6 @@ def test_param_groups_and_zero_grad():
     assert a.grad is None
 
 
-@pytest.mark.parametrize(
-    "kwargs,match",
-    [
-        (dict(lr=-1), "Invalid learning rate: -1"),
-        (dict(lr=0.1, momentum=-0.5), "Invalid momentum value"),
-        (dict(lr=0.1, weight_decay=-1), "Invalid weight_decay value"),
-        (dict(lr=0.1, nesterov=True), "Nesterov momentum requires"),
-    ],
-)
-def test_bad_hyper_parameters(kwargs, match):
-    with pytest.raises(ValueError, match=match):
-        torch.optim.SGD([torch.zeros(1)], **kwargs)
-
-
 def test_bad_params():
     with pytest.raises(ValueError, match="empty parameter list"):
         torch.optim.SGD([], lr=0.1)
@@ -67,17 +53,3 @@ def test_bad_params():
     w = torch.zeros(1)
     with pytest.raises(ValueError, match="more than one parameter group"):
         torch.optim.SGD([{"params": [w]}, {"params": [w]}], lr=0.1)
-
-
-@pytest.mark.parametrize("label", ["plain", "momentum", "dampening_wd", "nesterov", "maximize"])
-def test_two_parameter_trajectory_matches_pytorch(label):
-    from optim_testing import check_trajectory
-
-    check_trajectory("SGD", label)
-
-
-@pytest.mark.parametrize("label", ["plain", "momentum", "dampening_wd", "nesterov", "maximize"])
-def test_resume_from_state_dict_equals_never_stopping(label):
-    from optim_testing import check_resume
-
-    check_resume("SGD", label)

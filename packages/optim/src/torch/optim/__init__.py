@@ -7,24 +7,25 @@ grad-mode switches.
 
 from torch._interface import require_core_api
 
-from . import lr_scheduler
-from ._version import __version__
-from .adadelta import Adadelta
-from .adagrad import Adagrad
-from .adam import Adam
-from .adamax import Adamax
-from .adamw import AdamW
-from .asgd import ASGD
-from .lbfgs import LBFGS
-from .nadam import NAdam
-from .optimizer import Optimizer
-from .radam import RAdam
-from .rmsprop import RMSprop
-from .rprop import Rprop
-from .sgd import SGD
-from .sparse_adam import SparseAdam
+# checked before the submodules load: they use the interface's optim kernels (0.5)
+require_core_api(0, 5, "torch-optim")
 
-require_core_api(0, 1, "torch-optim")
+from . import lr_scheduler  # noqa: E402
+from ._version import __version__  # noqa: E402
+from .adadelta import Adadelta  # noqa: E402
+from .adagrad import Adagrad  # noqa: E402
+from .adam import Adam  # noqa: E402
+from .adamax import Adamax  # noqa: E402
+from .adamw import AdamW  # noqa: E402
+from .asgd import ASGD  # noqa: E402
+from .lbfgs import LBFGS  # noqa: E402
+from .nadam import NAdam  # noqa: E402
+from .optimizer import Optimizer  # noqa: E402
+from .radam import RAdam  # noqa: E402
+from .rmsprop import RMSprop  # noqa: E402
+from .rprop import Rprop  # noqa: E402
+from .sgd import SGD  # noqa: E402
+from .sparse_adam import SparseAdam  # noqa: E402
 
 __all__ = [
     "ASGD",

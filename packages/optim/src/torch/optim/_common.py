@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
 import torch
 
 __all__ = [
+    "State",
+    "zeros",
+    "counter",
     "check_min",
     "check_betas",
     "scalar_dtype",
@@ -14,6 +20,26 @@ __all__ = [
     "with_grads",
     "check_fused",
 ]
+
+
+class State(NamedTuple):
+    """One entry of an optimizer's per-parameter state: its key, its initial value
+    ``init(param, group)``, and the group option that must be truthy for it to exist
+    (``None``: always)."""
+
+    name: str
+    init: Callable[[Any, dict], Any]
+    when: str | None = None
+
+
+def zeros(name: str, when: str | None = None) -> State:
+    """A state tensor of zeros shaped like the parameter."""
+    return State(name, lambda p, group: torch.zeros_like(p), when)
+
+
+def counter(name: str = "step", value: float = 0.0) -> State:
+    """A 0-dim scalar-state tensor (see :func:`new_counter`)."""
+    return State(name, lambda p, group: new_counter(value))
 
 
 def check_min(name: str, value, low: float = 0.0) -> None:

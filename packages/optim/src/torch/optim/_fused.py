@@ -1,45 +1,32 @@
-"""The bridge to torch-core's fused optimizer kernels (``torch._native.optim_kernels``).
+"""The bridge to torch-core's native optimizer kernels (:mod:`torch._interface.optim`).
 
-Adam/AdamW, SGD, RMSprop, Adagrad, Adamax, Adadelta, NAdam and RAdam update dense,
-C-contiguous float32/float64 CPU tensors with one native call per parameter (or per dtype
-of a parameter group with ``foreach=True``): one pass over memory, rounding exactly as
+An optimizer whose algorithm declares a native kernel updates dense, C-contiguous
+float32/float64 CPU tensors with one kernel call per parameter (or per dtype of a
+parameter group with ``foreach=True``): one pass over memory, rounding exactly as
 PyTorch's single-tensor update does (tests/golden/fused_steps.json checks it bit for
-bit). Everything else takes the tensor-op path of each optimizer's file, which stays the
-reference. Older torch-core releases have no such kernels: then this module
-reports none and the optimizers fall back (Adam/AdamW to the NumPy kernels of
-:mod:`._kernels`). ``TORCH_OPTIM_KERNELS=0`` turns off both (``_kernels.ENABLED``).
-
-The kernels write through NumPy views, so the version counters are bumped here as many
-times as PyTorch's in-place ops bump them in the same update.
+bit). Everything else takes the algorithm's tensor-op reference update, which is also
+the whole story on a core without native kernels (a pure build, ``TORCH_NATIVE=0``) and
+under ``TORCH_OPTIM_KERNELS=0``.
 """
 
 from __future__ import annotations
 
-import importlib
+import os
 
 import torch
+from torch._interface import optim as native_optim
 
-from . import _kernels
+__all__ = ["ENABLED", "enabled", "batches", "sqrt_"]
 
-__all__ = ["kernels", "batches", "bump", "sqrt_"]
+#: False under ``TORCH_OPTIM_KERNELS=0``: the tensor-op reference updates only
+ENABLED = os.environ.get("TORCH_OPTIM_KERNELS", "1") != "0"
 
 _FLOATS = (torch.float32, torch.float64)
-_cache: dict = {}
 
 
-def kernels():
-    """torch._C's optimizer kernels, or None (pure core, older core, or turned off)."""
-    if not _kernels.ENABLED:
-        return None
-    if "kernels" not in _cache:
-        try:
-            native = importlib.import_module("torch._native")
-        except ImportError:
-            native = None
-        find = getattr(native, "optim_kernels", None)
-        module = find() if find is not None else None
-        _cache["kernels"] = module if hasattr(module, "adam_step") else None
-    return _cache["kernels"]
+def enabled() -> bool:
+    """Whether the native kernels serve (turned on, and torch-core has them)."""
+    return ENABLED and native_optim.available()
 
 
 def _flat(tensors) -> list | None:
@@ -61,53 +48,46 @@ def _flat(tensors) -> list | None:
     return views
 
 
-def batches(items, tensors_of, foreach: bool) -> tuple[list, list]:
-    """Split ``items`` (e.g. ``(param, state)`` pairs) into batches for one native call
-    each and the items the kernels cannot serve.
+def batches(params, states, names, foreach: bool) -> tuple[list, list]:
+    """Split the parameters of a group into batches for one kernel call each and the
+    indices of those the kernels cannot serve.
 
     Args:
-        items: the per-parameter items of one parameter group.
-        tensors_of: item -> tuple of its tensors, the parameter first.
-        foreach: one batch per dtype (the multi-tensor path) instead of one per item.
+        params: the group's parameters that have a gradient.
+        states: their states, in the same order.
+        names: the state keys the kernel reads, in its order.
+        foreach: one batch per dtype (the multi-tensor path) instead of one per parameter.
 
     Returns:
-        ``(batches, rest)``: each batch is ``(items, columns)`` where ``columns[k]`` lists
-        the flat arrays of the k-th tensor of every item; ``rest`` lists the other items.
+        ``(batches, rest)``: each batch is ``(indices, columns)`` where ``columns`` lists
+        the flat arrays of the parameters, of their gradients, then of each state key;
+        ``rest`` lists the indices of the other parameters.
     """
-    if kernels() is None:
-        return [], list(items)
+    if not enabled():
+        return [], range(len(params))
     grouped: dict = {}
-    singles, rest = [], []
-    for item in items:
-        views = _flat(tensors_of(item))
+    out, rest = [], []
+    for i, (p, state) in enumerate(zip(params, states)):
+        views = _flat((p, p.grad, *[state[name] for name in names]))
         if views is None:
-            rest.append(item)
+            rest.append(i)
         elif foreach:
             chosen, rows = grouped.setdefault(views[0].dtype.char, ([], []))
-            chosen.append(item)
+            chosen.append(i)
             rows.append(views)
         else:
-            singles.append(([item], [views]))
-    out = singles + list(grouped.values())
-    return [(chosen, [list(col) for col in zip(*rows)]) for chosen, rows in out], rest
-
-
-def bump(tensor, times: int = 1) -> None:
-    """Count ``times`` in-place writes on ``tensor``'s version counter (as PyTorch's
-    in-place ops would), so autograd's saved-tensor checks see the update."""
-    bump_once = getattr(tensor, "_bump_version", None)
-    if bump_once is not None:
-        for _ in range(times):
-            bump_once()
+            out.append(([i], [[view] for view in views]))
+    for chosen, rows in grouped.values():
+        out.append((chosen, [list(column) for column in zip(*rows)]))
+    return out, rest
 
 
 def sqrt_(tensor):
     """``tensor.sqrt_()`` with the kernels' square root (PyTorch's: MKL's VML) when they
     can serve the tensor; returns it."""
-    native = kernels()
-    views = _flat((tensor,)) if hasattr(native, "optim_sqrt_") else None
+    views = _flat((tensor,)) if enabled() else None
     if views is None:
         return tensor.sqrt_()
-    native.optim_sqrt_(views[0])
-    bump(tensor)
+    native_optim.sqrt_(views[0])
+    native_optim.mark_written(tensor)
     return tensor

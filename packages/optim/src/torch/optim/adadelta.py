@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import torch
+from torch._interface import optim as native_optim
 
-from . import _fused
-from ._common import as_float, check_min, direction, new_counter, with_grads
+from ._common import as_float, check_min, counter, direction, zeros
 from .optimizer import Optimizer
 
 __all__ = ["Adadelta"]
@@ -65,41 +64,14 @@ class Adadelta(Optimizer):
         )
         super().__init__(params, defaults)
 
-    def _state_of(self, p) -> dict:
-        state = self.state[p]
-        if not state:
-            state["step"] = new_counter()
-            state["square_avg"] = torch.zeros_like(p)
-            state["acc_delta"] = torch.zeros_like(p)
-        return state
+    _state_spec = (counter(), zeros("square_avg"), zeros("acc_delta"))
+    _kernel = native_optim.AdadeltaStep
 
-    @torch.no_grad()
-    def step(self, closure=None):
-        """One Adadelta update of every parameter that has a gradient.
+    def _kernel_state(self, group) -> tuple:
+        return ("square_avg", "acc_delta")
 
-        Args:
-            closure (callable, optional): re-evaluates the model and returns the loss.
-        """
-        loss = self._eval_closure(closure)
-        for group in self.param_groups:
-            items = [(p, self._state_of(p)) for p in with_grads(group, "Adadelta")]
-            for _, state in items:
-                state["step"] += 1
-            _adadelta_group(items, group)
-        return loss
-
-
-def _adadelta_group(items, group) -> None:
-    """Update every ``(param, state)`` of a group: by the fused native kernel where it
-    applies (one call per parameter, or per dtype with ``foreach=True``), else with tensor
-    ops one parameter at a time."""
-    batches, rest = _fused.batches(
-        items,
-        lambda item: (item[0], item[0].grad, item[1]["square_avg"], item[1]["acc_delta"]),
-        bool(group.get("foreach")),
-    )
-    for chosen, columns in batches:
-        _fused.kernels().adadelta_step(
+    def _native(self, group, columns, scalars):
+        return native_optim.AdadeltaStep(
             *columns,
             group["rho"],
             1 - group["rho"],
@@ -108,23 +80,19 @@ def _adadelta_group(items, group) -> None:
             -as_float(group["lr"]),
             group["maximize"],
         )
-        for p, state in chosen:  # as many version bumps as PyTorch's in-place ops make
-            _fused.bump(p)
-            _fused.bump(state["square_avg"], 2)
-            _fused.bump(state["acc_delta"], 2)
-    for p, state in rest:
-        _adadelta_update(p, state, group)
 
+    def _writes(self, group, scalars) -> tuple:
+        return ((None, 1), ("square_avg", 2), ("acc_delta", 2))
 
-def _adadelta_update(p, state, group) -> None:
-    rho, eps = group["rho"], group["eps"]
-    grad = direction(p, group["maximize"])
-    if group["weight_decay"] != 0:
-        grad = grad.add(p, alpha=group["weight_decay"])
-    square_avg, acc_delta = state["square_avg"], state["acc_delta"]
-    square_avg.mul_(rho).addcmul_(grad, grad, value=1 - rho)
-    std = square_avg.add(eps).sqrt_()
-    delta = acc_delta.add(eps).sqrt_()
-    delta.div_(std).mul_(grad)
-    acc_delta.mul_(rho).addcmul_(delta, delta, value=1 - rho)
-    p.add_(delta, alpha=-as_float(group["lr"]))
+    def _reference(self, p, state, group, scalars) -> None:
+        rho, eps = group["rho"], group["eps"]
+        grad = direction(p, group["maximize"])
+        if group["weight_decay"] != 0:
+            grad = grad.add(p, alpha=group["weight_decay"])
+        square_avg, acc_delta = state["square_avg"], state["acc_delta"]
+        square_avg.mul_(rho).addcmul_(grad, grad, value=1 - rho)
+        std = square_avg.add(eps).sqrt_()
+        delta = acc_delta.add(eps).sqrt_()
+        delta.div_(std).mul_(grad)
+        acc_delta.mul_(rho).addcmul_(delta, delta, value=1 - rho)
+        p.add_(delta, alpha=-as_float(group["lr"]))

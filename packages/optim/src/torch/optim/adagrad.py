@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import torch
+from torch._interface import optim as native_optim
 
 from . import _fused
-from ._common import as_float, check_fused, check_min, direction, new_counter, with_grads
+from ._common import State, as_float, check_fused, check_min, counter, direction
 from .optimizer import Optimizer
 
 __all__ = ["Adagrad"]
@@ -75,12 +76,12 @@ class Adagrad(Optimizer):
             for p in group["params"]:
                 self._state_of(p, group)
 
-    def _state_of(self, p, group) -> dict:
-        state = self.state[p]
-        if not state:
-            state["step"] = new_counter()
-            state["sum"] = torch.full_like(p, group["initial_accumulator_value"])
-        return state
+    _state_spec = (
+        counter(),
+        State("sum", lambda p, group: torch.full_like(p, group["initial_accumulator_value"])),
+    )
+    _sparse_error = None
+    _kernel = native_optim.AdagradStep
 
     def share_memory(self) -> None:
         """Move the accumulated sums to shared memory (for Hogwild-style training)."""
@@ -88,63 +89,47 @@ class Adagrad(Optimizer):
             for p in group["params"]:
                 self.state[p]["sum"].share_memory_()
 
-    @torch.no_grad()
-    def step(self, closure=None):
-        """One Adagrad update of every parameter that has a gradient.
+    def _scalars(self, p, state, group) -> float:
+        """The decayed learning rate of the step, in double precision as PyTorch's."""
+        step = state["step"].item()
+        return as_float(group["lr"]) / (1 + (step - 1) * group["lr_decay"])
 
-        Args:
-            closure (callable, optional): re-evaluates the model and returns the loss.
-        """
-        loss = self._eval_closure(closure)
-        for group in self.param_groups:
-            items = [
-                (p, self._state_of(p, group)) for p in with_grads(group, "Adagrad", sparse_ok=True)
-            ]
-            for _, state in items:
-                state["step"] += 1
-            _adagrad_group(items, group)
-        return loss
+    def _kernel_state(self, group) -> tuple:
+        return ("sum",)
 
-
-def _clr(group, step: float) -> float:
-    """The decayed learning rate of a step, in double precision as PyTorch's."""
-    return as_float(group["lr"]) / (1 + (step - 1) * group["lr_decay"])
-
-
-def _adagrad_group(items, group) -> None:
-    """Update every ``(param, state)`` of a group: by the fused native kernel where it
-    applies (one call per parameter, or per dtype with ``foreach=True``), else with tensor
-    ops one parameter at a time."""
-    batches, rest = _fused.batches(
-        items, lambda item: (item[0], item[0].grad, item[1]["sum"]), bool(group.get("foreach"))
-    )
-    for chosen, columns in batches:
-        _fused.kernels().adagrad_step(
+    def _native(self, group, columns, clrs):
+        return native_optim.AdagradStep(
             *columns,
-            [-_clr(group, state["step"].item()) for _, state in chosen],
+            [-clr for clr in clrs],
             group["weight_decay"],
             group["eps"],
             group["maximize"],
             exact_sqrt=bool(group.get("fused")),  # as PyTorch's fused=True kernel
         )
-        for p, state in chosen:
-            _fused.bump(p)
-            _fused.bump(state["sum"])
-    for p, state in rest:
+
+    def _writes(self, group, clr) -> tuple:
+        return ((None, 1), ("sum", 1))
+
+    def _reference(self, p, state, group, clr) -> None:
         if getattr(p.grad, "is_sparse", False):
-            _adagrad_sparse_update(p, state, group)
-        else:
-            _adagrad_update(p, state, group)
+            _sparse_update(p, state, group, clr)
+            return
+        grad = direction(p, group["maximize"])
+        if group["weight_decay"] != 0:
+            grad = grad.add(p, alpha=group["weight_decay"])
+        total = state["sum"]
+        total.addcmul_(grad, grad, value=1)
+        std = total.sqrt().add_(group["eps"])
+        p.addcdiv_(grad, std, value=-clr)
 
 
-def _adagrad_sparse_update(p, state, group) -> None:
+def _sparse_update(p, state, group, clr) -> None:
     """Adagrad on the slices of ``p`` that its sparse gradient names (PyTorch's order of
     operations: the squared values enter the sum, then the step divides by the roots of
     the updated sums at those slices)."""
     grad = -p.grad if group["maximize"] else p.grad
     if group["weight_decay"] != 0:
         raise RuntimeError("weight_decay option is not compatible with sparse gradients")
-    clr = _clr(group, state["step"].item())
     # the update is not linear in the gradient: duplicate indices must be summed first
     grad = grad.coalesce()
     values = grad._values()
@@ -154,15 +139,3 @@ def _adagrad_sparse_update(p, state, group) -> None:
     total.index_put_(where, values.pow(2), accumulate=True)
     std = _fused.sqrt_(total[where]).add_(group["eps"])
     p.index_put_(where, (values / std).mul_(-clr), accumulate=True)
-
-
-def _adagrad_update(p, state, group) -> None:
-    step = state["step"].item()
-    grad = direction(p, group["maximize"])
-    if group["weight_decay"] != 0:
-        grad = grad.add(p, alpha=group["weight_decay"])
-    clr = _clr(group, step)
-    total = state["sum"]
-    total.addcmul_(grad, grad, value=1)
-    std = total.sqrt().add_(group["eps"])
-    p.addcdiv_(grad, std, value=-clr)

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import torch
+from torch._interface import optim as native_optim
 
-from . import _fused
-from ._common import as_float, check_betas, check_min, direction, new_counter, with_grads
+from ._common import as_float, check_betas, check_min, counter, direction, zeros
 from .optimizer import Optimizer
 
 __all__ = ["Adamax"]
@@ -64,69 +64,37 @@ class Adamax(Optimizer):
         )
         super().__init__(params, defaults)
 
-    def _state_of(self, p) -> dict:
-        state = self.state[p]
-        if not state:
-            state["step"] = new_counter()
-            state["exp_avg"] = torch.zeros_like(p)
-            state["exp_inf"] = torch.zeros_like(p)
-        return state
+    _state_spec = (counter(), zeros("exp_avg"), zeros("exp_inf"))
+    _kernel = native_optim.AdamaxStep
 
-    @torch.no_grad()
-    def step(self, closure=None):
-        """One Adamax update of every parameter that has a gradient.
+    def _scalars(self, p, state, group) -> float:
+        """The bias-corrected learning rate of the step."""
+        return as_float(group["lr"]) / (1 - group["betas"][0] ** state["step"].item())
 
-        Args:
-            closure (callable, optional): re-evaluates the model and returns the loss.
-        """
-        loss = self._eval_closure(closure)
-        for group in self.param_groups:
-            items = [(p, self._state_of(p)) for p in with_grads(group, "Adamax")]
-            for _, state in items:
-                state["step"] += 1
-            _adamax_group(items, group)
-        return loss
+    def _kernel_state(self, group) -> tuple:
+        return ("exp_avg", "exp_inf")
 
-
-def _adamax_group(items, group) -> None:
-    """Update every ``(param, state)`` of a group: by the fused native kernel where it
-    applies (one call per parameter, or per dtype with ``foreach=True``), else with tensor
-    ops one parameter at a time."""
-    batches, rest = _fused.batches(
-        items,
-        lambda item: (item[0], item[0].grad, item[1]["exp_avg"], item[1]["exp_inf"]),
-        bool(group.get("foreach")),
-    )
-    beta1, beta2 = group["betas"]
-    for chosen, columns in batches:
-        _fused.kernels().adamax_step(
+    def _native(self, group, columns, clrs):
+        beta1, beta2 = group["betas"]
+        return native_optim.AdamaxStep(
             *columns,
-            [-_clr(group, state["step"].item()) for _, state in chosen],
+            [-clr for clr in clrs],
             1 - beta1,
             beta2,
             group["eps"],
             group["weight_decay"],
             group["maximize"],
         )
-        for p, state in chosen:  # as many version bumps as PyTorch's in-place ops make
-            _fused.bump(p)
-            _fused.bump(state["exp_avg"])
-            _fused.bump(state["exp_inf"], 2)
-    for p, state in rest:
-        _adamax_update(p, state, group)
 
+    def _writes(self, group, clr) -> tuple:
+        return ((None, 1), ("exp_avg", 1), ("exp_inf", 2))
 
-def _clr(group, step: float) -> float:
-    return as_float(group["lr"]) / (1 - group["betas"][0] ** step)
-
-
-def _adamax_update(p, state, group) -> None:
-    beta1, beta2 = group["betas"]
-    grad = direction(p, group["maximize"])
-    if group["weight_decay"] != 0:
-        grad = grad.add(p, alpha=group["weight_decay"])
-    exp_avg, exp_inf = state["exp_avg"], state["exp_inf"]
-    exp_avg.lerp_(grad, 1 - beta1)
-    torch.maximum(exp_inf.mul_(beta2), grad.abs().add_(group["eps"]), out=exp_inf)
-    clr = _clr(group, state["step"].item())
-    p.addcdiv_(exp_avg, exp_inf, value=-clr)
+    def _reference(self, p, state, group, clr) -> None:
+        beta1, beta2 = group["betas"]
+        grad = direction(p, group["maximize"])
+        if group["weight_decay"] != 0:
+            grad = grad.add(p, alpha=group["weight_decay"])
+        exp_avg, exp_inf = state["exp_avg"], state["exp_inf"]
+        exp_avg.lerp_(grad, 1 - beta1)
+        torch.maximum(exp_inf.mul_(beta2), grad.abs().add_(group["eps"]), out=exp_inf)
+        p.addcdiv_(exp_avg, exp_inf, value=-clr)

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import torch
+from torch._interface import optim as native_optim
 
-from . import _fused
-from ._common import as_float, check_min, direction, new_counter, scalar_dtype, with_grads
+from ._common import State, as_float, check_min, counter, direction, scalar_dtype, zeros
 from .optimizer import Optimizer
 
 __all__ = ["ASGD"]
@@ -64,77 +64,53 @@ class ASGD(Optimizer):
         )
         super().__init__(params, defaults)
 
-    def _state_of(self, p, group) -> dict:
-        state = self.state[p]
-        if not state:
-            state["step"] = new_counter()
-            state["eta"] = torch.tensor(as_float(group["lr"]), dtype=scalar_dtype())
-            state["mu"] = new_counter(1.0)
-            state["ax"] = torch.zeros_like(p)
-        return state
-
-    @torch.no_grad()
-    def step(self, closure=None):
-        """One ASGD update of every parameter that has a gradient.
-
-        Args:
-            closure (callable, optional): re-evaluates the model and returns the loss.
-        """
-        loss = self._eval_closure(closure)
-        for group in self.param_groups:
-            items = [(p, self._state_of(p, group)) for p in with_grads(group, "ASGD")]
-            for _, state in items:
-                state["step"] += 1
-            _asgd_group(items, group)
-            for _, state in items:
-                _next_eta_mu(state, group)
-        return loss
-
-
-def _asgd_group(items, group) -> None:
-    """Update every ``(param, state)`` of a group: by the fused native kernel where it
-    applies (one call per parameter, or per dtype with ``foreach=True``), else with tensor
-    ops one parameter at a time."""
-    batches, rest = _fused.batches(
-        items, lambda item: (item[0], item[0].grad, item[1]["ax"]), bool(group.get("foreach"))
+    _state_spec = (
+        counter(),
+        State("eta", lambda p, group: torch.tensor(as_float(group["lr"]), dtype=scalar_dtype())),
+        counter("mu", 1.0),
+        zeros("ax"),
     )
-    lambd = group["lambd"]
-    for chosen, columns in batches:
-        etas = [state["eta"].item() for _, state in chosen]
-        _fused.kernels().asgd_step(
+    _kernel = native_optim.ASGDStep
+
+    def _scalars(self, p, state, group) -> tuple:
+        """``(eta, mu)``: this step's rate and averaging weight, from the scalar state."""
+        return state["eta"].item(), state["mu"].item()
+
+    def _kernel_state(self, group) -> tuple:
+        return ("ax",)
+
+    def _native(self, group, columns, scalars):
+        lambd = group["lambd"]
+        return native_optim.ASGDStep(
             *columns,
-            [1 - lambd * eta for eta in etas],
-            [-eta for eta in etas],
-            [state["mu"].item() for _, state in chosen],
+            [1 - lambd * eta for eta, _ in scalars],
+            [-eta for eta, _ in scalars],
+            [mu for _, mu in scalars],
             group["weight_decay"],
             group["maximize"],
         )
-        for p, state in chosen:  # as many version bumps as PyTorch's in-place ops make
-            _fused.bump(p, 2)
-            _fused.bump(state["ax"])
-    for p, state in rest:
-        _asgd_update(p, state, group)
 
+    def _writes(self, group, scalars) -> tuple:
+        return ((None, 2), ("ax", 1))
 
-def _next_eta_mu(state, group) -> None:
-    """The learning rate and averaging weight of the next step, kept in scalar-state
-    tensors (their rounding is part of the rule)."""
-    lr, lambd = as_float(group["lr"]), group["lambd"]
-    step = state["step"].item()
-    state["eta"].copy_(torch.tensor(lr / ((1 + lambd * lr * step) ** group["alpha"])))
-    state["mu"].copy_(torch.tensor(1 / max(1, step - group["t0"])))
+    def _reference(self, p, state, group, scalars) -> None:
+        eta, mu = scalars
+        grad = direction(p, group["maximize"])
+        if group["weight_decay"] != 0:
+            grad = grad.add(p, alpha=group["weight_decay"])
+        p.mul_(1 - group["lambd"] * eta)
+        p.add_(grad, alpha=-eta)
+        ax = state["ax"]
+        if mu != 1:
+            ax.add_(p.sub(ax).mul_(state["mu"]))
+        else:
+            ax.copy_(p)
 
-
-def _asgd_update(p, state, group) -> None:
-    lambd = group["lambd"]
-    grad = direction(p, group["maximize"])
-    if group["weight_decay"] != 0:
-        grad = grad.add(p, alpha=group["weight_decay"])
-    eta = state["eta"].item()
-    p.mul_(1 - lambd * eta)
-    p.add_(grad, alpha=-eta)
-    ax = state["ax"]
-    if state["mu"].item() != 1:
-        ax.add_(p.sub(ax).mul_(state["mu"]))
-    else:
-        ax.copy_(p)
+    def _finish(self, states, group) -> None:
+        """The learning rate and averaging weight of the next step, kept in scalar-state
+        tensors (their rounding is part of the rule)."""
+        lr, lambd = as_float(group["lr"]), group["lambd"]
+        for state in states:
+            step = state["step"].item()
+            state["eta"].copy_(torch.tensor(lr / ((1 + lambd * lr * step) ** group["alpha"])))
+            state["mu"].copy_(torch.tensor(1 / max(1, step - group["t0"])))

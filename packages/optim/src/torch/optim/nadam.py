@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import torch
+from torch._interface import optim as native_optim
 
-from . import _fused
-from ._common import as_float, check_betas, check_min, direction, new_counter, with_grads
+from ._common import as_float, check_betas, check_min, counter, direction, zeros
 from .optimizer import Optimizer
 
 __all__ = ["NAdam"]
@@ -73,63 +72,34 @@ class NAdam(Optimizer):
         )
         super().__init__(params, defaults)
 
-    def _state_of(self, p) -> dict:
-        state = self.state[p]
-        if not state:
-            state["step"] = new_counter()
-            state["mu_product"] = new_counter(1.0)
-            state["exp_avg"] = torch.zeros_like(p)
-            state["exp_avg_sq"] = torch.zeros_like(p)
-        return state
+    _state_spec = (counter(), counter("mu_product", 1.0), zeros("exp_avg"), zeros("exp_avg_sq"))
+    # the step is counted with the momentum product, parameter by parameter
+    _counts_steps = False
+    _kernel = native_optim.NAdamStep
 
-    @torch.no_grad()
-    def step(self, closure=None):
-        """One NAdam update of every parameter that has a gradient.
+    def _scalars(self, p, state, group) -> tuple:
+        """Count the step and update the momentum product; returns the step's Python
+        scalars ``(bias_correction2, mu, mu_next, product)`` as PyTorch computes them."""
+        beta1, beta2 = group["betas"]
+        decay = group["momentum_decay"]
+        state["step"] += 1
+        step = state["step"].item()
+        mu = beta1 * (1.0 - 0.5 * 0.96 ** (step * decay))
+        mu_next = beta1 * (1.0 - 0.5 * 0.96 ** ((step + 1) * decay))
+        # NOTE: the product of the momenta is kept in a scalar-state tensor (float32 by
+        # default) and rounded there each step, as PyTorch does
+        mu_product = state["mu_product"]
+        mu_product *= mu
+        return 1 - beta2**step, mu, mu_next, mu_product.item()
 
-        Args:
-            closure (callable, optional): re-evaluates the model and returns the loss.
-        """
-        loss = self._eval_closure(closure)
-        for group in self.param_groups:
-            items = [(p, self._state_of(p)) for p in with_grads(group, "NAdam")]
-            coefs = [_advance(state, group) for _, state in items]
-            _nadam_group(items, coefs, group)
-        return loss
+    def _kernel_state(self, group) -> tuple:
+        return ("exp_avg", "exp_avg_sq")
 
-
-def _advance(state, group) -> tuple:
-    """Count the step and update the momentum product; returns the step's Python
-    scalars ``(bias_correction2, mu, mu_next, product)`` as PyTorch computes them."""
-    beta1, beta2 = group["betas"]
-    decay = group["momentum_decay"]
-    state["step"] += 1
-    step = state["step"].item()
-    mu = beta1 * (1.0 - 0.5 * 0.96 ** (step * decay))
-    mu_next = beta1 * (1.0 - 0.5 * 0.96 ** ((step + 1) * decay))
-    # NOTE: the product of the momenta is kept in a scalar-state tensor (float32 by
-    # default) and rounded there each step, as PyTorch does
-    mu_product = state["mu_product"]
-    mu_product *= mu
-    return 1 - beta2**step, mu, mu_next, mu_product.item()
-
-
-def _nadam_group(items, coefs, group) -> None:
-    """Update every ``(param, state)`` of a group: by the fused native kernel where it
-    applies (one call per parameter, or per dtype with ``foreach=True``), else with tensor
-    ops one parameter at a time."""
-    coef_of = {id(p): c for (p, _), c in zip(items, coefs)}
-    batches, rest = _fused.batches(
-        items,
-        lambda item: (item[0], item[0].grad, item[1]["exp_avg"], item[1]["exp_avg_sq"]),
-        bool(group.get("foreach")),
-    )
-    beta1, beta2 = group["betas"]
-    lr, wd = as_float(group["lr"]), group["weight_decay"]
-    decoupled = group["decoupled_weight_decay"] and wd != 0
-    decay = 0 if wd == 0 else (2 if decoupled else 1)
-    for chosen, columns in batches:
-        steps = [coef_of[id(p)] for p, _ in chosen]
-        _fused.kernels().nadam_step(
+    def _native(self, group, columns, steps):
+        beta1, beta2 = group["betas"]
+        lr, wd = as_float(group["lr"]), group["weight_decay"]
+        decoupled = group["decoupled_weight_decay"] and wd != 0
+        return native_optim.NAdamStep(
             *columns,
             [bc2 for bc2, _, _, _ in steps],
             [-lr * (1.0 - mu) / (1.0 - product) for _, mu, _, product in steps],
@@ -141,30 +111,27 @@ def _nadam_group(items, coefs, group) -> None:
             wd,
             1 - lr * wd if decoupled else 1.0,
             group["maximize"],
-            decay,
+            0 if wd == 0 else (2 if decoupled else 1),
         )
-        for p, state in chosen:  # as many version bumps as PyTorch's in-place ops make
-            _fused.bump(p, 3 if decoupled else 2)
-            _fused.bump(state["exp_avg"])
-            _fused.bump(state["exp_avg_sq"], 2)
-    for p, state in rest:
-        _nadam_update(p, state, group, coef_of[id(p)])
 
+    def _writes(self, group, scalars) -> tuple:
+        decoupled = group["decoupled_weight_decay"] and group["weight_decay"] != 0
+        return ((None, 3 if decoupled else 2), ("exp_avg", 1), ("exp_avg_sq", 2))
 
-def _nadam_update(p, state, group, coefs) -> None:
-    beta1, beta2 = group["betas"]
-    lr, wd = as_float(group["lr"]), group["weight_decay"]
-    bias_correction2, mu, mu_next, product = coefs
-    grad = direction(p, group["maximize"])
-    if wd != 0:
-        if group["decoupled_weight_decay"]:
-            p.mul_(1 - lr * wd)
-        else:
-            grad = grad.add(p, alpha=wd)
-    exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
-    exp_avg.lerp_(grad, 1 - beta1)
-    exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
-    denom = exp_avg_sq.div(bias_correction2).sqrt().add_(group["eps"])
-    product_next = product * mu_next
-    p.addcdiv_(grad, denom, value=-lr * (1.0 - mu) / (1.0 - product))
-    p.addcdiv_(exp_avg, denom, value=(-lr * mu_next) / (1.0 - product_next))
+    def _reference(self, p, state, group, scalars) -> None:
+        beta1, beta2 = group["betas"]
+        lr, wd = as_float(group["lr"]), group["weight_decay"]
+        bias_correction2, mu, mu_next, product = scalars
+        grad = direction(p, group["maximize"])
+        if wd != 0:
+            if group["decoupled_weight_decay"]:
+                p.mul_(1 - lr * wd)
+            else:
+                grad = grad.add(p, alpha=wd)
+        exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
+        exp_avg.lerp_(grad, 1 - beta1)
+        exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
+        denom = exp_avg_sq.div(bias_correction2).sqrt().add_(group["eps"])
+        product_next = product * mu_next
+        p.addcdiv_(grad, denom, value=-lr * (1.0 - mu) / (1.0 - product))
+        p.addcdiv_(exp_avg, denom, value=(-lr * mu_next) / (1.0 - product_next))

@@ -10,7 +10,9 @@ from collections import OrderedDict, defaultdict
 from itertools import chain
 
 import torch
+from torch._interface import optim as native_optim
 
+from . import _fused
 from ._hooks import RemovableHandle
 
 __all__ = [
@@ -270,9 +272,101 @@ class Optimizer:
                         grad = p.grad = grad.detach()
                     grad.copy_(torch.zeros((), dtype=grad.dtype))
 
-    def step(self, closure=None):  # pragma: no cover - abstract
-        """One optimization step; ``closure`` re-evaluates the model and returns the loss."""
+    # ------------------------------------------------------------------ the driver
+    # An algorithm declares what differs from one optimizer to the next; the loop below
+    # (gather the parameters with gradients, create their state, count the step, batch
+    # them for the native kernel or update them one by one with tensor ops, count the
+    # kernels' writes on the version counters) is written once, here.
+
+    #: per-parameter state (:class:`._common.State`), created at a parameter's first step
+    _state_spec: tuple = ()
+    #: whether ``state["step"]`` is counted for every parameter before the updates
+    _counts_steps: bool = True
+    #: the error for a sparse gradient (``{name}``: the class); None: sparse is fine
+    _sparse_error: str | None = "{name} does not support sparse gradients"
+    #: the struct of ``torch._interface.optim`` that :meth:`_native` builds; None: no kernel
+    _kernel = None
+
+    def _scalars(self, p, state, group):
+        """The Python numbers of one parameter's update this step (shared by both
+        implementations); called once per parameter and step, after the counting."""
+        return None
+
+    def _reference(self, p, state, group, scalars) -> None:
+        """The update of one parameter in public tensor ops: the oracle of the native
+        kernel, and the path of whatever the kernel cannot serve."""
         raise NotImplementedError
+
+    def _kernel_state(self, group) -> tuple:
+        """The state keys the native kernel reads, after the parameters and gradients."""
+        return ()
+
+    def _native(self, group, columns, scalars):
+        """The :attr:`_kernel` struct updating ``columns`` (flat arrays of parameters,
+        gradients, then each :meth:`_kernel_state` key) with the per-parameter
+        ``scalars``."""
+        raise NotImplementedError
+
+    def _writes(self, group, scalars) -> tuple:
+        """``(state key or None for the parameter, count)`` of the in-place writes
+        PyTorch's update makes, which the kernel's writes are counted as."""
+        return ()
+
+    def _finish(self, states, group) -> None:
+        """Work after a group's update (e.g. the next step's scalar state)."""
+
+    def _with_grads(self, group) -> list:
+        params = [p for p in group["params"] if p.grad is not None]
+        if self._sparse_error is not None:
+            for p in params:
+                if getattr(p.grad, "is_sparse", False):
+                    raise RuntimeError(self._sparse_error.format(name=type(self).__name__))
+        return params
+
+    def _state_of(self, p, group) -> dict:
+        state = self.state[p]
+        if not state:
+            for spec in self._state_spec:
+                if spec.when is None or group[spec.when]:
+                    state[spec.name] = spec.init(p, group)
+        return state
+
+    @torch.no_grad()
+    def step(self, closure=None):
+        """One update of every parameter that has a gradient.
+
+        Args:
+            closure (callable, optional): re-evaluates the model and returns the loss,
+                which ``step`` returns.
+        """
+        if type(self)._reference is Optimizer._reference:
+            raise NotImplementedError
+        loss = self._eval_closure(closure)
+        for group in self.param_groups:
+            params = self._with_grads(group)
+            states = [self._state_of(p, group) for p in params]
+            if self._counts_steps:
+                for state in states:
+                    state["step"] += 1
+            scalars = [self._scalars(p, s, group) for p, s in zip(params, states)]
+            self._update(group, params, states, scalars)
+            self._finish(states, group)
+        return loss
+
+    def _update(self, group, params, states, scalars) -> None:
+        rest = range(len(params))
+        if self._kernel is not None:
+            names = self._kernel_state(group)
+            batches, rest = _fused.batches(params, states, names, bool(group.get("foreach")))
+            for chosen, columns in batches:
+                chosen_scalars = [scalars[i] for i in chosen]
+                native_optim.run(self._native(group, columns, chosen_scalars))
+                for i, s in zip(chosen, chosen_scalars):
+                    for name, times in self._writes(group, s):
+                        written = params[i] if name is None else states[i][name]
+                        native_optim.mark_written(written, times)
+        for i in rest:
+            self._reference(params[i], states[i], group, scalars[i])
 
     @staticmethod
     def _eval_closure(closure):
@@ -463,3 +557,7 @@ class Optimizer:
             )
             blocks.append(f"\nParameter Group {i}\n{options}")
         return self.__class__.__name__ + " (" + "".join(blocks) + ")"
+
+
+# the driver's step runs the global and per-instance hooks as subclasses' own steps do
+Optimizer.step = _with_step_hooks(Optimizer.step)

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import torch
+from torch._interface import optim as native_optim
 
-from . import _fused
-from ._common import as_float, check_betas, check_min, direction, new_counter, with_grads
+from ._common import as_float, check_betas, check_min, counter, direction, zeros
 from .optimizer import Optimizer
 
 __all__ = ["RAdam"]
@@ -69,57 +68,28 @@ class RAdam(Optimizer):
         )
         super().__init__(params, defaults)
 
-    def _state_of(self, p) -> dict:
-        state = self.state[p]
-        if not state:
-            state["step"] = new_counter()
-            state["exp_avg"] = torch.zeros_like(p)
-            state["exp_avg_sq"] = torch.zeros_like(p)
-        return state
+    _state_spec = (counter(), zeros("exp_avg"), zeros("exp_avg_sq"))
+    _kernel = native_optim.RAdamStep
 
-    @torch.no_grad()
-    def step(self, closure=None):
-        """One RAdam update of every parameter that has a gradient.
+    def _scalars(self, p, state, group) -> tuple:
+        """The Python scalars of one step: ``(bias_correction1, bias_correction2, rho_t,
+        rho_inf)``, in double precision as PyTorch computes them."""
+        beta1, beta2 = group["betas"]
+        step = state["step"].item()
+        bias_correction1 = 1 - beta1**step
+        bias_correction2 = 1 - beta2**step
+        rho_inf = 2 / (1 - beta2) - 1
+        rho_t = rho_inf - 2 * step * (beta2**step) / bias_correction2
+        return bias_correction1, bias_correction2, rho_t, rho_inf
 
-        Args:
-            closure (callable, optional): re-evaluates the model and returns the loss.
-        """
-        loss = self._eval_closure(closure)
-        for group in self.param_groups:
-            items = [(p, self._state_of(p)) for p in with_grads(group, "RAdam")]
-            for _, state in items:
-                state["step"] += 1
-            _radam_group(items, group)
-        return loss
+    def _kernel_state(self, group) -> tuple:
+        return ("exp_avg", "exp_avg_sq")
 
-
-def _scalars(group, step: float) -> tuple:
-    """The Python scalars of one step: ``(bias_correction1, bias_correction2, rho_t,
-    rho_inf)``, in double precision as PyTorch computes them."""
-    beta1, beta2 = group["betas"]
-    bias_correction1 = 1 - beta1**step
-    bias_correction2 = 1 - beta2**step
-    rho_inf = 2 / (1 - beta2) - 1
-    rho_t = rho_inf - 2 * step * (beta2**step) / bias_correction2
-    return bias_correction1, bias_correction2, rho_t, rho_inf
-
-
-def _radam_group(items, group) -> None:
-    """Update every ``(param, state)`` of a group: by the fused native kernel where it
-    applies (one call per parameter, or per dtype with ``foreach=True``), else with tensor
-    ops one parameter at a time."""
-    batches, rest = _fused.batches(
-        items,
-        lambda item: (item[0], item[0].grad, item[1]["exp_avg"], item[1]["exp_avg_sq"]),
-        bool(group.get("foreach")),
-    )
-    beta1, beta2 = group["betas"]
-    lr, wd = as_float(group["lr"]), group["weight_decay"]
-    decoupled = group["decoupled_weight_decay"] and wd != 0
-    decay = 0 if wd == 0 else (2 if decoupled else 1)
-    for chosen, columns in batches:
-        steps = [_scalars(group, state["step"].item()) for _, state in chosen]
-        _fused.kernels().radam_step(
+    def _native(self, group, columns, steps):
+        beta1, beta2 = group["betas"]
+        lr, wd = as_float(group["lr"]), group["weight_decay"]
+        decoupled = group["decoupled_weight_decay"] and wd != 0
+        return native_optim.RAdamStep(
             *columns,
             [bc1 for bc1, _, _, _ in steps],
             [bc2**0.5 for _, bc2, _, _ in steps],
@@ -136,43 +106,36 @@ def _radam_group(items, group) -> None:
             1 - lr * wd if decoupled else 1.0,
             lr,
             group["maximize"],
-            decay,
+            0 if wd == 0 else (2 if decoupled else 1),
         )
-        for p, state in chosen:  # as many version bumps as PyTorch's in-place ops make
-            _fused.bump(p, 2 if decoupled else 1)
-            _fused.bump(state["exp_avg"])
-            _fused.bump(state["exp_avg_sq"], 2)
-    for p, state in rest:
-        _radam_update(p, state, group)
+
+    def _writes(self, group, scalars) -> tuple:
+        decoupled = group["decoupled_weight_decay"] and group["weight_decay"] != 0
+        return ((None, 2 if decoupled else 1), ("exp_avg", 1), ("exp_avg_sq", 2))
+
+    def _reference(self, p, state, group, scalars) -> None:
+        beta1, beta2 = group["betas"]
+        lr, wd = as_float(group["lr"]), group["weight_decay"]
+        bias_correction1, bias_correction2, rho_t, rho_inf = scalars
+        grad = direction(p, group["maximize"])
+        if wd != 0:
+            if group["decoupled_weight_decay"]:
+                p.mul_(1 - lr * wd)
+            else:
+                grad = grad.add(p, alpha=wd)
+        exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
+        exp_avg.lerp_(grad, 1 - beta1)
+        exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
+        corrected = exp_avg / bias_correction1
+        if rho_t > 5.0:
+            # NOTE: ``number / tensor`` is ``tensor.reciprocal() * number`` in PyTorch: the
+            # same order here keeps the rounding identical
+            adaptive = exp_avg_sq.sqrt().add_(group["eps"]).reciprocal() * bias_correction2**0.5
+            p.add_(corrected * lr * adaptive * _rectification(rho_t, rho_inf), alpha=-1.0)
+        else:
+            p.add_(corrected * lr, alpha=-1.0)
 
 
 def _rectification(rho_t: float, rho_inf: float) -> float:
     ratio = (rho_t - 4) * (rho_t - 2) * rho_inf / ((rho_inf - 4) * (rho_inf - 2) * rho_t)
     return ratio**0.5
-
-
-def _radam_update(p, state, group) -> None:
-    beta1, beta2 = group["betas"]
-    lr, wd = as_float(group["lr"]), group["weight_decay"]
-    grad = direction(p, group["maximize"])
-    step = state["step"].item()
-    if wd != 0:
-        if group["decoupled_weight_decay"]:
-            p.mul_(1 - lr * wd)
-        else:
-            grad = grad.add(p, alpha=wd)
-    exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
-    exp_avg.lerp_(grad, 1 - beta1)
-    exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
-    bias_correction1 = 1 - beta1**step
-    bias_correction2 = 1 - beta2**step
-    corrected = exp_avg / bias_correction1
-    rho_inf = 2 / (1 - beta2) - 1
-    rho_t = rho_inf - 2 * step * (beta2**step) / bias_correction2
-    if rho_t > 5.0:
-        # NOTE: ``number / tensor`` is ``tensor.reciprocal() * number`` in PyTorch: the
-        # same order here keeps the rounding identical
-        adaptive = exp_avg_sq.sqrt().add_(group["eps"]).reciprocal() * bias_correction2**0.5
-        p.add_(corrected * lr * adaptive * _rectification(rho_t, rho_inf), alpha=-1.0)
-    else:
-        p.add_(corrected * lr, alpha=-1.0)

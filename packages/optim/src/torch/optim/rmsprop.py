@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import torch
+from torch._interface import optim as native_optim
 
-from . import _fused
-from ._common import as_float, check_min, direction, new_counter, with_grads
+from ._common import as_float, check_min, counter, direction, zeros
 from .optimizer import Optimizer
 
 __all__ = ["RMSprop"]
@@ -72,48 +71,22 @@ class RMSprop(Optimizer):
         )
         super().__init__(params, defaults)
 
-    def _state_of(self, p, group) -> dict:
-        state = self.state[p]
-        if not state:
-            state["step"] = new_counter()
-            state["square_avg"] = torch.zeros_like(p)
-            if group["momentum"] > 0:
-                state["momentum_buffer"] = torch.zeros_like(p)
-            if group["centered"]:
-                state["grad_avg"] = torch.zeros_like(p)
-        return state
+    _state_spec = (
+        counter(),
+        zeros("square_avg"),
+        zeros("momentum_buffer", when="momentum"),
+        zeros("grad_avg", when="centered"),
+    )
+    _kernel = native_optim.RMSpropStep
 
-    @torch.no_grad()
-    def step(self, closure=None):
-        """One RMSprop update of every parameter that has a gradient.
+    def _kernel_state(self, group) -> tuple:
+        names = ("square_avg",)
+        names += ("grad_avg",) if group["centered"] else ()
+        return names + (("momentum_buffer",) if group["momentum"] > 0 else ())
 
-        Args:
-            closure (callable, optional): re-evaluates the model and returns the loss.
-        """
-        loss = self._eval_closure(closure)
-        for group in self.param_groups:
-            items = [(p, self._state_of(p, group)) for p in with_grads(group, "RMSprop")]
-            for _, state in items:
-                state["step"] += 1
-            _rmsprop_group(items, group)
-        return loss
-
-
-def _rmsprop_group(items, group) -> None:
-    """Update every ``(param, state)`` of a group: by the fused native kernel where it
-    applies (one call per parameter, or per dtype with ``foreach=True``), else with tensor
-    ops one parameter at a time."""
-    centered, momentum = group["centered"], group["momentum"] > 0
-
-    def tensors_of(item):
-        p, state = item
-        extra = (state["grad_avg"],) if centered else ()
-        extra += (state["momentum_buffer"],) if momentum else ()
-        return (p, p.grad, state["square_avg"], *extra)
-
-    batches, rest = _fused.batches(items, tensors_of, bool(group.get("foreach")))
-    for chosen, columns in batches:
-        _fused.kernels().rmsprop_step(
+    def _native(self, group, columns, scalars):
+        centered, momentum = group["centered"], group["momentum"] > 0
+        return native_optim.RMSpropStep(
             columns[0],
             columns[1],
             columns[2],
@@ -128,34 +101,29 @@ def _rmsprop_group(items, group) -> None:
             group["maximize"],
             centered,
         )
-        for p, state in chosen:  # as many version bumps as PyTorch's in-place ops make
-            _fused.bump(p)
-            _fused.bump(state["square_avg"], 2)
-            if centered:
-                _fused.bump(state["grad_avg"])
-            if momentum:
-                _fused.bump(state["momentum_buffer"], 2)
-    for p, state in rest:
-        _rmsprop_update(p, state, group)
 
+    def _writes(self, group, scalars) -> tuple:
+        writes = ((None, 1), ("square_avg", 2))
+        writes += (("grad_avg", 1),) if group["centered"] else ()
+        return writes + ((("momentum_buffer", 2),) if group["momentum"] > 0 else ())
 
-def _rmsprop_update(p, state, group) -> None:
-    alpha, lr = group["alpha"], as_float(group["lr"])
-    grad = direction(p, group["maximize"])
-    if group["weight_decay"] != 0:
-        grad = grad.add(p, alpha=group["weight_decay"])
-    square_avg = state["square_avg"]
-    square_avg.mul_(alpha).addcmul_(grad, grad, value=1 - alpha)
-    if group["centered"]:
-        grad_avg = state["grad_avg"]
-        grad_avg.lerp_(grad, 1 - alpha)
-        avg = square_avg.addcmul(grad_avg, grad_avg, value=-1).sqrt_()
-    else:
-        avg = square_avg.sqrt()
-    avg = avg.add_(group["eps"])
-    if group["momentum"] > 0:
-        buf = state["momentum_buffer"]
-        buf.mul_(group["momentum"]).addcdiv_(grad, avg)
-        p.add_(buf, alpha=-lr)
-    else:
-        p.addcdiv_(grad, avg, value=-lr)
+    def _reference(self, p, state, group, scalars) -> None:
+        alpha, lr = group["alpha"], as_float(group["lr"])
+        grad = direction(p, group["maximize"])
+        if group["weight_decay"] != 0:
+            grad = grad.add(p, alpha=group["weight_decay"])
+        square_avg = state["square_avg"]
+        square_avg.mul_(alpha).addcmul_(grad, grad, value=1 - alpha)
+        if group["centered"]:
+            grad_avg = state["grad_avg"]
+            grad_avg.lerp_(grad, 1 - alpha)
+            avg = square_avg.addcmul(grad_avg, grad_avg, value=-1).sqrt_()
+        else:
+            avg = square_avg.sqrt()
+        avg = avg.add_(group["eps"])
+        if group["momentum"] > 0:
+            buf = state["momentum_buffer"]
+            buf.mul_(group["momentum"]).addcdiv_(grad, avg)
+            p.add_(buf, alpha=-lr)
+        else:
+            p.addcdiv_(grad, avg, value=-lr)

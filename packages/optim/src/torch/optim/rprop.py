@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import torch
 
-from ._common import as_float, check_min, direction, new_counter, with_grads
+from ._common import State, as_float, check_min, counter, direction, zeros
 from .optimizer import Optimizer
 
 __all__ = ["Rprop"]
@@ -62,38 +62,21 @@ class Rprop(Optimizer):
         )
         super().__init__(params, defaults)
 
-    def _state_of(self, p, group) -> dict:
-        state = self.state[p]
-        if not state:
-            state["step"] = new_counter()
-            state["prev"] = torch.zeros_like(p)
-            state["step_size"] = torch.full_like(p, as_float(group["lr"]))
-        return state
+    _state_spec = (
+        counter(),
+        zeros("prev"),
+        State("step_size", lambda p, group: torch.full_like(p, as_float(group["lr"]))),
+    )
 
-    @torch.no_grad()
-    def step(self, closure=None):
-        """One Rprop update of every parameter that has a gradient.
-
-        Args:
-            closure (callable, optional): re-evaluates the model and returns the loss.
-        """
-        loss = self._eval_closure(closure)
-        for group in self.param_groups:
-            for p in with_grads(group, "Rprop"):
-                _rprop_update(p, self._state_of(p, group), group)
-        return loss
-
-
-def _rprop_update(p, state, group) -> None:
-    etaminus, etaplus = group["etas"]
-    step_size_min, step_size_max = group["step_sizes"]
-    grad = direction(p, group["maximize"])
-    state["step"] += 1
-    prev, step_size = state["prev"], state["step_size"]
-    sign = grad.mul(prev).sign()
-    factor = torch.where(sign.gt(0), etaplus, torch.where(sign.lt(0), etaminus, 1.0))
-    factor = factor.to(step_size.dtype)
-    step_size.mul_(factor).clamp_(step_size_min, step_size_max)
-    grad = torch.where(factor.eq(etaminus), 0.0, grad).to(grad.dtype)
-    p.addcmul_(grad.sign(), step_size, value=-1)
-    prev.copy_(grad)
+    def _reference(self, p, state, group, scalars) -> None:
+        etaminus, etaplus = group["etas"]
+        step_size_min, step_size_max = group["step_sizes"]
+        grad = direction(p, group["maximize"])
+        prev, step_size = state["prev"], state["step_size"]
+        sign = grad.mul(prev).sign()
+        factor = torch.where(sign.gt(0), etaplus, torch.where(sign.lt(0), etaminus, 1.0))
+        factor = factor.to(step_size.dtype)
+        step_size.mul_(factor).clamp_(step_size_min, step_size_max)
+        grad = torch.where(factor.eq(etaminus), 0.0, grad).to(grad.dtype)
+        p.addcmul_(grad.sign(), step_size, value=-1)
+        prev.copy_(grad)

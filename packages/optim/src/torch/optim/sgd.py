@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import torch
+from torch._interface import optim as native_optim
 
-from . import _fused
-from ._common import as_float, check_fused, check_min, with_grads
+from ._common import as_float, check_fused, check_min
 from .optimizer import Optimizer, required
 
 __all__ = ["SGD"]
@@ -78,44 +78,29 @@ class SGD(Optimizer):
             group.setdefault("nesterov", False)
             group.setdefault("maximize", False)
 
-    @torch.no_grad()
-    def step(self, closure=None):
-        """One update of every parameter that has a gradient.
+    # the state is only the momentum buffer, which PyTorch fills with the first gradient
+    _counts_steps = False
+    _sparse_error = None
+    _kernel = native_optim.SGDStep
 
-        Args:
-            closure (callable, optional): re-evaluates the model and returns the loss,
-                which ``step`` returns.
-        """
-        loss = self._eval_closure(closure)
-        for group in self.param_groups:
-            items = [(p, self.state[p]) for p in with_grads(group, "SGD", sparse_ok=True)]
-            _sgd_group(items, group)
-        return loss
+    def _scalars(self, p, state, group) -> bool:
+        """Whether the momentum buffer is new this step: an empty one is made, which the
+        kernel fills (the reference replaces it with a copy of the gradient)."""
+        if group["momentum"] == 0 or state.get("momentum_buffer") is not None:
+            return False
+        state["momentum_buffer"] = torch.empty_like(p)
+        return True
 
+    def _kernel_state(self, group) -> tuple:
+        return ("momentum_buffer",) if group["momentum"] != 0 else ()
 
-def _sgd_group(items, group) -> None:
-    """Update every ``(param, state)`` of a group: by the fused native kernel where it
-    applies (one call per parameter, or per dtype with ``foreach=True``), else with tensor
-    ops one parameter at a time."""
-    momentum = group["momentum"]
-    if momentum != 0:
-        # a new buffer is filled by the kernel (PyTorch clones the gradient into it)
-        fresh = {id(p) for p, state in items if state.get("momentum_buffer") is None}
-        for p, state in items:
-            if id(p) in fresh:
-                state["momentum_buffer"] = torch.empty_like(p)
-
-    def tensors_of(item):
-        p, state = item
-        return (p, p.grad, state["momentum_buffer"]) if momentum != 0 else (p, p.grad)
-
-    batches, rest = _fused.batches(items, tensors_of, bool(group.get("foreach")))
-    for chosen, columns in batches:
-        _fused.kernels().sgd_step(
+    def _native(self, group, columns, fresh):
+        momentum = group["momentum"]
+        return native_optim.SGDStep(
             columns[0],
             columns[1],
             columns[2] if momentum != 0 else None,
-            [id(p) in fresh for p, _ in chosen] if momentum != 0 else [],
+            fresh if momentum != 0 else [],
             group["weight_decay"],
             momentum,
             1 - group["dampening"],
@@ -123,26 +108,22 @@ def _sgd_group(items, group) -> None:
             group["maximize"],
             group["nesterov"],
         )
-        for p, state in chosen:
-            _fused.bump(p)
-            if momentum != 0 and id(p) not in fresh:
-                _fused.bump(state["momentum_buffer"], 2)
-    for p, state in rest:
-        if momentum != 0 and id(p) in fresh:
-            del state["momentum_buffer"]
-        _sgd_update(p, state, group)
 
+    def _writes(self, group, fresh) -> tuple:
+        if group["momentum"] == 0 or fresh:
+            return ((None, 1),)
+        return ((None, 1), ("momentum_buffer", 2))
 
-def _sgd_update(p, state, group) -> None:
-    grad = p.grad if not group["maximize"] else -p.grad
-    if group["weight_decay"] != 0:
-        grad = grad.add(p, alpha=group["weight_decay"])
-    momentum = group["momentum"]
-    if momentum != 0:
-        buf = state.get("momentum_buffer")
-        if buf is None:
-            buf = state["momentum_buffer"] = grad.detach().clone()
-        else:
-            buf.mul_(momentum).add_(grad, alpha=1 - group["dampening"])
-        grad = grad.add(buf, alpha=momentum) if group["nesterov"] else buf
-    p.add_(grad, alpha=-as_float(group["lr"]))
+    def _reference(self, p, state, group, fresh) -> None:
+        grad = p.grad if not group["maximize"] else -p.grad
+        if group["weight_decay"] != 0:
+            grad = grad.add(p, alpha=group["weight_decay"])
+        momentum = group["momentum"]
+        if momentum != 0:
+            if fresh:
+                buf = state["momentum_buffer"] = grad.detach().clone()
+            else:
+                buf = state["momentum_buffer"]
+                buf.mul_(momentum).add_(grad, alpha=1 - group["dampening"])
+            grad = grad.add(buf, alpha=momentum) if group["nesterov"] else buf
+        p.add_(grad, alpha=-as_float(group["lr"]))

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import math
 
-import torch
-
 from . import _fused
-from ._common import as_float, check_betas, check_min
+from ._common import State, as_float, check_betas, check_min, zeros
 from .optimizer import Optimizer
 
 __all__ = ["SparseAdam"]
@@ -65,30 +63,21 @@ class SparseAdam(Optimizer):
                 "parameters"
             )
 
-    @torch.no_grad()
-    def step(self, closure=None):
-        """One update from the sparse gradients (dense ones raise ``RuntimeError``).
+    # ``step`` is a Python int, as in PyTorch
+    _state_spec = (State("step", lambda p, group: 0), zeros("exp_avg"), zeros("exp_avg_sq"))
+    _sparse_error = None
 
-        Args:
-            closure (callable, optional): re-evaluates the model and returns the loss.
-        """
-        loss = self._eval_closure(closure)
-        for group in self.param_groups:
-            params = [p for p in group["params"] if p.grad is not None]
-            for p in params:
-                if not getattr(p.grad, "is_sparse", False):
-                    raise RuntimeError(
-                        "SparseAdam does not support dense gradients, please consider Adam instead"
-                    )
-            for p in params:
-                state = self.state[p]
-                if not state:
-                    state["step"] = 0  # a Python int, as in PyTorch
-                    state["exp_avg"] = torch.zeros_like(p)
-                    state["exp_avg_sq"] = torch.zeros_like(p)
-                state["step"] += 1
-                _sparse_adam_update(p, state, group)
-        return loss
+    def _with_grads(self, group) -> list:
+        params = [p for p in group["params"] if p.grad is not None]
+        for p in params:
+            if not getattr(p.grad, "is_sparse", False):
+                raise RuntimeError(
+                    "SparseAdam does not support dense gradients, please consider Adam instead"
+                )
+        return params
+
+    def _reference(self, p, state, group, scalars) -> None:
+        _sparse_adam_update(p, state, group)
 
 
 def _sparse_adam_update(p, state, group) -> None:

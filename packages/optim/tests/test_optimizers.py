@@ -1,0 +1,86 @@
+"""What every optimizer is checked for, one parametrized test each: trajectories against
+real PyTorch's (tools/golden/record_optim.py) through both implementations, resuming from
+a state dict, refusals of bad options. Each optimizer's own behaviours are in its
+test_<name>.py."""
+
+import pytest
+from optim_testing import cases_optim, check_resume, check_trajectory, implementation
+
+import torch
+
+# LBFGS's trajectories need per-case tolerances (test_lbfgs.py)
+TRAJECTORIES = [
+    (name, label)
+    for name, cases in cases_optim.OPTIMIZERS.items()
+    if name != "LBFGS"
+    for label in cases
+]
+RESUMES = [(name, label) for name, cases in cases_optim.OPTIMIZERS.items() for label in cases]
+
+
+# maximizing the bowl grows ASGD's values geometrically: relative rounding accumulates
+RTOL = {"ASGD": 3e-5}
+
+
+@pytest.mark.parametrize("mode", ["native", "reference"])
+@pytest.mark.parametrize("name,label", TRAJECTORIES)
+def test_trajectory_matches_pytorch(name, label, mode):
+    with implementation(mode):
+        check_trajectory(name, label, rtol=RTOL.get(name, 1e-5))
+
+
+@pytest.mark.parametrize("name,label", RESUMES)
+def test_resume_from_state_dict_equals_never_stopping(name, label):
+    check_resume(name, label)
+
+
+BAD_OPTIONS = [
+    ("Adadelta", dict(lr=-1), "Invalid learning rate"),
+    ("Adadelta", dict(rho=1.5), "Invalid rho value: 1.5"),
+    ("Adagrad", dict(lr=-1), "Invalid learning rate"),
+    ("Adagrad", dict(lr_decay=-1), "Invalid lr_decay value"),
+    ("Adagrad", dict(initial_accumulator_value=-1), "Invalid initial_accumulator_value value"),
+    ("Adam", dict(lr=-1), "Invalid learning rate: -1"),
+    ("Adam", dict(eps=-1e-8), "Invalid epsilon value"),
+    ("Adam", dict(betas=(1.0, 0.999)), "Invalid beta parameter at index 0"),
+    ("Adam", dict(betas=(0.9, -0.1)), "Invalid beta parameter at index 1"),
+    ("Adam", dict(weight_decay=-0.1), "Invalid weight_decay value"),
+    ("Adamax", dict(lr=-1), "Invalid learning rate"),
+    ("Adamax", dict(eps=-1), "Invalid epsilon value"),
+    ("Adamax", dict(betas=(0.9, 1.5)), "Invalid beta parameter at index 1"),
+    ("AdamW", dict(lr=-0.5), "Invalid learning rate: -0.5"),
+    ("AdamW", dict(weight_decay=-1), "Invalid weight_decay value"),
+    ("ASGD", dict(lr=-1), "Invalid learning rate"),
+    ("ASGD", dict(weight_decay=-1), "Invalid weight_decay value"),
+    ("LBFGS", dict(lr=-1), "Invalid learning rate"),
+    ("NAdam", dict(lr=-1), "Invalid learning rate"),
+    ("NAdam", dict(momentum_decay=-1), "Invalid momentum_decay value"),
+    ("RAdam", dict(lr=-1), "Invalid learning rate"),
+    ("RAdam", dict(weight_decay=-1), "Invalid weight_decay value"),
+    ("RMSprop", dict(lr=-1), "Invalid learning rate"),
+    ("RMSprop", dict(alpha=-0.1), "Invalid alpha value"),
+    ("RMSprop", dict(momentum=-1), "Invalid momentum value"),
+    ("Rprop", dict(lr=-1), "Invalid learning rate"),
+    ("Rprop", dict(etas=(1.5, 1.2)), "Invalid eta values: 1.5, 1.2"),
+    ("SGD", dict(lr=-1), "Invalid learning rate: -1"),
+    ("SGD", dict(lr=0.1, momentum=-0.5), "Invalid momentum value"),
+    ("SGD", dict(lr=0.1, weight_decay=-1), "Invalid weight_decay value"),
+    ("SGD", dict(lr=0.1, nesterov=True), "Nesterov momentum requires"),
+    ("SparseAdam", dict(lr=-1), "Invalid learning rate: -1"),
+    ("SparseAdam", dict(betas=(1.0, 0.9)), "Invalid beta parameter at index 0"),
+]
+
+
+@pytest.mark.parametrize("name,kwargs,match", BAD_OPTIONS)
+def test_bad_options_raise_value_error(name, kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        getattr(torch.optim, name)([torch.zeros(1)], **kwargs)
+
+
+def test_float64_parameters_keep_float64_state():
+    w = torch.zeros(3, dtype=torch.float64)
+    w.grad = torch.ones(3, dtype=torch.float64)
+    opt = torch.optim.Adam([w])
+    opt.step()
+    assert opt.state[w]["exp_avg"].dtype == torch.float64
+    assert opt.state[w]["step"].dtype == torch.float32 and opt.state[w]["step"].item() == 1.0
