@@ -36,11 +36,19 @@ _grad_fn = _tensors.grad_fn
 _view_base = _tensors.view_base
 _version_counter = _tensors.version_counter
 _shared_version_counter = _tensors.shared_version_counter
+_saved_fields = _tensors.saved_fields
 _set_history = _tensors.set_history
 _anomaly_state = _anomaly.state
+_hooks_open = _saved_hooks._open  # how many saved_tensors_hooks blocks are open
 
 
 def _input_versions(inputs, which) -> tuple:
+    if which is None and len(inputs) == 1:  # the common unary op, without the loop
+        x = inputs[0]
+        if not isinstance(x, _Tensor):
+            return ()
+        counter = _version_counter(x)
+        return ((0, 0 if counter is None else counter[0]),)
     versions = []
     for index in range(len(inputs)) if which is None else which:
         x = inputs[index]
@@ -71,8 +79,10 @@ def _unsaved_to_meta(inputs, which) -> tuple:
 def _saved_result(output) -> tuple:
     # the result's array and version counter (made now if it has none yet: the result and
     # the node must share it), not the result (no reference cycle with its node)
-    counter = _shared_version_counter(output)
-    return (_array(output), _dtype_of(output), counter, counter[0])
+    array, dtype, counter = _saved_fields(output)
+    if counter is None:
+        counter = _shared_version_counter(output)
+    return (array, dtype, counter, counter[0])
 
 
 class Engine(GradEngine):
@@ -133,13 +143,12 @@ class Engine(GradEngine):
         node = cls(inputs, saved, edges, versions, _saved_result(output) if saves_output else None)
         if _anomaly_state.enabled:
             _anomaly.attach_trace(node)
-        _set_history(output, node)
-        if _view_base(output) is not None:
+        if _set_history(output, node) is not None:  # a view
             if cls.__name__ in _MULTI_VIEW_NODES:
                 _mark_multi_view(output, cls.__name__, saved[-1])
             elif _multi_views and _multi_view_of(source) is not None:
                 _mark_multi_view(output, cls.__name__, 0)
-        if _saved_hooks._open[0]:
+        if _hooks_open[0]:
             _pack_saved(node, output)
         if self._pending_view is not None and output is self._pending_view:
             self._pending_view = None

@@ -29,6 +29,7 @@ __all__ = [
     "view_version",
     "version_counter",
     "version",
+    "saved_fields",
     "wrap",
     "from_array",
     "set_history",
@@ -71,6 +72,12 @@ view_version = attrgetter("_view_version")
 version_counter = attrgetter("_version_")
 
 
+#: ``saved_fields(t)``: ``(array(t), dtype_of(t), version_counter(t))`` in one call: what
+#: an engine keeps of a tensor it saves, to rebuild it later with :func:`wrap` and
+#: :func:`set_version_counter` (without keeping the tensor, which references its node).
+saved_fields = attrgetter("_np", "_dtype", "_version_")
+
+
 def version(t: Tensor) -> int:
     """How many in-place writes ``t``'s memory has had (``t._version``)."""
     counter = t._version_
@@ -93,14 +100,17 @@ from_array = Tensor._from_array
 # ------------------------------------------------------------------------------ writers
 
 
-def set_history(t: Tensor, node) -> None:
+def set_history(t: Tensor, node) -> Tensor | None:
     """Make ``node`` the graph node that produced ``t`` and mark ``t`` as requiring grad
     (no leaf checks: for the engine recording an op's result). A view's node is then
-    current for its counter's present version."""
+    current for its counter's present version. Returns :func:`view_base` of ``t`` (the
+    engine treats views further; one call instead of two on its hot path)."""
     t._grad_fn = node
     t._requires_grad = True
-    if t._base is not None:
+    base = t._base
+    if base is not None:
         t._view_version = t._version_[0]
+    return base
 
 
 def set_requires_grad(t: Tensor, flag: bool) -> None:
