@@ -37,16 +37,17 @@ def describe(torch, value):
         }
     if isinstance(value, (tuple, list)):
         return [describe(torch, v) for v in value]
-    if value is None or isinstance(value, (bool, int, float, str)):
-        return _number(value)
-    return repr(value)
+    plain = value is None or isinstance(value, (bool, int, float, str))
+    return _number(value) if plain else repr(value)
 
 
 def outcome(torch, code: str, setup: str = ""):
+    """``{"value": description}``, or the exception's type and first message line."""
     try:
-        return {"value": describe(torch, evaluate(torch, code, setup))}
+        value = evaluate(torch, code, setup)
     except Exception as error:  # noqa: BLE001 - the exception is the recorded result
         return {"error": type(error).__name__, "message": str(error).split("\n")[0]}
+    return {"value": describe(torch, value)}
 
 
 def close(actual, expected, tol: float = 1e-4) -> bool:

@@ -240,12 +240,10 @@ def _as_tuple(value, name: str, arg: str) -> tuple:
     return tuple(int(v) for v in value)
 
 
-def _n_dims(input, s, dim, name: str, default_dim=None):
+def _n_dims(input, s, dim, name: str):
     """The transformed dims (wrapped, in the given order) and their sizes of an n-D
     transform; a size of -1 in ``s`` keeps the input's size."""
     _check_tensor(input, name)
-    if dim is None:
-        dim = default_dim
     ndim = input._np.ndim
     dims = None if dim is None else tuple(_wrap_dim(input, d) for d in _as_tuple(dim, name, "dim"))
     if dims is not None and len(set(dims)) != len(dims):
@@ -513,10 +511,10 @@ def rfftn(input: Tensor, s=None, dim=None, norm: str | None = None, *, out=None)
     return _with_out(_real_to_half(input, dims, sizes, norm, True, "rfftn"), out, "rfftn", input)
 
 
-def _c2r_sizes(input: Tensor, s, dim, name: str, default_dim=None):
+def _c2r_sizes(input: Tensor, s, dim, name: str):
     """Dims, sizes and output length of the last dim of a complex-to-real n-D transform
     (the last dim's input size is the one-sided length, not the output's)."""
-    dims, sizes = _n_dims(input, s, dim, name, default_dim)
+    dims, sizes = _n_dims(input, s, dim, name)
     if not dims:
         return dims, sizes, None
     given = None if s is None else _as_tuple(s, name, "s")[-1]
@@ -569,88 +567,32 @@ def ihfftn(input: Tensor, s=None, dim=None, norm: str | None = None, *, out=None
     return _with_out(result, out, "ihfftn", input)
 
 
-def fft2(input: Tensor, s=None, dim=(-2, -1), norm: str | None = None, *, out=None) -> Tensor:
-    """:func:`fftn` over the last two dims (by default).
+def _over_last_two_dims(n_dim, shape_of_ones: str):
+    """The 2-D form of the n-D transform ``n_dim`` (``fftn`` -> ``fft2``): the same
+    function with ``dim=(-2, -1)`` by default. ``shape_of_ones``: the shape it gives for a
+    2 x 4 input, for its docstring's example."""
+    name = n_dim.__name__[:-1] + "2"
 
-    Examples::
+    def function(input: Tensor, s=None, dim=(-2, -1), norm: str | None = None, *, out=None):
+        return n_dim(input, s, dim, norm, out=out)
 
-        >>> import torch
-        >>> torch.fft.fft2(torch.eye(2))
-        tensor([[2.+0.j, 0.+0.j],
-                [0.+0.j, 2.+0.j]])
-    """
-    dims, sizes = _n_dims(input, s, dim, "fft2", (-2, -1))
-    return _with_out(_complex_transform(input, dims, sizes, norm, True, "fftn"), out, "fftn", input)
-
-
-def ifft2(input: Tensor, s=None, dim=(-2, -1), norm: str | None = None, *, out=None) -> Tensor:
-    """:func:`ifftn` over the last two dims (by default).
-
-    Examples::
-
-        >>> import torch
-        >>> torch.fft.ifft2(torch.eye(2) * 2).real
-        tensor([[1., 0.],
-                [0., 1.]])
-    """
-    dims, sizes = _n_dims(input, s, dim, "ifft2", (-2, -1))
-    result = _complex_transform(input, dims, sizes, norm, False, "ifftn")
-    return _with_out(result, out, "ifftn", input)
+    function.__name__ = function.__qualname__ = name
+    function.__doc__ = (
+        f":func:`{n_dim.__name__}` over the last two dims (by default).\n\n"
+        "Examples::\n\n"
+        "    >>> import torch\n"
+        f"    >>> torch.fft.{name}(torch.ones(2, 4)).shape\n"
+        f"    torch.Size({shape_of_ones})\n"
+    )
+    return function
 
 
-def rfft2(input: Tensor, s=None, dim=(-2, -1), norm: str | None = None, *, out=None) -> Tensor:
-    """:func:`rfftn` over the last two dims (by default).
-
-    Examples::
-
-        >>> import torch
-        >>> torch.fft.rfft2(torch.ones(2, 4)).shape
-        torch.Size([2, 3])
-    """
-    dims, sizes = _n_dims(input, s, dim, "rfft2", (-2, -1))
-    return _with_out(_real_to_half(input, dims, sizes, norm, True, "rfftn"), out, "rfftn", input)
-
-
-def irfft2(input: Tensor, s=None, dim=(-2, -1), norm: str | None = None, *, out=None) -> Tensor:
-    """:func:`irfftn` over the last two dims (by default).
-
-    Examples::
-
-        >>> import torch
-        >>> torch.fft.irfft2(torch.fft.rfft2(torch.ones(2, 4))).shape
-        torch.Size([2, 4])
-    """
-    dims, sizes, last = _c2r_sizes(input, s, dim, "irfft2", (-2, -1))
-    result = _half_to_real(input, dims, sizes, last, norm, False, "irfftn")
-    return _with_out(result, out, "irfftn", input)
-
-
-def hfft2(input: Tensor, s=None, dim=(-2, -1), norm: str | None = None, *, out=None) -> Tensor:
-    """:func:`hfftn` over the last two dims (by default).
-
-    Examples::
-
-        >>> import torch
-        >>> torch.fft.hfft2(torch.ones(2, 3)).shape
-        torch.Size([2, 4])
-    """
-    dims, sizes, last = _c2r_sizes(input, s, dim, "hfft2", (-2, -1))
-    result = _half_to_real(input, dims, sizes, last, norm, True, "hfftn")
-    return _with_out(result, out, "hfftn", input)
-
-
-def ihfft2(input: Tensor, s=None, dim=(-2, -1), norm: str | None = None, *, out=None) -> Tensor:
-    """:func:`ihfftn` over the last two dims (by default).
-
-    Examples::
-
-        >>> import torch
-        >>> torch.fft.ihfft2(torch.ones(2, 4)).shape
-        torch.Size([2, 3])
-    """
-    dims, sizes = _n_dims(input, s, dim, "ihfft2", (-2, -1))
-    result = _real_to_half(input, dims, sizes, norm, False, "ihfftn")
-    return _with_out(result, out, "ihfftn", input)
+fft2 = _over_last_two_dims(fftn, "[2, 4]")
+ifft2 = _over_last_two_dims(ifftn, "[2, 4]")
+rfft2 = _over_last_two_dims(rfftn, "[2, 3]")
+irfft2 = _over_last_two_dims(irfftn, "[2, 6]")
+hfft2 = _over_last_two_dims(hfftn, "[2, 6]")
+ihfft2 = _over_last_two_dims(ihfftn, "[2, 3]")
 
 
 # ------------------------------------------------------------- frequencies and shifts
