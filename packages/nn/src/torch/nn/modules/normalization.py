@@ -417,7 +417,21 @@ class RMSNorm(Module):
         )
 
 
-class LocalResponseNorm(Module):
+class _ResponseNorm(Module):
+    """The arguments and repr of the two local response norms."""
+
+    def __init__(self, size: int, alpha: float = 1e-4, beta: float = 0.75, k: float = 1.0) -> None:
+        super().__init__()
+        self.size = size
+        self.alpha = alpha
+        self.beta = beta
+        self.k = k
+
+    def extra_repr(self) -> str:
+        return f"{self.size}, alpha={self.alpha}, beta={self.beta}, k={self.k}"
+
+
+class LocalResponseNorm(_ResponseNorm):
     """Normalise each channel by the energy of its ``size`` neighbouring channels.
 
     Args:
@@ -431,18 +445,8 @@ class LocalResponseNorm(Module):
         LocalResponseNorm(2, alpha=0.0001, beta=0.75, k=1.0)
     """
 
-    def __init__(self, size: int, alpha: float = 1e-4, beta: float = 0.75, k: float = 1.0) -> None:
-        super().__init__()
-        self.size = size
-        self.alpha = alpha
-        self.beta = beta
-        self.k = k
-
     def forward(self, input):
         return F.local_response_norm(input, self.size, self.alpha, self.beta, self.k)
-
-    def extra_repr(self) -> str:
-        return f"{self.size}, alpha={self.alpha}, beta={self.beta}, k={self.k}"
 
 
 class _LazyNormBase(LazyModuleMixin):
@@ -555,7 +559,7 @@ class SyncBatchNorm(_BatchNorm):
         return converted
 
 
-class CrossMapLRN2d(Module):
+class CrossMapLRN2d(_ResponseNorm):
     """Local response normalisation across channels of 4-D inputs (the Lua-Torch form):
     ``x / (k + alpha / size * sum of squares over size neighbouring channels) ** beta``.
 
@@ -570,16 +574,9 @@ class CrossMapLRN2d(Module):
     """
 
     def __init__(self, size: int, alpha: float = 1e-4, beta: float = 0.75, k: float = 1) -> None:
-        super().__init__()
-        self.size = size
-        self.alpha = alpha
-        self.beta = beta
-        self.k = k
+        super().__init__(size, alpha, beta, k)  # k an int by default, as PyTorch's repr shows
 
     def forward(self, input):
         if input.dim() != 4:
             raise ValueError(f"CrossMapLRN2d: Expected input to be 4D, got {input.dim()}D instead.")
         return _cross_map_lrn2d(input, self.size, self.alpha, self.beta, self.k)
-
-    def extra_repr(self) -> str:
-        return f"{self.size}, alpha={self.alpha}, beta={self.beta}, k={self.k}"

@@ -32,7 +32,44 @@ def _weight(num_embeddings, embedding_dim, _weight, dtype):
     return Parameter(_weight), False
 
 
-class Embedding(Module):
+class _EmbeddingTable(Module):
+    """What Embedding and EmbeddingBag share: the table of rows, its padding row, the
+    max-norm arguments, the initialisation and their repr."""
+
+    def _set_table(
+        self, num_embeddings, embedding_dim, padding_idx, max_norm, norm_type,
+        scale_grad_by_freq, _weight, dtype,
+    ) -> bool:  # fmt: skip
+        """Set the shared fields; True when the weight was made here (to be initialised)."""
+        self.num_embeddings = num_embeddings
+        self.embedding_dim = embedding_dim
+        self.padding_idx = _check_padding_idx(padding_idx, num_embeddings)
+        self.max_norm = max_norm
+        self.norm_type = norm_type
+        self.scale_grad_by_freq = scale_grad_by_freq
+        self.weight, fresh = _weight_of(num_embeddings, embedding_dim, _weight, dtype)
+        return fresh
+
+    def reset_parameters(self) -> None:
+        """N(0, 1) rows; the padding row zero."""
+        init.normal_(self.weight)
+        self._fill_padding_idx_with_zero()
+
+    def _fill_padding_idx_with_zero(self) -> None:
+        if self.padding_idx is not None:
+            with torch.no_grad():
+                self.weight[self.padding_idx] = 0
+
+    def _norm_repr(self) -> str:
+        s = f", max_norm={self.max_norm}" if self.max_norm is not None else ""
+        if self.norm_type != 2:
+            s += f", norm_type={self.norm_type}"
+        if self.scale_grad_by_freq is not False:
+            s += f", scale_grad_by_freq={self.scale_grad_by_freq}"
+        return s
+
+
+class Embedding(_EmbeddingTable):
     """A table of ``num_embeddings`` vectors of size ``embedding_dim``, looked up by
     integer indices.
 
@@ -76,28 +113,14 @@ class Embedding(Module):
         dtype=None,
     ) -> None:
         super().__init__()
-        self.num_embeddings = num_embeddings
-        self.embedding_dim = embedding_dim
-        self.padding_idx = _check_padding_idx(padding_idx, num_embeddings)
-        self.max_norm = max_norm
-        self.norm_type = norm_type
-        self.scale_grad_by_freq = scale_grad_by_freq
-        weight, fresh = _weight_of(num_embeddings, embedding_dim, _weight, dtype)
-        self.weight = weight
+        fresh = self._set_table(
+            num_embeddings, embedding_dim, padding_idx, max_norm, norm_type,
+            scale_grad_by_freq, _weight, dtype,
+        )  # fmt: skip
         self.weight.requires_grad_(not _freeze)
         if fresh:
             self.reset_parameters()
         self.sparse = sparse
-
-    def reset_parameters(self) -> None:
-        """N(0, 1) rows; the padding row zero."""
-        init.normal_(self.weight)
-        self._fill_padding_idx_with_zero()
-
-    def _fill_padding_idx_with_zero(self) -> None:
-        if self.padding_idx is not None:
-            with torch.no_grad():
-                self.weight[self.padding_idx] = 0
 
     def forward(self, input):
         return F.embedding(
@@ -109,12 +132,7 @@ class Embedding(Module):
         s = f"{self.num_embeddings}, {self.embedding_dim}"
         if self.padding_idx is not None:
             s += f", padding_idx={self.padding_idx}"
-        if self.max_norm is not None:
-            s += f", max_norm={self.max_norm}"
-        if self.norm_type != 2:
-            s += f", norm_type={self.norm_type}"
-        if self.scale_grad_by_freq is not False:
-            s += f", scale_grad_by_freq={self.scale_grad_by_freq}"
+        s += self._norm_repr()
         if self.sparse is not False:
             s += ", sparse=True"
         return s
@@ -150,7 +168,7 @@ class Embedding(Module):
         )  # fmt: skip
 
 
-class EmbeddingBag(Module):
+class EmbeddingBag(_EmbeddingTable):
     """Sums, means or maxima of bags of embeddings, without building the per-index
     rows' tensor for the caller.
 
@@ -190,26 +208,15 @@ class EmbeddingBag(Module):
         dtype=None,
     ) -> None:
         super().__init__()
-        self.num_embeddings = num_embeddings
-        self.embedding_dim = embedding_dim
-        self.max_norm = max_norm
-        self.norm_type = norm_type
-        self.scale_grad_by_freq = scale_grad_by_freq
-        self.padding_idx = _check_padding_idx(padding_idx, num_embeddings)
-        weight, fresh = _weight_of(num_embeddings, embedding_dim, _weight, dtype)
-        self.weight = weight
+        fresh = self._set_table(
+            num_embeddings, embedding_dim, padding_idx, max_norm, norm_type,
+            scale_grad_by_freq, _weight, dtype,
+        )  # fmt: skip
         if fresh:
             self.reset_parameters()
         self.mode = mode
         self.sparse = sparse
         self.include_last_offset = include_last_offset
-
-    def reset_parameters(self) -> None:
-        """N(0, 1) rows; the padding row zero."""
-        init.normal_(self.weight)
-        if self.padding_idx is not None:
-            with torch.no_grad():
-                self.weight[self.padding_idx] = 0
 
     def forward(self, input, offsets=None, per_sample_weights=None):
         return F.embedding_bag(
@@ -219,13 +226,7 @@ class EmbeddingBag(Module):
         )  # fmt: skip
 
     def extra_repr(self) -> str:
-        s = f"{self.num_embeddings}, {self.embedding_dim}"
-        if self.max_norm is not None:
-            s += f", max_norm={self.max_norm}"
-        if self.norm_type != 2:
-            s += f", norm_type={self.norm_type}"
-        if self.scale_grad_by_freq is not False:
-            s += f", scale_grad_by_freq={self.scale_grad_by_freq}"
+        s = f"{self.num_embeddings}, {self.embedding_dim}" + self._norm_repr()
         s += f", mode={self.mode!r}"
         if self.padding_idx is not None:
             s += f", padding_idx={self.padding_idx}"
