@@ -35,7 +35,14 @@ class _WeightedLoss(_Loss):
         self.register_buffer("weight", weight)
 
 
-class L1Loss(_Loss):
+class _ElementwiseLoss(_Loss):
+    """A loss of ``input`` and ``target`` alone: ``_functional(input, target, reduction)``."""
+
+    def forward(self, input, target):
+        return self._functional(input, target, reduction=self.reduction)
+
+
+class L1Loss(_ElementwiseLoss):
     """Mean absolute error ``|x - y|``.
 
     Args:
@@ -53,11 +60,10 @@ class L1Loss(_Loss):
         tensor(1.)
     """
 
-    def forward(self, input, target):
-        return F.l1_loss(input, target, reduction=self.reduction)
+    _functional = staticmethod(F.l1_loss)
 
 
-class MSELoss(_Loss):
+class MSELoss(_ElementwiseLoss):
     """Mean squared error ``(x - y)^2``; arguments as :class:`L1Loss`.
 
     Examples::
@@ -68,8 +74,7 @@ class MSELoss(_Loss):
         tensor(2.)
     """
 
-    def forward(self, input, target):
-        return F.mse_loss(input, target, reduction=self.reduction)
+    _functional = staticmethod(F.mse_loss)
 
 
 class NLLLoss(_WeightedLoss):
@@ -317,7 +322,7 @@ class HingeEmbeddingLoss(_Loss):
         return F.hinge_embedding_loss(input, target, margin=self.margin, reduction=self.reduction)
 
 
-class MultiLabelMarginLoss(_Loss):
+class MultiLabelMarginLoss(_ElementwiseLoss):
     """Multi-label hinge loss; each target row lists class indices, ended by -1.
 
     Examples::
@@ -329,8 +334,7 @@ class MultiLabelMarginLoss(_Loss):
         tensor(0.8500)
     """
 
-    def forward(self, input, target):
-        return F.multilabel_margin_loss(input, target, reduction=self.reduction)
+    _functional = staticmethod(F.multilabel_margin_loss)
 
 
 class SmoothL1Loss(_Loss):
@@ -379,7 +383,7 @@ class HuberLoss(_Loss):
         return F.huber_loss(input, target, reduction=self.reduction, delta=self.delta)
 
 
-class SoftMarginLoss(_Loss):
+class SoftMarginLoss(_ElementwiseLoss):
     """Logistic loss ``log(1 + exp(-y x))`` for targets in {-1, 1}.
 
     Examples::
@@ -390,8 +394,7 @@ class SoftMarginLoss(_Loss):
         tensor(0.6931)
     """
 
-    def forward(self, input, target):
-        return F.soft_margin_loss(input, target, reduction=self.reduction)
+    _functional = staticmethod(F.soft_margin_loss)
 
 
 class MultiLabelSoftMarginLoss(_WeightedLoss):
