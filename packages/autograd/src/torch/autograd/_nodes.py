@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import re
 import weakref
+from collections import namedtuple
 
 import numpy as np
 
 import torch
+from torch._interface import ops
 from torch._interface import tensors as _tensors
 
 from . import _saved_hooks
@@ -143,6 +145,10 @@ class Node(_NodeBase):
 
     #: the op's derivative entry (set on the node class of each op)
     _derivative = None
+    #: the type the formulas get the op's saved arguments as: a namedtuple of the names its
+    #: OpDef declares (``saved.alpha``), made when backward runs (recording stays as lean
+    #: as before); ``None``: the tuple core recorded, as it is
+    _saved_type = None
 
     def __init__(self, inputs, saved, edges, versions=(), out=None):
         self._inputs = inputs
@@ -171,6 +177,8 @@ class Node(_NodeBase):
         if self._versions or self._out is not None:
             self._check_versions()
         saved, derivative = self._saved, self._derivative
+        if self._saved_type is not None:
+            saved = self._saved_type._make(saved)
         if derivative.variadic:
             formula = derivative.formulas[0]
             return tuple(
@@ -204,6 +212,8 @@ class Node(_NodeBase):
             if (0 if counter is None else counter[0]) != expected:
                 self._check_versions()
         saved, edges, formulas = self._saved, self.next_functions, self._array_formulas
+        if self._saved_type is not None:
+            saved = self._saved_type._make(saved)
         if out is not None:
             if out[2][0] != out[3]:
                 self._check_versions()
@@ -288,8 +298,11 @@ class MultiOutputNode(Node):
                 _set_history(result, self)
                 self._output_refs.append((weakref.ref(result), nr))
         grads = list(grads)
+        saved = self._saved
+        if self._saved_type is not None:
+            saved = self._saved_type._make(saved)
         return tuple(
-            None if edge[0] is None else formula(grads, inputs, self._saved, outputs)
+            None if edge[0] is None else formula(grads, inputs, saved, outputs)
             for formula, edge in zip(self._derivative.formulas, self.next_functions)
         )
 
@@ -499,6 +512,9 @@ def _node_class(op_name: str) -> type:
         if formulas is not None and not derivative.variadic:
             namespace["_array_formulas"] = formulas
         namespace["_derivative"] = derivative
+        names = ops[op_name].saved if op_name in ops else ()
+        if names:
+            namespace["_saved_type"] = namedtuple(f"{derivative.node_name}Saved", names)
         base = Node
         if derivative.outputs > 1:
             namespace["_num_outputs"] = derivative.outputs

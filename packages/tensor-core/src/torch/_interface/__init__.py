@@ -83,6 +83,10 @@ class OpDef:
     #: the public binding (``torch.<name>`` or the private function of a ``_`` op), set
     #: by the family module; derivative formulas call ops through it
     function: Callable[..., Any] | None = None
+    #: the names of the entries of the ``saved`` tuple the op hands to
+    #: :meth:`GradEngine.record` (``("alpha",)`` for ``add``): derivative formulas read
+    #: them by name; an engine may still read the tuple by position
+    saved: tuple[str, ...] = ()
 
     def kernel(self, device_type: str) -> Callable[..., Any]:
         try:

@@ -193,6 +193,7 @@ def register_op(
     inplace=False,
     out_of_place=None,
     view=False,
+    saved=(),
     **extra,
 ):
     """Register one core op (its binding is ``function``); an in-place op with an
@@ -206,6 +207,7 @@ def register_op(
             differentiable=differentiable,
             inplace=inplace,
             view=view,
+            saved=saved,
         )
     )
     op.function = function

@@ -300,7 +300,14 @@ INPLACE: dict[str, object] = {}
 
 
 def _register(
-    name, function, signature, differentiable, inplace=False, out_of_place=None, family="pointwise"
+    name,
+    function,
+    signature,
+    differentiable,
+    inplace=False,
+    out_of_place=None,
+    family="pointwise",
+    saved=(),
 ):
     return register_op(
         name,
@@ -310,6 +317,7 @@ def _register(
         differentiable=differentiable,
         inplace=inplace,
         out_of_place=out_of_place,
+        saved=saved,
     )
 
 
@@ -405,7 +413,10 @@ def _binary(
     function.__doc__ = doc
     inplace.__name__ = inplace.__qualname__ = name + "_"
     signature = f"{name}(Tensor self, Tensor other{', *, Scalar alpha=1' if alpha else ''})"
-    op = _register(name, function, signature + " -> Tensor", differentiable, family=family)
+    saved = ("alpha", "rounding_mode") if name == "div" else ("alpha",)  # what record gets
+    op = _register(
+        name, function, signature + " -> Tensor", differentiable, family=family, saved=saved
+    )
     inplace_op = _register(
         name + "_",
         inplace,
@@ -414,6 +425,7 @@ def _binary(
         inplace=True,
         out_of_place=name,
         family=family,
+        saved=saved,
     )
     INPLACE[name + "_"] = inplace
     recorded_inplace = inplace_op if inplace_recorded_as_itself else op

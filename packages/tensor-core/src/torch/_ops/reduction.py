@@ -57,8 +57,10 @@ __all__ = [
 ]
 
 
-def _register(name, function, signature, differentiable=True):
-    return register_op(name, function, signature, "reduction", differentiable=differentiable)
+def _register(name, function, signature, differentiable=True, saved=("dim", "keepdim")):
+    return register_op(
+        name, function, signature, "reduction", differentiable=differentiable, saved=saved
+    )
 
 
 def normalize_dims(input: Tensor, dim) -> tuple[int, ...]:
@@ -284,6 +286,7 @@ SELECT_ALONG = _register(
     "_select_along",
     _select_along,
     "_select_along(Tensor self, Tensor indices, int dim, bool keepdim) -> Tensor",
+    saved=("indices", "dim", "keepdim"),
 )
 
 
@@ -415,6 +418,7 @@ VAR = _register(
     var,
     "var.correction(Tensor self, int[1]? dim=None, *, Scalar? "
     "correction=None, bool keepdim=False) -> Tensor",
+    saved=("dim", "keepdim", "correction"),
 )
 
 
@@ -501,10 +505,16 @@ def cumprod(input: Tensor, dim: int, *, dtype=None) -> Tensor:
 
 
 CUMSUM = _register(
-    "cumsum", cumsum, "cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor"
+    "cumsum",
+    cumsum,
+    "cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor",
+    saved=("dim",),
 )
 CUMPROD = _register(
-    "cumprod", cumprod, "cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor"
+    "cumprod",
+    cumprod,
+    "cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor",
+    saved=("dim",),
 )
 
 
@@ -603,6 +613,7 @@ VECTOR_NORM = _register(
     "linalg_vector_norm",
     vector_norm,
     "linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False) -> Tensor",
+    saved=("ord", "dim", "keepdim"),
 )
 VECTOR_NORM.extra["binding"] = "torch.linalg.vector_norm"
 

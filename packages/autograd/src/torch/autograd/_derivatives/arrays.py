@@ -62,14 +62,14 @@ def _add_self(grad, inputs, saved):
 
 
 def _add_other(grad, inputs, saved):
-    if saved[0] != 1:
+    if saved.alpha != 1:
         raise NoArrayFormError
     _same_shape(inputs[1], grad)
     return grad
 
 
 def _sub_other(grad, inputs, saved):
-    if saved[0] != 1:
+    if saved.alpha != 1:
         raise NoArrayFormError
     _same_shape(inputs[1], grad)
     return _negative(grad)
@@ -86,14 +86,14 @@ def _mul_other(grad, inputs, saved):
 
 
 def _div_self(grad, inputs, saved):
-    if len(saved) > 1 and saved[1] is not None:
+    if saved.rounding_mode is not None:
         raise NoArrayFormError  # rounding modes: the Tensor formula
     _same_shape(inputs[0], grad)
     return grad / _operand(inputs[1], grad)
 
 
 def _div_other(grad, inputs, saved):
-    if len(saved) > 1 and saved[1] is not None:
+    if saved.rounding_mode is not None:
         raise NoArrayFormError
     a = _operand(inputs[0], grad)
     b = _operand(inputs[1], grad)
@@ -238,12 +238,12 @@ def _expanded(grad, shape: tuple, dims, keepdim: bool):
 
 
 def _sum(grad, inputs, saved):
-    dims, keepdim = saved
+    dims, keepdim = saved.dim, saved.keepdim
     return _expanded(grad, _shape_of(inputs[0]), dims, keepdim)
 
 
 def _mean(grad, inputs, saved):
-    dims, keepdim = saved
+    dims, keepdim = saved.dim, saved.keepdim
     shape = _shape_of(inputs[0])
     count = 1
     for d in dims:

@@ -1,5 +1,5 @@
-"""Derivatives of the pointwise family. ``saved[0]`` of a binary op is its ``alpha``
-(1 when it has none); ``div`` also saves its ``rounding_mode``."""
+"""Derivatives of the pointwise family. A binary op saves its ``alpha`` (1 when it has
+none; ``saved.alpha``); ``div`` also saves its ``rounding_mode``."""
 
 from __future__ import annotations
 
@@ -26,11 +26,11 @@ def _add_self(grad, inputs, saved):
 
 
 def _add_other(grad, inputs, saved):
-    return fit_dtype(sum_to_shape(_scaled(grad, saved[0]), shape_of(inputs[1])), inputs[1])
+    return fit_dtype(sum_to_shape(_scaled(grad, saved.alpha), shape_of(inputs[1])), inputs[1])
 
 
 def _sub_other(grad, inputs, saved):
-    return fit_dtype(sum_to_shape(_scaled(-grad, saved[0]), shape_of(inputs[1])), inputs[1])
+    return fit_dtype(sum_to_shape(_scaled(-grad, saved.alpha), shape_of(inputs[1])), inputs[1])
 
 
 def _mul_self(grad, inputs, saved):
@@ -44,7 +44,7 @@ def _mul_other(grad, inputs, saved):
 
 
 def _rounded(saved) -> bool:
-    return len(saved) > 1 and saved[1] is not None
+    return saved.rounding_mode is not None
 
 
 def _div_self(grad, inputs, saved):

@@ -25,12 +25,12 @@ def _kept(tensor, input_shape, dims, keepdim):
 
 
 def _sum(grad, inputs, saved):
-    dims, keepdim = saved
+    dims, keepdim = saved.dim, saved.keepdim
     return _restore_dims(grad, shape_of(inputs[0]), dims, keepdim)
 
 
 def _mean(grad, inputs, saved):
-    dims, keepdim = saved
+    dims, keepdim = saved.dim, saved.keepdim
     shape = shape_of(inputs[0])
     count = math.prod(shape[d] for d in dims)
     return _restore_dims(grad, shape, dims, keepdim) / count
@@ -40,7 +40,7 @@ def _prod(grad, inputs, saved):
     # NOTE: result / x fails where x == 0; there the product of the others is the product
     # of the nonzeros when x is the only zero, else 0
     x = inputs[0]
-    dims, keepdim = saved
+    dims, keepdim = saved.dim, saved.keepdim
     shape = tuple(x.shape)
     zero = x == 0
     zeros = _kept(torch.sum(zero, dims, keepdim), shape, dims, keepdim)
@@ -58,7 +58,7 @@ def _prod_over(x, dims):
 
 def _extreme(grad, inputs, saved, op):
     x = inputs[0]
-    dims, keepdim = saved
+    dims, keepdim = saved.dim, saved.keepdim
     shape = tuple(x.shape)
     value = _kept(op(x, dims, keepdim), shape, dims, keepdim)
     hits = x == value
@@ -67,7 +67,7 @@ def _extreme(grad, inputs, saved, op):
 
 
 def _select_along(grad, inputs, saved):
-    indices, dim, keepdim = saved
+    indices, dim, keepdim = saved.indices, saved.dim, saved.keepdim
     x = inputs[0]
     if not keepdim:
         grad = grad.unsqueeze(dim)
@@ -77,7 +77,7 @@ def _select_along(grad, inputs, saved):
 
 def _var(grad, inputs, saved):
     x = inputs[0]
-    dims, keepdim, correction = saved
+    dims, keepdim, correction = saved.dim, saved.keepdim, saved.correction
     shape = tuple(x.shape)
     count = math.prod(shape[d] for d in dims)
     centred = x - torch.mean(x, dims, keepdim=True)
@@ -86,21 +86,21 @@ def _var(grad, inputs, saved):
 
 def _logsumexp(grad, inputs, saved):
     x = inputs[0]
-    dims, keepdim = saved
+    dims, keepdim = saved.dim, saved.keepdim
     shape = tuple(x.shape)
     result = _kept(torch.logsumexp(x, dims, keepdim), shape, dims, keepdim)
     return _restore_dims(grad, shape, dims, keepdim) * torch.exp(x - result)
 
 
 def _cumsum(grad, inputs, saved):
-    (dim,) = saved
+    dim = saved.dim
     return torch.flip(torch.cumsum(torch.flip(grad, dim), dim), dim)
 
 
 def _cumprod(grad, inputs, saved):
     # d out_i / d x_k = prod_{j <= i, j != k} x_j for k <= i
     x = inputs[0]
-    (dim,) = saved
+    dim = saved.dim
     if x.dim() == 0 or x.shape[dim] <= 1:
         return grad
     if not bool(torch.any(x == 0)):
@@ -140,7 +140,7 @@ def _cumprod_zeros_first_order(grad, x, dim):
 
 def _vector_norm(grad, inputs, saved):
     x = inputs[0]
-    order, dims, keepdim = saved
+    order, dims, keepdim = saved.ord, saved.dim, saved.keepdim
     shape = tuple(x.shape)
     grad = _restore_dims(grad, shape, dims, keepdim)
     if order == 0:

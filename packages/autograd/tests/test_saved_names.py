@@ -1,0 +1,59 @@
+"""Contract: derivative formulas read an op's saved arguments by name (``saved.alpha``),
+so every op that hands saved arguments to the engine names them in its OpDef."""
+
+import pytest
+
+import torch
+from torch._interface import get_grad_engine, ops
+from torch.testing._opinfo import op_db
+
+#: op families whose OpDefs declare their saved names so far (issue 17: the rest follow)
+NAMED_FAMILIES = {"pointwise", "reduction"}
+
+CASES = [info for info in op_db if info.differentiable]
+
+
+def _recorded(info, monkeypatch) -> dict:
+    """OpDef -> the saved tuples recorded while the op's samples run with grad."""
+    engine = get_grad_engine()
+    seen: dict = {}
+    original = type(engine).record
+
+    def spy(self, op, inputs, output, saved):
+        seen.setdefault(op, []).append(saved)
+        return original(self, op, inputs, output, saved)
+
+    monkeypatch.setattr(type(engine), "record", spy)
+    for sample in info.sample_inputs(torch.float64):
+        inputs = [
+            t.detach().clone().requires_grad_() if t.is_floating_point() else t
+            for t in sample.tensors
+        ]
+        info.op(*inputs, *sample.args, **sample.kwargs)
+    return seen
+
+
+@pytest.mark.parametrize("info", CASES, ids=[i.name for i in CASES])
+def test_saved_arguments_are_named(info, monkeypatch):
+    for op, saves in _recorded(info, monkeypatch).items():
+        name = op.name
+        if op.family not in NAMED_FAMILIES:
+            continue
+        for saved in saves:
+            if type(saved) is tuple and saved:
+                assert op.saved, f"{name} saves {len(saved)} arguments but names none"
+                assert len(op.saved) == len(saved), f"{name}: {op.saved} for {saved!r}"
+
+
+def test_declared_names_are_identifiers():
+    for op in ops:
+        assert all(n.isidentifier() for n in op.saved), op.name
+        assert len(set(op.saved)) == len(op.saved), op.name
+
+
+def test_formulas_get_the_saved_arguments_by_name():
+    x = torch.ones(3, requires_grad=True)
+    y = torch.add(torch.zeros(3), x, alpha=2.5)
+    assert type(y.grad_fn)._saved_type._fields == ("alpha",)
+    y.sum().backward()
+    assert x.grad.tolist() == [2.5, 2.5, 2.5]
