@@ -17,7 +17,7 @@ from ._memory_format import (
     suggest_memory_format,
     target_strides,
 )
-from ._ops._dispatch import check_inplace, record, register_op
+from ._ops._dispatch import check_inplace, defop, record, register_op
 from ._storage import UntypedStorage
 from ._tensor import Tensor, make
 
@@ -90,6 +90,7 @@ def _check_device(device) -> None:
         raise RuntimeError(f"{_NO_CUDA}: device '{device}' is not available")
 
 
+@defop("to", method=True, public=False)
 def to(self: Tensor, *args, **kwargs) -> Tensor:
     """``self`` converted to a dtype and/or device: ``to(dtype)``, ``to(device,
     dtype=None)``, ``to(other)`` (its dtype and device). Returns ``self`` when nothing
@@ -135,6 +136,7 @@ def _parse_type_name(name: str):
     raise ValueError(f"invalid type: '{name}'")
 
 
+@defop("type", method=True, public=False)
 def type_(self: Tensor, dtype=None, non_blocking: bool = False, **kwargs):
     """With no argument, the legacy type name (``'torch.FloatTensor'``); otherwise
     ``self`` converted to ``dtype`` (a dtype, a name such as ``'torch.IntTensor'``, or a
@@ -181,17 +183,22 @@ DTYPE_METHODS = {
     "cdouble": _dtype.complex128,
 }
 DTYPE_METHODS = {name: _dtype_method(d) for name, d in DTYPE_METHODS.items()}
+for _name, _method in DTYPE_METHODS.items():  # Tensor.float(), Tensor.long(), ...
+    defop(_name, _method, method=True, public=False)
 
 
+@defop("cpu", method=True, public=False)
 def cpu(self: Tensor, memory_format=None) -> Tensor:
     """``self`` on the CPU (``self`` itself: it is already there)."""
     return self
 
 
+@defop("cuda", method=True, public=False)
 def cuda(self: Tensor, device=None, non_blocking=False, memory_format=None) -> Tensor:
     raise AssertionError(_NO_CUDA)
 
 
+@defop("clone", method=True)
 def clone(input: Tensor, *, memory_format: memory_format | None = None) -> Tensor:
     """A copy of ``input`` with its own storage (dense inputs keep their strides).
 
@@ -211,6 +218,7 @@ CLONE = _register(
 )
 
 
+@defop("contiguous", method=True, public=False)
 def contiguous(self: Tensor, memory_format=None) -> Tensor:
     """``self`` when it is contiguous in ``memory_format`` (default
     ``torch.contiguous_format``), else a copy laid out in it."""
@@ -224,6 +232,7 @@ def contiguous(self: Tensor, memory_format=None) -> Tensor:
     return clone(self, memory_format=memory_format or contiguous_format)
 
 
+@defop("copy_", method=True, public=False)
 def copy_(self: Tensor, src, non_blocking: bool = False) -> Tensor:
     """Copy ``src`` into ``self`` (broadcast to ``self``'s shape, converted to its dtype);
     returns ``self``.
@@ -266,6 +275,7 @@ COPY_ = _register(
 )
 
 
+@defop("set_", method=True, public=False)
 def set_(self: Tensor, source=None, storage_offset: int = 0, size=None, stride=None) -> Tensor:
     """Make ``self`` view ``source``: another tensor (all of its geometry) or a storage
     (with ``storage_offset``, ``size`` and ``stride``); with no source, an empty storage."""
@@ -303,6 +313,7 @@ def _new(self: Tensor, factory, size, dtype, requires_grad, **extra) -> Tensor:
     return result
 
 
+@defop("new_tensor", method=True, public=False)
 def new_tensor(self: Tensor, data, dtype=None, device=None, requires_grad=False) -> Tensor:
     """A new tensor holding a copy of ``data``, with ``self``'s dtype by default."""
     from ._creation import tensor
@@ -320,12 +331,14 @@ def new_tensor(self: Tensor, data, dtype=None, device=None, requires_grad=False)
     return tensor(data, dtype=dtype or self._dtype, requires_grad=requires_grad)
 
 
+@defop("new_empty", method=True, public=False)
 def new_empty(self: Tensor, *size, dtype=None, device=None, requires_grad=False) -> Tensor:
     """An uninitialised tensor of ``size`` with ``self``'s dtype by default."""
     _check_device(device)
     return _new(self, "empty", size, dtype, requires_grad)
 
 
+@defop("new_zeros", method=True, public=False)
 def new_zeros(self: Tensor, *size, dtype=None, device=None, requires_grad=False) -> Tensor:
     """Zeros of ``size`` with ``self``'s dtype by default.
 
@@ -340,12 +353,14 @@ def new_zeros(self: Tensor, *size, dtype=None, device=None, requires_grad=False)
     return _new(self, "zeros", size, dtype, requires_grad)
 
 
+@defop("new_ones", method=True, public=False)
 def new_ones(self: Tensor, *size, dtype=None, device=None, requires_grad=False) -> Tensor:
     """Ones of ``size`` with ``self``'s dtype by default."""
     _check_device(device)
     return _new(self, "ones", size, dtype, requires_grad)
 
 
+@defop("new_full", method=True, public=False)
 def new_full(
     self: Tensor, size, fill_value, dtype=None, device=None, requires_grad=False
 ) -> Tensor:

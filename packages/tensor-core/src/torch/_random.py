@@ -24,6 +24,7 @@ import numpy as np
 from . import _dtype
 from ._device import device as _device_cls
 from ._native import kernels, special
+from ._ops._dispatch import defop
 from ._tensor import Tensor
 
 __all__ = [
@@ -182,6 +183,7 @@ def _gen(generator) -> Generator:
     return default_generator if generator is None else generator
 
 
+@defop("manual_seed")
 def manual_seed(seed) -> Generator:
     """Seed the default generator; returns it.
 
@@ -195,21 +197,25 @@ def manual_seed(seed) -> Generator:
     return default_generator.manual_seed(seed)
 
 
+@defop("seed")
 def seed() -> int:
     """Seed the default generator non-deterministically and return the seed."""
     return default_generator.seed()
 
 
+@defop("initial_seed")
 def initial_seed() -> int:
     """The seed the default generator was last seeded with."""
     return default_generator.initial_seed()
 
 
+@defop("get_rng_state")
 def get_rng_state() -> Tensor:
     """The default generator's state (a ``torch.uint8`` tensor, PyTorch's layout)."""
     return default_generator.get_state()
 
 
+@defop("set_rng_state")
 def set_rng_state(new_state: Tensor) -> None:
     """Restore the default generator's state from :func:`get_rng_state`."""
     default_generator.set_state(new_state)
@@ -391,6 +397,7 @@ def _check_cpu(device) -> None:
         raise RuntimeError(f"device '{device}' is not available: only the CPU backend is built")
 
 
+@defop("rand")
 def rand(*size, generator=None, dtype=None, device=None, requires_grad=False) -> Tensor:
     """Uniform random numbers on [0, 1); same seed, same numbers as PyTorch's CPU.
 
@@ -407,6 +414,7 @@ def rand(*size, generator=None, dtype=None, device=None, requires_grad=False) ->
     return _new(uniform_array(_shape(size, "rand"), dtype, generator), dtype, requires_grad)
 
 
+@defop("randn")
 def randn(*size, generator=None, dtype=None, device=None, requires_grad=False) -> Tensor:
     """Standard normal random numbers.
 
@@ -422,6 +430,7 @@ def randn(*size, generator=None, dtype=None, device=None, requires_grad=False) -
     return _new(normal_array(_shape(size, "randn"), dtype, generator), dtype, requires_grad)
 
 
+@defop("randint")
 def randint(
     low=0, high=None, size=None, *, generator=None, dtype=None, device=None, requires_grad=False
 ) -> Tensor:
@@ -446,6 +455,7 @@ def randint(
     return _new(array, dtype, requires_grad)
 
 
+@defop("randperm")
 def randperm(n: int, *, generator=None, dtype=None, device=None, requires_grad=False) -> Tensor:
     """A random permutation of ``0 .. n-1``.
 
@@ -465,6 +475,7 @@ def randperm(n: int, *, generator=None, dtype=None, device=None, requires_grad=F
     )
 
 
+@defop("normal", inplace=True)
 def normal(mean, std=1.0, size=None, *, generator=None, dtype=None, out=None) -> Tensor:
     """Normal random numbers: ``mean`` and ``std`` as numbers (with ``size``) or tensors
     (broadcast together).
@@ -497,6 +508,7 @@ def normal(mean, std=1.0, size=None, *, generator=None, dtype=None, out=None) ->
     return Tensor._from_array(array, result_dtype)
 
 
+@defop("bernoulli", method=True, inplace=True)
 def bernoulli(input: Tensor, p=None, *, generator=None, out=None) -> Tensor:
     """0/1 draws: 1 with probability ``input`` (elementwise), or with ``p`` if given.
 
@@ -523,6 +535,7 @@ def bernoulli(input: Tensor, p=None, *, generator=None, out=None) -> Tensor:
     return Tensor._from_array(array, input._dtype)
 
 
+@defop("multinomial", method=True)
 def multinomial(
     input: Tensor, num_samples: int, replacement: bool = False, *, generator=None, out=None
 ) -> Tensor:
@@ -589,6 +602,7 @@ def _empty_like(input: Tensor, dtype, memory_format=None) -> Tensor:
     return empty_like(input, dtype=dtype, memory_format=memory_format)
 
 
+@defop("rand_like")
 def rand_like(
     input: Tensor, *, dtype=None, requires_grad=False, generator=None, memory_format=None
 ) -> Tensor:
@@ -597,6 +611,7 @@ def rand_like(
     return result.requires_grad_(True) if requires_grad else result
 
 
+@defop("randn_like")
 def randn_like(
     input: Tensor, *, dtype=None, requires_grad=False, generator=None, memory_format=None
 ) -> Tensor:
@@ -605,6 +620,7 @@ def randn_like(
     return result.requires_grad_(True) if requires_grad else result
 
 
+@defop("randint_like")
 def randint_like(
     input: Tensor,
     low=0,
@@ -709,6 +725,7 @@ def _register_fill_ops() -> dict:
     }
 
 
+@defop("uniform_", method=True, public=False)
 def uniform_(self: Tensor, from_: float = 0.0, to: float = 1.0, *, generator=None) -> Tensor:
     """Fill with uniform numbers on [``from_``, ``to``)."""
     return _fill(
@@ -725,6 +742,7 @@ def normal_(self: Tensor, mean: float = 0.0, std: float = 1.0, *, generator=None
     return _fill(self, array, "normal_")
 
 
+@defop("random_", method=True, public=False)
 def random_(self: Tensor, from_=None, to=None, *, generator=None) -> Tensor:
     """Fill with integers on [``from_``, ``to``), on [0, ``from_``) given one bound, or on
     the whole range the dtype represents exactly given none."""
@@ -756,6 +774,7 @@ def _require_floating(self: Tensor, distribution: str, type_name: str) -> None:
         )
 
 
+@defop("exponential_", method=True, public=False)
 def exponential_(self: Tensor, lambd: float = 1.0, *, generator=None) -> Tensor:
     """Fill with exponential numbers of rate ``lambd``."""
     if not lambd > 0:
@@ -801,6 +820,7 @@ def _uniform_f64(self: Tensor, generator) -> np.ndarray:
     return _gen(generator)._uniform53(math.prod(shape)).reshape(shape)
 
 
+@defop("geometric_", method=True, public=False)
 def geometric_(self: Tensor, p: float, *, generator=None) -> Tensor:
     """Fill with the number of Bernoulli(``p``) trials up to the first success (1, 2, ...)."""
     p = float(p)  # a bool or 0-dim tensor too, as PyTorch's float argument takes them
@@ -817,6 +837,7 @@ def geometric_(self: Tensor, p: float, *, generator=None) -> Tensor:
     return _fill(self, _from_double(trials, dtype), "geometric_")
 
 
+@defop("cauchy_", method=True, public=False)
 def cauchy_(self: Tensor, median: float = 0.0, sigma: float = 1.0, *, generator=None) -> Tensor:
     """Fill with Cauchy numbers centred on ``median`` with half-width ``sigma``."""
     if not sigma > 0:
@@ -847,6 +868,7 @@ def _scalar_normals(gen: Generator, n: int) -> np.ndarray:
     return np.concatenate([np.asarray(head, dtype=np.float64), values])
 
 
+@defop("log_normal_", method=True, public=False)
 def log_normal_(self: Tensor, mean: float = 1.0, std: float = 2.0, *, generator=None) -> Tensor:
     """Fill with numbers whose logarithm is normal with ``mean`` and ``std``."""
     if not std > 0:

@@ -98,6 +98,8 @@ class Embedding(_EmbeddingTable):
         torch.Size([1, 2, 3])
     """
 
+    reset_parameters = _EmbeddingTable.reset_parameters  # listed in the class's API page
+
     def __init__(
         self,
         num_embeddings: int,
@@ -191,6 +193,8 @@ class EmbeddingBag(_EmbeddingTable):
         >>> bag(torch.tensor([1, 2, 4, 5]), torch.tensor([0, 2])).shape
         torch.Size([2, 3])
     """
+
+    reset_parameters = _EmbeddingTable.reset_parameters  # listed in the class's API page
 
     def __init__(
         self,

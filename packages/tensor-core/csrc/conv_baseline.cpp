@@ -1,3 +1,0 @@
-// The convolution kernels compiled for one instruction set (see conv_kernels.inc).
-#define TORCH_CORE_CONV_ISA baseline
-#include "conv_kernels.inc"
