@@ -176,8 +176,7 @@ def alias_as(cls: type, source: Tensor) -> Tensor:
     holding every field of ``source``: the same memory, dtype, autograd fields and version
     counter (PyTorch's ``Tensor._make_subclass``; ``nn.Parameter`` and ``nn.Buffer``)."""
     alias = object.__new__(cls)
-    for name in _FIELDS:
-        slot = Tensor.__dict__[name]
+    for slot in _FIELD_SLOTS:
         slot.__set__(alias, slot.__get__(source))
     return alias
 
@@ -190,5 +189,5 @@ def block_array_reads(cls: type, on_read) -> None:
     cls._np = property(on_read, _ARRAY_SLOT.__set__)
 
 
-#: the fields of a tensor (its ``__slots__`` less the weak-reference one)
-_FIELDS = tuple(name for name in Tensor.__slots__ if name != "__weakref__")
+#: the slot descriptors of a tensor's fields (its ``__slots__`` less the weak reference)
+_FIELD_SLOTS = tuple(Tensor.__dict__[name] for name in Tensor.__slots__ if name != "__weakref__")
