@@ -20,7 +20,6 @@ _siblings.install_finder()
 
 from . import _bindings, _fastpath, _indexing, _ops, _sparse, serialization  # noqa: F401
 from . import _return_types as return_types
-from ._conversion import clone
 from ._creation import (
     arange,
     as_tensor,
@@ -91,178 +90,7 @@ from ._layout import (
     strided,
 )
 from ._legacy import LEGACY_TYPES
-from ._ops import out_variants as _out_variants
 from ._ops._dispatch import result_type
-from ._ops.api_extras import *  # noqa: F403 - isin, unravel_index, asarray, rms_norm, ...
-from ._ops.binary_math import *  # noqa: F403 - the binary math functions
-from ._ops.combining import (
-    atleast_1d,
-    atleast_2d,
-    atleast_3d,
-    block_diag,
-    cartesian_prod,
-    cdist,
-    column_stack,
-    combinations,
-    cross,
-    diag_embed,
-    diagflat,
-    dsplit,
-    dstack,
-    fliplr,
-    flipud,
-    hsplit,
-    kron,
-    msort,
-    repeat_interleave,
-    tensor_split,
-    tril_indices,
-    triu_indices,
-    unique_consecutive,
-    vsplit,
-)
-from ._ops.complex_views import imag, real, view_as_complex, view_as_real
-from ._ops.conveniences import *  # noqa: F403 - ravel, adjoint, narrow_copy, ...
-from ._ops.fill import fill, zero_
-from ._ops.gather_scatter import flip, gather, index_select, masked_fill, scatter, scatter_add
-from ._ops.householder import geqrf, ormqr
-from ._ops.index_ops import (
-    index_add,
-    index_copy,
-    index_fill,
-    index_put,
-    index_reduce,
-    masked_scatter,
-    scatter_reduce,
-    take_along_dim,
-)
-from ._ops.linalg import (
-    addbmm,
-    addmm,
-    addmv,
-    baddbmm,
-    bmm,
-    dot,
-    einsum,
-    matmul,
-    mm,
-    mv,
-    outer,
-    tensordot,
-)
-from ._ops.linalg_extras import *  # noqa: F403 - vdot, inner, addr, det, svd, lu, ...
-from ._ops.math_extras import (
-    complex,
-    conj,
-    dist,
-    frexp,
-    heaviside,
-    ldexp,
-    logcumsumexp,
-    nanmedian,
-    nanquantile,
-    nextafter,
-    polar,
-    quantile,
-)
-from ._ops.nn_aliases import *  # noqa: F403 - pdist, cosine_similarity, losses, ...
-from ._ops.nn_functional import *  # noqa: F403 - layer_norm, dropout, embedding, ...
-from ._ops.nn_kernels import *  # noqa: F403 - conv, pooling, softmax, relu
-from ._ops.numeric import *  # noqa: F403 - diff, gradient, cov, trapezoid, histogram, ...
-from ._ops.pointwise import (
-    abs,
-    absolute,
-    add,
-    bitwise_and,
-    bitwise_left_shift,
-    bitwise_not,
-    bitwise_or,
-    bitwise_right_shift,
-    bitwise_xor,
-    can_cast,
-    div,
-    eq,
-    exp,
-    floor_divide,
-    ge,
-    gt,
-    le,
-    log,
-    logical_and,
-    logical_not,
-    logical_or,
-    logical_xor,
-    lt,
-    mul,
-    ne,
-    neg,
-    negative,
-    positive,
-    pow,
-    remainder,
-    sign,
-    sub,
-    true_divide,
-)
-from ._ops.pointwise_composites import *  # noqa: F403 - clamp_min, xlogy, isclose, ...
-from ._ops.reduction import (
-    all,
-    amax,
-    amin,
-    aminmax,
-    any,
-    argmax,
-    argmin,
-    count_nonzero,
-    cummax,
-    cummin,
-    cumprod,
-    cumsum,
-    kthvalue,
-    logsumexp,
-    max,
-    mean,
-    median,
-    min,
-    mode,
-    nanmean,
-    nansum,
-    norm,
-    prod,
-    std,
-    std_mean,
-    sum,
-    var,
-    var_mean,
-)
-from ._ops.resampling import *  # noqa: F403 - adaptive pooling, pixel shuffles
-from ._ops.shape_ops import *  # noqa: F403 - cat, stack, repeat, ...
-from ._ops.sorting import *  # noqa: F403 - sort, topk, unique, ...
-from ._ops.special_functions import i0, igamma, igammac, mvlgamma, polygamma
-from ._ops.ternary import addcdiv, addcmul, clamp, clip, lerp, where
-from ._ops.unary_math import *  # noqa: F403 - the unary math functions
-from ._ops.views import (
-    as_strided,
-    chunk,
-    diagonal,
-    flatten,
-    moveaxis,
-    movedim,
-    narrow,
-    permute,
-    reshape,
-    select,
-    split,
-    squeeze,
-    swapaxes,
-    swapdims,
-    t,
-    transpose,
-    unbind,
-    unflatten,
-    unsqueeze,
-)
-from ._predicates import is_complex, is_nonzero, is_same_size, typename
 from ._random import (
     Generator,
     bernoulli,
@@ -296,37 +124,12 @@ from ._threads import (
 from .serialization import load, save
 from .version import __version__
 
+_bindings.bind_ops(globals())  # torch.add, Tensor.add, torch.sum(out=), ... from the registry
 _bindings.bind()
-globals().update(_ops.conveniences.torch_inplace_functions())  # torch.sigmoid_, ...
-globals().update(_ops.api_extras.copies())  # torch.view_copy, torch.t_copy, ...
-globals().update(_ops.api_extras.REMOVED)  # torch.solve, torch.eig, ... raise as PyTorch
 _fastpath.install()
 _sparse.bind()
 globals().update(LEGACY_TYPES)  # torch.FloatTensor, torch.LongTensor, ...
 globals().update(LEGACY_STORAGES)  # torch.FloatStorage, ... (the names checkpoints use)
-
-# out= for the functions whose kernels make a new result (see torch._ops.out_variants)
-_WITH_OUT = """
-lerp addcmul addcdiv where isposinf isneginf sum mean prod std var amax amin aminmax argmax
-argmin norm logsumexp cumsum cumprod cummax cummin all any median mode kthvalue nansum nanmean
-hstack vstack gather scatter scatter_add index_select masked_select take nonzero tril triu sort
-argsort topk searchsorted bucketize histc tensordot outer diag mm bmm matmul mv dot addmm addbmm
-baddbmm addmv
-index_add index_copy index_reduce scatter_reduce take_along_dim dstack column_stack kron cross
-msort logcumsumexp nanmedian quantile nanquantile frexp ldexp
-nextafter heaviside polar complex vdot inner addr ger slogdet inverse cholesky cholesky_solve
-cholesky_inverse qr svd matrix_power triangular_solve diff gcd lcm sinc renorm histogram
-narrow_copy polygamma mvlgamma igamma igammac
-""".split()
-for _name in _WITH_OUT:
-    globals()[_name] = _out_variants.add_out(globals()[_name], _name)
-for _name in _ops.nn_aliases.WITH_OUT:  # torch.softmax(..., out=) & co.
-    if _name in globals():
-        globals()[_name] = _out_variants.add_out(globals()[_name], _name)
-
-# aliases PyTorch also exposes
-subtract, multiply, divide = sub, mul, div
-greater, greater_equal, less, less_equal, not_equal = gt, ge, lt, le, ne
 
 
 def is_tensor(obj) -> bool:

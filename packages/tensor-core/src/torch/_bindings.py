@@ -3,158 +3,99 @@
 from __future__ import annotations
 
 import numbers
+import sys
 import warnings
 
 import numpy as np
 
-from . import _conversion, _indexing, _predicates, _random
+from . import _conversion, _indexing, _predicates, _random  # noqa: F401 - their declarations
+from ._interface import ops
 from ._layout import strided
-from ._ops import (
-    binary_math,
-    combining,
-    complex_views,
-    conveniences,
-    gather_scatter,
-    householder,
-    index_ops,
-    linalg,
-    linalg_extras,
-    math_extras,
-    nn_aliases,
-    nn_kernels,
-    numeric,
-    pointwise,
-    pointwise_composites,
-    reduction,
-    shape_ops,
-    sorting,
-    special_functions,
-    ternary,
-    unary_math,
-    views,
-)
+from ._ops import complex_views, conveniences, linalg, pointwise, views
+from ._ops.out_variants import add_out
 from ._tensor import Tensor
 
-_METHODS = {
-    # pointwise: every public function of the family is also a method
-    **{
-        name: getattr(pointwise, name)
-        for name in pointwise.__all__
-        if name not in ("can_cast", "INPLACE")
-    },
-    "subtract": pointwise.sub,
-    "multiply": pointwise.mul,
-    "divide": pointwise.div,
-    "greater": pointwise.gt,
-    "greater_equal": pointwise.ge,
-    "less": pointwise.lt,
-    "less_equal": pointwise.le,
-    "not_equal": pointwise.ne,
-    **{name: getattr(unary_math, name) for name in unary_math.__all__},
-    **{name: getattr(binary_math, name) for name in binary_math.__all__},
-    "clamp": ternary.clamp,
-    "clip": ternary.clip,
-    "lerp": ternary.lerp,
-    "addcmul": ternary.addcmul,
-    "addcdiv": ternary.addcdiv,
-    "where": lambda self, condition, other: ternary.where(condition, self, other),
-    "relu": nn_kernels.relu,
-    "softmax": nn_kernels.softmax,
-    "log_softmax": nn_kernels.log_softmax,
-    **pointwise.INPLACE,
-    # views
-    **{name: getattr(views, name) for name in views.__all__},
-    # reductions and linear algebra
-    **{name: getattr(reduction, name) for name in reduction.__all__ if name != "vector_norm"},
-    **{name: getattr(gather_scatter, name) for name in gather_scatter.__all__},
-    "matmul": linalg.matmul,
-    **{
-        name: getattr(linalg, name)
-        for name in ("mm", "bmm", "mv", "dot", "outer", "addmm", "addmv", "baddbmm", "addbmm")
-    },
-    **{
-        name: getattr(shape_ops, name)
-        for name in (
-            "repeat",
-            "tile",
-            "roll",
-            "rot90",
-            "tril",
-            "triu",
-            "diag",
-            "trace",
-            "broadcast_to",
+
+def bind_ops(namespace: dict) -> None:
+    """Generate from the op registry (``torch._ops._dispatch.defop``) the public
+    ``torch.<name>`` functions (``out=`` added where declared), the ``Tensor`` methods and
+    in-place forms, and ``torch.<name>_``; ``namespace`` is the ``torch`` module's."""
+    _bind_nn_pending(namespace)
+    torch_inplace = []
+    for op in ops.everything():
+        function = op.binding
+        if function is None:
+            continue
+        if op.public:
+            public = add_out(function, op.name) if op.out else function
+            for name in (op.name, *op.aliases):
+                namespace[name] = public
+        method = op.method or function
+        for name in op.methods:
+            setattr(Tensor, name, method)
+        if op.inplace_forms:
+            _bind_inplace(op)
+        if op.torch_inplace:
+            torch_inplace.append(op)
+    for op in torch_inplace:  # once every in-place method is bound
+        for name in (op.name, *op.aliases):
+            method = getattr(Tensor, name + "_", None)
+            if method is not None:
+                namespace[name + "_"] = method
+
+
+def _bind_inplace(op) -> None:
+    """``Tensor.<form>`` for each in-place form of ``op``; the method aliases of the op
+    (``subtract`` of ``sub``) get the form of its own name (``subtract_`` is ``sub_``)."""
+    forms = {form: _resolve(op, form) for form in op.inplace_forms}
+    for form, method in forms.items():
+        setattr(Tensor, form, method)
+    own = forms.get(op.name + "_")
+    if own is not None:
+        for alias in {*op.aliases, *op.methods} - {op.name}:
+            setattr(Tensor, alias + "_", own)
+
+
+def _resolve(op, form: str):
+    """An in-place form named by its declaration: a name of the op's module, else an
+    in-place kernel of the pointwise table, else a registered op's binding."""
+    value = op.inplace_forms[form]
+    if not isinstance(value, str):
+        return value
+    module = sys.modules[op.binding.__module__]
+    found = getattr(module, value, None) or pointwise.INPLACE.get(value)
+    if found is None and value in ops:
+        found = ops[value].function
+    if found is None:  # written next to other ops (cumsum_ with the math composites)
+        found = next(
+            (
+                getattr(family, value)
+                for family_name, family in sorted(sys.modules.items())
+                if family_name.startswith("torch._ops.") and hasattr(family, value)
+            ),
+            None,
         )
-    },
-    **{
-        name: getattr(sorting, name)
-        for name in sorting.__all__
-        if name not in ("searchsorted", "bucketize")
-    },
-    **{
-        name: getattr(getattr(pointwise_composites, name), "__wrapped__", None)
-        or getattr(pointwise_composites, name)
-        for name in pointwise_composites.__all__
-    },
-    # in-place spellings PyTorch also has
-    **{
-        alias + "_": pointwise.INPLACE[name + "_"]
-        for alias, name in (
-            ("subtract", "sub"),
-            ("multiply", "mul"),
-            ("divide", "div"),
-            ("true_divide", "div"),
-            ("absolute", "abs"),
-            ("negative", "neg"),
-            ("arcsin", "asin"),
-            ("arccos", "acos"),
-            ("arctan", "atan"),
-            ("arcsinh", "asinh"),
-            ("arccosh", "acosh"),
-            ("arctanh", "atanh"),
-            ("arctan2", "atan2"),
-            ("fix", "trunc"),
-            ("greater", "gt"),
-            ("greater_equal", "ge"),
-            ("less", "lt"),
-            ("less_equal", "le"),
-            ("not_equal", "ne"),
-        )
-    },
-    "is_nonzero": _predicates.is_nonzero,
-    "is_same_size": _predicates.is_same_size,
-    # conversions and copies
-    "to": _conversion.to,
-    "type": _conversion.type_,
-    "cpu": _conversion.cpu,
-    "cuda": _conversion.cuda,
-    "clone": _conversion.clone,
-    "contiguous": _conversion.contiguous,
-    "copy_": _conversion.copy_,
-    "set_": _conversion.set_,
-    "new_tensor": _conversion.new_tensor,
-    "new_empty": _conversion.new_empty,
-    "new_zeros": _conversion.new_zeros,
-    "new_ones": _conversion.new_ones,
-    "new_full": _conversion.new_full,
-    **_conversion.DTYPE_METHODS,
-    # indexing
-    "__getitem__": _indexing.getitem,
-    "__setitem__": _indexing.setitem,
-    # random fills
-    **_random.TENSOR_METHODS,
-    # the math API's remaining families (issue 4)
-    **index_ops.METHODS,
-    **combining.METHODS,
-    **math_extras.METHODS,
-    **linalg_extras.METHODS,
-    **householder.METHODS,
-    **numeric.METHODS,
-    **conveniences.METHODS,
-    **special_functions.METHODS,
-    **nn_aliases.METHODS,
-    "i0": special_functions.i0,
-}
+    if found is None:
+        raise LookupError(f"op '{op.name}' declares in-place form '{value}', which is not defined")
+    return found
+
+
+def _bind_nn_pending(namespace: dict) -> None:
+    """The nn families still bind as before (their tables go with issue 17's nn move):
+    their public functions, ``nn_aliases.METHODS`` and ``WITH_OUT``, and the methods below."""
+    from ._ops import nn_aliases, nn_functional, nn_kernels, resampling
+
+    for module in (nn_aliases, nn_functional, nn_kernels, resampling):
+        namespace.update({name: getattr(module, name) for name in module.__all__})
+    for name in nn_aliases.WITH_OUT:
+        if name in namespace:
+            namespace[name] = add_out(namespace[name], name)
+    for name, method in nn_aliases.METHODS.items():
+        setattr(Tensor, name, method)
+    for name in ("relu", "softmax", "log_softmax"):
+        setattr(Tensor, name, getattr(nn_kernels, name))
+    Tensor.relu_ = pointwise.INPLACE["relu_"]
+    namespace["relu_"] = Tensor.relu_
 
 
 def _operator(function):
@@ -300,8 +241,8 @@ def _array_namespace(self: Tensor, *, api_version=None):
 
 
 def bind() -> None:
-    for name, function in _METHODS.items():
-        setattr(Tensor, name, function)
+    Tensor.__getitem__ = _indexing.getitem
+    Tensor.__setitem__ = _indexing.setitem
     for name, function in _BINARY_OPERATORS.items():
         setattr(Tensor, f"__{name}__", _operator(function))
         setattr(Tensor, f"__r{name}__", _reflected(function))

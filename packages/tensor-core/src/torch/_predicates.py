@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from ._ops._dispatch import defop
 from ._tensor import Tensor
 
 __all__ = ["is_complex", "is_nonzero", "is_same_size", "typename"]
@@ -16,6 +17,7 @@ def _check(input, name: str, arg: str = "input", position: int = 1) -> None:
         )
 
 
+@defop("is_complex")
 def is_complex(input: Tensor) -> bool:
     """Whether ``input`` has a complex dtype.
 
@@ -31,6 +33,7 @@ def is_complex(input: Tensor) -> bool:
     return input._dtype.is_complex
 
 
+@defop("is_nonzero", method=True)
 def is_nonzero(input: Tensor) -> bool:
     """Whether the single element of ``input`` is not zero (any shape holding exactly one
     element).
@@ -50,6 +53,7 @@ def is_nonzero(input: Tensor) -> bool:
     return bool(input._np.reshape(())[()])
 
 
+@defop("is_same_size", method=True)
 def is_same_size(input: Tensor, other: Tensor) -> bool:
     """Whether ``input`` and ``other`` have the same shape.
 
@@ -64,6 +68,7 @@ def is_same_size(input: Tensor, other: Tensor) -> bool:
     return input._np.shape == other._np.shape
 
 
+@defop("typename")
 def typename(obj) -> str:
     """A readable type name: a tensor's legacy type (``'torch.FloatTensor'``), otherwise
     the qualified name of ``obj`` (when it is a class or function) or of its type, with

@@ -87,6 +87,29 @@ class OpDef:
     #: :meth:`GradEngine.record` (``("alpha",)`` for ``add``): derivative formulas read
     #: them by name; an engine may still read the tuple by position
     saved: tuple[str, ...] = ()
+    # How the op is bound (declared with ``torch._ops._dispatch.defop``); torch._bindings
+    # generates ``torch.<name>``, ``Tensor`` methods, in-place forms and ``out=`` from these.
+    #: the callable bound as ``torch.<name>`` (before ``out=``) and as the method
+    binding: Callable[..., Any] | None = None
+    #: bound as ``torch.<name>`` (and ``torch.<alias>``)
+    public: bool = False
+    #: other public names of the op (``subtract`` of ``sub``); method aliases too
+    aliases: tuple[str, ...] = ()
+    #: ``Tensor`` method names bound to :attr:`method` (default: :attr:`binding`)
+    methods: tuple[str, ...] = ()
+    method: Callable[..., Any] | None = None
+    #: ``Tensor`` in-place method name -> callable (or the name of one, resolved at bind)
+    inplace_forms: dict[str, Any] = field(default_factory=dict)
+    #: ``torch.<name>_`` exists too (PyTorch's ``torch.sigmoid_(t)``)
+    torch_inplace: bool = False
+    #: ``torch.<name>`` takes ``out=`` (the result is copied into it)
+    out: bool = False
+    #: complex input raises: variant (``""``, ``"dim"``) -> (exception type, message with
+    #: ``{type}`` for the scalar type name)
+    complex_refusal: dict[str, tuple[type, str]] = field(default_factory=dict)
+    #: faster variants of bindings: target (``"Tensor.__add__"``, ``"torch.tanh"``) ->
+    #: ``factory(general) -> callable``, installed by the binder over the general binding
+    fast: dict[str, Callable[..., Any]] = field(default_factory=dict)
 
     def kernel(self, device_type: str) -> Callable[..., Any]:
         try:
@@ -101,17 +124,53 @@ class OpDef:
         return f"OpDef({self.signature!r})"
 
 
+_BINDING_FIELDS = (
+    "binding",
+    "public",
+    "aliases",
+    "methods",
+    "method",
+    "inplace_forms",
+    "torch_inplace",
+    "out",
+    "complex_refusal",
+    "fast",
+)
+
+
 class OpRegistry:
     """Name -> :class:`OpDef`. Registering a name twice is an error."""
 
     def __init__(self) -> None:
         self._ops: dict[str, OpDef] = {}
+        self._declared: dict[str, OpDef] = {}
 
     def register(self, op: OpDef) -> OpDef:
-        if op.name in self._ops:
-            raise KeyError(f"op '{op.name}' is already registered")
+        declared = self._declared.pop(op.name, None) or self._ops.get(op.name)
+        if declared is not None:
+            if not declared.extra.get("declared_first"):
+                raise KeyError(f"op '{op.name}' is already registered")
+            # declared (bindings) above the registration of its kernel: keep both
+            for name in _BINDING_FIELDS:
+                setattr(op, name, getattr(declared, name))
         self._ops[op.name] = op
         return op
+
+    def declare(self, op: OpDef) -> OpDef:
+        """Keep ``op``, a public composite without a kernel of its own (its parts record
+        gradients), for the binder; it is not iterated with the registered ops."""
+        if op.name in self._ops or op.name in self._declared:
+            raise KeyError(f"op '{op.name}' is already registered")
+        self._declared[op.name] = op
+        return op
+
+    def lookup(self, name: str) -> OpDef | None:
+        """The registered or declared op ``name``, or None."""
+        return self._ops.get(name) or self._declared.get(name)
+
+    def everything(self) -> list[OpDef]:
+        """Registered and declared ops: what the public names are bound from."""
+        return [*self._ops.values(), *self._declared.values()]
 
     def __getitem__(self, name: str) -> OpDef:
         return self._ops[name]
@@ -273,8 +332,6 @@ class _HookTable:
 
     def __repr__(self) -> str:
         return f"<{self._what} hooks: {sorted(self._hooks)}>"
-
-
 
 
 #: NumPy-level kernels of a few hot ops (``"matmul"``: ``f(a, b) -> ndarray``), filled by

@@ -197,7 +197,8 @@ def register_op(
     **extra,
 ):
     """Register one core op (its binding is ``function``); an in-place op with an
-    out-of-place form names it, and that form's derivative entry covers both."""
+    out-of-place form names it, and that form's derivative entry covers both. An op
+    declared with :func:`defop` above its kernel's registration keeps its declaration."""
     op = ops.register(
         OpDef(
             name=name,
@@ -215,6 +216,98 @@ def register_op(
         op.extra["out_of_place"] = out_of_place
     op.extra.update(extra)
     return op
+
+
+def defop(
+    name,
+    function=None,
+    *,
+    method=False,
+    inplace=(),
+    out=False,
+    aliases=(),
+    torch_inplace=False,
+    public=True,
+    refuses_complex=None,
+    complex_operands=1,
+    family=None,
+    signature=None,
+    registered=False,
+):
+    """Declare ``function`` as op ``name``: the one place its public forms come from.
+
+    ``torch._bindings`` generates from the declaration ``torch.<name>`` (with ``out=``
+    when ``out``; ``public=False`` for Tensor-only ops), ``torch.<alias>`` for each of
+    ``aliases``, the ``Tensor`` methods (``method=True``: the name and the aliases; a
+    tuple: those names; a callable: the name bound to it), the in-place methods
+    (``inplace=True``: ``<name>_``; or a tuple of names; each resolved by name at bind
+    time, so it may be defined further down; the aliases get ``<alias>_``) and, with
+    ``torch_inplace``, ``torch.<name>_``. ``refuses_complex=(exception type, message)``
+    makes ``function`` raise PyTorch's error for complex operands (the first
+    ``complex_operands`` arguments decide); a dict maps variants (``"dim"``) to errors.
+
+    An op registered before or after (with its kernel, by :func:`register_op`) gets the
+    binding; any other is a composite that autograd differentiates through its parts,
+    declared beside the registry (``registered=True`` registers it, as an op-database op).
+    Used as ``name = defop("name", name, ...)`` or as a decorator ``@defop("name", ...)``.
+    """
+    if function is None:
+        return lambda f: defop(
+            name,
+            f,
+            method=method,
+            inplace=inplace,
+            out=out,
+            aliases=aliases,
+            torch_inplace=torch_inplace,
+            public=public,
+            refuses_complex=refuses_complex,
+            complex_operands=complex_operands,
+            family=family,
+            signature=signature,
+            registered=registered,
+        )
+    refusals = _refusal_table(refuses_complex)
+    if isinstance(refuses_complex, tuple):  # a dict: the function checks by itself
+        function = _checking_complex(function, name, refusals[""], complex_operands)
+    op = ops.lookup(name)
+    if op is None:
+        module = getattr(function, "__module__", "") or ""
+        op = OpDef(
+            name=name,
+            signature=signature or f"{name}(...)",
+            kernels={"cpu": function},
+            family=family or module.rpartition(".")[2].lstrip("_"),
+            differentiable=False,
+            extra={"composite": True, "declared_first": True},
+            function=function,
+        )
+        op = ops.register(op) if registered else ops.declare(op)
+    op.binding, op.public, op.out, op.torch_inplace = function, public, out, torch_inplace
+    op.aliases = (aliases,) if isinstance(aliases, str) else tuple(aliases)
+    op.complex_refusal.update(refusals)
+    if callable(method):
+        op.methods, op.method = (name,), method
+    elif method is True:
+        op.methods = (name, *op.aliases)
+    elif method:
+        op.methods = (method,) if isinstance(method, str) else tuple(method)
+    if inplace is True:
+        inplace = name + "_"
+    for form in (inplace,) if isinstance(inplace, str) else inplace or ():
+        op.inplace_forms[form] = form
+    return function
+
+
+def _refusal_table(refusal) -> dict:
+    if refusal is None:
+        return {}
+    return dict(refusal) if isinstance(refusal, dict) else {"": refusal}
+
+
+def kernel_refusal(kernel_name: str) -> tuple:
+    """PyTorch's error for a CPU kernel that has no complex form."""
+    return NotImplementedError, f'"{kernel_name}" not implemented for ' + "'{type}'"
 
 
 class SparseLayoutError(NotImplementedError):
@@ -242,154 +335,97 @@ def wrap_array(array, dtype) -> Tensor:
 
 # ------------------------------------------------------------- ops refusing complex input
 
-
-def _kernel_refusal(kernel_name: str):
-    return NotImplementedError, f'"{kernel_name}" not implemented for ' + "'{type}'"
-
-
-#: op name -> (exception type, PyTorch's message; ``{type}`` is the scalar type name,
-#: e.g. ComplexFloat). An op listed here raises it for complex input: the op families'
-#: builders wrap their dtype rules with :func:`complex_refusing`, composites use
-#: :func:`refusing_complex`, and both test the entry only once the input is complex.
-COMPLEX_REFUSALS: dict = {
-    # pointwise, unary
-    "sign": (
-        NotImplementedError,
-        "Unlike NumPy, torch.sign is not intended to support complex numbers. Please use "
-        "torch.sgn instead.",
-    ),
-    **{
-        name: _kernel_refusal(f"{name}_vml_cpu")
-        for name in ("erf", "erfc", "erfinv", "lgamma", "round")
-    },
-    "digamma": _kernel_refusal("digamma"),
-    "i0": _kernel_refusal("i0_vml_cpu"),
-    "special_i0e": _kernel_refusal("i0e_cpu"),
-    "special_i1": _kernel_refusal("i1_cpu"),
-    "special_i1e": _kernel_refusal("i1e_cpu"),
-    "polygamma": _kernel_refusal("polygamma"),
-    "polygamma.1": _kernel_refusal("trigamma"),
-    "frac": _kernel_refusal("frac_cpu"),
-    "logit": _kernel_refusal("logit_cpu"),
-    "special_erfcx": _kernel_refusal("erfcx_cpu"),
-    **{
-        name: (NotImplementedError, f"{name} is not supported for complex inputs")
-        for name in ("floor", "ceil", "trunc")
-    },
-    "signbit": (NotImplementedError, "signbit is not implemented for complex tensors."),
-    "isposinf": (RuntimeError, "isposinf does not support complex inputs."),
-    "isneginf": (RuntimeError, "isneginf does not support complex inputs."),
-    "deg2rad": (RuntimeError, "deg2rad is not supported for complex tensors."),
-    "rad2deg": (RuntimeError, "rad2deg is not supported for complex tensors."),
-    # pointwise, binary
-    **{name: _kernel_refusal(f"{name}_cpu") for name in ("lt", "le", "gt", "ge")},
-    "floor_divide": _kernel_refusal("div_floor_cpu"),
-    **{
-        name: _kernel_refusal(f"{name}_cpu")
-        for name in ("remainder", "fmod", "atan2", "hypot", "copysign", "xlogy", "logaddexp2")
-    },
-    "nextafter": _kernel_refusal("nextafter_cpu"),
-    "special_xlog1py": _kernel_refusal("xlog1py_cpu"),
-    "special_zeta": _kernel_refusal("zeta_cpu"),
-    "igamma": _kernel_refusal("igamma_cpu"),
-    "igammac": _kernel_refusal("igammac_cpu"),
-    **{
-        name: (RuntimeError, f"{name} not implemented for complex tensors.")
-        for name in ("maximum", "minimum", "fmax", "fmin")
-    },
-    "heaviside": (RuntimeError, "heaviside is not yet implemented for complex tensors."),
-    "clamp": (NotImplementedError, "clamp is not supported for complex types"),
-    # reductions, sorting
-    "max": _kernel_refusal("max_all"),
-    "min": _kernel_refusal("min_all"),
-    "max.dim": (RuntimeError, "max(): does not support complex input"),
-    "min.dim": (RuntimeError, "min(): does not support complex input"),
-    "amax": _kernel_refusal("max_values_cpu"),
-    "amin": _kernel_refusal("min_values_cpu"),
-    "aminmax": _kernel_refusal("aminmax_cpu"),
-    "argmax": (RuntimeError, "argmax(): does not support complex input"),
-    "argmin": (RuntimeError, "argmin(): does not support complex input"),
-    "cummax": _kernel_refusal("cummax_cpu"),
-    "cummin": _kernel_refusal("cummin_cpu"),
-    "median": _kernel_refusal("median_cpu"),
-    "median.dim": _kernel_refusal("median_out"),
-    "mode": _kernel_refusal("mode_cpu"),
-    "kthvalue": _kernel_refusal("kthvalue_cpu"),
-    "nansum": (RuntimeError, "nansum on CPU does not support complex inputs"),
-    "quantile": (RuntimeError, "quantile() input tensor must be either float or double dtype"),
-    "sort": (RuntimeError, " Sort does not support complex dtypes on CPU"),
-    "topk": (RuntimeError, " topk does not support complex dtypes on CPU"),
-    "unique": _kernel_refusal("unique"),
-    # the dtype both operands promote to decides (sorted_sequence or values complex)
-    "searchsorted": _kernel_refusal("searchsorted_out_cpu"),
-    # nn kernels
-    "softmax": _kernel_refusal("softmax_lastdim_kernel_impl"),
-    "log_softmax": _kernel_refusal("log_softmax_lastdim_kernel_impl"),
-    "softmax.dim": _kernel_refusal("softmax_kernel_impl"),
-    "log_softmax.dim": _kernel_refusal("log_softmax_kernel_impl"),
-    "gelu": _kernel_refusal("GeluKernelImpl"),
-    "elu": _kernel_refusal("elu_cpu"),
-    "leaky_relu": _kernel_refusal("leaky_relu_cpu"),
-    "softplus": _kernel_refusal("softplus_cpu"),
-    "mish": _kernel_refusal("mish_cpu"),
-    "hardswish": _kernel_refusal("hardswish_cpu"),
-    "hardsigmoid": _kernel_refusal("hardsigmoid_cpu"),
-    "hardshrink": _kernel_refusal("hardshrink_cpu"),
-    "softshrink": _kernel_refusal("softshrink_check"),
-    "log_sigmoid": _kernel_refusal("log_sigmoid_cpu"),
-    "avg_pool2d": _kernel_refusal("avg_pool2d"),
-    "max_pool2d": _kernel_refusal("max_pool2d"),
-    "max_pool1d": _kernel_refusal("max_pool1d_impl"),
-    "adaptive_avg_pool2d": _kernel_refusal("adaptive_avg_pool2d"),
-    "adaptive_max_pool2d": _kernel_refusal("adaptive_max_pool2d"),
+#: refusals of ops that are not declared with :func:`defop` yet: the nn families (torch-nn
+#: takes them over in issue 17) and ``torch.special``'s own functions. Each op declared
+#: with ``defop(..., refuses_complex=...)`` carries its refusal in its OpDef instead.
+PENDING_REFUSALS: dict = {
+    "special_erfcx": kernel_refusal("erfcx_cpu"),
+    "special_xlog1py": kernel_refusal("xlog1py_cpu"),
+    "softmax": kernel_refusal("softmax_lastdim_kernel_impl"),
+    "log_softmax": kernel_refusal("log_softmax_lastdim_kernel_impl"),
+    "softmax.dim": kernel_refusal("softmax_kernel_impl"),
+    "log_softmax.dim": kernel_refusal("log_softmax_kernel_impl"),
+    "gelu": kernel_refusal("GeluKernelImpl"),
+    "elu": kernel_refusal("elu_cpu"),
+    "leaky_relu": kernel_refusal("leaky_relu_cpu"),
+    "softplus": kernel_refusal("softplus_cpu"),
+    "mish": kernel_refusal("mish_cpu"),
+    "hardswish": kernel_refusal("hardswish_cpu"),
+    "hardsigmoid": kernel_refusal("hardsigmoid_cpu"),
+    "hardshrink": kernel_refusal("hardshrink_cpu"),
+    "softshrink": kernel_refusal("softshrink_check"),
+    "log_sigmoid": kernel_refusal("log_sigmoid_cpu"),
+    "avg_pool2d": kernel_refusal("avg_pool2d"),
+    "max_pool2d": kernel_refusal("max_pool2d"),
+    "max_pool1d": kernel_refusal("max_pool1d_impl"),
+    "adaptive_avg_pool2d": kernel_refusal("adaptive_avg_pool2d"),
+    "adaptive_max_pool2d": kernel_refusal("adaptive_max_pool2d"),
     # group_norm's kernel, after its shape and mixed-dtype checks
-    "native_group_norm": _kernel_refusal("GroupNormKernelImpl"),
+    "native_group_norm": kernel_refusal("GroupNormKernelImpl"),
 }
 
 
+def complex_refusal(name: str):
+    """The refusal of op ``name`` (``"max"``) or of one of its variants (``"max.dim"``):
+    (exception type, message), or None when the op accepts complex input."""
+    op_name, _, variant = name.partition(".")
+    op = ops.lookup(op_name)
+    if op is not None and variant in op.complex_refusal:
+        return op.complex_refusal[variant]
+    return PENDING_REFUSALS.get(name)
+
+
 def refuse_complex(name: str, dtype) -> None:
-    """Raise PyTorch's error of op ``name`` (a key of :data:`COMPLEX_REFUSALS`) for input
-    of complex ``dtype``; does nothing for other dtypes (call it once the input is known
-    to be complex: the test below is then the only cost)."""
+    """Raise PyTorch's error of op ``name`` (see :func:`complex_refusal`) for input of
+    complex ``dtype``; does nothing for other dtypes (call it once the input is known to
+    be complex: the test below is then the only cost)."""
     if dtype._category == 3:
-        kind, message = COMPLEX_REFUSALS[name]
-        raise kind(message.format(type=dtype._legacy[:-6]))
+        _raise_refusal(complex_refusal(name), dtype)
 
 
-def complex_refusing(name: str, rule):
-    """``rule`` (a dtype rule of an op family's builder: dtype, *extra -> ...) refusing
-    complex dtypes as op ``name`` does in PyTorch; ``rule`` itself when the op accepts
-    them. Builders wrap their rule once, when the op is made."""
-    if name not in COMPLEX_REFUSALS:
+def _raise_refusal(refusal, dtype):
+    kind, message = refusal
+    raise kind(message.format(type=dtype._legacy[:-6]))
+
+
+def complex_refusing(refusal, rule):
+    """``rule`` (a dtype rule of an op family's builder: dtype, *extra -> ...) raising
+    ``refusal`` (exception type, message) for complex dtypes; ``rule`` itself when
+    ``refusal`` is None. Builders wrap their rule once, when the op is made."""
+    if refusal is None:
         return rule
 
     def checked(dtype, *extra):
         if dtype._category == 3:
-            refuse_complex(name, dtype)
+            _raise_refusal(refusal, dtype)
         return rule(dtype, *extra) if rule is not None else dtype
 
     return checked
 
 
-def refusing_complex(function, name: str | None = None, operands: int = 2):
-    """``function`` (an op binding taking its tensors first) refusing complex operands
-    as op ``name`` (default: its own name) does in PyTorch: the result dtype of its
-    first ``operands`` arguments decides. ``function`` itself when the op accepts them.
-    For the composite families; builders use :func:`complex_refusing` on their rules."""
-    name = name or function.__name__
-    if name not in COMPLEX_REFUSALS:
-        return function
+def _checking_complex(function, name: str, refusal, operands: int):
+    """``function`` (an op binding taking its tensors first) raising ``refusal`` for
+    complex operands, as op ``name`` does in PyTorch: the result dtype of its first
+    ``operands`` arguments decides."""
 
     @functools.wraps(function)
     def checked(*args, **kwargs):
         for x in args[:operands]:
             if (isinstance(x, Tensor) and x._dtype._category == 3) or type(x) is complex:
-                refuse_complex(name, result_type(*(y for y in args[:operands] if y is not None)))
+                dtype = result_type(*(y for y in args[:operands] if y is not None))
+                if dtype._category == 3:
+                    _raise_refusal(refusal, dtype)
         return function(*args, **kwargs)
 
     return checked
 
 
-def refuses_complex(name: str | None = None, operands: int = 1):
-    """Decorator form of :func:`refusing_complex` (one tensor operand by default)."""
-    return lambda function: refusing_complex(function, name, operands)
+def refusing_complex(function, name: str | None = None, operands: int = 2):
+    """``function`` refusing complex operands as the op ``name`` (default: its own
+    name) refuses them (:func:`complex_refusal`); ``function`` itself when it accepts
+    them. For the families not declared with :func:`defop` yet (nn)."""
+    name = name or function.__name__
+    refusal = complex_refusal(name)
+    if refusal is None:
+        return function
+    return _checking_complex(function, name, refusal, operands)

@@ -17,6 +17,7 @@ import torch
 from .. import _dtype
 from .._return_types import _structseq
 from .._tensor import Tensor
+from ._dispatch import defop
 
 __all__ = [
     "isin",
@@ -35,6 +36,7 @@ __all__ = [
 ]
 
 
+@defop("isin")
 def isin(elements, test_elements, *, assume_unique: bool = False, invert: bool = False):
     """Whether each of ``elements`` is among ``test_elements`` (either may be a number)."""
     values = elements._np if isinstance(elements, Tensor) else np.asarray(elements)
@@ -43,6 +45,7 @@ def isin(elements, test_elements, *, assume_unique: bool = False, invert: bool =
     return Tensor._from_array(np.asarray(found, dtype=bool), _dtype.bool_)
 
 
+@defop("unravel_index")
 def unravel_index(indices, shape) -> tuple:
     """The coordinates in a tensor of ``shape`` of each flat index, one tensor per dim
     (negative indices count from the end)."""
@@ -63,11 +66,13 @@ def unravel_index(indices, shape) -> tuple:
     return tuple(table[..., i] for i in range(len(shape)))
 
 
+@defop("row_stack")
 def row_stack(tensors) -> Tensor:
     """:func:`torch.vstack` (NumPy's older name)."""
     return torch.vstack(tensors)
 
 
+@defop("asarray")
 def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad: bool = False):
     """``obj`` as a tensor, sharing memory with a tensor (or a NumPy array) when its
     dtype allows and ``copy`` is not True."""
@@ -86,6 +91,7 @@ def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad: bool = Fa
     return result
 
 
+@defop("rsub")
 def rsub(input: Tensor, other, *, alpha=1) -> Tensor:
     """``other - alpha * input``."""
     return (
@@ -95,17 +101,20 @@ def rsub(input: Tensor, other, *, alpha=1) -> Tensor:
     )
 
 
+@defop("scalar_tensor")
 def scalar_tensor(s, *, dtype=None, device=None, layout=None, requires_grad=False):
     """A 0-dim tensor holding ``s`` (of the default float dtype unless ``dtype``)."""
     result = torch.tensor(s, dtype=dtype or _dtype.get_default_dtype())
     return result.requires_grad_(True) if requires_grad else result
 
 
+@defop("frobenius_norm")
 def frobenius_norm(input: Tensor, dim, keepdim: bool = False) -> Tensor:
     """The 2-norm of the elements over ``dim``."""
     return torch.linalg.vector_norm(input, 2, tuple(dim), keepdim)
 
 
+@defop("nuclear_norm")
 def nuclear_norm(input: Tensor, dim=(-2, -1), keepdim: bool = False) -> Tensor:
     """The sum of singular values of the matrices over ``dim``."""
     if isinstance(dim, bool):  # nuclear_norm(input, keepdim)
@@ -113,6 +122,7 @@ def nuclear_norm(input: Tensor, dim=(-2, -1), keepdim: bool = False) -> Tensor:
     return torch.linalg.matrix_norm(input, "nuc", tuple(dim), keepdim)
 
 
+@defop("rms_norm")
 def rms_norm(input: Tensor, normalized_shape, weight=None, eps=None) -> Tensor:
     """``input / sqrt(mean(input ** 2) + eps)`` over the trailing ``normalized_shape`` dims,
     times ``weight``; ``eps`` defaults to the dtype's machine epsilon."""
@@ -126,6 +136,7 @@ def rms_norm(input: Tensor, normalized_shape, weight=None, eps=None) -> Tensor:
 _LuUnpack = _structseq("lu_unpack", ("P", "L", "U"))
 
 
+@defop("lu_unpack")
 def lu_unpack(LU_data: Tensor, LU_pivots: Tensor, unpack_data=True, unpack_pivots=True):  # noqa: N803
     """``(P, L, U)`` from the compact factorisation of :func:`torch.linalg.lu_factor`."""
     from .linalg_extras import _permutation
@@ -151,6 +162,7 @@ def _lu_solve(LU: Tensor, pivots: Tensor, B: Tensor) -> Tensor:  # noqa: N803
     return _in_lapack_buffer(x, x.shape[-2])  # column-major, as LAPACK leaves it
 
 
+@defop("lu_solve")
 def lu_solve(b: Tensor, LU_data: Tensor, LU_pivots: Tensor) -> Tensor:  # noqa: N803
     """The solution of ``A X = b`` from ``A``'s compact LU factorisation (the older
     argument order of ``torch.linalg.lu_solve``)."""
@@ -171,11 +183,13 @@ def linalg_lu_solve(LU: Tensor, pivots: Tensor, B: Tensor, *, left=True, adjoint
 linalg_lu_solve.__name__ = "lu_solve"
 
 
+@defop("detach")
 def detach(input: Tensor) -> Tensor:
     """``input.detach()``."""
     return input.detach()
 
 
+@defop("detach_")
 def detach_(input: Tensor) -> Tensor:
     """``input.detach_()``."""
     return input.detach_()
@@ -211,11 +225,13 @@ def _unfold(input, dimension, size, step):
     return input.unfold(dimension, size, step)
 
 
+@defop("slice_copy")
 def _slice(input, dim=0, start=None, end=None, step=1):
     index = (slice(None),) * (dim % input.dim()) + (slice(start, end, step),)
     return input[index].clone(memory_format=torch.contiguous_format)
 
 
+@defop("alias_copy")
 def _alias(input):
     return input.clone()
 
@@ -280,5 +296,8 @@ def _removed(name: str):
     return function
 
 
-#: functions PyTorch removed; calling them raises its message
-REMOVED = {name: _removed(name) for name in _REMOVED_MESSAGES}
+# functions PyTorch removed: calling them raises its message
+for _name in _REMOVED_MESSAGES:
+    defop(_name, _removed(_name), family="removed")
+for _name, _function in copies().items():
+    defop(_name, _function, family="view_copies")

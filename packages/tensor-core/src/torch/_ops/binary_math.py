@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._dispatch import defop, kernel_refusal
 from .pointwise import _arith, _binary, _bool_refused, _plain, _true_div
 
 __all__ = ["maximum", "minimum", "fmax", "fmin", "atan2", "hypot", "fmod", "arctan2"]
@@ -37,7 +38,9 @@ Examples::
 """,
     True,
     family=_FAMILY,
+    refuses_complex=(RuntimeError, "maximum not implemented for complex tensors."),
 )
+defop("maximum", maximum, method=True, inplace=True)
 minimum = _binary(
     "minimum",
     _plain(np.minimum),
@@ -45,7 +48,9 @@ minimum = _binary(
     "The smaller of two elements (NaN if either is NaN).",
     True,
     family=_FAMILY,
+    refuses_complex=(RuntimeError, "minimum not implemented for complex tensors."),
 )
+defop("minimum", minimum, method=True, inplace=True)
 fmax = _binary(
     "fmax",
     _plain(np.fmax),
@@ -53,7 +58,9 @@ fmax = _binary(
     "The larger of two elements, ignoring a NaN when the other is a number.",
     True,
     family=_FAMILY,
+    refuses_complex=(RuntimeError, "fmax not implemented for complex tensors."),
 )
+defop("fmax", fmax, method=True, inplace=True)
 fmin = _binary(
     "fmin",
     _plain(np.fmin),
@@ -61,7 +68,9 @@ fmin = _binary(
     "The smaller of two elements, ignoring a NaN when the other is a number.",
     True,
     family=_FAMILY,
+    refuses_complex=(RuntimeError, "fmin not implemented for complex tensors."),
 )
+defop("fmin", fmin, method=True, inplace=True)
 atan2 = _binary(
     "atan2",
     _plain(np.arctan2),
@@ -69,7 +78,9 @@ atan2 = _binary(
     "The angle of the point (``other``, ``input``), in (-pi, pi].",
     True,
     family=_FAMILY,
+    refuses_complex=kernel_refusal("atan2_cpu"),
 )
+defop("atan2", atan2, method=True, inplace=True, aliases=("arctan2",))
 arctan2 = atan2
 
 
@@ -93,7 +104,9 @@ hypot = _binary(
     "``sqrt(input**2 + other**2)`` elementwise, without overflow.",
     True,
     family=_FAMILY,
+    refuses_complex=kernel_refusal("hypot_cpu"),
 )
+defop("hypot", hypot, method=True, inplace=True)
 fmod = _binary(
     "fmod",
     _fmod,
@@ -109,4 +122,6 @@ Examples::
 """,
     True,
     family=_FAMILY,
+    refuses_complex=kernel_refusal("fmod_cpu"),
 )
+defop("fmod", fmod, method=True, inplace=True)

@@ -19,7 +19,7 @@ import torch
 from .. import _dtype
 from .._interface import OpDef
 from .._tensor import Tensor, _is_grad_recording
-from ._dispatch import record, refuses_complex
+from ._dispatch import defop, kernel_refusal, record
 from .gather_scatter import _inplace
 
 __all__ = [
@@ -86,6 +86,7 @@ def _repeat_counts(repeats, length: int) -> np.ndarray:
     return np.full(length, int(repeats), dtype=np.int64)
 
 
+@defop("repeat_interleave", method=True)
 def repeat_interleave(input, repeats=None, dim=None, *, output_size=None) -> Tensor:
     """Each element (or slice along ``dim``) repeated ``repeats`` times in place; with a
     tensor of repeats alone, the indices ``0..n-1`` repeated by it.
@@ -119,7 +120,7 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None) -> Ten
 # ------------------------------------------------------------------ unique_consecutive
 
 
-@refuses_complex("unique")
+@defop("unique_consecutive", method=True, refuses_complex=kernel_refusal("unique"))
 def unique_consecutive(
     input: Tensor, return_inverse: bool = False, return_counts: bool = False, dim=None
 ):
@@ -167,6 +168,7 @@ UNIQUE_CONSECUTIVE = OpDef(
 # ------------------------------------------------------------- products and diagonals
 
 
+@defop("cartesian_prod")
 def cartesian_prod(*tensors) -> Tensor:
     """All tuples with one element from each 1-D tensor, as rows (like
     ``itertools.product``); a single tensor comes back as it is."""
@@ -179,6 +181,7 @@ def cartesian_prod(*tensors) -> Tensor:
     return torch.stack([g.reshape(-1) for g in grids], 1)
 
 
+@defop("combinations")
 def combinations(input: Tensor, r: int = 2, with_replacement: bool = False) -> Tensor:
     """All length-``r`` combinations of the elements of the 1-D ``input``, as rows."""
     if input._np.ndim != 1:
@@ -192,6 +195,7 @@ def combinations(input: Tensor, r: int = 2, with_replacement: bool = False) -> T
     return input[_long(rows)]
 
 
+@defop("block_diag")
 def block_diag(*tensors) -> Tensor:
     """The tensors (0-, 1- or 2-D) placed corner to corner along the diagonal of one
     matrix, zeros elsewhere."""
@@ -238,18 +242,21 @@ def _triangle_indices(name, row, col, offset, dtype, lower):
     return Tensor._from_array(np.ascontiguousarray(pairs.astype(dtype.np_dtype)), dtype)
 
 
+@defop("tril_indices")
 def tril_indices(row: int, col: int, offset: int = 0, *, dtype=None, device=None, layout=None):
     """The (row, column) indices of the lower triangle of a ``row x col`` matrix (on and
     below diagonal ``offset``), as a 2 x N tensor in row-major order."""
     return _triangle_indices("tril_indices", row, col, offset, dtype, lower=True)
 
 
+@defop("triu_indices")
 def triu_indices(row: int, col: int, offset: int = 0, *, dtype=None, device=None, layout=None):
     """The (row, column) indices of the upper triangle of a ``row x col`` matrix (on and
     above diagonal ``offset``), as a 2 x N tensor in row-major order."""
     return _triangle_indices("triu_indices", row, col, offset, dtype, lower=False)
 
 
+@defop("diag_embed", method=True)
 def diag_embed(input: Tensor, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Tensor:
     """A tensor whose diagonals (``offset``, in the planes of ``dim1`` and ``dim2`` of the
     result) hold the last dim of ``input``, zeros elsewhere."""
@@ -280,11 +287,13 @@ def _fill_diagonal(result: Tensor, offset: int, d1: int, d2: int, values: Tensor
     return flat.index_put((_long(picked),), values.to(result.dtype)).reshape(result.shape)
 
 
+@defop("diagflat", method=True)
 def diagflat(input: Tensor, offset: int = 0) -> Tensor:
     """A matrix with the flattened ``input`` on diagonal ``offset``."""
     return torch.diag(input.reshape(-1), offset)
 
 
+@defop("kron", method=True, out=True)
 def kron(input: Tensor, other: Tensor) -> Tensor:
     """The Kronecker product: every element of ``input`` times the whole of ``other``,
     laid out block by block (ranks are matched by leading 1s)."""
@@ -338,6 +347,7 @@ def linalg_cross(input: Tensor, other: Tensor, *, dim: int = -1) -> Tensor:
 linalg_cross.__name__ = "cross"
 
 
+@defop("cross", method=True, out=True)
 def cross(input: Tensor, other: Tensor, dim=None) -> Tensor:
     """The cross product of 3-vectors along ``dim``; without ``dim``, along the first dim
     of size 3 (deprecated in PyTorch, which warns)."""
@@ -363,6 +373,7 @@ _COMPUTE_MODES = (
 )
 
 
+@defop("cdist")
 def cdist(x1: Tensor, x2: Tensor, p: float = 2.0, compute_mode=None) -> Tensor:
     """The p-norm distances between each row vector of ``x1`` and each of ``x2``
     (batched over leading dims): ``(..., P, M)`` and ``(..., R, M)`` give ``(..., P, R)``.
@@ -429,6 +440,7 @@ def _euclidean_by_products(x1: Tensor, x2: Tensor) -> Tensor:
 # ------------------------------------------------------------------------- splitting
 
 
+@defop("tensor_split", method=True)
 def tensor_split(input: Tensor, indices_or_sections, dim: int = 0) -> tuple:
     """Views of ``input`` split along ``dim`` into a number of nearly equal parts (the
     first ones one longer), or at the given indices."""
@@ -474,17 +486,20 @@ def _split_by(name: str, input: Tensor, spec, dim: int, need: int) -> tuple:
     return tensor_split(input, spec, dim)
 
 
+@defop("hsplit", method=True)
 def hsplit(input: Tensor, indices_or_sections) -> tuple:
     """``tensor_split`` along dim 1 (dim 0 for a 1-D tensor); sections must divide evenly."""
     dim = 0 if input._np.ndim == 1 else 1
     return _split_by("hsplit", input, indices_or_sections, dim, 1)
 
 
+@defop("vsplit", method=True)
 def vsplit(input: Tensor, indices_or_sections) -> tuple:
     """``tensor_split`` along dim 0 of a tensor of 2 or more dims."""
     return _split_by("vsplit", input, indices_or_sections, 0, 2)
 
 
+@defop("dsplit", method=True)
 def dsplit(input: Tensor, indices_or_sections) -> tuple:
     """``tensor_split`` along dim 2 of a tensor of 3 or more dims."""
     return _split_by("dsplit", input, indices_or_sections, 2, 3)
@@ -510,27 +525,32 @@ def _at_least(tensors, ndim: int):
     return out[0] if single else tuple(out)
 
 
+@defop("atleast_1d")
 def atleast_1d(*tensors):
     """Each tensor viewed with at least 1 dim (0-dim ones become shape (1,))."""
     return _at_least(tensors, 1)
 
 
+@defop("atleast_2d")
 def atleast_2d(*tensors):
     """Each tensor viewed with at least 2 dims (a 1-D one becomes a row)."""
     return _at_least(tensors, 2)
 
 
+@defop("atleast_3d")
 def atleast_3d(*tensors):
     """Each tensor viewed with at least 3 dims (``(n,)`` -> ``(1, n, 1)``,
     ``(m, n)`` -> ``(m, n, 1)``)."""
     return _at_least(tensors, 3)
 
 
+@defop("dstack", out=True)
 def dstack(tensors) -> Tensor:
     """The tensors (made at least 3-D) concatenated along dim 2."""
     return torch.cat(atleast_3d(*tensors), 2)
 
 
+@defop("column_stack", out=True)
 def column_stack(tensors) -> Tensor:
     """The tensors as columns side by side: 0- and 1-D ones become columns, then all are
     concatenated along dim 1."""
@@ -541,6 +561,7 @@ def column_stack(tensors) -> Tensor:
 # -------------------------------------------------------------------------- flipping
 
 
+@defop("fliplr", method=True)
 def fliplr(input: Tensor) -> Tensor:
     """``input`` with dim 1 reversed (left to right)."""
     if input._np.ndim < 2:
@@ -548,6 +569,7 @@ def fliplr(input: Tensor) -> Tensor:
     return torch.flip(input, (1,))
 
 
+@defop("flipud", method=True)
 def flipud(input: Tensor) -> Tensor:
     """``input`` with dim 0 reversed (up to down)."""
     if input._np.ndim < 1:
@@ -555,7 +577,12 @@ def flipud(input: Tensor) -> Tensor:
     return torch.flip(input, (0,))
 
 
-@refuses_complex("sort")
+@defop(
+    "msort",
+    method=True,
+    out=True,
+    refuses_complex=(RuntimeError, " Sort does not support complex dtypes on CPU"),
+)
 def msort(input: Tensor) -> Tensor:
     """``input`` sorted along dim 0 (values only)."""
     return torch.sort(input, 0).values
@@ -598,32 +625,6 @@ def _triu(self: Tensor, diagonal: int = 0) -> Tensor:
     return torch.triu(self, diagonal)
 
 
-#: Tensor methods of this family (PyTorch's Tensor has these)
-METHODS = {
-    "squeeze_": squeeze_,
-    "unsqueeze_": unsqueeze_,
-    "transpose_": transpose_,
-    "swapaxes_": swapaxes_,
-    "swapdims_": swapdims_,
-    "t_": t_,
-    "tril_": _inplace(_tril, "tril_"),
-    "triu_": _inplace(_triu, "triu_"),
-    **{
-        name: globals()[name]
-        for name in (
-            "repeat_interleave",
-            "unique_consecutive",
-            "diag_embed",
-            "diagflat",
-            "kron",
-            "cross",
-            "tensor_split",
-            "hsplit",
-            "vsplit",
-            "dsplit",
-            "fliplr",
-            "flipud",
-            "msort",
-        )
-    },
-}
+# the in-place triangle methods (bound by the declarations of tril and triu)
+tril_ = _inplace(_tril, "tril_")
+triu_ = _inplace(_triu, "triu_")

@@ -16,7 +16,7 @@ import numpy as np
 
 from .. import _dtype
 from .._tensor import Tensor
-from ._dispatch import check_tensor, record, register_op
+from ._dispatch import check_tensor, defop, record, register_op
 from .views import _with_strides
 
 __all__ = ["view_as_real", "view_as_complex", "real", "imag", "conj", "is_conj", "complex"]
@@ -33,6 +33,7 @@ def _retyped_alias(input: Tensor, array: np.ndarray, dtype, offset: int, strides
     return result
 
 
+@defop("view_as_real")
 def view_as_real(input: Tensor) -> Tensor:
     """A real view of a complex tensor with one more trailing dim of size 2 holding the
     real and imaginary parts.
@@ -85,6 +86,7 @@ def _check_complex_layout(input: Tensor) -> None:
         raise RuntimeError("Tensor must have a storage_offset divisible by 2")
 
 
+@defop("view_as_complex")
 def view_as_complex(input: Tensor) -> Tensor:
     """A complex view of a float32/float64 tensor whose last dim (size 2, stride 1) holds
     real and imaginary parts; the result drops that dim.
@@ -113,6 +115,7 @@ VIEW_AS_COMPLEX = register_op(
 )
 
 
+@defop("real")
 def real(input: Tensor) -> Tensor:
     """The real parts of a complex tensor as a view; a real tensor itself.
 
@@ -128,6 +131,7 @@ def real(input: Tensor) -> Tensor:
     return view_as_real(input)[..., 0]
 
 
+@defop("imag")
 def imag(input: Tensor) -> Tensor:
     """The imaginary parts of a complex tensor as a view (real tensors have none).
 
@@ -143,6 +147,7 @@ def imag(input: Tensor) -> Tensor:
     return view_as_real(input)[..., 1]
 
 
+@defop("is_conj", method=True, public=False)
 def is_conj(input: Tensor) -> bool:
     """Whether ``input`` is a lazily conjugated view (never here: ``conj`` computes).
 
@@ -155,6 +160,7 @@ def is_conj(input: Tensor) -> bool:
     return False
 
 
+@defop("conj", method=True)
 def conj(input: Tensor) -> Tensor:
     """The complex conjugate (``input`` itself for real tensors). Differentiable: the
     gradient is the conjugate of the incoming gradient.
@@ -193,6 +199,7 @@ def _complex_parts_check(a: Tensor, b: Tensor) -> None:
         )
 
 
+@defop("complex", out=True)
 def complex(real: Tensor, imag: Tensor) -> Tensor:  # noqa: A001 - PyTorch's name
     """A complex tensor from its real and imaginary parts (float32 -> complex64), which
     broadcast together. Differentiable in both.

@@ -12,6 +12,7 @@ from __future__ import annotations
 import torch
 
 from .._tensor import Tensor
+from ._dispatch import defop
 
 __all__ = [
     "ravel",
@@ -29,22 +30,26 @@ __all__ = [
 ]
 
 
+@defop("type_as", method=True, public=False)
 def type_as(self: Tensor, other: Tensor) -> Tensor:
     """``self`` converted to ``other``'s dtype (``self`` itself when they match)."""
     return self.to(other.dtype)
 
 
+@defop("reshape_as", method=True, public=False)
 def reshape_as(self: Tensor, other: Tensor) -> Tensor:
     """``self`` reshaped to ``other``'s shape."""
     return self.reshape(other.shape)
 
 
+@defop("new_empty_strided", method=True, public=False)
 def new_empty_strided(self: Tensor, size, stride, *, dtype=None, device=None, **kwargs):
     """An uninitialised tensor with the given sizes and strides, of ``self``'s dtype by
     default."""
     return torch.empty_strided(size, stride, dtype=dtype or self.dtype)
 
 
+@defop("new", method=True, public=False)
 def new(self: Tensor, *args) -> Tensor:
     """The legacy constructor: ``x.new(2, 3)`` is an uninitialised tensor of ``x``'s
     dtype, ``x.new([1, 2])`` one with that data, ``x.new()`` an empty one."""
@@ -63,16 +68,19 @@ def new(self: Tensor, *args) -> Tensor:
     return torch.empty(*args, dtype=self.dtype) if args else torch.empty(0, dtype=self.dtype)
 
 
+@defop("ndimension", method=True, public=False)
 def ndimension(self: Tensor) -> int:
     """The number of dims (an old name of ``dim()``)."""
     return self.dim()
 
 
+@defop("ravel", method=True)
 def ravel(input: Tensor) -> Tensor:
     """``input`` flattened to 1-D (a view when the layout allows, as ``reshape``)."""
     return input.reshape(-1)
 
 
+@defop("adjoint", method=True)
 def adjoint(input: Tensor) -> Tensor:
     """The conjugate transpose of the last two dims (a view for real tensors)."""
     view = input.transpose(-2, -1)
@@ -96,11 +104,13 @@ def _h(self: Tensor) -> Tensor:
     return adjoint(self) if self.dim() == 2 else self
 
 
+@defop("narrow_copy", method=True, out=True)
 def narrow_copy(input: Tensor, dim: int, start: int, length: int) -> Tensor:
     """A contiguous copy of ``input.narrow(dim, start, length)``."""
     return input.narrow(dim, start, length).clone(memory_format=torch.contiguous_format)
 
 
+@defop("split_with_sizes", method=True)
 def split_with_sizes(input: Tensor, split_sizes, dim: int = 0) -> tuple:
     """Views of ``input`` split along ``dim`` into parts of the given sizes (they must
     add up to the dim's size)."""
@@ -113,16 +123,19 @@ def split_with_sizes(input: Tensor, split_sizes, dim: int = 0) -> tuple:
     return tuple(torch.split(input, list(split_sizes), d))
 
 
+@defop("unsafe_split", method=True)
 def unsafe_split(input: Tensor, split_size, dim: int = 0) -> tuple:
     """:func:`torch.split` (PyTorch's version skips a check of later in-place use)."""
     return tuple(torch.split(input, split_size, dim))
 
 
+@defop("unsafe_chunk", method=True)
 def unsafe_chunk(input: Tensor, chunks: int, dim: int = 0) -> tuple:
     """:func:`torch.chunk` (PyTorch's version skips a check of later in-place use)."""
     return tuple(torch.chunk(input, chunks, dim))
 
 
+@defop("sum_to_size", method=True, public=False)
 def sum_to_size(self: Tensor, *size) -> Tensor:
     """``self`` summed over the dims that broadcasting ``size`` to ``self``'s shape
     would have stretched, giving shape ``size``."""
@@ -138,6 +151,7 @@ def sum_to_size(self: Tensor, *size) -> Tensor:
     return result.sum(stretched, keepdim=True) if stretched else result
 
 
+@defop("conj_physical", method=True, inplace=True, torch_inplace=True)
 def conj_physical(input: Tensor) -> Tensor:
     """The complex conjugate, computed now (``input`` itself for real tensors)."""
     return torch.conj(input)
@@ -150,26 +164,31 @@ def conj_physical_(self: Tensor) -> Tensor:
     return self
 
 
+@defop("resolve_conj", method=True)
 def resolve_conj(input: Tensor) -> Tensor:
     """``input`` (tensors here never carry a lazy conjugate bit)."""
     return input
 
 
+@defop("resolve_neg", method=True)
 def resolve_neg(input: Tensor) -> Tensor:
     """``input`` (tensors here never carry a lazy negative bit)."""
     return input
 
 
+@defop("is_neg", method=True)
 def is_neg(input: Tensor) -> bool:
     """Whether ``input`` is a lazily negated view (never here)."""
     return False
 
 
+@defop("is_signed", method=True, public=False)
 def is_signed(self: Tensor) -> bool:
     """Whether the dtype can hold negative values (every dtype but uint8 and bool)."""
     return self.dtype.name not in ("uint8", "bool")
 
 
+@defop("nonzero_static", method=True)
 def nonzero_static(input: Tensor, *, size: int, fill_value: int = -1) -> Tensor:
     """``nonzero(input)`` cut or padded with ``fill_value`` rows to exactly ``size`` rows."""
     found = torch.nonzero(input)
@@ -179,6 +198,7 @@ def nonzero_static(input: Tensor, *, size: int, fill_value: int = -1) -> Tensor:
     return torch.cat([found, pad], 0)
 
 
+@defop("unsafe_split_with_sizes", method=True)
 def unsafe_split_with_sizes(input: Tensor, split_sizes, dim: int = 0) -> tuple:
     """:func:`split_with_sizes` (PyTorch's version skips a check of later in-place use)."""
     return split_with_sizes(input, split_sizes, dim)
@@ -194,49 +214,5 @@ def as_strided_(self: Tensor, size, stride, storage_offset=None) -> Tensor:
     return self
 
 
-#: Tensor methods of this family
-METHODS = {
-    "is_signed": is_signed,
-    "nonzero_static": nonzero_static,
-    "unsafe_split_with_sizes": unsafe_split_with_sizes,
-    "as_strided_": as_strided_,
-    "type_as": type_as,
-    "reshape_as": reshape_as,
-    "new_empty_strided": new_empty_strided,
-    "new": new,
-    "ndimension": ndimension,
-    "ravel": ravel,
-    "adjoint": adjoint,
-    "narrow_copy": narrow_copy,
-    "split_with_sizes": split_with_sizes,
-    "unsafe_split": unsafe_split,
-    "unsafe_chunk": unsafe_chunk,
-    "sum_to_size": sum_to_size,
-    "conj_physical": conj_physical,
-    "conj_physical_": conj_physical_,
-    "resolve_conj": resolve_conj,
-    "resolve_neg": resolve_neg,
-    "is_neg": is_neg,
-}
-
 #: properties of Tensor
 PROPERTIES = {"mH": _conjugate_transpose, "H": _h, "is_cpu": lambda self: True}
-
-#: in-place methods PyTorch also exposes as ``torch.<name>_(tensor, ...)``
-TORCH_INPLACE = (
-    "abs absolute acos arccos acosh arccosh asin arcsin asinh arcsinh atan arctan atanh "
-    "arctanh ceil clamp clip cos cosh deg2rad rad2deg erf erfc erfinv exp exp2 expm1 fix "
-    "floor frac log log10 log1p log2 logit neg negative reciprocal round rsqrt sigmoid sign "
-    "sin sinh sqrt square tan tanh trunc nan_to_num relu sinc i0 conj_physical fill addmv "
-    "clamp_min clamp_max gcd lcm ldexp xlogy index_put as_strided"
-).split()
-
-
-def torch_inplace_functions() -> dict:
-    """``torch.<name>_`` for every in-place method of TORCH_INPLACE that Tensor has."""
-    functions = {}
-    for name in TORCH_INPLACE:
-        method = getattr(Tensor, name + "_", None)
-        if method is not None:
-            functions[name + "_"] = method
-    return functions

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._tensor import Tensor
-from ._dispatch import check_inplace_fill, check_tensor, record, register_op
+from ._dispatch import check_inplace_fill, check_tensor, defop, record, register_op
 from .pointwise import INPLACE, _snapshot
 
 __all__ = ["fill", "fill_", "zero_"]
@@ -38,6 +38,7 @@ def _store(array: np.ndarray, scalar) -> None:
         np.copyto(array, scalar, casting="unsafe")
 
 
+@defop("fill", inplace=True, torch_inplace=True)
 def fill(input: Tensor, value) -> Tensor:
     """A tensor shaped and typed like ``input`` with every element equal to ``value``
     (a number or a 0-dim tensor).
@@ -81,6 +82,7 @@ def fill_(self: Tensor, value) -> Tensor:
     return self
 
 
+@defop("zero_", method=True)
 def zero_(self: Tensor) -> Tensor:
     """Set every element of ``self`` to zero, in place.
 

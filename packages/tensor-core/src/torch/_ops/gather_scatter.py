@@ -11,6 +11,7 @@ from ._dispatch import (
     adopt_history,
     check_inplace,
     check_inplace_fill,
+    defop,
     operand,
     record,
     register_op,
@@ -94,6 +95,7 @@ def _nonnegative(index: np.ndarray, size: int) -> np.ndarray:
     return np.where(index < 0, index + size, index) if index.size and index.min() < 0 else index
 
 
+@defop("gather", method=True, out=True)
 def gather(input: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False) -> Tensor:
     """``out[i][j] = input[index[i][j]][j]`` along ``dim`` (an index of the same rank).
 
@@ -155,6 +157,7 @@ def _scatter_into(array: np.ndarray, d: int, idx: np.ndarray, src, accumulate):
         array[tuple(grid)] = src
 
 
+@defop("scatter", method=True, inplace=True, out=True)
 def scatter(input: Tensor, dim: int, index: Tensor, src=None, *, value=None, reduce=None) -> Tensor:
     """A copy of ``input`` with ``src`` (a tensor or a number) written at ``index`` along
     ``dim``: ``out[index[i][j]][j] = src[i][j]`` for ``dim=0``."""
@@ -182,6 +185,7 @@ SCATTER = _register(
 )
 
 
+@defop("scatter_add", method=True, inplace=True, out=True)
 def scatter_add(input: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
     """A copy of ``input`` with ``src`` added at ``index`` along ``dim`` (repeated
     indices accumulate).
@@ -209,6 +213,7 @@ SCATTER_ADD = _register(
 )
 
 
+@defop("index_select", method=True, out=True)
 def index_select(input: Tensor, dim: int, index: Tensor) -> Tensor:
     """The entries of ``input`` at the 1-D ``index`` along ``dim``."""
     d = input._wrap_dim(dim)
@@ -224,6 +229,7 @@ def index_select(input: Tensor, dim: int, index: Tensor) -> Tensor:
     return _index(input, (slice(None),) * d + (idx,))
 
 
+@defop("masked_fill", method=True, inplace=True)
 def masked_fill(input: Tensor, mask: Tensor, value) -> Tensor:
     """A copy of ``input`` with ``value`` where ``mask`` (bool, broadcast) is true."""
     if not isinstance(mask, Tensor) or mask._dtype is not _dtype.bool_:
@@ -255,6 +261,7 @@ def masked_fill(input: Tensor, mask: Tensor, value) -> Tensor:
     return filled
 
 
+@defop("flip", method=True)
 def flip(input: Tensor, *dims) -> Tensor:
     """A copy of ``input`` with the order of ``dims`` reversed."""
     if len(dims) == 1 and not isinstance(dims[0], int):

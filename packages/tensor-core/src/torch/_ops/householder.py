@@ -22,7 +22,7 @@ from .. import _blas, _dtype
 from .._return_types import _structseq
 from .._tensor import Tensor
 from . import decompositions as _dec
-from ._dispatch import register_op
+from ._dispatch import defop, register_op
 from .out_variants import add_out, copy_into_out
 
 __all__ = ["geqrf", "ormqr"]
@@ -99,6 +99,7 @@ def _check_float(op: str, kernel: str, *tensors: Tensor) -> None:
             raise NotImplementedError(f"\"{kernel}\" not implemented for '{_legacy(d)}'")
 
 
+@defop("geqrf", method=True)
 def geqrf(input: Tensor, *, out=None):
     """The QR factorisation of each matrix of ``input`` in LAPACK's compact form.
 
@@ -240,6 +241,4 @@ def ormqr(
 
 
 ormqr = add_out(ormqr, "ormqr", exact=True)
-
-#: Tensor methods of this family
-METHODS = {"geqrf": geqrf, "ormqr": ormqr}
+defop("ormqr", ormqr, method=True)

@@ -15,7 +15,7 @@ import numpy as np
 
 from .. import _dtype, _native
 from .._tensor import Tensor, _is_grad_recording
-from ._dispatch import record, register_op
+from ._dispatch import defop, record, register_op
 from .gather_scatter import (
     _bounds,
     _check_scatter_shapes,
@@ -100,6 +100,7 @@ def _strict_bounds(index: Tensor, size: int, d: int) -> None:
         raise RuntimeError(f"index {bad} is out of bounds for dimension {d} with size {size}")
 
 
+@defop("index_add", method=True, inplace=True, out=True)
 def index_add(input: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha=1) -> Tensor:
     """A copy of ``input`` with ``alpha * source`` added at the 1-D ``index`` along
     ``dim`` (repeated indices accumulate).
@@ -127,6 +128,7 @@ def index_add(input: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha=1
     return scatter_add(input, d, _along(index, d, source._np.shape), source)
 
 
+@defop("index_copy", method=True, inplace=True, out=True)
 def index_copy(input: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor:
     """A copy of ``input`` whose slices at the 1-D ``index`` along ``dim`` are those of
     ``source`` (for a repeated index, the last one wins)."""
@@ -166,6 +168,7 @@ def index_copy(input: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor
     return scatter(input, d, _along(index, d, source._np.shape), source)
 
 
+@defop("index_fill", method=True, inplace=True)
 def index_fill(input: Tensor, dim: int, index: Tensor, value) -> Tensor:
     """A copy of ``input`` with ``value`` (a number or a 0-dim tensor) in the slices at the
     1-D ``index`` along ``dim``."""
@@ -198,6 +201,7 @@ def index_fill(input: Tensor, dim: int, index: Tensor, value) -> Tensor:
     return scatter(input, d, _along(index, d, shape), value=value)
 
 
+@defop("index_put", method=True, inplace=True, torch_inplace=True)
 def index_put(input: Tensor, indices, values: Tensor, accumulate: bool = False) -> Tensor:
     """A copy of ``input`` with ``values`` written (or with ``accumulate``, added) at the
     advanced index ``indices`` (a tuple of index tensors)."""
@@ -287,6 +291,7 @@ def _scatter_reduce_array(array, d, idx, src, reduce, include_self):
     return result
 
 
+@defop("scatter_reduce", method=True, inplace=True, out=True)
 def scatter_reduce(
     input: Tensor, dim: int, index: Tensor, src: Tensor, reduce: str, *, include_self=True
 ) -> Tensor:
@@ -330,6 +335,7 @@ SCATTER_REDUCE = register_op(
 )
 
 
+@defop("index_reduce", method=True, inplace=True, out=True)
 def index_reduce(
     input: Tensor, dim: int, index: Tensor, source: Tensor, reduce: str, *, include_self=True
 ) -> Tensor:
@@ -355,6 +361,7 @@ def index_reduce(
 # ------------------------------------------------------------------ masked, along dim
 
 
+@defop("masked_scatter", method=True, inplace=True)
 def masked_scatter(input: Tensor, mask: Tensor, source: Tensor) -> Tensor:
     """A copy of ``input`` (broadcast with ``mask``) whose elements where ``mask`` holds
     are taken, in order, from the start of ``source``."""
@@ -383,6 +390,7 @@ def masked_scatter(input: Tensor, mask: Tensor, source: Tensor) -> Tensor:
     return where(full_mask, picked, values)
 
 
+@defop("take_along_dim", method=True, out=True)
 def take_along_dim(input: Tensor, indices: Tensor, dim=None) -> Tensor:
     """The entries of ``input`` at ``indices`` along ``dim`` (both broadcast outside that
     dim); without ``dim``, of the flattened input."""
@@ -414,9 +422,3 @@ index_put_ = _inplace(index_put, "index_put_", fills=True)
 index_reduce_ = _inplace(index_reduce, "index_reduce_")
 scatter_reduce_ = _inplace(scatter_reduce, "scatter_reduce_")
 masked_scatter_ = _inplace(masked_scatter, "masked_scatter_")
-
-#: Tensor methods of this family
-METHODS = {
-    **{name: globals()[name] for name in __all__},
-    **{name + "_": globals()[name + "_"] for name in __all__ if name != "take_along_dim"},
-}

@@ -7,7 +7,7 @@ import numpy as np
 from .. import _blas, _native
 from .._interface import OpDef, ops
 from .._tensor import Tensor
-from ._dispatch import SparseLayoutError, check_tensor, record, sparse_kernel
+from ._dispatch import SparseLayoutError, check_tensor, defop, record, sparse_kernel
 
 __all__ = ["matmul"]
 
@@ -21,6 +21,7 @@ MATMUL = ops.register(
 )
 
 
+@defop("matmul", method=True, out=True)
 def matmul(input: Tensor, other: Tensor) -> Tensor:
     """Matrix product with NumPy/PyTorch broadcasting over batch dims (1-D operands are
     treated as vectors).
@@ -129,6 +130,7 @@ def _check_matrices(name, a, b, a_dims, b_dims):
         )
 
 
+@defop("mm", method=True, out=True)
 def mm(input: Tensor, mat2: Tensor) -> Tensor:
     """The product of two matrices.
 
@@ -145,6 +147,7 @@ def mm(input: Tensor, mat2: Tensor) -> Tensor:
     return matmul(input, mat2)
 
 
+@defop("bmm", method=True, out=True)
 def bmm(input: Tensor, mat2: Tensor) -> Tensor:
     """Batched matrix products of two 3-D tensors with the same batch size."""
     _check_matrices("bmm", input, mat2, 3, 3)
@@ -161,6 +164,7 @@ def bmm(input: Tensor, mat2: Tensor) -> Tensor:
     return matmul(input, mat2)
 
 
+@defop("mv", method=True, out=True)
 def mv(input: Tensor, vec: Tensor) -> Tensor:
     """Matrix times vector."""
     if input._np.ndim != 2 or vec._np.ndim != 1:
@@ -176,6 +180,7 @@ def mv(input: Tensor, vec: Tensor) -> Tensor:
     return matmul(input, vec)
 
 
+@defop("dot", method=True, out=True)
 def dot(input: Tensor, tensor: Tensor) -> Tensor:
     """The dot product of two 1-D tensors of the same size."""
     if input._np.ndim != 1 or tensor._np.ndim != 1:
@@ -197,6 +202,7 @@ def dot(input: Tensor, tensor: Tensor) -> Tensor:
     return matmul(input, tensor)
 
 
+@defop("outer", method=True, out=True)
 def outer(input: Tensor, vec2: Tensor) -> Tensor:
     """The outer product of two 1-D tensors."""
     for what, t in (("self", input), ("vec2", vec2)):
@@ -205,22 +211,26 @@ def outer(input: Tensor, vec2: Tensor) -> Tensor:
     return input.reshape(-1, 1) * vec2.reshape(1, -1)
 
 
+@defop("addmm", method=True, inplace=True, out=True)
 def addmm(input, mat1: Tensor, mat2: Tensor, *, beta=1, alpha=1) -> Tensor:
     """``beta * input + alpha * (mat1 @ mat2)``."""
     product = mm(mat1, mat2)
     return _combine(input, product, beta, alpha)
 
 
+@defop("addmv", method=True, inplace=True, out=True, torch_inplace=True)
 def addmv(input, mat: Tensor, vec: Tensor, *, beta=1, alpha=1) -> Tensor:
     """``beta * input + alpha * (mat @ vec)``."""
     return _combine(input, mv(mat, vec), beta, alpha)
 
 
+@defop("baddbmm", method=True, inplace=True, out=True)
 def baddbmm(input, batch1: Tensor, batch2: Tensor, *, beta=1, alpha=1) -> Tensor:
     """``beta * input + alpha * bmm(batch1, batch2)``."""
     return _combine(input, bmm(batch1, batch2), beta, alpha)
 
 
+@defop("addbmm", method=True, inplace=True, out=True)
 def addbmm(input, batch1: Tensor, batch2: Tensor, *, beta=1, alpha=1) -> Tensor:
     """``beta * input + alpha * sum(bmm(batch1, batch2), 0)``."""
     from .reduction import sum as reduce_sum
@@ -240,6 +250,7 @@ def _combine(input, product, beta, alpha):
     return scaled + (input if beta == 1 else input * beta)
 
 
+@defop("einsum")
 def einsum(equation: str, *operands) -> Tensor:
     """Einstein summation over ``operands`` (NumPy's subscript language).
 
@@ -306,6 +317,7 @@ EINSUM = ops.register(
 EINSUM.function = einsum
 
 
+@defop("tensordot", out=True)
 def tensordot(a: Tensor, b: Tensor, dims=2) -> Tensor:
     """Contract ``dims`` trailing dims of ``a`` with leading dims of ``b`` (or the listed
     dims), through :func:`einsum`."""

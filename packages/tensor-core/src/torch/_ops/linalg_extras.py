@@ -23,6 +23,7 @@ from .. import _blas, _dtype
 from .._return_types import _structseq
 from .._tensor import Tensor
 from . import decompositions as _dec
+from ._dispatch import defop
 from .gather_scatter import _inplace
 from .linalg import _combine, addbmm, addmm, addmv, baddbmm
 
@@ -60,6 +61,7 @@ def _int32(array) -> Tensor:
 # ------------------------------------------------------------------------- products
 
 
+@defop("vdot", method=True, out=True)
 def vdot(input: Tensor, other: Tensor) -> Tensor:
     """The dot product of two 1-D tensors, conjugating the first."""
     if input._np.ndim != 1 or other._np.ndim != 1:
@@ -74,6 +76,7 @@ def vdot(input: Tensor, other: Tensor) -> Tensor:
     return torch.dot(torch.conj(input), other)
 
 
+@defop("inner", method=True, out=True)
 def inner(input: Tensor, other: Tensor) -> Tensor:
     """Sums of products over the last dims (a scalar operand multiplies)."""
     if input._np.ndim == 0 or other._np.ndim == 0:
@@ -88,6 +91,7 @@ def inner(input: Tensor, other: Tensor) -> Tensor:
     return rows.reshape(tuple(input._np.shape[:-1]) + tuple(other._np.shape[:-1]))
 
 
+@defop("addr", method=True, inplace=True, out=True)
 def addr(input: Tensor, vec1: Tensor, vec2: Tensor, *, beta=1, alpha=1) -> Tensor:
     """``beta * input + alpha * outer(vec1, vec2)``."""
     for name, v in (("vec1", vec1), ("vec2", vec2)):
@@ -96,6 +100,7 @@ def addr(input: Tensor, vec1: Tensor, vec2: Tensor, *, beta=1, alpha=1) -> Tenso
     return _combine(input, torch.outer(vec1, vec2), beta, alpha)
 
 
+@defop("ger", method=True, out=True)
 def ger(input: Tensor, vec2: Tensor) -> Tensor:
     """The outer product (an old name of :func:`torch.outer`)."""
     return torch.outer(input, vec2)
@@ -125,6 +130,7 @@ def multi_dot(tensors) -> Tensor:
     return result
 
 
+@defop("chain_matmul")
 def chain_matmul(*matrices, out=None) -> Tensor:
     """The product of 2-D matrices (deprecated: ``torch.linalg.multi_dot``)."""
     warnings.warn(
@@ -153,11 +159,13 @@ def vecdot(x: Tensor, y: Tensor, *, dim: int = -1) -> Tensor:
 # ---------------------------------------------------------------- legacy spellings
 
 
+@defop("det", method=True)
 def det(input: Tensor) -> Tensor:
     """The determinant (``torch.linalg.det``)."""
     return _dec.det(input)
 
 
+@defop("logdet", method=True)
 def logdet(input: Tensor) -> Tensor:
     """``log(det(input))``: NaN for a negative determinant, -inf for a zero one."""
     sign, logabs = _dec.slogdet(input)
@@ -167,6 +175,7 @@ def logdet(input: Tensor) -> Tensor:
     return torch.where(sign < 0, nan, logabs)
 
 
+@defop("slogdet", method=True, out=True)
 def slogdet(input: Tensor):
     """``(sign, log|det|)`` (``torch.linalg.slogdet``)."""
     sign, logabs = _dec.slogdet(input)
@@ -176,6 +185,7 @@ def slogdet(input: Tensor):
 _SlogdetResult = _structseq("slogdet", ("sign", "logabsdet"))
 
 
+@defop("inverse", method=True, out=True)
 def inverse(input: Tensor) -> Tensor:
     """The matrix inverse (``torch.linalg.inv``)."""
     return _dec.inv(input)
@@ -189,6 +199,7 @@ def _deprecated(old: str, new: str) -> None:
     )
 
 
+@defop("cholesky", method=True, out=True)
 def cholesky(input: Tensor, upper: bool = False) -> Tensor:
     """The Cholesky factor (deprecated spelling of ``torch.linalg.cholesky``)."""
     _deprecated("torch.cholesky", "torch.linalg.cholesky")
@@ -220,6 +231,7 @@ def _column_major(t: Tensor) -> Tensor:
     return t.mT.contiguous().mT if t.dim() >= 2 else t
 
 
+@defop("cholesky_solve", method=True, out=True)
 def cholesky_solve(B: Tensor, L: Tensor, upper: bool = False) -> Tensor:
     """The solution of ``A X = B`` given the Cholesky factor of ``A`` (lower by
     default)."""
@@ -228,6 +240,7 @@ def cholesky_solve(B: Tensor, L: Tensor, upper: bool = False) -> Tensor:
     return solve_triangular(lower.mT, y, upper=True)
 
 
+@defop("cholesky_inverse", method=True, out=True)
 def cholesky_inverse(L: Tensor, upper: bool = False) -> Tensor:
     """The inverse of ``A`` given its Cholesky factor."""
     eye = torch.eye(L.shape[-1], dtype=L.dtype).expand(L.shape)
@@ -238,6 +251,7 @@ _QR = _structseq("qr", ("Q", "R"))
 _SVD = _structseq("svd", ("U", "S", "V"))
 
 
+@defop("qr", method=True, out=True)
 def qr(input: Tensor, some: bool = True):
     """``(Q, R)`` (deprecated spelling: ``torch.linalg.qr(mode='reduced' if some else
     'complete')``)."""
@@ -246,6 +260,7 @@ def qr(input: Tensor, some: bool = True):
     return _QR(Q, R)
 
 
+@defop("svd", method=True, out=True)
 def svd(input: Tensor, some: bool = True, compute_uv: bool = True):
     """``(U, S, V)`` with ``input = U diag(S) V^H`` (note: V, not V^H); without
     ``compute_uv``, U and V are zeros."""
@@ -260,11 +275,13 @@ def svd(input: Tensor, some: bool = True, compute_uv: bool = True):
     return _SVD(U, S, V)
 
 
+@defop("pinverse", method=True)
 def pinverse(input: Tensor, rcond: float = 1e-15) -> Tensor:
     """The pseudo-inverse with singular values below ``rcond * max`` treated as zero."""
     return _dec.pinv(input, rtol=rcond)
 
 
+@defop("matrix_power", method=True, out=True)
 def matrix_power(input: Tensor, n: int) -> Tensor:
     """``input`` multiplied by itself ``n`` times (the inverse's power for negative
     ``n``, the identity for 0), by repeated squaring."""
@@ -290,6 +307,7 @@ def matrix_power(input: Tensor, n: int) -> Tensor:
     return result if result is not input else input.clone()
 
 
+@defop("matrix_exp", method=True)
 def matrix_exp(input: Tensor) -> Tensor:
     """The matrix exponential, by scaling and squaring of a Taylor series.
 
@@ -434,6 +452,7 @@ linalg_lu.__name__ = "lu"
 LU = _dec._register("_lu", linalg_lu, "_lu(Tensor A) -> (Tensor L, Tensor U)")
 
 
+@defop("lu", method=True)
 def lu(A: Tensor, pivot: bool = True, get_infos: bool = False, out=None):
     """``(LU, pivots)`` (and ``infos`` if asked): the deprecated ``torch.lu``."""
     _deprecated("torch.lu", "torch.linalg.lu_factor / torch.linalg.lu_factor_ex")
@@ -448,6 +467,7 @@ def lu(A: Tensor, pivot: bool = True, get_infos: bool = False, out=None):
 _TRIANGULAR = _structseq("triangular_solve", ("solution", "cloned_coefficient"))
 
 
+@defop("triangular_solve", method=True, out=True)
 def triangular_solve(
     b: Tensor, A: Tensor, upper: bool = True, transpose: bool = False, unitriangular=False
 ):
@@ -664,14 +684,4 @@ LINALG = {
     "vander": vander,
     "diagonal": linalg_diagonal,
     "cond": cond,
-}
-
-#: Tensor methods of this family
-METHODS = {
-    **{name: globals()[name] for name in __all__ if name not in ("chain_matmul",)},
-    "addmm_": addmm_,
-    "addmv_": addmv_,
-    "addbmm_": addbmm_,
-    "baddbmm_": baddbmm_,
-    "addr_": addr_,
 }

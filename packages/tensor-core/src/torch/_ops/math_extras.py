@@ -18,8 +18,8 @@ import torch
 
 from .. import _dtype, _return_types
 from .._tensor import Tensor
-from ._dispatch import record, refuse_complex, refuses_complex, refusing_complex, register_op
-from .complex_views import _complex_parts_check, complex, conj, is_conj
+from ._dispatch import defop, record, refuse_complex, register_op
+from .complex_views import _complex_parts_check, complex, conj
 from .gather_scatter import _inplace
 
 __all__ = [
@@ -45,6 +45,7 @@ def _legacy(d) -> str:
 # -------------------------------------------------------------------------- pointwise
 
 
+@defop("frexp", method=True, out=True)
 def frexp(input: Tensor):
     """``(mantissa, exponent)`` with ``input = mantissa * 2 ** exponent`` and
     ``0.5 <= |mantissa| < 1`` (``exponent`` is int32).
@@ -67,6 +68,7 @@ def frexp(input: Tensor):
     return _return_types.frexp(mantissa, Tensor._from_array(exponent, _dtype.int32))
 
 
+@defop("ldexp", method=True, inplace=True, out=True, torch_inplace=True)
 def ldexp(input: Tensor, other: Tensor) -> Tensor:
     """``input * 2 ** other`` (a floating result)."""
     scale = torch.pow(2.0, other) if isinstance(other, Tensor) else 2.0**other
@@ -85,6 +87,7 @@ def _same_float_check(name: str, input: Tensor, other: Tensor) -> None:
         raise NotImplementedError(f"\"{name}_cpu\" not implemented for '{_legacy(input._dtype)}'")
 
 
+@defop("nextafter", method=True, inplace=True, out=True)
 def nextafter(input: Tensor, other: Tensor) -> Tensor:
     """The next floating-point value after ``input`` towards ``other``."""
     _same_float_check("nextafter", input, other)
@@ -106,13 +109,19 @@ def _heaviside(input: Tensor, values: Tensor, op) -> Tensor:
     return record(op, (input, values), result)
 
 
-@refusing_complex
+@defop(
+    "heaviside",
+    method=True,
+    inplace=True,
+    out=True,
+    refuses_complex=(RuntimeError, "heaviside is not yet implemented for complex tensors."),
+    complex_operands=2,
+)
 def heaviside(input: Tensor, values: Tensor) -> Tensor:
     """The step function: 0 where ``input < 0``, ``values`` where it is 0, 1 above."""
     return _heaviside(input, values, HEAVISIDE)
 
 
-@refusing_complex
 def _heaviside_into(input: Tensor, values: Tensor) -> Tensor:
     return _heaviside(input, values, HEAVISIDE_INPLACE)
 
@@ -131,6 +140,7 @@ HEAVISIDE_INPLACE = register_op(
 )
 
 
+@defop("polar", out=True)
 def polar(abs: Tensor, angle: Tensor) -> Tensor:  # noqa: A002 - PyTorch's names
     """The complex numbers ``abs * (cos(angle) + i sin(angle))``."""
     _complex_parts_check(abs, angle)
@@ -212,6 +222,7 @@ LOGADDEXP_COMPLEX = register_op(
 # ------------------------------------------------------------------------- reductions
 
 
+@defop("logcumsumexp", method=True, out=True)
 def logcumsumexp(input: Tensor, dim: int) -> Tensor:
     """``log(cumsum(exp(input)))`` along ``dim``, computed without overflow.
 
@@ -245,6 +256,7 @@ LOGCUMSUMEXP = register_op(
 )
 
 
+@defop("nanmedian", method=True, out=True)
 def nanmedian(input: Tensor, dim=None, keepdim: bool = False):
     """The median ignoring NaNs (the lower of the two middle values for an even count);
     with ``dim``, ``(values, indices)``. A slice of NaNs only gives NaN."""
@@ -350,7 +362,12 @@ def _quantile(input, q, dim, keepdim, interpolation, ignore_nan) -> Tensor:
     return out
 
 
-@refuses_complex()
+@defop(
+    "quantile",
+    method=True,
+    out=True,
+    refuses_complex=(RuntimeError, "quantile() input tensor must be either float or double dtype"),
+)
 def quantile(input: Tensor, q, dim=None, keepdim: bool = False, *, interpolation="linear"):
     """The ``q``-th quantiles (a number or a 1-D tensor of levels in [0, 1]) over ``dim``
     (the flattened input by default); a slice containing NaN gives NaN. Several levels
@@ -358,12 +375,18 @@ def quantile(input: Tensor, q, dim=None, keepdim: bool = False, *, interpolation
     return _quantile(input, q, dim, keepdim, interpolation, ignore_nan=False)
 
 
-@refuses_complex("quantile")
+@defop(
+    "nanquantile",
+    method=True,
+    out=True,
+    refuses_complex=(RuntimeError, "quantile() input tensor must be either float or double dtype"),
+)
 def nanquantile(input: Tensor, q, dim=None, keepdim: bool = False, *, interpolation="linear"):
     """:func:`quantile` ignoring NaNs (a slice of NaNs only gives NaN)."""
     return _quantile(input, q, dim, keepdim, interpolation, ignore_nan=True)
 
 
+@defop("dist", method=True)
 def dist(input: Tensor, other: Tensor, p=2) -> Tensor:
     """The p-norm of ``input - other`` (broadcast)."""
     if not (input._dtype.is_floating_point or input._dtype.is_complex):
@@ -388,22 +411,10 @@ nextafter_ = _inplace(nextafter, "nextafter_")
 heaviside_ = _inplace(_heaviside_into, "heaviside_")
 
 
+@defop("logical_not_", method=True, public=False)
 def logical_not_(self: Tensor) -> Tensor:
     """In-place logical not: 1 where ``self`` is 0, else 0 (in ``self``'s dtype)."""
     result = torch.logical_not(self)
     self._np[...] = result._np
     self._bump_version()
     return self
-
-
-#: Tensor methods of this family
-METHODS = {
-    **{name: globals()[name] for name in __all__ if name not in ("polar", "complex")},
-    "ldexp_": ldexp_,
-    "cumsum_": cumsum_,
-    "cumprod_": cumprod_,
-    "logical_not_": logical_not_,
-    "is_conj": is_conj,
-    "nextafter_": nextafter_,
-    "heaviside_": heaviside_,
-}

@@ -17,7 +17,7 @@ import torch
 from .. import _dtype, _return_types
 from .._interface import OpDef
 from .._tensor import Tensor
-from ._dispatch import record
+from ._dispatch import defop, record
 from .gather_scatter import _inplace
 
 __all__ = [
@@ -55,6 +55,7 @@ def _as_float(t: Tensor) -> Tensor:
 # ----------------------------------------------------------------- differences
 
 
+@defop("diff", method=True, out=True)
 def diff(input: Tensor, n: int = 1, dim: int = -1, prepend=None, append=None) -> Tensor:
     """The ``n``-th forward difference along ``dim`` (``prepend``/``append`` joined on
     first); for bool tensors, where neighbours differ.
@@ -151,6 +152,7 @@ def _gradient_one(f: Tensor, d: int, h, edge_order: int) -> Tensor:
     return torch.cat([first, interior, last], d)
 
 
+@defop("gradient")
 def gradient(input: Tensor, *, spacing=1, dim=None, edge_order: int = 1) -> tuple:
     """Estimates of the derivative of ``input`` along each of ``dim`` (all dims by
     default) by central differences inside and one-sided ones (of ``edge_order`` 1 or 2)
@@ -176,6 +178,7 @@ def gradient(input: Tensor, *, spacing=1, dim=None, edge_order: int = 1) -> tupl
 # -------------------------------------------------------------- covariance
 
 
+@defop("cov", method=True)
 def cov(input: Tensor, *, correction: int = 1, fweights=None, aweights=None) -> Tensor:
     """The covariance matrix of the variables in the rows of ``input`` (observations in
     columns), with optional integer frequency and float observation weights."""
@@ -216,6 +219,7 @@ def cov(input: Tensor, *, correction: int = 1, fweights=None, aweights=None) -> 
     return result.squeeze() if input.dim() < 2 else result
 
 
+@defop("corrcoef", method=True)
 def corrcoef(input: Tensor) -> Tensor:
     """Pearson correlation coefficients of the variables in the rows of ``input``."""
     c = cov(input)
@@ -228,6 +232,7 @@ def corrcoef(input: Tensor) -> Tensor:
     return torch.clamp(result, -1, 1)
 
 
+@defop("vander")
 def vander(x: Tensor, N=None, increasing: bool = False) -> Tensor:  # noqa: N803
     """The Vandermonde matrix of 1-D ``x``: columns of its powers, decreasing unless
     ``increasing``."""
@@ -266,6 +271,7 @@ def _integrate(y: Tensor, x, dx, dim: int, cumulative: bool) -> Tensor:
     return pair.cumsum(d) if cumulative else pair.sum(d)
 
 
+@defop("trapezoid")
 def trapezoid(y: Tensor, x=None, *, dx=None, dim: int = -1) -> Tensor:
     """The integral of ``y`` along ``dim`` by the trapezoidal rule, at the points ``x``
     (or with spacing ``dx``, 1 by default)."""
@@ -274,11 +280,13 @@ def trapezoid(y: Tensor, x=None, *, dx=None, dim: int = -1) -> Tensor:
     return _integrate(y, x, dx, dim, cumulative=False)
 
 
+@defop("trapz")
 def trapz(y: Tensor, x=None, *, dx=None, dim: int = -1) -> Tensor:
     """:func:`trapezoid` (the older name)."""
     return trapezoid(y, x, dx=dx, dim=dim)
 
 
+@defop("cumulative_trapezoid")
 def cumulative_trapezoid(y: Tensor, x=None, *, dx=None, dim: int = -1) -> Tensor:
     """The running trapezoidal integral of ``y`` along ``dim`` (one element shorter)."""
     if isinstance(x, (int, float)):
@@ -299,6 +307,7 @@ def _check_histogram_args(edges, range) -> None:  # noqa: A002
         )
 
 
+@defop("histogram", method=True, out=True)
 def histogram(input: Tensor, bins=100, *, range=None, weight=None, density=False):  # noqa: A002
     """``(hist, bin_edges)``: counts (or weights' sums, or a density) of ``input`` in
     ``bins`` equal bins over ``range`` (the data's by default) or between the given
@@ -334,6 +343,7 @@ HISTOGRAM = OpDef(
 # ------------------------------------------------------------- pointwise extras
 
 
+@defop("renorm", method=True, inplace=True, out=True)
 def renorm(input: Tensor, p, dim: int, maxnorm) -> Tensor:
     """``input`` with each slice along ``dim`` whose ``p``-norm exceeds ``maxnorm``
     scaled down to norm ``maxnorm``."""
@@ -345,6 +355,7 @@ def renorm(input: Tensor, p, dim: int, maxnorm) -> Tensor:
     return input * factor
 
 
+@defop("sinc", method=True, inplace=True, out=True, torch_inplace=True)
 def sinc(input: Tensor) -> Tensor:
     """``sin(pi x) / (pi x)``, 1 at 0."""
     x = _as_float(input)
@@ -362,11 +373,13 @@ def _integer_pair(name: str, input: Tensor, other: Tensor, kernel) -> Tensor:
     return Tensor._from_array(np.ascontiguousarray(result), dtype)
 
 
+@defop("gcd", method=True, inplace=True, out=True, torch_inplace=True)
 def gcd(input: Tensor, other: Tensor) -> Tensor:
     """The greatest common divisor elementwise (non-negative) of integer tensors."""
     return _integer_pair("gcd", input, other, np.gcd)
 
 
+@defop("lcm", method=True, inplace=True, out=True, torch_inplace=True)
 def lcm(input: Tensor, other: Tensor) -> Tensor:
     """The least common multiple elementwise (non-negative) of integer tensors."""
     return _integer_pair("lcm", input, other, np.lcm)
@@ -375,6 +388,7 @@ def lcm(input: Tensor, other: Tensor) -> Tensor:
 # ------------------------------------------------------------ writes into copies
 
 
+@defop("put", method=True, inplace=True)
 def put(input: Tensor, index: Tensor, source: Tensor, accumulate: bool = False) -> Tensor:
     """A copy of ``input`` with ``source`` written (or added) at the flat ``index``."""
     if source.numel() != index.numel():
@@ -406,6 +420,7 @@ def _scatter_into_view(input: Tensor, src: Tensor, view_of) -> Tensor:
     return result
 
 
+@defop("slice_scatter", method=True)
 def slice_scatter(input: Tensor, src: Tensor, dim: int = 0, start=None, end=None, step=1):
     """A copy of ``input`` with ``src`` written into ``input[..., start:end:step]``
     along ``dim``."""
@@ -414,21 +429,25 @@ def slice_scatter(input: Tensor, src: Tensor, dim: int = 0, start=None, end=None
     return _scatter_into_view(input, src, lambda t: t[index])
 
 
+@defop("select_scatter", method=True)
 def select_scatter(input: Tensor, src: Tensor, dim: int, index: int) -> Tensor:
     """A copy of ``input`` with ``src`` written into ``input.select(dim, index)``."""
     return _scatter_into_view(input, src, lambda t: t.select(dim, index))
 
 
+@defop("diagonal_scatter", method=True)
 def diagonal_scatter(input: Tensor, src: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1):
     """A copy of ``input`` with ``src`` written into its diagonal."""
     return _scatter_into_view(input, src, lambda t: t.diagonal(offset, dim1, dim2))
 
 
+@defop("as_strided_scatter", method=True)
 def as_strided_scatter(input: Tensor, src: Tensor, size, stride, storage_offset=None):
     """A copy of ``input`` with ``src`` written into ``as_strided(size, stride)``."""
     return _scatter_into_view(input, src, lambda t: t.as_strided(size, stride, storage_offset))
 
 
+@defop("fill_diagonal_", method=True, public=False)
 def fill_diagonal_(self: Tensor, fill_value, wrap: bool = False) -> Tensor:
     """Fill the main diagonal in place (all dims equal for 3 or more dims; a tall matrix
     restarts the diagonal every ``cols + 1`` rows when ``wrap``)."""
@@ -458,31 +477,3 @@ lcm_ = _inplace(lcm, "lcm_")
 renorm_ = _inplace(renorm, "renorm_")
 sinc_ = _inplace(sinc, "sinc_")
 put_ = _inplace(put, "put_")
-
-#: Tensor methods of this family
-METHODS = {
-    **{
-        name: globals()[name]
-        for name in (
-            "diff",
-            "cov",
-            "corrcoef",
-            "histogram",
-            "renorm",
-            "sinc",
-            "gcd",
-            "lcm",
-            "put",
-            "slice_scatter",
-            "select_scatter",
-            "diagonal_scatter",
-            "as_strided_scatter",
-        )
-    },
-    "gcd_": gcd_,
-    "lcm_": lcm_,
-    "renorm_": renorm_,
-    "sinc_": sinc_,
-    "put_": put_,
-    "fill_diagonal_": fill_diagonal_,
-}

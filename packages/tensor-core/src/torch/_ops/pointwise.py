@@ -18,6 +18,8 @@ from ._dispatch import (
     check_array_overlap,
     check_inplace,
     complex_refusing,
+    defop,
+    kernel_refusal,
     operand,
     record,
     register_op,
@@ -66,6 +68,7 @@ __all__ = [
 _FLOATING = (2, 3)  # dtype categories: floating, complex
 
 
+@defop("can_cast")
 def can_cast(from_, to) -> bool:
     """Whether an op may write a result of dtype ``from_`` into a tensor of dtype ``to``
     (no complex to real, floating to integral, or non-bool to bool).
@@ -330,12 +333,13 @@ def _binary(
     alpha: bool = False,
     family: str = "pointwise",
     inplace_recorded_as_itself: bool = False,
+    refuses_complex=None,
 ):
     """The function, its OpDef, and its in-place method for one binary op. With
     ``inplace_recorded_as_itself`` an in-place write is recorded as the in-place op
     rather than as its out-of-place form (so that a backward that refuses names it, as
     PyTorch's ``floor_divide_`` does)."""
-    rule = complex_refusing(name, rule)
+    rule = complex_refusing(refuses_complex, rule)
 
     def compute(input, other, alpha_value, extra):
         dtype = _binary_dtype(input, other)
@@ -429,6 +433,8 @@ def _binary(
     )
     INPLACE[name + "_"] = inplace
     recorded_inplace = inplace_op if inplace_recorded_as_itself else op
+    if refuses_complex is not None:
+        op.complex_refusal[""] = refuses_complex
     return function
 
 
@@ -504,13 +510,14 @@ def _unary(
     family="pointwise",
     params=(),
     result_dtype=None,
+    refuses_complex=None,
 ):
     """A unary op, its OpDef and its in-place method. ``params`` lists the op's keyword
     arguments as (name, default) pairs: they reach ``kernel`` and are saved for autograd.
     ``check`` maps the input dtype to the dtype the kernel computes in; ``result_dtype``
     maps that to the result's when they differ (``abs`` of complex numbers is real)."""
     defaults = dict(params)
-    check = complex_refusing(name, check)
+    check = complex_refusing(refuses_complex, check)
 
     def options(kwargs):
         unknown = set(kwargs) - set(defaults)
@@ -560,6 +567,8 @@ def _unary(
     function.__doc__ = doc
     inplace.__name__ = inplace.__qualname__ = name + "_"
     op = _register(name, function, f"{name}(Tensor self) -> Tensor", differentiable, family=family)
+    if refuses_complex is not None:
+        op.complex_refusal[""] = refuses_complex
     _register(
         name + "_",
         inplace,
@@ -630,6 +639,7 @@ Examples::
     True,
     alpha=True,
 )
+defop("add", add, method=True, inplace=True)
 
 sub = _binary(
     "sub",
@@ -647,6 +657,7 @@ Examples::
     True,
     alpha=True,
 )
+defop("sub", sub, method=True, inplace=True, aliases=("subtract",))
 
 mul = _binary(
     "mul",
@@ -662,6 +673,7 @@ Examples::
 """,
     True,
 )
+defop("mul", mul, method=True, inplace=True, aliases=("multiply",))
 
 
 def _div_rule(dtype, rounding_mode=None):
@@ -691,6 +703,7 @@ Examples::
 """,
     True,
 )
+defop("div", div, method=True, inplace=True, aliases=("divide", "true_divide"))
 
 true_divide = div
 
@@ -709,7 +722,9 @@ Examples::
 """,
     True,  # as PyTorch: float results require grad, and backward raises (no derivative)
     inplace_recorded_as_itself=True,
+    refuses_complex=kernel_refusal("div_floor_cpu"),
 )
+defop("floor_divide", floor_divide, method=True, inplace=True)
 
 remainder = _binary(
     "remainder",
@@ -725,7 +740,9 @@ Examples::
     tensor([2, 1])
 """,
     True,
+    refuses_complex=kernel_refusal("remainder_cpu"),
 )
+defop("remainder", remainder, method=True, inplace=True)
 
 pow = _binary(
     "pow",
@@ -741,6 +758,7 @@ Examples::
 """,
     True,
 )
+defop("pow", pow, method=True, inplace=True)
 
 _COMPARE_DOC = """``input {sym} other`` elementwise, as a bool tensor.
 
@@ -757,6 +775,7 @@ eq = _binary(
     _COMPARE_DOC.format(sym="==", name="eq", example="tensor([False,  True, False])"),
     False,
 )
+defop("eq", eq, method=True, inplace=True)
 ne = _binary(
     "ne",
     _plain(np.not_equal),
@@ -764,34 +783,43 @@ ne = _binary(
     _COMPARE_DOC.format(sym="!=", name="ne", example="tensor([ True, False,  True])"),
     False,
 )
+defop("ne", ne, method=True, inplace=True, aliases=("not_equal",))
 lt = _binary(
     "lt",
     _plain(np.less),
     _compare,
     _COMPARE_DOC.format(sym="<", name="lt", example="tensor([ True, False, False])"),
     False,
+    refuses_complex=kernel_refusal("lt_cpu"),
 )
+defop("lt", lt, method=True, inplace=True, aliases=("less",))
 le = _binary(
     "le",
     _plain(np.less_equal),
     _compare,
     _COMPARE_DOC.format(sym="<=", name="le", example="tensor([ True,  True, False])"),
     False,
+    refuses_complex=kernel_refusal("le_cpu"),
 )
+defop("le", le, method=True, inplace=True, aliases=("less_equal",))
 gt = _binary(
     "gt",
     _plain(np.greater),
     _compare,
     _COMPARE_DOC.format(sym=">", name="gt", example="tensor([False, False,  True])"),
     False,
+    refuses_complex=kernel_refusal("gt_cpu"),
 )
+defop("gt", gt, method=True, inplace=True, aliases=("greater",))
 ge = _binary(
     "ge",
     _plain(np.greater_equal),
     _compare,
     _COMPARE_DOC.format(sym=">=", name="ge", example="tensor([False,  True,  True])"),
     False,
+    refuses_complex=kernel_refusal("ge_cpu"),
 )
+defop("ge", ge, method=True, inplace=True, aliases=("greater_equal",))
 
 bitwise_and = _binary(
     "bitwise_and",
@@ -800,6 +828,7 @@ bitwise_and = _binary(
     "Bitwise AND of integer or bool tensors (``&``).",
     False,
 )
+defop("bitwise_and", bitwise_and, method=True, inplace=True)
 bitwise_or = _binary(
     "bitwise_or",
     _plain(np.bitwise_or),
@@ -807,6 +836,7 @@ bitwise_or = _binary(
     "Bitwise OR of integer or bool tensors (``|``).",
     False,
 )
+defop("bitwise_or", bitwise_or, method=True, inplace=True)
 bitwise_xor = _binary(
     "bitwise_xor",
     _plain(np.bitwise_xor),
@@ -814,6 +844,7 @@ bitwise_xor = _binary(
     "Bitwise XOR of integer or bool tensors (``^``).",
     False,
 )
+defop("bitwise_xor", bitwise_xor, method=True, inplace=True)
 bitwise_left_shift = _binary(
     "bitwise_left_shift",
     _shift(np.left_shift),
@@ -821,6 +852,7 @@ bitwise_left_shift = _binary(
     "``input << other``.",
     False,
 )
+defop("bitwise_left_shift", bitwise_left_shift, method=True, inplace=True)
 bitwise_right_shift = _binary(
     "bitwise_right_shift",
     _shift(np.right_shift),
@@ -828,6 +860,7 @@ bitwise_right_shift = _binary(
     "``input >> other``.",
     False,
 )
+defop("bitwise_right_shift", bitwise_right_shift, method=True, inplace=True)
 logical_and = _binary(
     "logical_and",
     _plain(np.logical_and),
@@ -835,6 +868,7 @@ logical_and = _binary(
     "Elementwise logical AND (nonzero is true), as a bool tensor.",
     False,
 )
+defop("logical_and", logical_and, method=True, inplace=True)
 logical_or = _binary(
     "logical_or",
     _plain(np.logical_or),
@@ -842,6 +876,7 @@ logical_or = _binary(
     "Elementwise logical OR (nonzero is true), as a bool tensor.",
     False,
 )
+defop("logical_or", logical_or, method=True, inplace=True)
 logical_xor = _binary(
     "logical_xor",
     _plain(np.logical_xor),
@@ -849,6 +884,7 @@ logical_xor = _binary(
     "Elementwise logical XOR (nonzero is true), as a bool tensor.",
     False,
 )
+defop("logical_xor", logical_xor, method=True, inplace=True)
 
 neg = _unary(
     "neg",
@@ -864,6 +900,7 @@ Examples::
     True,
     check=_neg_check,
 )
+defop("neg", neg, method=True, inplace=True, aliases=("negative",), torch_inplace=True)
 negative = neg
 abs = _unary(
     "abs",
@@ -880,6 +917,7 @@ Examples::
     check=lambda d: _refuse_bool("abs_cpu", d),
     result_dtype=lambda d: d.to_real() if d.is_complex else d,
 )
+defop("abs", abs, method=True, inplace=True, aliases=("absolute",), torch_inplace=True)
 absolute = abs
 
 
@@ -887,7 +925,18 @@ def _sign(array):
     return array.copy() if array.dtype == np.bool_ else np.sign(array)  # sign(True) is True
 
 
-sign = _unary("sign", _sign, "-1, 0 or 1 by the sign of each element.", True)
+sign = _unary(
+    "sign",
+    _sign,
+    "-1, 0 or 1 by the sign of each element.",
+    True,
+    refuses_complex=(
+        NotImplementedError,
+        "Unlike NumPy, torch.sign is not intended to support complex numbers. Please use "
+        "torch.sgn instead.",
+    ),
+)
+defop("sign", sign, method=True, inplace=True, torch_inplace=True)
 
 
 def _exp(array):
@@ -903,6 +952,7 @@ dtype).""",
     True,
     check=_floating_result,
 )
+defop("exp", exp, method=True, inplace=True, torch_inplace=True)
 log = _unary(
     "log",
     np.log,
@@ -911,6 +961,7 @@ dtype).""",
     True,
     check=_floating_result,
 )
+defop("log", log, method=True, inplace=True, torch_inplace=True)
 bitwise_not = _unary(
     "bitwise_not",
     np.invert,
@@ -926,8 +977,10 @@ Examples::
     False,
     check=_bitwise_not_check,
 )
+defop("bitwise_not", bitwise_not, method=True, inplace=True)
 
 
+@defop("logical_not", method=True)
 def logical_not(input: Tensor, *, out=None) -> Tensor:
     """Elementwise logical NOT (zero is false), as a bool tensor."""
     result = np.logical_not(input._np)
@@ -936,6 +989,7 @@ def logical_not(input: Tensor, *, out=None) -> Tensor:
     return Tensor._from_array(result, _dtype.bool_)
 
 
+@defop("positive", method=True)
 def positive(input: Tensor) -> Tensor:
     """``input`` itself (unary ``+``); bool tensors are refused, as in PyTorch."""
     if input._dtype is _dtype.bool_:

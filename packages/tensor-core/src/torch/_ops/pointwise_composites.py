@@ -12,8 +12,7 @@ import numpy as np
 
 from .. import _dtype
 from .._tensor import Tensor
-from ._dispatch import check_tensor, refusing_complex, register_op, result_type
-from .out_variants import add_out
+from ._dispatch import check_tensor, defop, kernel_refusal, result_type
 from .pointwise import INPLACE, abs, exp, log, mul, pow, sign, sub
 from .ternary import _inplace, clamp, where
 from .unary_math import log1p
@@ -39,15 +38,25 @@ __all__ = [
 ]
 
 
-def _composite(function, inplace=True, out=True):
-    """Register ``function`` as a composite op (gradient from its parts), give it ``out=``
-    and an in-place method ``<name>_``."""
+def _composite(function, inplace=True, out=True, torch_inplace=False, refuses_complex=None):
+    """Declare ``function`` as a composite op (gradient from its parts) with a method,
+    ``out=`` and an in-place method ``<name>_``."""
     name = function.__name__
-    function = refusing_complex(function)
-    register_op(name, function, f"{name}(...)", "composites", differentiable=False, composite=True)
-    if inplace:
+    function = defop(
+        name,
+        function,
+        method=True,
+        inplace=inplace,
+        out=out,
+        torch_inplace=torch_inplace,
+        refuses_complex=refuses_complex,
+        complex_operands=2,
+        family="composites",
+        registered=True,
+    )
+    if inplace is True:
         _inplace(name, function, differentiable=False)
-    return add_out(function, name) if out else function
+    return function
 
 
 def _floating(x: Tensor) -> Tensor:
@@ -387,20 +396,32 @@ def equal(input: Tensor, other: Tensor) -> bool:
     return bool(np.array_equal(input._np, other._np))
 
 
-clamp_min = _composite(clamp_min)
-clamp_max = _composite(clamp_max)
+clamp_min = _composite(clamp_min, torch_inplace=True)
+clamp_max = _composite(clamp_max, torch_inplace=True)
 sgn = _composite(sgn)
-exp2 = _composite(exp2)
-deg2rad = _composite(deg2rad)
-rad2deg = _composite(rad2deg)
+exp2 = _composite(exp2, torch_inplace=True)
+deg2rad = _composite(
+    deg2rad,
+    torch_inplace=True,
+    refuses_complex=(RuntimeError, "deg2rad is not supported for complex tensors."),
+)
+rad2deg = _composite(
+    rad2deg,
+    torch_inplace=True,
+    refuses_complex=(RuntimeError, "rad2deg is not supported for complex tensors."),
+)
 angle = _composite(angle, inplace=False)
-xlogy = _composite(xlogy)
+xlogy = _composite(xlogy, torch_inplace=True, refuses_complex=kernel_refusal("xlogy_cpu"))
 logaddexp = _composite(logaddexp, inplace=False)
-logaddexp2 = _composite(logaddexp2, inplace=False)
-copysign = _composite(copysign)
-float_power = _composite(float_power, inplace=False)
+logaddexp2 = _composite(logaddexp2, inplace=False, refuses_complex=kernel_refusal("logaddexp2_cpu"))
+copysign = _composite(copysign, refuses_complex=kernel_refusal("copysign_cpu"))
+float_power = _composite(float_power, inplace="float_power_")
 INPLACE["float_power_"] = _float_power_
-signbit = _composite(signbit, inplace=False)
+signbit = _composite(
+    signbit,
+    inplace=False,
+    refuses_complex=(NotImplementedError, "signbit is not implemented for complex tensors."),
+)
 isreal = _composite(isreal, inplace=False, out=False)
 isclose = _composite(isclose, inplace=False, out=False)
 allclose = _composite(allclose, inplace=False, out=False)

@@ -16,9 +16,10 @@ from .._tensor import Tensor
 from ._dispatch import (
     SparseLayoutError,
     check_tensor,
+    defop,
+    kernel_refusal,
     record,
     refuse_complex,
-    refuses_complex,
     register_op,
     sparse_kernel,
     wrap_array,
@@ -94,6 +95,7 @@ _wrap = wrap_array
 # ------------------------------------------------------------------------ sums
 
 
+@defop("sum", method=True, out=True)
 def sum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
     """Sum of ``input`` over ``dim`` (all dims by default). Integer and bool inputs sum
     to ``torch.int64``.
@@ -128,7 +130,12 @@ SUM = _register(
 )
 
 
-@refuses_complex()
+@defop(
+    "nansum",
+    method=True,
+    out=True,
+    refuses_complex=(RuntimeError, "nansum on CPU does not support complex inputs"),
+)
 def nansum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
     """Sum treating NaN as zero."""
     mask = np.isnan(input._np) if input._dtype.is_floating_point else None
@@ -139,6 +146,7 @@ def nansum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Ten
     return sum(where(Tensor._from_array(mask, _dtype.bool_), 0.0, input), dim, keepdim, dtype=dtype)
 
 
+@defop("mean", method=True, out=True)
 def mean(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
     """Mean of ``input`` over ``dim`` (all dims by default); needs a floating or complex
     dtype.
@@ -164,7 +172,12 @@ MEAN = _register(
 )
 
 
-@refuses_complex("nansum")
+@defop(
+    "nanmean",
+    method=True,
+    out=True,
+    refuses_complex=(RuntimeError, "nansum on CPU does not support complex inputs"),
+)
 def nanmean(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
     """Mean over the non-NaN elements."""
     if not (input._dtype.is_floating_point or input._dtype.is_complex):
@@ -179,6 +192,7 @@ def nanmean(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Te
     return nansum(input, dim, keepdim, dtype=dtype) / sum(present, dim, keepdim)
 
 
+@defop("prod", method=True, out=True)
 def prod(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
     """Product of the elements (over one ``dim`` if given); integers give int64."""
     check_tensor(input, "prod")
@@ -216,7 +230,7 @@ def _check_specified(input: Tensor, name: str, dim) -> None:
         )
 
 
-@refuses_complex()
+@defop("amax", method=True, out=True, refuses_complex=kernel_refusal("max_values_cpu"))
 def amax(input: Tensor, dim=(), keepdim: bool = False) -> Tensor:
     """The largest value over ``dim`` (all dims by default); NaN if any is NaN."""
     _check_specified(input, "amax", dim)
@@ -226,7 +240,7 @@ def amax(input: Tensor, dim=(), keepdim: bool = False) -> Tensor:
     return record(AMAX, (input,), _wrap(result, input._dtype), (dims, keepdim))
 
 
-@refuses_complex()
+@defop("amin", method=True, out=True, refuses_complex=kernel_refusal("min_values_cpu"))
 def amin(input: Tensor, dim=(), keepdim: bool = False) -> Tensor:
     """The smallest value over ``dim`` (all dims by default); NaN if any is NaN."""
     _check_specified(input, "amin", dim)
@@ -290,6 +304,14 @@ SELECT_ALONG = _register(
 )
 
 
+@defop(
+    "max",
+    method=True,
+    refuses_complex={
+        "": kernel_refusal("max_all"),
+        "dim": (RuntimeError, "max(): does not support complex input"),
+    },
+)
 def max(input: Tensor, dim=None, keepdim: bool = False, *, out=None):  # noqa: A001
     """The largest element; with ``dim``, the named tuple ``(values, indices)`` along it;
     with a tensor as second argument, the elementwise ``maximum``.
@@ -308,6 +330,14 @@ def max(input: Tensor, dim=None, keepdim: bool = False, *, out=None):  # noqa: A
     return _extreme("max", input, dim, keepdim, largest=True)
 
 
+@defop(
+    "min",
+    method=True,
+    refuses_complex={
+        "": kernel_refusal("min_all"),
+        "dim": (RuntimeError, "min(): does not support complex input"),
+    },
+)
 def min(input: Tensor, dim=None, keepdim: bool = False, *, out=None):  # noqa: A001
     """The smallest element; with ``dim``, ``(values, indices)``; with a tensor, the
     elementwise ``minimum``."""
@@ -332,14 +362,19 @@ def _extreme(name: str, input: Tensor, dim, keepdim: bool, largest: bool):
     return _with_indices(name, input, dim, keepdim, largest=largest)
 
 
-@refuses_complex()
+@defop("aminmax", method=True, out=True, refuses_complex=kernel_refusal("aminmax_cpu"))
 def aminmax(input: Tensor, *, dim=None, keepdim: bool = False):
     """``(amin, amax)`` in one call."""
     dims = () if dim is None else dim
     return amin(input, dims, keepdim), amax(input, dims, keepdim)
 
 
-@refuses_complex()
+@defop(
+    "argmax",
+    method=True,
+    out=True,
+    refuses_complex=(RuntimeError, "argmax(): does not support complex input"),
+)
 def argmax(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:
     """Index of the (first) largest element, of the flattened tensor unless ``dim``."""
     if input._dtype is _dtype.bool_:
@@ -355,7 +390,12 @@ def argmax(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:
     return _with_indices("max", input, dim, keepdim, largest=True).indices
 
 
-@refuses_complex()
+@defop(
+    "argmin",
+    method=True,
+    out=True,
+    refuses_complex=(RuntimeError, "argmin(): does not support complex input"),
+)
 def argmin(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:
     """Index of the (first) smallest element, of the flattened tensor unless ``dim``."""
     if input._dtype is _dtype.bool_:
@@ -382,6 +422,7 @@ def _correction(dim, unbiased, correction):
     return dim, correction
 
 
+@defop("var", method=True, out=True)
 def var(
     input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correction=None
 ) -> Tensor:
@@ -422,6 +463,7 @@ VAR = _register(
 )
 
 
+@defop("std", method=True, out=True)
 def std(
     input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correction=None
 ) -> Tensor:
@@ -443,18 +485,21 @@ def std(
     return sqrt(variance)
 
 
+@defop("var_mean", method=True)
 def var_mean(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correction=None):
     """``(var, mean)`` over the same dims."""
     dim2, _ = _correction(dim, unbiased, correction)
     return var(input, dim, unbiased, keepdim, correction=correction), mean(input, dim2, keepdim)
 
 
+@defop("std_mean", method=True)
 def std_mean(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correction=None):
     """``(std, mean)`` over the same dims."""
     dim2, _ = _correction(dim, unbiased, correction)
     return std(input, dim, unbiased, keepdim, correction=correction), mean(input, dim2, keepdim)
 
 
+@defop("logsumexp", method=True, out=True)
 def logsumexp(input: Tensor, dim, keepdim: bool = False) -> Tensor:
     """``log(sum(exp(input)))`` over ``dim``, computed without overflow."""
     dims = normalize_dims(input, dim)
@@ -483,6 +528,7 @@ LOGSUMEXP = _register(
 # ------------------------------------------------------------------ cumulative
 
 
+@defop("cumsum", method=True, inplace=True, out=True)
 def cumsum(input: Tensor, dim: int, *, dtype=None) -> Tensor:
     """Running sums along ``dim``; integers give int64."""
     d = input._wrap_dim(dim)
@@ -493,6 +539,7 @@ def cumsum(input: Tensor, dim: int, *, dtype=None) -> Tensor:
     return record(CUMSUM, (input,), _wrap(array, dtype), (d,))
 
 
+@defop("cumprod", method=True, inplace=True, out=True)
 def cumprod(input: Tensor, dim: int, *, dtype=None) -> Tensor:
     """Running products along ``dim``; integers give int64."""
     d = input._wrap_dim(dim)
@@ -544,13 +591,13 @@ def _running_extreme(name, input: Tensor, dim: int, largest: bool):
     return getattr(_return_types, name)(value_tensor, index_tensor)
 
 
-@refuses_complex()
+@defop("cummax", method=True, out=True, refuses_complex=kernel_refusal("cummax_cpu"))
 def cummax(input: Tensor, dim: int):
     """Running maxima along ``dim`` and their indices (ties take the later index)."""
     return _running_extreme("cummax", input, dim, True)
 
 
-@refuses_complex()
+@defop("cummin", method=True, out=True, refuses_complex=kernel_refusal("cummin_cpu"))
 def cummin(input: Tensor, dim: int):
     """Running minima along ``dim`` and their indices (ties take the later index)."""
     return _running_extreme("cummin", input, dim, False)
@@ -559,6 +606,7 @@ def cummin(input: Tensor, dim: int):
 # ------------------------------------------------------------ logical and counts
 
 
+@defop("all", method=True, out=True)
 def all(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:  # noqa: A001
     """Whether every element is nonzero (over ``dim``); uint8 inputs give uint8."""
     dims = normalize_dims(input, dim)
@@ -566,6 +614,7 @@ def all(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:  # noqa: A001
     return _wrap(np.all(input._np, axis=dims, keepdims=keepdim), dtype)
 
 
+@defop("any", method=True, out=True)
 def any(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:  # noqa: A001
     """Whether some element is nonzero (over ``dim``); uint8 inputs give uint8."""
     dims = normalize_dims(input, dim)
@@ -573,6 +622,7 @@ def any(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:  # noqa: A001
     return _wrap(np.any(input._np, axis=dims, keepdims=keepdim), dtype)
 
 
+@defop("count_nonzero", method=True)
 def count_nonzero(input: Tensor, dim=None) -> Tensor:
     """The number of nonzero elements (over ``dim``), as int64."""
     dims = normalize_dims(input, dim)
@@ -618,6 +668,7 @@ VECTOR_NORM = _register(
 VECTOR_NORM.extra["binding"] = "torch.linalg.vector_norm"
 
 
+@defop("norm", method=True, out=True)
 def norm(input: Tensor, p="fro", dim=None, keepdim: bool = False, dtype=None) -> Tensor:
     """The legacy ``torch.norm``: Frobenius (= 2) norm by default, a vector ``p``-norm
     over ``dim`` otherwise."""
@@ -635,6 +686,12 @@ def norm(input: Tensor, p="fro", dim=None, keepdim: bool = False, dtype=None) ->
 # -------------------------------------------------------------- order statistics
 
 
+@defop(
+    "median",
+    method=True,
+    out=True,
+    refuses_complex={"": kernel_refusal("median_cpu"), "dim": kernel_refusal("median_out")},
+)
 def median(input: Tensor, dim=None, keepdim: bool = False):
     """The lower median (of all elements, or ``(values, indices)`` along ``dim``)."""
     if input._dtype is _dtype.bool_:
@@ -665,7 +722,7 @@ def median(input: Tensor, dim=None, keepdim: bool = False):
     return _return_types.median(_select_along(input, index_tensor, d, keepdim), index_tensor)
 
 
-@refuses_complex()
+@defop("kthvalue", method=True, out=True, refuses_complex=kernel_refusal("kthvalue_cpu"))
 def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False):
     """The ``k``-th smallest element along ``dim`` (1-based) and its index."""
     d = input._wrap_dim(dim)
@@ -689,7 +746,7 @@ def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False):
     return _return_types.kthvalue(values.reshape(index_tensor.shape), index_tensor)
 
 
-@refuses_complex()
+@defop("mode", method=True, out=True, refuses_complex=kernel_refusal("mode_cpu"))
 def mode(input: Tensor, dim: int = -1, keepdim: bool = False):
     """The most frequent value along ``dim`` (the smallest on ties) and the index of its
     last occurrence."""

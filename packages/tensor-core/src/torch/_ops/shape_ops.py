@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._tensor import Tensor
-from ._dispatch import record, register_op, result_type, wrap_array
+from ._dispatch import defop, record, register_op, result_type, wrap_array
 from .views import expand, unsqueeze
 
 __all__ = [
@@ -41,6 +41,7 @@ _wrap = wrap_array
 # ------------------------------------------------------------------ concatenation
 
 
+@defop("cat", aliases=("concat", "concatenate"))
 def cat(tensors, dim: int = 0, *, out=None) -> Tensor:
     """Concatenate tensors along an existing ``dim`` (their dtypes promote; 1-D empty
     tensors are skipped, as in PyTorch).
@@ -101,6 +102,7 @@ CAT = _register("cat", cat, "cat(Tensor[] tensors, int dim=0) -> Tensor")
 concat = concatenate = cat
 
 
+@defop("stack")
 def stack(tensors, dim: int = 0, *, out=None) -> Tensor:
     """Join same-shaped tensors along a new ``dim``.
 
@@ -124,12 +126,14 @@ def stack(tensors, dim: int = 0, *, out=None) -> Tensor:
     return cat([unsqueeze(t, dim) for t in tensors], dim, out=out)
 
 
+@defop("hstack", out=True)
 def hstack(tensors) -> Tensor:
     """Concatenate along dim 1 (dim 0 for 1-D tensors)."""
     tensors = [t if t._np.ndim else t.reshape(1) for t in tensors]
     return cat(tensors, 0 if tensors[0]._np.ndim == 1 else 1)
 
 
+@defop("vstack", out=True)
 def vstack(tensors) -> Tensor:
     """Concatenate along dim 0, 1-D tensors becoming rows."""
     return cat([t.reshape(1, -1) if t._np.ndim < 2 else t for t in tensors], 0)
@@ -138,6 +142,7 @@ def vstack(tensors) -> Tensor:
 # ------------------------------------------------------------------- repetition
 
 
+@defop("repeat", method=True)
 def repeat(input: Tensor, *sizes) -> Tensor:
     """``input`` repeated ``sizes[i]`` times along each dim (new leading dims allowed).
 
@@ -167,6 +172,7 @@ def repeat(input: Tensor, *sizes) -> Tensor:
 REPEAT = _register("repeat", repeat, "repeat(Tensor self, SymInt[] repeats) -> Tensor")
 
 
+@defop("tile", method=True)
 def tile(input: Tensor, dims) -> Tensor:
     """Like ``repeat``, with missing leading repeats taken as 1."""
     dims = tuple(dims)
@@ -174,6 +180,7 @@ def tile(input: Tensor, dims) -> Tensor:
     return repeat(input, dims)
 
 
+@defop("roll", method=True)
 def roll(input: Tensor, shifts, dims=None) -> Tensor:
     """Elements shifted cyclically along ``dims`` (the flattened tensor when None)."""
     if dims is None:
@@ -195,6 +202,7 @@ def roll(input: Tensor, shifts, dims=None) -> Tensor:
 ROLL = _register("roll", roll, "roll(Tensor self, SymInt[1] shifts, int[1] dims=[]) -> Tensor")
 
 
+@defop("rot90", method=True)
 def rot90(input: Tensor, k: int = 1, dims=(0, 1)) -> Tensor:
     """Rotate by 90 degrees ``k`` times in the plane of ``dims`` (a flip and a transposed
     view, as PyTorch builds it)."""
@@ -239,9 +247,12 @@ def _triangle(name, numpy_fn):
 
 
 tril = _triangle("tril", np.tril)
+defop("tril", tril, method=True, inplace=True, out=True)
 triu = _triangle("triu", np.triu)
+defop("triu", triu, method=True, inplace=True, out=True)
 
 
+@defop("diag", method=True, out=True)
 def diag(input: Tensor, diagonal: int = 0) -> Tensor:
     """A 1-D tensor's values as the ``diagonal``-th diagonal of a square matrix, or a
     matrix's ``diagonal``-th diagonal as a 1-D tensor."""
@@ -254,6 +265,7 @@ def diag(input: Tensor, diagonal: int = 0) -> Tensor:
 DIAG = _register("diag", diag, "diag(Tensor self, int diagonal=0) -> Tensor")
 
 
+@defop("trace", method=True)
 def trace(input: Tensor) -> Tensor:
     """The sum of a matrix's diagonal."""
     if input._np.ndim != 2:
@@ -266,6 +278,7 @@ def trace(input: Tensor) -> Tensor:
 # ------------------------------------------------------------------ broadcasting
 
 
+@defop("broadcast_shapes")
 def broadcast_shapes(*shapes):
     """The shape that tensors of ``shapes`` broadcast to."""
     from .._size import Size
@@ -280,17 +293,20 @@ def broadcast_shapes(*shapes):
         ) from None
 
 
+@defop("broadcast_to", method=True)
 def broadcast_to(input: Tensor, size) -> Tensor:
     """A view of ``input`` expanded to ``size``."""
     return expand(input, tuple(size))
 
 
+@defop("broadcast_tensors")
 def broadcast_tensors(*tensors):
     """Views of ``tensors`` expanded to their common shape."""
     shape = broadcast_shapes(*[t.shape for t in tensors])
     return tuple(expand(t, shape) for t in tensors)
 
 
+@defop("meshgrid")
 def meshgrid(*tensors, indexing: str | None = None):
     """Coordinate grids from 1-D tensors; ``indexing`` "ij" (matrix, PyTorch's default)
     or "xy" (Cartesian)."""

@@ -9,7 +9,7 @@ import numpy as np
 from .. import _dtype, _return_types
 from .._interface import OpDef
 from .._tensor import Tensor
-from ._dispatch import record, refuse_complex, refuses_complex, result_type
+from ._dispatch import defop, kernel_refusal, record, refuse_complex, result_type
 from .gather_scatter import gather
 
 __all__ = [
@@ -47,7 +47,12 @@ def _order(array: np.ndarray, axis: int, descending: bool) -> np.ndarray:
     return size - 1 - np.flip(order, axis)
 
 
-@refuses_complex()
+@defop(
+    "sort",
+    method=True,
+    out=True,
+    refuses_complex=(RuntimeError, " Sort does not support complex dtypes on CPU"),
+)
 def sort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool = False):
     """``(values, indices)`` sorted along ``dim`` (stable).
 
@@ -66,13 +71,23 @@ def sort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool = 
     return _return_types.sort(gather(input, d, indices), indices)
 
 
-@refuses_complex("sort")
+@defop(
+    "argsort",
+    method=True,
+    out=True,
+    refuses_complex=(RuntimeError, " Sort does not support complex dtypes on CPU"),
+)
 def argsort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool = False):
     """The indices that sort ``input`` along ``dim``."""
     return sort(input, dim, descending).indices
 
 
-@refuses_complex()
+@defop(
+    "topk",
+    method=True,
+    out=True,
+    refuses_complex=(RuntimeError, " topk does not support complex dtypes on CPU"),
+)
 def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = True):
     """The ``k`` largest (or smallest) entries along ``dim`` and their indices."""
     d = input._wrap_dim(dim) if input._np.ndim else 0
@@ -103,7 +118,7 @@ def _unique_flat(array: np.ndarray):
     return ordered[starts], inverse, counts
 
 
-@refuses_complex()
+@defop("unique", method=True, refuses_complex=kernel_refusal("unique"))
 def unique(
     input: Tensor,
     sorted: bool = True,
@@ -128,6 +143,7 @@ def unique(
     return result[0] if len(result) == 1 else tuple(result)
 
 
+@defop("nonzero", method=True, out=True)
 def nonzero(input: Tensor, *, as_tuple: bool = False):
     """Indices of the nonzero elements: an (N, ndim) tensor, or one index tensor per dim."""
     if as_tuple:
@@ -143,8 +159,10 @@ def nonzero(input: Tensor, *, as_tuple: bool = False):
 
 
 argwhere = nonzero
+defop("argwhere", argwhere, method=True)  # an alias without out=
 
 
+@defop("masked_select", method=True, out=True)
 def masked_select(input: Tensor, mask: Tensor) -> Tensor:
     """The elements where ``mask`` (bool, broadcast with ``input``) holds, as 1-D."""
     if mask._dtype is not _dtype.bool_:
@@ -155,6 +173,7 @@ def masked_select(input: Tensor, mask: Tensor) -> Tensor:
     return values[full_mask]
 
 
+@defop("take", method=True, out=True)
 def take(input: Tensor, index: Tensor) -> Tensor:
     """Elements of the flattened ``input`` at ``index`` (shaped like ``index``)."""
     if isinstance(index, Tensor) and index._dtype is not _dtype.int64:
@@ -171,6 +190,8 @@ def take(input: Tensor, index: Tensor) -> Tensor:
     return input.reshape(-1)[index]
 
 
+# the dtype both operands promote to decides (sorted_sequence or values complex)
+@defop("searchsorted", out=True, refuses_complex={"": kernel_refusal("searchsorted_out_cpu")})
 def searchsorted(
     sorted_sequence: Tensor,
     input,
@@ -242,6 +263,7 @@ def searchsorted(
     return Tensor._from_array(np.asarray(result, dtype=dtype.np_dtype), dtype)
 
 
+@defop("bucketize", out=True)
 def bucketize(input, boundaries: Tensor, *, out_int32: bool = False, right: bool = False):
     """The bucket of each value among 1-D ``boundaries``."""
     if boundaries._np.ndim != 1:
@@ -251,6 +273,7 @@ def bucketize(input, boundaries: Tensor, *, out_int32: bool = False, right: bool
     return searchsorted(boundaries, input, out_int32=out_int32, right=right)
 
 
+@defop("bincount", method=True)
 def bincount(input: Tensor, weights=None, minlength: int = 0) -> Tensor:
     """Counts of each non-negative integer in 1-D ``input`` (weighted if asked)."""
     if input._dtype.is_floating_point or input._dtype.is_complex:
@@ -293,7 +316,7 @@ UNIQUE, UNIQUE_DIM, BINCOUNT = (
 )
 
 
-@refuses_complex("aminmax")
+@defop("histc", method=True, out=True, refuses_complex=kernel_refusal("aminmax_cpu"))
 def histc(input: Tensor, bins: int = 100, min: float = 0, max: float = 0) -> Tensor:  # noqa: A002
     """A histogram of ``bins`` equal bins over [min, max] (the data's range when both
     are 0); values outside are ignored."""

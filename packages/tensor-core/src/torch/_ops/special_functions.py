@@ -17,7 +17,15 @@ import numpy as np
 from .. import _dtype, _grad_mode
 from .._interface import OpDef, ops
 from .._tensor import Tensor
-from ._dispatch import adopt_history, check_inplace, record, refuse_complex, register_op
+from ._dispatch import (
+    adopt_history,
+    check_inplace,
+    defop,
+    kernel_refusal,
+    record,
+    refuse_complex,
+    register_op,
+)
 from .pointwise import INPLACE, _floating_result, _snapshot, _unary
 
 __all__ = ["i0", "polygamma", "mvlgamma", "igamma", "igammac"]
@@ -69,8 +77,16 @@ def _bessel_kernel(order: int, scaled: bool):
     return kernel
 
 
-def _special_unary(name: str, kernel, doc: str, method: bool = True):
-    function = _unary(name, kernel, doc, True, check=_floating_result, family=_FAMILY)
+def _special_unary(name: str, kernel, doc: str, method: bool = True, refuses_complex=None):
+    function = _unary(
+        name,
+        kernel,
+        doc,
+        True,
+        check=_floating_result,
+        family=_FAMILY,
+        refuses_complex=refuses_complex,
+    )
     if not method:  # torch.special-only functions have no in-place Tensor method
         INPLACE.pop(name + "_", None)
         public = "torch.special." + name[len("special_") :]
@@ -90,18 +106,29 @@ Examples::
     >>> torch.i0(torch.tensor([0.0, 1.0]))
     tensor([1.0000, 1.2661])
 """,
+    refuses_complex=kernel_refusal("i0_vml_cpu"),
 )
+defop("i0", i0, method=True, inplace=True, torch_inplace=True)
 special_i0e = _special_unary(
-    "special_i0e", _bessel_kernel(0, scaled=True), "``exp(-|x|) * i0(x)``.", method=False
+    "special_i0e",
+    _bessel_kernel(0, scaled=True),
+    "``exp(-|x|) * i0(x)``.",
+    method=False,
+    refuses_complex=kernel_refusal("i0e_cpu"),
 )
 special_i1 = _special_unary(
     "special_i1",
     _bessel_kernel(1, scaled=False),
     "The modified Bessel function of the first kind of order 1.",
     method=False,
+    refuses_complex=kernel_refusal("i1_cpu"),
 )
 special_i1e = _special_unary(
-    "special_i1e", _bessel_kernel(1, scaled=True), "``exp(-|x|) * i1(x)``.", method=False
+    "special_i1e",
+    _bessel_kernel(1, scaled=True),
+    "``exp(-|x|) * i1(x)``.",
+    method=False,
+    refuses_complex=kernel_refusal("i1e_cpu"),
 )
 
 
@@ -148,6 +175,9 @@ def _hurwitz_zeta(s: np.ndarray, q: np.ndarray) -> np.ndarray:
     return total
 
 
+@defop(
+    "special_zeta", public=False, refuses_complex={"": kernel_refusal("zeta_cpu")}
+)  # special.zeta
 def special_zeta(input, other) -> Tensor:
     """The Hurwitz zeta function ``zeta(x, q)`` (no gradient, as in PyTorch)."""
     from ._dispatch import result_type
@@ -160,6 +190,9 @@ def special_zeta(input, other) -> Tensor:
     q = other._np if isinstance(other, Tensor) else np.asarray(other)
     value = _hurwitz_zeta(x, q).astype(dtype.np_dtype)
     return Tensor._from_array(np.ascontiguousarray(value), dtype)
+
+
+ops.lookup("special_zeta").extra["binding"] = "torch.special.zeta"
 
 
 def _polygamma_array(n: int, x: np.ndarray) -> np.ndarray:
@@ -193,6 +226,17 @@ def _polygamma_method(self: Tensor, n: int) -> Tensor:
     return polygamma(n, self)
 
 
+defop(
+    "polygamma",
+    polygamma,
+    method=_polygamma_method,
+    inplace=True,
+    out=True,
+    refuses_complex={"": kernel_refusal("polygamma"), "1": kernel_refusal("trigamma")},
+)
+
+
+@defop("mvlgamma", method=True, inplace=True, out=True)
 def mvlgamma(input: Tensor, p: int) -> Tensor:
     """The log of the multivariate gamma function of dimension ``p``."""
     from .reduction import sum as reduce_sum
@@ -466,14 +510,24 @@ def _inplace_binary(function, name):
     return method
 
 
-#: Tensor methods of this family
-METHODS = {
-    "polygamma": _polygamma_method,
-    "polygamma_": _inplace_binary(_polygamma_method, "polygamma_"),
-    "mvlgamma": mvlgamma,
-    "mvlgamma_": _inplace_binary(mvlgamma, "mvlgamma_"),
-    "igamma": _incomplete_method(upper=False),
-    "igammac": _incomplete_method(upper=True),
-    "igamma_": _incomplete_inplace(upper=False),
-    "igammac_": _incomplete_inplace(upper=True),
-}
+# the methods and in-place forms of the family (bound by its declarations)
+polygamma_ = _inplace_binary(_polygamma_method, "polygamma_")
+mvlgamma_ = _inplace_binary(mvlgamma, "mvlgamma_")
+igamma_ = _incomplete_inplace(upper=False)
+igammac_ = _incomplete_inplace(upper=True)
+defop(
+    "igamma",
+    igamma,
+    method=_incomplete_method(upper=False),
+    inplace=True,
+    out=True,
+    refuses_complex={"": kernel_refusal("igamma_cpu")},
+)
+defop(
+    "igammac",
+    igammac,
+    method=_incomplete_method(upper=True),
+    inplace=True,
+    out=True,
+    refuses_complex={"": kernel_refusal("igammac_cpu")},
+)

@@ -10,6 +10,7 @@ from .._tensor import Tensor
 from ._dispatch import (
     adopt_history,
     check_inplace,
+    defop,
     operand,
     record,
     refuse_complex,
@@ -148,6 +149,13 @@ def where(condition, input=None, other=None):
     return record(WHERE, (condition, input, other), result)
 
 
+def _where_method(self, condition, other):  # self.where(c, y) is torch.where(c, self, y)
+    return where(condition, self, other)
+
+
+defop("where", where, method=_where_method, out=True)
+
+
 def _broadcast_failure(*operands) -> RuntimeError:
     """PyTorch's message for operands whose shapes do not broadcast together."""
     shapes = [np.shape(x._np if isinstance(x, Tensor) else x) for x in operands]
@@ -169,6 +177,14 @@ WHERE = _register("where", where, "where(Tensor condition, Tensor self, Tensor o
 # --------------------------------------------------------------------------- clamp
 
 
+@defop(
+    "clamp",
+    method=True,
+    inplace=True,
+    aliases=("clip",),
+    torch_inplace=True,
+    refuses_complex={"": (NotImplementedError, "clamp is not supported for complex types")},
+)
 def clamp(input: Tensor, min=None, max=None, *, out=None) -> Tensor:  # noqa: A002
     """``input`` limited to [``min``, ``max``] (numbers or tensors; where ``min > max``
     the result is ``max``).
@@ -209,6 +225,7 @@ clip = clamp
 _C_NAMES = {"int64": "long int", "int32": "int", "float32": "float", "float64": "double"}
 
 
+@defop("lerp", method=True, inplace=True, out=True)
 def lerp(input: Tensor, end: Tensor, weight) -> Tensor:
     """``input + weight * (end - input)``, computed from the nearer end as PyTorch does.
 
@@ -247,6 +264,7 @@ LERP = _register("lerp", lerp, "lerp(Tensor self, Tensor end, Tensor weight) -> 
 # ------------------------------------------------------------------ addcmul/addcdiv
 
 
+@defop("addcmul", method=True, inplace=True, out=True)
 def addcmul(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value=1) -> Tensor:
     """``input + value * tensor1 * tensor2``.
 
@@ -275,6 +293,7 @@ ADDCMUL = _register(
 )
 
 
+@defop("addcdiv", method=True, inplace=True, out=True)
 def addcdiv(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value=1) -> Tensor:
     """``input + value * tensor1 / tensor2`` (floating dtypes only)."""
     dtype = result_type(input, tensor1, tensor2)

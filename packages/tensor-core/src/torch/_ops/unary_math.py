@@ -10,7 +10,7 @@ import numpy as np
 from .. import _dtype
 from .._native import special
 from .._tensor import Tensor
-from ._dispatch import refusing_complex
+from ._dispatch import defop, kernel_refusal
 from .pointwise import _floating_result, _refuse_bool, _unary
 
 __all__ = [
@@ -64,10 +64,28 @@ __all__ = [
 _FAMILY = "unary_math"
 
 
-def _math(name, kernel, doc, differentiable=True, check=_floating_result, params=(), precise=False):
+def _math(
+    name,
+    kernel,
+    doc,
+    differentiable=True,
+    check=_floating_result,
+    params=(),
+    precise=False,
+    refuses_complex=None,
+):
     """``precise``: a transcendental function NumPy evaluates a few ulp off in float32."""
     kernel = _in_double(kernel) if precise else kernel
-    return _unary(name, kernel, doc, differentiable, check=check, family=_FAMILY, params=params)
+    return _unary(
+        name,
+        kernel,
+        doc,
+        differentiable,
+        check=check,
+        family=_FAMILY,
+        params=params,
+        refuses_complex=refuses_complex,
+    )
 
 
 def _in_double(kernel):
@@ -152,25 +170,39 @@ def _bool_test(name, kernel, doc):
 
     function.__name__ = function.__qualname__ = name
     function.__doc__ = doc
-    return refusing_complex(function, operands=1)
+    return function
 
 
 sqrt = _math("sqrt", np.sqrt, "Square root elementwise.")
+defop("sqrt", sqrt, method=True, inplace=True, torch_inplace=True)
 rsqrt = _math(
     "rsqrt", lambda a: np.asarray(1, a.dtype) / np.sqrt(a), "``1 / sqrt(input)`` elementwise."
 )
+defop("rsqrt", rsqrt, method=True, inplace=True, torch_inplace=True)
 expm1 = _math("expm1", np.expm1, "``exp(input) - 1``, accurate near 0.", precise=True)
+defop("expm1", expm1, method=True, inplace=True, torch_inplace=True)
 log1p = _math("log1p", np.log1p, "``log(1 + input)``, accurate near 0.", precise=True)
+defop("log1p", log1p, method=True, inplace=True, torch_inplace=True)
 log2 = _math("log2", np.log2, "Base-2 logarithm elementwise.", precise=True)
+defop("log2", log2, method=True, inplace=True, torch_inplace=True)
 log10 = _math("log10", np.log10, "Base-10 logarithm elementwise.", precise=True)
+defop("log10", log10, method=True, inplace=True, torch_inplace=True)
 sin = _math("sin", np.sin, "Sine elementwise.", precise=True)
+defop("sin", sin, method=True, inplace=True, torch_inplace=True)
 cos = _math("cos", np.cos, "Cosine elementwise.", precise=True)
+defop("cos", cos, method=True, inplace=True, torch_inplace=True)
 tan = _math("tan", np.tan, "Tangent elementwise.", precise=True)
+defop("tan", tan, method=True, inplace=True, torch_inplace=True)
 asin = _math("asin", np.arcsin, "Inverse sine elementwise.", precise=True)
+defop("asin", asin, method=True, inplace=True, aliases=("arcsin",), torch_inplace=True)
 acos = _math("acos", np.arccos, "Inverse cosine elementwise.", precise=True)
+defop("acos", acos, method=True, inplace=True, aliases=("arccos",), torch_inplace=True)
 atan = _math("atan", np.arctan, "Inverse tangent elementwise.", precise=True)
+defop("atan", atan, method=True, inplace=True, aliases=("arctan",), torch_inplace=True)
 sinh = _math("sinh", np.sinh, "Hyperbolic sine elementwise.", precise=True)
+defop("sinh", sinh, method=True, inplace=True, torch_inplace=True)
 cosh = _math("cosh", np.cosh, "Hyperbolic cosine elementwise.", precise=True)
+defop("cosh", cosh, method=True, inplace=True, torch_inplace=True)
 tanh = _math(
     "tanh",
     np.tanh,
@@ -183,9 +215,13 @@ Examples::
     tensor([0.0000, 0.7616])
 """,
 )
+defop("tanh", tanh, method=True, inplace=True, torch_inplace=True)
 asinh = _math("asinh", np.arcsinh, "Inverse hyperbolic sine elementwise.", precise=True)
+defop("asinh", asinh, method=True, inplace=True, aliases=("arcsinh",), torch_inplace=True)
 acosh = _math("acosh", np.arccosh, "Inverse hyperbolic cosine elementwise.", precise=True)
+defop("acosh", acosh, method=True, inplace=True, aliases=("arccosh",), torch_inplace=True)
 atanh = _math("atanh", np.arctanh, "Inverse hyperbolic tangent elementwise.", precise=True)
+defop("atanh", atanh, method=True, inplace=True, aliases=("arctanh",), torch_inplace=True)
 sigmoid = _math(
     "sigmoid",
     _sigmoid,
@@ -198,13 +234,16 @@ Examples::
     tensor([0.5000, 0.8808])
 """,
 )
+defop("sigmoid", sigmoid, method=True, inplace=True, torch_inplace=True)
 logit = _math(
     "logit",
     _logit,
     """``log(p / (1 - p))``; with ``eps``, ``p`` is first clamped
 to [eps, 1 - eps].""",
     params=(("eps", None),),
+    refuses_complex=kernel_refusal("logit_cpu"),
 )
+defop("logit", logit, method=True, inplace=True, torch_inplace=True)
 erf = _math(
     "erf",
     _special("erf"),
@@ -216,15 +255,43 @@ Examples::
     >>> torch.erf(torch.tensor([0.0, 1.0]))
     tensor([0.0000, 0.8427])
 """,
+    refuses_complex=kernel_refusal("erf_vml_cpu"),
 )
-erfc = _math("erfc", _special("erfc"), "``1 - erf(input)``, accurate for large inputs.")
-erfinv = _math("erfinv", _special("erfinv"), "The inverse of the error function.")
-lgamma = _math("lgamma", _special("lgamma"), "``log(|gamma(input)|)`` elementwise.")
-digamma = _math("digamma", _special("digamma"), "The derivative of ``lgamma``.")
+defop("erf", erf, method=True, inplace=True, torch_inplace=True)
+erfc = _math(
+    "erfc",
+    _special("erfc"),
+    "``1 - erf(input)``, accurate for large inputs.",
+    refuses_complex=kernel_refusal("erfc_vml_cpu"),
+)
+defop("erfc", erfc, method=True, inplace=True, torch_inplace=True)
+erfinv = _math(
+    "erfinv",
+    _special("erfinv"),
+    "The inverse of the error function.",
+    refuses_complex=kernel_refusal("erfinv_vml_cpu"),
+)
+defop("erfinv", erfinv, method=True, inplace=True, torch_inplace=True)
+lgamma = _math(
+    "lgamma",
+    _special("lgamma"),
+    "``log(|gamma(input)|)`` elementwise.",
+    refuses_complex=kernel_refusal("lgamma_vml_cpu"),
+)
+defop("lgamma", lgamma, method=True, inplace=True)
+digamma = _math(
+    "digamma",
+    _special("digamma"),
+    "The derivative of ``lgamma``.",
+    refuses_complex=kernel_refusal("digamma"),
+)
+defop("digamma", digamma, method=True, inplace=True)
 _trigamma = _math(
     "_trigamma", _special("trigamma"), "The derivative of ``digamma``.", differentiable=False
 )
+defop("_trigamma", _trigamma, inplace=True, public=False)  # Tensor._trigamma_
 reciprocal = _math("reciprocal", lambda a: np.asarray(1, a.dtype) / a, "``1 / input`` elementwise.")
+defop("reciprocal", reciprocal, method=True, inplace=True, torch_inplace=True)
 
 
 def _square_dtype(dtype):
@@ -236,18 +303,40 @@ def _rounding(kernel_name):
 
 
 square = _math("square", np.square, "``input * input`` elementwise.", check=_square_dtype)
-floor = _math("floor", np.floor, "Round down elementwise.", check=_rounding("floor_vml_cpu"))
-ceil = _math("ceil", np.ceil, "Round up elementwise.", check=_rounding("ceil_vml_cpu"))
-trunc = _math(
-    "trunc", np.trunc, "Round towards zero elementwise.", check=_rounding("trunc_vml_cpu")
+defop("square", square, method=True, inplace=True, torch_inplace=True)
+floor = _math(
+    "floor",
+    np.floor,
+    "Round down elementwise.",
+    check=_rounding("floor_vml_cpu"),
+    refuses_complex=(NotImplementedError, "floor is not supported for complex inputs"),
 )
+defop("floor", floor, method=True, inplace=True, torch_inplace=True)
+ceil = _math(
+    "ceil",
+    np.ceil,
+    "Round up elementwise.",
+    check=_rounding("ceil_vml_cpu"),
+    refuses_complex=(NotImplementedError, "ceil is not supported for complex inputs"),
+)
+defop("ceil", ceil, method=True, inplace=True, torch_inplace=True)
+trunc = _math(
+    "trunc",
+    np.trunc,
+    "Round towards zero elementwise.",
+    check=_rounding("trunc_vml_cpu"),
+    refuses_complex=(NotImplementedError, "trunc is not supported for complex inputs"),
+)
+defop("trunc", trunc, method=True, inplace=True, aliases=("fix",), torch_inplace=True)
 fix = trunc
 frac = _math(
     "frac",
     lambda a: a - np.trunc(a),
     "``input - trunc(input)`` elementwise.",
     check=_no_integers("frac"),
+    refuses_complex=kernel_refusal("frac_cpu"),
 )
+defop("frac", frac, method=True, inplace=True, torch_inplace=True)
 round = _math(
     "round",
     _round,
@@ -261,7 +350,9 @@ Examples::
 """,
     check=_rounding("round_vml_cpu"),
     params=(("decimals", 0),),
+    refuses_complex=kernel_refusal("round_vml_cpu"),
 )
+defop("round", round, method=True, inplace=True, torch_inplace=True)
 nan_to_num = _math(
     "nan_to_num",
     _nan_to_num,
@@ -270,12 +361,28 @@ by ``nan`` (default 0), ``posinf`` and ``neginf`` (default: the dtype's extremes
     check=_same,
     params=(("nan", 0.0), ("posinf", None), ("neginf", None)),
 )
+defop("nan_to_num", nan_to_num, method=True, inplace=True, torch_inplace=True)
 
 isnan = _bool_test("isnan", np.isnan, "Whether each element is NaN.")
+defop("isnan", isnan, method=True)
 isinf = _bool_test("isinf", np.isinf, "Whether each element is +inf or -inf.")
+defop("isinf", isinf, method=True)
 isfinite = _bool_test("isfinite", np.isfinite, "Whether each element is finite.")
-isposinf = _bool_test("isposinf", np.isposinf, "Whether each element is +inf.")
-isneginf = _bool_test("isneginf", np.isneginf, "Whether each element is -inf.")
+defop("isfinite", isfinite, method=True)
+isposinf = defop(
+    "isposinf",
+    _bool_test("isposinf", np.isposinf, "Whether each element is +inf."),
+    method=True,
+    out=True,
+    refuses_complex=(RuntimeError, "isposinf does not support complex inputs."),
+)
+isneginf = defop(
+    "isneginf",
+    _bool_test("isneginf", np.isneginf, "Whether each element is -inf."),
+    method=True,
+    out=True,
+    refuses_complex=(RuntimeError, "isneginf does not support complex inputs."),
+)
 
 arcsin, arccos, arctan = asin, acos, atan
 arcsinh, arccosh, arctanh = asinh, acosh, atanh

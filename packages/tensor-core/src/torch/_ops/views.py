@@ -14,9 +14,10 @@ import numpy as np
 
 from .. import _dtype
 from .._interface import OpDef
+from .._interface.backends import strided_view as array_view
 from .._memory_format import contiguous_strides
 from .._tensor import Tensor
-from ._dispatch import SparseLayoutError, check_tensor, record, register_op, sparse_kernel
+from ._dispatch import SparseLayoutError, check_tensor, defop, record, register_op, sparse_kernel
 
 __all__ = [
     "view",
@@ -155,7 +156,7 @@ def strided_alias(base: Tensor, shape, strides, offset: int) -> Tensor:
                 f"{offset}, and itemsize {itemsize} requiring a storage size of {needed} are out "
                 f"of bounds for storage of size {storage.nbytes()}"
             )
-        array = np.ndarray(
+        array = array_view(
             shape,
             base._dtype.np_dtype,
             storage._buffer,
@@ -163,7 +164,7 @@ def strided_alias(base: Tensor, shape, strides, offset: int) -> Tensor:
             tuple(s * itemsize for s in strides),
         )
     else:
-        array = np.ndarray(
+        array = array_view(
             shape,
             base._dtype.np_dtype,
             storage._buffer[:0],
@@ -199,6 +200,7 @@ TRANSPOSE, T = _named("transpose"), _named("t")
 # ----------------------------------------------------------------------- primitives
 
 
+@defop("view", method=True, public=False)
 def view(input: Tensor, *shape) -> Tensor:
     """A view of ``input`` with another shape (one dim may be ``-1``), or with another
     dtype of the same or a different element size. Raises RuntimeError when the strides
@@ -273,6 +275,7 @@ def _view_dtype(input: Tensor, dtype) -> Tensor:
 VIEW = _register("view", "view(Tensor(a) self, SymInt[] size) -> Tensor(a)", view)
 
 
+@defop("reshape", method=True)
 def reshape(input: Tensor, *shape) -> Tensor:
     """``input`` with another shape: a view when the strides allow one, else a copy.
 
@@ -303,6 +306,7 @@ RESHAPE = _register(
 )
 
 
+@defop("permute", method=True)
 def permute(input: Tensor, *dims) -> Tensor:
     """A view of ``input`` with its dims reordered.
 
@@ -341,6 +345,7 @@ def _permute(input: Tensor, dims, op) -> Tensor:
 PERMUTE = _register("permute", "permute(Tensor(a) self, int[] dims) -> Tensor(a)", permute)
 
 
+@defop("expand", method=True, public=False)
 def expand(input: Tensor, *sizes) -> Tensor:
     """A view of ``input`` with size-1 dims repeated to ``sizes`` (stride 0, no copy);
     ``-1`` keeps a dim's size and new leading dims may be added.
@@ -392,6 +397,7 @@ def expand(input: Tensor, *sizes) -> Tensor:
 EXPAND = _register("expand", "expand(Tensor(a) self, SymInt[] size) -> Tensor(a)", expand)
 
 
+@defop("as_strided", method=True, inplace=True, torch_inplace=True)
 def as_strided(input: Tensor, size, stride, storage_offset=None) -> Tensor:
     """A view of ``input``'s storage with the given sizes, strides and offset (in
     elements). Out-of-bounds geometry raises RuntimeError.
@@ -437,6 +443,7 @@ def alias_of_array(input: Tensor, array: np.ndarray, op=None, saved=()) -> Tenso
 # ----------------------------------------------------------------------- composites
 
 
+@defop("t", method=True, inplace=True)
 def t(input: Tensor) -> Tensor:
     """Transpose of a tensor of at most 2 dims (a view)."""
     try:
@@ -450,6 +457,7 @@ def t(input: Tensor) -> Tensor:
     return _transpose(input, 0, 1, T) if input._np.ndim == 2 else view(input, input.shape)
 
 
+@defop("transpose", method=True, inplace=True, aliases=("swapaxes", "swapdims"))
 def transpose(input: Tensor, dim0: int, dim1: int) -> Tensor:
     """A view of ``input`` with dims ``dim0`` and ``dim1`` swapped.
 
@@ -479,6 +487,7 @@ def _transpose(input: Tensor, dim0: int, dim1: int, op) -> Tensor:
 swapaxes = swapdims = transpose
 
 
+@defop("movedim", method=True, aliases=("moveaxis",))
 def movedim(input: Tensor, source, destination) -> Tensor:
     """A view of ``input`` with the dims in ``source`` moved to ``destination``."""
     src = (source,) if isinstance(source, int) else tuple(source)
@@ -502,6 +511,7 @@ def movedim(input: Tensor, source, destination) -> Tensor:
 moveaxis = movedim
 
 
+@defop("narrow", method=True)
 def narrow(input: Tensor, dim: int, start, length: int, _op=None, _saved=()) -> Tensor:
     """A view of ``length`` entries of ``input`` along ``dim`` from ``start``.
 
@@ -535,6 +545,7 @@ def narrow(input: Tensor, dim: int, start, length: int, _op=None, _saved=()) -> 
     return alias_of_array(input, input._np[index], _op or SLICE, _saved)
 
 
+@defop("select", method=True)
 def select(input: Tensor, dim: int, index: int, _op=None, _saved=()) -> Tensor:
     """The slice of ``input`` at ``index`` along ``dim``, which is removed (a view).
 
@@ -563,6 +574,7 @@ def select(input: Tensor, dim: int, index: int, _op=None, _saved=()) -> Tensor:
     return alias_of_array(input, array, _op or SELECT, _saved)
 
 
+@defop("unsqueeze", method=True, inplace=True)
 def unsqueeze(input: Tensor, dim: int) -> Tensor:
     """A view of ``input`` with a size-1 dim inserted at ``dim``."""
     ndim = input._np.ndim + 1
@@ -581,6 +593,7 @@ def unsqueeze(input: Tensor, dim: int) -> Tensor:
     return _view_shape(input, shape, VIEW_UNSQUEEZE)
 
 
+@defop("squeeze", method=True, inplace=True)
 def squeeze(input: Tensor, dim=None) -> Tensor:
     """A view of ``input`` without size-1 dims (all of them, or those in ``dim``)."""
     shape = input._np.shape
@@ -599,6 +612,7 @@ def squeeze(input: Tensor, dim=None) -> Tensor:
     return _view_shape(input, [s for i, s in enumerate(shape) if i not in dims], op)
 
 
+@defop("flatten", method=True)
 def flatten(input: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
     """``input`` with dims ``start_dim`` to ``end_dim`` merged into one (a view when
     possible)."""
@@ -611,6 +625,7 @@ def flatten(input: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
     return reshape(input, shape[:start] + (math.prod(shape[start : end + 1]),) + shape[end + 1 :])
 
 
+@defop("unflatten", method=True)
 def unflatten(input: Tensor, dim: int, sizes) -> Tensor:
     """A view of ``input`` with dim ``dim`` split into ``sizes`` (one may be ``-1``)."""
     d = input._wrap_dim(dim)
@@ -619,6 +634,7 @@ def unflatten(input: Tensor, dim: int, sizes) -> Tensor:
     return view(input, shape[:d] + sizes + shape[d + 1 :])
 
 
+@defop("unfold", method=True, public=False)
 def unfold(input: Tensor, dimension: int, size: int, step: int) -> Tensor:
     """A view of all windows of ``size`` entries along ``dimension``, ``step`` apart, in
     a new last dim.
@@ -651,6 +667,7 @@ def unfold(input: Tensor, dimension: int, size: int, step: int) -> Tensor:
     return _record_view(UNFOLD, input, result)
 
 
+@defop("diagonal", method=True)
 def diagonal(input: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
     """A view of the diagonal of ``input`` over ``dim1`` and ``dim2`` (shifted by
     ``offset``), as a new last dim."""
@@ -674,12 +691,14 @@ def diagonal(input: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Te
     return _record_view(DIAGONAL, input, result)
 
 
+@defop("unbind", method=True)
 def unbind(input: Tensor, dim: int = 0) -> tuple:
     """The slices of ``input`` along ``dim``, as a tuple of views."""
     d = input._wrap_dim(dim)
     return tuple(select(input, d, i, UNBIND, (i,)) for i in range(input._np.shape[d]))
 
 
+@defop("split", method=True)
 def split(tensor: Tensor, split_size_or_sections, dim: int = 0) -> tuple:
     """``tensor`` cut along ``dim`` into pieces of ``split_size_or_sections`` entries
     (the last may be smaller) or into pieces of the listed sizes; views.
@@ -722,6 +741,7 @@ def split(tensor: Tensor, split_size_or_sections, dim: int = 0) -> tuple:
     return tuple(pieces)
 
 
+@defop("chunk", method=True)
 def chunk(input: Tensor, chunks: int, dim: int = 0) -> tuple:
     """``input`` cut along ``dim`` into at most ``chunks`` equal pieces (views)."""
     if chunks <= 0:
@@ -730,11 +750,13 @@ def chunk(input: Tensor, chunks: int, dim: int = 0) -> tuple:
     return split(input, -(-size // chunks), dim)
 
 
+@defop("view_as", method=True, public=False)
 def view_as(input: Tensor, other: Tensor) -> Tensor:
     """``input.view(other.size())``."""
     return view(input, other.shape)
 
 
+@defop("expand_as", method=True, public=False)
 def expand_as(input: Tensor, other: Tensor) -> Tensor:
     """``input.expand(other.size())``."""
     return expand(input, other.shape)
