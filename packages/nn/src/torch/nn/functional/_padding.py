@@ -14,17 +14,15 @@ __all__ = []
 def pad(input, pad, mode: str = "constant", value=None):
     """Pad the last ``len(pad) // 2`` dims: ``pad`` lists (left, right) for the last dim
     first."""
+    if mode == "constant":
+        try:  # core checks the same (but for the messages below) and pads
+            return torch.constant_pad_nd(input, pad, 0 if value is None else value)
+        except RuntimeError:
+            _check_length(_pad_ints(pad), input.dim())  # F.pad's message for a bad length
+            raise
     pad = _pad_ints(pad)
     ndim = input.dim()
-    if len(pad) % 2:
-        raise RuntimeError("Padding length must be divisible by 2")
-    if len(pad) > 2 * ndim:
-        raise RuntimeError(
-            "Padding length should be less than or equal to two times the input dimension "
-            f"but got padding length {len(pad)} and input of dimension {ndim}"
-        )
-    if mode == "constant":
-        return torch.constant_pad_nd(input, pad, 0 if value is None else value)
+    _check_length(pad, ndim)
     if mode not in ("reflect", "replicate", "circular"):
         raise NotImplementedError(f"Unrecognised padding mode {mode}")
     if value is not None and value != 0:
@@ -44,6 +42,16 @@ def pad(input, pad, mode: str = "constant", value=None):
         positions = _source_positions(mode, result.shape[dim], pad[2 * k], pad[2 * k + 1])
         result = result.index_select(dim, torch.from_numpy(positions.astype(np.int64)))
     return result
+
+
+def _check_length(pad: tuple, ndim: int) -> None:
+    if len(pad) % 2:
+        raise RuntimeError("Padding length must be divisible by 2")
+    if len(pad) > 2 * ndim:
+        raise RuntimeError(
+            "Padding length should be less than or equal to two times the input dimension "
+            f"but got padding length {len(pad)} and input of dimension {ndim}"
+        )
 
 
 def _source_positions(mode: str, size: int, left: int, right: int):
