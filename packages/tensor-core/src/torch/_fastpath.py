@@ -272,6 +272,8 @@ def matmul_2d(general):
 def _matmul_arrays(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """``a @ b`` with the kernel ``torch.matmul`` uses (so gradients computed on arrays
     equal those computed on tensors)."""
+    if type(a) is not np.ndarray or type(b) is not np.ndarray:
+        return np.matmul(a, b)  # a device's arrays: their module's product (NEP 13)
     if a.ndim == 2 and b.ndim == 2:
         work = a.shape[0] * a.shape[1] * b.shape[-1]
         if work < _UNTHREADED_WORK:

@@ -58,7 +58,8 @@ class Tensor:
             # NumPy lets size-1 dims carry any stride; PyTorch's contiguous strides don't
             array = _with_contiguous_strides(array)
         elif not array.flags.c_contiguous and _dense_flat(array) is None:
-            array = np.array(array, order="K")  # compact, keeping the dims' memory order
+            # compact, keeping the dims' memory order (and a device's array type)
+            array = np.array(array, order="K", subok=True)
         return make(array, dtype if dtype is not None else _dtype.from_numpy_dtype(array.dtype))
 
     def _alias(self, array: np.ndarray, offset: int | None = None) -> Tensor:
@@ -433,7 +434,8 @@ def _with_contiguous_strides(array: np.ndarray) -> np.ndarray:
     strides = tuple(reversed(strides))
     if strides == array.strides:
         return array
-    return np.lib.stride_tricks.as_strided(array, array.shape, strides)
+    # subok: a device's array type (see torch._interface.backends) is kept
+    return np.lib.stride_tricks.as_strided(array, array.shape, strides, subok=True)
 
 
 def _empty_with_contiguous_strides(array: np.ndarray) -> np.ndarray:
@@ -443,7 +445,7 @@ def _empty_with_contiguous_strides(array: np.ndarray) -> np.ndarray:
     for size in reversed(array.shape):
         strides.append(step)
         step *= max(size, 1)
-    return np.lib.stride_tricks.as_strided(array, array.shape, tuple(reversed(strides)))
+    return np.lib.stride_tricks.as_strided(array, array.shape, tuple(reversed(strides)), subok=True)
 
 
 def _dense_flat(array: np.ndarray):

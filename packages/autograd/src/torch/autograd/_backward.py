@@ -31,6 +31,7 @@ _array = _tensors.array
 _dtype_of = _tensors.dtype_of
 _requires_grad = _tensors.requires_grad
 _from_array = _tensors.from_array
+_on_device_of = _tensors.on_device_of
 _grad_mode = _tensors.grad_mode()
 _anomaly_state = _anomaly.state
 
@@ -566,8 +567,8 @@ def _accumulate(node, grad) -> None:
         return
     previous = leaf.grad
     if previous is None:  # the engine's own array (see _FREE_REFS): no copy
-        leaf.grad = _from_array(_in_layout_of(_array(leaf), grad), dtype)
+        leaf.grad = _from_array(_on_device_of(leaf, _in_layout_of(_array(leaf), grad)), dtype)
     elif _adds_in_place(previous, grad):  # as PyTorch: accumulated in place
         _add_into(previous, grad)
     else:
-        leaf.grad = previous + _from_array(grad, dtype)
+        leaf.grad = previous + _from_array(_on_device_of(leaf, grad), dtype)

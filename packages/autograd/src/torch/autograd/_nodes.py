@@ -409,7 +409,7 @@ class AccumulateGrad(_NodeBase):
             else:  # a copy of its own (an optimizer updates it in place)
                 array = _empty_in_layout_of(_array(leaf))
                 np.copyto(array, _array(grad))
-                leaf.grad = _from_array(array, _dtype_of(grad))
+                leaf.grad = _from_array(_tensors.on_device_of(leaf, array), _dtype_of(grad))
         elif not create_graph and type(grad) is _Tensor and _adds_in_place(previous, _array(grad)):
             _add_into(previous, _array(grad))
         else:

@@ -16,11 +16,14 @@ from __future__ import annotations
 
 from operator import attrgetter
 
+import numpy as np
+
 from .._grad_mode import _state as _grad_state
 from .._tensor import Tensor
 from .._tensor import make as _make
 
 __all__ = [
+    "on_device_of",
     "array",
     "dtype_of",
     "requires_grad",
@@ -191,3 +194,15 @@ def block_array_reads(cls: type, on_read) -> None:
 
 #: the slot descriptors of a tensor's fields (its ``__slots__`` less the weak reference)
 _FIELD_SLOTS = tuple(Tensor.__dict__[name] for name in Tensor.__slots__ if name != "__weakref__")
+
+
+def on_device_of(like: Tensor, array):
+    """``array`` (a kernel's result on the host) on the device of ``like``: a device's
+    backend adopts it (API 0.5). Host tensors and device arrays pass unchanged."""
+    held = like._np
+    if type(held) is np.ndarray or type(array) is not np.ndarray:
+        return array
+    from .backends import backend_of_array
+
+    backend = backend_of_array(held)
+    return backend.adopt(array, backend.index_of(held))
