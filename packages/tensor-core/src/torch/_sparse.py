@@ -48,6 +48,10 @@ class SparseTensor(Tensor):
     layout = sparse_coo
 
     @property
+    def _device(self):
+        return self._values_._device  # where its values live
+
+    @property
     def _np(self):
         raise SparseLayoutError(
             "this operation does not support sparse COO tensors (layout torch.sparse_coo); "
