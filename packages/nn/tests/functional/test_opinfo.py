@@ -9,7 +9,13 @@ import pytest
 
 import torch
 import torch.nn.functional as F  # noqa: N812
-from torch.testing._opinfo_base import FLOATING, OpInfo, SampleInput, _make
+from torch.testing._opinfo_base import (
+    FLOATING,
+    OpInfo,
+    SampleInput,
+    _make,
+    check_against_reference,
+)
 
 
 def _unary(dtype):
@@ -79,16 +85,7 @@ CASES = [(info, dtype) for info in NN_OPS for dtype in info.dtypes]
 
 @pytest.mark.parametrize("info,dtype", CASES, ids=[f"{i.name}-{d}" for i, d in CASES])
 def test_matches_numpy_reference(info, dtype):
-    for sample in info.sample_inputs(dtype):
-        result = info.op(*sample.tensors, *sample.args, **sample.kwargs)
-        arrays = [t.numpy() for t in sample.tensors]
-        with np.errstate(all="ignore"):
-            expected = np.asarray(info.ref(*arrays, *sample.args, **sample.kwargs))
-        assert tuple(result.shape) == expected.shape
-        rtol = 1e-5 if dtype is torch.float32 else 1e-12
-        np.testing.assert_allclose(
-            result.numpy().astype(np.float64), expected.astype(np.float64), rtol=rtol, atol=rtol
-        )
+    check_against_reference(info, dtype)
 
 
 @pytest.mark.parametrize("info", NN_OPS, ids=[i.name for i in NN_OPS])

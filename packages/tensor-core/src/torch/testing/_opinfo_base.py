@@ -12,7 +12,7 @@ import numpy as np
 
 import torch
 
-__all__ = ["SampleInput", "OpInfo", "FLOATING", "INTEGRAL"]
+__all__ = ["SampleInput", "OpInfo", "FLOATING", "INTEGRAL", "check_against_reference"]
 
 FLOATING = (torch.float32, torch.float64)
 INTEGRAL = (torch.int64, torch.int32)
@@ -62,3 +62,22 @@ def _make(shape, dtype, seed, positive=False, domain=None):
     else:
         values = rng.integers(1, 5, shape)
     return torch.tensor(values).to(dtype)
+
+
+def check_against_reference(info: OpInfo, dtype) -> None:
+    """Run ``info``'s op on each of its samples of ``dtype`` and compare the result with
+    its NumPy reference on the same values (shape, then values to float32's or float64's
+    precision). For the op-database tests of torch-core and of the sibling packages."""
+    for sample in info.sample_inputs(dtype):
+        result = info.op(*sample.tensors, *sample.args, **sample.kwargs)
+        arrays = [t.numpy() for t in sample.tensors]
+        with np.errstate(all="ignore"):
+            expected = np.asarray(info.ref(*arrays, *sample.args, **sample.kwargs))
+        assert tuple(result.shape) == expected.shape
+        rtol = 1e-5 if dtype is torch.float32 else 1e-12
+        np.testing.assert_allclose(
+            result.numpy().astype(np.float64) if result.dtype is not torch.bool else result.numpy(),
+            expected.astype(np.float64) if expected.dtype != bool else expected,
+            rtol=rtol,
+            atol=rtol,
+        )

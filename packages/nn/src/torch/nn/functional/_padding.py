@@ -113,15 +113,19 @@ def _pad_ints(pad) -> tuple:
     if isinstance(pad, torch.Tensor):
         raise TypeError("pad(): argument 'pad' (position 2) must be tuple of ints, not Tensor")
     items = tuple(pad)
-    for position, p in enumerate(items):
-        if isinstance(p, torch.Tensor) and p.dim() == 0 and not p.dtype.is_floating_point:
-            continue
-        if not isinstance(p, (int, np.integer)) or isinstance(p, bool):
-            raise TypeError(
-                "pad(): argument 'pad' (position 2) must be tuple of ints, but found element "
-                f"of type {type(p).__name__} at pos {position}"
-            )
+    bad = next((k for k, p in enumerate(items) if not _is_int(p)), None)
+    if bad is not None:
+        raise TypeError(
+            "pad(): argument 'pad' (position 2) must be tuple of ints, but found element "
+            f"of type {type(items[bad]).__name__} at pos {bad}"
+        )
     return tuple(int(p) for p in items)
+
+
+def _is_int(p) -> bool:
+    if isinstance(p, torch.Tensor):  # a 0-dim integer tensor counts as an int
+        return p.dim() == 0 and not p.dtype.is_floating_point
+    return isinstance(p, (int, np.integer)) and not isinstance(p, bool)
 
 
 def _size_str(shape) -> str:
