@@ -501,6 +501,8 @@ STRATEGIES = {
     "default_threads": no_args,
     "thread_limit": no_args,
     "install_aligned_numpy_allocator": no_args,
+    "aligned_numpy_allocator_active": no_args,
+    "cpu_isa": no_args,
     "set_thread_limit": thread_limit_args,
     "keep_freed_buffers": freed_buffer_args,
     "all_c_contiguous": all_c_contiguous_args,

@@ -3,7 +3,6 @@
 // float32 GEMM about 7% slower per core than MKL on this project's machines. The library
 // is used single-threaded and bands of the result are split over torch._C's own thread
 // pool, so no second threading runtime (OpenMP) spins next to the pool.
-#include <dlfcn.h>
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
@@ -15,9 +14,10 @@
 #include <type_traits>
 #include <algorithm>
 
-#include "checks.h"
-#include "gil.h"
-#include "parallel.h"
+#include "blas/cblas.h"
+#include "common/checks.h"
+#include "common/gil.h"
+#include "common/parallel.h"
 
 using torch_core::same_dtype;
 
@@ -25,22 +25,13 @@ namespace py = pybind11;
 
 namespace {
 
-// CBLAS enums and signatures (fixed by the CBLAS standard).
-constexpr int kRowMajor = 101;
-constexpr int kNoTrans = 111;
-constexpr int kTrans = 112;
-constexpr int kMklSequential = 1;  // MKL_THREADING_SEQUENTIAL
-
-using SgemmFn = void (*)(int, int, int, int, int, int, float, const float*, int, const float*,
-                         int, float, float*, int);
-using DgemmFn = void (*)(int, int, int, int, int, int, double, const double*, int,
-                         const double*, int, double, double*, int);
-using SetLayerFn = int (*)(int);
+using torch_core::cblas::kNoTrans;
+using torch_core::cblas::kRowMajor;
+using torch_core::cblas::kTrans;
 
 struct Library {
   void* handle = nullptr;
-  SgemmFn sgemm = nullptr;
-  DgemmFn dgemm = nullptr;
+  torch_core::cblas::Gemm gemm;
   std::string path;
 };
 
@@ -54,25 +45,21 @@ std::mutex load_mutex;
 // Loads the library once; a second call with another path is refused (the first one
 // stays in use).
 bool load(const std::string& path) {
+  namespace dynlib = torch_core::dynlib;
   std::lock_guard<std::mutex> guard(load_mutex);
   Library& lib = library();
   if (lib.handle) return lib.path == path;
-  void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!handle) throw std::runtime_error(std::string("cannot load BLAS library: ") + dlerror());
-  auto sgemm = reinterpret_cast<SgemmFn>(dlsym(handle, "cblas_sgemm"));
-  auto dgemm = reinterpret_cast<DgemmFn>(dlsym(handle, "cblas_dgemm"));
-  if (!sgemm || !dgemm) {
-    dlclose(handle);
+  std::string error;
+  void* handle = dynlib::open(path, &error);
+  if (!handle) throw std::runtime_error("cannot load BLAS library: " + error);
+  const torch_core::cblas::Gemm gemm = torch_core::cblas::find_gemm(handle);
+  if (!gemm.complete()) {
+    dynlib::close(handle);
     throw std::runtime_error("BLAS library " + path + " has no cblas_sgemm/cblas_dgemm");
   }
-  // MKL picks its threading layer on the first call: ask for the sequential one so that
-  // only torch._C's pool runs threads. Other libraries lack the symbol and are used as is.
-  if (auto set_layer = reinterpret_cast<SetLayerFn>(dlsym(handle, "MKL_Set_Threading_Layer"))) {
-    set_layer(kMklSequential);
-  }
+  dynlib::use_sequential_mkl(handle);
   lib.handle = handle;
-  lib.sgemm = sgemm;
-  lib.dgemm = dgemm;
+  lib.gemm = gemm;
   lib.path = path;
   return true;
 }
@@ -102,9 +89,9 @@ template <typename T>
 void call_gemm(int ta, int tb, int m, int n, int k, const T* a, int lda, const T* b, int ldb,
                T* c, int ldc) {
   if constexpr (std::is_same_v<T, float>) {
-    library().sgemm(kRowMajor, ta, tb, m, n, k, 1.0f, a, lda, b, ldb, 0.0f, c, ldc);
+    library().gemm.sgemm(kRowMajor, ta, tb, m, n, k, 1.0f, a, lda, b, ldb, 0.0f, c, ldc);
   } else {
-    library().dgemm(kRowMajor, ta, tb, m, n, k, 1.0, a, lda, b, ldb, 0.0, c, ldc);
+    library().gemm.dgemm(kRowMajor, ta, tb, m, n, k, 1.0, a, lda, b, ldb, 0.0, c, ldc);
   }
 }
 

@@ -14,7 +14,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "parallel.h"
+#include "common/parallel.h"
 
 namespace torch_core {
 
@@ -24,6 +24,24 @@ namespace torch_core {
 inline bool same_dtype(const pybind11::dtype& a, const pybind11::dtype& b) {
   return a.is(b) || pybind11::detail::npy_api::get().PyArray_EquivTypes_(a.ptr(), b.ptr());
 }
+
+// Output buffers must be writable, C-contiguous, and of exactly the kernel's dtype: the
+// kernel writes through the raw pointer, so anything else is refused before it runs.
+template <typename T>
+T* checked_output(pybind11::array& out, const char* what) {
+  namespace py = pybind11;
+  if (!py::isinstance<py::array_t<T>>(out) || !same_dtype(py::dtype::of<T>(), out.dtype())) {
+    throw py::type_error(std::string(what) + ": output array has the wrong dtype");
+  }
+  if (!(out.flags() & py::array::c_style)) {
+    throw std::invalid_argument(std::string(what) + ": output array must be C-contiguous");
+  }
+  if (!out.writeable()) {
+    throw std::invalid_argument(std::string(what) + ": output array is read-only");
+  }
+  return static_cast<T*>(out.mutable_data());
+}
+
 
 namespace checks {
 

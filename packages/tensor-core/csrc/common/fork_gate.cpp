@@ -1,9 +1,9 @@
 // The fork gate (see fork_gate.h) and its Python face: torch._C.fork_gated(fn) wraps a
 // callable so that each call passes the gate, and fork_gate_close()/fork_gate_open() are
 // what torch's os.register_at_fork hooks call around a fork.
-#include "fork_gate.h"
+#include "common/fork_gate.h"
 
-#include "gil.h"
+#include "common/gil.h"
 
 #include <pthread.h>
 #include <pybind11/pybind11.h>

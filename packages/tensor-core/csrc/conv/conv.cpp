@@ -1,38 +1,25 @@
-#include "conv.h"
+#include "conv/conv.h"
 
 #include <cstdint>
 #include <stdexcept>
 #include <string>
 
+#include "common/isa.h"
+
 namespace torch_core {
 
-// One set of kernels per instruction set, from conv_kernels.inc.
-#define TORCH_CORE_DECLARE_CONV(isa)                                                       \
-  namespace isa {                                                                          \
+// One set of kernels per instruction-set tier, from conv/kernels.inc.
+#define TORCH_CORE_DECLARE_CONV(tier)                                                      \
+  namespace tier {                                                                         \
   template <typename T>                                                                    \
   void conv_forward(const ConvShape&, const T*, const T*, const T*, T*, int);              \
   template <typename T>                                                                    \
   void conv_weight_grad(const ConvShape&, const T*, const T*, T*, int);                    \
   }
-TORCH_CORE_DECLARE_CONV(avx512)
-TORCH_CORE_DECLARE_CONV(avx2)
-TORCH_CORE_DECLARE_CONV(baseline)
+TORCH_CORE_FOR_EACH_TIER(TORCH_CORE_DECLARE_CONV)
 #undef TORCH_CORE_DECLARE_CONV
 
 namespace {
-
-enum class Isa { kAvx512, kAvx2, kBaseline };
-
-Isa best_isa() {
-#if defined(__GNUC__) && defined(__x86_64__)
-  static const Isa isa = __builtin_cpu_supports("avx512f")                                  ? Isa::kAvx512
-                         : (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) ? Isa::kAvx2
-                                                                                              : Isa::kBaseline;
-  return isa;
-#else
-  return Isa::kBaseline;
-#endif
-}
 
 void require(bool ok, const std::string& message) {
   if (!ok) throw std::invalid_argument("convolution: " + message);
@@ -74,21 +61,13 @@ void check_conv_shape(const ConvShape& s) {
 template <typename T>
 void conv_forward(const ConvShape& s, const T* x, const T* w, const T* bias, T* out,
                   int threads) {
-  switch (best_isa()) {
-    case Isa::kAvx512: return avx512::conv_forward(s, x, w, bias, out, threads);
-    case Isa::kAvx2: return avx2::conv_forward(s, x, w, bias, out, threads);
-    default: return baseline::conv_forward(s, x, w, bias, out, threads);
-  }
+  TORCH_CORE_PICK(conv_forward<T>)(s, x, w, bias, out, threads);
 }
 
 template <typename T>
 void conv_weight_grad(const ConvShape& s, const T* x, const T* grad_out, T* grad_w,
                       int threads) {
-  switch (best_isa()) {
-    case Isa::kAvx512: return avx512::conv_weight_grad(s, x, grad_out, grad_w, threads);
-    case Isa::kAvx2: return avx2::conv_weight_grad(s, x, grad_out, grad_w, threads);
-    default: return baseline::conv_weight_grad(s, x, grad_out, grad_w, threads);
-  }
+  TORCH_CORE_PICK(conv_weight_grad<T>)(s, x, grad_out, grad_w, threads);
 }
 
 template void conv_forward<float>(const ConvShape&, const float*, const float*, const float*,

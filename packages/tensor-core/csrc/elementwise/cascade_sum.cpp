@@ -1,4 +1,4 @@
-#include "cascade_sum.h"
+#include "elementwise/cascade_sum.h"
 
 #include <array>
 

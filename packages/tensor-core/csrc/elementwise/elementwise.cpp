@@ -1,61 +1,34 @@
-#include "elementwise.h"
+#include "elementwise/elementwise.h"
 
 #include <algorithm>
 #include <vector>
 
-#include "parallel.h"
+#include "common/isa.h"
+#include "common/parallel.h"
 
 namespace torch_core {
 
+// One set of element loops per instruction-set tier (AVX2 at most: these loops are
+// memory-bound), from elementwise/arith_kernels.inc.
+#define TORCH_CORE_DECLARE_ARITH(tier)                                                  \
+  namespace tier {                                                                      \
+  template <typename T>                                                                 \
+  void binary_range(BinaryOp, const T*, const T*, T*, std::size_t, std::size_t);        \
+  template <typename T>                                                                 \
+  double sum_block(const T*, std::size_t, std::size_t);                                 \
+  }
+TORCH_CORE_FOR_EACH_TIER(TORCH_CORE_DECLARE_ARITH)
+#undef TORCH_CORE_DECLARE_ARITH
+
 namespace {
-
-#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__)
-#define TORCH_CORE_CLONES __attribute__((target_clones("avx2", "default")))
-#else
-#define TORCH_CORE_CLONES
-#endif
-
-template <typename T>
-TORCH_CORE_CLONES void binary_range(BinaryOp op, const T* a, const T* b, T* out,
-                                    std::size_t begin, std::size_t end) {
-  switch (op) {
-    case BinaryOp::kAdd:
-      for (std::size_t i = begin; i < end; ++i) out[i] = a[i] + b[i];
-      break;
-    case BinaryOp::kSub:
-      for (std::size_t i = begin; i < end; ++i) out[i] = a[i] - b[i];
-      break;
-    case BinaryOp::kMul:
-      for (std::size_t i = begin; i < end; ++i) out[i] = a[i] * b[i];
-      break;
-    case BinaryOp::kDiv:
-      for (std::size_t i = begin; i < end; ++i) out[i] = a[i] / b[i];
-      break;
-  }
-}
-
-// Thirty-two independent accumulators of the input type (the compiler keeps them in vector
-// registers) over blocks of 2048 elements; the block sums are added in double, so the
-// rounding error grows with the block size, not with n (a cascade, as PyTorch sums).
-template <typename T>
-TORCH_CORE_CLONES double sum_block(const T* a, std::size_t begin, std::size_t end) {
-  T acc[32] = {};
-  std::size_t i = begin;
-  for (; i + 32 <= end; i += 32) {
-    for (int j = 0; j < 32; ++j) acc[j] += a[i + j];
-  }
-  double total = 0;
-  for (; i < end; ++i) total += static_cast<double>(a[i]);
-  for (int j = 0; j < 32; ++j) total += static_cast<double>(acc[j]);
-  return total;
-}
 
 template <typename T>
 double sum_range(const T* a, std::size_t begin, std::size_t end) {
   constexpr std::size_t kBlock = 2048;
+  const auto block_sum = TORCH_CORE_PICK_AVX2(sum_block<T>);
   double total = 0;
   for (std::size_t start = begin; start < end; start += kBlock) {
-    total += sum_block(a, start, std::min(end, start + kBlock));
+    total += block_sum(a, start, std::min(end, start + kBlock));
   }
   return total;
 }
@@ -64,8 +37,9 @@ double sum_range(const T* a, std::size_t begin, std::size_t end) {
 
 template <typename T>
 void binary(BinaryOp op, const T* a, const T* b, T* out, std::size_t n, int threads) {
+  const auto range = TORCH_CORE_PICK_AVX2(binary_range<T>);
   parallel_for(n, threads, [&](std::size_t begin, std::size_t end, int) {
-    binary_range(op, a, b, out, begin, end);
+    range(op, a, b, out, begin, end);
   });
 }
 

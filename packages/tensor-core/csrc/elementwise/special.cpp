@@ -1,4 +1,4 @@
-#include "special.h"
+#include "elementwise/special.h"
 
 #include <cmath>
 #include <limits>

@@ -1,7 +1,7 @@
 // Vectorised elementwise exponential over large contiguous float arrays, split across
 // threads. Why native: NumPy's exp runs on one core; PyTorch's runs a SIMD polynomial
 // on every core. The loops are written branch-free so the compiler vectorises them
-// (AVX-512 / AVX2 clones picked at load time).
+// (compiled per instruction-set tier, common/isa.h).
 #pragma once
 
 #include <cstddef>

@@ -1,9 +1,9 @@
-#include "indexing.h"
+#include "indexing/indexing.h"
 
 #include <stdexcept>
 #include <string>
 
-#include "parallel.h"
+#include "common/parallel.h"
 
 namespace torch_core {
 

@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "checks.h"
-#include "gil.h"
-#include "optim_kernels.h"
-#include "parallel.h"
+#include "common/checks.h"
+#include "common/gil.h"
+#include "optim/kernels.h"
+#include "common/parallel.h"
 
 using torch_core::same_dtype;
 

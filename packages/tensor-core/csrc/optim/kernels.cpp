@@ -1,6 +1,4 @@
-#include "optim_kernels.h"
-
-#include <dlfcn.h>
+#include "optim/kernels.h"
 
 #include <algorithm>
 #include <atomic>
@@ -8,14 +6,16 @@
 #include <mutex>
 #include <stdexcept>
 
-#include "parallel.h"
+#include "common/dynlib.h"
+#include "common/isa.h"
+#include "common/parallel.h"
 
 namespace torch_core {
 namespace optim {
 
-// One set of element loops per instruction set, from optim_kernels.inc.
-#define TORCH_CORE_DECLARE_OPTIM(isa)                                                        \
-  namespace isa {                                                                            \
+// One set of element loops per instruction-set tier, from optim/kernels.inc.
+#define TORCH_CORE_DECLARE_OPTIM(tier)                                                        \
+  namespace tier {                                                                           \
   template <typename T>                                                                      \
   void adam_range(const AdamTensors<T>&, std::size_t, std::size_t, const AdamHyper&);        \
   template <typename T>                                                                      \
@@ -35,26 +35,12 @@ namespace optim {
   template <typename T>                                                                      \
   void radam_range(const AdamTensors<T>&, std::size_t, std::size_t, const RadamHyper&);      \
   }
-TORCH_CORE_DECLARE_OPTIM(avx512)
-TORCH_CORE_DECLARE_OPTIM(avx2)
-TORCH_CORE_DECLARE_OPTIM(baseline)
+TORCH_CORE_FOR_EACH_TIER(TORCH_CORE_DECLARE_OPTIM)
 #undef TORCH_CORE_DECLARE_OPTIM
 
+namespace dynlib = torch_core::dynlib;
+
 namespace {
-
-enum class Isa { kAvx512, kAvx2, kBaseline };
-
-Isa best_isa() {
-#if defined(__GNUC__) && defined(__x86_64__)
-  static const Isa isa =
-      __builtin_cpu_supports("avx512f")                                    ? Isa::kAvx512
-      : (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) ? Isa::kAvx2
-                                                                          : Isa::kBaseline;
-  return isa;
-#else
-  return Isa::kBaseline;
-#endif
-}
 
 // Below this many elements one thread does the whole update (as PyTorch's grain size).
 constexpr std::size_t kParallelMin = std::size_t{1} << 15;
@@ -76,11 +62,9 @@ void split(std::size_t n, int threads, F&& body) {
 // ------------------------------------------------------------------ VML square roots
 // VML's mode: high accuracy, denormals kept, errors ignored (as PyTorch calls it).
 constexpr long long kVmlMode = 0x2 | 0x140000 | 0x100;
-constexpr int kMklSequential = 1;  // MKL_THREADING_SEQUENTIAL
 
 using VmsSqrt = void (*)(int, const float*, float*, long long);
 using VmdSqrt = void (*)(int, const double*, double*, long long);
-using SetLayerFn = int (*)(int);
 
 // VML takes its length as a 32-bit int: longer arrays go in chunks
 constexpr std::size_t kVmlChunk = std::size_t{1} << 30;
@@ -110,20 +94,18 @@ bool vml_sane(VmsSqrt s, VmdSqrt d) {
 bool vml_load(const std::string& path) {
   std::lock_guard<std::mutex> guard(vml_mutex);
   if (vms_sqrt.load()) return vml_path == path;
-  void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!handle) throw std::runtime_error(std::string("cannot load VML library: ") + dlerror());
-  auto s = reinterpret_cast<VmsSqrt>(dlsym(handle, "vmsSqrt"));
-  auto d = reinterpret_cast<VmdSqrt>(dlsym(handle, "vmdSqrt"));
+  std::string error;
+  void* handle = dynlib::open(path, &error);
+  if (!handle) throw std::runtime_error("cannot load VML library: " + error);
+  auto s = dynlib::symbol<VmsSqrt>(handle, "vmsSqrt");
+  auto d = dynlib::symbol<VmdSqrt>(handle, "vmdSqrt");
   if (!s || !d) {
-    dlclose(handle);
+    dynlib::close(handle);
     return false;
   }
-  // MKL picks its threading layer on its first call: the sequential one, as blas.cpp asks
-  if (auto set_layer = reinterpret_cast<SetLayerFn>(dlsym(handle, "MKL_Set_Threading_Layer"))) {
-    set_layer(kMklSequential);
-  }
+  dynlib::use_sequential_mkl(handle);  // as blas/gemm.cpp asks
   if (!vml_sane(s, d)) {
-    dlclose(handle);
+    dynlib::close(handle);
     return false;
   }
   vml_path = path;
@@ -134,105 +116,93 @@ bool vml_load(const std::string& path) {
 
 bool vml_loaded() { return vms_sqrt.load() != nullptr; }
 
-void vml_sqrt(const float* in, float* out, std::size_t n) {
-  if (VmsSqrt s = vms_sqrt.load(std::memory_order_relaxed)) {
-    for (std::size_t done = 0; done < n; done += kVmlChunk) {
-      const std::size_t count = std::min(kVmlChunk, n - done);
-      s(static_cast<int>(count), in + done, out + done, kVmlMode);
-    }
+namespace {
+
+// out = sqrt(in) by VML's `root` (long arrays in chunks: VML takes a 32-bit length), or by
+// std::sqrt when no VML is loaded.
+template <typename T, typename Root>
+void sqrt_by(Root root, const T* in, T* out, std::size_t n) {
+  if (root == nullptr) {
+    for (std::size_t i = 0; i < n; ++i) out[i] = std::sqrt(in[i]);
     return;
   }
-  for (std::size_t i = 0; i < n; ++i) out[i] = std::sqrt(in[i]);
+  for (std::size_t done = 0; done < n; done += kVmlChunk) {
+    const std::size_t count = std::min(kVmlChunk, n - done);
+    root(static_cast<int>(count), in + done, out + done, kVmlMode);
+  }
+}
+
+}  // namespace
+
+void vml_sqrt(const float* in, float* out, std::size_t n) {
+  sqrt_by(vms_sqrt.load(std::memory_order_relaxed), in, out, n);
 }
 
 void vml_sqrt(const double* in, double* out, std::size_t n) {
-  if (VmdSqrt d = vmd_sqrt.load(std::memory_order_relaxed)) {
-    for (std::size_t done = 0; done < n; done += kVmlChunk) {
-      const std::size_t count = std::min(kVmlChunk, n - done);
-      d(static_cast<int>(count), in + done, out + done, kVmlMode);
-    }
-    return;
-  }
-  for (std::size_t i = 0; i < n; ++i) out[i] = std::sqrt(in[i]);
+  sqrt_by(vmd_sqrt.load(std::memory_order_relaxed), in, out, n);
 }
 
 // ------------------------------------------------------------------ dispatch
 
-#define TORCH_CORE_OPTIM_DISPATCH(call)          \
-  switch (best_isa()) {                          \
-    case Isa::kAvx512: avx512::call; break;      \
-    case Isa::kAvx2: avx2::call; break;          \
-    default: baseline::call; break;              \
-  }
+// Each step picks its tier's loop once, then splits the elements over threads.
 
 template <typename T>
 void adam_step(const AdamTensors<T>& t, const AdamHyper& h, int threads) {
-  split(t.n, threads, [&](std::size_t b, std::size_t e) {
-    TORCH_CORE_OPTIM_DISPATCH(adam_range<T>(t, b, e, h));
-  });
+  const auto range = TORCH_CORE_PICK(adam_range<T>);
+  split(t.n, threads, [&](std::size_t b, std::size_t e) { range(t, b, e, h); });
 }
 
 template <typename T>
 void sgd_step(T* param, const T* grad, T* buf, std::size_t n, const SgdHyper& h, int threads) {
-  split(n, threads, [&](std::size_t b, std::size_t e) {
-    TORCH_CORE_OPTIM_DISPATCH(sgd_range<T>(param, grad, buf, b, e, h));
-  });
+  const auto range = TORCH_CORE_PICK(sgd_range<T>);
+  split(n, threads, [&](std::size_t b, std::size_t e) { range(param, grad, buf, b, e, h); });
 }
 
 template <typename T>
 void rmsprop_step(T* param, const T* grad, T* square_avg, T* grad_avg, T* buf, std::size_t n,
                   const RmspropHyper& h, int threads) {
-  split(n, threads, [&](std::size_t b, std::size_t e) {
-    TORCH_CORE_OPTIM_DISPATCH(rmsprop_range<T>(param, grad, square_avg, grad_avg, buf, b, e, h));
-  });
+  const auto range = TORCH_CORE_PICK(rmsprop_range<T>);
+  split(n, threads, [&](std::size_t b, std::size_t e) { range(param, grad, square_avg, grad_avg, buf, b, e, h); });
 }
 
 template <typename T>
 void adagrad_step(T* param, const T* grad, T* state_sum, std::size_t n, const AdagradHyper& h,
                   int threads) {
-  split(n, threads, [&](std::size_t b, std::size_t e) {
-    TORCH_CORE_OPTIM_DISPATCH(adagrad_range<T>(param, grad, state_sum, b, e, h));
-  });
+  const auto range = TORCH_CORE_PICK(adagrad_range<T>);
+  split(n, threads, [&](std::size_t b, std::size_t e) { range(param, grad, state_sum, b, e, h); });
 }
 
 template <typename T>
 void adamax_step(T* param, const T* grad, T* exp_avg, T* exp_inf, std::size_t n,
                  const AdamaxHyper& h, int threads) {
-  split(n, threads, [&](std::size_t b, std::size_t e) {
-    TORCH_CORE_OPTIM_DISPATCH(adamax_range<T>(param, grad, exp_avg, exp_inf, b, e, h));
-  });
+  const auto range = TORCH_CORE_PICK(adamax_range<T>);
+  split(n, threads, [&](std::size_t b, std::size_t e) { range(param, grad, exp_avg, exp_inf, b, e, h); });
 }
 
 template <typename T>
 void adadelta_step(T* param, const T* grad, T* square_avg, T* acc_delta, std::size_t n,
                    const AdadeltaHyper& h, int threads) {
-  split(n, threads, [&](std::size_t b, std::size_t e) {
-    TORCH_CORE_OPTIM_DISPATCH(adadelta_range<T>(param, grad, square_avg, acc_delta, b, e, h));
-  });
+  const auto range = TORCH_CORE_PICK(adadelta_range<T>);
+  split(n, threads, [&](std::size_t b, std::size_t e) { range(param, grad, square_avg, acc_delta, b, e, h); });
 }
 
 template <typename T>
 void asgd_step(T* param, const T* grad, T* ax, std::size_t n, const AsgdHyper& h, int threads) {
-  split(n, threads, [&](std::size_t b, std::size_t e) {
-    TORCH_CORE_OPTIM_DISPATCH(asgd_range<T>(param, grad, ax, b, e, h));
-  });
+  const auto range = TORCH_CORE_PICK(asgd_range<T>);
+  split(n, threads, [&](std::size_t b, std::size_t e) { range(param, grad, ax, b, e, h); });
 }
 
 template <typename T>
 void nadam_step(const AdamTensors<T>& t, const NadamHyper& h, int threads) {
-  split(t.n, threads, [&](std::size_t b, std::size_t e) {
-    TORCH_CORE_OPTIM_DISPATCH(nadam_range<T>(t, b, e, h));
-  });
+  const auto range = TORCH_CORE_PICK(nadam_range<T>);
+  split(t.n, threads, [&](std::size_t b, std::size_t e) { range(t, b, e, h); });
 }
 
 template <typename T>
 void radam_step(const AdamTensors<T>& t, const RadamHyper& h, int threads) {
-  split(t.n, threads, [&](std::size_t b, std::size_t e) {
-    TORCH_CORE_OPTIM_DISPATCH(radam_range<T>(t, b, e, h));
-  });
+  const auto range = TORCH_CORE_PICK(radam_range<T>);
+  split(t.n, threads, [&](std::size_t b, std::size_t e) { range(t, b, e, h); });
 }
-
-#undef TORCH_CORE_OPTIM_DISPATCH
 
 #define TORCH_CORE_OPTIM_INSTANTIATE(T)                                                       \
   template void adam_step<T>(const AdamTensors<T>&, const AdamHyper&, int);                   \

@@ -146,3 +146,20 @@ bool install_aligned_numpy_allocator() {
   Py_DECREF(previous);
   return true;
 }
+
+// Whether NumPy's current handler (in the calling context) is this one.
+bool aligned_numpy_allocator_active() {
+  if (PyArray_ImportNumPyAPI() < 0) {
+    PyErr_Clear();
+    return false;
+  }
+  PyObject* current = PyDataMem_GetHandler();
+  if (current == nullptr) {
+    PyErr_Clear();
+    return false;
+  }
+  const void* in_use = PyCapsule_GetPointer(current, "mem_handler");
+  Py_DECREF(current);
+  if (in_use == nullptr) PyErr_Clear();
+  return in_use == &handler;
+}

@@ -1,4 +1,4 @@
-#include "mt19937.h"
+#include "random/mt19937.h"
 
 #include <cmath>
 #include <cstring>

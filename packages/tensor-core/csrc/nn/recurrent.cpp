@@ -1,0 +1,327 @@
+// Native pieces of torch.nn's hot training paths, recurrent part: the time loops of the
+// LSTM, GRU and RNN layers and the pointwise part of one LSTM step (forward and backward).
+// Why native: NumPy needs a pass (and a temporary) per gate formula, and these run once
+// per time step; one loop here reads each element once. References: torch._ops.nn_fused
+// (the NumPy versions, also used when TORCH_NATIVE=0).
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <algorithm>
+#include <array>
+#include <climits>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "common/checks.h"
+#include "common/gil.h"
+#include "common/parallel.h"
+#include "common/registry.h"
+#include "nn/arrays.h"
+#include "nn/kernels.h"
+
+using torch_core::same_dtype;
+using namespace torch_core::nn;  // NOLINT: the family's own helpers
+
+namespace py = pybind11;
+
+namespace {
+
+// Tells the loops to use the CBLAS library at `path` (loaded already by blas_load, as
+// Python calls it); false, and the loops unchanged, when it cannot be loaded or lacks GEMM.
+bool nn_use_blas(const std::string& path) {
+  void* handle = torch_core::dynlib::open(path, nullptr);
+  if (!handle) return false;
+  const torch_core::cblas::Gemm gemm = torch_core::cblas::find_gemm(handle);
+  if (!gemm.complete()) return false;
+  step_gemm = gemm;
+  return true;
+}
+
+void lstm_cell_forward(py::array& z, const py::array& c_prev, py::array& c, py::array& h,
+                       py::array& tanh_c) {
+  if (z.ndim() != 2 || z.shape(1) % 4 != 0) {
+    throw std::invalid_argument("lstm_cell_forward: gates must be (batch, 4 * hidden)");
+  }
+  const std::int64_t batch = z.shape(0), hidden = z.shape(1) / 4;
+  for (const py::array* a : {&c_prev, static_cast<const py::array*>(&c),
+                             static_cast<const py::array*>(&h),
+                             static_cast<const py::array*>(&tanh_c)}) {
+    check_size(*a, batch * hidden, "lstm_cell_forward");
+  }
+  const char* what = "lstm_cell_forward";
+  if (same_dtype(z.dtype(), py::dtype::of<float>())) {
+    run_kernel(z.size(), TORCH_CORE_PICK_AVX2(lstm_cell_forward_f32), output_data<float>(z, what), input_data<float>(c_prev, what),
+                          output_data<float>(c, what), output_data<float>(h, what),
+                          output_data<float>(tanh_c, what), batch, hidden);
+  } else if (same_dtype(z.dtype(), py::dtype::of<double>())) {
+    run_kernel(z.size(), TORCH_CORE_PICK_AVX2(lstm_cell_forward_f64), output_data<double>(z, what), input_data<double>(c_prev, what),
+                          output_data<double>(c, what), output_data<double>(h, what),
+                          output_data<double>(tanh_c, what), batch, hidden);
+  } else {
+    throw py::type_error("lstm_cell_forward: arrays must be float32 or float64");
+  }
+}
+
+void lstm_cell_backward(const py::array& z, const py::array& c_prev, const py::array& tanh_c,
+                        const py::array& dh, py::array& dc, py::array& dz) {
+  if (z.ndim() != 2 || z.shape(1) % 4 != 0) {
+    throw std::invalid_argument("lstm_cell_backward: gates must be (batch, 4 * hidden)");
+  }
+  const std::int64_t batch = z.shape(0), hidden = z.shape(1) / 4;
+  for (const py::array* a : {&c_prev, &tanh_c, &dh, static_cast<const py::array*>(&dc)}) {
+    check_size(*a, batch * hidden, "lstm_cell_backward");
+  }
+  check_size(dz, batch * 4 * hidden, "lstm_cell_backward");
+  const char* what = "lstm_cell_backward";
+  if (same_dtype(z.dtype(), py::dtype::of<float>())) {
+    run_kernel(dz.size(), TORCH_CORE_PICK_AVX2(lstm_cell_backward_f32), input_data<float>(z, what), input_data<float>(c_prev, what),
+                               input_data<float>(tanh_c, what), input_data<float>(dh, what),
+                               output_data<float>(dc, what), output_data<float>(dz, what), batch,
+                               hidden);
+  } else if (same_dtype(z.dtype(), py::dtype::of<double>())) {
+    run_kernel(dz.size(), TORCH_CORE_PICK_AVX2(lstm_cell_backward_f64), input_data<double>(z, what), input_data<double>(c_prev, what),
+                                input_data<double>(tanh_c, what), input_data<double>(dh, what),
+                                output_data<double>(dc, what), output_data<double>(dz, what),
+                                batch, hidden);
+  } else {
+    throw py::type_error("lstm_cell_backward: arrays must be float32 or float64");
+  }
+}
+
+void gru_layer_forward(const py::array& projected, const py::array& w_hh_t, const py::object& b_hh,
+                       py::array& hs, py::array& gates, py::array& hn) {
+  const char* what = "gru_layer_forward";
+  if (projected.ndim() != 3 || projected.shape(2) % 3 != 0 || w_hh_t.ndim() != 2) {
+    throw std::invalid_argument("gru_layer_forward: projected must be (T, B, 3 * hidden)");
+  }
+  const std::int64_t steps = projected.shape(0), batch = projected.shape(1);
+  const std::int64_t hidden = projected.shape(2) / 3;
+  if (w_hh_t.shape(0) != hidden || w_hh_t.shape(1) != 3 * hidden) {
+    throw std::invalid_argument("gru_layer_forward: w_hh_t must be (hidden, 3 * hidden)");
+  }
+  check_size(hs, (steps + 1) * batch * hidden, what);
+  check_size(gates, steps * batch * 3 * hidden, what);
+  check_size(hn, steps * batch * hidden, what);
+  const py::array bias = optional_array(b_hh, what, "b_hh");
+  if (!b_hh.is_none()) {
+    check_size(bias, 3 * hidden, what);
+  }
+  if (same_dtype(projected.dtype(), py::dtype::of<float>())) {
+    run_kernel(projected.size(), TORCH_CORE_PICK_AVX2(gru_layer_forward_f32), input_data<float>(projected, what), input_data<float>(w_hh_t, what),
+                          b_hh.is_none() ? nullptr : input_data<float>(bias, what),
+                          output_data<float>(hs, what), output_data<float>(gates, what),
+                          output_data<float>(hn, what), steps, batch, hidden);
+  } else if (same_dtype(projected.dtype(), py::dtype::of<double>())) {
+    run_kernel(projected.size(), TORCH_CORE_PICK_AVX2(gru_layer_forward_f64), input_data<double>(projected, what), input_data<double>(w_hh_t, what),
+                          b_hh.is_none() ? nullptr : input_data<double>(bias, what),
+                          output_data<double>(hs, what), output_data<double>(gates, what),
+                          output_data<double>(hn, what), steps, batch, hidden);
+  } else {
+    throw py::type_error("gru_layer_forward: arrays must be float32 or float64");
+  }
+}
+
+// grad (T, B, H); hs, gates, hn as gru_layer_forward left them; w_hh (3H, H). Writes
+// dgx, dgh (T, B, 3H) and dh0 (B, H).
+void gru_layer_backward(const py::array& grad, const py::array& hs, const py::array& gates,
+                        const py::array& hn, const py::array& w_hh, py::array& dgx,
+                        py::array& dgh, py::array& dh0) {
+  const char* what = "gru_layer_backward";
+  if (gates.ndim() != 3 || gates.shape(2) % 3 != 0 || w_hh.ndim() != 2) {
+    throw std::invalid_argument("gru_layer_backward: gates must be (T, B, 3 * hidden)");
+  }
+  const std::int64_t steps = gates.shape(0), batch = gates.shape(1);
+  const std::int64_t hidden = gates.shape(2) / 3;
+  if (w_hh.shape(0) != 3 * hidden || w_hh.shape(1) != hidden) {
+    throw std::invalid_argument("gru_layer_backward: w_hh must be (3 * hidden, hidden)");
+  }
+  check_size(grad, steps * batch * hidden, what);
+  check_size(hs, (steps + 1) * batch * hidden, what);
+  check_size(hn, steps * batch * hidden, what);
+  check_size(dgx, steps * batch * 3 * hidden, what);
+  check_size(dgh, steps * batch * 3 * hidden, what);
+  check_size(dh0, batch * hidden, what);
+  if (same_dtype(gates.dtype(), py::dtype::of<float>())) {
+    run_kernel(dgx.size(), TORCH_CORE_PICK_AVX2(gru_layer_backward_f32), input_data<float>(grad, what), input_data<float>(hs, what),
+                           input_data<float>(gates, what), input_data<float>(hn, what),
+                           input_data<float>(w_hh, what), output_data<float>(dgx, what),
+                           output_data<float>(dgh, what), output_data<float>(dh0, what), steps,
+                           batch, hidden);
+  } else if (same_dtype(gates.dtype(), py::dtype::of<double>())) {
+    run_kernel(dgx.size(), TORCH_CORE_PICK_AVX2(gru_layer_backward_f64), input_data<double>(grad, what), input_data<double>(hs, what),
+                           input_data<double>(gates, what), input_data<double>(hn, what),
+                           input_data<double>(w_hh, what), output_data<double>(dgx, what),
+                           output_data<double>(dgh, what), output_data<double>(dh0, what), steps,
+                           batch, hidden);
+  } else {
+    throw py::type_error("gru_layer_backward: arrays must be float32 or float64");
+  }
+}
+
+void rnn_layer_forward(const py::array& projected, const py::array& w_hh_t,
+                       const py::object& b_hh, py::array& hs, bool relu) {
+  const char* what = "rnn_layer_forward";
+  if (projected.ndim() != 3 || w_hh_t.ndim() != 2) {
+    throw std::invalid_argument("rnn_layer_forward: projected must be (T, B, hidden)");
+  }
+  const std::int64_t steps = projected.shape(0), batch = projected.shape(1);
+  const std::int64_t hidden = projected.shape(2);
+  if (w_hh_t.shape(0) != hidden || w_hh_t.shape(1) != hidden) {
+    throw std::invalid_argument("rnn_layer_forward: w_hh_t must be (hidden, hidden)");
+  }
+  check_size(hs, (steps + 1) * batch * hidden, what);
+  const py::array bias = optional_array(b_hh, what, "b_hh");
+  if (!b_hh.is_none()) {
+    check_size(bias, hidden, what);
+  }
+  if (same_dtype(projected.dtype(), py::dtype::of<float>())) {
+    run_kernel(hs.size(), TORCH_CORE_PICK_AVX2(rnn_layer_forward_f32), input_data<float>(projected, what), input_data<float>(w_hh_t, what),
+                          b_hh.is_none() ? nullptr : input_data<float>(bias, what),
+                          output_data<float>(hs, what), steps, batch, hidden, relu);
+  } else if (same_dtype(projected.dtype(), py::dtype::of<double>())) {
+    run_kernel(hs.size(), TORCH_CORE_PICK_AVX2(rnn_layer_forward_f64), input_data<double>(projected, what), input_data<double>(w_hh_t, what),
+                          b_hh.is_none() ? nullptr : input_data<double>(bias, what),
+                          output_data<double>(hs, what), steps, batch, hidden, relu);
+  } else {
+    throw py::type_error("rnn_layer_forward: arrays must be float32 or float64");
+  }
+}
+
+// grad (T, B, H), hs as rnn_layer_forward left it, w_hh (H, H); writes dz (T, B, H), dh0.
+void rnn_layer_backward(const py::array& grad, const py::array& hs, const py::array& w_hh,
+                        py::array& dz, py::array& dh0, bool relu) {
+  const char* what = "rnn_layer_backward";
+  if (hs.ndim() != 3 || hs.shape(0) < 1 || w_hh.ndim() != 2) {
+    throw std::invalid_argument("rnn_layer_backward: hs must be (T + 1, B, hidden)");
+  }
+  const std::int64_t steps = hs.shape(0) - 1, batch = hs.shape(1), hidden = hs.shape(2);
+  if (w_hh.shape(0) != hidden || w_hh.shape(1) != hidden) {
+    throw std::invalid_argument("rnn_layer_backward: w_hh must be (hidden, hidden)");
+  }
+  check_size(grad, steps * batch * hidden, what);
+  check_size(dz, steps * batch * hidden, what);
+  check_size(dh0, batch * hidden, what);
+  if (same_dtype(hs.dtype(), py::dtype::of<float>())) {
+    run_kernel(hs.size(), TORCH_CORE_PICK_AVX2(rnn_layer_backward_f32), input_data<float>(grad, what), input_data<float>(hs, what),
+                           input_data<float>(w_hh, what), output_data<float>(dz, what),
+                           output_data<float>(dh0, what), steps, batch, hidden, relu);
+  } else if (same_dtype(hs.dtype(), py::dtype::of<double>())) {
+    run_kernel(hs.size(), TORCH_CORE_PICK_AVX2(rnn_layer_backward_f64), input_data<double>(grad, what), input_data<double>(hs, what),
+                           input_data<double>(w_hh, what), output_data<double>(dz, what),
+                           output_data<double>(dh0, what), steps, batch, hidden, relu);
+  } else {
+    throw py::type_error("rnn_layer_backward: arrays must be float32 or float64");
+  }
+}
+
+// projected (T, B, 4H), w_hh_t (H, 4H), b_hh (4H) or None; hs, cs (T + 1, B, H) with row
+// 0 set; gates (T, B, 4H) and tanh_cs (T, B, H) written.
+void lstm_layer_forward(const py::array& projected, const py::array& w_hh_t,
+                        const py::object& b_hh, py::array& hs, py::array& cs, py::array& gates,
+                        py::array& tanh_cs) {
+  const char* what = "lstm_layer_forward";
+  if (projected.ndim() != 3 || projected.shape(2) % 4 != 0 || w_hh_t.ndim() != 2) {
+    throw std::invalid_argument("lstm_layer_forward: projected must be (T, B, 4 * hidden)");
+  }
+  const std::int64_t steps = projected.shape(0), batch = projected.shape(1);
+  const std::int64_t hidden = projected.shape(2) / 4;
+  if (w_hh_t.shape(0) != hidden || w_hh_t.shape(1) != 4 * hidden) {
+    throw std::invalid_argument("lstm_layer_forward: w_hh_t must be (hidden, 4 * hidden)");
+  }
+  check_size(hs, (steps + 1) * batch * hidden, what);
+  check_size(cs, (steps + 1) * batch * hidden, what);
+  check_size(gates, steps * batch * 4 * hidden, what);
+  check_size(tanh_cs, steps * batch * hidden, what);
+  const py::array bias = optional_array(b_hh, what, "b_hh");
+  if (!b_hh.is_none()) {
+    check_size(bias, 4 * hidden, what);
+  }
+  if (same_dtype(projected.dtype(), py::dtype::of<float>())) {
+    run_kernel(projected.size(), TORCH_CORE_PICK_AVX2(lstm_layer_forward_f32), input_data<float>(projected, what), input_data<float>(w_hh_t, what),
+                           b_hh.is_none() ? nullptr : input_data<float>(bias, what),
+                           output_data<float>(hs, what), output_data<float>(cs, what),
+                           output_data<float>(gates, what), output_data<float>(tanh_cs, what),
+                           steps, batch, hidden);
+  } else if (same_dtype(projected.dtype(), py::dtype::of<double>())) {
+    run_kernel(projected.size(), TORCH_CORE_PICK_AVX2(lstm_layer_forward_f64), input_data<double>(projected, what), input_data<double>(w_hh_t, what),
+                           b_hh.is_none() ? nullptr : input_data<double>(bias, what),
+                           output_data<double>(hs, what), output_data<double>(cs, what),
+                           output_data<double>(gates, what), output_data<double>(tanh_cs, what),
+                           steps, batch, hidden);
+  } else {
+    throw py::type_error("lstm_layer_forward: arrays must be float32 or float64");
+  }
+}
+
+// grad (T + 1, B, H); gates, cs, tanh_cs as lstm_layer_forward left them; w_hh (4H, H).
+// Writes dz (T, B, 4H), dh0 and dc0 (B, H).
+void lstm_layer_backward(const py::array& grad, const py::array& gates, const py::array& cs,
+                         const py::array& tanh_cs, const py::array& w_hh, py::array& dz,
+                         py::array& dh0, py::array& dc0) {
+  const char* what = "lstm_layer_backward";
+  if (gates.ndim() != 3 || gates.shape(2) % 4 != 0 || w_hh.ndim() != 2) {
+    throw std::invalid_argument("lstm_layer_backward: gates must be (T, B, 4 * hidden)");
+  }
+  const std::int64_t steps = gates.shape(0), batch = gates.shape(1);
+  const std::int64_t hidden = gates.shape(2) / 4;
+  if (w_hh.shape(0) != 4 * hidden || w_hh.shape(1) != hidden) {
+    throw std::invalid_argument("lstm_layer_backward: w_hh must be (4 * hidden, hidden)");
+  }
+  check_size(grad, (steps + 1) * batch * hidden, what);
+  check_size(cs, (steps + 1) * batch * hidden, what);
+  check_size(tanh_cs, steps * batch * hidden, what);
+  check_size(dz, steps * batch * 4 * hidden, what);
+  check_size(dh0, batch * hidden, what);
+  check_size(dc0, batch * hidden, what);
+  if (same_dtype(gates.dtype(), py::dtype::of<float>())) {
+    run_kernel(dz.size(), TORCH_CORE_PICK_AVX2(lstm_layer_backward_f32), input_data<float>(grad, what), input_data<float>(gates, what),
+                            input_data<float>(cs, what), input_data<float>(tanh_cs, what),
+                            input_data<float>(w_hh, what), output_data<float>(dz, what),
+                            output_data<float>(dh0, what), output_data<float>(dc0, what), steps,
+                            batch, hidden);
+  } else if (same_dtype(gates.dtype(), py::dtype::of<double>())) {
+    run_kernel(dz.size(), TORCH_CORE_PICK_AVX2(lstm_layer_backward_f64), input_data<double>(grad, what), input_data<double>(gates, what),
+                            input_data<double>(cs, what), input_data<double>(tanh_cs, what),
+                            input_data<double>(w_hh, what), output_data<double>(dz, what),
+                            output_data<double>(dh0, what), output_data<double>(dc0, what), steps,
+                            batch, hidden);
+  } else {
+    throw py::type_error("lstm_layer_backward: arrays must be float32 or float64");
+  }
+}
+
+}  // namespace
+
+void register_nn_recurrent(py::module_& m) {
+  m.def("nn_use_blas", &nn_use_blas, py::arg("path"),
+        "Use the CBLAS library at path (already loaded by blas_load) in the LSTM loops.");
+  m.def("lstm_cell_forward", &lstm_cell_forward, py::arg("gates"), py::arg("c_prev"),
+        py::arg("c"), py::arg("h"), py::arg("tanh_c"),
+        "One LSTM step's pointwise part: activates gates in place, writes c, h and tanh(c).");
+  m.def("lstm_cell_backward", &lstm_cell_backward, py::arg("gates"), py::arg("c_prev"),
+        py::arg("tanh_c"), py::arg("dh"), py::arg("dc"), py::arg("dz"),
+        "Backward of lstm_cell_forward: dz from dh and dc; dc becomes the gradient of c_prev.");
+  m.def("lstm_layer_forward", &lstm_layer_forward, py::arg("projected"), py::arg("w_hh_t"),
+        py::arg("b_hh"), py::arg("hs"), py::arg("cs"), py::arg("gates"), py::arg("tanh_cs"),
+        "The time loop of one LSTM layer (see lstm_cell_forward), states written into hs, cs.");
+  m.def("lstm_layer_backward", &lstm_layer_backward, py::arg("grad"), py::arg("gates"),
+        py::arg("cs"), py::arg("tanh_cs"), py::arg("w_hh"), py::arg("dz"), py::arg("dh0"),
+        py::arg("dc0"), "Back through the time loop of lstm_layer_forward.");
+  m.def("rnn_layer_forward", &rnn_layer_forward, py::arg("projected"), py::arg("w_hh_t"),
+        py::arg("b_hh"), py::arg("hs"), py::arg("relu"),
+        "The time loop of one tanh or relu RNN layer, states written into hs.");
+  m.def("rnn_layer_backward", &rnn_layer_backward, py::arg("grad"), py::arg("hs"),
+        py::arg("w_hh"), py::arg("dz"), py::arg("dh0"), py::arg("relu"),
+        "Back through the time loop of rnn_layer_forward.");
+  m.def("gru_layer_forward", &gru_layer_forward, py::arg("projected"), py::arg("w_hh_t"),
+        py::arg("b_hh"), py::arg("hs"), py::arg("gates"), py::arg("hn"),
+        "The time loop of one GRU layer, states written into hs.");
+  m.def("gru_layer_backward", &gru_layer_backward, py::arg("grad"), py::arg("hs"),
+        py::arg("gates"), py::arg("hn"), py::arg("w_hh"), py::arg("dgx"), py::arg("dgh"),
+        py::arg("dh0"), "Back through the time loop of gru_layer_forward.");
+}
