@@ -348,7 +348,10 @@ class Optimizer:
             if self._counts_steps:
                 for state in states:
                     state["step"] += 1
-            scalars = [self._scalars(p, s, group) for p, s in zip(params, states)]
+            if type(self)._scalars is Optimizer._scalars:
+                scalars = [None] * len(params)
+            else:
+                scalars = [self._scalars(p, s, group) for p, s in zip(params, states)]
             self._update(group, params, states, scalars)
             self._finish(states, group)
         return loss
@@ -360,11 +363,12 @@ class Optimizer:
             batches, rest = _fused.batches(params, states, names, bool(group.get("foreach")))
             for chosen, columns in batches:
                 chosen_scalars = [scalars[i] for i in chosen]
-                native_optim.run(self._native(group, columns, chosen_scalars))
-                for i, s in zip(chosen, chosen_scalars):
-                    for name, times in self._writes(group, s):
-                        written = params[i] if name is None else states[i][name]
-                        native_optim.mark_written(written, times)
+                written = [
+                    (params[i] if name is None else states[i][name], times)
+                    for i, s in zip(chosen, chosen_scalars)
+                    for name, times in self._writes(group, s)
+                ]
+                native_optim.run(self._native(group, columns, chosen_scalars), written)
         for i in rest:
             self._reference(params[i], states[i], group, scalars[i])
 

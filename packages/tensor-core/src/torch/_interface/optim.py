@@ -16,8 +16,8 @@ NOTE: the structs are NamedTuples rather than frozen dataclasses: one is built p
 parameter per step on the optimizers' hot path, and a tuple is built and unpacked into
 the kernel's positional arguments without a per-field ``__setattr__``.
 
-The kernels write through NumPy views: :func:`mark_written` then counts the in-place
-writes on the tensors' version counters, as PyTorch's in-place ops would.
+The kernels write through NumPy views: :func:`run` (or :func:`mark_written`) then counts
+the in-place writes on the tensors' version counters, as PyTorch's in-place ops would.
 """
 
 from __future__ import annotations
@@ -239,16 +239,26 @@ def _require():
     return native
 
 
-def run(step: NamedTuple) -> None:
-    """Run the kernel that ``step`` (one of this module's structs) describes, in place.
+def run(step: NamedTuple, written=()) -> None:
+    """Run the kernel that ``step`` (one of this module's structs) describes, in place,
+    then count its writes: ``written`` lists ``(tensor, times)`` pairs (see
+    :func:`mark_written`).
 
     Raises:
         RuntimeError: without native kernels.
         TypeError / ValueError: arrays of a wrong dtype, layout or length (the kernel
             checks every size it is given).
     """
-    kernel = getattr(_require(), type(step).kernel)
+    kernel = _kernels.get(type(step))
+    if kernel is None:
+        kernel = _kernels[type(step)] = getattr(_require(), type(step).kernel)
     kernel(*step)
+    for tensor, times in written:
+        for _ in range(times):
+            tensor._bump_version()
+
+
+_kernels: dict = {}  # struct type -> the bound kernel, looked up once
 
 
 def sqrt_(array) -> None:
