@@ -11,6 +11,8 @@ __all__ = [
     "State",
     "zeros",
     "counter",
+    "check_options",
+    "options",
     "check_min",
     "check_betas",
     "scalar_dtype",
@@ -49,6 +51,35 @@ def check_min(name: str, value, low: float = 0.0) -> None:
         raise ValueError("Tensor lr must be 1-element")
     if not isinstance(value, torch.Tensor) and not low <= value:
         raise ValueError(f"Invalid {name}: {value}")
+
+
+# the word PyTorch's refusal of a negative value names each option by
+_OPTION_WORDS = {
+    "lr": "learning rate",
+    "eps": "epsilon value",
+    "weight_decay": "weight_decay value",
+    "momentum": "momentum value",
+    "alpha": "alpha value",
+    "lr_decay": "lr_decay value",
+    "initial_accumulator_value": "initial_accumulator_value value",
+    "momentum_decay": "momentum_decay value",
+}
+
+
+def check_options(**values) -> None:
+    """PyTorch's refusals of bad option values, in the order given: ``betas`` must lie
+    in [0, 1), the others be non-negative."""
+    for name, value in values.items():
+        if name == "betas":
+            check_betas(value)
+        else:
+            check_min(_OPTION_WORDS[name], value)
+
+
+def options(values: dict, names: str) -> dict:
+    """An optimizer's defaults: the ``values`` (its ``__init__``'s locals) of the
+    options ``names`` (space-separated, in the order of PyTorch's param-group keys)."""
+    return {name: values[name] for name in names.split()}
 
 
 def check_betas(betas) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from torch._interface import optim as native_optim
 
-from ._common import as_float, check_min, counter, direction, zeros
+from ._common import as_float, check_min, check_options, counter, direction, options, zeros
 from .optimizer import Optimizer
 
 __all__ = ["Adadelta"]
@@ -50,17 +50,10 @@ class Adadelta(Optimizer):
         check_min("learning rate", lr)
         if not 0.0 <= rho <= 1.0:
             raise ValueError(f"Invalid rho value: {rho}")
-        check_min("epsilon value", eps)
-        check_min("weight_decay value", weight_decay)
-        defaults = dict(
-            lr=lr,
-            rho=rho,
-            eps=eps,
-            weight_decay=weight_decay,
-            maximize=maximize,
-            capturable=capturable,
-            foreach=foreach,
-            differentiable=differentiable,
+        check_options(eps=eps, weight_decay=weight_decay)
+        defaults = options(
+            locals(),
+            "lr rho eps weight_decay maximize capturable foreach differentiable",
         )
         super().__init__(params, defaults)
 

@@ -6,7 +6,7 @@ import torch
 from torch._interface import optim as native_optim
 
 from . import _fused
-from ._common import State, as_float, check_fused, check_min, counter, direction
+from ._common import State, as_float, check_fused, check_options, counter, direction, options
 from .optimizer import Optimizer
 
 __all__ = ["Adagrad"]
@@ -53,22 +53,18 @@ class Adagrad(Optimizer):
         differentiable=False,
         fused=None,
     ):
-        check_min("learning rate", lr)
-        check_min("lr_decay value", lr_decay)
-        check_min("weight_decay value", weight_decay)
-        check_min("initial_accumulator_value value", initial_accumulator_value)
-        check_min("epsilon value", eps)
-        check_fused(fused, foreach, differentiable)
-        defaults = dict(
+        check_options(
             lr=lr,
             lr_decay=lr_decay,
-            eps=eps,
             weight_decay=weight_decay,
             initial_accumulator_value=initial_accumulator_value,
-            foreach=foreach,
-            maximize=maximize,
-            differentiable=differentiable,
-            fused=fused,
+            eps=eps,
+        )
+        check_fused(fused, foreach, differentiable)
+        defaults = options(
+            locals(),
+            "lr lr_decay eps weight_decay initial_accumulator_value "
+            "foreach maximize differentiable fused",
         )
         super().__init__(params, defaults)
         # the sums exist from construction on (``share_memory`` relies on it)

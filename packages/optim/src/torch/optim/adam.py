@@ -5,7 +5,7 @@ from __future__ import annotations
 import torch
 from torch._interface import optim as native_optim
 
-from ._common import as_float, check_betas, check_fused, check_min, counter, zeros
+from ._common import as_float, check_fused, check_options, counter, options, zeros
 from .optimizer import Optimizer
 
 __all__ = ["Adam"]
@@ -59,23 +59,12 @@ class Adam(Optimizer):
         fused=None,
         decoupled_weight_decay=False,
     ):
-        check_min("learning rate", lr)
-        check_min("epsilon value", eps)
-        check_betas(betas)
-        check_min("weight_decay value", weight_decay)
+        check_options(lr=lr, eps=eps, betas=betas, weight_decay=weight_decay)
         check_fused(fused, foreach, differentiable)
-        defaults = dict(
-            lr=lr,
-            betas=betas,
-            eps=eps,
-            weight_decay=weight_decay,
-            amsgrad=amsgrad,
-            maximize=maximize,
-            foreach=foreach,
-            capturable=capturable,
-            differentiable=differentiable,
-            fused=fused,
-            decoupled_weight_decay=decoupled_weight_decay,
+        defaults = options(
+            locals(),
+            "lr betas eps weight_decay amsgrad maximize foreach "
+            "capturable differentiable fused decoupled_weight_decay",
         )
         super().__init__(params, defaults)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import torch
 from torch._interface import optim as native_optim
 
-from ._common import as_float, check_betas, check_min, counter, direction, zeros
+from ._common import as_float, check_options, counter, direction, options, zeros
 from .optimizer import Optimizer
 
 __all__ = ["Adamax"]
@@ -48,19 +48,10 @@ class Adamax(Optimizer):
         differentiable=False,
         capturable=False,
     ):
-        check_min("learning rate", lr)
-        check_min("epsilon value", eps)
-        check_betas(betas)
-        check_min("weight_decay value", weight_decay)
-        defaults = dict(
-            lr=lr,
-            betas=betas,
-            eps=eps,
-            weight_decay=weight_decay,
-            foreach=foreach,
-            maximize=maximize,
-            differentiable=differentiable,
-            capturable=capturable,
+        check_options(lr=lr, eps=eps, betas=betas, weight_decay=weight_decay)
+        defaults = options(
+            locals(),
+            "lr betas eps weight_decay foreach maximize differentiable capturable",
         )
         super().__init__(params, defaults)
 

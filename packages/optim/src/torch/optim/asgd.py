@@ -5,7 +5,16 @@ from __future__ import annotations
 import torch
 from torch._interface import optim as native_optim
 
-from ._common import State, as_float, check_min, counter, direction, scalar_dtype, zeros
+from ._common import (
+    State,
+    as_float,
+    check_options,
+    counter,
+    direction,
+    options,
+    scalar_dtype,
+    zeros,
+)
 from .optimizer import Optimizer
 
 __all__ = ["ASGD"]
@@ -49,18 +58,10 @@ class ASGD(Optimizer):
         differentiable=False,
         capturable=False,
     ):
-        check_min("learning rate", lr)
-        check_min("weight_decay value", weight_decay)
-        defaults = dict(
-            lr=lr,
-            lambd=lambd,
-            alpha=alpha,
-            t0=t0,
-            weight_decay=weight_decay,
-            foreach=foreach,
-            maximize=maximize,
-            differentiable=differentiable,
-            capturable=capturable,
+        check_options(lr=lr, weight_decay=weight_decay)
+        defaults = options(
+            locals(),
+            "lr lambd alpha t0 weight_decay foreach maximize differentiable capturable",
         )
         super().__init__(params, defaults)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import torch
 
-from ._common import as_float, check_min
+from ._common import as_float, check_min, options
 from ._line_search import strong_wolfe
 from .optimizer import Optimizer
 
@@ -57,14 +57,9 @@ class LBFGS(Optimizer):
         check_min("learning rate", lr)
         if max_eval is None:
             max_eval = max_iter * 5 // 4
-        defaults = dict(
-            lr=lr,
-            max_iter=max_iter,
-            max_eval=max_eval,
-            tolerance_grad=tolerance_grad,
-            tolerance_change=tolerance_change,
-            history_size=history_size,
-            line_search_fn=line_search_fn,
+        defaults = options(
+            locals(),
+            "lr max_iter max_eval tolerance_grad tolerance_change history_size line_search_fn",
         )
         super().__init__(params, defaults)
         if len(self.param_groups) != 1:

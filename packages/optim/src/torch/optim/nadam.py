@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from torch._interface import optim as native_optim
 
-from ._common import as_float, check_betas, check_min, counter, direction, zeros
+from ._common import as_float, check_options, counter, direction, options, zeros
 from .optimizer import Optimizer
 
 __all__ = ["NAdam"]
@@ -53,22 +53,13 @@ class NAdam(Optimizer):
         capturable=False,
         differentiable=False,
     ):
-        check_min("learning rate", lr)
-        check_min("epsilon value", eps)
-        check_betas(betas)
-        check_min("weight_decay value", weight_decay)
-        check_min("momentum_decay value", momentum_decay)
-        defaults = dict(
-            lr=lr,
-            betas=betas,
-            eps=eps,
-            weight_decay=weight_decay,
-            momentum_decay=momentum_decay,
-            decoupled_weight_decay=decoupled_weight_decay,
-            maximize=maximize,
-            foreach=foreach,
-            capturable=capturable,
-            differentiable=differentiable,
+        check_options(
+            lr=lr, eps=eps, betas=betas, weight_decay=weight_decay, momentum_decay=momentum_decay
+        )
+        defaults = options(
+            locals(),
+            "lr betas eps weight_decay momentum_decay "
+            "decoupled_weight_decay maximize foreach capturable differentiable",
         )
         super().__init__(params, defaults)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from torch._interface import optim as native_optim
 
-from ._common import as_float, check_min, counter, direction, zeros
+from ._common import as_float, check_options, counter, direction, options, zeros
 from .optimizer import Optimizer
 
 __all__ = ["RMSprop"]
@@ -52,22 +52,11 @@ class RMSprop(Optimizer):
         maximize=False,
         differentiable=False,
     ):
-        check_min("learning rate", lr)
-        check_min("epsilon value", eps)
-        check_min("momentum value", momentum)
-        check_min("weight_decay value", weight_decay)
-        check_min("alpha value", alpha)
-        defaults = dict(
-            lr=lr,
-            momentum=momentum,
-            alpha=alpha,
-            eps=eps,
-            centered=centered,
-            weight_decay=weight_decay,
-            capturable=capturable,
-            foreach=foreach,
-            maximize=maximize,
-            differentiable=differentiable,
+        check_options(lr=lr, eps=eps, momentum=momentum, weight_decay=weight_decay, alpha=alpha)
+        defaults = options(
+            locals(),
+            "lr momentum alpha eps centered weight_decay capturable "
+            "foreach maximize differentiable",
         )
         super().__init__(params, defaults)
 

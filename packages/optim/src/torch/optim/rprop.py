@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import torch
 
-from ._common import State, as_float, check_min, counter, direction, zeros
+from ._common import State, as_float, check_min, counter, direction, options, zeros
 from .optimizer import Optimizer
 
 __all__ = ["Rprop"]
@@ -51,14 +51,9 @@ class Rprop(Optimizer):
         check_min("learning rate", lr)
         if not 0.0 < etas[0] < 1.0 < etas[1]:
             raise ValueError(f"Invalid eta values: {etas[0]}, {etas[1]}")
-        defaults = dict(
-            lr=lr,
-            etas=etas,
-            step_sizes=step_sizes,
-            foreach=foreach,
-            maximize=maximize,
-            differentiable=differentiable,
-            capturable=capturable,
+        defaults = options(
+            locals(),
+            "lr etas step_sizes foreach maximize differentiable capturable",
         )
         super().__init__(params, defaults)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import torch
 from torch._interface import optim as native_optim
 
-from ._common import as_float, check_fused, check_min
+from ._common import as_float, check_fused, check_min, check_options, options
 from .optimizer import Optimizer, required
 
 __all__ = ["SGD"]
@@ -54,21 +54,13 @@ class SGD(Optimizer):
     ):
         if lr is not required:
             check_min("learning rate", lr)
-        check_min("momentum value", momentum)
-        check_min("weight_decay value", weight_decay)
+        check_options(momentum=momentum, weight_decay=weight_decay)
         check_fused(fused, foreach, differentiable)
         if nesterov and (momentum <= 0 or dampening != 0):
             raise ValueError("Nesterov momentum requires a momentum and zero dampening")
-        defaults = dict(
-            lr=lr,
-            momentum=momentum,
-            dampening=dampening,
-            weight_decay=weight_decay,
-            nesterov=nesterov,
-            maximize=maximize,
-            foreach=foreach,
-            differentiable=differentiable,
-            fused=fused,
+        defaults = options(
+            locals(),
+            "lr momentum dampening weight_decay nesterov maximize foreach differentiable fused",
         )
         super().__init__(params, defaults)
 

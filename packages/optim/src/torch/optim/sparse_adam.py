@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from . import _fused
-from ._common import State, as_float, check_betas, check_min, zeros
+from ._common import State, as_float, check_options, options, zeros
 from .optimizer import Optimizer
 
 __all__ = ["SparseAdam"]
@@ -38,10 +38,8 @@ class SparseAdam(Optimizer):
     """
 
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, maximize=False):
-        check_min("learning rate", lr)
-        check_min("epsilon value", eps)
-        check_betas(betas)
-        defaults = dict(lr=lr, betas=betas, eps=eps, maximize=maximize)
+        check_options(lr=lr, eps=eps, betas=betas)
+        defaults = options(locals(), "lr betas eps maximize")
         super().__init__(params, defaults)
         self._check_dense_real()
 
