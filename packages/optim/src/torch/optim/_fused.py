@@ -1,8 +1,8 @@
 """The bridge to torch-core's native optimizer kernels (:mod:`torch._interface.optim`).
 
 An optimizer whose algorithm declares a native kernel updates dense, C-contiguous
-float32/float64 CPU tensors with one kernel call per parameter (or per dtype of a
-parameter group with ``foreach=True``): one pass over memory, rounding exactly as
+float32/float64 CPU tensors with one kernel call per dtype of a parameter group (with or
+without ``foreach``: the same arithmetic): one pass over memory, rounding exactly as
 PyTorch's single-tensor update does (tests/golden/fused_steps.json checks it bit for
 bit). Everything else takes the algorithm's tensor-op reference update, which is also
 the whole story on a core without native kernels (a pure build, ``TORCH_NATIVE=0``) and
@@ -48,15 +48,16 @@ def _flat(tensors) -> list | None:
     return views
 
 
-def batches(params, states, names, foreach: bool) -> tuple[list, list]:
-    """Split the parameters of a group into batches for one kernel call each and the
-    indices of those the kernels cannot serve.
+def batches(params, states, names) -> tuple[list, list]:
+    """Split the parameters of a group into batches for one kernel call each (one per
+    dtype: the kernels update each array on its own, so a batch rounds as one call per
+    parameter would, with less overhead) and the indices of those the kernels cannot
+    serve.
 
     Args:
         params: the group's parameters that have a gradient.
         states: their states, in the same order.
         names: the state keys the kernel reads, in its order.
-        foreach: one batch per dtype (the multi-tensor path) instead of one per parameter.
 
     Returns:
         ``(batches, rest)``: each batch is ``(indices, columns)`` where ``columns`` lists
@@ -65,20 +66,20 @@ def batches(params, states, names, foreach: bool) -> tuple[list, list]:
     """
     if not enabled():
         return [], range(len(params))
+    # a parameter listed twice (PyTorch warns) is updated twice, one call after the other
+    single = len({id(p) for p in params}) != len(params)
     grouped: dict = {}
-    out, rest = [], []
-    for i, (p, state) in enumerate(zip(params, states)):
+    rest = []
+    for i, p in enumerate(params):
+        state = states[i]
         views = _flat((p, p.grad, *[state[name] for name in names]))
         if views is None:
             rest.append(i)
-        elif foreach:
-            chosen, rows = grouped.setdefault(views[0].dtype.char, ([], []))
-            chosen.append(i)
-            rows.append(views)
-        else:
-            out.append(([i], [[view] for view in views]))
-    for chosen, rows in grouped.values():
-        out.append((chosen, [list(column) for column in zip(*rows)]))
+            continue
+        chosen, rows = grouped.setdefault(i if single else views[0].dtype.char, ([], []))
+        chosen.append(i)
+        rows.append(views)
+    out = [(chosen, [list(column) for column in zip(*rows)]) for chosen, rows in grouped.values()]
     return out, rest
 
 

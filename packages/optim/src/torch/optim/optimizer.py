@@ -360,7 +360,7 @@ class Optimizer:
         rest = range(len(params))
         if self._kernel is not None:
             names = self._kernel_state(group)
-            batches, rest = _fused.batches(params, states, names, bool(group.get("foreach")))
+            batches, rest = _fused.batches(params, states, names)
             for chosen, columns in batches:
                 chosen_scalars = [scalars[i] for i in chosen]
                 written = [
