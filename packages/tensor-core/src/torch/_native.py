@@ -19,18 +19,54 @@ else:
     from . import _mt19937_ref as kernels  # noqa: F401
     from ._special_ref import special  # noqa: F401
 
-# Freed buffers of up to 256 MiB stay in the process heap for reuse (see
-# keep_freed_buffers in csrc/module.cpp); TORCH_KEEP_FREED_BUFFERS=0 leaves the C
-# library's defaults alone.
+# ------------------------------------------------------------------ process-wide settings
+# Two settings change the whole process at import; each has an environment variable that
+# turns it off ("0") and a function saying whether it is in effect. docs/native.md gives
+# what each gains, measured with and without.
 _KEPT_BUFFER_BYTES = 256 << 20
-if ENABLED and os.environ.get("TORCH_KEEP_FREED_BUFFERS", "1") != "0":
-    kernels.keep_freed_buffers(_KEPT_BUFFER_BYTES, 2 * _KEPT_BUFFER_BYTES)
 
-# Tensor data starts on a cache line, as with PyTorch's allocator (csrc/aligned_alloc.cpp:
-# GEMM and the vector kernels run faster on aligned operands); TORCH_ALIGNED_ALLOCATOR=0
-# keeps NumPy's own allocator.
-if ENABLED and os.environ.get("TORCH_ALIGNED_ALLOCATOR", "1") != "0":
+
+def _setting_on(variable: str) -> bool:
+    return ENABLED and os.environ.get(variable, "1") != "0"
+
+
+# glibc keeps freed buffers of up to 256 MiB in the heap for reuse, instead of unmapping
+# them (process/settings.cpp: a fresh large result would page-fault all its memory in).
+_freed_buffers_kept = _setting_on("TORCH_KEEP_FREED_BUFFERS") and bool(
+    kernels.keep_freed_buffers(_KEPT_BUFFER_BYTES, 2 * _KEPT_BUFFER_BYTES)
+)
+
+# Array data starts on a cache line, as with PyTorch's allocator (process/aligned_alloc.cpp:
+# GEMM and the vector kernels run faster on aligned operands).
+if _setting_on("TORCH_ALIGNED_ALLOCATOR"):
     kernels.install_aligned_numpy_allocator()
+
+
+def freed_buffers_kept() -> bool:
+    """Whether glibc keeps freed buffers of up to 256 MiB for reuse (``mallopt`` at import;
+    ``TORCH_KEEP_FREED_BUFFERS=0`` leaves the C library's defaults)."""
+    return _freed_buffers_kept
+
+
+def aligned_allocator_active() -> bool:
+    """Whether NumPy allocates array data on 64-byte boundaries in this context (a NumPy
+    memory handler installed at import; ``TORCH_ALIGNED_ALLOCATOR=0`` keeps NumPy's)."""
+    return ENABLED and bool(kernels.aligned_numpy_allocator_active())
+
+
+def cpu_isa() -> str:
+    """The instruction-set tier the native kernels run (``"avx512"``, ``"avx2"`` or
+    ``"baseline"``; ``TORCH_CPU_ISA=avx2`` or ``baseline`` caps it), ``"none"`` when the
+    pure NumPy path is selected."""
+    return kernels.cpu_isa() if ENABLED else "none"
+
+
+def process_settings() -> dict:
+    """Each process-wide setting torch made at import, and whether it is in effect."""
+    return {
+        "keep_freed_buffers": freed_buffers_kept(),
+        "aligned_numpy_allocator": aligned_allocator_active(),
+    }
 
 
 def all_c_contiguous_numpy(*operands) -> bool:
