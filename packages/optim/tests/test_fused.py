@@ -169,3 +169,18 @@ def test_fused_refuses_foreach_and_differentiable(name):
     with pytest.raises(RuntimeError, match="`fused` does not support `differentiable`"):
         getattr(torch.optim, name)(w, lr=0.1, fused=True, foreach=True, differentiable=True)
     getattr(torch.optim, name)(w, lr=0.1, fused=False, foreach=True)
+
+
+def test_a_parameter_listed_twice_is_updated_once_per_listing_on_both_paths():
+    results = []
+    for mode in ("native", "reference"):
+        w = torch.linspace(-1.0, 1.0, 5)
+        with pytest.warns(UserWarning, match="duplicate parameters"):
+            opt = torch.optim.Adam([w, w], lr=0.1)
+        with implementation(mode):
+            for _ in range(2):
+                w.grad = w * 0.5
+                opt.step()
+        assert opt.state[w]["step"].item() == 4.0
+        results.append(w.tolist())
+    np.testing.assert_allclose(results[0], results[1], rtol=1e-6)

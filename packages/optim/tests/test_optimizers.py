@@ -3,10 +3,12 @@ real PyTorch's (tools/golden/record_optim.py) through both implementations, resu
 a state dict, refusals of bad options. Each optimizer's own behaviours are in its
 test_<name>.py."""
 
+import numpy as np
 import pytest
 from optim_testing import cases_optim, check_resume, check_trajectory, implementation
 
 import torch
+from torch._interface import optim as native_optim
 
 # LBFGS's trajectories need per-case tolerances (test_lbfgs.py)
 TRAJECTORIES = [
@@ -84,3 +86,31 @@ def test_float64_parameters_keep_float64_state():
     opt.step()
     assert opt.state[w]["exp_avg"].dtype == torch.float64
     assert opt.state[w]["step"].dtype == torch.float32 and opt.state[w]["step"].item() == 1.0
+
+
+# PyTorch 2.13's parameter bytes after three steps over [w, w] (a parameter listed twice,
+# which it warns about): each listing is updated in turn, both finding SGD's momentum
+# buffer new at the first step
+LISTED_TWICE = {
+    "SGD": ("c21cbdbec21c3dbe00000000c21c3d3ec21cbd3e", dict(momentum=0.9)),
+    "RMSprop": ("584dd23c0840b43c000000000840b4bc584dd2bc", {}),
+    "NAdam": ("538e0ebfc2b2d9bd00000000c2b2d93d538e0e3f", {}),
+}
+
+
+@pytest.mark.parametrize("mode", ["native", "reference"])
+@pytest.mark.parametrize("name", list(LISTED_TWICE))
+def test_a_parameter_listed_twice_is_updated_per_listing_as_pytorch(name, mode):
+    expected, options = LISTED_TWICE[name]
+    w = torch.linspace(-1.0, 1.0, 5)
+    with pytest.warns(UserWarning, match="duplicate parameters"):
+        opt = getattr(torch.optim, name)([w, w], lr=0.1, **options)
+    with implementation(mode):
+        for _ in range(3):
+            w.grad = w * 0.5
+            opt.step()
+    if mode == "native" and native_optim.available():
+        assert w.numpy().tobytes().hex() == expected
+    else:  # the reference rounds a few operations otherwise
+        expected = np.frombuffer(bytes.fromhex(expected), "f4")
+        np.testing.assert_allclose(w.numpy(), expected, rtol=1e-6)

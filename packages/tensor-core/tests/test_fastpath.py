@@ -195,3 +195,48 @@ def test_scalar_operators_record_as_the_general_path(fast, general, scalar):
     _same(got[0].detach(), expected[0].detach())
     _same(got[1], expected[1])
     assert got[2] == expected[2]
+
+
+def test_fast_paths_are_declared_by_their_ops():
+    from torch._interface import ops
+
+    declared = {(op.name, target) for op in ops.everything() for target in op.fast}
+    assert declared == {
+        *((name, f"Tensor.__{attr}__") for name, attr in _OPERATOR_OPS),
+        *((name, f"Tensor.__r{attr}__") for name, attr in _OPERATOR_OPS),
+        ("index", "Tensor.__getitem__"),
+        ("matmul", "Tensor.__matmul__"),
+        ("sum", "Tensor.sum"),
+        ("view", "Tensor.view"),
+        ("t", "Tensor.t"),
+        ("tanh", "binding"),
+        ("sigmoid", "binding"),
+        ("exp", "binding"),
+    }
+    for _name, target in declared:
+        if target.startswith("Tensor."):  # installed by the binder in place of the general
+            assert getattr(torch.Tensor, target[7:]).__module__ == "torch._fastpath", target
+    for name in ("tanh", "sigmoid", "exp"):  # one object, wrapping the general function
+        assert getattr(torch, name) is getattr(torch.Tensor, name)
+        assert hasattr(getattr(torch, name), "__wrapped__")
+
+
+_OPERATOR_OPS = [("add", "add"), ("sub", "sub"), ("mul", "mul"), ("div", "truediv")]
+
+
+@pytest.mark.autograd
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+def test_recorded_fast_paths_give_the_general_gradients(dtype):
+    from torch._ops import linalg, reduction, unary_math
+
+    def grads(sum_of, matmul, tanh):
+        a = _sample(dtype, (3, 3), 8).requires_grad_()
+        b = _sample(dtype, (3, 3), 9).requires_grad_()
+        y = sum_of(tanh(matmul(a, b)) * 2.0 + a)
+        y.backward()
+        return y.detach(), a.grad, b.grad
+
+    fast = grads(torch.Tensor.sum, operator.matmul, torch.tanh)
+    general = grads(reduction.sum, linalg.matmul, unary_math.tanh)
+    for got, expected in zip(fast, general):
+        _same(got, expected)

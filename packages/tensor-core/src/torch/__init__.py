@@ -18,7 +18,7 @@ from . import _siblings
 
 _siblings.install_finder()
 
-from . import _bindings, _fastpath, _indexing, _ops, _sparse, serialization  # noqa: F401
+from . import _bindings, _indexing, _ops, _sparse, serialization  # noqa: F401
 from . import _return_types as return_types
 from ._creation import (
     arange,
@@ -124,9 +124,10 @@ from ._threads import (
 from .serialization import load, save
 from .version import __version__
 
-_bindings.bind_ops(globals())  # torch.add, Tensor.add, torch.sum(out=), ... from the registry
+# torch.add, Tensor.add, torch.sum(out=), ... and the hot paths of torch._fastpath, from the
+# registry; then the operators and properties
+_bindings.bind_ops(globals())
 _bindings.bind()
-_fastpath.install()
 _sparse.bind()
 globals().update(LEGACY_TYPES)  # torch.FloatTensor, torch.LongTensor, ...
 globals().update(LEGACY_STORAGES)  # torch.FloatStorage, ... (the names checkpoints use)

@@ -19,20 +19,25 @@ from ._tensor import Tensor
 def bind_ops(namespace: dict) -> None:
     """Generate from the op registry (``torch._ops._dispatch.defop``) the public
     ``torch.<name>`` functions (``out=`` added where declared), the ``Tensor`` methods and
-    in-place forms, and ``torch.<name>_``; ``namespace`` is the ``torch`` module's."""
+    in-place forms, and ``torch.<name>_``; ``namespace`` is the ``torch`` module's. Where
+    an op declares a hot path for a binding (``fast``, see ``torch._fastpath``), that is
+    what is bound."""
     _bind_nn_pending(namespace)
     torch_inplace = []
     for op in ops.everything():
         function = op.binding
         if function is None:
             continue
+        public = add_out(function, op.name) if op.out and op.public else function
+        fast = op.fast.get("binding")
+        if fast is not None:  # one object for torch.<name> and its methods
+            function = public = fast(op, public)
         if op.public:
-            public = add_out(function, op.name) if op.out else function
             for name in (op.name, *op.aliases):
                 namespace[name] = public
         method = op.method or function
         for name in op.methods:
-            setattr(Tensor, name, method)
+            _bind_method(name, method, op)
         if op.inplace_forms:
             _bind_inplace(op)
         if op.torch_inplace:
@@ -42,6 +47,12 @@ def bind_ops(namespace: dict) -> None:
             method = getattr(Tensor, name + "_", None)
             if method is not None:
                 namespace[name + "_"] = method
+
+
+def _bind_method(name: str, general, op) -> None:
+    """``Tensor.<name> = general``, or the hot path ``op`` declares for it."""
+    factory = op.fast.get("Tensor." + name) if op is not None else None
+    setattr(Tensor, name, general if factory is None else factory(op, general))
 
 
 def _bind_inplace(op) -> None:
@@ -241,15 +252,17 @@ def _array_namespace(self: Tensor, *, api_version=None):
 
 
 def bind() -> None:
-    Tensor.__getitem__ = _indexing.getitem
+    """The operators and properties of ``Tensor`` (hot paths where their ops declare them)."""
+    _bind_method("__getitem__", _indexing.getitem, ops["index"])
     Tensor.__setitem__ = _indexing.setitem
     for name, function in _BINARY_OPERATORS.items():
-        setattr(Tensor, f"__{name}__", _operator(function))
-        setattr(Tensor, f"__r{name}__", _reflected(function))
+        op = ops.lookup(function.__name__)
+        _bind_method(f"__{name}__", _operator(function), op)
+        _bind_method(f"__r{name}__", _reflected(function), op)
         setattr(Tensor, f"__i{name}__", _operator(pointwise.INPLACE[function.__name__ + "_"]))
     for name, function in _COMPARISONS.items():
         setattr(Tensor, f"__{name}__", _operator(function))
-    Tensor.__matmul__ = _operator(linalg.matmul)
+    _bind_method("__matmul__", _operator(linalg.matmul), ops["matmul"])
     Tensor.__rmatmul__ = lambda self, other: linalg.matmul(other, self)
     Tensor.__neg__ = pointwise.neg
     Tensor.__pos__ = pointwise.positive

@@ -1,21 +1,27 @@
 """Hot paths for the commonest calls: arithmetic operators on same-dtype tensors or a
 tensor and a Python float, basic indexing and ``view``. Each checks the few conditions
 under which the general implementation would do exactly this, and otherwise hands over
-to it; the general implementation stays the reference (tests run both)."""
+to it; the general implementation stays the reference (tests run both).
+
+A fast path is part of its op's declaration: the family file names it in
+``defop(..., fast={target: factory})`` (``torch._ops._dispatch``), and ``torch._bindings``
+calls ``factory(op, general)`` where it binds ``target``, ``general`` being what it would
+bind there otherwise. Targets are ``"Tensor.<attr>"`` (a method or operator) or
+``"binding"`` (the op's function wherever it is bound: ``torch.<name>`` and its Tensor
+methods, one object). A fast path hands its result to autograd through
+``_dispatch.record_checked``, as the general path does through ``_dispatch.record``."""
 
 from __future__ import annotations
 
 import functools
-import sys
 import warnings
 
 import numpy as np
 
-from . import _bindings, _blas, _dtype, _grad_mode
-from ._interface import array_kernels, get_grad_engine, ops
+from . import _blas, _dtype, _grad_mode
 from ._memory_format import pointwise_layout
 from ._native import _BLAS_MIN_WORK, all_c_contiguous, blas_matmul, large_binary, native_sum
-from ._ops import pointwise, unary_math
+from ._ops._dispatch import record_checked
 from ._tensor import Tensor, make, make_view
 
 # NumPy warns about float overflow and division by zero; PyTorch does not. Silencing
@@ -41,7 +47,23 @@ _EXACT_INT = 2**24
 _FULL_FLOATS = (_dtype.float32, _dtype.float64)
 
 
-def _binary(ufunc, general, floats_only: bool, native_name: str):
+def binary(ufunc, floats_only: bool = False):
+    """Fast ``Tensor.__<op>__`` of the binary op computed by ``ufunc``: same-dtype tensors
+    (floating ones only, with ``floats_only``) and a floating tensor with a Python float
+    or small int; anything else through the op's function (``op.binding``), operands that
+    are no numbers through ``general`` (the operator that returns ``NotImplemented``)."""
+
+    def factory(op, general):
+        return _binary(ufunc, op, general, floats_only)
+
+    return factory
+
+
+def _binary(ufunc, op, slow_operator, floats_only: bool):
+    function = op.binding
+    native_name = op.name
+    saved = (1, None) if native_name == "div" else (1,)  # as function records: alpha (, mode)
+
     def operator(self, other):
         kind = type(other)
         if kind is Tensor:
@@ -70,9 +92,8 @@ def _binary(ufunc, general, floats_only: bool, native_name: str):
                             result = pointwise_layout(result, (self._np, other._np))[0]
                         result = make(result, dtype)
                     except ValueError:
-                        return general(self, other)
-                    get_grad_engine().record(op, (self, other), result, saved)
-                    return result
+                        return function(self, other)
+                    return record_checked(op, (self, other), result, saved)
         elif kind is float or (kind is int and -_EXACT_INT < other < _EXACT_INT):
             dtype = self._dtype
             # 0-dim arrays give NumPy scalars: those take the general path
@@ -83,20 +104,29 @@ def _binary(ufunc, general, floats_only: bool, native_name: str):
                         result = pointwise_layout(result, (self._np, other))[0]
                     result = make(result, dtype)
                     if _grad_state.enabled and self._requires_grad:
-                        get_grad_engine().record(op, (self, other), result, saved)
+                        return record_checked(op, (self, other), result, saved)
                     return result
         elif not isinstance(other, (Tensor, int, float, complex, np.generic)):
             return slow_operator(self, other)
-        return general(self, other)
+        return function(self, other)
 
-    slow_operator = _bindings._operator(general)
-    op = ops[native_name]
-    saved = (1, None) if native_name == "div" else (1,)  # alpha (and div's rounding mode)
-    operator.__name__ = general.__name__
+    operator.__name__ = function.__name__
     return operator
 
 
-def _reflected(ufunc, general, native_name: str):
+def reflected(ufunc):
+    """Fast ``Tensor.__r<op>__``: a Python float or small int with a floating tensor;
+    anything else through ``general``."""
+
+    def factory(op, general):
+        return _reflected(ufunc, op, general)
+
+    return factory
+
+
+def _reflected(ufunc, op, slow_reflected):
+    saved = (1, None) if op.name == "div" else (1,)
+
     def operator(self, other):
         kind = type(other)
         if (
@@ -111,13 +141,10 @@ def _reflected(ufunc, general, native_name: str):
                 result = make(result, self._dtype)
                 if _grad_state.enabled and self._requires_grad:
                     # as the general path records it: the scalar is the first input
-                    get_grad_engine().record(op, (other, self), result, saved)
+                    return record_checked(op, (other, self), result, saved)
                 return result
         return slow_reflected(self, other)
 
-    slow_reflected = _bindings._reflected(general)
-    op = ops[native_name]
-    saved = (1, None) if native_name == "div" else (1,)
     return operator
 
 
@@ -140,7 +167,9 @@ def _is_plain_basic(index) -> bool:
     return False
 
 
-def getitem(general):
+def getitem(op, general):
+    """``x[i]``, ``x[a:b, i]``: NumPy's view of basic indices outside autograd."""
+
     def method(self, index):
         if _is_plain_basic(index) and not (_grad_state.enabled and self._requires_grad):
             if type(index) is not tuple:
@@ -159,7 +188,9 @@ def getitem(general):
     return method
 
 
-def view(general):
+def view(op, general):
+    """``x.view(*ints)`` of a C-contiguous tensor outside autograd: NumPy's reshape view."""
+
     def method(self, *shape):
         array = self._np
         if (
@@ -181,7 +212,7 @@ def view(general):
     return method
 
 
-def transpose_2d(general):
+def transpose_2d(op, general):
     """``x.t()`` of a matrix outside autograd: NumPy's transposed view, same storage start."""
 
     def method(self):
@@ -193,10 +224,9 @@ def transpose_2d(general):
     return method
 
 
-def sum_all(general):
+def sum_all(op, general):
     """``x.sum()`` of a float32/64 tensor: one NumPy reduction (recorded for autograd when
     needed)."""
-    sum_op = ops["sum"]
     all_dims = [tuple(range(n)) for n in range(65)]
 
     def method(self, *args, **kwargs):
@@ -209,18 +239,25 @@ def sum_all(general):
                 result = make(_asarray(_add_reduce(self._np, None)), self._dtype)
             if _grad_state.enabled and self._requires_grad:
                 # recorded exactly as the general path records a full sum
-                get_grad_engine().record(sum_op, (self,), result, (all_dims[self._np.ndim], False))
+                return record_checked(op, (self,), result, (all_dims[self._np.ndim], False))
             return result
         return general(self, *args, **kwargs)
 
     return method
 
 
-def unary(general, kernel, name: str):
+def unary(kernel):
     """``torch.<name>(x)`` and ``x.<name>()`` of a float32/64 tensor (no other arguments):
-    the op's own kernel on the cached array, recorded for autograd as the general path
-    records it."""
-    op = ops[name]
+    ``kernel``, the op's own, on the cached array, recorded for autograd as the general
+    path records it. Declared for the op's ``"binding"``."""
+
+    def factory(op, general):
+        return _unary(kernel, op, general)
+
+    return factory
+
+
+def _unary(kernel, op, general):
     from_array = Tensor._from_array
 
     @functools.wraps(general)
@@ -234,18 +271,17 @@ def unary(general, kernel, name: str):
         ):
             result = from_array(kernel(input._np), input._dtype)
             if _grad_state.enabled and input._requires_grad:
-                get_grad_engine().record(op, (input,), result, ())
+                return record_checked(op, (input,), result, ())
             return result
         return general(input, *args, **kwargs)
 
     return function
 
 
-def matmul_2d(general):
+def matmul_2d(op, general):
     """``a @ b`` of two float32/64 matrices of one dtype: the kernel straight on the cached
     arrays (recorded for autograd when needed); anything else, and every error, through
     the general path."""
-    op = ops["matmul"]
     from_array = Tensor._from_array
 
     def operator(self, other):
@@ -259,9 +295,9 @@ def matmul_2d(general):
                 and dtype in _FULL_FLOATS
                 and a.shape[1] == b.shape[0]
             ):
-                result = from_array(_matmul_arrays(a, b), dtype)
+                result = from_array(matmul_arrays(a, b), dtype)
                 if _grad_state.enabled and (self._requires_grad or other._requires_grad):
-                    get_grad_engine().record(op, (self, other), result, ())
+                    return record_checked(op, (self, other), result, ())
                 return result
         return general(self, other)
 
@@ -269,9 +305,10 @@ def matmul_2d(general):
     return operator
 
 
-def _matmul_arrays(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+def matmul_arrays(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """``a @ b`` with the kernel ``torch.matmul`` uses (so gradients computed on arrays
-    equal those computed on tensors)."""
+    equal those computed on tensors); also the engine's array-level product
+    (``torch._interface.array_kernels["matmul"]``)."""
     if type(a) is not np.ndarray or type(b) is not np.ndarray:
         return np.matmul(a, b)  # a device's arrays: their module's product (NEP 13)
     if a.ndim == 2 and b.ndim == 2:
@@ -282,31 +319,3 @@ def _matmul_arrays(a: np.ndarray, b: np.ndarray) -> np.ndarray:
             return _gated_matmul(a, b)  # small: blas_matmul would decline it
     result = blas_matmul(a, b)
     return _gated_matmul(a, b) if result is None else result
-
-
-def install() -> None:
-    array_kernels.register("matmul", _matmul_arrays)
-    Tensor.__add__ = _binary(np.add, pointwise.add, False, "add")
-    Tensor.__sub__ = _binary(np.subtract, pointwise.sub, False, "sub")
-    Tensor.__mul__ = _binary(np.multiply, pointwise.mul, False, "mul")
-    Tensor.__truediv__ = _binary(np.true_divide, pointwise.div, True, "div")
-    Tensor.__radd__ = _reflected(np.add, pointwise.add, "add")
-    Tensor.__rmul__ = _reflected(np.multiply, pointwise.mul, "mul")
-    Tensor.__rsub__ = _reflected(np.subtract, pointwise.sub, "sub")
-    Tensor.__rtruediv__ = _reflected(np.true_divide, pointwise.div, "div")
-    Tensor.__getitem__ = getitem(Tensor.__getitem__)
-    Tensor.view = view(Tensor.view)
-    Tensor.sum = sum_all(Tensor.sum)
-    Tensor.t = transpose_2d(Tensor.t)
-    Tensor.__matmul__ = matmul_2d(Tensor.__matmul__)
-    # the kernels the general functions use (unary_math/pointwise), without their argument
-    # handling and np.errstate (NumPy's warnings are filtered for torch's modules above)
-    torch = sys.modules["torch"]
-    for name, kernel in (
-        ("tanh", np.tanh),
-        ("sigmoid", unary_math._sigmoid),
-        ("exp", pointwise._exp),
-    ):
-        fast = unary(getattr(torch, name), kernel, name)
-        setattr(torch, name, fast)
-        setattr(Tensor, name, fast)

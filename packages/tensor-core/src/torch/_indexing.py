@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import _dtype
+from . import _dtype, _fastpath
 from ._interface import OpDef, ops
 from ._ops import views
 from ._ops._dispatch import check_array_overlap, check_inplace_fill, record
@@ -94,6 +94,7 @@ INDEX = ops.register(
         signature="index.Tensor(Tensor self, Tensor?[] indices) -> Tensor",
         kernels={"cpu": np.ndarray.__getitem__},
         family="indexing",
+        fast={"Tensor.__getitem__": _fastpath.getitem},
     )
 )
 INDEX.function = _index

@@ -77,11 +77,21 @@ class SGD(Optimizer):
 
     def _scalars(self, p, state, group) -> bool:
         """Whether the momentum buffer is new this step: an empty one is made, which the
-        kernel fills (the reference replaces it with a copy of the gradient)."""
-        if group["momentum"] == 0 or state.get("momentum_buffer") is not None:
+        kernel fills (the reference replaces it with a copy of the gradient). A parameter
+        listed twice finds it new both times, as in PyTorch."""
+        if group["momentum"] == 0:
             return False
-        state["momentum_buffer"] = torch.empty_like(p)
+        buf = state.get("momentum_buffer")
+        made = self.__dict__.setdefault("_new_buffers", set())
+        if buf is not None and id(buf) not in made:
+            return False
+        if buf is None:
+            buf = state["momentum_buffer"] = torch.empty_like(p)
+            made.add(id(buf))
         return True
+
+    def _finish(self, states, group) -> None:
+        self.__dict__.pop("_new_buffers", None)
 
     def _kernel_state(self, group) -> tuple:
         return ("momentum_buffer",) if group["momentum"] != 0 else ()

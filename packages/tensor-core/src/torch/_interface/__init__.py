@@ -107,8 +107,9 @@ class OpDef:
     #: complex input raises: variant (``""``, ``"dim"``) -> (exception type, message with
     #: ``{type}`` for the scalar type name)
     complex_refusal: dict[str, tuple[type, str]] = field(default_factory=dict)
-    #: faster variants of bindings: target (``"Tensor.__add__"``, ``"torch.tanh"``) ->
-    #: ``factory(general) -> callable``, installed by the binder over the general binding
+    #: hot paths (``torch._fastpath``) of its bindings: target (``"Tensor.__add__"``, or
+    #: ``"binding"``: the function wherever it is bound) -> ``factory(op, general) ->
+    #: callable``, which the binder installs in place of the general binding ``general``
     fast: dict[str, Callable[..., Any]] = field(default_factory=dict)
 
     def kernel(self, device_type: str) -> Callable[..., Any]:

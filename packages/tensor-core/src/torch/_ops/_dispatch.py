@@ -105,6 +105,13 @@ def record(op, inputs, result, saved=()) -> Tensor:
     return result
 
 
+def record_checked(op, inputs, result, saved=()) -> Tensor:
+    """:func:`record` for a caller that has checked that grad mode is on and an input
+    requires grad (the fast paths of ``torch._fastpath``); return ``result``."""
+    get_grad_engine().record(op, inputs, result, saved)
+    return result
+
+
 _OVERLAP_MESSAGE = (
     "unsupported operation: more than one element of the written-to tensor refers to a "
     "single memory location. Please clone() the tensor before performing the operation."
@@ -233,6 +240,7 @@ def defop(
     family=None,
     signature=None,
     registered=False,
+    fast=None,
 ):
     """Declare ``function`` as op ``name``: the one place its public forms come from.
 
@@ -245,6 +253,9 @@ def defop(
     ``torch_inplace``, ``torch.<name>_``. ``refuses_complex=(exception type, message)``
     makes ``function`` raise PyTorch's error for complex operands (the first
     ``complex_operands`` arguments decide); a dict maps variants (``"dim"``) to errors.
+    ``fast`` maps binding targets (``"Tensor.__add__"``, or ``"binding"`` for the function
+    wherever it is bound) to hot-path factories of ``torch._fastpath``, which the binder
+    installs over the general binding.
 
     An op registered before or after (with its kernel, by :func:`register_op`) gets the
     binding; any other is a composite that autograd differentiates through its parts,
@@ -266,6 +277,7 @@ def defop(
             family=family,
             signature=signature,
             registered=registered,
+            fast=fast,
         )
     refusals = _refusal_table(refuses_complex)
     if isinstance(refuses_complex, tuple):  # a dict: the function checks by itself
@@ -286,6 +298,7 @@ def defop(
     op.binding, op.public, op.out, op.torch_inplace = function, public, out, torch_inplace
     op.aliases = (aliases,) if isinstance(aliases, str) else tuple(aliases)
     op.complex_refusal.update(refusals)
+    op.fast.update(fast or {})
     if callable(method):
         op.methods, op.method = (name,), method
     elif method is True:

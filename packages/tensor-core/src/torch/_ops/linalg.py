@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _blas, _native
-from .._interface import OpDef, ops
+from .. import _blas, _fastpath, _native
+from .._interface import OpDef, array_kernels, ops
 from .._tensor import Tensor
 from ._dispatch import SparseLayoutError, check_tensor, defop, record, sparse_kernel
 
@@ -21,7 +21,11 @@ MATMUL = ops.register(
 )
 
 
-@defop("matmul", method=True, out=True)
+# the engine computes gradients on arrays with the kernel the op uses
+array_kernels.register("matmul", _fastpath.matmul_arrays)
+
+
+@defop("matmul", method=True, out=True, fast={"Tensor.__matmul__": _fastpath.matmul_2d})
 def matmul(input: Tensor, other: Tensor) -> Tensor:
     """Matrix product with NumPy/PyTorch broadcasting over batch dims (1-D operands are
     treated as vectors).

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _dtype
+from .. import _dtype, _fastpath
 from .._memory_format import pointwise_layout
 from .._native import large_binary, large_exp
 from .._tensor import Tensor, make
@@ -639,7 +639,16 @@ Examples::
     True,
     alpha=True,
 )
-defop("add", add, method=True, inplace=True)
+defop(
+    "add",
+    add,
+    method=True,
+    inplace=True,
+    fast={
+        "Tensor.__add__": _fastpath.binary(np.add),
+        "Tensor.__radd__": _fastpath.reflected(np.add),
+    },
+)
 
 sub = _binary(
     "sub",
@@ -657,7 +666,17 @@ Examples::
     True,
     alpha=True,
 )
-defop("sub", sub, method=True, inplace=True, aliases=("subtract",))
+defop(
+    "sub",
+    sub,
+    method=True,
+    inplace=True,
+    aliases=("subtract",),
+    fast={
+        "Tensor.__sub__": _fastpath.binary(np.subtract),
+        "Tensor.__rsub__": _fastpath.reflected(np.subtract),
+    },
+)
 
 mul = _binary(
     "mul",
@@ -673,7 +692,17 @@ Examples::
 """,
     True,
 )
-defop("mul", mul, method=True, inplace=True, aliases=("multiply",))
+defop(
+    "mul",
+    mul,
+    method=True,
+    inplace=True,
+    aliases=("multiply",),
+    fast={
+        "Tensor.__mul__": _fastpath.binary(np.multiply),
+        "Tensor.__rmul__": _fastpath.reflected(np.multiply),
+    },
+)
 
 
 def _div_rule(dtype, rounding_mode=None):
@@ -703,7 +732,18 @@ Examples::
 """,
     True,
 )
-defop("div", div, method=True, inplace=True, aliases=("divide", "true_divide"))
+defop(
+    "div",
+    div,
+    method=True,
+    inplace=True,
+    aliases=("divide", "true_divide"),
+    # tensor / tensor fast for floating dtypes only: integers divide into the default float
+    fast={
+        "Tensor.__truediv__": _fastpath.binary(np.true_divide, floats_only=True),
+        "Tensor.__rtruediv__": _fastpath.reflected(np.true_divide),
+    },
+)
 
 true_divide = div
 
@@ -952,7 +992,16 @@ dtype).""",
     True,
     check=_floating_result,
 )
-defop("exp", exp, method=True, inplace=True, torch_inplace=True)
+# the hot path calls the kernel without _unary's argument handling and np.errstate
+# (NumPy's warnings are filtered for torch's modules by torch._fastpath)
+defop(
+    "exp",
+    exp,
+    method=True,
+    inplace=True,
+    torch_inplace=True,
+    fast={"binding": _fastpath.unary(_exp)},
+)
 log = _unary(
     "log",
     np.log,

@@ -10,7 +10,7 @@ import warnings
 
 import numpy as np
 
-from .. import _dtype, _return_types
+from .. import _dtype, _fastpath, _return_types
 from .._native import native_sum
 from .._tensor import Tensor
 from ._dispatch import (
@@ -95,7 +95,7 @@ _wrap = wrap_array
 # ------------------------------------------------------------------------ sums
 
 
-@defop("sum", method=True, out=True)
+@defop("sum", method=True, out=True, fast={"Tensor.sum": _fastpath.sum_all})
 def sum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
     """Sum of ``input`` over ``dim`` (all dims by default). Integer and bool inputs sum
     to ``torch.int64``.

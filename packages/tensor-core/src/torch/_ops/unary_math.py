@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _dtype
+from .. import _dtype, _fastpath
 from .._native import special
 from .._tensor import Tensor
 from ._dispatch import defop, kernel_refusal
@@ -215,7 +215,14 @@ Examples::
     tensor([0.0000, 0.7616])
 """,
 )
-defop("tanh", tanh, method=True, inplace=True, torch_inplace=True)
+defop(
+    "tanh",
+    tanh,
+    method=True,
+    inplace=True,
+    torch_inplace=True,
+    fast={"binding": _fastpath.unary(np.tanh)},
+)
 asinh = _math("asinh", np.arcsinh, "Inverse hyperbolic sine elementwise.", precise=True)
 defop("asinh", asinh, method=True, inplace=True, aliases=("arcsinh",), torch_inplace=True)
 acosh = _math("acosh", np.arccosh, "Inverse hyperbolic cosine elementwise.", precise=True)
@@ -234,7 +241,14 @@ Examples::
     tensor([0.5000, 0.8808])
 """,
 )
-defop("sigmoid", sigmoid, method=True, inplace=True, torch_inplace=True)
+defop(
+    "sigmoid",
+    sigmoid,
+    method=True,
+    inplace=True,
+    torch_inplace=True,
+    fast={"binding": _fastpath.unary(_sigmoid)},
+)
 logit = _math(
     "logit",
     _logit,

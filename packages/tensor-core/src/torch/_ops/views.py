@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from .. import _dtype
+from .. import _dtype, _fastpath
 from .._interface import OpDef
 from .._interface.backends import strided_view as array_view
 from .._memory_format import contiguous_strides
@@ -200,7 +200,7 @@ TRANSPOSE, T = _named("transpose"), _named("t")
 # ----------------------------------------------------------------------- primitives
 
 
-@defop("view", method=True, public=False)
+@defop("view", method=True, public=False, fast={"Tensor.view": _fastpath.view})
 def view(input: Tensor, *shape) -> Tensor:
     """A view of ``input`` with another shape (one dim may be ``-1``), or with another
     dtype of the same or a different element size. Raises RuntimeError when the strides
@@ -443,7 +443,7 @@ def alias_of_array(input: Tensor, array: np.ndarray, op=None, saved=()) -> Tenso
 # ----------------------------------------------------------------------- composites
 
 
-@defop("t", method=True, inplace=True)
+@defop("t", method=True, inplace=True, fast={"Tensor.t": _fastpath.transpose_2d})
 def t(input: Tensor) -> Tensor:
     """Transpose of a tensor of at most 2 dims (a view)."""
     try:
