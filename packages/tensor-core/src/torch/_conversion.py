@@ -41,8 +41,8 @@ __all__ = [
 _NO_CUDA = "Torch not compiled with CUDA enabled"
 
 
-def _register(name, function, signature, inplace=False):
-    return register_op(name, function, signature, "conversion", inplace=inplace)
+def _register(name, function, signature, inplace=False, saved=()):
+    return register_op(name, function, signature, "conversion", inplace=inplace, saved=saved)
 
 
 def cast(input: Tensor, dtype, copy: bool = False, memory_format=None) -> Tensor:
@@ -82,7 +82,12 @@ def _copy_in_format(input: Tensor, name: str, dtype) -> Tensor:
     return make(out, dtype)
 
 
-TO_COPY = _register("_to_copy", cast, "_to_copy(Tensor self, *, ScalarType? dtype=None) -> Tensor")
+TO_COPY = _register(
+    "_to_copy",
+    cast,
+    "_to_copy(Tensor self, *, ScalarType? dtype=None) -> Tensor",
+    saved=("input_dtype",),
+)
 
 
 def _check_device(device) -> None:
@@ -272,6 +277,7 @@ COPY_ = _register(
     copy_,
     "copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)",
     inplace=True,
+    saved=("src_dtype",),
 )
 
 

@@ -94,6 +94,7 @@ INDEX = ops.register(
         signature="index.Tensor(Tensor self, Tensor?[] indices) -> Tensor",
         kernels={"cpu": np.ndarray.__getitem__},
         family="indexing",
+        saved=("index", "shape"),
         fast={"Tensor.__getitem__": _fastpath.getitem},
     )
 )
@@ -339,6 +340,7 @@ INDEX_PUT = ops.register(
         kernels={"cpu": np.ndarray.__setitem__},
         family="indexing",
         inplace=True,
+        saved=("index", "shape"),
     )
 )
 INDEX_PUT.function = setitem

@@ -102,7 +102,7 @@ class Engine(GradEngine):
         # (node class, saved inputs, check them all, inputs kept whole, reads per input,
         # saves the output): everything record needs per op, looked up once
         recipe = (
-            _node_class(op.name),
+            _node_class(op.name, op.saved),
             which,
             check,
             drops,

@@ -501,9 +501,10 @@ def _not_implemented_name(self) -> str:
     return "torch::autograd::NotImplemented"  # PyTorch's name() of such nodes
 
 
-def _node_class(op_name: str) -> type:
+def _node_class(op_name: str, saved_names=None) -> type:
     """The node class of an op, named as PyTorch names it (``AddBackward0``); one per op
-    (ops sharing a name differ in their array formulas)."""
+    (ops sharing a name differ in their array formulas). ``saved_names`` (default: those
+    the registered op declares) name the entries of the saved tuple for the formulas."""
     cls = _node_classes.get(op_name)
     if cls is None:
         derivative = DERIVATIVES[op_name]
@@ -512,7 +513,9 @@ def _node_class(op_name: str) -> type:
         if formulas is not None and not derivative.variadic:
             namespace["_array_formulas"] = formulas
         namespace["_derivative"] = derivative
-        names = ops[op_name].saved if op_name in ops else ()
+        names = saved_names
+        if names is None:
+            names = ops[op_name].saved if op_name in ops else ()
         if names:
             namespace["_saved_type"] = namedtuple(f"{derivative.node_name}Saved", names)
         base = Node

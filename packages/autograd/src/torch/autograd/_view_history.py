@@ -152,7 +152,12 @@ def _view_node(base, geometries, retyped, base_edge):
     if retyped is None:
         return _node_class("as_strided")((base.shape,), geometries, (base_edge,))
     op = "_rebased_view_as_complex" if retyped[1] else "_rebased_view_as_real"
-    return _node_class(op)((), (*geometries, retyped), (base_edge,))
+    return _node_class(op, _RETYPED_SAVED)((), (*geometries, retyped), (base_edge,))
+
+
+#: what the node of a rebased dtype-reinterpreting view saves (not an op: no OpDef names
+#: it): the geometries and (base is complex, view is complex)
+_RETYPED_SAVED = ("base_geometry", "view_geometry", "complex_flags")
 
 
 def _refresh_view(view):

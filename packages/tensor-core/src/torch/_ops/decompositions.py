@@ -44,10 +44,16 @@ class _LinAlgError(RuntimeError):
 LinAlgError = _LinAlgError
 
 
-def _register(name, function, signature, differentiable=True):
+def _register(name, function, signature, differentiable=True, saved=()):
     binding = f"torch.linalg.{name.lstrip('_').split('_')[0]}"
     return register_op(
-        name, function, signature, "decompositions", differentiable=differentiable, binding=binding
+        name,
+        function,
+        signature,
+        "decompositions",
+        differentiable=differentiable,
+        saved=saved,
+        binding=binding,
     )
 
 
@@ -205,7 +211,7 @@ def solve(A: Tensor, B: Tensor, *, left: bool = True) -> Tensor:
     return record(SOLVE, (A, B), result, (vector,))
 
 
-SOLVE = _register("solve", solve, "linalg_solve(Tensor A, Tensor B) -> Tensor")
+SOLVE = _register("solve", solve, "linalg_solve(Tensor A, Tensor B) -> Tensor", saved=("vector",))
 
 
 def cholesky(A: Tensor, *, upper: bool = False) -> Tensor:
@@ -249,7 +255,7 @@ def _failing_minor(a: np.ndarray, check_whole: bool = False) -> int:
     return matrix.shape[0]
 
 
-CHOLESKY = _register("cholesky", cholesky, "linalg_cholesky(Tensor A) -> Tensor")
+CHOLESKY = _register("cholesky", cholesky, "linalg_cholesky(Tensor A) -> Tensor", saved=("upper",))
 
 
 # ------------------------------------------------------- symmetric eigenproblem
@@ -267,8 +273,12 @@ def _eigh_vectors(A: Tensor, uplo: str) -> Tensor:
     return record(EIGH_VECTORS, (A,), _wrap(v, A._dtype), (uplo,))
 
 
-EIGH_VALUES = _register("_eigh_values", _eigh_values, "_eigh_values(Tensor A) -> Tensor")
-EIGH_VECTORS = _register("_eigh_vectors", _eigh_vectors, "_eigh_vectors(Tensor A) -> Tensor")
+EIGH_VALUES = _register(
+    "_eigh_values", _eigh_values, "_eigh_values(Tensor A) -> Tensor", saved=("uplo",)
+)
+EIGH_VECTORS = _register(
+    "_eigh_vectors", _eigh_vectors, "_eigh_vectors(Tensor A) -> Tensor", saved=("uplo",)
+)
 
 
 def _check_uplo(uplo) -> None:
@@ -320,7 +330,7 @@ def _eig(A: Tensor):
     return outputs
 
 
-EIG = _register("_eig", _eig, "_eig(Tensor A) -> (Tensor, Tensor)")
+EIG = _register("_eig", _eig, "_eig(Tensor A) -> (Tensor, Tensor)", saved=("complex_input",))
 
 
 # ----------------------------------------------------------------------- SVD
@@ -350,7 +360,12 @@ def _svd(A: Tensor, full_matrices: bool):
     return outputs
 
 
-SVD = _register("_svd", _svd, "_svd(Tensor A, bool full_matrices) -> (Tensor, Tensor, Tensor)")
+SVD = _register(
+    "_svd",
+    _svd,
+    "_svd(Tensor A, bool full_matrices) -> (Tensor, Tensor, Tensor)",
+    saved=("full_matrices",),
+)
 
 
 def svd(A: Tensor, full_matrices: bool = True):
@@ -372,7 +387,7 @@ def _qr(A: Tensor, mode: str):
     return outputs
 
 
-QR = _register("_qr", _qr, "_qr(Tensor A, str mode) -> (Tensor, Tensor)")
+QR = _register("_qr", _qr, "_qr(Tensor A, str mode) -> (Tensor, Tensor)", saved=("mode",))
 
 
 def qr(A: Tensor, mode: str = "reduced"):

@@ -115,18 +115,21 @@ FFT_C2C = register_op(
     _fft_c2c,
     "_fft_c2c(Tensor self, SymInt[] dim, int normalization, bool forward) -> Tensor",
     _FAMILY,
+    saved=("dim", "normalization", "forward"),
 )
 FFT_R2C = register_op(
     "_fft_r2c",
     _fft_r2c,
     "_fft_r2c(Tensor self, int[] dim, int normalization, bool onesided) -> Tensor",
     _FAMILY,
+    saved=("dim", "normalization", "onesided"),
 )
 FFT_C2R = register_op(
     "_fft_c2r",
     _fft_c2r,
     "_fft_c2r(Tensor self, int[] dim, int normalization, SymInt last_dim_size) -> Tensor",
     _FAMILY,
+    saved=("dim", "normalization", "last_dim_size"),
 )
 
 

@@ -33,7 +33,7 @@ _C_TYPE_NAMES = {
 }
 
 
-def _register(name, function, signature, differentiable=True, inplace=False):
+def _register(name, function, signature, differentiable=True, inplace=False, saved=("dim",)):
     return register_op(
         name,
         function,
@@ -42,6 +42,7 @@ def _register(name, function, signature, differentiable=True, inplace=False):
         differentiable=differentiable,
         inplace=inplace,
         out_of_place=name[:-1] if inplace else None,
+        saved=saved,
     )
 
 
@@ -274,7 +275,7 @@ def flip(input: Tensor, *dims) -> Tensor:
     return record(FLIP, (input,), Tensor._from_array(array, input._dtype), (wrapped,))
 
 
-FLIP = _register("flip", flip, "flip(Tensor self, int[] dims) -> Tensor")
+FLIP = _register("flip", flip, "flip(Tensor self, int[] dims) -> Tensor", saved=("dims",))
 
 
 def _inplace(function, name, fills=False):

@@ -332,6 +332,7 @@ SCATTER_REDUCE = register_op(
     "scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, "
     "bool include_self=True) -> Tensor",
     "index_ops",
+    saved=("dim", "reduce", "include_self"),
 )
 
 

@@ -316,6 +316,7 @@ EINSUM = ops.register(
         signature="einsum(str equation, Tensor[] tensors) -> Tensor",
         kernels={"cpu": _blas.einsum},
         family="linalg",
+        saved=("specs", "output"),
     )
 )
 EINSUM.function = einsum

@@ -405,7 +405,9 @@ def _lu_factor_op(A: Tensor, pivot: bool = True) -> Tensor:
     return _recorded_lu(A, lu_array, pivots)
 
 
-LU_FACTOR = _dec._register("_lu_factor", _lu_factor_op, "_lu_factor(Tensor A) -> Tensor")
+LU_FACTOR = _dec._register(
+    "_lu_factor", _lu_factor_op, "_lu_factor(Tensor A) -> Tensor", saved=("perm",)
+)
 
 
 def lu_factor_ex(A: Tensor, *, pivot: bool = True, check_errors: bool = False):
@@ -449,7 +451,7 @@ def linalg_lu(A: Tensor, *, pivot: bool = True):
 
 
 linalg_lu.__name__ = "lu"
-LU = _dec._register("_lu", linalg_lu, "_lu(Tensor A) -> (Tensor L, Tensor U)")
+LU = _dec._register("_lu", linalg_lu, "_lu(Tensor A) -> (Tensor L, Tensor U)", saved=("perm",))
 
 
 @defop("lu", method=True)

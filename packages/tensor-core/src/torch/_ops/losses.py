@@ -24,8 +24,10 @@ _FLOATS = (_dtype.float32, _dtype.float64)
 _WHERE = "(while checking arguments for ctc_loss_allocate_outputs)"
 
 
-def _register(name, function, signature, differentiable=True):
-    return register_op(name, function, signature, "losses", differentiable=differentiable)
+def _register(name, function, signature, differentiable=True, saved=()):
+    return register_op(
+        name, function, signature, "losses", differentiable=differentiable, saved=saved
+    )
 
 
 class CTCSaved:
@@ -281,9 +283,11 @@ CTC_LOSS = _register(
     ctc_loss,
     "_ctc_loss(Tensor log_probs, Tensor targets, int[] input_lengths, int[] target_lengths, "
     "int blank=0, bool zero_infinity=False) -> Tensor",
+    saved=("ctc",),
 )
 CTC_LOSS_BACKWARD = _register(
     "_ctc_loss_backward",
     ctc_loss_backward_op,
     "_ctc_loss_backward(Tensor grad, Tensor log_probs, ...) -> Tensor",
+    saved=("ctc",),
 )

@@ -253,6 +253,7 @@ LOGCUMSUMEXP = register_op(
     logcumsumexp,
     "logcumsumexp(Tensor self, int dim) -> Tensor",
     "math_extras",
+    saved=("dim",),
 )
 
 

@@ -23,8 +23,15 @@ _FLOATS = (_dtype.float32, _dtype.float64)
 _grad_state = _grad_mode._state
 
 
-def _register(name, function, signature, differentiable=True):
-    return register_op(name, function, signature, "nn_fused", differentiable=differentiable)
+def _register(name, function, signature, differentiable=True, saved=()):
+    return register_op(
+        name, function, signature, "nn_fused", differentiable=differentiable, saved=saved
+    )
+
+
+#: what the class-index losses save for their backward (``shape`` or ``log_probs``, the
+#: input's log-softmax, second)
+_CLASS_LOSS_SAVED = ("safe_target", "weights", "denominator")
 
 
 # Below this many multiply-adds a product runs on one thread: handing rows to the pool
@@ -200,7 +207,10 @@ def mse_loss_backward(grad: Tensor, diff: Tensor, reduction: str) -> Tensor:
 
 
 MSE_LOSS = _register(
-    "_mse_loss", mse_loss, "_mse_loss(Tensor self, Tensor target, str reduction) -> Tensor"
+    "_mse_loss",
+    mse_loss,
+    "_mse_loss(Tensor self, Tensor target, str reduction) -> Tensor",
+    saved=("reduction", "diff"),
 )
 _register(
     "_mse_loss_backward",
@@ -313,6 +323,7 @@ NLL_LOSS = _register(
     "_nll_loss",
     nll_loss,
     "_nll_loss(Tensor self, Tensor target, int ignore_index, str reduction) -> Tensor",
+    saved=("reduction", "shape", *_CLASS_LOSS_SAVED),
 )
 _register(
     "_nll_loss_backward",
@@ -326,6 +337,7 @@ CROSS_ENTROPY = _register(
     "_cross_entropy",
     cross_entropy,
     "_cross_entropy(Tensor self, Tensor target, int ignore_index, str reduction) -> Tensor",
+    saved=("reduction", "log_probs", *_CLASS_LOSS_SAVED),
 )
 _register(
     "_cross_entropy_backward",

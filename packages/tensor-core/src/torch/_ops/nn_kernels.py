@@ -34,8 +34,14 @@ __all__ = [
 ]
 
 
-def _register(name, function, signature, differentiable=True):
-    return register_op(name, function, signature, "nn_kernels", differentiable=differentiable)
+def _register(name, function, signature, differentiable=True, saved=()):
+    return register_op(
+        name, function, signature, "nn_kernels", differentiable=differentiable, saved=saved
+    )
+
+
+#: what a convolution saves for its backward
+_CONV_SAVED = ("stride", "pads", "dilation", "groups")
 
 
 def _tuple(value, n: int, name: str) -> tuple:
@@ -186,6 +192,7 @@ CONVOLUTION = _register(
     "convolution(Tensor input, Tensor weight, "
     "Tensor? bias, int[] stride, int[] padding, int[] dilation, "
     "int groups) -> Tensor",
+    saved=_CONV_SAVED,
 )
 
 
@@ -425,7 +432,10 @@ def _max_pool_reference(x, windows, kernel, stride, dilation, pads, out):
 
 
 MAX_POOL = _register(
-    "max_pool", max_pool, "max_pool(Tensor self, int[] kernel_size, ...) -> Tensor"
+    "max_pool",
+    max_pool,
+    "max_pool(Tensor self, int[] kernel_size, ...) -> Tensor",
+    saved=("indices",),
 )
 MAX_POOL.extra["binding"] = "torch.max_pool1d/2d/3d"
 
@@ -530,7 +540,10 @@ def _avg_divisors(spatial, kernel, stride, padding, out, count_include_pad, divi
 
 
 AVG_POOL = _register(
-    "avg_pool", avg_pool, "avg_pool(Tensor self, int[] kernel_size, ...) -> Tensor"
+    "avg_pool",
+    avg_pool,
+    "avg_pool(Tensor self, int[] kernel_size, ...) -> Tensor",
+    saved=("kernel_size", "stride", "padding", "divisors"),
 )
 AVG_POOL.extra["binding"] = "torch.avg_pool1d/2d/3d"
 
@@ -639,8 +652,10 @@ def log_softmax(input: Tensor, dim: int, dtype=None) -> Tensor:
     )
 
 
-SOFTMAX = _register("softmax", softmax, "softmax(Tensor self, int dim) -> Tensor")
-LOG_SOFTMAX = _register("log_softmax", log_softmax, "log_softmax(Tensor self, int dim) -> Tensor")
+SOFTMAX = _register("softmax", softmax, "softmax(Tensor self, int dim) -> Tensor", saved=("dim",))
+LOG_SOFTMAX = _register(
+    "log_softmax", log_softmax, "log_softmax(Tensor self, int dim) -> Tensor", saved=("dim",)
+)
 
 
 # ----------------------------------------------------------- transposed convolution
@@ -733,6 +748,7 @@ CONVOLUTION_TRANSPOSE = _register(
     convolution_transpose,
     "convolution_transpose(Tensor input, Tensor weight, Tensor? bias, int[] stride, "
     "int[] padding, int[] output_padding, int groups, int[] dilation) -> Tensor",
+    saved=_CONV_SAVED,
 )
 CONVOLUTION_TRANSPOSE.extra["binding"] = "torch.conv_transpose1d/2d/3d"
 

@@ -566,7 +566,10 @@ def _unary(
     function.__name__ = function.__qualname__ = name
     function.__doc__ = doc
     inplace.__name__ = inplace.__qualname__ = name + "_"
-    op = _register(name, function, f"{name}(Tensor self) -> Tensor", differentiable, family=family)
+    saved = tuple(defaults)  # the keyword arguments, as record gets them
+    op = _register(
+        name, function, f"{name}(Tensor self) -> Tensor", differentiable, family=family, saved=saved
+    )
     if refuses_complex is not None:
         op.complex_refusal[""] = refuses_complex
     _register(
@@ -577,6 +580,7 @@ def _unary(
         inplace=True,
         out_of_place=name,
         family=family,
+        saved=saved,
     )
     INPLACE[name + "_"] = inplace
     return function

@@ -102,8 +102,8 @@ def index_scatter(grad: Tensor, index, shape) -> Tensor:
     return record(INDEX_SCATTER, (grad,), Tensor._from_array(result, grad._dtype), (index, shape))
 
 
-def _register(name, function, signature):
-    return register_op(name, function, signature, "scatter")
+def _register(name, function, signature, saved=("input_geometry", "view_geometry")):
+    return register_op(name, function, signature, "scatter", saved=saved)
 
 
 VIEW_SCATTER = _register(
@@ -120,4 +120,5 @@ INDEX_SCATTER = _register(
     "_index_scatter",
     index_scatter,
     "_index_scatter(Tensor grad, Index index, int[] shape) -> Tensor",
+    saved=("index", "shape"),
 )

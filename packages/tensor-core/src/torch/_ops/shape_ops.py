@@ -31,8 +31,10 @@ __all__ = [
 ]
 
 
-def _register(name, function, signature, differentiable=True):
-    return register_op(name, function, signature, "shape_ops", differentiable=differentiable)
+def _register(name, function, signature, differentiable=True, saved=()):
+    return register_op(
+        name, function, signature, "shape_ops", differentiable=differentiable, saved=saved
+    )
 
 
 _wrap = wrap_array
@@ -98,7 +100,7 @@ def cat(tensors, dim: int = 0, *, out=None) -> Tensor:
     return record(CAT, tensors, result, (d, sizes))
 
 
-CAT = _register("cat", cat, "cat(Tensor[] tensors, int dim=0) -> Tensor")
+CAT = _register("cat", cat, "cat(Tensor[] tensors, int dim=0) -> Tensor", saved=("dim", "sizes"))
 concat = concatenate = cat
 
 
@@ -169,7 +171,9 @@ def repeat(input: Tensor, *sizes) -> Tensor:
     return record(REPEAT, (input,), _wrap(array, input._dtype), (sizes,))
 
 
-REPEAT = _register("repeat", repeat, "repeat(Tensor self, SymInt[] repeats) -> Tensor")
+REPEAT = _register(
+    "repeat", repeat, "repeat(Tensor self, SymInt[] repeats) -> Tensor", saved=("repeats",)
+)
 
 
 @defop("tile", method=True)
@@ -199,7 +203,12 @@ def roll(input: Tensor, shifts, dims=None) -> Tensor:
     return record(ROLL, (input,), _wrap(array, input._dtype), (shifts, wrapped))
 
 
-ROLL = _register("roll", roll, "roll(Tensor self, SymInt[1] shifts, int[1] dims=[]) -> Tensor")
+ROLL = _register(
+    "roll",
+    roll,
+    "roll(Tensor self, SymInt[1] shifts, int[1] dims=[]) -> Tensor",
+    saved=("shifts", "dims"),
+)
 
 
 @defop("rot90", method=True)
@@ -242,7 +251,9 @@ def _triangle(name, numpy_fn):
         f"The {'lower' if name == 'tril' else 'upper'} triangle of the last "
         "two dims (others zeroed), shifted by ``diagonal``."
     )
-    op = _register(name, function, f"{name}(Tensor self, int diagonal=0) -> Tensor")
+    op = _register(
+        name, function, f"{name}(Tensor self, int diagonal=0) -> Tensor", saved=("diagonal",)
+    )
     return function
 
 
@@ -262,7 +273,7 @@ def diag(input: Tensor, diagonal: int = 0) -> Tensor:
     return record(DIAG, (input,), _wrap(array, input._dtype), (diagonal,))
 
 
-DIAG = _register("diag", diag, "diag(Tensor self, int diagonal=0) -> Tensor")
+DIAG = _register("diag", diag, "diag(Tensor self, int diagonal=0) -> Tensor", saved=("diagonal",))
 
 
 @defop("trace", method=True)

@@ -219,7 +219,9 @@ def polygamma(n: int, input: Tensor) -> Tensor:
     return record(POLYGAMMA, (input,), result, (int(n),))
 
 
-POLYGAMMA = register_op("polygamma", polygamma, "polygamma(int n, Tensor self) -> Tensor", _FAMILY)
+POLYGAMMA = register_op(
+    "polygamma", polygamma, "polygamma(int n, Tensor self) -> Tensor", _FAMILY, saved=("n",)
+)
 
 
 def _polygamma_method(self: Tensor, n: int) -> Tensor:

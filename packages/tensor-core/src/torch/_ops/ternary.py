@@ -22,7 +22,7 @@ from .pointwise import INPLACE, _check_broadcast_into, _snapshot, _wrap, can_cas
 __all__ = ["where", "clamp", "clip", "lerp", "addcmul", "addcdiv"]
 
 
-def _register(name, function, signature, differentiable=True, inplace=False):
+def _register(name, function, signature, differentiable=True, inplace=False, saved=()):
     return register_op(
         name,
         function,
@@ -31,6 +31,7 @@ def _register(name, function, signature, differentiable=True, inplace=False):
         differentiable=differentiable,
         inplace=inplace,
         out_of_place=name[:-1] if inplace else None,
+        saved=saved,
     )
 
 
@@ -290,6 +291,7 @@ ADDCMUL = _register(
     "addcmul",
     addcmul,
     "addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor",
+    saved=("value",),
 )
 
 
@@ -323,6 +325,7 @@ ADDCDIV = _register(
     "addcdiv",
     addcdiv,
     "addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor",
+    saved=("value",),
 )
 
 # ------------------------------------------- in-place kernels writing into ``self``

@@ -47,8 +47,12 @@ __all__ = [
 ]
 
 
-def _register(name: str, signature: str, function, kernel=None, view: bool = True):
-    return register_op(name, function, signature, "view", view=view)
+#: what a view recorded by its geometry saves (``(shape, strides, offset)`` of each)
+_GEOMETRIES = ("input_geometry", "view_geometry")
+
+
+def _register(name: str, signature: str, function, view: bool = True, saved=_GEOMETRIES):
+    return register_op(name, function, signature, "view", view=view, saved=saved)
 
 
 # ------------------------------------------------------------------------- helpers
@@ -178,23 +182,28 @@ def _record_view(name_op: OpDef, input: Tensor, result: Tensor, saved=()) -> Ten
     return record(name_op, (input,), result, (geometry(input), geometry(result)) + saved)
 
 
-def _named(name: str) -> OpDef:
+def _named(name: str, saved=_GEOMETRIES) -> OpDef:
     """An unregistered op for the composite view ``name``: torch-autograd records it with
     the derivative of the primitive it is made of (a strided view, a ``view`` or a
     ``permute``) under the node name PyTorch gives it (``select`` -> ``SelectBackward0``)."""
-    return OpDef(name=f"_view_{name}", signature="", kernels={}, family="view", view=True)
+    return OpDef(
+        name=f"_view_{name}", signature="", kernels={}, family="view", view=True, saved=saved
+    )
 
 
 #: the composites recorded as strided views, under PyTorch's node names
 SELECT, SLICE, ALIAS, DIAGONAL, UNFOLD, UNSQUEEZE = (
     _named(n) for n in ("select", "slice", "alias", "diagonal", "unfold", "unsqueeze")
 )
-UNBIND, SPLIT, SPLIT_WITH_SIZES = (_named(n) for n in ("unbind", "split", "split_with_sizes"))
+#: these record which of their outputs a view is too
+UNBIND, SPLIT, SPLIT_WITH_SIZES = (
+    _named(n, (*_GEOMETRIES, "output_nr")) for n in ("unbind", "split", "split_with_sizes")
+)
 #: the composites recorded as ``view``s or ``permute``s
 VIEW_UNSQUEEZE, SQUEEZE, SQUEEZE_DIM, SQUEEZE_DIMS = (
     _named(n) for n in ("unsqueeze_view", "squeeze", "squeeze_dim", "squeeze_dims")
 )
-TRANSPOSE, T = _named("transpose"), _named("t")
+TRANSPOSE, T = _named("transpose", ("dims",)), _named("t", ("dims",))
 
 
 # ----------------------------------------------------------------------- primitives
@@ -302,7 +311,11 @@ def reshape(input: Tensor, *shape) -> Tensor:
 
 
 RESHAPE = _register(
-    "reshape", "reshape(Tensor(a) self, SymInt[] shape) -> Tensor(a)", reshape, view=False
+    "reshape",
+    "reshape(Tensor(a) self, SymInt[] shape) -> Tensor(a)",
+    reshape,
+    view=False,
+    saved=("input_shape",),
 )
 
 
@@ -342,7 +355,9 @@ def _permute(input: Tensor, dims, op) -> Tensor:
     return record(op, (input,), result, (wrapped,))
 
 
-PERMUTE = _register("permute", "permute(Tensor(a) self, int[] dims) -> Tensor(a)", permute)
+PERMUTE = _register(
+    "permute", "permute(Tensor(a) self, int[] dims) -> Tensor(a)", permute, saved=("dims",)
+)
 
 
 @defop("expand", method=True, public=False)
@@ -394,7 +409,12 @@ def expand(input: Tensor, *sizes) -> Tensor:
     return record(EXPAND, (input,), result, (shape,))
 
 
-EXPAND = _register("expand", "expand(Tensor(a) self, SymInt[] size) -> Tensor(a)", expand)
+EXPAND = _register(
+    "expand",
+    "expand(Tensor(a) self, SymInt[] size) -> Tensor(a)",
+    expand,
+    saved=("input_shape",),
+)
 
 
 @defop("as_strided", method=True, inplace=True, torch_inplace=True)

@@ -149,7 +149,7 @@ def _pow_self(grad, inputs, saved):
 
 
 def _permute(grad, inputs, saved):
-    return grad.transpose(tuple(int(i) for i in np.argsort(saved[0])))
+    return grad.transpose(tuple(int(i) for i in np.argsort(saved.dims)))
 
 
 def _condition(x, grad):
@@ -259,11 +259,11 @@ def _shape_of(x) -> tuple:
 
 
 def _view(grad, inputs, saved):
-    return grad.reshape(saved[0][0])
+    return grad.reshape(saved.input_geometry[0])  # the input's shape
 
 
 def _reshape(grad, inputs, saved):
-    return grad.reshape(saved[0])
+    return grad.reshape(saved.input_shape)
 
 
 ARRAY_FORMULAS: dict[str, tuple] = {

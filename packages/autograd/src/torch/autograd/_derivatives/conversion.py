@@ -8,13 +8,13 @@ from ._entry import Derivative, sum_to_shape
 
 
 def _to_copy(grad, inputs, saved):
-    if grad.is_complex() and not saved[0].is_complex:  # a real input made complex
+    if grad.is_complex() and not saved.input_dtype.is_complex:  # a real input made complex
         grad = grad.real
-    return grad.to(saved[0])
+    return grad.to(saved.input_dtype)
 
 
 def _to_device(grad, inputs, saved):
-    return grad.to(saved[0])  # back to the device the input was on
+    return grad.to(saved.input_device)  # back to the device the input was on
 
 
 def _clone(grad, inputs, saved):
@@ -26,7 +26,7 @@ def _copy_self(grad, inputs, saved):
 
 
 def _copy_src(grad, inputs, saved):
-    return sum_to_shape(grad, tuple(inputs[1].shape)).to(saved[0])
+    return sum_to_shape(grad, tuple(inputs[1].shape)).to(saved.src_dtype)
 
 
 CONVERSION = {

@@ -62,7 +62,7 @@ def _slogdet(grads, inputs, saved, outputs):
 
 def _solve_a(grad, inputs, saved):
     a, b = inputs
-    (vector,) = saved
+    vector = saved.vector
     x = torch.linalg.solve(a, b)
     gb = torch.linalg.solve(_adjoint(a), grad)
     if vector:
@@ -78,7 +78,7 @@ def _solve_b(grad, inputs, saved):
 def _cholesky(grad, inputs, saved):
     # the adjoint of A = L L^H: S = L^-H Phi(L^H G) L^-1, made Hermitian (Phi: the lower
     # triangle with the diagonal halved; ^H is the transpose for real A)
-    (upper,) = saved
+    upper = saved.upper
     lower = torch.linalg.cholesky(inputs[0])
     lower_h = _adjoint(lower)
     if upper:  # U = L^H: its gradient is the conjugate transpose of L's
@@ -91,13 +91,13 @@ def _cholesky(grad, inputs, saved):
 
 
 def _eigh_values(grad, inputs, saved):
-    (uplo,) = saved
+    uplo = saved.uplo
     vectors = torch.linalg.eigh(inputs[0], uplo).eigenvectors
     return (vectors * grad.unsqueeze(-2).to(vectors.dtype)) @ _adjoint(vectors)
 
 
 def _eigh_vectors(grad, inputs, saved):
-    (uplo,) = saved
+    uplo = saved.uplo
     values, vectors = torch.linalg.eigh(inputs[0], uplo)
     vectors_h = _adjoint(vectors)
     gaps = values.unsqueeze(-2) - values.unsqueeze(-1)  # w_j - w_i
@@ -180,7 +180,7 @@ def _svd(grads, inputs, saved, outputs):
     """The gradient of A = U diag(S) Vh from those of U, S and Vh (real or complex)."""
     grad_u, grad_s, grad_vh = grads
     u, s, vh = outputs
-    (full_matrices,) = saved
+    full_matrices = saved.full_matrices
     k = s.shape[-1]
     if full_matrices:
         # only the first k singular vectors are determined by A: the rest of U (or Vh)
@@ -225,7 +225,7 @@ def _svd_core(grad_u, grad_s, grad_vh, u, s, vh, j, k_):
 
 def _qr(grads, inputs, saved, outputs):
     """The gradient of A = Q R (reduced; complete only when Q is square)."""
-    (mode,) = saved
+    mode = saved.mode
     q, r = outputs
     if mode == "r":
         raise RuntimeError(
@@ -281,7 +281,7 @@ def _eig(grads, inputs, saved, outputs):
         gaps = conj_values.unsqueeze(-2) - conj_values.unsqueeze(-1)  # conj(l_j - l_i)
         inner = inner + w * _off_diagonal_inverse(gaps)
     result = torch.linalg.solve(vectors_h, inner @ vectors_h)  # V^-H inner V^H
-    (complex_input,) = saved
+    complex_input = saved.complex_input
     return result if complex_input else result.real
 
 
@@ -290,7 +290,7 @@ def _eig(grads, inputs, saved, outputs):
 
 def _lu(grads, inputs, saved, outputs):
     """The gradient of A = P L U (L unit lower, U upper; P constant)."""
-    (perm,) = saved
+    perm = saved.perm
     lower, upper = outputs
     grad_l, grad_u = _or_zeros(grads[0], lower), _or_zeros(grads[1], upper)
     return _lu_backward(grad_l, grad_u, lower, upper, perm)
@@ -298,7 +298,7 @@ def _lu(grads, inputs, saved, outputs):
 
 def _lu_factor(grad, inputs, saved, result):
     """The gradient of the compact LU (L below the diagonal, U on and above it)."""
-    (perm,) = saved
+    perm = saved.perm
     m, n = result.shape[-2], result.shape[-1]
     k = min(m, n)
     lower = torch.tril(result[..., :, :k], -1) + torch.eye(m, k, dtype=result.dtype)

@@ -21,8 +21,7 @@ def _op(name: str):
 
 
 def _c2c(grad, inputs, saved):
-    dims, normalization, forward = saved
-    return _op("_fft_c2c")(grad, dims, normalization, not forward)
+    return _op("_fft_c2c")(grad, saved.dim, saved.normalization, not saved.forward)
 
 
 def _as_complex(grad):
@@ -32,9 +31,9 @@ def _as_complex(grad):
 def _r2c(grad, inputs, saved):
     # the one-sided spectrum left out the upper half: it gets no gradient, so zeros fill
     # it before the inverse transform; a real input keeps the real part
-    dims, normalization, onesided = saved
+    dims, normalization = saved.dim, saved.normalization
     grad = _as_complex(grad)
-    if onesided:
+    if saved.onesided:
         last = dims[-1]
         missing = shape_of(inputs[0])[last] - grad.shape[last]
         if missing > 0:
@@ -47,11 +46,10 @@ def _r2c(grad, inputs, saved):
 def _c2r(grad, inputs, saved):
     # each value of the one-sided input but the first (and the middle one for an even
     # length) stands for itself and its mirrored conjugate: its gradient counts twice
-    dims, normalization, last_dim_size = saved
-    spectrum = _op("_fft_r2c")(grad, dims, normalization, True)
-    last = dims[-1]
+    spectrum = _op("_fft_r2c")(grad, saved.dim, saved.normalization, True)
+    last = saved.dim[-1]
     half = spectrum.shape[last]
-    doubled = last_dim_size - half
+    doubled = saved.last_dim_size - half
     if doubled <= 0:
         return spectrum
     weights = [1.0] + [2.0] * doubled + [1.0] * (half - 1 - doubled)

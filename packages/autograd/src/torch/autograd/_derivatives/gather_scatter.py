@@ -9,20 +9,17 @@ from ._entry import Derivative
 
 def _gather(grad, inputs, saved):
     x, index = inputs
-    (dim,) = saved
-    return torch.zeros_like(x).scatter_add(dim, index, grad)
+    return torch.zeros_like(x).scatter_add(saved.dim, index, grad)
 
 
 def _scatter_self(grad, inputs, saved):
     _, index, _ = inputs
-    (dim,) = saved
-    return grad.scatter(dim, index, 0.0)
+    return grad.scatter(saved.dim, index, 0.0)
 
 
 def _scatter_src(grad, inputs, saved):
     _, index, src = inputs
-    (dim,) = saved
-    return grad.gather(dim, index)
+    return grad.gather(saved.dim, index)
 
 
 def _scatter_add_self(grad, inputs, saved):
@@ -30,7 +27,7 @@ def _scatter_add_self(grad, inputs, saved):
 
 
 def _flip(grad, inputs, saved):
-    return torch.flip(grad, saved[0])
+    return torch.flip(grad, saved.dims)
 
 
 def _no_grad(grad, inputs, saved):

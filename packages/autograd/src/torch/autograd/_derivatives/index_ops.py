@@ -25,7 +25,7 @@ def _counts(x, dim, index, include_self):
 
 def _result(inputs, saved):
     x, index, src = inputs
-    dim, reduce, include_self = saved
+    dim, reduce, include_self = saved.dim, saved.reduce, saved.include_self
     with torch.no_grad():
         return torch.scatter_reduce(
             x.detach(), dim, index, src.detach(), reduce, include_self=include_self
@@ -36,7 +36,7 @@ def _extreme_shares(inputs, saved):
     """For ``amax``/``amin``: which entries of ``self`` and ``src`` equal the result,
     and how many share each result (the gradient is split evenly among ties)."""
     x, index, src = inputs
-    dim, _, include_self = saved
+    dim, include_self = saved.dim, saved.include_self
     out = _result(inputs, saved)
     src_hits = (src == out.gather(dim, index)).to(x.dtype)
     self_hits = (x == out).to(x.dtype)
@@ -52,7 +52,7 @@ def _product_parts(inputs, saved):
     """Per result position: the product of its nonzero factors and how many factors are
     zero, so that "the product of the others" is exact when some factor is 0."""
     x, index, src = inputs
-    dim, _, include_self = saved
+    dim, include_self = saved.dim, saved.include_self
     with torch.no_grad():
         x, src = x.detach(), src.detach()
         ones = torch.ones_like(x)
@@ -77,7 +77,7 @@ def _others_product(value, nonzero, zeros):
 
 def _scatter_reduce_self(grad, inputs, saved):
     x, index, src = inputs
-    dim, reduce, include_self = saved
+    dim, reduce, include_self = saved.dim, saved.reduce, saved.include_self
     untouched = (~_scattered(x, dim, index)).to(grad.dtype)
     if reduce == "sum":
         return grad if include_self else grad * untouched
@@ -96,7 +96,7 @@ def _scatter_reduce_self(grad, inputs, saved):
 
 def _scatter_reduce_src(grad, inputs, saved):
     x, index, src = inputs
-    dim, reduce, include_self = saved
+    dim, reduce, include_self = saved.dim, saved.reduce, saved.include_self
     if reduce == "sum":
         return grad.gather(dim, index)
     if reduce == "mean":

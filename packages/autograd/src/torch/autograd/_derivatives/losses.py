@@ -15,7 +15,7 @@ def _fn(name: str):
 
 def _ctc_loss(grad, inputs, saved):
     # recorded (so that a second derivative raises) only under create_graph
-    return _fn("_ctc_loss_backward")(grad, inputs[0], saved[0])
+    return _fn("_ctc_loss_backward")(grad, inputs[0], saved.ctc)
 
 
 def _no_second_derivative(grad, inputs, saved):

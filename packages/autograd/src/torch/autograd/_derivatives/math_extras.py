@@ -20,7 +20,7 @@ def _logcumsumexp(grad, inputs, saved, result):
     # node under create_graph, so double backward sees it depend on x) and the input: the
     # backward is itself differentiable in x, the result and grad.
     (x,) = inputs
-    (dim,) = saved
+    dim = saved.dim
     if grad.dim() == 0 or grad.numel() == 0:  # as PyTorch: one element is its own sum
         return grad
     if grad.is_complex():

@@ -48,9 +48,9 @@ def _relu(grad, inputs, saved, result):
 
 def _mse(sign: float):
     def formula(grad, inputs, saved):
-        reduction, diff = saved
+        reduction = saved.reduction
         if not torch.is_grad_enabled():
-            result = _fn("_mse_loss_backward")(grad, diff, reduction)
+            result = _fn("_mse_loss_backward")(grad, saved.diff, reduction)
             return result if sign > 0 else -result
         x, target = inputs
         scale = 2.0 / max(x.numel(), 1) if reduction == "mean" else 2.0
@@ -59,16 +59,23 @@ def _mse(sign: float):
     return formula
 
 
+def _class(saved) -> tuple:
+    """What the class-index losses' backward kernels take after the reduction and the
+    input's shape or log-probabilities."""
+    return saved.safe_target, saved.weights, saved.denominator
+
+
 def _cross_entropy(grad, inputs, saved):
     if not torch.is_grad_enabled():
-        return _fn("_cross_entropy_backward")(grad, *saved)
+        return _fn("_cross_entropy_backward")(
+            grad, saved.reduction, saved.log_probs, *_class(saved)
+        )
     x, target = inputs
-    reduction, _, safe, weights, denominator = saved
-    weights = torch.from_numpy(weights)
-    one_hot = torch.from_numpy(np.eye(x.shape[1], dtype=weights.numpy().dtype)[safe])
+    weights = torch.from_numpy(saved.weights)
+    one_hot = torch.from_numpy(np.eye(x.shape[1], dtype=saved.weights.dtype)[saved.safe_target])
     difference = torch.softmax(x, 1) - one_hot
-    if reduction == "mean":
-        scale = weights * (grad / float(denominator))
+    if saved.reduction == "mean":
+        scale = weights * (grad / float(saved.denominator))
     else:
         scale = weights * grad
     return difference * scale.unsqueeze(1)
@@ -76,13 +83,13 @@ def _cross_entropy(grad, inputs, saved):
 
 def _nll_loss(grad, inputs, saved):
     if not torch.is_grad_enabled():
-        return _fn("_nll_loss_backward")(grad, *saved)
+        return _fn("_nll_loss_backward")(grad, saved.reduction, saved.shape, *_class(saved))
     # the gradient is linear in grad: a constant -one_hot * weight, scaled by it
-    reduction, shape, safe, weights, denominator = saved
+    reduction, shape, weights = saved.reduction, saved.shape, saved.weights
     picked = np.zeros(shape, dtype=weights.dtype)
-    picked[np.arange(shape[0]), safe] = -weights
+    picked[np.arange(shape[0]), saved.safe_target] = -weights
     if reduction == "mean":
-        picked = picked / denominator
+        picked = picked / saved.denominator
     scale = grad.unsqueeze(1) if reduction == "none" else grad
     return torch.from_numpy(picked) * scale
 

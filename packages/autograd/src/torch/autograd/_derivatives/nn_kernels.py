@@ -16,35 +16,36 @@ def _recorded():
     return double_backward
 
 
+def _geometry(saved) -> tuple:
+    """A convolution's saved geometry, in the order ``_conv_backward`` takes it."""
+    return saved.stride, saved.pads, saved.dilation, saved.groups
+
+
 def _conv(which):
     def formula(grad, inputs, saved):
         x, weight, _ = inputs
-        stride, pads, dilation, groups = saved
         if torch.is_grad_enabled() and which != "bias":
             if which == "input":
-                return _recorded().ConvInputGrad.apply(grad, x, weight, saved)
-            return _recorded().ConvWeightGrad.apply(x, grad, weight, saved)
-        return ops["_conv_backward"].function(
-            grad, x, weight, stride, pads, dilation, groups, which
-        )
+                return _recorded().ConvInputGrad.apply(grad, x, weight, _geometry(saved))
+            return _recorded().ConvWeightGrad.apply(x, grad, weight, _geometry(saved))
+        return ops["_conv_backward"].function(grad, x, weight, *_geometry(saved), which)
 
     return formula
 
 
 def _conv_transpose_input(grad, inputs, saved):
     # the adjoint of the adjoint: a plain convolution of the gradient
-    _, weight, _ = inputs
-    stride, pads, dilation, groups = saved
-    padding = tuple(p for p, _ in pads)
-    return torch.convolution(grad, weight, None, stride, padding, dilation, groups)
+    padding = tuple(p for p, _ in saved.pads)
+    return torch.convolution(
+        grad, inputs[1], None, saved.stride, padding, saved.dilation, saved.groups
+    )
 
 
 def _conv_transpose_weight(grad, inputs, saved):
     x, weight, _ = inputs
-    stride, pads, dilation, groups = saved
     if torch.is_grad_enabled():
-        return _recorded().ConvWeightGrad.apply(grad, x, weight, saved)
-    return ops["_conv_backward"].function(x, grad, weight, stride, pads, dilation, groups, "weight")
+        return _recorded().ConvWeightGrad.apply(grad, x, weight, _geometry(saved))
+    return ops["_conv_backward"].function(x, grad, weight, *_geometry(saved), "weight")
 
 
 def _conv_transpose_bias(grad, inputs, saved):
@@ -52,7 +53,7 @@ def _conv_transpose_bias(grad, inputs, saved):
 
 
 def _max_pool(grad, inputs, saved):
-    (indices,) = saved
+    indices = saved.indices
     if torch.is_grad_enabled():
         return _recorded().MaxPoolGrad.apply(grad, inputs[0], indices)
     return ops["_max_pool_backward"].function(grad, inputs[0], indices)
@@ -60,17 +61,22 @@ def _max_pool(grad, inputs, saved):
 
 def _avg_pool(grad, inputs, saved):
     if torch.is_grad_enabled():
-        return _recorded().AvgPoolGrad.apply(grad, inputs[0], *saved)
-    return ops["_avg_pool_backward"].function(grad, inputs[0], *saved)
+        return _recorded().AvgPoolGrad.apply(grad, inputs[0], *_pooling(saved))
+    return ops["_avg_pool_backward"].function(grad, inputs[0], *_pooling(saved))
+
+
+def _pooling(saved) -> tuple:
+    """The arguments of ``_avg_pool_backward`` after ``grad`` and the input."""
+    return saved.kernel_size, saved.stride, saved.padding, saved.divisors
 
 
 def _softmax(grad, inputs, saved, y):
-    (dim,) = saved
+    dim = saved.dim
     return y * (grad - (grad * y).sum(dim, keepdim=True))
 
 
 def _log_softmax(grad, inputs, saved, y):
-    (dim,) = saved
+    dim = saved.dim
     return grad - torch.exp(y) * grad.sum(dim, keepdim=True)
 
 

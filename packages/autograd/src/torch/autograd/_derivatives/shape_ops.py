@@ -8,7 +8,7 @@ from ._entry import Derivative, holomorphic_entry
 
 
 def _cat(grad, inputs, saved, index):
-    dim, sizes = saved
+    dim, sizes = saved.dim, saved.sizes
     if sizes[index] == 0 and inputs[index].dim() == 1 and grad.dim() > 1:
         return torch.zeros_like(inputs[index])  # a skipped empty tensor
     start = sum(sizes[:index])
@@ -16,7 +16,7 @@ def _cat(grad, inputs, saved, index):
 
 
 def _repeat(grad, inputs, saved):
-    (repeats,) = saved
+    repeats = saved.repeats
     x = inputs[0]
     shape = (1,) * (len(repeats) - x.dim()) + tuple(x.shape)
     interleaved = []
@@ -27,20 +27,19 @@ def _repeat(grad, inputs, saved):
 
 
 def _roll(grad, inputs, saved):
-    shifts, dims = saved
-    return torch.roll(grad, tuple(-s for s in shifts), dims)
+    return torch.roll(grad, tuple(-s for s in saved.shifts), saved.dims)
 
 
 def _tril(grad, inputs, saved):
-    return torch.tril(grad, saved[0])
+    return torch.tril(grad, saved.diagonal)
 
 
 def _triu(grad, inputs, saved):
-    return torch.triu(grad, saved[0])
+    return torch.triu(grad, saved.diagonal)
 
 
 def _diag(grad, inputs, saved):
-    (diagonal,) = saved
+    diagonal = saved.diagonal
     x = inputs[0]
     if x.dim() == 1:
         return torch.diag(grad, diagonal)
@@ -53,7 +52,7 @@ def _diag(grad, inputs, saved):
 
 
 def _einsum(grad, inputs, saved, index):
-    specs, output = saved
+    specs, output = saved.specs, saved.output
     mine = specs[index]
     if len(set(mine)) != len(mine):
         raise NotImplementedError(

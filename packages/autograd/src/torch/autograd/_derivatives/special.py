@@ -36,8 +36,7 @@ def _i1e(grad, inputs, saved):
 
 
 def _polygamma(grad, inputs, saved):
-    (n,) = saved
-    return grad * torch.polygamma(n + 1, inputs[0])
+    return grad * torch.polygamma(saved.n + 1, inputs[0])
 
 
 def _not_implemented_input(name: str):

@@ -68,22 +68,22 @@ def _add_input(grad, inputs, saved):
 
 def _addcmul_t1(grad, inputs, saved):
     _, t1, t2 = inputs
-    return sum_to_shape(grad * saved[0] * t2, shape_of(t1))
+    return sum_to_shape(grad * saved.value * t2, shape_of(t1))
 
 
 def _addcmul_t2(grad, inputs, saved):
     _, t1, t2 = inputs
-    return sum_to_shape(grad * saved[0] * t1, shape_of(t2))
+    return sum_to_shape(grad * saved.value * t1, shape_of(t2))
 
 
 def _addcdiv_t1(grad, inputs, saved):
     _, t1, t2 = inputs
-    return sum_to_shape(grad * saved[0] / t2, shape_of(t1))
+    return sum_to_shape(grad * saved.value / t2, shape_of(t1))
 
 
 def _addcdiv_t2(grad, inputs, saved):
     _, t1, t2 = inputs
-    return sum_to_shape(-grad * saved[0] * t1 / (t2 * t2), shape_of(t2))
+    return sum_to_shape(-grad * saved.value * t1 / (t2 * t2), shape_of(t2))
 
 
 def _no_grad(grad, inputs, saved):

@@ -21,7 +21,7 @@ def _zeros(grad, inputs, saved):
 def _logit(grad, inputs, saved):
     x = _x(inputs)
     result = grad / (x * (1 - x))
-    eps = saved[0]
+    eps = saved.eps
     if eps is None:
         return result
     return torch.where((x < eps) | (x > 1 - eps), 0.0, result)

@@ -14,64 +14,59 @@ def _op(name):
 
 
 def _view(grad, inputs, saved):
-    input_geometry, _ = saved
-    return grad.reshape(input_geometry[0])
+    return grad.reshape(saved.input_geometry[0])  # the input's shape
 
 
 def _reshape(grad, inputs, saved):
-    return grad.reshape(saved[0])
+    return grad.reshape(saved.input_shape)
 
 
 def _permute(grad, inputs, saved):
-    return grad.permute(tuple(int(i) for i in np.argsort(saved[0])))
+    return grad.permute(tuple(int(i) for i in np.argsort(saved.dims)))
 
 
 def _expand(grad, inputs, saved):
-    return sum_to_shape(grad, saved[0])
+    return sum_to_shape(grad, saved.input_shape)
 
 
 def _as_strided(grad, inputs, saved):
-    input_geometry, view_geometry = saved[:2]
-    return _op("_view_scatter")(grad, input_geometry, view_geometry)
+    return _op("_view_scatter")(grad, saved.input_geometry, saved.view_geometry)
 
 
 def _rebased_retyped_view(grad, inputs, saved):
     """The gradient of a view that reinterprets its base's dtype (complex elements as real
     pairs or back) once an in-place write rebased it (see the engine's ``_rebase_view``):
     the geometries count real elements."""
-    base_geometry, view_geometry, (base_complex, view_complex) = saved
+    base_complex, view_complex = saved.complex_flags
     if view_complex:
         grad = _op("view_as_real")(grad)
-    grad = _op("_view_scatter")(grad, base_geometry, view_geometry)
+    grad = _op("_view_scatter")(grad, saved.base_geometry, saved.view_geometry)
     return _op("view_as_complex")(grad) if base_complex else grad
 
 
 def _view_scatter(grad, inputs, saved):
-    return _op("_view_gather")(grad, *saved)
+    return _op("_view_gather")(grad, saved.input_geometry, saved.view_geometry)
 
 
 def _view_gather(grad, inputs, saved):
-    return _op("_view_scatter")(grad, *saved)
+    return _op("_view_scatter")(grad, saved.input_geometry, saved.view_geometry)
 
 
 def _index(grad, inputs, saved):
-    index, shape = saved
-    return _op("_index_scatter")(grad, index, shape)
+    return _op("_index_scatter")(grad, saved.index, saved.shape)
 
 
 def _index_scatter(grad, inputs, saved):
-    index, _ = saved
-    return _op("index")(grad, index)
+    return _op("index")(grad, saved.index)
 
 
 def _index_put_self(grad, inputs, saved):
-    index, shape = saved
-    return grad * ops["index_put_"].extra["backward_mask"](shape, index, grad.dtype)
+    mask = ops["index_put_"].extra["backward_mask"](saved.shape, saved.index, grad.dtype)
+    return grad * mask
 
 
 def _index_put_values(grad, inputs, saved):
-    index, _ = saved
-    return sum_to_shape(_op("index")(grad, index), tuple(inputs[1].shape))
+    return sum_to_shape(_op("index")(grad, saved.index), tuple(inputs[1].shape))
 
 
 def _view_as_real(grad, inputs, saved):
