@@ -103,7 +103,7 @@ class Adagrad(Optimizer):
             exact_sqrt=bool(group.get("fused")),  # as PyTorch's fused=True kernel
         )
 
-    def _writes(self, group, clr) -> tuple:
+    def _writes(self, group, scalars) -> tuple:
         return ((None, 1), ("sum", 1))
 
     def _reference(self, p, state, group, clr) -> None:

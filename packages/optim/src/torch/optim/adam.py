@@ -129,8 +129,8 @@ class Adam(Optimizer):
             exact_sqrt=bool(group.get("fused")),
         )
 
-    def _writes(self, group, hyper) -> tuple:
-        decoupled = hyper["weight_decay"] != 0 and hyper["decay_factor"] is not None
+    def _writes(self, group, scalars) -> tuple:
+        decoupled = group["decoupled_weight_decay"] and group["weight_decay"] != 0
         writes = ((None, 2 if decoupled else 1), ("exp_avg", 1), ("exp_avg_sq", 2))
         return (*writes, ("max_exp_avg_sq", 1)) if group["amsgrad"] else writes
 

@@ -77,7 +77,7 @@ class Adamax(Optimizer):
             group["maximize"],
         )
 
-    def _writes(self, group, clr) -> tuple:
+    def _writes(self, group, scalars) -> tuple:
         return ((None, 1), ("exp_avg", 1), ("exp_inf", 2))
 
     def _reference(self, p, state, group, clr) -> None:

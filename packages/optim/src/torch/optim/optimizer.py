@@ -309,8 +309,13 @@ class Optimizer:
 
     def _writes(self, group, scalars) -> tuple:
         """``(state key or None for the parameter, count)`` of the in-place writes
-        PyTorch's update makes, which the kernel's writes are counted as."""
+        PyTorch's update makes, which the kernel's writes are counted as; ``scalars`` is
+        None (the same for every parameter of the group) unless
+        :attr:`_writes_per_parameter`."""
         return ()
+
+    #: whether :meth:`_writes` depends on each parameter's scalars
+    _writes_per_parameter: bool = False
 
     def _finish(self, states, group) -> None:
         """Work after a group's update (e.g. the next step's scalar state)."""
@@ -344,7 +349,8 @@ class Optimizer:
         loss = self._eval_closure(closure)
         for group in self.param_groups:
             params = self._with_grads(group)
-            states = [self._state_of(p, group) for p in params]
+            state_of = self._state_of
+            states = [state_of(p, group) for p in params]
             if self._counts_steps:
                 for state in states:
                     state["step"] += 1
@@ -361,12 +367,13 @@ class Optimizer:
         if self._kernel is not None:
             names = self._kernel_state(group)
             batches, rest = _fused.batches(params, states, names)
+            writes = None if self._writes_per_parameter else self._writes(group, None)
             for chosen, columns in batches:
                 chosen_scalars = [scalars[i] for i in chosen]
                 written = [
                     (params[i] if name is None else states[i][name], times)
                     for i, s in zip(chosen, chosen_scalars)
-                    for name, times in self._writes(group, s)
+                    for name, times in (writes or self._writes(group, s))
                 ]
                 native_optim.run(self._native(group, columns, chosen_scalars), written)
         for i in rest:

@@ -74,6 +74,7 @@ class SGD(Optimizer):
     _counts_steps = False
     _sparse_error = None
     _kernel = native_optim.SGDStep
+    _writes_per_parameter = True  # a new buffer is filled, not updated
 
     def _scalars(self, p, state, group) -> bool:
         """Whether the momentum buffer is new this step: an empty one is made, which the
