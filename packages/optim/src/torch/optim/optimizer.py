@@ -11,9 +11,9 @@ from itertools import chain
 
 import torch
 from torch._interface import optim as native_optim
+from torch.utils.hooks import RemovableHandle
 
 from . import _fused
-from ._hooks import RemovableHandle
 
 __all__ = [
     "Optimizer",
