@@ -12,6 +12,7 @@ from . import _conversion, _indexing, _predicates, _random  # noqa: F401 - their
 from ._interface import ops
 from ._layout import strided
 from ._ops import complex_views, conveniences, linalg, pointwise, views
+from ._ops._dispatch import REMOVED
 from ._ops.out_variants import add_out
 from ._tensor import Tensor
 
@@ -46,6 +47,16 @@ def bind_ops(namespace: dict) -> None:
         for name in (op.name, *op.aliases):
             method = getattr(Tensor, name + "_", None)
             if method is not None:
+    _bind_removed(namespace)
+
+
+def _bind_removed(namespace: dict) -> None:
+    """``torch.<name>`` for each function PyTorch removed (``_dispatch.defremoved``)."""
+    for name, function in REMOVED.items():
+        op = ops.lookup(name)
+        if op is not None and op.public:
+            raise LookupError(f"torch.{name} is declared both as an op and as removed")
+        namespace[name] = function
                 namespace[name + "_"] = method
 
 

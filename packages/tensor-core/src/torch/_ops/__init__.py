@@ -2,9 +2,9 @@
 ``torch._interface.ops``."""
 
 from . import (  # noqa: F401
-    api_extras,
     binary_math,
     combining,
+    constructors,
     conveniences,
     decompositions,
     fft,
@@ -15,14 +15,17 @@ from . import (  # noqa: F401
     ldl,
     linalg,
     linalg_extras,
+    lu,
     math_extras,
     nn_aliases,
     nn_functional,
     nn_kernels,
+    norms,
     numeric,
     pointwise,
     pointwise_composites,
     reduction,
+    removed,
     resampling,
     scatter,
     shape_ops,
@@ -30,5 +33,6 @@ from . import (  # noqa: F401
     special_functions,
     ternary,
     unary_math,
+    view_copies,
     views,
 )  # noqa: F401

@@ -312,6 +312,24 @@ def defop(
     return function
 
 
+#: ``torch.<name>`` functions PyTorch removed -> a function raising its message. They are
+#: not ops: a removed name may be an op's (``solve`` is ``torch.linalg.solve``'s op), whose
+#: declaration stays its own; ``torch._bindings`` binds these apart.
+REMOVED: dict = {}
+
+
+def defremoved(name: str, message: str):
+    """Declare ``torch.<name>``, a function PyTorch removed: calling it raises
+    ``RuntimeError(message)``, as PyTorch does."""
+
+    def function(*args, **kwargs):
+        raise RuntimeError(message)
+
+    function.__name__ = name
+    REMOVED[name] = function
+    return function
+
+
 def _refusal_table(refusal) -> dict:
     if refusal is None:
         return {}

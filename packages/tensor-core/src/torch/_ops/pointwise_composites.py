@@ -35,6 +35,7 @@ __all__ = [
     "isclose",
     "allclose",
     "equal",
+    "rsub",
 ]
 
 
@@ -426,3 +427,13 @@ isreal = _composite(isreal, inplace=False, out=False)
 isclose = _composite(isclose, inplace=False, out=False)
 allclose = _composite(allclose, inplace=False, out=False)
 equal = _composite(equal, inplace=False, out=False)
+
+
+@defop("rsub")
+def rsub(input: Tensor, other, *, alpha=1) -> Tensor:
+    """``other - alpha * input``."""
+    return (
+        sub(other, input, alpha=alpha)
+        if isinstance(other, Tensor)
+        else (other - input * alpha if alpha != 1 else other - input)
+    )

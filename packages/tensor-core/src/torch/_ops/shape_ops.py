@@ -16,6 +16,7 @@ __all__ = [
     "stack",
     "hstack",
     "vstack",
+    "row_stack",
     "repeat",
     "tile",
     "roll",
@@ -139,6 +140,12 @@ def hstack(tensors) -> Tensor:
 def vstack(tensors) -> Tensor:
     """Concatenate along dim 0, 1-D tensors becoming rows."""
     return cat([t.reshape(1, -1) if t._np.ndim < 2 else t for t in tensors], 0)
+
+
+@defop("row_stack")
+def row_stack(tensors) -> Tensor:
+    """:func:`torch.vstack` (NumPy's older name)."""
+    return vstack(tensors)
 
 
 # ------------------------------------------------------------------- repetition

@@ -25,6 +25,7 @@ __all__ = [
     "bucketize",
     "bincount",
     "histc",
+    "isin",
 ]
 
 
@@ -337,3 +338,12 @@ def histc(input: Tensor, bins: int = 100, min: float = 0, max: float = 0) -> Ten
         raise RuntimeError("torch.histc: max must be larger than min")
     counts, _ = np.histogram(array, bins=bins, range=(low, high))
     return Tensor._from_array(counts.astype(input._dtype.np_dtype), input._dtype)
+
+
+@defop("isin")
+def isin(elements, test_elements, *, assume_unique: bool = False, invert: bool = False):
+    """Whether each of ``elements`` is among ``test_elements`` (either may be a number)."""
+    values = elements._np if isinstance(elements, Tensor) else np.asarray(elements)
+    tests = test_elements._np if isinstance(test_elements, Tensor) else np.asarray(test_elements)
+    found = np.isin(values, tests, invert=invert)
+    return Tensor._from_array(np.asarray(found, dtype=bool), _dtype.bool_)

@@ -53,7 +53,7 @@ for _name in __all__[1:]:
 
 # the rest of torch.linalg (torch._ops.linalg_extras, torch._ops.combining)
 globals().update(_EXTRAS)
-from .._ops.api_extras import linalg_lu_solve as lu_solve  # noqa: E402
+from .._ops.lu import linalg_lu_solve as lu_solve  # noqa: E402
 
 globals().update(_LDL)  # ldl_factor, ldl_factor_ex, ldl_solve (with out=)
 
