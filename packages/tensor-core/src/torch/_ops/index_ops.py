@@ -35,6 +35,7 @@ __all__ = [
     "scatter_reduce",
     "masked_scatter",
     "take_along_dim",
+    "unravel_index",
 ]
 
 _INDEX_DTYPES = (_dtype.int64, _dtype.int32)
@@ -423,3 +424,26 @@ index_put_ = _inplace(index_put, "index_put_", fills=True)
 index_reduce_ = _inplace(index_reduce, "index_reduce_")
 scatter_reduce_ = _inplace(scatter_reduce, "scatter_reduce_")
 masked_scatter_ = _inplace(masked_scatter, "masked_scatter_")
+
+
+@defop("unravel_index")
+def unravel_index(indices, shape) -> tuple:
+    """The coordinates in a tensor of ``shape`` of each flat index, one tensor per dim
+    (negative indices count from the end)."""
+    if not isinstance(indices, Tensor):
+        from .._creation import tensor
+
+        indices = tensor(indices)
+    kind = indices._dtype
+    if kind.is_floating_point or kind.is_complex or kind is _dtype.bool_:
+        raise TypeError(f"expected 'indices' to be integer dtype, but got {indices.dtype}")
+    shape = (shape,) if isinstance(shape, int) else tuple(shape)
+    size = int(np.prod(shape))
+    # NOTE: PyTorch computes the coordinates by division and remainder, so an index out of
+    # range wraps around instead of raising
+    flat = indices._np.astype(np.int64) % size if size else indices._np.astype(np.int64)
+    coords = np.unravel_index(flat, shape) if shape else ()
+    # views of the columns of one (..., ndim) tensor, as PyTorch lays them out
+    stacked = np.stack(coords, -1) if coords else np.zeros(flat.shape + (0,), np.int64)
+    table = Tensor._from_array(np.ascontiguousarray(stacked, dtype=np.int64), _dtype.int64)
+    return tuple(table[..., i] for i in range(len(shape)))
