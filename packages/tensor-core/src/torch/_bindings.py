@@ -23,7 +23,6 @@ def bind_ops(namespace: dict) -> None:
     in-place forms, and ``torch.<name>_``; ``namespace`` is the ``torch`` module's. Where
     an op declares a hot path for a binding (``fast``, see ``torch._fastpath``), that is
     what is bound."""
-    _bind_nn_pending(namespace)
     torch_inplace = []
     for op in ops.everything():
         function = op.binding
@@ -47,6 +46,7 @@ def bind_ops(namespace: dict) -> None:
         for name in (op.name, *op.aliases):
             method = getattr(Tensor, name + "_", None)
             if method is not None:
+                namespace[name + "_"] = method
     _bind_removed(namespace)
 
 
@@ -57,7 +57,6 @@ def _bind_removed(namespace: dict) -> None:
         if op is not None and op.public:
             raise LookupError(f"torch.{name} is declared both as an op and as removed")
         namespace[name] = function
-                namespace[name + "_"] = method
 
 
 def _bind_method(name: str, general, op) -> None:
@@ -100,24 +99,6 @@ def _resolve(op, form: str):
     if found is None:
         raise LookupError(f"op '{op.name}' declares in-place form '{value}', which is not defined")
     return found
-
-
-def _bind_nn_pending(namespace: dict) -> None:
-    """The nn families still bind as before (their tables go with issue 17's nn move):
-    their public functions, ``nn_aliases.METHODS`` and ``WITH_OUT``, and the methods below."""
-    from ._ops import nn_aliases, nn_functional, nn_kernels, resampling
-
-    for module in (nn_aliases, nn_functional, nn_kernels, resampling):
-        namespace.update({name: getattr(module, name) for name in module.__all__})
-    for name in nn_aliases.WITH_OUT:
-        if name in namespace:
-            namespace[name] = add_out(namespace[name], name)
-    for name, method in nn_aliases.METHODS.items():
-        setattr(Tensor, name, method)
-    for name in ("relu", "softmax", "log_softmax"):
-        setattr(Tensor, name, getattr(nn_kernels, name))
-    Tensor.relu_ = pointwise.INPLACE["relu_"]
-    namespace["relu_"] = Tensor.relu_
 
 
 def _operator(function):

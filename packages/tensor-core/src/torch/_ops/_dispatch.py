@@ -366,44 +366,15 @@ def wrap_array(array, dtype) -> Tensor:
 
 # ------------------------------------------------------------- ops refusing complex input
 
-#: refusals of ops that are not declared with :func:`defop` yet: the nn families (torch-nn
-#: takes them over in issue 17) and ``torch.special``'s own functions. Each op declared
-#: with ``defop(..., refuses_complex=...)`` carries its refusal in its OpDef instead.
-PENDING_REFUSALS: dict = {
-    "special_erfcx": kernel_refusal("erfcx_cpu"),
-    "special_xlog1py": kernel_refusal("xlog1py_cpu"),
-    "softmax": kernel_refusal("softmax_lastdim_kernel_impl"),
-    "log_softmax": kernel_refusal("log_softmax_lastdim_kernel_impl"),
-    "softmax.dim": kernel_refusal("softmax_kernel_impl"),
-    "log_softmax.dim": kernel_refusal("log_softmax_kernel_impl"),
-    "gelu": kernel_refusal("GeluKernelImpl"),
-    "elu": kernel_refusal("elu_cpu"),
-    "leaky_relu": kernel_refusal("leaky_relu_cpu"),
-    "softplus": kernel_refusal("softplus_cpu"),
-    "mish": kernel_refusal("mish_cpu"),
-    "hardswish": kernel_refusal("hardswish_cpu"),
-    "hardsigmoid": kernel_refusal("hardsigmoid_cpu"),
-    "hardshrink": kernel_refusal("hardshrink_cpu"),
-    "softshrink": kernel_refusal("softshrink_check"),
-    "log_sigmoid": kernel_refusal("log_sigmoid_cpu"),
-    "avg_pool2d": kernel_refusal("avg_pool2d"),
-    "max_pool2d": kernel_refusal("max_pool2d"),
-    "max_pool1d": kernel_refusal("max_pool1d_impl"),
-    "adaptive_avg_pool2d": kernel_refusal("adaptive_avg_pool2d"),
-    "adaptive_max_pool2d": kernel_refusal("adaptive_max_pool2d"),
-    # group_norm's kernel, after its shape and mixed-dtype checks
-    "native_group_norm": kernel_refusal("GroupNormKernelImpl"),
-}
-
 
 def complex_refusal(name: str):
     """The refusal of op ``name`` (``"max"``) or of one of its variants (``"max.dim"``):
     (exception type, message), or None when the op accepts complex input."""
     op_name, _, variant = name.partition(".")
     op = ops.lookup(op_name)
-    if op is not None and variant in op.complex_refusal:
-        return op.complex_refusal[variant]
-    return PENDING_REFUSALS.get(name)
+    if op is not None:
+        return op.complex_refusal.get(variant)
+    return None
 
 
 def refuse_complex(name: str, dtype) -> None:
@@ -449,14 +420,3 @@ def _checking_complex(function, name: str, refusal, operands: int):
         return function(*args, **kwargs)
 
     return checked
-
-
-def refusing_complex(function, name: str | None = None, operands: int = 2):
-    """``function`` refusing complex operands as the op ``name`` (default: its own
-    name) refuses them (:func:`complex_refusal`); ``function`` itself when it accepts
-    them. For the families not declared with :func:`defop` yet (nn)."""
-    name = name or function.__name__
-    refusal = complex_refusal(name)
-    if refusal is None:
-        return function
-    return _checking_complex(function, name, refusal, operands)

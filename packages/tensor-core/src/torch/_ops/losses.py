@@ -1,5 +1,8 @@
-"""Loss kernels computed directly on arrays: the connectionist temporal classification
-(CTC) loss.
+"""Losses under their ``torch.*`` names (ATen's signatures: ``reduction`` is an int, 0 none,
+1 mean, 2 sum): ``margin_ranking_loss``, ``hinge_embedding_loss``,
+``cosine_embedding_loss``, ``poisson_nll_loss``, ``triplet_margin_loss`` (composites of
+core ops, so gradients follow from their parts) and ``ctc_loss``, on a kernel computed
+directly on arrays: the connectionist temporal classification (CTC) loss.
 
 ``_ctc_loss`` is one graph node: its forward pass runs the alpha (forward-variable)
 recursion in log space, one vectorised step per time step over the batch and the
@@ -7,18 +10,30 @@ blank-extended label positions; its gradient runs the beta recursion the same wa
 gradient is the one PyTorch returns: with respect to ``log_probs``, plus ``exp(log_probs)``
 on the steps within each input length (exact when ``log_probs`` come from a
 ``log_softmax``, whose gradient sums that term away). Like PyTorch's, it has no second
-derivative. ``torch.ctc_loss`` (in ``nn_aliases``) reduces its per-sample losses.
+derivative. ``torch.ctc_loss`` reduces its per-sample losses.
 """
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
+
+import torch
 
 from .. import _dtype
 from .._tensor import Tensor, make
-from ._dispatch import record, register_op
+from ._dispatch import defop, record, register_op
+from .distances import pairwise_distance
 
-__all__: list[str] = []
+__all__ = [
+    "margin_ranking_loss",
+    "hinge_embedding_loss",
+    "cosine_embedding_loss",
+    "poisson_nll_loss",
+    "triplet_margin_loss",
+    "ctc_loss",
+]
 
 _FLOATS = (_dtype.float32, _dtype.float64)
 _WHERE = "(while checking arguments for ctc_loss_allocate_outputs)"
@@ -144,7 +159,7 @@ def _shift_left(a: np.ndarray, by: int) -> np.ndarray:
     return out
 
 
-def ctc_loss(
+def _ctc_loss(
     log_probs: Tensor,
     targets: Tensor,
     input_lengths,
@@ -264,7 +279,7 @@ def _unit_gradient(saved: CTCSaved) -> np.ndarray:
 
 
 def ctc_loss_backward(grad: Tensor, saved: CTCSaved) -> Tensor:
-    """The gradient of :func:`ctc_loss` with respect to ``log_probs``: each sample's
+    """The gradient of :func:`_ctc_loss` with respect to ``log_probs``: each sample's
     gradient scaled by its output gradient."""
     unit = _unit_gradient(saved)
     scale = grad._np.astype(unit.dtype).reshape(1, -1, 1)
@@ -280,7 +295,7 @@ def ctc_loss_backward_op(grad: Tensor, log_probs: Tensor, saved: CTCSaved) -> Te
 
 CTC_LOSS = _register(
     "_ctc_loss",
-    ctc_loss,
+    _ctc_loss,
     "_ctc_loss(Tensor log_probs, Tensor targets, int[] input_lengths, int[] target_lengths, "
     "int blank=0, bool zero_infinity=False) -> Tensor",
     saved=("ctc",),
@@ -291,3 +306,144 @@ CTC_LOSS_BACKWARD = _register(
     "_ctc_loss_backward(Tensor grad, Tensor log_probs, ...) -> Tensor",
     saved=("ctc",),
 )
+
+
+# ------------------------------------------------------------- the torch.* losses
+
+
+def _reduce(loss: Tensor, reduction: int) -> Tensor:
+    if reduction == 1:
+        return loss.mean()
+    if reduction == 2:
+        return loss.sum()
+    return loss
+
+
+@defop("margin_ranking_loss")
+def margin_ranking_loss(input1, input2, target, margin: float = 0.0, reduction: int = 1):
+    """``max(0, -target * (input1 - input2) + margin)``."""
+    return _reduce(torch.clamp(-target * (input1 - input2) + margin, min=0), reduction)
+
+
+@defop("hinge_embedding_loss")
+def hinge_embedding_loss(input, target, margin: float = 1.0, reduction: int = 1):
+    """``input`` where ``target`` is 1, ``max(0, margin - input)`` where it is -1."""
+    zeros = torch.zeros_like(input)
+    below = torch.where(target != 1, torch.clamp(margin - input, min=0), zeros)
+    above = torch.where(target != -1, input, zeros)
+    return _reduce(below + above, reduction)
+
+
+@defop("cosine_embedding_loss")
+def cosine_embedding_loss(input1, input2, target, margin: float = 0.0, reduction: int = 1):
+    """``1 - cos`` where ``target`` is 1, ``max(0, cos - margin)`` where it is -1 (cos
+    along dim 1, each squared norm offset by 1e-12 as in PyTorch)."""
+    dot = (input1 * input2).sum(-1)
+    norms = ((input1 * input1).sum(-1) + 1e-12) * ((input2 * input2).sum(-1) + 1e-12)
+    cos = dot / torch.sqrt(norms)
+    zeros = torch.zeros_like(cos)
+    positive = torch.where(target == 1, 1 - cos, zeros)
+    negative = torch.where(target == -1, torch.clamp(cos - margin, min=0), zeros)
+    return _reduce(positive + negative, reduction)
+
+
+@defop("poisson_nll_loss")
+def poisson_nll_loss(input, target, log_input: bool, full: bool, eps: float, reduction: int):
+    """The negative log likelihood of ``target`` under a Poisson distribution of rate
+    ``exp(input)`` (``log_input``) or ``input``; ``full`` adds Stirling's term."""
+    if log_input:
+        loss = torch.exp(input) - target * input
+    else:
+        loss = input - target * torch.log(input + eps)
+    if full:
+        safe = torch.where(target > 1, target, torch.ones_like(target))
+        stirling = safe * torch.log(safe) - safe + 0.5 * torch.log(2 * math.pi * safe)
+        loss = loss + torch.where(target > 1, stirling, torch.zeros_like(stirling))
+    return _reduce(loss, reduction)
+
+
+@defop("triplet_margin_loss")
+def triplet_margin_loss(
+    anchor,
+    positive,
+    negative,
+    margin: float = 1.0,
+    p: float = 2.0,
+    eps: float = 1e-6,
+    swap: bool = False,
+    reduction: int = 1,
+):
+    """``max(0, margin + d(anchor, positive) - d(anchor, negative))`` with pairwise
+    ``p``-norm distances; ``swap`` uses the closer of the two negatives' distances."""
+    d_positive = pairwise_distance(anchor, positive, p, eps)
+    d_negative = pairwise_distance(anchor, negative, p, eps)
+    if swap:
+        d_negative = torch.minimum(d_negative, pairwise_distance(positive, negative, p, eps))
+    return _reduce(torch.clamp(margin + d_positive - d_negative, min=0), reduction)
+
+
+def _lengths(lengths, name: str) -> list[int]:
+    """Sequence lengths given as a tensor of ints or a sequence of ints."""
+    if isinstance(lengths, Tensor):
+        if lengths.dtype.is_floating_point or lengths.dtype.is_complex:
+            raise RuntimeError(
+                f"ctc_loss(): {name} must be a tensor of integers, but got {lengths.dtype}"
+            )
+        return [int(v) for v in lengths.reshape(-1).tolist()]
+    if isinstance(lengths, (list, tuple)) and all(
+        isinstance(v, int) or (isinstance(v, Tensor) and v.numel() == 1) for v in lengths
+    ):
+        return [int(v) for v in lengths]
+    raise TypeError(
+        f"ctc_loss(): {name} must be a tuple of ints or a Tensor, but got {type(lengths).__name__}"
+    )
+
+
+@defop("ctc_loss")
+def ctc_loss(
+    log_probs: Tensor,
+    targets: Tensor,
+    input_lengths,
+    target_lengths,
+    blank: int = 0,
+    reduction: int = 0,
+    zero_infinity: bool = False,
+) -> Tensor:
+    """Connectionist temporal classification loss: ``-log`` of the total probability of
+    the alignments of each target with its input.
+
+    Args:
+        log_probs: (T, N, C) log-probabilities (or (T, C) for one sequence).
+        targets: padded (N, S) labels, or all targets concatenated (sum(target_lengths),).
+        input_lengths: N ints (a sequence or a tensor), each at most T.
+        target_lengths: N ints.
+        blank: the blank label. Default: 0.
+        reduction: 0 (the default when omitted, as in PyTorch's binding) per-sample
+            losses, 1 the mean of the losses divided by their target lengths, 2 their sum.
+        zero_infinity: replace infinite losses (impossible alignments) and their
+            gradients by zero. Default: False.
+
+    Examples::
+
+        >>> lp = torch.log_softmax(torch.zeros(3, 1, 2), 2)  # every path has probability 1/8
+        >>> torch.ctc_loss(lp, torch.tensor([[1]]), [3], [1], 0, 0)
+        tensor([0.2877])
+    """
+    if isinstance(reduction, bool) or not isinstance(reduction, int):
+        raise TypeError(
+            f"ctc_loss(): argument 'reduction' must be int, not {type(reduction).__name__}"
+        )
+    in_lengths = _lengths(input_lengths, "input_lengths")
+    tg_lengths = _lengths(target_lengths, "target_lengths")
+    unbatched = log_probs.dim() == 2
+    if unbatched:  # one sequence: its targets are read as concatenated targets
+        log_probs = log_probs.unsqueeze(1)
+    losses_ = _ctc_loss(log_probs, targets, in_lengths, tg_lengths, blank, zero_infinity)
+    if zero_infinity:
+        losses_ = torch.where(losses_ == math.inf, torch.zeros_like(losses_), losses_)
+    if reduction == 1:
+        divisor = torch.tensor(tg_lengths, dtype=losses_.dtype).clamp_min(1)
+        return (losses_ / divisor).mean()
+    if reduction == 2:
+        return losses_.sum()
+    return losses_.squeeze(0) if unbatched else losses_

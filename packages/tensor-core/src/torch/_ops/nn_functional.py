@@ -1,8 +1,9 @@
 """The neural-network functions PyTorch also has at the top level (``torch.layer_norm``,
-``torch.dropout``, ``torch.selu``, ``torch.constant_pad_nd``, the recurrent cells, ...),
-written once on top of core ops (so autograd differentiates them through their parts):
+``torch.native_batch_norm``, ``torch.dropout``, ``torch.selu``, ``torch.rrelu``,
+``torch.constant_pad_nd``, ``torch.embedding_bag``, the recurrent cells, ...), written
+once on top of core ops (so autograd differentiates them through their parts):
 normalisation, dropout, embedding, two losses, activations, constant padding.
-torch-nn's ``nn.functional`` reaches them through the op registry
+torch-nn's ``nn.functional`` reaches the registered ones through the op registry
 (``ops["layer_norm"].function``, ...); the functions that exist only in
 ``torch.nn.functional`` (``gelu``, ``pad``, ``mse_loss``, ...) are torch-nn's own."""
 
@@ -14,21 +15,27 @@ import numpy as np
 
 from .. import _dtype, _grad_mode
 from .._tensor import Tensor
-from ._dispatch import refusing_complex, register_op
+from ._dispatch import defop, kernel_refusal, refuse_complex
 
 __all__ = [
     "layer_norm",
     "batch_norm",
     "group_norm",
     "instance_norm",
+    "native_layer_norm",
+    "native_batch_norm",
     "dropout",
     "feature_dropout",
     "alpha_dropout",
+    "feature_alpha_dropout",
     "embedding",
+    "embedding_bag",
     "selu",
     "celu",
     "prelu",
+    "rrelu",
     "threshold",
+    "hardshrink",
     "binary_cross_entropy_with_logits",
     "kl_div",
     "constant_pad_nd",
@@ -39,26 +46,12 @@ __all__ = [
 ]
 
 
-#: composites refusing complex input with another op's error (the kernel PyTorch runs)
-_COMPLEX_AS = {
-    "celu": "elu",
-    "selu": "elu",
-}
-
-
-def _composite(function):
-    """Register a composite: an op-registry entry whose gradient comes from its parts."""
-    function = refusing_complex(function, _COMPLEX_AS.get(function.__name__), operands=1)
-    register_op(
-        function.__name__,
-        function,
-        f"{function.__name__}(...)",
-        "nn_functional",
-        differentiable=False,
-        composite=True,
-        binding="torch.nn.functional (torch-nn)",
-    )
-    return function
+def _composite(function=None, /, **declaration):
+    """Declare ``torch.<name>`` (see :func:`defop`) and register it as a composite: an
+    op-registry entry whose gradient comes from its parts (torch-nn looks some up)."""
+    if function is None:
+        return lambda f: _composite(f, **declaration)
+    return defop(function.__name__, function, registered=True, **declaration)
 
 
 def _t():
@@ -145,7 +138,7 @@ def batch_norm(
     return out
 
 
-@_composite
+@_composite(refuses_complex={"": kernel_refusal("GroupNormKernelImpl")})
 def group_norm(input: Tensor, num_groups: int, weight=None, bias=None, eps: float = 1e-5):
     """Normalise groups of channels over their channels and spatial dims."""
     n, channels = input.shape[0], input.shape[1]
@@ -180,8 +173,6 @@ def _group_norm_dtypes(input: Tensor, weight, bias) -> None:
     """PyTorch's dtype checks of group_norm's CPU kernel: parameters of another dtype than
     the input are allowed only as float32 ones of a float16/bfloat16 input ("mixed
     dtype"); then the kernel takes floating inputs only, and parameters of its dtype."""
-    from ._dispatch import refuse_complex
-
     parameters = [p for p in (weight, bias) if p is not None]
     if parameters and parameters[0]._dtype is not input._dtype:
         if any(p._dtype is not _dtype.float32 for p in parameters):
@@ -189,7 +180,7 @@ def _group_norm_dtypes(input: Tensor, weight, bias) -> None:
         if input._dtype not in (_dtype.float16, _dtype.bfloat16):
             raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
         return
-    refuse_complex("native_group_norm", input._dtype)
+    refuse_complex("group_norm", input._dtype)
     if input._dtype._category < 2:
         raise NotImplementedError(
             f"\"GroupNormKernelImpl\" not implemented for '{input._dtype._legacy[:-6]}'"
@@ -233,6 +224,57 @@ def instance_norm(
     return _normalize(input, dims, weight, bias, eps, shape)
 
 
+@defop("native_layer_norm")
+def native_layer_norm(input, normalized_shape, weight, bias, eps: float):
+    """``(output, mean, rstd)`` of layer normalisation over the trailing
+    ``normalized_shape`` dims (mean and rstd keep those dims as size 1)."""
+    torch = _t()
+    dims = tuple(range(input.dim() - len(normalized_shape), input.dim()))
+    mean = input.mean(dims, keepdim=True)
+    rstd = 1 / torch.sqrt(input.var(dims, unbiased=False, keepdim=True) + eps)
+    out = (input - mean) * rstd
+    if weight is not None:
+        out = out * weight
+    if bias is not None:
+        out = out + bias
+    return out, mean, rstd
+
+
+@defop("native_batch_norm", out=True)
+def native_batch_norm(
+    input, weight, bias, running_mean, running_var, training: bool, momentum: float, eps: float
+):
+    """``(output, save_mean, save_invstd)`` of batch normalisation over all dims but 1;
+    in training the running statistics (if given) are updated in place, in evaluation the
+    saved statistics are empty."""
+    torch = _t()
+    dims = tuple(d for d in range(input.dim()) if d != 1)
+    shape = [1] * input.dim()
+    shape[1] = -1
+    if training:
+        mean = input.mean(dims)
+        var = input.var(dims, unbiased=False)
+        invstd = 1 / torch.sqrt(var + eps)
+        with torch.no_grad():
+            count = input.numel() // input.shape[1]
+            if running_mean is not None:
+                running_mean.mul_(1 - momentum).add_(mean.detach() * momentum)
+            if running_var is not None:
+                unbiased = var.detach() * (count / max(count - 1, 1))
+                running_var.mul_(1 - momentum).add_(unbiased * momentum)
+        out = (input - mean.reshape(shape)) * invstd.reshape(shape)
+        saved = (mean, invstd)
+    else:
+        out = (input - running_mean.reshape(shape)) / torch.sqrt(running_var.reshape(shape) + eps)
+        empty = torch.empty(0, dtype=input.dtype)
+        saved = (empty, empty.clone())
+    if weight is not None:
+        out = out * weight.reshape(shape)
+    if bias is not None:
+        out = out + bias.reshape(shape)
+    return (out, *saved)
+
+
 # ----------------------------------------------------------------------- dropout
 
 
@@ -274,6 +316,22 @@ def alpha_dropout(input: Tensor, p: float = 0.5, train: bool = True) -> Tensor:
         return input
     alpha_prime = -1.7580993408473766  # -selu_scale * selu_alpha
     keep = _keep_mask(input.shape, p, input.dtype)
+    a = (1 - p + p * alpha_prime**2 * (1 - p)) ** -0.5
+    b = -a * alpha_prime * p
+    return (input * keep + alpha_prime * (1 - keep)) * a + b
+
+
+@defop("feature_alpha_dropout")
+def feature_alpha_dropout(input: Tensor, p: float = 0.5, train: bool = True) -> Tensor:
+    """Alpha dropout of whole channels (dim 1): the SELU-preserving variant of
+    ``feature_dropout``."""
+    if not 0 <= p <= 1:
+        raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if not train or p == 0:
+        return input
+    alpha_prime = -1.7580993408473766  # -selu_scale * selu_alpha
+    shape = tuple(input.shape[:2]) + (1,) * (input.dim() - 2)
+    keep = _keep_mask(shape, p, input.dtype)
     a = (1 - p + p * alpha_prime**2 * (1 - p)) ** -0.5
     b = -a * alpha_prime * p
     return (input * keep + alpha_prime * (1 - keep)) * a + b
@@ -366,7 +424,8 @@ def kl_div(
 # ------------------------------------------------------------------- activations
 
 
-@_composite
+# celu and selu refuse complex input as elu's kernel does (the one PyTorch runs)
+@_composite(refuses_complex=kernel_refusal("elu_cpu"), complex_operands=1)
 def celu(input, alpha: float = 1.0):
     """x above 0, alpha * (exp(x / alpha) - 1) below."""
     torch = _t()
@@ -377,29 +436,62 @@ _SELU_ALPHA = 1.6732632423543772
 _SELU_SCALE = 1.0507009873554805
 
 
-@_composite
+@_composite(refuses_complex=kernel_refusal("elu_cpu"), complex_operands=1)
 def selu(input):
     """scale * elu(x, alpha) with the self-normalising constants."""
     torch = _t()
     return _SELU_SCALE * torch.where(input > 0, input, _SELU_ALPHA * torch.expm1(input))
 
 
-@_composite
+def _prelu_method(self: Tensor, weight: Tensor) -> Tensor:
+    return prelu(self, weight)
+
+
+@_composite(method=_prelu_method)
 def prelu(input, weight):
     """leaky_relu with a learned slope per channel (dim 1)."""
     shape = (1, -1) + (1,) * (input.dim() - 2) if input.dim() > 1 and weight.numel() > 1 else (-1,)
     return _t().where(input > 0, input, input * weight.reshape(shape))
 
 
-@_composite
+@defop("rrelu")
+def rrelu(
+    input: Tensor,
+    lower: float = 1.0 / 8,
+    upper: float = 1.0 / 3,
+    training: bool = False,
+    generator=None,
+) -> Tensor:
+    """Leaky ReLU with the mean slope ``(lower + upper) / 2``, or when ``training`` a slope
+    drawn from U(lower, upper) for each non-positive element (in float64, in order)."""
+    torch = _t()
+    if not training:  # leaky_relu with the mean slope
+        if input._dtype._category == 3:  # as leaky_relu's CPU kernel
+            kind = input._dtype._legacy[:-6]
+            raise NotImplementedError(f"\"leaky_relu_cpu\" not implemented for '{kind}'")
+        return torch.where(input > 0, input, input * ((lower + upper) / 2))
+    with torch.no_grad():
+        negative = input <= 0
+        draws = torch.empty(int(negative.sum()), dtype=torch.float64).uniform_(lower, upper)
+        slope = torch.ones(tuple(input.shape), dtype=input.dtype)
+        slope[negative] = draws.to(input.dtype)
+    return input * slope
+
+
+@_composite(out=True)
 def threshold(input, threshold: float, value: float):
     """x where x > threshold, else value."""
     return _t().where(input > threshold, input, value)
 
 
-@_composite
-def hardshrink(input, lambd: float = 0.5):
-    """x where |x| > lambd, else 0."""
+@_composite(
+    method=True,
+    out=True,
+    refuses_complex=kernel_refusal("hardshrink_cpu"),
+    complex_operands=1,
+)
+def hardshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
+    """``input`` where ``|input| > lambd``, else 0."""
     torch = _t()
     return torch.where(torch.abs(input) > lambd, input, 0.0)
 
@@ -508,58 +600,42 @@ def _linear(x, weight, bias):
     return out if bias is None else out + bias
 
 
+_BAG_MODES = {0: "sum", 1: "mean", 2: "max"}
+
+
 @_composite
 def embedding_bag(
-    weight,
-    input,
-    offsets=None,
-    mode: str = "mean",
+    weight: Tensor,
+    indices: Tensor,
+    offsets: Tensor,
+    scale_grad_by_freq: bool = False,
+    mode: int = 0,
+    sparse: bool = False,
     per_sample_weights=None,
-    padding_idx=None,
     include_last_offset: bool = False,
+    padding_idx=None,
 ):
-    """Sums, means or maxima of bags of embedding rows: ``input`` 2-D (one bag per row)
-    or 1-D with ``offsets`` marking where each bag starts (with ``include_last_offset``,
-    the last offset ends the last bag)."""
-    if per_sample_weights is not None and tuple(input.shape) != tuple(per_sample_weights.shape):
-        raise ValueError(
-            f"embedding_bag: If per_sample_weights ({per_sample_weights.shape}) is not None, "
-            f"then it must have the same shape as the input ({input.shape})"
+    """ATen's ``embedding_bag``: ``(output, offset2bag, bag_size, max_indices)`` for 1-D
+    ``indices`` split into bags at ``offsets`` (``mode`` 0 sum, 1 mean, 2 max). The other
+    three results are what PyTorch's CPU kernel returns beside the output: the bag of each
+    index (empty for sums), the bag sizes without padding (zeros for sums), and for max
+    the row each maximum came from (for mean, the bag sizes again; for sum, zeros)."""
+    if not isinstance(offsets, Tensor):
+        raise TypeError(
+            "embedding_bag(): argument 'offsets' (position 3) must be Tensor, not "
+            f"{type(offsets).__name__}"
         )
-    if input.dim() == 2:
-        # one bag per row; with include_last_offset the end of the last row closes it
-        step = input.shape[1]
-        offsets = _t().arange(0, input.numel() + (step if include_last_offset else 0), step)
-        input = input.reshape(-1)
-        if per_sample_weights is not None:
-            per_sample_weights = per_sample_weights.reshape(-1)
-    elif input.dim() == 1:
-        if offsets is None:
-            raise ValueError("offsets has to be a 1D Tensor but got None")
-        if offsets.dim() != 1:
-            raise ValueError("offsets has to be a 1D Tensor")
-        if offsets.dtype != input.dtype:  # PyTorch brings both to their promoted type
-            common = _t().promote_types(input.dtype, offsets.dtype)
-            input, offsets = input.to(common), offsets.to(common)
-    else:
-        raise ValueError(
-            f"input has to be 1D or 2D Tensor, but got Tensor of dimension {input.dim()}"
-        )
-    if mode not in _BAG_MODE_NUMBERS:
-        raise ValueError("mode has to be one of sum, mean or max")
-    if per_sample_weights is not None and mode != "sum":
-        raise NotImplementedError(
-            "embedding_bag: per_sample_weights was not None. "
-            "per_sample_weights is only supported for mode='sum' "
-            f"(got mode='{mode}'). Please open a feature request "
-            "on GitHub."
-        )
+    if mode not in _BAG_MODES:
+        raise RuntimeError("`mode` must be sum, mean, or max.")
     return embedding_bag_parts(
-        weight, input, offsets, mode, per_sample_weights, padding_idx, include_last_offset
-    )[0]
-
-
-_BAG_MODE_NUMBERS = {"sum": 0, "mean": 1, "max": 2}
+        weight,
+        indices,
+        offsets,
+        _BAG_MODES[mode],
+        per_sample_weights,
+        padding_idx,
+        include_last_offset,
+    )
 
 
 def _check_bag_arguments(weight, indices, offsets, mode, per_sample_weights, last, padding_idx):

@@ -17,16 +17,21 @@ import numpy as np
 from .. import _blas, _dtype, _native
 from .._tensor import Tensor, _is_grad_recording
 from . import nn_fused
-from ._dispatch import record, refuse_complex, register_op
+from ._dispatch import defop, kernel_refusal, record, refuse_complex, register_op
+from .gather_scatter import _inplace
 
 __all__ = [
     "convolution",
     "conv1d",
     "conv2d",
     "conv3d",
+    "conv_transpose1d",
+    "conv_transpose2d",
+    "conv_transpose3d",
     "max_pool1d",
     "max_pool2d",
     "max_pool3d",
+    "max_pool1d_with_indices",
     "avg_pool1d",
     "relu",
     "softmax",
@@ -186,6 +191,7 @@ def _convolution_reference(x, w, bias, stride, pads, dilation, kernel, out_shape
     return result
 
 
+defop("convolution", convolution)
 CONVOLUTION = _register(
     "convolution",
     convolution,
@@ -283,7 +289,7 @@ def _conv(nd):
     return function
 
 
-conv1d, conv2d, conv3d = _conv(1), _conv(2), _conv(3)
+conv1d, conv2d, conv3d = (defop(f"conv{nd}d", _conv(nd)) for nd in (1, 2, 3))
 
 
 # ---------------------------------------------------------------------- pooling
@@ -478,7 +484,22 @@ def _max_pool_nd(nd):
     return function
 
 
-max_pool1d, max_pool2d, max_pool3d = _max_pool_nd(1), _max_pool_nd(2), _max_pool_nd(3)
+# the complex refusals max_pool's kernel raises, by the name of the op PyTorch runs
+max_pool1d = defop(
+    "max_pool1d", _max_pool_nd(1), refuses_complex={"": kernel_refusal("max_pool1d_impl")}
+)
+max_pool2d = defop(
+    "max_pool2d", _max_pool_nd(2), refuses_complex={"": kernel_refusal("max_pool2d")}
+)
+max_pool3d = defop("max_pool3d", _max_pool_nd(3))
+
+
+@defop("max_pool1d_with_indices")
+def max_pool1d_with_indices(
+    input, kernel_size, stride=(), padding=0, dilation=1, ceil_mode: bool = False
+):
+    """``(values, indices)`` of 1-d max pooling."""
+    return max_pool(input, kernel_size, stride or None, padding, dilation, ceil_mode, True, 1)
 
 
 def max_pool2d_with_indices(
@@ -500,7 +521,7 @@ def avg_pool(
     """N-d average pooling. Windows that reach past the padding (``ceil_mode``) average
     over what they cover; ``count_include_pad`` counts the zero padding."""
     if input._dtype._category == 3:
-        refuse_complex("avg_pool2d", input._dtype)
+        refuse_complex("avg_pool", input._dtype)
     unbatched = input._np.ndim == nd + 1
     x = input._np[None] if unbatched else input._np
     kernel, stride, padding, _, out = _pool_geometry(
@@ -546,6 +567,8 @@ AVG_POOL = _register(
     saved=("kernel_size", "stride", "padding", "divisors"),
 )
 AVG_POOL.extra["binding"] = "torch.avg_pool1d/2d/3d"
+# PyTorch's error names its 2-d kernel whatever the dims
+defop("avg_pool", avg_pool, public=False, refuses_complex={"": kernel_refusal("avg_pool2d")})
 
 
 def avg_pool_backward(grad: Tensor, input: Tensor, kernel, stride, padding, divisors) -> Tensor:
@@ -595,12 +618,14 @@ def _avg_pool_nd(nd):
     return function
 
 
-avg_pool1d, avg_pool2d, avg_pool3d = _avg_pool_nd(1), _avg_pool_nd(2), _avg_pool_nd(3)
+avg_pool1d = defop("avg_pool1d", _avg_pool_nd(1))
+avg_pool2d, avg_pool3d = _avg_pool_nd(2), _avg_pool_nd(3)
 
 
 # ------------------------------------------------------------ activations
 
 
+@defop("relu", method=True, inplace=True, torch_inplace=True)
 def relu(input: Tensor) -> Tensor:
     """``max(input, 0)`` elementwise.
 
@@ -621,6 +646,9 @@ def relu(input: Tensor) -> Tensor:
     return where(input > 0, input, 0)
 
 
+relu_ = _inplace(relu, "relu_")
+
+
 def _softmax_array(x: np.ndarray, dim: int, log: bool) -> np.ndarray:
     shifted = x - np.max(x, axis=dim, keepdims=True)
     exp = np.exp(shifted)
@@ -628,6 +656,16 @@ def _softmax_array(x: np.ndarray, dim: int, log: bool) -> np.ndarray:
     return shifted - np.log(total) if log else exp / total
 
 
+# the complex refusals: PyTorch's kernel over the last dim, or over another ("dim")
+@defop(
+    "softmax",
+    method=True,
+    out=True,
+    refuses_complex={
+        "": kernel_refusal("softmax_lastdim_kernel_impl"),
+        "dim": kernel_refusal("softmax_kernel_impl"),
+    },
+)
 def softmax(input: Tensor, dim: int, dtype=None) -> Tensor:
     """``exp(x) / sum(exp(x))`` along ``dim``, computed without overflow."""
     x = input if dtype is None else input.to(dtype)
@@ -639,6 +677,15 @@ def softmax(input: Tensor, dim: int, dtype=None) -> Tensor:
     return record(SOFTMAX, (x,), Tensor._from_array(np.asarray(array, order="C"), x._dtype), (d,))
 
 
+@defop(
+    "log_softmax",
+    method=True,
+    out=True,
+    refuses_complex={
+        "": kernel_refusal("log_softmax_lastdim_kernel_impl"),
+        "dim": kernel_refusal("log_softmax_kernel_impl"),
+    },
+)
 def log_softmax(input: Tensor, dim: int, dtype=None) -> Tensor:
     """``log(softmax(x))`` along ``dim``, computed stably."""
     x = input if dtype is None else input.to(dtype)
@@ -767,8 +814,5 @@ def _conv_transpose(nd):
 
 
 conv_transpose1d, conv_transpose2d, conv_transpose3d = (
-    _conv_transpose(1),
-    _conv_transpose(2),
-    _conv_transpose(3),
+    defop(f"conv_transpose{nd}d", _conv_transpose(nd)) for nd in (1, 2, 3)
 )
-__all__ += ["conv_transpose1d", "conv_transpose2d", "conv_transpose3d"]

@@ -1,6 +1,14 @@
-"""Resampling kernels: adaptive pooling, ``interpolate``, pixel shuffles and ``unfold``
-(im2col). Written on top of core ops (selections, views, reductions), so their gradients
-come from the parts; adaptive max pooling reuses max pooling's index-based backward."""
+"""Resampling: adaptive pooling (``torch.adaptive_avg_pool1d``/``adaptive_max_pool1d``,
+N-d for ``nn.functional``), ``interpolate``, pixel shuffles, and sampling at grid
+positions (``torch.grid_sampler``, ``torch.affine_grid_generator``, what
+``nn.functional.grid_sample``/``affine_grid`` call). Written on top of core ops
+(selections, views, reductions), so their gradients come from the parts; adaptive max
+pooling reuses max pooling's index-based backward.
+
+NOTE: ``interpolate`` and the N-d adaptive pools stay core composites (torch-nn reaches
+them through the registry): they build their indices and weights with NumPy, which a
+composition of public ops would do more slowly, and ``interpolate``'s "area" mode is
+adaptive average pooling."""
 
 from __future__ import annotations
 
@@ -10,11 +18,18 @@ import numpy as np
 
 from .. import _dtype
 from .._tensor import Tensor
-from ._dispatch import record, refuse_complex
+from ._dispatch import defop, kernel_refusal, record, refuse_complex
 from .nn_functional import _composite
 from .nn_kernels import MAX_POOL
 
-__all__ = ["adaptive_avg_pool1d", "adaptive_max_pool1d", "pixel_shuffle", "pixel_unshuffle"]
+__all__ = [
+    "adaptive_avg_pool1d",
+    "adaptive_max_pool1d",
+    "pixel_shuffle",
+    "pixel_unshuffle",
+    "grid_sampler",
+    "affine_grid_generator",
+]
 
 
 def _t():
@@ -37,12 +52,12 @@ def _output_size(output_size, spatial, nd):
     return tuple(s if s is not None else spatial[i] for i, s in enumerate(sizes))
 
 
-@_composite
+@_composite(public=False)
 def adaptive_avg_pool(input: Tensor, output_size, nd: int = 2) -> Tensor:
     """Average pooling to a fixed ``output_size``: output cell i averages input cells
     floor(i * I / O) to ceil((i + 1) * I / O)."""
     if input._dtype._category == 3:
-        refuse_complex("adaptive_avg_pool2d", input._dtype)
+        refuse_complex("adaptive_avg_pool1d", input._dtype)
     torch = _t()
     if input.dim() not in (nd + 1, nd + 2):
         raise RuntimeError(
@@ -74,12 +89,12 @@ def adaptive_avg_pool(input: Tensor, output_size, nd: int = 2) -> Tensor:
     return result
 
 
-@_composite
+@_composite(public=False)
 def adaptive_max_pool(input: Tensor, output_size, return_indices: bool = False, nd: int = 2):
     """Max pooling to a fixed ``output_size`` (windows as in ``adaptive_avg_pool``);
     with ``return_indices``, also each maximum's flat position in its input plane."""
     if input._dtype._category == 3:
-        refuse_complex("adaptive_max_pool2d", input._dtype)
+        refuse_complex("adaptive_max_pool1d", input._dtype)
     unbatched = input.dim() == nd + 1
     x = input._np[None] if unbatched else input._np
     out = _output_size(output_size, x.shape[2:], nd)
@@ -107,11 +122,14 @@ def adaptive_max_pool(input: Tensor, output_size, return_indices: bool = False, 
     return (result, index_tensor) if return_indices else result
 
 
+# PyTorch's complex refusals name the 2-d kernels whatever the dims
+@defop("adaptive_avg_pool1d", refuses_complex={"": kernel_refusal("adaptive_avg_pool2d")})
 def adaptive_avg_pool1d(input: Tensor, output_size) -> Tensor:
     """1-d adaptive average pooling."""
     return adaptive_avg_pool(input, output_size, 1)
 
 
+@defop("adaptive_max_pool1d", refuses_complex={"": kernel_refusal("adaptive_max_pool2d")})
 def adaptive_max_pool1d(input: Tensor, output_size):
     """1-d adaptive max pooling: ``(values, indices)``, as ``torch.adaptive_max_pool1d``."""
     return adaptive_max_pool(input, output_size, True, 1)
@@ -159,7 +177,7 @@ def _cubic(t: np.ndarray):
     return far(t + 1), near(t), near(1 - t), far(2 - t)
 
 
-@_composite
+@_composite(public=False)
 def interpolate(
     input: Tensor,
     size=None,
@@ -324,6 +342,7 @@ def _interpolate_antialiased(input, out, scales, align: bool, mode: str):
 # ------------------------------------------------------------ shuffles, unfold
 
 
+@defop("pixel_shuffle")
 def pixel_shuffle(input: Tensor, upscale_factor: int) -> Tensor:
     """(*, C r^2, H, W) -> (*, C, H r, W r)."""
     r = upscale_factor
@@ -351,6 +370,7 @@ def _check_shuffle(input: Tensor, factor: int, name: str, what: str) -> None:
         )
 
 
+@defop("pixel_unshuffle")
 def pixel_unshuffle(input: Tensor, downscale_factor: int) -> Tensor:
     """(*, C, H r, W r) -> (*, C r^2, H, W)."""
     r = downscale_factor
@@ -365,124 +385,6 @@ def pixel_unshuffle(input: Tensor, downscale_factor: int) -> Tensor:
     n = len(batch)
     x = x.permute(*range(n), n, n + 2, n + 4, n + 1, n + 3)
     return x.reshape(*batch, c * r * r, h // r, w // r)
-
-
-@_composite
-def im2col(input: Tensor, kernel_size, dilation=1, padding=0, stride=1) -> Tensor:
-    """``nn.functional.unfold``: the sliding blocks of a (N, C, H, W) input as columns
-    (N, C * kh * kw, L), through a strided view (so its gradient is the view's)."""
-    from .nn_functional import constant_pad_nd as pad_input
-    from .views import as_strided
-
-    def pair(v):
-        return (v, v) if isinstance(v, int) else tuple(v)
-
-    kernel, dilation, padding, stride = map(pair, (kernel_size, dilation, padding, stride))
-    if input.dim() == 3:  # one unbatched (C, H, W) image
-        return im2col(input.unsqueeze(0), kernel, dilation, padding, stride).squeeze(0)
-    x = (
-        pad_input(input, (padding[1], padding[1], padding[0], padding[0]))
-        if any(padding)
-        else input
-    )
-    x = x.contiguous()
-    n, c, h, w = x.shape
-    out = [
-        (size - d * (k - 1) - 1) // s + 1 for size, k, d, s in zip((h, w), kernel, dilation, stride)
-    ]
-    if any(o <= 0 for o in out):
-        raise RuntimeError(
-            f"Given input with spatial size ({input.shape[2]}, {input.shape[3]}), "
-            f"kernel_size=({kernel[0]}, {kernel[1]}), dilation=({dilation[0]}, {dilation[1]}), "
-            f"padding=({padding[0]}, {padding[1]}), calculated shape of the array of sliding "
-            f"blocks as ({out[0]}, {out[1]}), but its components must be at least one."
-        )
-    sn, sc, sh, sw = x.stride()
-    windows = as_strided(
-        x,
-        (n, c, kernel[0], kernel[1], out[0], out[1]),
-        (sn, sc, sh * dilation[0], sw * dilation[1], sh * stride[0], sw * stride[1]),
-        x.storage_offset(),
-    )
-    return windows.reshape(n, c * kernel[0] * kernel[1], out[0] * out[1])
-
-
-@_composite
-def fold(input: Tensor, output_size, kernel_size, dilation=1, padding=0, stride=1) -> Tensor:
-    """``nn.functional.fold`` (col2im): the adjoint of ``unfold``, summing the columns
-    (N, C * kh * kw, L) back into overlapping blocks of an (N, C, H, W) output."""
-    torch = _t()
-
-    def pair(v):
-        return (v, v) if isinstance(v, int) else tuple(v)
-
-    h, w = pair(output_size)
-    kh, kw = pair(kernel_size)
-    ph, pw = pair(padding)
-    if input.dim() == 2:  # one unbatched (C * kh * kw, L) column matrix
-        return fold(input.unsqueeze(0), output_size, kernel_size, dilation, padding, stride)[0]
-    if input.shape[1] % (kh * kw):
-        raise RuntimeError(
-            "Expected size of input's dimension 1 to be divisible by the product of "
-            f"kernel_size, but got input.size(1)={input.shape[1]} and "
-            f"kernel_size=({kh}, {kw})."
-        )
-    n = input.shape[0]
-    channels = input.shape[1] // (kh * kw)
-    # where each column entry lands: unfold an index map of the padded output
-    positions = torch.arange((h + 2 * ph) * (w + 2 * pw), dtype=torch.float64).reshape(
-        1, 1, h + 2 * ph, w + 2 * pw
-    )
-    index = im2col(positions, (kh, kw), dilation, 0, stride).to(torch.int64)
-    if index.shape[-1] != input.shape[-1]:
-        dh, dw = pair(dilation)
-        sh, sw = pair(stride)
-        bh = (h + 2 * ph - dh * (kh - 1) - 1) // sh + 1
-        bw = (w + 2 * pw - dw * (kw - 1) - 1) // sw + 1
-        raise RuntimeError(
-            f"Given output_size=({h}, {w}), kernel_size=({kh}, {kw}), dilation=({dh}, {dw}), "
-            f"padding=({ph}, {pw}), stride=({sh}, {sw}), expected size of input's dimension 2 "
-            f"to match the calculated number of sliding blocks {bh} * {bw} = {bh * bw}, but "
-            f"got input.size(2)={input.shape[-1]}."
-        )
-    values = input.reshape(n, channels, kh * kw * input.shape[-1])
-    flat_index = index.reshape(1, 1, -1).expand(n, channels, -1)
-    padded = torch.zeros(n, channels, (h + 2 * ph) * (w + 2 * pw), dtype=input.dtype)
-    padded = padded.scatter_add(2, flat_index, values)
-    full = padded.reshape(n, channels, h + 2 * ph, w + 2 * pw)
-    return full[:, :, ph : ph + h, pw : pw + w].contiguous()
-
-
-@_composite
-def max_unpool(input: Tensor, indices: Tensor, output_size) -> Tensor:
-    """Place each value at its flat ``indices`` position in zero planes of
-    ``output_size`` (the inverse of max pooling with indices)."""
-    torch = _t()
-    lead = tuple(input.shape[:2]) if input.dim() > len(output_size) + 1 else tuple(input.shape[:1])
-    plane = math.prod(output_size)
-    flat = torch.zeros(*lead, plane, dtype=input.dtype)
-    values = input.reshape(*lead, -1)
-    flat = flat.scatter(len(lead), indices.reshape(*lead, -1), values)
-    return flat.reshape(*lead, *output_size)
-
-
-@_composite
-def lp_pool(
-    input: Tensor, norm_type: float, kernel_size, stride=None, ceil_mode=False, nd: int = 2
-) -> Tensor:
-    """Power-average pooling: ``(sum over the window of x ** p) ** (1 / p)``."""
-    if input._dtype._category == 3:
-        refuse_complex("avg_pool2d", input._dtype)
-    from .nn_kernels import avg_pool
-
-    torch = _t()
-    kernel = (kernel_size,) * nd if isinstance(kernel_size, int) else tuple(kernel_size)
-    pooled = avg_pool(input**norm_type, kernel, stride, 0, ceil_mode, nd=nd)
-    return (
-        (torch.sign(pooled) * torch.relu(torch.abs(pooled)))
-        .mul(math.prod(kernel))
-        .pow(1.0 / norm_type)
-    )
 
 
 def _check_affine_grid(theta: Tensor, size) -> None:
@@ -505,11 +407,13 @@ def _check_affine_grid(theta: Tensor, size) -> None:
         raise ValueError(f"Expected non-zero, positive output size. Got {tuple(size)}")
 
 
-@_composite
-def affine_grid(theta: Tensor, size, align_corners: bool = False) -> Tensor:
-    """The sampling grid (N, H, W, 2) of 2-D affine transforms ``theta`` (N, 2, 3) for an
-    output of ``size`` (N, C, H, W), in [-1, 1] coordinates."""
+@defop("affine_grid_generator")
+def affine_grid_generator(theta, size, align_corners: bool):
+    """``affine_grid`` under ATen's name."""
+    # the sampling grid (N, H, W, 2) of 2-D affine transforms theta (N, 2, 3) for an
+    # output of size (N, C, H, W), in [-1, 1] coordinates
     torch = _t()
+    size = list(size)
     _check_affine_grid(theta, size)
     n, _, h, w = size
 
@@ -583,18 +487,8 @@ def _pad_taps(taps: np.ndarray, size: int, padding_mode: str, align: bool):
 _GRID_DTYPES = ("float16", "bfloat16", "float32", "float64")
 
 
-def _check_grid_sample(input: Tensor, grid: Tensor, mode: str, padding_mode: str) -> None:
-    """PyTorch's argument checks of ``grid_sample``, in its order."""
-    if mode not in ("bilinear", "nearest", "bicubic"):
-        raise ValueError(
-            f"nn.functional.grid_sample(): expected mode to be 'bilinear', "
-            f"'nearest' or 'bicubic', but got: '{mode}'"
-        )
-    if padding_mode not in ("zeros", "border", "reflection"):
-        raise ValueError(
-            f"nn.functional.grid_sample(): expected padding_mode to be 'zeros', "
-            f"'border', or 'reflection', but got: '{padding_mode}'"
-        )
+def _check_grid_sample(input: Tensor, grid: Tensor, mode: str) -> None:
+    """PyTorch's argument checks of ``grid_sampler``, in its order."""
     sizes = f"input with sizes {list(input.shape)} and grid with sizes {list(grid.shape)}"
     if input.dim() < 1 or grid.dim() < 1 or input.shape[0] != grid.shape[0]:
         raise RuntimeError(
@@ -628,22 +522,28 @@ def _check_grid_sample(input: Tensor, grid: Tensor, mode: str, padding_mode: str
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{input._dtype._legacy[:-6]}'")
 
 
-@_composite
-def grid_sample(
-    input: Tensor,
-    grid: Tensor,
-    mode: str = "bilinear",
-    padding_mode: str = "zeros",
-    align_corners=None,
-) -> Tensor:
+_INTERPOLATION = {0: "bilinear", 1: "nearest", 2: "bicubic"}
+_PADDING = {0: "zeros", 1: "border", 2: "reflection"}
+
+
+@defop("grid_sampler")
+def grid_sampler(input, grid, interpolation_mode: int, padding_mode: int, align_corners: bool):
+    """``grid_sample`` with ATen's integer modes (interpolation 0 bilinear, 1 nearest,
+    2 bicubic; padding 0 zeros, 1 border, 2 reflection)."""
+    return _grid_sample(
+        input, grid, _INTERPOLATION[interpolation_mode], _PADDING[padding_mode], align_corners
+    )
+
+
+def _grid_sample(input: Tensor, grid: Tensor, mode: str, padding_mode: str, align_corners):
     """Sample ``input`` (N, C, H, W) or (N, C, D, H, W) at the ``grid`` positions
     (N, Ho, Wo, 2) or (N, Do, Ho, Wo, 3), given as (x, y[, z]) in [-1, 1]: "bilinear"
     (trilinear for 5-D input), "nearest" or "bicubic" (4-D input only); padding
     "zeros", "border" or "reflection"."""
     torch = _t()
-    _check_grid_sample(input, grid, mode, padding_mode)
+    _check_grid_sample(input, grid, mode)
     if input.dtype in (torch.float16, torch.bfloat16):  # computed in float32, as PyTorch
-        wide = grid_sample(input.float(), grid.float(), mode, padding_mode, align_corners)
+        wide = _grid_sample(input.float(), grid.float(), mode, padding_mode, align_corners)
         return wide.to(input.dtype)
     align = bool(align_corners)
     nd = input.dim() - 2
@@ -680,7 +580,7 @@ def grid_sample(
         undefined = torch.isnan(grid.detach()).any(-1).unsqueeze(1)
         if undefined.any():
             defined = torch.where(torch.isnan(grid), 0.0, grid)
-            sampled = grid_sample(input, defined, mode, padding_mode, align_corners)
+            sampled = _grid_sample(input, defined, mode, padding_mode, align_corners)
             return torch.where(undefined, float("nan"), sampled)
     if mode == "bicubic":
         # each of the 4 x 4 taps is padded on its own (the source position is not)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 
 from .. import _ops
-from .._ops._dispatch import refuse_complex
+from .._ops._dispatch import defop, kernel_refusal, refuse_complex
 from .._ops.math_extras import logcumsumexp as _logcumsumexp  # noqa: F401
 from .._ops.numeric import sinc
 from .._ops.pointwise_composites import exp2, xlogy
@@ -132,6 +132,7 @@ def ndtri(input: Tensor) -> Tensor:
     return math.sqrt(2.0) * erfinv(2 * _float(input) - 1)
 
 
+@defop("special_erfcx", public=False, refuses_complex={"": kernel_refusal("erfcx_cpu")})
 def erfcx(input: Tensor) -> Tensor:
     """The scaled complementary error function ``exp(x ** 2) * erfc(x)``.
 
@@ -180,6 +181,7 @@ def entr(input: Tensor) -> Tensor:
     return torch.where(torch.isnan(x), x, value)
 
 
+@defop("special_xlog1py", public=False, refuses_complex={"": kernel_refusal("xlog1py_cpu")})
 def xlog1py(input, other) -> Tensor:
     """``x * log1p(y)``, 0 where x is 0 (unless y is NaN)."""
     torch = _torch()

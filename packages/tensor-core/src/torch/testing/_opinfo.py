@@ -685,12 +685,6 @@ op_db: list[OpInfo] = [
         ],
     ),
     OpInfo(
-        "im2col",
-        lambda x: torch._ops.resampling.im2col(x, 2, 1, 1, 2),
-        None,
-        lambda d: [SampleInput((_make((1, 2, 4, 5), d, 1),))],
-    ),
-    OpInfo(
         "convolution_transpose",
         lambda x, w, b, *a: torch.conv_transpose2d(x, w, b, *a),
         None,
@@ -707,28 +701,10 @@ op_db: list[OpInfo] = [
         supports_gradgrad=False,
     ),
     OpInfo(
-        "fold",
-        lambda c: torch._ops.resampling.fold(c, (4, 5), 2, 1, 1, 2),
-        None,
-        lambda d: [SampleInput((_make((1, 8, 9), d, 1),))],
-    ),
-    OpInfo(
-        "max_unpool",
-        lambda x: torch._ops.resampling.max_unpool(x, torch.tensor([[[[1, 6], [8, 15]]]]), (4, 4)),
-        None,
-        lambda d: [SampleInput((_make((1, 1, 2, 2), d, 1),))],
-    ),
-    OpInfo(
-        "lp_pool",
-        lambda x: torch._ops.resampling.lp_pool(x, 2, 2),
-        None,
-        lambda d: [SampleInput((_make((1, 2, 4, 4), d, 1, True),))],
-    ),
-    OpInfo(
         "embedding_bag",
-        lambda w: torch._ops.nn_functional.embedding_bag(
-            w, torch.tensor([0, 2, 1, 3, 2]), torch.tensor([0, 2])
-        ),
+        lambda w: torch.embedding_bag(
+            w, torch.tensor([0, 2, 1, 3, 2]), torch.tensor([0, 2]), False, 1
+        )[0],
         None,
         lambda d: [SampleInput((_make((4, 3), d, 1),))],
     ),
@@ -784,16 +760,14 @@ op_db: list[OpInfo] = [
         ],
     ),
     OpInfo(
-        "affine_grid",
-        lambda t: torch._ops.resampling.affine_grid(t, (2, 1, 3, 4)),
+        "affine_grid_generator",
+        lambda t: torch.affine_grid_generator(t, (2, 1, 3, 4), False),
         None,
         lambda d: [SampleInput((_make((2, 2, 3), d, 1),))],
     ),
     OpInfo(
-        "grid_sample",
-        lambda x, g: torch._ops.resampling.grid_sample(
-            x, g * 0.9, padding_mode="border", align_corners=False
-        ),
+        "grid_sampler",
+        lambda x, g: torch.grid_sampler(x, g * 0.9, 0, 1, False),
         None,
         lambda d: [
             SampleInput(

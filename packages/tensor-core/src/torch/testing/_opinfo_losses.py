@@ -122,8 +122,12 @@ def _grid_sample_5d_samples(dtype):
     ]
 
 
+_MODES = {"bilinear": 0, "nearest": 1, "bicubic": 2}
+_PADDINGS = {"zeros": 0, "border": 1, "reflection": 2}
+
+
 def _grid_sample(image, grid, mode, padding, align):
-    return torch._ops.resampling.grid_sample(image, grid, mode, padding, align)
+    return torch.grid_sampler(image, grid, _MODES[mode], _PADDINGS[padding], align)
 
 
 # ---------------------------------------------------------------------- ctc_loss

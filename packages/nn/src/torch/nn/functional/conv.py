@@ -3,10 +3,12 @@ kernels are core's."""
 
 from __future__ import annotations
 
+import math
+
 import torch
 
 from . import _checks, _padding
-from ._common import core
+from ._common import core, refuse_complex
 
 __all__ = [
     "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
@@ -100,7 +102,7 @@ def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
             f"Input Error: Only 3D or 4D input Tensors are supported (got {input.dim()}D)"
         )
     _checks.check_fold_args(kernel_size, dilation, padding, stride)
-    return core("im2col")(input, kernel_size, dilation, padding, stride)
+    return _im2col(input, kernel_size, dilation, padding, stride)
 
 
 def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
@@ -111,7 +113,84 @@ def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
             f"non-zero dimensions, but got input of size: {list(input.shape)}"
         )
     _checks.check_fold_args(kernel_size, dilation, padding, stride)
-    return core("fold")(input, output_size, kernel_size, dilation, padding, stride)
+    return _col2im(input, output_size, kernel_size, dilation, padding, stride)
+
+
+def _pair(value):
+    return (value, value) if isinstance(value, int) else tuple(value)
+
+
+def _im2col(input, kernel_size, dilation=1, padding=0, stride=1):
+    """The sliding blocks of a (N, C, H, W) input as columns (N, C * kh * kw, L), through
+    a strided view (so its gradient is the view's)."""
+    kernel, dilation, padding, stride = map(_pair, (kernel_size, dilation, padding, stride))
+    if input.dim() == 3:  # one unbatched (C, H, W) image
+        return _im2col(input.unsqueeze(0), kernel, dilation, padding, stride).squeeze(0)
+    x = (
+        torch.constant_pad_nd(input, (padding[1], padding[1], padding[0], padding[0]))
+        if any(padding)
+        else input
+    )
+    x = x.contiguous()
+    n, c, h, w = x.shape
+    out = [
+        (size - d * (k - 1) - 1) // s + 1 for size, k, d, s in zip((h, w), kernel, dilation, stride)
+    ]
+    if any(o <= 0 for o in out):
+        raise RuntimeError(
+            f"Given input with spatial size ({input.shape[2]}, {input.shape[3]}), "
+            f"kernel_size=({kernel[0]}, {kernel[1]}), dilation=({dilation[0]}, {dilation[1]}), "
+            f"padding=({padding[0]}, {padding[1]}), calculated shape of the array of sliding "
+            f"blocks as ({out[0]}, {out[1]}), but its components must be at least one."
+        )
+    sn, sc, sh, sw = x.stride()
+    windows = torch.as_strided(
+        x,
+        (n, c, kernel[0], kernel[1], out[0], out[1]),
+        (sn, sc, sh * dilation[0], sw * dilation[1], sh * stride[0], sw * stride[1]),
+        x.storage_offset(),
+    )
+    return windows.reshape(n, c * kernel[0] * kernel[1], out[0] * out[1])
+
+
+def _col2im(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
+    """The adjoint of :func:`_im2col`: the columns (N, C * kh * kw, L) summed back into
+    overlapping blocks of an (N, C, H, W) output."""
+    h, w = _pair(output_size)
+    kh, kw = _pair(kernel_size)
+    ph, pw = _pair(padding)
+    if input.dim() == 2:  # one unbatched (C * kh * kw, L) column matrix
+        return _col2im(input.unsqueeze(0), output_size, kernel_size, dilation, padding, stride)[0]
+    if input.shape[1] % (kh * kw):
+        raise RuntimeError(
+            "Expected size of input's dimension 1 to be divisible by the product of "
+            f"kernel_size, but got input.size(1)={input.shape[1]} and "
+            f"kernel_size=({kh}, {kw})."
+        )
+    n = input.shape[0]
+    channels = input.shape[1] // (kh * kw)
+    # where each column entry lands: unfold an index map of the padded output
+    positions = torch.arange((h + 2 * ph) * (w + 2 * pw), dtype=torch.float64).reshape(
+        1, 1, h + 2 * ph, w + 2 * pw
+    )
+    index = _im2col(positions, (kh, kw), dilation, 0, stride).to(torch.int64)
+    if index.shape[-1] != input.shape[-1]:
+        dh, dw = _pair(dilation)
+        sh, sw = _pair(stride)
+        bh = (h + 2 * ph - dh * (kh - 1) - 1) // sh + 1
+        bw = (w + 2 * pw - dw * (kw - 1) - 1) // sw + 1
+        raise RuntimeError(
+            f"Given output_size=({h}, {w}), kernel_size=({kh}, {kw}), dilation=({dh}, {dw}), "
+            f"padding=({ph}, {pw}), stride=({sh}, {sw}), expected size of input's dimension 2 "
+            f"to match the calculated number of sliding blocks {bh} * {bw} = {bh * bw}, but "
+            f"got input.size(2)={input.shape[-1]}."
+        )
+    values = input.reshape(n, channels, kh * kw * input.shape[-1])
+    flat_index = index.reshape(1, 1, -1).expand(n, channels, -1)
+    padded = torch.zeros(n, channels, (h + 2 * ph) * (w + 2 * pw), dtype=input.dtype)
+    padded = padded.scatter_add(2, flat_index, values)
+    full = padded.reshape(n, channels, h + 2 * ph, w + 2 * pw)
+    return full[:, :, ph : ph + h, pw : pw + w].contiguous()
 
 
 # ------------------------------------------------------------------------- pooling
@@ -218,7 +297,7 @@ def _max_unpool(nd):
             )
         if 0 in size:  # nothing to place (PyTorch returns the empty result)
             return input.new_zeros(tuple(input.shape[:-nd]) + tuple(size))
-        return core("max_unpool")(input, indices, size)
+        return _place(input, indices, size)
 
     max_unpool.__name__ = max_unpool.__qualname__ = f"max_unpool{nd}d"
     max_unpool.__doc__ = f"""Partial inverse of :func:`max_pool{nd}d`: put each value at
@@ -229,6 +308,15 @@ def _max_unpool(nd):
 max_unpool1d, max_unpool2d, max_unpool3d = (_max_unpool(n) for n in (1, 2, 3))
 
 
+def _place(input, indices, output_size):
+    """Each value at its flat ``indices`` position in zero planes of ``output_size``."""
+    lead = tuple(input.shape[:2]) if input.dim() > len(output_size) + 1 else tuple(input.shape[:1])
+    flat = torch.zeros(*lead, math.prod(output_size), dtype=input.dtype)
+    values = input.reshape(*lead, -1)
+    flat = flat.scatter(len(lead), indices.reshape(*lead, -1), values)
+    return flat.reshape(*lead, *output_size)
+
+
 def _lp_pool(nd):
     def lp_pool(input, norm_type, kernel_size, stride=None, ceil_mode=False):
         if nd > 1 and isinstance(kernel_size, (tuple, list)) and len(kernel_size) != nd:
@@ -236,7 +324,12 @@ def _lp_pool(nd):
             raise ValueError(f"too many values to unpack (expected {nd})")
         _checks.check_input_dims(input, nd, f"lp_pool{nd}d")
         _checks.check_pool_args(f"lp_pool{nd}d", nd, kernel_size, stride, 0)
-        return core("lp_pool")(input, norm_type, kernel_size, stride, ceil_mode, nd=nd)
+        refuse_complex(input, "avg_pool2d")  # the kernel it runs, as PyTorch
+        kernel = (kernel_size,) * nd if isinstance(kernel_size, int) else tuple(kernel_size)
+        pooled = core("avg_pool")(input**norm_type, kernel, stride, 0, ceil_mode, nd=nd)
+        # PyTorch's sign(x) * relu(|x|) (the same value; no gradient through 0)
+        magnitude = torch.sign(pooled) * torch.relu(torch.abs(pooled))
+        return magnitude.mul(math.prod(kernel)).pow(1.0 / norm_type)
 
     lp_pool.__name__ = lp_pool.__qualname__ = f"lp_pool{nd}d"
     lp_pool.__doc__ = f"""{nd}-d power-average pooling: ``(sum x^p)^(1/p)`` per window."""
@@ -380,7 +473,23 @@ def grid_sample(
     "reflection"."""
     if align_corners is None:
         _warn_align_corners()
-    return core("grid_sample")(input, grid, mode, padding_mode, align_corners)
+    if mode not in GRID_SAMPLE_INTERPOLATION_MODES:
+        raise ValueError(
+            f"nn.functional.grid_sample(): expected mode to be 'bilinear', "
+            f"'nearest' or 'bicubic', but got: '{mode}'"
+        )
+    if padding_mode not in GRID_SAMPLE_PADDING_MODES:
+        raise ValueError(
+            f"nn.functional.grid_sample(): expected padding_mode to be 'zeros', "
+            f"'border', or 'reflection', but got: '{padding_mode}'"
+        )
+    return torch.grid_sampler(
+        input,
+        grid,
+        GRID_SAMPLE_INTERPOLATION_MODES[mode],
+        GRID_SAMPLE_PADDING_MODES[padding_mode],
+        align_corners,
+    )
 
 
 def _warn_align_corners() -> None:
@@ -398,4 +507,4 @@ def affine_grid(theta, size, align_corners=None):
     """The sampling grid of the affine maps ``theta`` (N, 2, 3) for an output ``size``."""
     if align_corners is None:
         _warn_align_corners()
-    return core("affine_grid")(theta, size, bool(align_corners))
+    return torch.affine_grid_generator(theta, size, bool(align_corners))

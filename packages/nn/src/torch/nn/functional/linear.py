@@ -168,11 +168,55 @@ def embedding_bag(
         )
     if max_norm is not None:
         _renorm_rows(weight, input, max_norm, norm_type)
-    # core checks padding_idx (RuntimeError, as PyTorch's kernel) and gives the last
-    # offset PyTorch's meaning
-    return core("embedding_bag")(
-        weight, input, offsets, mode, per_sample_weights, padding_idx, include_last_offset
+    if per_sample_weights is not None and tuple(input.shape) != tuple(per_sample_weights.shape):
+        raise ValueError(
+            f"embedding_bag: If per_sample_weights ({per_sample_weights.shape}) is not None, "
+            f"then it must have the same shape as the input ({input.shape})"
+        )
+    input, offsets, per_sample_weights = _flat_bags(
+        input, offsets, per_sample_weights, include_last_offset
     )
+    if mode not in _BAG_MODES:
+        raise ValueError("mode has to be one of sum, mean or max")
+    if per_sample_weights is not None and mode != "sum":
+        raise NotImplementedError(
+            "embedding_bag: per_sample_weights was not None. "
+            "per_sample_weights is only supported for mode='sum' "
+            f"(got mode='{mode}'). Please open a feature request "
+            "on GitHub."
+        )
+    # core's kernel checks padding_idx (RuntimeError, as PyTorch's) and gives the last
+    # offset PyTorch's meaning
+    return torch.embedding_bag(
+        weight, input, offsets, False, _BAG_MODES[mode], False, per_sample_weights,
+        include_last_offset, padding_idx,
+    )[0]  # fmt: skip
+
+
+_BAG_MODES = {"sum": 0, "mean": 1, "max": 2}
+
+
+def _flat_bags(input, offsets, per_sample_weights, include_last_offset: bool):
+    """``(indices, offsets, per_sample_weights)`` of 1-D bags: a 2-D ``input`` holds one
+    bag per row (with ``include_last_offset`` the end of the last row closes it)."""
+    if input.dim() == 2:
+        step = input.shape[1]
+        offsets = torch.arange(0, input.numel() + (step if include_last_offset else 0), step)
+        if per_sample_weights is not None:
+            per_sample_weights = per_sample_weights.reshape(-1)
+        return input.reshape(-1), offsets, per_sample_weights
+    if input.dim() != 1:
+        raise ValueError(
+            f"input has to be 1D or 2D Tensor, but got Tensor of dimension {input.dim()}"
+        )
+    if offsets is None:
+        raise ValueError("offsets has to be a 1D Tensor but got None")
+    if offsets.dim() != 1:
+        raise ValueError("offsets has to be a 1D Tensor")
+    if offsets.dtype != input.dtype:  # PyTorch brings both to their promoted type
+        common = torch.promote_types(input.dtype, offsets.dtype)
+        input, offsets = input.to(common), offsets.to(common)
+    return input, offsets, per_sample_weights
 
 
 def one_hot(tensor, num_classes: int = -1):
