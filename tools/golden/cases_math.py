@@ -557,7 +557,8 @@ OUT_AND_INPLACE += [
 
 GROUPS["out_and_inplace"] = OUT_AND_INPLACE
 
-# more of PyTorch's torch.* namespace (torch._ops.api_extras)
+# more of PyTorch's torch.* namespace (torch._ops.sorting, index_ops, constructors, norms, lu,
+# view_copies, removed, ...; the group keeps its recorded name)
 API_EXTRAS = [
     "torch.isin(torch.tensor([[1, 2, 3], [4, 2, 6]]), torch.tensor([2, 6])), torch.isin(torch.tensor([1, 2]), 2), torch.isin(2, torch.tensor([1, 2])), torch.isin(torch.tensor([1, 2]), torch.tensor([2]), invert=True)",
     "torch.isin(torch.tensor([1.0, float('nan')]), torch.tensor([float('nan'), 1.0]))",

@@ -9,8 +9,13 @@ import torch
 
 from .._tensor import Tensor
 from ._dispatch import defop
+from .gather_scatter import _inplace
 
-__all__ = ["frobenius_norm", "nuclear_norm", "rms_norm"]
+__all__ = ["frobenius_norm", "nuclear_norm", "rms_norm", "dist", "renorm"]
+
+
+def _legacy(d) -> str:
+    return d._legacy[:-6]
 
 
 @defop("frobenius_norm")
@@ -36,3 +41,29 @@ def rms_norm(input: Tensor, normalized_shape, weight=None, eps=None) -> Tensor:
         eps = torch.finfo(input.dtype).eps
     out = input * torch.rsqrt((input * input).mean(dims, keepdim=True) + eps)
     return out * weight if weight is not None else out
+
+
+@defop("dist", method=True)
+def dist(input: Tensor, other: Tensor, p=2) -> Tensor:
+    """The p-norm of ``input - other`` (broadcast)."""
+    if not (input._dtype.is_floating_point or input._dtype.is_complex):
+        raise RuntimeError(
+            "norm(): input dtype should be either floating point or complex. Got "
+            f"{_legacy(input._dtype)} instead."
+        )
+    return torch.linalg.vector_norm(input - other, p)
+
+
+@defop("renorm", method=True, inplace=True, out=True)
+def renorm(input: Tensor, p, dim: int, maxnorm) -> Tensor:
+    """``input`` with each slice along ``dim`` whose ``p``-norm exceeds ``maxnorm``
+    scaled down to norm ``maxnorm``."""
+    d = input._wrap_dim(dim)
+    others = tuple(i for i in range(input.dim()) if i != d)
+    norms = torch.linalg.vector_norm(input, p, others, keepdim=True)
+    # NOTE: 1e-7 keeps the division finite, as PyTorch's kernel does
+    factor = torch.where(norms > maxnorm, maxnorm / (norms + 1e-7), torch.ones_like(norms))
+    return input * factor
+
+
+renorm_ = _inplace(renorm, "renorm_")

@@ -10,9 +10,12 @@ import math
 
 import numpy as np
 
+import torch
+
 from .. import _dtype
 from .._tensor import Tensor
 from ._dispatch import check_tensor, defop, kernel_refusal, result_type
+from .gather_scatter import _inplace as _write_inplace
 from .pointwise import INPLACE, abs, exp, log, mul, pow, sign, sub
 from .ternary import _inplace, clamp, where
 from .unary_math import log1p
@@ -36,6 +39,9 @@ __all__ = [
     "allclose",
     "equal",
     "rsub",
+    "sinc",
+    "gcd",
+    "lcm",
 ]
 
 
@@ -229,7 +235,7 @@ def logaddexp(input: Tensor, other: Tensor) -> Tensor:
     """
     _check_tensor_operands("logaddexp", input, other)
     if input._dtype._category == 3 or other._dtype._category == 3:
-        from .math_extras import _logaddexp_complex
+        from .scans import _logaddexp_complex
 
         return _logaddexp_complex(input, other)
     _check_floating("logaddexp", input, other)
@@ -437,3 +443,57 @@ def rsub(input: Tensor, other, *, alpha=1) -> Tensor:
         if isinstance(other, Tensor)
         else (other - input * alpha if alpha != 1 else other - input)
     )
+
+
+@defop("sinc", method=True, inplace=True, out=True, torch_inplace=True)
+def sinc(input: Tensor) -> Tensor:
+    """``sin(pi x) / (pi x)``, 1 at 0."""
+    x = _as_float(input)
+    zero = x == 0
+    # NOTE: the division runs on a safe input so its gradient at 0 is not NaN
+    safe = torch.where(zero, torch.ones_like(x), x) * math.pi
+    return torch.where(zero, torch.ones_like(x), torch.sin(safe) / safe)
+
+
+def _as_float(t: Tensor) -> Tensor:
+    if t._dtype.is_floating_point or t._dtype.is_complex:
+        return t
+    return t.to(_dtype.get_default_dtype())
+
+
+def _legacy(d) -> str:
+    return d._legacy[:-6]
+
+
+def _integer_pair(name: str, input: Tensor, other: Tensor, kernel) -> Tensor:
+    if input._dtype.is_floating_point or input._dtype.is_complex:
+        raise NotImplementedError(f"\"{name}_cpu\" not implemented for '{_legacy(input._dtype)}'")
+    dtype = _dtype.promote_types(input._dtype, other._dtype)
+    result = kernel(input._np, other._np).astype(dtype.np_dtype)
+    return Tensor._from_array(np.ascontiguousarray(result), dtype)
+
+
+@defop("gcd", method=True, inplace=True, out=True, torch_inplace=True)
+def gcd(input: Tensor, other: Tensor) -> Tensor:
+    """The greatest common divisor elementwise (non-negative) of integer tensors."""
+    return _integer_pair("gcd", input, other, np.gcd)
+
+
+@defop("lcm", method=True, inplace=True, out=True, torch_inplace=True)
+def lcm(input: Tensor, other: Tensor) -> Tensor:
+    """The least common multiple elementwise (non-negative) of integer tensors."""
+    return _integer_pair("lcm", input, other, np.lcm)
+
+
+gcd_ = _write_inplace(gcd, "gcd_")
+lcm_ = _write_inplace(lcm, "lcm_")
+sinc_ = _write_inplace(sinc, "sinc_")
+
+
+@defop("logical_not_", method=True, public=False)
+def logical_not_(self: Tensor) -> Tensor:
+    """In-place logical not: 1 where ``self`` is 0, else 0 (in ``self``'s dtype)."""
+    result = torch.logical_not(self)
+    self._np[...] = result._np
+    self._bump_version()
+    return self

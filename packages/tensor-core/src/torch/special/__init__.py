@@ -12,9 +12,8 @@ import math
 
 from .. import _ops
 from .._ops._dispatch import defop, kernel_refusal, refuse_complex
-from .._ops.math_extras import logcumsumexp as _logcumsumexp  # noqa: F401
-from .._ops.numeric import sinc
-from .._ops.pointwise_composites import exp2, xlogy
+from .._ops.pointwise_composites import exp2, sinc, xlogy
+from .._ops.scans import logcumsumexp as _logcumsumexp  # noqa: F401
 from .._ops.special_functions import (
     _check_overload,
     chebyshev_polynomial_t,

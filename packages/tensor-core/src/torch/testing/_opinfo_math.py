@@ -497,7 +497,7 @@ MATH_OPS = [
             SampleInput(((_make((4, 4), d, 118) + torch.eye(4, dtype=d) * 4).reshape(4, 2, 2),))
         ],
     ),
-    # numerical composites (torch._ops.numeric)
+    # numerical composites (torch._ops.calculus, statistics, view_scatter, norms)
     OpInfo(
         "diff",
         lambda x, n, dim: torch.diff(x, n, dim),

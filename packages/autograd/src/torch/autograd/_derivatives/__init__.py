@@ -15,16 +15,17 @@ from .conversion import CONVERSION
 from .decompositions import DECOMPOSITIONS
 from .fft import FFT
 from .fill import FILL
+from .floating_point import FLOATING_POINT
 from .gather_scatter import GATHER_SCATTER
 from .householder import HOUSEHOLDER
 from .index_ops import INDEX_OPS
 from .linalg import LINALG
 from .losses import LOSSES
-from .math_extras import MATH_EXTRAS
 from .nn_fused import NN_FUSED
 from .nn_kernels import NN_KERNELS
 from .pointwise import POINTWISE
 from .reduction import REDUCTION
+from .scans import SCANS
 from .shape_ops import SHAPE_OPS
 from .special import SPECIAL
 from .ternary import TERNARY
@@ -51,7 +52,8 @@ DERIVATIVES: dict[str, Derivative] = {
     **HOUSEHOLDER,
     **FILL,
     **INDEX_OPS,
-    **MATH_EXTRAS,
+    **FLOATING_POINT,
+    **SCANS,
     **SPECIAL,
     **FFT,
 }

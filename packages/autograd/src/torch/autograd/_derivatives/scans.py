@@ -1,12 +1,11 @@
-"""Derivatives of core's ``torch._ops.math_extras`` family (``logcumsumexp``,
-``nextafter``, ``heaviside``, ``logaddexp`` of complex operands; the rest of the family
-are composites)."""
+"""Derivatives of core's ``torch._ops.scans`` family (``logcumsumexp``, and ``logaddexp``
+of complex operands; the in-place scans write the out-of-place results)."""
 
 from __future__ import annotations
 
 import torch
 
-from ._entry import Derivative, not_implemented, shape_of, sum_to_shape
+from ._entry import Derivative, shape_of, sum_to_shape
 
 
 def _reverse_logcumsumexp(x, dim):
@@ -59,28 +58,11 @@ def _logaddexp_complex(index):
     return formula
 
 
-def _nextafter_input(grad, inputs, saved):
-    # a step of one ulp: PyTorch passes the gradient through for the input
-    return sum_to_shape(grad, shape_of(inputs[0]))
-
-
-def _nextafter_other(grad, inputs, saved):
-    return torch.zeros(shape_of(inputs[1]), dtype=grad.dtype)
-
-
-MATH_EXTRAS = {
+SCANS = {
     # the result is saved as well as the input (as in PyTorch)
     "logcumsumexp": Derivative("LogcumsumexpBackward0", (_logcumsumexp,), saves_output=True),
     # torch.logaddexp of complex operands (the real form is a composite)
     "_logaddexp_complex": Derivative(
         "LogaddexpBackward0", (_logaddexp_complex(0), _logaddexp_complex(1))
-    ),
-    "nextafter": Derivative(
-        "NextafterBackward0", (_nextafter_input, _nextafter_other), saved_inputs=()
-    ),
-    # recorded (float results require grad) but not differentiable, as in PyTorch
-    "heaviside": Derivative("NotImplemented", (not_implemented("heaviside"),) * 2, saved_inputs=()),
-    "heaviside_": Derivative(
-        "NotImplemented", (not_implemented("heaviside_"),) * 2, saved_inputs=()
     ),
 }
