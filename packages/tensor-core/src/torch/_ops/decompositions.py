@@ -114,7 +114,7 @@ def inv(A: Tensor) -> Tensor:
 def _singular_message(name: str, a: np.ndarray) -> str:
     """PyTorch's message for a singular matrix: the 1-based index of the first zero
     diagonal element of its LU factorisation (and the batch element)."""
-    from .linalg_extras import _lu_numpy
+    from .lu import _lu_numpy
 
     _, _, info = _lu_numpy(a)
     prefix, index = _batch_prefix(a, info != 0)
@@ -142,7 +142,7 @@ def _det_array(a: np.ndarray) -> np.ndarray:
     for an integer matrix); large matrices keep it (the LU here loops over columns)."""
     if a.shape[-1] > 16 or a.shape[-1] == 0 or a.dtype.kind == "c":
         return _blas.linalg.det(a)
-    from .linalg_extras import _lu_numpy
+    from .lu import _lu_numpy
 
     lu, pivots, _ = _lu_numpy(a)
     n = a.shape[-1]
@@ -462,7 +462,7 @@ def lstsq(A: Tensor, B: Tensor, rcond=None, *, driver=None):
     if np.all(rank == n) and m >= n:
         # NOTE: through QR, as LAPACK's drivers do (differentiable through qr and
         # solve_triangular): the normal equations square A's condition number
-        from .linalg_extras import solve_triangular
+        from .linalg_solvers import solve_triangular
 
         Q, R = qr(A)  # noqa: N806
         QH = Q.mT.conj() if A._dtype.is_complex else Q.mT  # noqa: N806

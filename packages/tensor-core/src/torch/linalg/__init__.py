@@ -22,7 +22,7 @@ from .._ops.decompositions import (
 )
 from .._ops.ldl import LINALG as _LDL
 from .._ops.linalg import matmul
-from .._ops.linalg_extras import LINALG as _EXTRAS
+from .._ops.linalg_solvers import LINALG as _EXTRAS
 from .._ops.out_variants import add_out as _add_out
 from .._ops.reduction import vector_norm
 
@@ -51,7 +51,7 @@ __all__ = [
 for _name in __all__[1:]:
     globals()[_name] = _add_out(globals()[_name], f"linalg_{_name}", exact=True)
 
-# the rest of torch.linalg (torch._ops.linalg_extras, torch._ops.combining)
+# the rest of torch.linalg (torch._ops.linalg_solvers, products, lu, torch._ops.combining)
 globals().update(_EXTRAS)
 from .._ops.lu import linalg_lu_solve as lu_solve  # noqa: E402
 

@@ -1,14 +1,12 @@
-"""The rest of the linear-algebra API: products (``vdot``, ``inner``, ``addr``,
-``chain_matmul``, ``linalg.multi_dot``, ``linalg.vecdot``), the legacy ``torch.*``
-spellings of decompositions (``det``, ``inverse``, ``svd``, ``qr``, ``cholesky*``,
-``lu``, ``triangular_solve``), and ``torch.linalg``'s ``*_ex`` forms, ``eig``, ``lu``,
-``lu_factor``, ``solve_triangular``, ``matrix_power``, ``matrix_exp``, ``tensorinv``,
-``tensorsolve``, ``householder_product``, ``vander``, ``cond``.
+"""Solving and inverting, and the forms written on core's decompositions: the legacy
+``torch.*`` spellings (``det``, ``logdet``, ``slogdet``, ``inverse``, ``cholesky*``,
+``qr``, ``svd``, ``pinverse``, ``matrix_power``, ``matrix_exp``, ``triangular_solve``) and
+``torch.linalg``'s ``*_ex`` forms, ``solve_triangular``, ``eig``, ``tensorinv``,
+``tensorsolve``, ``householder_product``, ``vander``, ``diagonal`` and ``cond``.
 
 NOTE: the differentiable ones are composites of registered ops (``matmul``, ``solve``,
-``inv``, ``svd``, triangle masks), so their gradients follow from those entries. The LU
-factorisation is computed in NumPy and recorded as its own ops (``_lu``, ``_lu_factor``);
-``eig`` is a decompositions op.
+``inv``, ``svd``, triangle masks), so their gradients follow from those entries; ``eig``
+is a decompositions op.
 """
 
 from __future__ import annotations
@@ -24,15 +22,10 @@ from .._return_types import _structseq
 from .._tensor import Tensor
 from . import decompositions as _dec
 from ._dispatch import defop
-from .gather_scatter import _inplace
-from .linalg import _combine, addbmm, addmm, addmv, baddbmm
+from .lu import _lu_numpy, linalg_lu, lu_factor, lu_factor_ex
+from .products import multi_dot, vecdot
 
 __all__ = [
-    "vdot",
-    "inner",
-    "addr",
-    "ger",
-    "chain_matmul",
     "det",
     "logdet",
     "slogdet",
@@ -45,7 +38,6 @@ __all__ = [
     "pinverse",
     "matrix_power",
     "matrix_exp",
-    "lu",
     "triangular_solve",
 ]
 
@@ -56,104 +48,6 @@ def _legacy(d) -> str:
 
 def _int32(array) -> Tensor:
     return Tensor._from_array(np.asarray(array, dtype=np.int32, order="C"), _dtype.int32)
-
-
-# ------------------------------------------------------------------------- products
-
-
-@defop("vdot", method=True, out=True)
-def vdot(input: Tensor, other: Tensor) -> Tensor:
-    """The dot product of two 1-D tensors, conjugating the first."""
-    if input._np.ndim != 1 or other._np.ndim != 1:
-        raise RuntimeError(
-            f"1D tensors expected, but got {input._np.ndim}D and {other._np.ndim}D tensors"
-        )
-    if input._dtype is not other._dtype:
-        raise RuntimeError(
-            "dot : expected both vectors to have same dtype, but found "
-            f"{_legacy(input._dtype)} and {_legacy(other._dtype)}"
-        )
-    return torch.dot(torch.conj(input), other)
-
-
-@defop("inner", method=True, out=True)
-def inner(input: Tensor, other: Tensor) -> Tensor:
-    """Sums of products over the last dims (a scalar operand multiplies)."""
-    if input._np.ndim == 0 or other._np.ndim == 0:
-        return input * other
-    if input._np.shape[-1] != other._np.shape[-1]:
-        raise RuntimeError(
-            "inner() the last dimension must match on both input tensors but got shapes "
-            f"{list(input._np.shape)} and {list(other._np.shape)}"
-        )
-    size = input._np.shape[-1]
-    rows = torch.matmul(input.reshape(-1, size), other.reshape(-1, size).t())
-    return rows.reshape(tuple(input._np.shape[:-1]) + tuple(other._np.shape[:-1]))
-
-
-@defop("addr", method=True, inplace=True, out=True)
-def addr(input: Tensor, vec1: Tensor, vec2: Tensor, *, beta=1, alpha=1) -> Tensor:
-    """``beta * input + alpha * outer(vec1, vec2)``."""
-    for name, v in (("vec1", vec1), ("vec2", vec2)):
-        if v._np.ndim != 1:
-            raise RuntimeError(f"addr: Expected 1-D argument {name}, but got {v._np.ndim}-D")
-    return _combine(input, torch.outer(vec1, vec2), beta, alpha)
-
-
-@defop("ger", method=True, out=True)
-def ger(input: Tensor, vec2: Tensor) -> Tensor:
-    """The outer product (an old name of :func:`torch.outer`)."""
-    return torch.outer(input, vec2)
-
-
-def multi_dot(tensors) -> Tensor:
-    """The product of a chain of matrices (the first may be a row vector, the last a
-    column vector: they are squeezed back out of the result)."""
-    tensors = list(tensors)
-    if len(tensors) < 2:
-        raise RuntimeError(f"multi_dot(): expected at least 2 tensors but got {len(tensors)}")
-    first_vector, last_vector = tensors[0].dim() == 1, tensors[-1].dim() == 1
-    if first_vector:
-        tensors[0] = tensors[0].unsqueeze(0)
-    if last_vector:
-        tensors[-1] = tensors[-1].unsqueeze(-1)
-    for i, t in enumerate(tensors):
-        if t.dim() != 2:
-            raise RuntimeError(f"multi_dot(): tensor {i} must be 2D but got {t.dim()}D")
-    result = tensors[0]
-    for t in tensors[1:]:
-        result = torch.mm(result, t)
-    if first_vector:
-        result = result.squeeze(0)
-    if last_vector:
-        result = result.squeeze(-1)
-    return result
-
-
-@defop("chain_matmul")
-def chain_matmul(*matrices, out=None) -> Tensor:
-    """The product of 2-D matrices (deprecated: ``torch.linalg.multi_dot``)."""
-    warnings.warn(
-        "torch.chain_matmul is deprecated and will be removed in a future PyTorch release. "
-        "Use torch.linalg.multi_dot instead, which accepts a list of two or more tensors "
-        "rather than multiple parameters.",
-        UserWarning,
-        stacklevel=2,
-    )
-    if len(matrices) == 1:
-        result = matrices[0].clone()
-    else:
-        result = multi_dot(matrices)
-    if out is not None:
-        from .out_variants import copy_into_out
-
-        return copy_into_out(result, out, "chain_matmul")
-    return result
-
-
-def vecdot(x: Tensor, y: Tensor, *, dim: int = -1) -> Tensor:
-    """Sums of ``conj(x) * y`` along ``dim`` (broadcast)."""
-    return (torch.conj(x) * y).sum(dim)
 
 
 # ---------------------------------------------------------------- legacy spellings
@@ -326,144 +220,6 @@ def matrix_exp(input: Tensor) -> Tensor:
     for _ in range(squarings):
         result = torch.matmul(result, result)
     return result
-
-
-# ------------------------------------------------------------------------------- LU
-
-
-def _lu_numpy(a: np.ndarray, pivot: bool = True):
-    """LU with partial pivoting of a batch of matrices, column by column (vectorised
-    over the batch): ``(LU, pivots (1-based), info)`` as LAPACK's getrf gives them."""
-    lu = np.array(a, dtype=np.result_type(a, np.float32), copy=True)
-    *batch, m, n = lu.shape
-    flat = lu.reshape(-1, m, n)
-    k = min(m, n)
-    pivots = np.tile(np.arange(1, k + 1, dtype=np.int32), (flat.shape[0], 1))
-    info = np.zeros(flat.shape[0], dtype=np.int32)
-    rows = np.arange(flat.shape[0])
-    for j in range(k):
-        if pivot:
-            p = j + np.argmax(np.abs(flat[:, j:, j]), axis=1)
-            pivots[:, j] = p + 1
-            swap = flat[rows, p].copy()
-            flat[rows, p] = flat[:, j]
-            flat[:, j] = swap
-        diag = flat[:, j, j]
-        zero = diag == 0
-        info = np.where(zero & (info == 0), j + 1, info)
-        safe = np.where(zero, 1, diag)
-        flat[:, j + 1 :, j] /= safe[:, None]
-        flat[:, j + 1 :, j + 1 :] -= flat[:, j + 1 :, j, None] * flat[:, j, None, j + 1 :]
-    return (
-        flat.reshape(lu.shape),
-        pivots.reshape(*batch, k),
-        info.reshape(tuple(batch)),
-    )
-
-
-def _check_lu_input(name: str, A: Tensor) -> None:
-    if A.dim() < 2:
-        raise RuntimeError(
-            f"torch.linalg.{name}: Expected tensor with 2 or more dimensions. Got size: "
-            f"{list(A.shape)} instead"
-        )
-    _dec._check_float(name, A)
-
-
-_LU_FACTOR = _structseq("linalg_lu_factor", ("LU", "pivots"))
-_LU_FACTOR_EX = _structseq("linalg_lu_factor_ex", ("LU", "pivots", "info"))
-_LU = _structseq("linalg_lu", ("P", "L", "U"))
-_LU_WITH_INFO = _structseq("_lu_with_info", ("LU", "pivots", "info"))
-
-
-def lu_factor(A: Tensor, *, pivot: bool = True):
-    """The compact LU factorisation ``(LU, pivots)`` with partial pivoting (LAPACK's
-    layout: L below the diagonal with implicit ones, U on and above; 1-based pivots)."""
-    _check_lu_input("lu_factor", A)
-    lu_array, pivots, info = _lu_numpy(A._np, pivot)
-    if np.any(info):
-        first = int(info.reshape(-1)[np.flatnonzero(info.reshape(-1))[0]])
-        raise _dec.LinAlgError(
-            f"torch.linalg.lu_factor: U[{first},{first}] is zero and using it on lu_solve "
-            "would result in a division by zero. If you still want to perform the "
-            "factorization, consider calling linalg.lu(A, pivot) or "
-            "linalg.lu_factor_ex(A, pivot)"
-        )
-    return _LU_FACTOR(_recorded_lu(A, lu_array, pivots), _int32(pivots))
-
-
-def _recorded_lu(A: Tensor, lu_array, pivots) -> Tensor:
-    """The compact LU as a recorded op (its gradient needs the permutation of the
-    pivots, saved as a matrix)."""
-    LU = _dec._wrap_lapack(lu_array, A._dtype)  # noqa: N806
-    perm = _permutation(pivots, lu_array.shape[-2], lu_array.dtype) if A._requires_grad else None
-    return _dec.record(LU_FACTOR, (A,), LU, (perm,))
-
-
-def _lu_factor_op(A: Tensor, pivot: bool = True) -> Tensor:
-    lu_array, pivots, _ = _lu_numpy(A._np, pivot)
-    return _recorded_lu(A, lu_array, pivots)
-
-
-LU_FACTOR = _dec._register(
-    "_lu_factor", _lu_factor_op, "_lu_factor(Tensor A) -> Tensor", saved=("perm",)
-)
-
-
-def lu_factor_ex(A: Tensor, *, pivot: bool = True, check_errors: bool = False):
-    """``(LU, pivots, info)``: :func:`lu_factor` that reports a zero pivot in ``info``
-    (its 1-based position; 0 when none) instead of raising."""
-    _check_lu_input("lu_factor_ex", A)
-    lu_array, pivots, info = _lu_numpy(A._np, pivot)
-    if check_errors and np.any(info):
-        return lu_factor(A, pivot=pivot)  # raises PyTorch's error
-    return _LU_FACTOR_EX(_recorded_lu(A, lu_array, pivots), _int32(pivots), _int32(info))
-
-
-def _permutation(pivots: np.ndarray, m: int, dtype) -> np.ndarray:
-    """The permutation matrices P (with ``A = P L U``) of 1-based LAPACK pivots."""
-    *batch, k = pivots.shape
-    flat = pivots.reshape(-1, k) - 1
-    order = np.tile(np.arange(m), (flat.shape[0], 1))
-    for j in range(k):
-        p = flat[:, j]
-        rows = np.arange(flat.shape[0])
-        a, b = order[rows, j].copy(), order[rows, p].copy()
-        order[rows, j], order[rows, p] = b, a
-    perm = np.zeros((flat.shape[0], m, m), dtype=dtype)
-    perm[np.arange(flat.shape[0])[:, None], order, np.arange(m)[None, :]] = 1
-    return perm.reshape(*batch, m, m)
-
-
-def linalg_lu(A: Tensor, *, pivot: bool = True):
-    """``(P, L, U)`` with ``A = P @ L @ U`` (L unit lower, U upper triangular)."""
-    _check_lu_input("lu", A)
-    lu_array, pivots, _ = _lu_numpy(A._np, pivot)
-    m, n = lu_array.shape[-2:]
-    k = min(m, n)
-    lower = np.tril(lu_array[..., :, :k], -1) + np.eye(m, k, dtype=lu_array.dtype)
-    upper = np.triu(lu_array[..., :k, :])
-    perm = _permutation(pivots, m, lu_array.dtype)
-    wrap = _dec._wrap
-    factors = (wrap(lower, A._dtype), wrap(upper, A._dtype))
-    _dec.record(LU, (A,), factors, (perm,))
-    return _LU(wrap(perm, A._dtype), *factors)
-
-
-linalg_lu.__name__ = "lu"
-LU = _dec._register("_lu", linalg_lu, "_lu(Tensor A) -> (Tensor L, Tensor U)", saved=("perm",))
-
-
-@defop("lu", method=True)
-def lu(A: Tensor, pivot: bool = True, get_infos: bool = False, out=None):
-    """``(LU, pivots)`` (and ``infos`` if asked): the deprecated ``torch.lu``."""
-    _deprecated("torch.lu", "torch.linalg.lu_factor / torch.linalg.lu_factor_ex")
-    _check_lu_input("lu_factor", A)
-    lu_array, pivots, info = _lu_numpy(A._np, pivot)
-    LU = _recorded_lu(A, lu_array, pivots)  # noqa: N806
-    if get_infos:
-        return _LU_WITH_INFO(LU, _int32(pivots), _int32(info))
-    return LU, _int32(pivots)
 
 
 _TRIANGULAR = _structseq("triangular_solve", ("solution", "cloned_coefficient"))
@@ -659,12 +415,6 @@ def cond(A: Tensor, p=None) -> Tensor:
     _dec._check_square("cond", A)
     return _dec.matrix_norm(A, p) * _dec.matrix_norm(_dec.inv(A), p)
 
-
-addmm_ = _inplace(addmm, "addmm_")
-addmv_ = _inplace(addmv, "addmv_")
-addbmm_ = _inplace(addbmm, "addbmm_")
-baddbmm_ = _inplace(baddbmm, "baddbmm_")
-addr_ = _inplace(addr, "addr_")
 
 #: functions of ``torch.linalg`` defined here (name there -> function)
 LINALG = {
