@@ -11,7 +11,7 @@ import numpy as np
 from . import _conversion, _indexing, _predicates, _random  # noqa: F401 - their declarations
 from ._interface import ops
 from ._layout import strided
-from ._ops import complex_views, conveniences, linalg, pointwise, views
+from ._ops import complex_views, linalg, pointwise, tensor_methods, views
 from ._ops._dispatch import REMOVED
 from ._ops.out_variants import add_out
 from ._tensor import Tensor
@@ -265,7 +265,7 @@ def bind() -> None:
     Tensor.T = property(_transpose_all)
     Tensor.mT = property(_transpose_matrices)
     Tensor.layout = property(lambda self: strided)
-    for name, getter in conveniences.PROPERTIES.items():
+    for name, getter in tensor_methods.PROPERTIES.items():
         setattr(Tensor, name, property(getter))
     Tensor.real = property(complex_views.real, _set_part(complex_views.real))
     Tensor.imag = property(complex_views.imag, _set_part(complex_views.imag))

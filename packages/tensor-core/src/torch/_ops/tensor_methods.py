@@ -1,4 +1,4 @@
-"""Small Tensor methods and ``torch.*`` spellings PyTorch users call often: ``type_as``,
+"""Tensor methods (and their ``torch.*`` spellings) that are calls of other ops: ``type_as``,
 ``reshape_as``, ``new_empty_strided``, ``new``, ``ndimension``, ``ravel``, ``mH``/``H``/
 ``adjoint``, ``narrow_copy``, ``split_with_sizes``, ``unsafe_split``/``unsafe_chunk``,
 ``sum_to_size``, the no-op conjugate/negative-bit functions, and ``torch.<op>_`` forms
