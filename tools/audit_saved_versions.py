@@ -24,17 +24,10 @@ import textwrap
 
 # ops of the database whose callables are internal names: the public spelling
 _RENAMES = {
-    "torch._ops.nn_functional.": "torch.nn.functional.",
     "torch._ops.nn_kernels.avg_pool2d": "torch.nn.functional.avg_pool2d",
     "torch._ops.resampling.adaptive_avg_pool(x, (2, 3))": "torch.nn.functional.adaptive_avg_pool2d(x, (2, 3))",  # noqa: E501
     "torch._ops.resampling.adaptive_max_pool(x, (2, 3))": "torch.nn.functional.adaptive_max_pool2d(x, (2, 3))",  # noqa: E501
     "torch._ops.resampling.interpolate": "torch.nn.functional.interpolate",
-    "torch._ops.resampling.im2col(x, 2, 1, 1, 2)": "torch.nn.functional.unfold(x, 2, 1, 1, 2)",
-    "torch._ops.resampling.fold(c, (4, 5), 2, 1, 1, 2)": "torch.nn.functional.fold(c, (4, 5), 2, 1, 1, 2)",  # noqa: E501
-    "torch._ops.resampling.max_unpool(": "torch.nn.functional.max_unpool2d(",
-    "torch._ops.resampling.lp_pool(x, 2, 2)": "torch.nn.functional.lp_pool2d(x, 2, 2)",
-    "torch._ops.resampling.affine_grid": "torch.nn.functional.affine_grid",
-    "torch._ops.resampling.grid_sample": "torch.nn.functional.grid_sample",
 }
 
 

@@ -16,13 +16,6 @@ except Exception:  # this project before torch-nn has nn.functional: core's kern
     F.adaptive_avg_pool2d = lambda x, o: torch._ops.resampling.adaptive_avg_pool(x, o, 2)
     F.adaptive_max_pool2d = lambda x, o, return_indices=False: torch._ops.resampling.adaptive_max_pool(x, o, return_indices, 2)
     F.interpolate = torch._ops.resampling.interpolate
-    F.unfold = torch._ops.resampling.im2col
-    F.fold = torch._ops.resampling.fold
-    F.grid_sample = torch._ops.resampling.grid_sample
-    F.affine_grid = torch._ops.resampling.affine_grid
-    F.max_unpool2d = lambda x, i, k, output_size: torch._ops.resampling.max_unpool(x, i, output_size)
-    F.lp_pool2d = lambda x, p, k: torch._ops.resampling.lp_pool(x, p, k)
-    F.embedding_bag = lambda i, w, offsets=None, mode="mean": torch._ops.nn_functional.embedding_bag(w, i, offsets, mode)
 x = torch.arange(12.0).reshape(3, 4)
 m = torch.arange(24).reshape(2, 3, 4)
 c = torch.zeros(2, 3).t()

@@ -19,7 +19,8 @@ _GRADIENT_WORDS = ("requires_grad=True", "requires_grad_(", "backward(", ".grad"
 _NN_ONLY = re.compile(
     r"\bF\.(nll_loss|cross_entropy|mse_loss|l1_loss|smooth_l1_loss|binary_cross_entropy|gelu|"
     r"silu|mish|elu|leaky_relu|softplus|logsigmoid|hardtanh|relu6|hardsigmoid|hardswish|"
-    r"softsign|tanhshrink|softshrink|glu|softmin|pad)\("
+    r"softsign|tanhshrink|softshrink|glu|softmin|pad|unfold|fold|max_unpool2d|lp_pool2d|"
+    r"grid_sample|affine_grid|embedding_bag)\("
 )
 
 

@@ -655,7 +655,7 @@ MATH_OPS = [
         ),
         lambda d: [SampleInput((_make((4,), d, 151, domain=(1.5, 4)),))],
     ),
-    # torch.* spellings of nn functions (torch._ops.nn_aliases)
+    # torch.* spellings of nn functions (torch._ops.distances, losses, nn_functional, ...)
     OpInfo(
         "cosine_similarity",
         torch.cosine_similarity,
