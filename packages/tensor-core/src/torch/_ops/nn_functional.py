@@ -283,13 +283,33 @@ def _keep_mask(shape, p, dtype, generator=None):
     return torch.empty(shape, dtype=dtype).bernoulli_(1 - p, generator=generator)
 
 
+def _kept_whole(p: float, train: bool) -> bool:
+    """Whether dropout leaves its input as it is (after PyTorch's check of ``p``)."""
+    if not 0 <= p <= 1:
+        raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {p}")
+    return not train or p == 0
+
+
+def _channel_shape(input: Tensor) -> tuple:
+    """The mask shape that drops whole channels (dim 1) of each sample."""
+    return tuple(input.shape[:2]) + (1,) * (input.dim() - 2)
+
+
+def _alpha_drop(input: Tensor, shape, p: float) -> Tensor:
+    """Alpha dropout with a keep mask of ``shape``: dropped values go to SELU's negative
+    saturation, then an affine map restores the mean and variance."""
+    alpha_prime = -1.7580993408473766  # -selu_scale * selu_alpha
+    keep = _keep_mask(shape, p, input.dtype)
+    a = (1 - p + p * alpha_prime**2 * (1 - p)) ** -0.5
+    b = -a * alpha_prime * p
+    return (input * keep + alpha_prime * (1 - keep)) * a + b
+
+
 @_composite
 def dropout(input: Tensor, p: float = 0.5, train: bool = True) -> Tensor:
     """Zero each element with probability ``p`` and scale the rest by ``1 / (1 - p)``
     when ``train``."""
-    if not 0 <= p <= 1:
-        raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {p}")
-    if not train or p == 0:
+    if _kept_whole(p, train):
         return input
     if p == 1:
         return input * 0
@@ -299,42 +319,26 @@ def dropout(input: Tensor, p: float = 0.5, train: bool = True) -> Tensor:
 @_composite
 def feature_dropout(input: Tensor, p: float = 0.5, train: bool = True) -> Tensor:
     """Dropout of whole channels (dim 1) of each sample."""
-    if not 0 <= p <= 1:
-        raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {p}")
-    if not train or p == 0:
+    if _kept_whole(p, train):
         return input
-    shape = tuple(input.shape[:2]) + (1,) * (input.dim() - 2)
-    return input * _keep_mask(shape, p, input.dtype) / (1 - p)
+    return input * _keep_mask(_channel_shape(input), p, input.dtype) / (1 - p)
 
 
 @_composite
 def alpha_dropout(input: Tensor, p: float = 0.5, train: bool = True) -> Tensor:
     """Dropout that keeps the mean and variance of SELU activations."""
-    if not 0 <= p <= 1:
-        raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {p}")
-    if not train or p == 0:
+    if _kept_whole(p, train):
         return input
-    alpha_prime = -1.7580993408473766  # -selu_scale * selu_alpha
-    keep = _keep_mask(input.shape, p, input.dtype)
-    a = (1 - p + p * alpha_prime**2 * (1 - p)) ** -0.5
-    b = -a * alpha_prime * p
-    return (input * keep + alpha_prime * (1 - keep)) * a + b
+    return _alpha_drop(input, input.shape, p)
 
 
 @defop("feature_alpha_dropout")
 def feature_alpha_dropout(input: Tensor, p: float = 0.5, train: bool = True) -> Tensor:
     """Alpha dropout of whole channels (dim 1): the SELU-preserving variant of
     ``feature_dropout``."""
-    if not 0 <= p <= 1:
-        raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {p}")
-    if not train or p == 0:
+    if _kept_whole(p, train):
         return input
-    alpha_prime = -1.7580993408473766  # -selu_scale * selu_alpha
-    shape = tuple(input.shape[:2]) + (1,) * (input.dim() - 2)
-    keep = _keep_mask(shape, p, input.dtype)
-    a = (1 - p + p * alpha_prime**2 * (1 - p)) ** -0.5
-    b = -a * alpha_prime * p
-    return (input * keep + alpha_prime * (1 - keep)) * a + b
+    return _alpha_drop(input, _channel_shape(input), p)
 
 
 # --------------------------------------------------------------------- embedding

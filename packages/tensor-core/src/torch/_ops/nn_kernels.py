@@ -656,47 +656,36 @@ def _softmax_array(x: np.ndarray, dim: int, log: bool) -> np.ndarray:
     return shifted - np.log(total) if log else exp / total
 
 
-# the complex refusals: PyTorch's kernel over the last dim, or over another ("dim")
-@defop(
-    "softmax",
-    method=True,
-    out=True,
-    refuses_complex={
-        "": kernel_refusal("softmax_lastdim_kernel_impl"),
-        "dim": kernel_refusal("softmax_kernel_impl"),
-    },
-)
+def _softmax_refusals(name: str) -> dict:
+    """PyTorch's complex refusals: its kernel over the last dim, or over another ("dim")."""
+    return {
+        "": kernel_refusal(f"{name}_lastdim_kernel_impl"),
+        "dim": kernel_refusal(f"{name}_kernel_impl"),
+    }
+
+
+def _softmax(input: Tensor, dim: int, dtype, log: bool) -> Tensor:
+    x = input if dtype is None else input.to(dtype)
+    d = x._wrap_dim(dim)
+    if x._dtype._category == 3:
+        name = "log_softmax" if log else "softmax"
+        refuse_complex(name if d == x._np.ndim - 1 else name + ".dim", x._dtype)
+    with np.errstate(all="ignore"):
+        array = _softmax_array(x._np, d, log)
+    result = Tensor._from_array(np.asarray(array, order="C"), x._dtype)
+    return record(LOG_SOFTMAX if log else SOFTMAX, (x,), result, (d,))
+
+
+@defop("softmax", method=True, out=True, refuses_complex=_softmax_refusals("softmax"))
 def softmax(input: Tensor, dim: int, dtype=None) -> Tensor:
     """``exp(x) / sum(exp(x))`` along ``dim``, computed without overflow."""
-    x = input if dtype is None else input.to(dtype)
-    d = x._wrap_dim(dim)
-    if x._dtype._category == 3:
-        refuse_complex("softmax" if d == x._np.ndim - 1 else "softmax.dim", x._dtype)
-    with np.errstate(all="ignore"):
-        array = _softmax_array(x._np, d, log=False)
-    return record(SOFTMAX, (x,), Tensor._from_array(np.asarray(array, order="C"), x._dtype), (d,))
+    return _softmax(input, dim, dtype, False)
 
 
-@defop(
-    "log_softmax",
-    method=True,
-    out=True,
-    refuses_complex={
-        "": kernel_refusal("log_softmax_lastdim_kernel_impl"),
-        "dim": kernel_refusal("log_softmax_kernel_impl"),
-    },
-)
+@defop("log_softmax", method=True, out=True, refuses_complex=_softmax_refusals("log_softmax"))
 def log_softmax(input: Tensor, dim: int, dtype=None) -> Tensor:
     """``log(softmax(x))`` along ``dim``, computed stably."""
-    x = input if dtype is None else input.to(dtype)
-    d = x._wrap_dim(dim)
-    if x._dtype._category == 3:
-        refuse_complex("log_softmax" if d == x._np.ndim - 1 else "log_softmax.dim", x._dtype)
-    with np.errstate(all="ignore"):
-        array = _softmax_array(x._np, d, log=True)
-    return record(
-        LOG_SOFTMAX, (x,), Tensor._from_array(np.asarray(array, order="C"), x._dtype), (d,)
-    )
+    return _softmax(input, dim, dtype, True)
 
 
 SOFTMAX = _register("softmax", softmax, "softmax(Tensor self, int dim) -> Tensor", saved=("dim",))
