@@ -17,6 +17,7 @@ import math
 import numpy as np
 
 from .. import _dtype
+from .._interface import ops
 from .._tensor import Tensor
 from ._dispatch import defop, kernel_refusal, record, refuse_complex
 from .nn_functional import _composite
@@ -38,6 +39,14 @@ def _t():
     return torch
 
 
+def _nn_composite(function):
+    """Register a composite that torch-nn's ``nn.functional`` reaches through the
+    registry (PyTorch has no ``torch.<name>`` of it)."""
+    function = _composite(function, public=False)
+    ops.lookup(function.__name__).extra["binding"] = "torch.nn.functional (torch-nn)"
+    return function
+
+
 def _bounds(in_size: int, out_size: int):
     """The [start, end) windows adaptive pooling uses along one dim."""
     starts = [math.floor(i * in_size / out_size) for i in range(out_size)]
@@ -52,7 +61,7 @@ def _output_size(output_size, spatial, nd):
     return tuple(s if s is not None else spatial[i] for i, s in enumerate(sizes))
 
 
-@_composite(public=False)
+@_nn_composite
 def adaptive_avg_pool(input: Tensor, output_size, nd: int = 2) -> Tensor:
     """Average pooling to a fixed ``output_size``: output cell i averages input cells
     floor(i * I / O) to ceil((i + 1) * I / O)."""
@@ -89,7 +98,7 @@ def adaptive_avg_pool(input: Tensor, output_size, nd: int = 2) -> Tensor:
     return result
 
 
-@_composite(public=False)
+@_nn_composite
 def adaptive_max_pool(input: Tensor, output_size, return_indices: bool = False, nd: int = 2):
     """Max pooling to a fixed ``output_size`` (windows as in ``adaptive_avg_pool``);
     with ``return_indices``, also each maximum's flat position in its input plane."""
@@ -177,7 +186,7 @@ def _cubic(t: np.ndarray):
     return far(t + 1), near(t), near(1 - t), far(2 - t)
 
 
-@_composite(public=False)
+@_nn_composite
 def interpolate(
     input: Tensor,
     size=None,
