@@ -135,3 +135,39 @@ def test_grad_mode_state_is_the_switches_state():
     finally:
         state.enabled = previous
     assert torch.is_grad_enabled()
+
+
+def test_set_result_history_refuses_integer_results():
+    node = _Node()
+    assert tensors.set_result_history(torch.zeros(3, dtype=torch.int64), node) is False
+    x = torch.zeros(3)
+    assert tensors.set_result_history(x, node) is None
+    assert tensors.grad_fn(x) is node and tensors.requires_grad(x)
+    base = torch.zeros(4)
+    assert tensors.set_result_history(base[1:], node) is base
+
+
+def test_history_of_an_input():
+    assert tensors.history(1.5) is False
+    assert tensors.history(torch.zeros(2)) is False  # does not require grad
+    leaf = torch.zeros(4, requires_grad=True)
+    assert tensors.history(leaf) is None
+    node = _Node()
+    x = torch.zeros(4)
+    tensors.set_history(x, node)
+    assert tensors.history(x) is node
+    base = torch.zeros(4)
+    view = base[1:]
+    tensors.set_history(view, node)
+    assert tensors.history(view) is node
+    base.add_(1)  # written in place since the view's node was made
+    assert tensors.history(view) is tensors.STALE_VIEW
+
+
+def test_saved_result_shares_a_counter():
+    x = torch.arange(3.0)
+    array, dtype, counter, version = tensors.saved_result(x)
+    assert array is tensors.array(x) and dtype is torch.float32 and version == 0
+    assert tensors.version_counter(x) is counter  # made now, shared from now on
+    tensors.bump_version(x)
+    assert counter[0] == 1 == x._version

@@ -15,22 +15,24 @@ from torch._interface import tensors as _tensors
 from . import _anomaly
 from ._derivatives.arrays import NoArrayFormError
 from ._hooks import _leaves, leaf_meta
+
+# the interface's tensor fields come bound once, from _nodes
 from ._nodes import (
     AccumulateGrad,
-    _add_into,
-    _adds_in_place,
+    _array,
+    _bump_version,
+    _dtype_of,
     _existing_accumulator,
+    _from_array,
     _in_layout_of,
+    _in_place_target,
+    _requires_grad,
     edge,
 )
 
 __all__ = ["run_backward"]
 
 _Tensor = torch.Tensor
-_array = _tensors.array
-_dtype_of = _tensors.dtype_of
-_requires_grad = _tensors.requires_grad
-_from_array = _tensors.from_array
 _on_device_of = _tensors.on_device_of
 _grad_mode = _tensors.grad_mode()
 _anomaly_state = _anomaly.state
@@ -332,19 +334,10 @@ _ARRAY_DTYPES = frozenset((torch.float32, torch.float64))
 #: from_numpy_dtype: complex32 shares complex64's NumPy dtype there)
 _DTYPES = {
     np.dtype(t.np_dtype): t
-    for t in (
-        torch.bool,
-        torch.uint8,
-        torch.int8,
-        torch.int16,
-        torch.int32,
-        torch.int64,
-        torch.float16,
-        torch.bfloat16,
-        torch.float32,
-        torch.float64,
-        torch.complex64,
-        torch.complex128,
+    for t in map(
+        torch.__dict__.get,
+        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 "
+        "complex128".split(),
     )
 }
 _getrefcount = sys.getrefcount
@@ -369,16 +362,16 @@ def _root_arrays(tensors, grad_tensors) -> list:
     if len(tensors) == 1 and grad_tensors[0] is None:
         tensor = tensors[0]
         if (
-            _requires_grad(tensor)
-            and type(tensor) is _Tensor
+            type(tensor) is _Tensor
+            and _requires_grad(tensor)
             and _dtype_of(tensor) in _ARRAY_DTYPES
-            and _array(tensor).size == 1
         ):
             array = _array(tensor)
-            grad = np.empty(array.shape, array.dtype)
-            grad.fill(1)
-            node, nr = edge(tensor)
-            return [(node, nr, grad)]
+            if array.size == 1:
+                grad = np.empty(array.shape, array.dtype)
+                grad.fill(1)
+                node, nr = edge(tensor)
+                return [(node, nr, grad)]
     roots = _root_grads(tensors, grad_tensors)
     return [
         (
@@ -568,7 +561,10 @@ def _accumulate(node, grad) -> None:
     previous = leaf.grad
     if previous is None:  # the engine's own array (see _FREE_REFS): no copy
         leaf.grad = _from_array(_on_device_of(leaf, _in_layout_of(_array(leaf), grad)), dtype)
-    elif _adds_in_place(previous, grad):  # as PyTorch: accumulated in place
-        _add_into(previous, grad)
     else:
+        into = _in_place_target(previous, grad)
+        if into is not None:  # as PyTorch: accumulated in place (a write: a new version)
+            np.add(into, grad, out=into)
+            _bump_version(previous)
+            return
         leaf.grad = previous + _from_array(_on_device_of(leaf, grad), dtype)

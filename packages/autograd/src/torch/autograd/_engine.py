@@ -15,7 +15,21 @@ from ._backward import _backward_on_arrays, run_backward
 from ._derivatives import DERIVATIVES
 from ._derivatives._entry import input_meta
 from ._hooks import HookDict, add_hook, leaf_meta
-from ._nodes import AccumulateGrad, Node, _node_class, _pack_saved, edge
+
+# the interface's tensor fields come bound once, from _nodes
+from ._nodes import (
+    AccumulateGrad,
+    Node,
+    _array,
+    _grad_fn,
+    _node_class,
+    _pack_saved,
+    _requires_grad,
+    _set_history,
+    _version_counter,
+    _view_base,
+    edge,
+)
 from ._view_history import (
     _MULTI_VIEW_NODES,
     _mark_multi_view,
@@ -29,15 +43,10 @@ from ._view_history import (
 __all__ = ["Engine", "Node", "AccumulateGrad", "run_backward"]
 
 _Tensor = torch.Tensor
-_array = _tensors.array
-_dtype_of = _tensors.dtype_of
-_requires_grad = _tensors.requires_grad
-_grad_fn = _tensors.grad_fn
-_view_base = _tensors.view_base
-_version_counter = _tensors.version_counter
-_shared_version_counter = _tensors.shared_version_counter
-_saved_fields = _tensors.saved_fields
-_set_history = _tensors.set_history
+# the result's array and version counter (shared with the node from now on), not the
+# result itself: no reference cycle between a result and its node
+_saved_result = _tensors.saved_result
+_set_result_history = _tensors.set_result_history
 _anomaly_state = _anomaly.state
 _hooks_open = _saved_hooks._open  # how many saved_tensors_hooks blocks are open
 
@@ -76,15 +85,6 @@ def _unsaved_to_meta(inputs, which) -> tuple:
     return tuple([x if i in which else input_meta(x) for i, x in enumerate(inputs)])
 
 
-def _saved_result(output) -> tuple:
-    # the result's array and version counter (made now if it has none yet: the result and
-    # the node must share it), not the result (no reference cycle with its node)
-    array, dtype, counter = _saved_fields(output)
-    if counter is None:
-        counter = _shared_version_counter(output)
-    return (array, dtype, counter, counter[0])
-
-
 class Engine(GradEngine):
     """torch-autograd's implementation of core's grad-engine hook."""
 
@@ -120,9 +120,6 @@ class Engine(GradEngine):
         if type(output) is tuple:  # an op with several outputs (linalg.svd, qr, eig)
             self._record_multi(recipe, inputs, output, saved)
             return
-        dtype = _dtype_of(output)
-        if not (dtype.is_floating_point or dtype.is_complex):
-            return  # integer and bool results never require grad (x.long(), x.bool())
         cls, which, check_inputs, drops, reads, saves_output = recipe
         count = len(inputs)
         if count == 2:
@@ -133,7 +130,10 @@ class Engine(GradEngine):
             edges = tuple([edge(x) for x in inputs])
         source = inputs[0]
         if drops is not None:
-            inputs = _unsaved_to_meta(inputs, drops)
+            if not drops and count == 1 and type(source) is _Tensor:  # input_meta, inline
+                inputs = (_array(source).shape,)
+            else:
+                inputs = _unsaved_to_meta(inputs, drops)
         if check_inputs:
             versions = _input_versions(inputs, which)
         elif reads is not None:
@@ -141,9 +141,15 @@ class Engine(GradEngine):
         else:
             versions = ()
         node = cls(inputs, saved, edges, versions, _saved_result(output) if saves_output else None)
+        # the history, unless the result's dtype never requires grad (integer and bool
+        # results: x.long(), x.round() of an integer tensor); checked in the same call
+        # (such results are rare: the node made for nothing costs less than a check first)
+        base = _set_result_history(output, node)
+        if base is False:
+            return
         if _anomaly_state.enabled:
             _anomaly.attach_trace(node)
-        if _set_history(output, node) is not None:  # a view
+        if base is not None:  # a view
             if cls.__name__ in _MULTI_VIEW_NODES:
                 _mark_multi_view(output, cls.__name__, saved[-1])
             elif _multi_views and _multi_view_of(source) is not None:

@@ -27,7 +27,8 @@ _dtype_of = _tensors.dtype_of
 _requires_grad = _tensors.requires_grad
 _grad_fn = _tensors.grad_fn
 _view_base = _tensors.view_base
-_view_version = _tensors.view_version
+_history = _tensors.history  # of an input: one call where three getters would do
+_STALE_VIEW = _tensors.STALE_VIEW
 _version_counter = _tensors.version_counter
 _set_requires_grad = _tensors.set_requires_grad
 _set_version_counter = _tensors.set_version_counter
@@ -51,6 +52,9 @@ _MODIFIED_HINT = (
 )
 
 _NO_EDGE = (None, 0)
+#: makes a formula's namedtuple of saved arguments from the recorded tuple (what
+#: ``_make`` does, without its Python frame: backward builds one per node)
+_new_tuple = tuple.__new__
 
 
 class _Extra:
@@ -178,7 +182,7 @@ class Node(_NodeBase):
             self._check_versions()
         saved, derivative = self._saved, self._derivative
         if self._saved_type is not None:
-            saved = self._saved_type._make(saved)
+            saved = _new_tuple(self._saved_type, saved)
         if derivative.variadic:
             formula = derivative.formulas[0]
             return tuple(
@@ -213,7 +217,7 @@ class Node(_NodeBase):
                 self._check_versions()
         saved, edges, formulas = self._saved, self.next_functions, self._array_formulas
         if self._saved_type is not None:
-            saved = self._saved_type._make(saved)
+            saved = _new_tuple(self._saved_type, saved)
         if out is not None:
             if out[2][0] != out[3]:
                 self._check_versions()
@@ -239,22 +243,21 @@ class Node(_NodeBase):
     def _saved_output(self):
         """The saved result as a Tensor sharing its memory and version counter, made
         afresh so that the node never references a tensor that references it back."""
-        if type(self._out) is _saved_hooks.Packed:
-            return _saved_hooks.unpack(self._out)
-        array, dtype, counter, _ = self._out
-        result = _wrap(array, dtype)
-        _set_version_counter(result, counter)
-        return result
+        return _rebuilt(self._out)
 
-    def _check_versions(self) -> None:
+    def _check_input_versions(self) -> None:
         inputs = self._inputs
         for index, expected in self._versions:
             x = inputs[index]
             counter = _version_counter(x)
             current = 0 if counter is None else counter[0]
             if current != expected:
-                fn = x.grad_fn
-                raise RuntimeError(_modified_message(x.type(), x.shape, fn, current, expected))
+                raise RuntimeError(
+                    _modified_message(x.type(), x.shape, x.grad_fn, current, expected)
+                )
+
+    def _check_versions(self) -> None:
+        self._check_input_versions()
         out = self._out
         if type(out) is tuple:
             current, expected = out[2][0], out[3]
@@ -300,7 +303,7 @@ class MultiOutputNode(Node):
         grads = list(grads)
         saved = self._saved
         if self._saved_type is not None:
-            saved = self._saved_type._make(saved)
+            saved = _new_tuple(self._saved_type, saved)
         return tuple(
             None if edge[0] is None else formula(grads, inputs, saved, outputs)
             for formula, edge in zip(self._derivative.formulas, self.next_functions)
@@ -309,33 +312,27 @@ class MultiOutputNode(Node):
     __call__ = apply
 
     def _saved_outputs(self) -> tuple:
-        result = []
-        for out in self._out:
-            if type(out) is _saved_hooks.Packed:
-                result.append(_saved_hooks.unpack(out))
-                continue
-            array, dtype, counter, _ = out
-            tensor = _wrap(array, dtype)
-            _set_version_counter(tensor, counter)
-            result.append(tensor)
-        return tuple(result)
+        return tuple([_rebuilt(out) for out in self._out])
 
     def _check_versions(self) -> None:
-        inputs = self._inputs
-        for index, expected in self._versions:
-            x = inputs[index]
-            counter = _version_counter(x)
-            current = 0 if counter is None else counter[0]
-            if current != expected:
-                raise RuntimeError(
-                    _modified_message(x.type(), x.shape, x.grad_fn, current, expected)
-                )
+        self._check_input_versions()
         for out in self._out:
             if type(out) is tuple and out[2][0] != out[3]:
                 result = _wrap(out[0], out[1])
                 raise RuntimeError(
                     _modified_message(result.type(), result.shape, self, out[2][0], out[3])
                 )
+
+
+def _rebuilt(out):
+    """A saved result (``(array, dtype, version counter, version)``, or packed by
+    saved-tensor hooks) as a Tensor sharing its memory and version counter."""
+    if type(out) is _saved_hooks.Packed:
+        return _saved_hooks.unpack(out)
+    array, dtype, counter, _ = out
+    result = _wrap(array, dtype)
+    _set_version_counter(result, counter)
+    return result
 
 
 def _pack_saved(node, output) -> None:
@@ -410,8 +407,14 @@ class AccumulateGrad(_NodeBase):
                 array = _empty_in_layout_of(_array(leaf))
                 np.copyto(array, _array(grad))
                 leaf.grad = _from_array(_tensors.on_device_of(leaf, array), _dtype_of(grad))
-        elif not create_graph and type(grad) is _Tensor and _adds_in_place(previous, _array(grad)):
-            _add_into(previous, _array(grad))
+        elif not create_graph and type(grad) is _Tensor:
+            array = _array(grad)
+            into = _in_place_target(previous, array)
+            if into is not None:  # a write: its version moves on, as after any in-place op
+                np.add(into, array, out=into)
+                _bump_version(previous)
+            else:
+                leaf.grad = previous + grad
         else:
             leaf.grad = previous + grad
 
@@ -445,27 +448,21 @@ def _in_layout_of(like: np.ndarray, grad: np.ndarray) -> np.ndarray:
     return out
 
 
-def _adds_in_place(previous, array) -> bool:
-    """Whether a gradient ``array`` can be added into ``previous`` (a leaf's ``.grad``) in
-    place: a plain dense tensor of the same shape and dtype (as in PyTorch, also one that
-    an earlier ``create_graph`` backward left in a graph)."""
+def _in_place_target(previous, array):
+    """The array of ``previous`` (a leaf's ``.grad``) when a gradient ``array`` can be added
+    into it in place: a plain dense tensor of the same shape and dtype (as in PyTorch, also
+    one that an earlier ``create_graph`` backward left in a graph); else None."""
     if type(previous) is not _Tensor:
-        return False
+        return None
     into = _array(previous)
-    return (
+    if (
         into.shape == array.shape
         and into.dtype == array.dtype
         and (into.flags.c_contiguous or _dense(into))
         and into.flags.writeable
-    )
-
-
-def _add_into(previous, array) -> None:
-    """Add ``array`` into the leaf gradient ``previous`` in place (a write: its version
-    moves on, as after any in-place op)."""
-    into = _array(previous)
-    np.add(into, array, out=into)
-    _bump_version(previous)
+    ):
+        return into
+    return None
 
 
 def _dense(array: np.ndarray) -> bool:
@@ -530,10 +527,10 @@ def _node_class(op_name: str, saved_names=None) -> type:
 
 def edge(x):
     """The edge of the graph that a tensor argument contributes: (node, output index)."""
-    if not isinstance(x, _Tensor) or not _requires_grad(x):
+    fn = _history(x)
+    if fn is False:
         return _NO_EDGE
-    fn = _grad_fn(x)
-    if _view_base(x) is not None and _view_version(x) != _version_counter(x)[0]:
+    if fn is _STALE_VIEW:
         # its base was written in place since its node was made (rare: imported here, as
         # _view_history builds on this module)
         from ._view_history import _refresh_view

@@ -11,12 +11,16 @@ from torch._interface import ops
 from torch._interface import tensors as _tensors
 
 from . import _anomaly
-from ._nodes import _node_class, _NodeBase, edge
+from ._nodes import (  # with the interface's tensor fields, bound once there
+    _grad_fn,
+    _node_class,
+    _NodeBase,
+    _requires_grad,
+    _set_history,
+    _view_base,
+    edge,
+)
 
-_requires_grad = _tensors.requires_grad
-_grad_fn = _tensors.grad_fn
-_view_base = _tensors.view_base
-_set_history = _tensors.set_history
 _anomaly_state = _anomaly.state
 
 

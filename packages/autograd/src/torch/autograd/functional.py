@@ -306,16 +306,7 @@ def vhp(func, inputs, v=None, create_graph=False, strict=False):
         >>> vhp(lambda x: (x ** 3).sum(), torch.tensor([1.0, 2.0]), torch.ones(2))
         (tensor(9.), tensor([ 6., 12.]))
     """
-    inputs_tuple, inputs = _as_tuple(inputs, "inputs", "vhp")
-    inputs = _prepare(inputs, create_graph)
-    vs = _vectors(v, inputs, "input to the user-provided function is", "vhp")
-    out = _scalar_output(func, inputs, "vhp")
-    with torch.enable_grad():
-        first = _grads((out,), inputs, (torch.ones_like(out),), True, strict, "vhp")
-    result = _grads(first, inputs, vs, create_graph, strict, "vhp")
-    result = _finish(result, create_graph)
-    (out,) = _finish((out,), create_graph)
-    return out, result if inputs_tuple else result[0]
+    return _hessian_product(func, inputs, v, create_graph, strict, "vhp")
 
 
 def hvp(func, inputs, v=None, create_graph=False, strict=False):
@@ -338,15 +329,23 @@ def hvp(func, inputs, v=None, create_graph=False, strict=False):
         >>> hvp(lambda x: (x ** 3).sum(), torch.tensor([1.0, 2.0]), torch.ones(2))
         (tensor(9.), tensor([ 6., 12.]))
     """
-    inputs_tuple, inputs = _as_tuple(inputs, "inputs", "hvp")
+    return _hessian_product(func, inputs, v, create_graph, strict, "hvp")
+
+
+def _hessian_product(func, inputs, v, create_graph, strict, name):
+    """:func:`vhp` (``v^T H``: the gradient of the gradient along ``v``) or :func:`hvp`
+    (``H v``: through double backward, the gradient of ``grad . u`` at ``u`` along ``v``)."""
+    inputs_tuple, inputs = _as_tuple(inputs, "inputs", name)
     inputs = _prepare(inputs, create_graph)
-    vs = _vectors(v, inputs, "input to the user-provided function is", "hvp")
-    out = _scalar_output(func, inputs, "hvp")
+    vs = _vectors(v, inputs, "input to the user-provided function is", name)
+    out = _scalar_output(func, inputs, name)
     with torch.enable_grad():
-        first = _grads((out,), inputs, (torch.ones_like(out),), True, strict, "hvp")
-        dummies = tuple(torch.zeros_like(x).requires_grad_() for x in inputs)
-        second = _grads(first, inputs, dummies, True, strict, "hvp")
-    result = _grads(second, dummies, vs, create_graph, False, "hvp")
+        grads = _grads((out,), inputs, (torch.ones_like(out),), True, strict, name)
+        wrt = inputs
+        if name == "hvp":
+            wrt = tuple(torch.zeros_like(x).requires_grad_() for x in inputs)
+            grads = _grads(grads, inputs, wrt, True, strict, name)
+    result = _grads(grads, wrt, vs, create_graph, strict and name == "vhp", name)
     result = _finish(result, create_graph)
     (out,) = _finish((out,), create_graph)
     return out, result if inputs_tuple else result[0]

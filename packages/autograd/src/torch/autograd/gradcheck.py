@@ -101,15 +101,15 @@ def _analytical_jacobians(inputs, wanted, outputs) -> list[list[np.ndarray]]:
 
 def _check_gradient_matches(grad, x, index: int) -> None:
     if tuple(grad.shape) != tuple(x.shape):
-        raise GradcheckError(
-            f"Gradient for input {index} has shape {list(grad.shape)}, but the input has "
-            f"shape {list(x.shape)}"
+        problem = f"has shape {list(grad.shape)}, but the input has shape {list(x.shape)}"
+    elif grad.is_complex() != x.is_complex():
+        problem = (
+            f"has dtype {grad.dtype}, but the input has dtype {x.dtype}: a gradient is "
+            "complex exactly when its input is"
         )
-    if grad.is_complex() != x.is_complex():
-        raise GradcheckError(
-            f"Gradient for input {index} has dtype {grad.dtype}, but the input has dtype "
-            f"{x.dtype}: a gradient is complex exactly when its input is"
-        )
+    else:
+        return
+    raise GradcheckError(f"Gradient for input {index} {problem}")
 
 
 def _warn_single_precision(inputs, wanted) -> None:

@@ -33,9 +33,13 @@ __all__ = [
     "version_counter",
     "version",
     "saved_fields",
+    "history",
+    "STALE_VIEW",
+    "saved_result",
     "wrap",
     "from_array",
     "set_history",
+    "set_result_history",
     "set_requires_grad",
     "set_version_counter",
     "shared_version_counter",
@@ -80,6 +84,32 @@ version_counter = attrgetter("_version_")
 #: :func:`set_version_counter` (without keeping the tensor, which references its node).
 saved_fields = attrgetter("_np", "_dtype", "_version_")
 
+#: what :func:`history` returns for a view whose base was written in place since its node
+#: was made: the engine makes the view's node anew
+STALE_VIEW = object()
+
+
+def history(t):
+    """What an engine reads of each input ``t`` of an op it records, in one call (the
+    hottest path of recording): ``False`` when ``t`` is not a tensor that requires grad;
+    else its node (:func:`grad_fn`: ``None`` for a leaf), or :data:`STALE_VIEW` for a view
+    whose node is older than its base's last in-place write."""
+    if not isinstance(t, Tensor) or not t._requires_grad:
+        return False
+    if t._base is not None and t._view_version != t._version_[0]:
+        return STALE_VIEW
+    return t._grad_fn
+
+
+def saved_result(t: Tensor) -> tuple:
+    """``(array, dtype, version counter, version)`` of ``t``, its counter made now if it has
+    none (:func:`shared_version_counter`): what an engine keeps of a result its formulas
+    read, to rebuild it later without keeping ``t`` (which references its node)."""
+    counter = t._version_
+    if counter is None:
+        counter = t._version_ = [0]
+    return (t._np, t._dtype, counter, counter[0])
+
 
 def version(t: Tensor) -> int:
     """How many in-place writes ``t``'s memory has had (``t._version``)."""
@@ -116,6 +146,20 @@ def set_history(t: Tensor, node) -> Tensor | None:
     return base
 
 
+def set_result_history(t: Tensor, node):
+    """:func:`set_history` for the result of an op being recorded, in the same call as the
+    check of its dtype: a result of an integer or bool dtype (which never requires grad)
+    is left alone and ``False`` returned; otherwise :func:`view_base` of ``t``."""
+    if t._dtype._category < 2:
+        return False
+    t._grad_fn = node
+    t._requires_grad = True
+    base = t._base
+    if base is not None:
+        t._view_version = t._version_[0]
+    return base
+
+
 def set_requires_grad(t: Tensor, flag: bool) -> None:
     """Set ``t.requires_grad`` without the leaf and dtype checks of the public setter
     (for an engine wiring outputs into its graph)."""
@@ -137,9 +181,9 @@ def shared_version_counter(t: Tensor) -> list:
     return counter
 
 
-def bump_version(t: Tensor) -> None:
-    """Record an in-place write into ``t`` (after writing into :func:`array` of it)."""
-    t._bump_version()
+#: ``bump_version(t)``: record an in-place write into ``t`` (after writing into
+#: :func:`array` of it). The method itself: one call, not a function calling it.
+bump_version = Tensor._bump_version
 
 
 def mark_view_current(t: Tensor) -> None:

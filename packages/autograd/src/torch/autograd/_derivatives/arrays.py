@@ -14,6 +14,8 @@ a fourth argument for ops whose entry has ``saves_output``).
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from torch._interface import array_kernels
@@ -238,18 +240,13 @@ def _expanded(grad, shape: tuple, dims, keepdim: bool):
 
 
 def _sum(grad, inputs, saved):
-    dims, keepdim = saved.dim, saved.keepdim
-    return _expanded(grad, _shape_of(inputs[0]), dims, keepdim)
+    return _expanded(grad, _shape_of(inputs[0]), saved.dim, saved.keepdim)
 
 
 def _mean(grad, inputs, saved):
-    dims, keepdim = saved.dim, saved.keepdim
     shape = _shape_of(inputs[0])
-    count = 1
-    for d in dims:
-        count *= shape[d]
     # the Tensor formula divides the expanded gradient: the same value in every position
-    return _expanded(grad, shape, dims, keepdim) / count
+    return _sum(grad, inputs, saved) / math.prod([shape[d] for d in saved.dim])
 
 
 def _shape_of(x) -> tuple:

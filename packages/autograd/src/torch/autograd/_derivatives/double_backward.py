@@ -15,7 +15,7 @@ from torch._interface import ops
 
 from ..function import Function
 
-__all__ = ["ConvInputGrad", "ConvWeightGrad", "AvgPoolGrad", "MaxPoolGrad"]
+__all__ = ["ConvGrad", "AvgPoolGrad", "MaxPoolGrad"]
 
 
 def _convolve(x, weight, geometry):
@@ -24,39 +24,26 @@ def _convolve(x, weight, geometry):
     return torch.convolution(x, weight, None, stride, padding, dilation, groups)
 
 
-class ConvInputGrad(Function):
-    """``grad_input`` of a convolution: linear in ``grad`` and in ``weight``."""
+class ConvGrad(Function):
+    """A gradient of a convolution: with respect to its input (``which="input"``, linear in
+    ``grad`` and in ``weight``) or its weight (``which="weight"``, linear in ``x`` and in
+    ``grad``; ``weight`` only gives the shape)."""
 
     @staticmethod
-    def forward(ctx, grad, x, weight, geometry):
+    def forward(ctx, grad, x, weight, geometry, which):
         ctx.save_for_backward(grad, x, weight)
-        ctx.geometry = geometry
-        return ops["_conv_backward"].function(grad, x, weight, *geometry, "input")
+        ctx.geometry, ctx.which = geometry, which
+        return ops["_conv_backward"].function(grad, x, weight, *geometry, which)
 
     @staticmethod
-    def backward(ctx, grad_grad_input):
+    def backward(ctx, grad_grad):
         grad, x, weight = ctx.saved_tensors
-        d_grad = _convolve(grad_grad_input, weight, ctx.geometry)
-        d_weight = ConvWeightGrad.apply(grad_grad_input, grad, weight, ctx.geometry)
-        return d_grad, None, d_weight, None
-
-
-class ConvWeightGrad(Function):
-    """``grad_weight`` of a convolution: linear in its input ``x`` and in ``grad``
-    (``weight`` only gives the shape)."""
-
-    @staticmethod
-    def forward(ctx, x, grad, weight, geometry):
-        ctx.save_for_backward(x, grad, weight)
-        ctx.geometry = geometry
-        return ops["_conv_backward"].function(grad, x, weight, *geometry, "weight")
-
-    @staticmethod
-    def backward(ctx, grad_grad_weight):
-        x, grad, weight = ctx.saved_tensors
-        d_x = ConvInputGrad.apply(grad, x, grad_grad_weight, ctx.geometry)
-        d_grad = _convolve(x, grad_grad_weight, ctx.geometry)
-        return d_x, d_grad, None, None
+        geometry = ctx.geometry
+        if ctx.which == "input":  # of grad and weight
+            d_weight = ConvGrad.apply(grad, grad_grad, weight, geometry, "weight")
+            return _convolve(grad_grad, weight, geometry), None, d_weight, None, None
+        d_x = ConvGrad.apply(grad, x, grad_grad, geometry, "input")  # of grad and x
+        return _convolve(x, grad_grad, geometry), d_x, None, None, None
 
 
 class AvgPoolGrad(Function):

@@ -24,10 +24,8 @@ def _geometry(saved) -> tuple:
 def _conv(which):
     def formula(grad, inputs, saved):
         x, weight, _ = inputs
-        if torch.is_grad_enabled() and which != "bias":
-            if which == "input":
-                return _recorded().ConvInputGrad.apply(grad, x, weight, _geometry(saved))
-            return _recorded().ConvWeightGrad.apply(x, grad, weight, _geometry(saved))
+        if torch.is_grad_enabled() and which != "bias":  # double backward: recorded
+            return _recorded().ConvGrad.apply(grad, x, weight, _geometry(saved), which)
         return ops["_conv_backward"].function(grad, x, weight, *_geometry(saved), which)
 
     return formula
@@ -44,7 +42,7 @@ def _conv_transpose_input(grad, inputs, saved):
 def _conv_transpose_weight(grad, inputs, saved):
     x, weight, _ = inputs
     if torch.is_grad_enabled():
-        return _recorded().ConvWeightGrad.apply(grad, x, weight, _geometry(saved))
+        return _recorded().ConvGrad.apply(x, grad, weight, _geometry(saved), "weight")
     return ops["_conv_backward"].function(x, grad, weight, *_geometry(saved), "weight")
 
 

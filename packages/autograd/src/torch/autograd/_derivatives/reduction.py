@@ -25,15 +25,12 @@ def _kept(tensor, input_shape, dims, keepdim):
 
 
 def _sum(grad, inputs, saved):
-    dims, keepdim = saved.dim, saved.keepdim
-    return _restore_dims(grad, shape_of(inputs[0]), dims, keepdim)
+    return _restore_dims(grad, shape_of(inputs[0]), saved.dim, saved.keepdim)
 
 
 def _mean(grad, inputs, saved):
-    dims, keepdim = saved.dim, saved.keepdim
     shape = shape_of(inputs[0])
-    count = math.prod(shape[d] for d in dims)
-    return _restore_dims(grad, shape, dims, keepdim) / count
+    return _sum(grad, inputs, saved) / math.prod([shape[d] for d in saved.dim])
 
 
 def _prod(grad, inputs, saved):
