@@ -34,6 +34,7 @@ __all__ = ["run_backward"]
 
 _Tensor = torch.Tensor
 _on_device_of = _tensors.on_device_of
+_saved_fields = _tensors.saved_fields
 _grad_mode = _tensors.grad_mode()
 _anomaly_state = _anomaly.state
 
@@ -361,17 +362,14 @@ def _root_arrays(tensors, grad_tensors) -> list:
     here as an array), given gradients as checked by ``_root_grads``."""
     if len(tensors) == 1 and grad_tensors[0] is None:
         tensor = tensors[0]
-        if (
-            type(tensor) is _Tensor
-            and _requires_grad(tensor)
-            and _dtype_of(tensor) in _ARRAY_DTYPES
-        ):
-            array = _array(tensor)
-            if array.size == 1:
-                grad = np.empty(array.shape, array.dtype)
-                grad.fill(1)
+        if type(tensor) is _Tensor:
+            array, dtype, _ = _saved_fields(tensor)  # one call for both
+            if dtype in _ARRAY_DTYPES and array.size == 1:
                 node, nr = edge(tensor)
-                return [(node, nr, grad)]
+                if node is not None:  # it requires grad (else _root_grads raises)
+                    grad = np.empty(array.shape, array.dtype)
+                    grad.fill(1)
+                    return [(node, nr, grad)]
     roots = _root_grads(tensors, grad_tensors)
     return [
         (
@@ -542,7 +540,7 @@ def _run_on_arrays(buffers, dependencies, retain_graph, needed=None, targets=Non
 
 def _accumulate(node, grad) -> None:
     """Add a gradient (an array the engine owns, or a Tensor) into the leaf's ``.grad``."""
-    leaf = node.variable
+    leaf = node._variable()  # node.variable, without the property's frame
     if leaf is None:
         return
     meta = _leaves.get(id(leaf))

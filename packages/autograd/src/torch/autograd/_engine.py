@@ -43,6 +43,7 @@ from ._view_history import (
 __all__ = ["Engine", "Node", "AccumulateGrad", "run_backward"]
 
 _Tensor = torch.Tensor
+_new_node = object.__new__
 # the result's array and version counter (shared with the node from now on), not the
 # result itself: no reference cycle between a result and its node
 _saved_result = _tensors.saved_result
@@ -69,9 +70,6 @@ def _input_versions(inputs, which) -> tuple:
 
 def _read_by(reads, edges) -> tuple:
     """The inputs whose values the formulas of the inputs that need a gradient read."""
-    if len(edges) == 2:
-        first = reads[0] if edges[0][0] is not None else ()
-        return first + reads[1] if edges[1][0] is not None else first
     return tuple({i for r, e in zip(reads, edges) if e[0] is not None for i in r})
 
 
@@ -137,10 +135,20 @@ class Engine(GradEngine):
         if check_inputs:
             versions = _input_versions(inputs, which)
         elif reads is not None:
-            versions = _input_versions(inputs, _read_by(reads, edges))
+            if count == 2:  # _read_by, inline for binary ops
+                read = reads[0] if edges[0][0] is not None else ()
+                if edges[1][0] is not None:
+                    read += reads[1]
+            else:
+                read = _read_by(reads, edges)
+            versions = _input_versions(inputs, read)
         else:
             versions = ()
-        node = cls(inputs, saved, edges, versions, _saved_result(output) if saves_output else None)
+        # Node(inputs, saved, edges, versions, out), without the frame of its __init__
+        node = _new_node(cls)
+        node._inputs, node._saved, node.next_functions = inputs, saved, edges
+        node._versions, node._extra = versions, None
+        node._out = _saved_result(output) if saves_output else None
         # the history, unless the result's dtype never requires grad (integer and bool
         # results: x.long(), x.round() of an integer tensor); checked in the same call
         # (such results are rare: the node made for nothing costs less than a check first)

@@ -21,21 +21,16 @@ from ._hooks import HookDict, _leaves, add_hook, leaf_meta
 __all__ = ["Node", "MultiOutputNode", "AccumulateGrad", "edge"]
 
 _Tensor = torch.Tensor
-# core's tensor fields, read and written through its interface (bound once: hot paths)
-_array = _tensors.array
-_dtype_of = _tensors.dtype_of
-_requires_grad = _tensors.requires_grad
-_grad_fn = _tensors.grad_fn
-_view_base = _tensors.view_base
-_history = _tensors.history  # of an input: one call where three getters would do
-_STALE_VIEW = _tensors.STALE_VIEW
-_version_counter = _tensors.version_counter
+# core's tensor fields, read through its interface: bound once, for the hot paths
+# (recording reads what it needs of each input in one ``history`` call)
+_history, _STALE_VIEW = _tensors.history, _tensors.STALE_VIEW
+_array, _dtype_of, _version_counter = _tensors.array, _tensors.dtype_of, _tensors.version_counter
+_requires_grad, _grad_fn, _view_base = _tensors.requires_grad, _tensors.grad_fn, _tensors.view_base
+# ... and written through it
+_set_history, _bump_version = _tensors.set_history, _tensors.bump_version
 _set_requires_grad = _tensors.set_requires_grad
 _set_version_counter = _tensors.set_version_counter
-_set_history = _tensors.set_history
-_bump_version = _tensors.bump_version
-_wrap = _tensors.wrap
-_from_array = _tensors.from_array
+_wrap, _from_array = _tensors.wrap, _tensors.from_array
 _grad_mode = _tensors.grad_mode()
 
 _FREED = (
@@ -155,6 +150,8 @@ class Node(_NodeBase):
     _saved_type = None
 
     def __init__(self, inputs, saved, edges, versions=(), out=None):
+        # NOTE: Engine.record sets these fields itself (no frame for this __init__ on the
+        # hottest path): keep the two in step
         self._inputs = inputs
         self._saved = saved
         self.next_functions = edges

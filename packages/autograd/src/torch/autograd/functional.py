@@ -287,8 +287,8 @@ def _scalar_output(func, inputs, fn_name):
     return outs[0]
 
 
-def vhp(func, inputs, v=None, create_graph=False, strict=False):
-    """The vector-Hessian product ``v^T H`` of a function with a single-element output.
+#: the docstring of :func:`vhp` and :func:`hvp`, which differ in their first lines
+_HESSIAN_PRODUCT_DOC = """{summary}
 
     Args:
         func (callable): takes the tensors of ``inputs``, returns a single-element tensor.
@@ -297,39 +297,24 @@ def vhp(func, inputs, v=None, create_graph=False, strict=False):
         create_graph, strict: as for :func:`vjp`.
 
     Returns:
-        (output, vhp)
+        (output, {name})
 
     Examples::
 
         >>> import torch
-        >>> from torch.autograd.functional import vhp
-        >>> vhp(lambda x: (x ** 3).sum(), torch.tensor([1.0, 2.0]), torch.ones(2))
+        >>> from torch.autograd.functional import {name}
+        >>> {name}(lambda x: (x ** 3).sum(), torch.tensor([1.0, 2.0]), torch.ones(2))
         (tensor(9.), tensor([ 6., 12.]))
     """
-    return _hessian_product(func, inputs, v, create_graph, strict, "vhp")
 
 
-def hvp(func, inputs, v=None, create_graph=False, strict=False):
-    """The Hessian-vector product ``H v`` of a function with a single-element output
-    (through double backward).
+def _hessian_product_function(name: str, summary: str):
+    def function(func, inputs, v=None, create_graph=False, strict=False):
+        return _hessian_product(func, inputs, v, create_graph, strict, name)
 
-    Args:
-        func (callable): takes the tensors of ``inputs``, returns a single-element tensor.
-        inputs (Tensor or tuple of Tensor): the point.
-        v (Tensor or tuple, optional): shaped like ``inputs``. Default: ``None``.
-        create_graph, strict: as for :func:`vjp`.
-
-    Returns:
-        (output, hvp)
-
-    Examples::
-
-        >>> import torch
-        >>> from torch.autograd.functional import hvp
-        >>> hvp(lambda x: (x ** 3).sum(), torch.tensor([1.0, 2.0]), torch.ones(2))
-        (tensor(9.), tensor([ 6., 12.]))
-    """
-    return _hessian_product(func, inputs, v, create_graph, strict, "hvp")
+    function.__name__ = function.__qualname__ = name
+    function.__doc__ = _HESSIAN_PRODUCT_DOC.format(summary=summary, name=name)
+    return function
 
 
 def _hessian_product(func, inputs, v, create_graph, strict, name):
@@ -349,3 +334,13 @@ def _hessian_product(func, inputs, v, create_graph, strict, name):
     result = _finish(result, create_graph)
     (out,) = _finish((out,), create_graph)
     return out, result if inputs_tuple else result[0]
+
+
+vhp = _hessian_product_function(
+    "vhp", "The vector-Hessian product ``v^T H`` of a function with a single-element output."
+)
+hvp = _hessian_product_function(
+    "hvp",
+    "The Hessian-vector product ``H v`` of a function with a single-element output\n"
+    "    (through double backward).",
+)

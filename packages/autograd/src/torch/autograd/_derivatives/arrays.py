@@ -39,7 +39,8 @@ _array = _tensors.array
 def _operand(x, grad):
     """The NumPy array of input ``x`` when it has the gradient's shape and dtype (a
     Python float, or an int a float32 holds exactly, as it is: NumPy treats them as
-    weakly typed, as PyTorch does)."""
+    weakly typed, as PyTorch does). Raises NoArrayFormError otherwise: formulas call it
+    for that check alone where an input only needs the gradient's shape."""
     kind = type(x)
     if kind is float or (kind is int and -_EXACT_INT < x < _EXACT_INT):
         return x
@@ -52,45 +53,39 @@ def _operand(x, grad):
     return array
 
 
-def _same_shape(x, grad) -> None:
-    """Raise unless input ``x`` (a tensor) had the gradient's shape (no broadcasting to
-    undo) and dtype."""
-    _operand(x, grad)
-
-
 def _add_self(grad, inputs, saved):
-    _same_shape(inputs[0], grad)
+    _operand(inputs[0], grad)
     return grad
 
 
 def _add_other(grad, inputs, saved):
     if saved.alpha != 1:
         raise NoArrayFormError
-    _same_shape(inputs[1], grad)
+    _operand(inputs[1], grad)
     return grad
 
 
 def _sub_other(grad, inputs, saved):
     if saved.alpha != 1:
         raise NoArrayFormError
-    _same_shape(inputs[1], grad)
+    _operand(inputs[1], grad)
     return _negative(grad)
 
 
 def _mul_self(grad, inputs, saved):
-    _same_shape(inputs[0], grad)
+    _operand(inputs[0], grad)
     return grad * _operand(inputs[1], grad)
 
 
 def _mul_other(grad, inputs, saved):
-    _same_shape(inputs[1], grad)
+    _operand(inputs[1], grad)
     return grad * _operand(inputs[0], grad)
 
 
 def _div_self(grad, inputs, saved):
     if saved.rounding_mode is not None:
         raise NoArrayFormError  # rounding modes: the Tensor formula
-    _same_shape(inputs[0], grad)
+    _operand(inputs[0], grad)
     return grad / _operand(inputs[1], grad)
 
 
@@ -170,12 +165,12 @@ def _no_array_form(grad, inputs, saved):
 
 
 def _where_self(grad, inputs, saved):
-    _same_shape(inputs[1], grad)
+    _operand(inputs[1], grad)
     return _where(_condition(inputs[0], grad), grad, 0.0)
 
 
 def _where_other(grad, inputs, saved):
-    _same_shape(inputs[2], grad)
+    _operand(inputs[2], grad)
     return _where(_condition(inputs[0], grad), 0.0, grad)
 
 
@@ -240,19 +235,16 @@ def _expanded(grad, shape: tuple, dims, keepdim: bool):
 
 
 def _sum(grad, inputs, saved):
-    return _expanded(grad, _shape_of(inputs[0]), saved.dim, saved.keepdim)
+    shape = inputs[0]
+    if not isinstance(shape, tuple):  # what the node keeps of the dropped input: its shape
+        raise NoArrayFormError
+    return _expanded(grad, shape, saved.dim, saved.keepdim)
 
 
 def _mean(grad, inputs, saved):
-    shape = _shape_of(inputs[0])
+    summed = _sum(grad, inputs, saved)
     # the Tensor formula divides the expanded gradient: the same value in every position
-    return _sum(grad, inputs, saved) / math.prod([shape[d] for d in saved.dim])
-
-
-def _shape_of(x) -> tuple:
-    if isinstance(x, tuple):  # torch.Size: what the node keeps of a dropped input
-        return x
-    raise NoArrayFormError
+    return summed / math.prod([inputs[0][d] for d in saved.dim])
 
 
 def _view(grad, inputs, saved):
