@@ -157,6 +157,17 @@ x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
 xd = torch.tensor([0.5, -1.0, 2.0], dtype=torch.float64, requires_grad=True)
 """
 
+#: the alpha-2 in-place example of PyTorch's autograd notes (test_views_and_inplace.py runs
+#: it too): z is written in place after q and r used it
+ALPHA2 = """
+a = torch.ones(2, requires_grad=True)
+b = torch.full((2,), 2.0, requires_grad=True)
+z = a * b
+q = z * b
+r = z + b
+z.add_(b)
+"""
+
 CASES = {
     # custom functions
     "function_value_and_grad": """
@@ -400,43 +411,19 @@ y = x * 2
 out = (y.data.requires_grad, y.data.is_leaf, y.detach().requires_grad)
 """,
     # the alpha-2 in-place example
-    "alpha2_setup": """
-a = torch.ones(2, requires_grad=True)
-b = torch.full((2,), 2.0, requires_grad=True)
-z = a * b
-q = z * b
-r = z + b
-z.add_(b)
-out = (z, q, r, type(z.grad_fn).__name__)
+    "alpha2_setup": ALPHA2
+    + """out = (z, q, r, type(z.grad_fn).__name__)
 """,
-    "alpha2_z_backward": """
-a = torch.ones(2, requires_grad=True)
-b = torch.full((2,), 2.0, requires_grad=True)
-z = a * b
-q = z * b
-r = z + b
-z.add_(b)
-z.sum().backward()
+    "alpha2_z_backward": ALPHA2
+    + """z.sum().backward()
 out = (a.grad, b.grad)
 """,
-    "alpha2_r_backward": """
-a = torch.ones(2, requires_grad=True)
-b = torch.full((2,), 2.0, requires_grad=True)
-z = a * b
-q = z * b
-r = z + b
-z.add_(b)
-r.sum().backward()
+    "alpha2_r_backward": ALPHA2
+    + """r.sum().backward()
 out = (a.grad, b.grad)
 """,
-    "alpha2_q_backward!": """
-a = torch.ones(2, requires_grad=True)
-b = torch.full((2,), 2.0, requires_grad=True)
-z = a * b
-q = z * b
-r = z + b
-z.add_(b)
-q.sum().backward()
+    "alpha2_q_backward!": ALPHA2
+    + """q.sum().backward()
 """,
     "modified_plain_input!": """
 c = torch.ones(2)

@@ -3,6 +3,7 @@
 import warnings
 
 import pytest
+from make_function import make_function
 
 import torch
 from torch.autograd import anomaly_mode
@@ -28,20 +29,15 @@ def test_nan_reports_the_forward_trace():
 
 
 def test_failing_backward_reports_the_trace_and_reraises():
-    class Broken(torch.autograd.Function):
-        @staticmethod
-        def forward(ctx, x):
-            return x * 1
+    def backward(ctx, grad):
+        raise ValueError("boom")
 
-        @staticmethod
-        def backward(ctx, grad):
-            raise ValueError("boom")
-
+    broken = make_function("Broken", lambda ctx, x: x * 1, backward)
     x = torch.ones(1, requires_grad=True)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         with torch.autograd.set_detect_anomaly(True):
-            y = Broken.apply(x)
+            y = broken.apply(x)
             with pytest.raises(ValueError, match="boom"):
                 y.backward()
     assert any("Error detected in BrokenBackward" in str(w.message) for w in caught)

@@ -4,6 +4,7 @@ import gc
 import weakref
 
 import pytest
+from make_function import make_function
 
 import torch
 from torch.autograd import Function
@@ -20,35 +21,32 @@ class Scale(Function):
         return grad * ctx.factor, None
 
 
-def test_save_for_backward_refuses_non_tensors():
-    class Bad(Function):
-        @staticmethod
-        def forward(ctx, x):
-            ctx.save_for_backward(x, 3)
-            return x
-
-        @staticmethod
-        def backward(ctx, grad):
-            return grad
-
-    with pytest.raises(TypeError, match="argument 1 is of type int"):
-        Bad.apply(torch.ones(2, requires_grad=True))
+def _returns_grad(ctx, grad):
+    return grad
 
 
-def test_mark_dirty_needs_an_input():
-    class Bad(Function):
-        @staticmethod
-        def forward(ctx, x):
-            y = x * 2
-            ctx.mark_dirty(y)
-            return y
+def _saves_an_int(ctx, x):
+    ctx.save_for_backward(x, 3)
+    return x
 
-        @staticmethod
-        def backward(ctx, grad):
-            return grad
 
-    with pytest.raises(RuntimeError, match="mark_dirty only accepts input tensors"):
-        Bad.apply(torch.ones(2, requires_grad=True))
+def _dirties_a_new_tensor(ctx, x):
+    y = x * 2
+    ctx.mark_dirty(y)
+    return y
+
+
+@pytest.mark.parametrize(
+    "forward, error, message",
+    [
+        (_saves_an_int, TypeError, "argument 1 is of type int"),  # save_for_backward
+        (_dirties_a_new_tensor, RuntimeError, "mark_dirty only accepts input tensors"),
+    ],
+)
+def test_ctx_refuses_what_it_cannot_keep(forward, error, message):
+    bad = make_function("Bad", forward, _returns_grad)
+    with pytest.raises(error, match=message):
+        bad.apply(torch.ones(2, requires_grad=True))
 
 
 def test_forward_must_be_implemented():
@@ -105,19 +103,13 @@ def test_graph_without_saved_output_is_freed():
 
 
 def test_retain_graph_allows_second_backward_of_saved_tensors():
-    class Sq(Function):
-        @staticmethod
-        def forward(ctx, x):
-            ctx.save_for_backward(x)
-            return x * x
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x * x
 
-        @staticmethod
-        def backward(ctx, grad):
-            (x,) = ctx.saved_tensors
-            return 2 * x * grad
-
+    square = make_function("Sq", forward, lambda ctx, grad: 2 * ctx.saved_tensors[0] * grad)
     x = torch.tensor([2.0], requires_grad=True)
-    y = Sq.apply(x)
+    y = square.apply(x)
     y.backward(retain_graph=True)
     y.backward()
     assert x.grad.tolist() == [8.0]

@@ -1,5 +1,6 @@
 """Gradients through views, indexing, casts, copies and in-place ops."""
 
+import autograd_cases
 import numpy as np
 import pytest
 
@@ -132,13 +133,10 @@ def test_more_pointwise_gradients():
 
 
 def _alpha2():
-    x = torch.ones(2, requires_grad=True)
-    y = torch.full((2,), 2.0, requires_grad=True)
-    z = x * y
-    q = z * y
-    r = z + y
-    z.add_(y)
-    return x, y, z, q, r
+    """The tensors of the alpha-2 example (the golden snippet's code): a, b, z, q, r."""
+    scope = {"torch": torch}
+    exec(autograd_cases.ALPHA2, scope)
+    return tuple(scope[name] for name in "abzqr")
 
 
 def test_alpha2_example_z_and_r_backward_succeed():

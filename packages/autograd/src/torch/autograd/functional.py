@@ -40,21 +40,26 @@ def _finish(values: tuple, create_graph: bool) -> tuple:
     return values if create_graph else tuple(v.detach() for v in values)
 
 
+def _grad_along(pairs, inputs, create_graph, retain_graph=None) -> tuple:
+    """The gradients w.r.t. ``inputs`` of the outputs of ``(output, vector)`` pairs along
+    their vectors (None for an input they do not use, and for all without pairs)."""
+    if not pairs:
+        return (None,) * len(inputs)
+    return _grad(
+        [o for o, _ in pairs],
+        inputs,
+        [v for _, v in pairs],
+        retain_graph=retain_graph,
+        create_graph=create_graph,
+        allow_unused=True,
+    )
+
+
 def _grads(outputs, inputs, grad_outputs, create_graph, strict, fn_name, output_index=0):
     """Gradients of ``outputs`` w.r.t. ``inputs``, zeros for inputs they do not use
     (``output_index`` names the output in strict mode's error)."""
     pairs = [(o, g) for o, g in zip(outputs, grad_outputs) if o.requires_grad]
-    if not pairs:
-        grads = (None,) * len(inputs)
-    else:
-        grads = _grad(
-            [o for o, _ in pairs],
-            inputs,
-            [g for _, g in pairs],
-            retain_graph=True,
-            create_graph=create_graph,
-            allow_unused=True,
-        )
+    grads = _grad_along(pairs, inputs, create_graph, retain_graph=True)
     result = []
     for i, (g, x) in enumerate(zip(grads, inputs)):
         if g is None:
@@ -160,16 +165,7 @@ def jvp(func, inputs, v=None, create_graph=False, strict=False):
         dummies = tuple(torch.zeros_like(o).requires_grad_() for o in outputs)
         grads = _grads(outputs, inputs, dummies, True, strict, "jvp")
         pairs = [(g, w) for g, w in zip(grads, vs) if g.requires_grad]
-        if pairs:
-            result = _grad(
-                [g for g, _ in pairs],
-                dummies,
-                [w for _, w in pairs],
-                create_graph=create_graph,
-                allow_unused=True,
-            )
-        else:
-            result = (None,) * len(dummies)
+        result = _grad_along(pairs, dummies, create_graph)
     result = tuple(torch.zeros_like(o) if r is None else r for r, o in zip(result, outputs))
     result, outputs = _finish(result, create_graph), _finish(outputs, create_graph)
     return (

@@ -98,30 +98,25 @@ VIEWS = {
     # composite views (torch-core records them as the primitive they are made of) under
     # the node names PyTorch gives them; the gradients are those of the primitive
     **{
-        f"_view_{name}": Derivative(node, (_as_strided,), saved_inputs=())
-        for name, node in (
-            ("select", "SelectBackward0"),
-            ("slice", "SliceBackward0"),
-            ("alias", "AliasBackward0"),
-            ("diagonal", "DiagonalBackward0"),
-            ("unfold", "UnfoldBackward0"),
-            ("unsqueeze", "UnsqueezeBackward0"),
-            ("unbind", "UnbindBackward0"),
-            ("split", "SplitBackward0"),
-            ("split_with_sizes", "SplitWithSizesBackward0"),
+        f"_view_{name}": Derivative(node, (formula,), saved_inputs=())
+        for name, node, formula in (
+            ("select", "SelectBackward0", _as_strided),
+            ("slice", "SliceBackward0", _as_strided),
+            ("alias", "AliasBackward0", _as_strided),
+            ("diagonal", "DiagonalBackward0", _as_strided),
+            ("unfold", "UnfoldBackward0", _as_strided),
+            ("unsqueeze", "UnsqueezeBackward0", _as_strided),
+            ("unbind", "UnbindBackward0", _as_strided),
+            ("split", "SplitBackward0", _as_strided),
+            ("split_with_sizes", "SplitWithSizesBackward0", _as_strided),
+            ("unsqueeze_view", "UnsqueezeBackward0", _view),
+            ("squeeze", "SqueezeBackward0", _view),
+            ("squeeze_dim", "SqueezeBackward1", _view),
+            ("squeeze_dims", "SqueezeBackward2", _view),
+            ("transpose", "TransposeBackward0", _permute),
+            ("t", "TBackward0", _permute),
         )
     },
-    **{
-        f"_view_{name}": Derivative(node, (_view,), saved_inputs=())
-        for name, node in (
-            ("unsqueeze_view", "UnsqueezeBackward0"),
-            ("squeeze", "SqueezeBackward0"),
-            ("squeeze_dim", "SqueezeBackward1"),
-            ("squeeze_dims", "SqueezeBackward2"),
-        )
-    },
-    "_view_transpose": Derivative("TransposeBackward0", (_permute,), saved_inputs=()),
-    "_view_t": Derivative("TBackward0", (_permute,), saved_inputs=()),
     # not ops: the histories of dtype-reinterpreting views rebased by an in-place write
     "_rebased_view_as_real": Derivative(
         "ViewAsRealBackward0", (_rebased_retyped_view,), saved_inputs=()
