@@ -9,6 +9,8 @@ import numpy as np
 
 from . import _dtype
 from ._device import device as _device_cls
+from ._interface.backends import backends, get_backend
+from ._interface.backends import resolve as resolve_device
 from ._layout import contiguous_format, memory_format
 from ._memory_format import (
     contiguous_strides,
@@ -90,9 +92,34 @@ TO_COPY = _register(
 )
 
 
-def _check_device(device) -> None:
-    if device is not None and _device_cls(device).type != "cpu":
-        raise RuntimeError(f"{_NO_CUDA}: device '{device}' is not available")
+def _check_device(device):
+    """``device`` resolved (an indexed non-CPU device), or None for the CPU."""
+    return None if device is None else resolve_device(device)
+
+
+def to_device(input: Tensor, target) -> Tensor:
+    """A copy of ``input`` on ``target`` (a resolved device, None for the CPU), recorded
+    for autograd: the gradient goes back to ``input``'s device."""
+    source = input._device
+    array = input._np
+    if target is None:
+        moved = get_backend(source.type).to_host(array)
+    elif source.type == "cpu":
+        moved = get_backend(target.type).from_host(array, target.index)
+    elif source.type == target.type:
+        moved = get_backend(target.type).to_device(array, target.index)
+    else:
+        host = get_backend(source.type).to_host(array)
+        moved = get_backend(target.type).from_host(host, target.index)
+    return record(TO_DEVICE, (input,), make(moved, input._dtype), (source,))
+
+
+TO_DEVICE = _register(
+    "_to_device",
+    to_device,
+    "_to_device(Tensor self, Device device) -> Tensor",
+    saved=("input_device",),
+)
 
 
 @defop("to", method=True, public=False)
@@ -126,7 +153,11 @@ def to(self: Tensor, *args, **kwargs) -> Tensor:
             copy = arg  # to(dtype, non_blocking, copy) positional form
         else:
             raise TypeError(f"to() received an invalid combination of arguments: {arg!r}")
-    _check_device(device)
+    if device is not None:
+        target = _check_device(device)
+        if target != _check_device(self._device):
+            moved = to_device(self, target)
+            return cast(moved, dtype or self._dtype, False, memory_format)
     return cast(self, dtype or self._dtype, copy, memory_format)
 
 
@@ -194,13 +225,20 @@ for _name, _method in DTYPE_METHODS.items():  # Tensor.float(), Tensor.long(), .
 
 @defop("cpu", method=True, public=False)
 def cpu(self: Tensor, memory_format=None) -> Tensor:
-    """``self`` on the CPU (``self`` itself: it is already there)."""
-    return self
+    """``self`` on the CPU (``self`` itself when it is already there)."""
+    if type(self._np) is np.ndarray:
+        return self
+    return to(self, "cpu", memory_format=memory_format)
 
 
 @defop("cuda", method=True, public=False)
 def cuda(self: Tensor, device=None, non_blocking=False, memory_format=None) -> Tensor:
-    raise AssertionError(_NO_CUDA)
+    """``self`` on a CUDA device (``device``: an index or device, default the current)."""
+    if "cuda" not in backends():
+        raise AssertionError(_NO_CUDA)
+    if device is None or isinstance(device, int):
+        device = _device_cls("cuda", device)
+    return to(self, device, memory_format=memory_format)
 
 
 @defop("clone", method=True)
@@ -310,10 +348,11 @@ def set_(self: Tensor, source=None, storage_offset: int = 0, size=None, stride=N
     return self
 
 
-def _new(self: Tensor, factory, size, dtype, requires_grad, **extra) -> Tensor:
+def _new(self: Tensor, factory, size, dtype, requires_grad, device, **extra) -> Tensor:
     from . import _creation
 
-    result = getattr(_creation, factory)(*size, dtype=dtype or self._dtype, **extra)
+    device = self._device if device is None else device
+    result = getattr(_creation, factory)(*size, dtype=dtype or self._dtype, device=device, **extra)
     if requires_grad:
         result.requires_grad_(True)
     return result
@@ -324,7 +363,6 @@ def new_tensor(self: Tensor, data, dtype=None, device=None, requires_grad=False)
     """A new tensor holding a copy of ``data``, with ``self``'s dtype by default."""
     from ._creation import tensor
 
-    _check_device(device)
     if isinstance(data, Tensor):
         warnings.warn(
             "To copy construct from a tensor, it is recommended to use "
@@ -334,14 +372,14 @@ def new_tensor(self: Tensor, data, dtype=None, device=None, requires_grad=False)
             UserWarning,
             stacklevel=2,
         )
-    return tensor(data, dtype=dtype or self._dtype, requires_grad=requires_grad)
+    device = self._device if device is None else device
+    return tensor(data, dtype=dtype or self._dtype, device=device, requires_grad=requires_grad)
 
 
 @defop("new_empty", method=True, public=False)
 def new_empty(self: Tensor, *size, dtype=None, device=None, requires_grad=False) -> Tensor:
     """An uninitialised tensor of ``size`` with ``self``'s dtype by default."""
-    _check_device(device)
-    return _new(self, "empty", size, dtype, requires_grad)
+    return _new(self, "empty", size, dtype, requires_grad, device)
 
 
 @defop("new_zeros", method=True, public=False)
@@ -355,15 +393,13 @@ def new_zeros(self: Tensor, *size, dtype=None, device=None, requires_grad=False)
         tensor([[0, 0],
                 [0, 0]], dtype=torch.int16)
     """
-    _check_device(device)
-    return _new(self, "zeros", size, dtype, requires_grad)
+    return _new(self, "zeros", size, dtype, requires_grad, device)
 
 
 @defop("new_ones", method=True, public=False)
 def new_ones(self: Tensor, *size, dtype=None, device=None, requires_grad=False) -> Tensor:
     """Ones of ``size`` with ``self``'s dtype by default."""
-    _check_device(device)
-    return _new(self, "ones", size, dtype, requires_grad)
+    return _new(self, "ones", size, dtype, requires_grad, device)
 
 
 @defop("new_full", method=True, public=False)
@@ -373,5 +409,7 @@ def new_full(
     """``size`` filled with ``fill_value``, with ``self``'s dtype by default."""
     from ._creation import full
 
-    _check_device(device)
-    return full(size, fill_value, dtype=dtype or self._dtype, requires_grad=requires_grad)
+    device = self._device if device is None else device
+    return full(
+        size, fill_value, dtype=dtype or self._dtype, device=device, requires_grad=requires_grad
+    )

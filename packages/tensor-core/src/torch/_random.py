@@ -379,8 +379,12 @@ def _default_random_range(dtype) -> int:
 # ------------------------------------------------------------------ tensor makers
 
 
-def _new(array: np.ndarray, dtype, requires_grad: bool) -> Tensor:
+def _new(array: np.ndarray, dtype, requires_grad: bool, device=None) -> Tensor:
     result = Tensor._from_array(array, dtype)
+    if device is not None:
+        from ._interface.backends import place_fresh
+
+        place_fresh(result, device)
     if requires_grad:
         result.requires_grad_(True)
     return result
@@ -392,9 +396,20 @@ def _shape(size, fn: str) -> tuple:
     return _parse_size(size, fn)
 
 
-def _check_cpu(device) -> None:
-    if device is not None and _device_cls(device).type != "cpu":
-        raise RuntimeError(f"device '{device}' is not available: only the CPU backend is built")
+def _check_cpu(device):
+    """The resolved non-CPU device a random factory fills on, or None for the CPU."""
+    from ._interface.backends import resolve
+
+    return None if device is None else resolve(device)
+
+
+def _device_gen(generator, device):
+    """``generator``, or the default generator of ``device`` (a resolved device or None)."""
+    if generator is not None or device is None:
+        return generator
+    from ._interface.backends import get_backend
+
+    return get_backend(device.type).default_generator(device.index)
 
 
 @defop("rand")
@@ -409,9 +424,10 @@ def rand(*size, generator=None, dtype=None, device=None, requires_grad=False) ->
         tensor([[0.4963, 0.7682],
                 [0.0885, 0.1320]])
     """
-    _check_cpu(device)
+    device = _check_cpu(device)
+    generator = _device_gen(generator, device)
     dtype = dtype or _dtype.get_default_dtype()
-    return _new(uniform_array(_shape(size, "rand"), dtype, generator), dtype, requires_grad)
+    return _new(uniform_array(_shape(size, "rand"), dtype, generator), dtype, requires_grad, device)
 
 
 @defop("randn")
@@ -425,9 +441,10 @@ def randn(*size, generator=None, dtype=None, device=None, requires_grad=False) -
         >>> torch.randn(3)
         tensor([ 1.5410, -0.2934, -2.1788])
     """
-    _check_cpu(device)
+    device = _check_cpu(device)
+    generator = _device_gen(generator, device)
     dtype = dtype or _dtype.get_default_dtype()
-    return _new(normal_array(_shape(size, "randn"), dtype, generator), dtype, requires_grad)
+    return _new(normal_array(_shape(size, "randn"), dtype, generator), dtype, requires_grad, device)
 
 
 @defop("randint")
@@ -443,7 +460,8 @@ def randint(
         >>> torch.randint(0, 10, (5,))
         tensor([4, 9, 3, 0, 3])
     """
-    _check_cpu(device)
+    device = _check_cpu(device)
+    generator = _device_gen(generator, device)
     if size is None:
         if high is None or not isinstance(high, (tuple, list)):
             raise TypeError("randint() missing required argument 'size'")
@@ -452,7 +470,7 @@ def randint(
         low, high = 0, low
     dtype = dtype or _dtype.int64
     array = integer_array(_shape((size,), "randint"), int(low), int(high), dtype, generator)
-    return _new(array, dtype, requires_grad)
+    return _new(array, dtype, requires_grad, device)
 
 
 @defop("randperm")
@@ -466,12 +484,16 @@ def randperm(n: int, *, generator=None, dtype=None, device=None, requires_grad=F
         >>> torch.randperm(5)
         tensor([4, 0, 1, 3, 2])
     """
-    _check_cpu(device)
+    device = _check_cpu(device)
+    generator = _device_gen(generator, device)
     if n < 0:
         raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
     dtype = dtype or _dtype.int64
     return _new(
-        _gen(generator)._engine.randperm(int(n)).astype(dtype.np_dtype), dtype, requires_grad
+        _gen(generator)._engine.randperm(int(n)).astype(dtype.np_dtype),
+        dtype,
+        requires_grad,
+        device,
     )
 
 
@@ -593,30 +615,53 @@ def _uniform24(gen: Generator, n: int) -> np.ndarray:
     return (gen._u32(n) & np.uint64(0xFFFFFF)).astype(np.float32) * np.float32(2.0**-24)
 
 
-def _empty_like(input: Tensor, dtype, memory_format=None) -> Tensor:
+def _empty_like(input: Tensor, dtype, memory_format=None, device=None) -> Tensor:
     """An uninitialised tensor laid out as ``input`` (PyTorch's ``preserve_format``): the
     ``*_like`` functions fill it in place, so a transposed ``input`` gives numbers in
     memory order, as in PyTorch."""
     from ._creation import empty_like
 
-    return empty_like(input, dtype=dtype, memory_format=memory_format)
+    return empty_like(input, dtype=dtype, device=device, memory_format=memory_format)
+
+
+def _like_generator(generator, result: Tensor):
+    """``generator``, or the default generator of ``result``'s device."""
+    if generator is not None or type(result._np) is np.ndarray:
+        return generator
+    return _device_gen(None, _check_cpu(result._device))
 
 
 @defop("rand_like")
 def rand_like(
-    input: Tensor, *, dtype=None, requires_grad=False, generator=None, memory_format=None
+    input: Tensor,
+    *,
+    dtype=None,
+    layout=None,
+    device=None,
+    requires_grad=False,
+    generator=None,
+    memory_format=None,
 ) -> Tensor:
     """Uniform random numbers on [0, 1) in the shape (and layout) of ``input``."""
-    result = uniform_(_empty_like(input, dtype, memory_format), generator=generator)
+    result = _empty_like(input, dtype, memory_format, device)
+    result = uniform_(result, generator=_like_generator(generator, result))
     return result.requires_grad_(True) if requires_grad else result
 
 
 @defop("randn_like")
 def randn_like(
-    input: Tensor, *, dtype=None, requires_grad=False, generator=None, memory_format=None
+    input: Tensor,
+    *,
+    dtype=None,
+    layout=None,
+    device=None,
+    requires_grad=False,
+    generator=None,
+    memory_format=None,
 ) -> Tensor:
     """Standard normal random numbers in the shape (and layout) of ``input``."""
-    result = normal_(_empty_like(input, dtype, memory_format), generator=generator)
+    result = _empty_like(input, dtype, memory_format, device)
+    result = normal_(result, generator=_like_generator(generator, result))
     return result.requires_grad_(True) if requires_grad else result
 
 
@@ -627,6 +672,8 @@ def randint_like(
     high=None,
     *,
     dtype=None,
+    layout=None,
+    device=None,
     requires_grad=False,
     generator=None,
     memory_format=None,
@@ -634,9 +681,8 @@ def randint_like(
     """Random integers on [``low``, ``high``) in the shape (and layout) of ``input``."""
     if high is None:
         low, high = 0, low
-    result = random_(
-        _empty_like(input, dtype, memory_format), int(low), int(high), generator=generator
-    )
+    result = _empty_like(input, dtype, memory_format, device)
+    result = random_(result, int(low), int(high), generator=_like_generator(generator, result))
     return result.requires_grad_(True) if requires_grad else result
 
 
