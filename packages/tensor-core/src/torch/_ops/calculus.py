@@ -12,6 +12,7 @@ import torch
 from .. import _dtype
 from .._tensor import Tensor
 from ._dispatch import defop
+from .pointwise_composites import _as_float
 
 __all__ = [
     "diff",
@@ -21,16 +22,6 @@ __all__ = [
     "trapz",
     "cumulative_trapezoid",
 ]
-
-
-def _legacy(d) -> str:
-    return d._legacy[:-6]
-
-
-def _as_float(t: Tensor) -> Tensor:
-    if t._dtype.is_floating_point or t._dtype.is_complex:
-        return t
-    return t.to(_dtype.get_default_dtype())
 
 
 # ----------------------------------------------------------------- differences

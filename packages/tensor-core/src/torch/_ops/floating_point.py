@@ -17,6 +17,7 @@ from .._tensor import Tensor
 from ._dispatch import defop, record, register_op
 from .complex_views import _complex_parts_check, complex
 from .gather_scatter import _inplace
+from .pointwise import _legacy_name as _legacy
 
 __all__ = [
     "frexp",
@@ -25,10 +26,6 @@ __all__ = [
     "heaviside",
     "polar",
 ]
-
-
-def _legacy(d) -> str:
-    return d._legacy[:-6]
 
 
 @defop("frexp", method=True, out=True)

@@ -22,7 +22,8 @@ from .._return_types import _structseq
 from .._tensor import Tensor
 from . import decompositions as _dec
 from ._dispatch import defop
-from .lu import _lu_numpy, linalg_lu, lu_factor, lu_factor_ex
+from .lu import _int32, _lu_numpy, linalg_lu, lu_factor, lu_factor_ex
+from .pointwise import _legacy_name as _legacy
 from .products import multi_dot, vecdot
 
 __all__ = [
@@ -40,14 +41,6 @@ __all__ = [
     "matrix_exp",
     "triangular_solve",
 ]
-
-
-def _legacy(d) -> str:
-    return d._legacy[:-6]
-
-
-def _int32(array) -> Tensor:
-    return Tensor._from_array(np.asarray(array, dtype=np.int32, order="C"), _dtype.int32)
 
 
 # ---------------------------------------------------------------- legacy spellings

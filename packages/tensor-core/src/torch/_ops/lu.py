@@ -22,10 +22,6 @@ from ._dispatch import defop
 __all__ = ["lu", "lu_solve", "lu_unpack"]
 
 
-def _legacy(d) -> str:
-    return d._legacy[:-6]
-
-
 def _int32(array) -> Tensor:
     return Tensor._from_array(np.asarray(array, dtype=np.int32, order="C"), _dtype.int32)
 

@@ -10,12 +10,9 @@ import torch
 from .._tensor import Tensor
 from ._dispatch import defop
 from .gather_scatter import _inplace
+from .pointwise import _legacy_name as _legacy
 
 __all__ = ["frobenius_norm", "nuclear_norm", "rms_norm", "dist", "renorm"]
-
-
-def _legacy(d) -> str:
-    return d._legacy[:-6]
 
 
 @defop("frobenius_norm")

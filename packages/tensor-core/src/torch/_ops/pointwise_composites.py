@@ -17,6 +17,7 @@ from .._tensor import Tensor
 from ._dispatch import check_tensor, defop, kernel_refusal, result_type
 from .gather_scatter import _inplace as _write_inplace
 from .pointwise import INPLACE, abs, exp, log, mul, pow, sign, sub
+from .pointwise import _legacy_name as _legacy
 from .ternary import _inplace, clamp, where
 from .unary_math import log1p
 
@@ -459,10 +460,6 @@ def _as_float(t: Tensor) -> Tensor:
     if t._dtype.is_floating_point or t._dtype.is_complex:
         return t
     return t.to(_dtype.get_default_dtype())
-
-
-def _legacy(d) -> str:
-    return d._legacy[:-6]
 
 
 def _integer_pair(name: str, input: Tensor, other: Tensor, kernel) -> Tensor:

@@ -8,15 +8,13 @@ from __future__ import annotations
 
 import warnings
 
-import numpy as np
-
 import torch
 
-from .. import _dtype
 from .._tensor import Tensor
 from ._dispatch import defop
 from .gather_scatter import _inplace
 from .linalg import _combine, addbmm, addmm, addmv, baddbmm
+from .pointwise import _legacy_name as _legacy
 
 __all__ = [
     "vdot",
@@ -25,14 +23,6 @@ __all__ = [
     "ger",
     "chain_matmul",
 ]
-
-
-def _legacy(d) -> str:
-    return d._legacy[:-6]
-
-
-def _int32(array) -> Tensor:
-    return Tensor._from_array(np.asarray(array, dtype=np.int32, order="C"), _dtype.int32)
 
 
 # ------------------------------------------------------------------------- products

@@ -14,14 +14,11 @@ import torch
 from .._tensor import Tensor
 from ._dispatch import defop, record, register_op
 from .gather_scatter import _inplace
+from .pointwise import _legacy_name as _legacy
 
 __all__ = [
     "logcumsumexp",
 ]
-
-
-def _legacy(d) -> str:
-    return d._legacy[:-6]
 
 
 # ---------------------------------------------------------- log-add-exp of complex numbers

@@ -15,6 +15,8 @@ from .. import _dtype, _return_types
 from .._interface import OpDef
 from .._tensor import Tensor
 from ._dispatch import defop, record, refuse_complex
+from .pointwise import _legacy_name as _legacy
+from .pointwise_composites import _as_float
 
 __all__ = [
     "cov",
@@ -24,16 +26,6 @@ __all__ = [
     "quantile",
     "nanquantile",
 ]
-
-
-def _legacy(d) -> str:
-    return d._legacy[:-6]
-
-
-def _as_float(t: Tensor) -> Tensor:
-    if t._dtype.is_floating_point or t._dtype.is_complex:
-        return t
-    return t.to(_dtype.get_default_dtype())
 
 
 # -------------------------------------------------------------- covariance
