@@ -121,3 +121,14 @@ def path_digests(label: str, dtype: str) -> list:
 
 def path_labels() -> list:
     return [*cases_optim.PATHS, *cases_optim.PATHS_SPARSE, *cases_optim.PATHS_LBFGS]
+
+
+def record_key(label: str, dtype: str, mode: str) -> str:
+    """The key of a trajectory in golden/paths.json. The native kernels take PyTorch's
+    square roots (MKL's VML) when the ``mkl`` wheel is installed and correctly rounded
+    ones otherwise, so each flavour has its own record."""
+    from torch._interface import optim as native_optim
+
+    if mode == "native" and not native_optim.sqrt_is_pytorchs():
+        mode = "native_exact_sqrt"
+    return f"{label}/{dtype}/{mode}"

@@ -4,7 +4,9 @@ digests of the parameters after each step and of the final state.
 
 Run from the repository root, once per core build: ``python
 packages/optim/tests/record_paths.py`` (native core) and ``TORCH_NATIVE=0 python
-packages/optim/tests/record_paths.py`` (pure core: recorded under ``pure_core``).
+packages/optim/tests/record_paths.py`` (pure core: recorded under ``pure_core``), and
+with ``TORCH_OPTIM_VML=0`` (or without the ``mkl`` wheel) for the native kernels'
+correctly rounded square roots (``native_exact_sqrt``).
 Re-record only for an intended change of the arithmetic.
 """
 
@@ -14,7 +16,14 @@ import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
 
-from optim_testing import GOLDEN, IMPLEMENTATIONS, implementation, path_digests, path_labels  # noqa: E402
+from optim_testing import (  # noqa: E402
+    GOLDEN,
+    IMPLEMENTATIONS,
+    implementation,
+    path_digests,
+    path_labels,
+    record_key,
+)
 
 from torch._interface import optim as native_optim  # noqa: E402
 
@@ -28,7 +37,7 @@ def main() -> None:
         with implementation("reference" if mode == "pure_core" else mode):
             for label in path_labels():
                 for dtype in ("float32", "float64"):
-                    record[f"{label}/{dtype}/{mode}"] = path_digests(label, dtype)
+                    record[record_key(label, dtype, mode)] = path_digests(label, dtype)
     path.write_text(json.dumps(record, indent=1, sort_keys=True) + "\n")
 
 
