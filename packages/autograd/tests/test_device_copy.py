@@ -4,6 +4,7 @@ through ``.to()`` to the device each input lives on."""
 from __future__ import annotations
 
 import pytest
+
 import torch
 from torch.testing._twin_backend import twin_device
 

@@ -9,6 +9,7 @@ import io
 
 import numpy as np
 import pytest
+
 import torch
 from torch import _dispatcher
 from torch._interface import backends
