@@ -13,16 +13,8 @@ from . import _pickling, functional, grad, init, parallel, utils  # noqa: F401
 from ._version import __version__
 from .modules import *  # noqa: F403
 from .modules import __all__ as _modules_all
-from .modules.module import (
-    register_module_backward_hook,
-    register_module_buffer_registration_hook,
-    register_module_forward_hook,
-    register_module_forward_pre_hook,
-    register_module_full_backward_hook,
-    register_module_full_backward_pre_hook,
-    register_module_module_registration_hook,
-    register_module_parameter_registration_hook,
-)
+from .modules.module import *  # noqa: F403  (the global hook registrations)
+from .modules.module import __all__ as _module_all
 from .parallel import DataParallel
 from .parameter import Buffer, Parameter, UninitializedBuffer, UninitializedParameter
 
@@ -40,13 +32,7 @@ __all__ = [
     "parallel",
     "utils",
     "DataParallel",
-    "register_module_forward_pre_hook",
-    "register_module_forward_hook",
-    "register_module_backward_hook",
-    "register_module_full_backward_pre_hook",
-    "register_module_full_backward_hook",
-    "register_module_buffer_registration_hook",
-    "register_module_module_registration_hook",
-    "register_module_parameter_registration_hook",
+    # the global hook registrations, in the order module.py lists them
+    *(name for name in _module_all if name.startswith("register_module_")),
     "__version__",
 ] + _modules_all

@@ -154,27 +154,28 @@ def check_output_sizes(input, sizes, nd: int) -> None:
         )
 
 
+def _rank_error(what: str, spatial, got: str, form: str, letter: str) -> ValueError:
+    """PyTorch's error for a ``size`` or ``scale_factor`` of the wrong length."""
+    return ValueError(
+        f"Input and {what} must have the same number of spatial dimensions, but got input "
+        f"with spatial dimensions of {list(spatial)} and {got}. Please provide input tensor "
+        f"in (N, C, d1, d2, ...,dK) format and {form} in ({letter}1, {letter}2, "
+        f"...,{letter}K) format."
+    )
+
+
 def interpolate_sizes(input, size, scale_factor, nd: int, mode: str):
     """The output sizes an ``interpolate`` call asks for (None when neither ``size`` nor
     ``scale_factor`` is given: core explains), with PyTorch's checks of both forms."""
     spatial = tuple(input.shape[-nd:])
     if size is not None and scale_factor is None:
         if isinstance(size, (tuple, list)) and len(size) != nd:
-            raise ValueError(
-                "Input and output must have the same number of spatial dimensions, but got "
-                f"input with spatial dimensions of {list(spatial)} and output size of "
-                f"{list(size)}. Please provide input tensor in (N, C, d1, d2, ...,dK) format "
-                "and output size in (o1, o2, ...,oK) format."
-            )
+            raise _rank_error("output", spatial, f"output size of {list(size)}", "output size", "o")
         sizes = ints(size, nd)
     elif scale_factor is not None and size is None:
         if isinstance(scale_factor, (tuple, list)) and len(scale_factor) != nd:
-            raise ValueError(
-                "Input and scale_factor must have the same number of spatial dimensions, but "
-                f"got input with spatial dimensions of {list(spatial)} and scale_factor of "
-                f"shape {list(scale_factor)}. Please provide input tensor in (N, C, d1, d2, "
-                "...,dK) format and scale_factor in (s1, s2, ...,sK) format."
-            )
+            got = f"scale_factor of shape {list(scale_factor)}"
+            raise _rank_error("scale_factor", spatial, got, "scale_factor", "s")
         scales = ints(scale_factor, nd)
         if not all(math.isfinite(float(s)) for s in scales):
             raise RuntimeError(

@@ -38,6 +38,17 @@ def _uniform_bias(bias, fan_in: int) -> None:
     init.uniform_(bias, -bound, bound)
 
 
+def _add_weight_and_bias(module, weight_shape: tuple, bias: bool, dtype) -> None:
+    """Register ``weight`` of ``weight_shape`` and ``bias`` (one per output feature, or
+    None), then draw them with the module's ``reset_parameters``."""
+    module.weight = Parameter(torch.empty(weight_shape, dtype=dtype))
+    if bias:
+        module.bias = Parameter(torch.empty(weight_shape[0], dtype=dtype))
+    else:
+        module.register_parameter("bias", None)
+    module.reset_parameters()
+
+
 class Linear(Module):
     """``y = x W^T + b``.
 
@@ -72,12 +83,7 @@ class Linear(Module):
         super().__init__()
         self.in_features = in_features
         self.out_features = out_features
-        self.weight = Parameter(torch.empty((out_features, in_features), dtype=dtype))
-        if bias:
-            self.bias = Parameter(torch.empty(out_features, dtype=dtype))
-        else:
-            self.register_parameter("bias", None)
-        self.reset_parameters()
+        _add_weight_and_bias(self, (out_features, in_features), bias, dtype)
 
     def reset_parameters(self) -> None:
         """Draw the initial weight and bias."""
@@ -129,14 +135,7 @@ class Bilinear(Module):
         self.in1_features = in1_features
         self.in2_features = in2_features
         self.out_features = out_features
-        self.weight = Parameter(
-            torch.empty((out_features, in1_features, in2_features), dtype=dtype)
-        )
-        if bias:
-            self.bias = Parameter(torch.empty(out_features, dtype=dtype))
-        else:
-            self.register_parameter("bias", None)
-        self.reset_parameters()
+        _add_weight_and_bias(self, (out_features, in1_features, in2_features), bias, dtype)
 
     def reset_parameters(self) -> None:
         """Draw weight and bias from U(-1/sqrt(in1_features), 1/sqrt(in1_features))."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 import torch
 
 from .. import functional as F  # noqa: N812
+from ._hook_removal import remove_reparametrization
 
 __all__ = ["SpectralNorm", "spectral_norm", "remove_spectral_norm"]
 
@@ -112,9 +113,4 @@ def spectral_norm(
 
 def remove_spectral_norm(module, name: str = "weight"):
     """Undo :func:`spectral_norm`."""
-    for key, hook in list(module._forward_pre_hooks.items()):
-        if isinstance(hook, SpectralNorm) and hook.name == name:
-            hook.remove(module)
-            del module._forward_pre_hooks[key]
-            return module
-    raise ValueError(f"spectral_norm of '{name}' not found in {module}")
+    return remove_reparametrization(module, SpectralNorm, name, "spectral_norm")

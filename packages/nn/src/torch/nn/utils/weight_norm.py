@@ -6,6 +6,7 @@ from __future__ import annotations
 import warnings
 
 from ..parameter import Parameter
+from ._hook_removal import remove_reparametrization
 
 __all__ = ["WeightNorm", "weight_norm", "remove_weight_norm"]
 
@@ -86,9 +87,4 @@ def weight_norm(module, name: str = "weight", dim: int = 0):
 
 def remove_weight_norm(module, name: str = "weight"):
     """Undo :func:`weight_norm`: ``<name>`` becomes a plain parameter again."""
-    for key, hook in list(module._forward_pre_hooks.items()):
-        if isinstance(hook, WeightNorm) and hook.name == name:
-            hook.remove(module)
-            del module._forward_pre_hooks[key]
-            return module
-    raise ValueError(f"weight_norm of '{name}' not found in {module}")
+    return remove_reparametrization(module, WeightNorm, name, "weight_norm")
