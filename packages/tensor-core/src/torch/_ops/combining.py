@@ -21,6 +21,7 @@ from .._interface import OpDef
 from .._tensor import Tensor, _is_grad_recording
 from ._dispatch import defop, kernel_refusal, record
 from .gather_scatter import _inplace
+from .sorting import _SORT_REFUSES_COMPLEX, _long
 
 __all__ = [
     "repeat_interleave",
@@ -49,10 +50,6 @@ __all__ = [
     "flipud",
     "msort",
 ]
-
-
-def _long(array) -> Tensor:
-    return Tensor._from_array(np.asarray(array, dtype=np.int64, order="C"), _dtype.int64)
 
 
 def _legacy(d) -> str:
@@ -577,12 +574,7 @@ def flipud(input: Tensor) -> Tensor:
     return torch.flip(input, (0,))
 
 
-@defop(
-    "msort",
-    method=True,
-    out=True,
-    refuses_complex=(RuntimeError, " Sort does not support complex dtypes on CPU"),
-)
+@defop("msort", method=True, out=True, refuses_complex=_SORT_REFUSES_COMPLEX)
 def msort(input: Tensor) -> Tensor:
     """``input`` sorted along dim 0 (values only)."""
     return torch.sort(input, 0).values

@@ -184,18 +184,23 @@ def mv(input: Tensor, vec: Tensor) -> Tensor:
     return matmul(input, vec)
 
 
+def _check_dot_operands(input: Tensor, other: Tensor) -> None:
+    """dot's and vdot's checks: two 1-D tensors of one dtype."""
+    if input._np.ndim != 1 or other._np.ndim != 1:
+        raise RuntimeError(
+            f"1D tensors expected, but got {input._np.ndim}D and {other._np.ndim}D tensors"
+        )
+    if input._dtype is not other._dtype:
+        raise RuntimeError(
+            "dot : expected both vectors to have same dtype, but found "
+            f"{input._dtype._legacy[:-6]} and {other._dtype._legacy[:-6]}"
+        )
+
+
 @defop("dot", method=True, out=True)
 def dot(input: Tensor, tensor: Tensor) -> Tensor:
     """The dot product of two 1-D tensors of the same size."""
-    if input._np.ndim != 1 or tensor._np.ndim != 1:
-        raise RuntimeError(
-            f"1D tensors expected, but got {input._np.ndim}D and {tensor._np.ndim}D tensors"
-        )
-    if input._dtype is not tensor._dtype:
-        raise RuntimeError(
-            "dot : expected both vectors to have same dtype, but found "
-            f"{input._dtype._legacy[:-6]} and {tensor._dtype._legacy[:-6]}"
-        )
+    _check_dot_operands(input, tensor)
     if input._np.shape != tensor._np.shape:
         raise RuntimeError(
             f"inconsistent tensor size, expected tensor [{input._np.shape[0]}] "

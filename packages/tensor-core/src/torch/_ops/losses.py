@@ -15,6 +15,7 @@ derivative. ``torch.ctc_loss`` reduces its per-sample losses.
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -39,10 +40,8 @@ _FLOATS = (_dtype.float32, _dtype.float64)
 _WHERE = "(while checking arguments for ctc_loss_allocate_outputs)"
 
 
-def _register(name, function, signature, differentiable=True, saved=()):
-    return register_op(
-        name, function, signature, "losses", differentiable=differentiable, saved=saved
-    )
+# this family's ops registered under its name
+_register = functools.partial(register_op, family="losses")
 
 
 class CTCSaved:

@@ -11,6 +11,8 @@ composites instead, so higher-order gradients still follow.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from .. import _blas, _dtype, _grad_mode, _native
@@ -23,10 +25,8 @@ _FLOATS = (_dtype.float32, _dtype.float64)
 _grad_state = _grad_mode._state
 
 
-def _register(name, function, signature, differentiable=True, saved=()):
-    return register_op(
-        name, function, signature, "nn_fused", differentiable=differentiable, saved=saved
-    )
+# this family's ops registered under its name
+_register = functools.partial(register_op, family="nn_fused")
 
 
 #: what the class-index losses save for their backward (``shape`` or ``log_probs``, the

@@ -10,6 +10,7 @@ kernel position (a loop over the kernel's few positions, never over data).
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -39,10 +40,8 @@ __all__ = [
 ]
 
 
-def _register(name, function, signature, differentiable=True, saved=()):
-    return register_op(
-        name, function, signature, "nn_kernels", differentiable=differentiable, saved=saved
-    )
+# this family's ops registered under its name
+_register = functools.partial(register_op, family="nn_kernels")
 
 
 #: what a convolution saves for its backward

@@ -13,8 +13,7 @@ import torch
 from .._tensor import Tensor
 from ._dispatch import defop
 from .gather_scatter import _inplace
-from .linalg import _combine, addbmm, addmm, addmv, baddbmm
-from .pointwise import _legacy_name as _legacy
+from .linalg import _check_dot_operands, _combine, addbmm, addmm, addmv, baddbmm
 
 __all__ = [
     "vdot",
@@ -31,15 +30,7 @@ __all__ = [
 @defop("vdot", method=True, out=True)
 def vdot(input: Tensor, other: Tensor) -> Tensor:
     """The dot product of two 1-D tensors, conjugating the first."""
-    if input._np.ndim != 1 or other._np.ndim != 1:
-        raise RuntimeError(
-            f"1D tensors expected, but got {input._np.ndim}D and {other._np.ndim}D tensors"
-        )
-    if input._dtype is not other._dtype:
-        raise RuntimeError(
-            "dot : expected both vectors to have same dtype, but found "
-            f"{_legacy(input._dtype)} and {_legacy(other._dtype)}"
-        )
+    _check_dot_operands(input, other)
     return torch.dot(torch.conj(input), other)
 
 

@@ -58,6 +58,13 @@ __all__ = [
 ]
 
 
+def _refuses_complex(name: str):
+    return (RuntimeError, f"{name}(): does not support complex input")
+
+
+_NANSUM_REFUSES_COMPLEX = (RuntimeError, "nansum on CPU does not support complex inputs")
+
+
 def _register(name, function, signature, differentiable=True, saved=("dim", "keepdim")):
     return register_op(
         name, function, signature, "reduction", differentiable=differentiable, saved=saved
@@ -130,12 +137,7 @@ SUM = _register(
 )
 
 
-@defop(
-    "nansum",
-    method=True,
-    out=True,
-    refuses_complex=(RuntimeError, "nansum on CPU does not support complex inputs"),
-)
+@defop("nansum", method=True, out=True, refuses_complex=_NANSUM_REFUSES_COMPLEX)
 def nansum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
     """Sum treating NaN as zero."""
     mask = np.isnan(input._np) if input._dtype.is_floating_point else None
@@ -172,12 +174,7 @@ MEAN = _register(
 )
 
 
-@defop(
-    "nanmean",
-    method=True,
-    out=True,
-    refuses_complex=(RuntimeError, "nansum on CPU does not support complex inputs"),
-)
+@defop("nanmean", method=True, out=True, refuses_complex=_NANSUM_REFUSES_COMPLEX)
 def nanmean(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
     """Mean over the non-NaN elements."""
     if not (input._dtype.is_floating_point or input._dtype.is_complex):
@@ -309,7 +306,7 @@ SELECT_ALONG = _register(
     method=True,
     refuses_complex={
         "": kernel_refusal("max_all"),
-        "dim": (RuntimeError, "max(): does not support complex input"),
+        "dim": _refuses_complex("max"),
     },
 )
 def max(input: Tensor, dim=None, keepdim: bool = False, *, out=None):  # noqa: A001
@@ -335,7 +332,7 @@ def max(input: Tensor, dim=None, keepdim: bool = False, *, out=None):  # noqa: A
     method=True,
     refuses_complex={
         "": kernel_refusal("min_all"),
-        "dim": (RuntimeError, "min(): does not support complex input"),
+        "dim": _refuses_complex("min"),
     },
 )
 def min(input: Tensor, dim=None, keepdim: bool = False, *, out=None):  # noqa: A001
@@ -369,46 +366,31 @@ def aminmax(input: Tensor, *, dim=None, keepdim: bool = False):
     return amin(input, dims, keepdim), amax(input, dims, keepdim)
 
 
-@defop(
-    "argmax",
-    method=True,
-    out=True,
-    refuses_complex=(RuntimeError, "argmax(): does not support complex input"),
-)
+def _arg_extreme_index(name: str, input: Tensor, dim, keepdim: bool, largest: bool) -> Tensor:
+    """argmax (``largest``) or argmin: the index of the first extreme element."""
+    if input._dtype is _dtype.bool_:
+        raise RuntimeError(f"{name}(): does not support bool input")
+    if dim is None:
+        if input._np.size == 0:
+            raise IndexError(
+                f"{name}(): Expected reduction dim to be specified for input.numel() == 0."
+            )
+        index = _arg_extreme(input._np.reshape(-1), 0, largest)
+        result = np.reshape(index, (1,) * input._np.ndim if keepdim else ())
+        return _wrap(result, _dtype.int64)
+    return _with_indices("max" if largest else "min", input, dim, keepdim, largest=largest).indices
+
+
+@defop("argmax", method=True, out=True, refuses_complex=_refuses_complex("argmax"))
 def argmax(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:
     """Index of the (first) largest element, of the flattened tensor unless ``dim``."""
-    if input._dtype is _dtype.bool_:
-        raise RuntimeError("argmax(): does not support bool input")
-    if dim is None:
-        if input._np.size == 0:
-            raise IndexError(
-                "argmax(): Expected reduction dim to be specified for input.numel() == 0."
-            )
-        index = _arg_extreme(input._np.reshape(-1), 0, True)
-        result = np.reshape(index, (1,) * input._np.ndim if keepdim else ())
-        return _wrap(result, _dtype.int64)
-    return _with_indices("max", input, dim, keepdim, largest=True).indices
+    return _arg_extreme_index("argmax", input, dim, keepdim, largest=True)
 
 
-@defop(
-    "argmin",
-    method=True,
-    out=True,
-    refuses_complex=(RuntimeError, "argmin(): does not support complex input"),
-)
+@defop("argmin", method=True, out=True, refuses_complex=_refuses_complex("argmin"))
 def argmin(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:
     """Index of the (first) smallest element, of the flattened tensor unless ``dim``."""
-    if input._dtype is _dtype.bool_:
-        raise RuntimeError("argmin(): does not support bool input")
-    if dim is None:
-        if input._np.size == 0:
-            raise IndexError(
-                "argmin(): Expected reduction dim to be specified for input.numel() == 0."
-            )
-        index = _arg_extreme(input._np.reshape(-1), 0, False)
-        result = np.reshape(index, (1,) * input._np.ndim if keepdim else ())
-        return _wrap(result, _dtype.int64)
-    return _with_indices("min", input, dim, keepdim, largest=False).indices
+    return _arg_extreme_index("argmin", input, dim, keepdim, largest=False)
 
 
 # ------------------------------------------------------------------ statistics
@@ -551,18 +533,9 @@ def cumprod(input: Tensor, dim: int, *, dtype=None) -> Tensor:
     return record(CUMPROD, (input,), _wrap(array, dtype), (d,))
 
 
-CUMSUM = _register(
-    "cumsum",
-    cumsum,
-    "cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor",
-    saved=("dim",),
-)
-CUMPROD = _register(
-    "cumprod",
-    cumprod,
-    "cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor",
-    saved=("dim",),
-)
+_CUMULATIVE = "{}(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor"
+CUMSUM = _register("cumsum", cumsum, _CUMULATIVE.format("cumsum"), saved=("dim",))
+CUMPROD = _register("cumprod", cumprod, _CUMULATIVE.format("cumprod"), saved=("dim",))
 
 
 def _running_extreme(name, input: Tensor, dim: int, largest: bool):

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from .._tensor import Tensor
@@ -32,10 +34,8 @@ __all__ = [
 ]
 
 
-def _register(name, function, signature, differentiable=True, saved=()):
-    return register_op(
-        name, function, signature, "shape_ops", differentiable=differentiable, saved=saved
-    )
+# this family's ops registered under its name
+_register = functools.partial(register_op, family="shape_ops")
 
 
 _wrap = wrap_array

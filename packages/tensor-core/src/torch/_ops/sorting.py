@@ -28,6 +28,8 @@ __all__ = [
     "isin",
 ]
 
+_SORT_REFUSES_COMPLEX = (RuntimeError, " Sort does not support complex dtypes on CPU")
+
 
 def _long(array) -> Tensor:
     return Tensor._from_array(np.asarray(array, dtype=np.int64, order="C"), _dtype.int64)
@@ -48,12 +50,7 @@ def _order(array: np.ndarray, axis: int, descending: bool) -> np.ndarray:
     return size - 1 - np.flip(order, axis)
 
 
-@defop(
-    "sort",
-    method=True,
-    out=True,
-    refuses_complex=(RuntimeError, " Sort does not support complex dtypes on CPU"),
-)
+@defop("sort", method=True, out=True, refuses_complex=_SORT_REFUSES_COMPLEX)
 def sort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool = False):
     """``(values, indices)`` sorted along ``dim`` (stable).
 
@@ -72,12 +69,7 @@ def sort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool = 
     return _return_types.sort(gather(input, d, indices), indices)
 
 
-@defop(
-    "argsort",
-    method=True,
-    out=True,
-    refuses_complex=(RuntimeError, " Sort does not support complex dtypes on CPU"),
-)
+@defop("argsort", method=True, out=True, refuses_complex=_SORT_REFUSES_COMPLEX)
 def argsort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool = False):
     """The indices that sort ``input`` along ``dim``."""
     return sort(input, dim, descending).indices

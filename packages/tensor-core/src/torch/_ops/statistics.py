@@ -165,11 +165,13 @@ def nanmedian(input: Tensor, dim=None, keepdim: bool = False):
 
 
 _INTERPOLATIONS = ("linear", "lower", "higher", "midpoint", "nearest")
+_NOT_FLOAT = "quantile() input tensor must be either float or double dtype"
+_QUANTILE_REFUSES_COMPLEX = (RuntimeError, _NOT_FLOAT)
 
 
 def _check_quantile(input: Tensor, q, interpolation: str):
     if input._dtype not in (_dtype.float32, _dtype.float64):
-        raise RuntimeError("quantile() input tensor must be either float or double dtype")
+        raise RuntimeError(_NOT_FLOAT)
     if input._np.size == 0:
         raise RuntimeError("quantile() input tensor must be non-empty")
     if isinstance(q, Tensor):
@@ -239,12 +241,7 @@ def _quantile(input, q, dim, keepdim, interpolation, ignore_nan) -> Tensor:
     return out
 
 
-@defop(
-    "quantile",
-    method=True,
-    out=True,
-    refuses_complex=(RuntimeError, "quantile() input tensor must be either float or double dtype"),
-)
+@defop("quantile", method=True, out=True, refuses_complex=_QUANTILE_REFUSES_COMPLEX)
 def quantile(input: Tensor, q, dim=None, keepdim: bool = False, *, interpolation="linear"):
     """The ``q``-th quantiles (a number or a 1-D tensor of levels in [0, 1]) over ``dim``
     (the flattened input by default); a slice containing NaN gives NaN. Several levels
@@ -252,12 +249,7 @@ def quantile(input: Tensor, q, dim=None, keepdim: bool = False, *, interpolation
     return _quantile(input, q, dim, keepdim, interpolation, ignore_nan=False)
 
 
-@defop(
-    "nanquantile",
-    method=True,
-    out=True,
-    refuses_complex=(RuntimeError, "quantile() input tensor must be either float or double dtype"),
-)
+@defop("nanquantile", method=True, out=True, refuses_complex=_QUANTILE_REFUSES_COMPLEX)
 def nanquantile(input: Tensor, q, dim=None, keepdim: bool = False, *, interpolation="linear"):
     """:func:`quantile` ignoring NaNs (a slice of NaNs only gives NaN)."""
     return _quantile(input, q, dim, keepdim, interpolation, ignore_nan=True)

@@ -265,6 +265,14 @@ LERP = _register("lerp", lerp, "lerp(Tensor self, Tensor end, Tensor weight) -> 
 # ------------------------------------------------------------------ addcmul/addcdiv
 
 
+def _addc(op, input, tensor1, tensor2, value, dtype, combine=np.multiply) -> Tensor:
+    """``input + value * tensor1 (combine) tensor2`` in ``dtype``, recorded as ``op``."""
+    a, b, c = operand(input, dtype), operand(tensor1, dtype), operand(tensor2, dtype)
+    array = a + combine(np.asarray(value, dtype=dtype.np_dtype) * b, c)
+    result = Tensor._from_array(np.asarray(array, dtype=dtype.np_dtype), dtype)
+    return record(op, (input, tensor1, tensor2), result, (value,))
+
+
 @defop("addcmul", method=True, inplace=True, out=True)
 def addcmul(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value=1) -> Tensor:
     """``input + value * tensor1 * tensor2``.
@@ -276,23 +284,11 @@ def addcmul(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value=1) -> Tens
         >>> torch.addcmul(torch.ones(2), a, b, value=0.5)
         tensor([2.5000, 5.0000])
     """
-    dtype = result_type(input, tensor1, tensor2)
-    a, b, c = operand(input, dtype), operand(tensor1, dtype), operand(tensor2, dtype)
-    array = a + np.asarray(value, dtype=dtype.np_dtype) * b * c
-    return record(
-        ADDCMUL,
-        (input, tensor1, tensor2),
-        Tensor._from_array(np.asarray(array, dtype=dtype.np_dtype), dtype),
-        (value,),
-    )
+    return _addc(ADDCMUL, input, tensor1, tensor2, value, result_type(input, tensor1, tensor2))
 
 
-ADDCMUL = _register(
-    "addcmul",
-    addcmul,
-    "addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor",
-    saved=("value",),
-)
+_ADDC = "{}(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor"
+ADDCMUL = _register("addcmul", addcmul, _ADDC.format("addcmul"), saved=("value",))
 
 
 @defop("addcdiv", method=True, inplace=True, out=True)
@@ -310,23 +306,11 @@ def addcdiv(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value=1) -> Tens
             "implementation: (input + value * tensor1 / tensor2), for all "
             "dtypes."
         )
-    a, b, c = operand(input, dtype), operand(tensor1, dtype), operand(tensor2, dtype)
     with np.errstate(all="ignore"):
-        array = a + np.asarray(value, dtype=dtype.np_dtype) * b / c
-    return record(
-        ADDCDIV,
-        (input, tensor1, tensor2),
-        Tensor._from_array(np.asarray(array, dtype=dtype.np_dtype), dtype),
-        (value,),
-    )
+        return _addc(ADDCDIV, input, tensor1, tensor2, value, dtype, np.true_divide)
 
 
-ADDCDIV = _register(
-    "addcdiv",
-    addcdiv,
-    "addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor",
-    saved=("value",),
-)
+ADDCDIV = _register("addcdiv", addcdiv, _ADDC.format("addcdiv"), saved=("value",))
 
 # ------------------------------------------- in-place kernels writing into ``self``
 # Each computes what its out-of-place function computes, in the same order of roundings,
