@@ -23,10 +23,10 @@ def hold_until_killed(queue, ready):
 
 
 def test_killed_receiver_releases_its_segments(strategy, no_leaks):
+    tensors = [torch.ones(1000) for _ in range(3)]
     queue, ready = FORK.Queue(), FORK.Queue()
     process = FORK.Process(target=hold_until_killed, args=(queue, ready))
     process.start()
-    tensors = [torch.ones(1000) for _ in range(3)]
     for tensor in tensors:
         queue.put(tensor)
     assert ready.get(timeout=30) == [True] * 3

@@ -233,14 +233,20 @@ def test_timeout(no_leaks):
     start = time.monotonic()
     iterator = iter(DataLoader(Items(8, "slow"), batch_size=2, num_workers=1, timeout=0.5))
     got = [next(iterator).tolist(), next(iterator).tolist()]
-    with pytest.raises(RuntimeError) as info:
-        next(iterator)
+    _next_times_out(iterator, 0.5)
     assert got == [[0, 1], [2, 3]]
-    assert str(info.value) == "DataLoader timed out after 0.5 seconds"
     assert time.monotonic() - start < 4
     # the workers were shut down: the iteration is over
     assert list(iterator) == []
-    del iterator, info
+    del iterator
+
+
+def _next_times_out(iterator, timeout) -> None:
+    # the error is raised here, so that its traceback (which holds the iterator) is gone
+    # when the caller deletes the iterator
+    with pytest.raises(RuntimeError) as info:
+        next(iterator)
+    assert str(info.value) == f"DataLoader timed out after {timeout} seconds"
 
 
 class Stuck(Dataset):
@@ -259,15 +265,13 @@ def test_timeout_raises_at_the_deadline_then_stops_the_workers(no_leaks):
     # workers are gone right after it
     iterator = iter(DataLoader(Stuck(), batch_size=1, num_workers=2, timeout=1))
     start = time.monotonic()
-    with pytest.raises(RuntimeError) as info:
-        next(iterator)
+    _next_times_out(iterator, 1)
     elapsed = time.monotonic() - start
-    assert str(info.value) == "DataLoader timed out after 1 seconds"
     assert 1 <= elapsed < 1.75, elapsed
     workers = [p for p in multiprocessing.active_children() if p.name.startswith("pt_data")]
     assert workers == []
     assert list(iterator) == []
-    del iterator, info
+    del iterator
 
 
 class NumThreads(Dataset):
@@ -334,13 +338,7 @@ def test_workers_exit_when_the_main_process_dies(strategy):
     # the main process is SIGKILLed holding batches, with more in flight: its workers
     # exit and no shared-memory segment of theirs or its is left in /dev/shm
     tag = f"utilsdata{os.getpid()}orphan{strategy[5]}_"
-    result = subprocess.run(
-        [sys.executable, "-c", _ORPHAN_SCRIPT, strategy],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env=_own_tracker_env(TORCH_CORE_SHM_TAG=tag),
-    )
+    result = _run_tagged(_ORPHAN_SCRIPT, strategy, tag)
     assert result.returncode == -signal.SIGKILL, result.stderr
     pids = [int(p) for p in result.stdout.split()]
     assert len(pids) == 2
@@ -433,6 +431,17 @@ def _own_tracker_env(**extra) -> dict:
     return {**env, **extra}
 
 
+def _run_tagged(script: str, arg: str, tag: str) -> subprocess.CompletedProcess:
+    """Run ``script`` with its own tracker, its segments named with ``tag``."""
+    return subprocess.run(
+        [sys.executable, "-c", script, arg],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=_own_tracker_env(TORCH_CORE_SHM_TAG=tag),
+    )
+
+
 def _segments_gone(tag: str, within: float = 5.0) -> bool:
     deadline = time.monotonic() + within
     while any(tag in name for name in os.listdir("/dev/shm")):
@@ -478,13 +487,7 @@ def test_dying_workers_leave_no_named_segments_after_exit(mode):
     # core's tracker until the main process ends (nobody can tell it will never be
     # received); once that happens nothing may be left.
     tag = f"utilsdata{os.getpid()}{mode}_"
-    result = subprocess.run(
-        [sys.executable, "-c", _DYING_WORKER_SCRIPT, mode],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env=_own_tracker_env(TORCH_CORE_SHM_TAG=tag),
-    )
+    result = _run_tagged(_DYING_WORKER_SCRIPT, mode, tag)
     assert "exited unexpectedly" in result.stdout, result.stderr
     assert _segments_gone(tag)
 

@@ -18,9 +18,7 @@ class AccuracyMonitor(Monitor):
     stat_name = "accuracy"
 
     def __init__(self, **kwargs) -> None:
-        kwargs.setdefault("precision", 2)
-        kwargs.setdefault("unit", "%")
-        super().__init__(**kwargs)
+        super().__init__(**{"precision": 2, "unit": "%", **kwargs})
 
     def _get_value(self, iteration, input, target, output, loss) -> float:
         predictions = output.argmax(1)

@@ -20,9 +20,7 @@ class TimeMonitor(Monitor):
     stat_name = "time"
 
     def __init__(self, **kwargs) -> None:
-        kwargs.setdefault("precision", 0)
-        kwargs.setdefault("unit", "ms")
-        super().__init__(**kwargs)
+        super().__init__(**{"precision": 0, "unit": "ms", **kwargs})
         self._last = None
 
     def register(self, trainer) -> None:
