@@ -12,6 +12,7 @@ __all__ = [
     "zeros",
     "counter",
     "check_options",
+    "check_option",
     "options",
     "check_min",
     "check_betas",
@@ -67,13 +68,45 @@ _OPTION_WORDS = {
 
 
 def check_options(**values) -> None:
-    """PyTorch's refusals of bad option values, in the order given: ``betas`` must lie
-    in [0, 1), the others be non-negative."""
+    """PyTorch's refusals of bad option values, in the order given (see
+    :func:`check_option`)."""
     for name, value in values.items():
-        if name == "betas":
-            check_betas(value)
-        else:
-            check_min(_OPTION_WORDS[name], value)
+        check_option(name, value, values)
+
+
+def check_option(name: str, value, values: dict) -> None:
+    """PyTorch's refusal of a bad value of the option ``name``: ``betas`` must lie in
+    [0, 1), ``rho`` in [0, 1], ``etas`` around 1, ``fused`` and ``nesterov`` be allowed
+    by the other ``values``, the rest be non-negative."""
+    check = _SPECIAL_CHECKS.get(name)
+    if check is not None:
+        check(value, values)
+    else:
+        check_min(_OPTION_WORDS[name], value)
+
+
+def _check_rho(rho, values) -> None:
+    if not 0.0 <= rho <= 1.0:
+        raise ValueError(f"Invalid rho value: {rho}")
+
+
+def _check_etas(etas, values) -> None:
+    if not 0.0 < etas[0] < 1.0 < etas[1]:
+        raise ValueError(f"Invalid eta values: {etas[0]}, {etas[1]}")
+
+
+def _check_nesterov(nesterov, values) -> None:
+    if nesterov and (values["momentum"] <= 0 or values["dampening"] != 0):
+        raise ValueError("Nesterov momentum requires a momentum and zero dampening")
+
+
+_SPECIAL_CHECKS = {
+    "betas": lambda betas, values: check_betas(betas),
+    "rho": _check_rho,
+    "etas": _check_etas,
+    "nesterov": _check_nesterov,
+    "fused": lambda fused, values: check_fused(fused, values["foreach"], values["differentiable"]),
+}
 
 
 def options(values: dict, names: str) -> dict:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from torch._interface import optim as native_optim
 
-from ._common import as_float, check_min, check_options, counter, direction, options, zeros
+from ._common import as_float, counter, direction, zeros
 from .optimizer import Optimizer
 
 __all__ = ["Adadelta"]
@@ -34,28 +34,11 @@ class Adadelta(Optimizer):
         tensor([0.2929])
     """
 
-    def __init__(
-        self,
-        params,
-        lr=1.0,
-        rho=0.9,
-        eps=1e-6,
-        weight_decay=0,
-        foreach=None,
-        *,
-        capturable=False,
-        maximize=False,
-        differentiable=False,
-    ):
-        check_min("learning rate", lr)
-        if not 0.0 <= rho <= 1.0:
-            raise ValueError(f"Invalid rho value: {rho}")
-        check_options(eps=eps, weight_decay=weight_decay)
-        defaults = options(
-            locals(),
-            "lr rho eps weight_decay maximize capturable foreach differentiable",
-        )
-        super().__init__(params, defaults)
+    _group_keys = "lr rho eps weight_decay maximize capturable foreach differentiable"
+
+    def __init__(self, params, lr=1.0, rho=0.9, eps=1e-6, weight_decay=0, foreach=None, *,
+                 capturable=False, maximize=False, differentiable=False):  # fmt: skip
+        self._take_options(params, locals(), "lr rho eps weight_decay")
 
     _state_spec = (counter(), zeros("square_avg"), zeros("acc_delta"))
     _kernel = native_optim.AdadeltaStep

@@ -6,7 +6,7 @@ import torch
 from torch._interface import optim as native_optim
 
 from . import _fused
-from ._common import State, as_float, check_fused, check_options, counter, direction, options
+from ._common import State, as_float, counter, direction
 from .optimizer import Optimizer
 
 __all__ = ["Adagrad"]
@@ -39,34 +39,17 @@ class Adagrad(Optimizer):
         tensor([0.5000, 1.5000])
     """
 
-    def __init__(
-        self,
-        params,
-        lr=1e-2,
-        lr_decay=0,
-        weight_decay=0,
-        initial_accumulator_value=0,
-        eps=1e-10,
-        foreach=None,
-        *,
-        maximize=False,
-        differentiable=False,
-        fused=None,
-    ):
-        check_options(
-            lr=lr,
-            lr_decay=lr_decay,
-            weight_decay=weight_decay,
-            initial_accumulator_value=initial_accumulator_value,
-            eps=eps,
+    _group_keys = (
+        "lr lr_decay eps weight_decay initial_accumulator_value foreach maximize "
+        "differentiable fused"
+    )
+
+    def __init__(self, params, lr=1e-2, lr_decay=0, weight_decay=0, initial_accumulator_value=0,
+                 eps=1e-10, foreach=None, *, maximize=False, differentiable=False,
+                 fused=None):  # fmt: skip
+        self._take_options(
+            params, locals(), "lr lr_decay weight_decay initial_accumulator_value eps fused"
         )
-        check_fused(fused, foreach, differentiable)
-        defaults = options(
-            locals(),
-            "lr lr_decay eps weight_decay initial_accumulator_value "
-            "foreach maximize differentiable fused",
-        )
-        super().__init__(params, defaults)
         # the sums exist from construction on (``share_memory`` relies on it)
         for group in self.param_groups:
             for p in group["params"]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import torch
 from torch._interface import optim as native_optim
 
-from ._common import as_float, check_fused, check_options, counter, options, zeros
+from ._common import as_float, counter, zeros
 from .optimizer import Optimizer
 
 __all__ = ["Adam"]
@@ -43,37 +43,17 @@ class Adam(Optimizer):
         tensor([ 0.9000, -0.9000])
     """
 
-    def __init__(
-        self,
-        params,
-        lr=1e-3,
-        betas=(0.9, 0.999),
-        eps=1e-8,
-        weight_decay=0,
-        amsgrad=False,
-        *,
-        foreach=None,
-        maximize=False,
-        capturable=False,
-        differentiable=False,
-        fused=None,
-        decoupled_weight_decay=False,
-    ):
-        check_options(lr=lr, eps=eps, betas=betas, weight_decay=weight_decay)
-        check_fused(fused, foreach, differentiable)
-        defaults = options(
-            locals(),
-            "lr betas eps weight_decay amsgrad maximize foreach "
-            "capturable differentiable fused decoupled_weight_decay",
-        )
-        super().__init__(params, defaults)
+    _group_keys = (
+        "lr betas eps weight_decay amsgrad maximize foreach capturable differentiable "
+        "fused decoupled_weight_decay"
+    )
 
-    def __setstate__(self, state):
-        super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault("amsgrad", False)
-            group.setdefault("maximize", False)
-            group.setdefault("decoupled_weight_decay", False)
+    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, amsgrad=False,
+                 *, foreach=None, maximize=False, capturable=False, differentiable=False,
+                 fused=None, decoupled_weight_decay=False):  # fmt: skip
+        self._take_options(params, locals(), "lr eps betas weight_decay fused")
+
+    _unpickled_defaults = {"amsgrad": False, "maximize": False, "decoupled_weight_decay": False}
 
     _state_spec = (
         counter(),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import torch
 from torch._interface import optim as native_optim
 
-from ._common import as_float, check_options, counter, direction, options, zeros
+from ._common import as_float, counter, direction, zeros
 from .optimizer import Optimizer
 
 __all__ = ["Adamax"]
@@ -35,25 +35,11 @@ class Adamax(Optimizer):
         tensor([0.9000, 1.1000])
     """
 
-    def __init__(
-        self,
-        params,
-        lr=2e-3,
-        betas=(0.9, 0.999),
-        eps=1e-8,
-        weight_decay=0,
-        foreach=None,
-        *,
-        maximize=False,
-        differentiable=False,
-        capturable=False,
-    ):
-        check_options(lr=lr, eps=eps, betas=betas, weight_decay=weight_decay)
-        defaults = options(
-            locals(),
-            "lr betas eps weight_decay foreach maximize differentiable capturable",
-        )
-        super().__init__(params, defaults)
+    _group_keys = "lr betas eps weight_decay foreach maximize differentiable capturable"
+
+    def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, foreach=None,
+                 *, maximize=False, differentiable=False, capturable=False):  # fmt: skip
+        self._take_options(params, locals(), "lr eps betas weight_decay")
 
     _state_spec = (counter(), zeros("exp_avg"), zeros("exp_inf"))
     _kernel = native_optim.AdamaxStep

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ._common import options
 from .adam import Adam
 
 __all__ = ["AdamW"]
@@ -35,35 +36,12 @@ class AdamW(Adam):
         tensor([0.9500])
     """
 
-    def __init__(
-        self,
-        params,
-        lr=1e-3,
-        betas=(0.9, 0.999),
-        eps=1e-8,
-        weight_decay=1e-2,
-        amsgrad=False,
-        *,
-        maximize=False,
-        foreach=None,
-        capturable=False,
-        differentiable=False,
-        fused=None,
-    ):
-        super().__init__(
-            params,
-            lr,
-            betas,
-            eps,
-            weight_decay,
-            amsgrad,
-            foreach=foreach,
-            maximize=maximize,
-            capturable=capturable,
-            differentiable=differentiable,
-            fused=fused,
-            decoupled_weight_decay=True,
-        )
+    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2,
+                 amsgrad=False, *, maximize=False, foreach=None, capturable=False,
+                 differentiable=False, fused=None):  # fmt: skip
+        # Adam's options, but for the decoupled decay that AdamW always takes
+        kwargs = options(locals(), self._group_keys.replace(" decoupled_weight_decay", ""))
+        super().__init__(params, **kwargs, decoupled_weight_decay=True)
 
     def __setstate__(self, state):
         super().__setstate__(state)

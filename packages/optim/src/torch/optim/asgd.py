@@ -8,10 +8,8 @@ from torch._interface import optim as native_optim
 from ._common import (
     State,
     as_float,
-    check_options,
     counter,
     direction,
-    options,
     scalar_dtype,
     zeros,
 )
@@ -45,25 +43,11 @@ class ASGD(Optimizer):
         tensor([0.5000])
     """
 
-    def __init__(
-        self,
-        params,
-        lr=1e-2,
-        lambd=1e-4,
-        alpha=0.75,
-        t0=1e6,
-        weight_decay=0,
-        foreach=None,
-        maximize=False,
-        differentiable=False,
-        capturable=False,
-    ):
-        check_options(lr=lr, weight_decay=weight_decay)
-        defaults = options(
-            locals(),
-            "lr lambd alpha t0 weight_decay foreach maximize differentiable capturable",
-        )
-        super().__init__(params, defaults)
+    _group_keys = "lr lambd alpha t0 weight_decay foreach maximize differentiable capturable"
+
+    def __init__(self, params, lr=1e-2, lambd=1e-4, alpha=0.75, t0=1e6, weight_decay=0,
+                 foreach=None, maximize=False, differentiable=False, capturable=False):  # fmt: skip
+        self._take_options(params, locals(), "lr weight_decay")
 
     _state_spec = (
         counter(),

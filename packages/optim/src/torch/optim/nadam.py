@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from torch._interface import optim as native_optim
 
-from ._common import as_float, check_options, counter, direction, options, zeros
+from ._common import as_float, counter, direction, zeros
 from .optimizer import Optimizer
 
 __all__ = ["NAdam"]
@@ -38,30 +38,15 @@ class NAdam(Optimizer):
         tensor([0.8944])
     """
 
-    def __init__(
-        self,
-        params,
-        lr=2e-3,
-        betas=(0.9, 0.999),
-        eps=1e-8,
-        weight_decay=0,
-        momentum_decay=4e-3,
-        decoupled_weight_decay=False,
-        *,
-        foreach=None,
-        maximize=False,
-        capturable=False,
-        differentiable=False,
-    ):
-        check_options(
-            lr=lr, eps=eps, betas=betas, weight_decay=weight_decay, momentum_decay=momentum_decay
-        )
-        defaults = options(
-            locals(),
-            "lr betas eps weight_decay momentum_decay "
-            "decoupled_weight_decay maximize foreach capturable differentiable",
-        )
-        super().__init__(params, defaults)
+    _group_keys = (
+        "lr betas eps weight_decay momentum_decay decoupled_weight_decay maximize foreach "
+        "capturable differentiable"
+    )
+
+    def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
+                 momentum_decay=4e-3, decoupled_weight_decay=False, *, foreach=None, maximize=False,
+                 capturable=False, differentiable=False):  # fmt: skip
+        self._take_options(params, locals(), "lr eps betas weight_decay momentum_decay")
 
     _state_spec = (counter(), counter("mu_product", 1.0), zeros("exp_avg"), zeros("exp_avg_sq"))
     # the step is counted with the momentum product, parameter by parameter

@@ -14,6 +14,7 @@ from torch._interface import optim as native_optim
 from torch.utils.hooks import RemovableHandle
 
 from . import _fused
+from ._common import check_option
 
 __all__ = [
     "Optimizer",
@@ -160,6 +161,20 @@ class Optimizer:
             groups = [{"params": groups}]
         for group in groups:
             self.add_param_group(group)
+
+    #: the options of a parameter group, in PyTorch's order of its keys
+    _group_keys: str = ""
+    #: options that pickles of older versions lack, and the value they get on loading
+    _unpickled_defaults: dict = {}
+
+    def _take_options(self, params, values: dict, checked: str) -> None:
+        """The ``__init__`` of an algorithm: refuse bad values of the options ``checked``
+        (space-separated, in PyTorch's order; see :func:`._common.check_option`), then take
+        ``values`` (the ``__init__``'s locals) of the :attr:`_group_keys` as the defaults."""
+        for name in checked.split():
+            if values[name] is not required:
+                check_option(name, values[name], values)
+        Optimizer.__init__(self, params, {key: values[key] for key in self._group_keys.split()})
 
     # ------------------------------------------------------------------ groups
 
@@ -557,6 +572,9 @@ class Optimizer:
             "_load_state_dict_post_hooks",
         ):
             self.__dict__.setdefault(name, OrderedDict())
+        for group in self.param_groups:
+            for key, value in self._unpickled_defaults.items():
+                group.setdefault(key, value)
 
     def __repr__(self) -> str:
         # each group's block ends with a newline and the next begins with one (a blank line

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from torch._interface import optim as native_optim
 
-from ._common import as_float, check_options, counter, direction, options, zeros
+from ._common import as_float, counter, direction, zeros
 from .optimizer import Optimizer
 
 __all__ = ["RMSprop"]
@@ -38,27 +38,14 @@ class RMSprop(Optimizer):
         tensor([0.9800])
     """
 
-    def __init__(
-        self,
-        params,
-        lr=1e-2,
-        alpha=0.99,
-        eps=1e-8,
-        weight_decay=0,
-        momentum=0,
-        centered=False,
-        capturable=False,
-        foreach=None,
-        maximize=False,
-        differentiable=False,
-    ):
-        check_options(lr=lr, eps=eps, momentum=momentum, weight_decay=weight_decay, alpha=alpha)
-        defaults = options(
-            locals(),
-            "lr momentum alpha eps centered weight_decay capturable "
-            "foreach maximize differentiable",
-        )
-        super().__init__(params, defaults)
+    _group_keys = (
+        "lr momentum alpha eps centered weight_decay capturable foreach maximize differentiable"
+    )
+
+    def __init__(self, params, lr=1e-2, alpha=0.99, eps=1e-8, weight_decay=0, momentum=0,
+                 centered=False, capturable=False, foreach=None, maximize=False,
+                 differentiable=False):  # fmt: skip
+        self._take_options(params, locals(), "lr eps momentum weight_decay alpha")
 
     _state_spec = (
         counter(),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import torch
 
-from ._common import State, as_float, check_min, counter, direction, options, zeros
+from ._common import State, as_float, counter, direction, zeros
 from .optimizer import Optimizer
 
 __all__ = ["Rprop"]
@@ -36,26 +36,11 @@ class Rprop(Optimizer):
         tensor([0.9000, 1.1000])
     """
 
-    def __init__(
-        self,
-        params,
-        lr=1e-2,
-        etas=(0.5, 1.2),
-        step_sizes=(1e-6, 50),
-        *,
-        capturable=False,
-        foreach=None,
-        maximize=False,
-        differentiable=False,
-    ):
-        check_min("learning rate", lr)
-        if not 0.0 < etas[0] < 1.0 < etas[1]:
-            raise ValueError(f"Invalid eta values: {etas[0]}, {etas[1]}")
-        defaults = options(
-            locals(),
-            "lr etas step_sizes foreach maximize differentiable capturable",
-        )
-        super().__init__(params, defaults)
+    _group_keys = "lr etas step_sizes foreach maximize differentiable capturable"
+
+    def __init__(self, params, lr=1e-2, etas=(0.5, 1.2), step_sizes=(1e-6, 50), *, capturable=False,
+                 foreach=None, maximize=False, differentiable=False):  # fmt: skip
+        self._take_options(params, locals(), "lr etas")
 
     _state_spec = (
         counter(),

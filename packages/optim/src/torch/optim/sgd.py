@@ -5,8 +5,8 @@ from __future__ import annotations
 import torch
 from torch._interface import optim as native_optim
 
-from ._common import as_float, check_fused, check_min, check_options, options
-from .optimizer import Optimizer, required
+from ._common import as_float
+from .optimizer import Optimizer
 
 __all__ = ["SGD"]
 
@@ -38,37 +38,15 @@ class SGD(Optimizer):
         tensor([ 0.9500, -2.0500])
     """
 
-    def __init__(
-        self,
-        params,
-        lr=1e-3,
-        momentum=0,
-        dampening=0,
-        weight_decay=0,
-        nesterov=False,
-        *,
-        maximize=False,
-        foreach=None,
-        differentiable=False,
-        fused=None,
-    ):
-        if lr is not required:
-            check_min("learning rate", lr)
-        check_options(momentum=momentum, weight_decay=weight_decay)
-        check_fused(fused, foreach, differentiable)
-        if nesterov and (momentum <= 0 or dampening != 0):
-            raise ValueError("Nesterov momentum requires a momentum and zero dampening")
-        defaults = options(
-            locals(),
-            "lr momentum dampening weight_decay nesterov maximize foreach differentiable fused",
-        )
-        super().__init__(params, defaults)
+    _group_keys = (
+        "lr momentum dampening weight_decay nesterov maximize foreach differentiable fused"
+    )
 
-    def __setstate__(self, state):
-        super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault("nesterov", False)
-            group.setdefault("maximize", False)
+    def __init__(self, params, lr=1e-3, momentum=0, dampening=0, weight_decay=0, nesterov=False, *,
+                 maximize=False, foreach=None, differentiable=False, fused=None):  # fmt: skip
+        self._take_options(params, locals(), "lr momentum weight_decay fused nesterov")
+
+    _unpickled_defaults = {"nesterov": False, "maximize": False}
 
     # the state is only the momentum buffer, which PyTorch fills with the first gradient
     _counts_steps = False
