@@ -64,7 +64,23 @@ class _GradModeContext:
         return wrapper
 
 
-class no_grad(_GradModeContext):
+class _FixedGradMode(_GradModeContext):
+    """A switch to one fixed mode, ``_enabled``; nested uses restore in turn."""
+
+    _enabled: bool
+
+    def __init__(self) -> None:
+        self._prev: list[bool] = []
+
+    def _enter_mode(self) -> None:
+        self._prev.append(_state.enabled)
+        _state.enabled = self._enabled
+
+    def _exit_mode(self) -> None:
+        _state.enabled = self._prev.pop()
+
+
+class no_grad(_FixedGradMode):
     """Context manager and decorator that disables gradient recording.
 
     Results computed inside have ``requires_grad=False`` even when their inputs
@@ -80,18 +96,10 @@ class no_grad(_GradModeContext):
         True
     """
 
-    def __init__(self) -> None:
-        self._prev: list[bool] = []
-
-    def _enter_mode(self) -> None:
-        self._prev.append(_state.enabled)
-        _state.enabled = False
-
-    def _exit_mode(self) -> None:
-        _state.enabled = self._prev.pop()
+    _enabled = False
 
 
-class enable_grad(_GradModeContext):
+class enable_grad(_FixedGradMode):
     """Context manager and decorator that enables gradient recording inside ``no_grad``.
 
     Examples::
@@ -102,15 +110,7 @@ class enable_grad(_GradModeContext):
         True
     """
 
-    def __init__(self) -> None:
-        self._prev: list[bool] = []
-
-    def _enter_mode(self) -> None:
-        self._prev.append(_state.enabled)
-        _state.enabled = True
-
-    def _exit_mode(self) -> None:
-        _state.enabled = self._prev.pop()
+    _enabled = True
 
 
 class set_grad_enabled(_GradModeContext):

@@ -14,35 +14,32 @@ __all__ = [
 ]
 
 
-class layout:
+class _NamedConstant:
+    """A constant known by its name: shown as ``torch.<name>``, pickled as that global."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"torch.{self.name}"
+
+    def __reduce__(self):
+        return self.name
+
+
+class layout(_NamedConstant):
     """How a tensor's elements are laid out: ``torch.strided`` (dense) or
     ``torch.sparse_coo``."""
 
-    __slots__ = ("name",)
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-
-    def __repr__(self) -> str:
-        return f"torch.{self.name}"
-
-    def __reduce__(self):
-        return self.name
+    __slots__ = ()
 
 
-class memory_format:
+class memory_format(_NamedConstant):
     """The order in which a new tensor's dims are laid out in memory."""
 
-    __slots__ = ("name",)
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-
-    def __repr__(self) -> str:
-        return f"torch.{self.name}"
-
-    def __reduce__(self):
-        return self.name
+    __slots__ = ()
 
 
 strided = layout("strided")

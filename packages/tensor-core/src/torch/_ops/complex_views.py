@@ -33,6 +33,11 @@ def _retyped_alias(input: Tensor, array: np.ndarray, dtype, offset: int, strides
     return result
 
 
+def _register_view(name: str, function):
+    """A view op of one tensor, as view_as_real and view_as_complex are."""
+    return register_op(name, function, f"{name}(Tensor(a) self) -> Tensor(a)", "view", view=True)
+
+
 @defop("view_as_real")
 def view_as_real(input: Tensor) -> Tensor:
     """A real view of a complex tensor with one more trailing dim of size 2 holding the
@@ -56,13 +61,7 @@ def view_as_real(input: Tensor) -> Tensor:
     return record(VIEW_AS_REAL, (input,), result)
 
 
-VIEW_AS_REAL = register_op(
-    "view_as_real",
-    view_as_real,
-    "view_as_real(Tensor(a) self) -> Tensor(a)",
-    "view",
-    view=True,
-)
+VIEW_AS_REAL = _register_view("view_as_real", view_as_real)
 
 
 def _check_complex_layout(input: Tensor) -> None:
@@ -106,13 +105,7 @@ def view_as_complex(input: Tensor) -> Tensor:
     return record(VIEW_AS_COMPLEX, (input,), result)
 
 
-VIEW_AS_COMPLEX = register_op(
-    "view_as_complex",
-    view_as_complex,
-    "view_as_complex(Tensor(a) self) -> Tensor(a)",
-    "view",
-    view=True,
-)
+VIEW_AS_COMPLEX = _register_view("view_as_complex", view_as_complex)
 
 
 @defop("real")

@@ -91,6 +91,16 @@ def _check_scatter_shapes(input: Tensor, d: int, idx: np.ndarray, src) -> None:
         )
 
 
+def _checked_scatter(name: str, input: Tensor, dim: int, index: Tensor, src):
+    """scatter's and scatter_add's checks; then ``(dim, index array, copy of input)``."""
+    _check_source_dtype(input, src)
+    d = input._wrap_dim(dim)
+    idx = _check_index(index, name)
+    _check_scatter_shapes(input, d, idx, src)
+    _strict_bounds(idx, input._np.shape[d], d)
+    return d, idx, input._np.copy()
+
+
 def _nonnegative(index: np.ndarray, size: int) -> np.ndarray:
     """Indices counted from the end (already bounds-checked) as plain positions."""
     return np.where(index < 0, index + size, index) if index.size and index.min() < 0 else index
@@ -165,12 +175,7 @@ def scatter(input: Tensor, dim: int, index: Tensor, src=None, *, value=None, red
     src = value if src is None else src
     if reduce not in (None, "add", "multiply"):
         raise RuntimeError("reduce argument must be either add or multiply.")
-    _check_source_dtype(input, src)
-    d = input._wrap_dim(dim)
-    idx = _check_index(index, "scatter")
-    _check_scatter_shapes(input, d, idx, src)
-    _strict_bounds(idx, input._np.shape[d], d)
-    array = input._np.copy()
+    d, idx, array = _checked_scatter("scatter", input, dim, index, src)
     source = operand(src, input._dtype)
     accumulate = {"add": True, "multiply": "multiply"}.get(reduce, False)
     _scatter_into(array, d, idx, source, accumulate=accumulate)
@@ -197,12 +202,7 @@ def scatter_add(input: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
         >>> torch.zeros(3).scatter_add(0, torch.tensor([0, 2, 0]), torch.tensor([1.0, 2.0, 3.0]))
         tensor([4., 0., 2.])
     """
-    _check_source_dtype(input, src)
-    d = input._wrap_dim(dim)
-    idx = _check_index(index, "scatter_add")
-    _check_scatter_shapes(input, d, idx, src)
-    _strict_bounds(idx, input._np.shape[d], d)
-    array = input._np.copy()
+    d, idx, array = _checked_scatter("scatter_add", input, dim, index, src)
     _scatter_into(array, d, idx, operand(src, input._dtype), accumulate=True)
     return record(SCATTER_ADD, (input, index, src), Tensor._from_array(array, input._dtype), (d,))
 

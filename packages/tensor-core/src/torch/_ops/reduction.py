@@ -659,6 +659,15 @@ def norm(input: Tensor, p="fro", dim=None, keepdim: bool = False, dtype=None) ->
 # -------------------------------------------------------------- order statistics
 
 
+def _check_median_dtype(input: Tensor, dim) -> None:
+    """median's and nanmedian's refusals of bool and complex inputs, named as PyTorch's."""
+    if input._dtype is _dtype.bool_:
+        kernel = "median_cpu" if dim is None else "median_out"
+        raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
+    if input._dtype._category == 3:
+        refuse_complex("median" if dim is None else "median.dim", input._dtype)
+
+
 @defop(
     "median",
     method=True,
@@ -667,11 +676,7 @@ def norm(input: Tensor, p="fro", dim=None, keepdim: bool = False, dtype=None) ->
 )
 def median(input: Tensor, dim=None, keepdim: bool = False):
     """The lower median (of all elements, or ``(values, indices)`` along ``dim``)."""
-    if input._dtype is _dtype.bool_:
-        kernel = "median_cpu" if dim is None else "median_out"
-        raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
-    if input._dtype._category == 3:
-        refuse_complex("median" if dim is None else "median.dim", input._dtype)
+    _check_median_dtype(input, dim)
     if dim is None:
         flat = input._np.reshape(-1)
         if flat.size == 0:

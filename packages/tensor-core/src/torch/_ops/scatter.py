@@ -53,12 +53,8 @@ def view_scatter(grad: Tensor, input_geometry, view_geometry) -> Tensor:
     np.add.at(buffer, positions.reshape(-1), grad._np.reshape(-1))
     in_shape, in_strides, in_off = input_geometry
     result = np.array(_strided(buffer, in_shape, in_strides, in_off - base))
-    return record(
-        VIEW_SCATTER,
-        (grad,),
-        Tensor._from_array(result, grad._dtype),
-        (input_geometry, view_geometry),
-    )
+    result = Tensor._from_array(result, grad._dtype)
+    return record(VIEW_SCATTER, (grad,), result, (input_geometry, view_geometry))
 
 
 def view_gather(grad: Tensor, input_geometry, view_geometry) -> Tensor:
@@ -68,12 +64,8 @@ def view_gather(grad: Tensor, input_geometry, view_geometry) -> Tensor:
     _strided(buffer, in_shape, in_strides, in_off - base)[...] = grad._np
     v_shape, v_strides, v_off = view_geometry
     result = np.array(_strided(buffer, v_shape, v_strides, v_off - base))
-    return record(
-        VIEW_GATHER,
-        (grad,),
-        Tensor._from_array(result, grad._dtype),
-        (input_geometry, view_geometry),
-    )
+    result = Tensor._from_array(result, grad._dtype)
+    return record(VIEW_GATHER, (grad,), result, (input_geometry, view_geometry))
 
 
 def _rows_accumulated(result: np.ndarray, index, grad: np.ndarray) -> bool:

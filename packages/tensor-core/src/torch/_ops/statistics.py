@@ -14,9 +14,10 @@ import torch
 from .. import _dtype, _return_types
 from .._interface import OpDef
 from .._tensor import Tensor
-from ._dispatch import defop, record, refuse_complex
+from ._dispatch import defop, record
 from .pointwise import _legacy_name as _legacy
 from .pointwise_composites import _as_float
+from .reduction import _check_median_dtype
 
 __all__ = [
     "cov",
@@ -137,11 +138,7 @@ HISTOGRAM = OpDef(
 def nanmedian(input: Tensor, dim=None, keepdim: bool = False):
     """The median ignoring NaNs (the lower of the two middle values for an even count);
     with ``dim``, ``(values, indices)``. A slice of NaNs only gives NaN."""
-    if input._dtype is _dtype.bool_:
-        kernel = "median_cpu" if dim is None else "median_out"
-        raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
-    if input._dtype._category == 3:
-        refuse_complex("median" if dim is None else "median.dim", input._dtype)
+    _check_median_dtype(input, dim)
     if dim is None:
         flat = input.reshape(-1)
         if flat._np.size == 0:
