@@ -22,7 +22,14 @@ __all__ = [
 ]  # fmt: skip
 
 
-def _affine_parameters(module, size: int, affine: bool, bias: bool, dtype) -> None:
+def _trailing_shape(normalized_shape) -> tuple:
+    """``normalized_shape`` of LayerNorm and RMSNorm as a tuple (an int is one dim)."""
+    if isinstance(normalized_shape, numbers.Integral):
+        return (normalized_shape,)
+    return tuple(normalized_shape)
+
+
+def _affine_parameters(module, size, affine: bool, bias: bool, dtype) -> None:
     if affine:
         module.weight = Parameter(torch.empty(size, dtype=dtype))
     else:
@@ -284,28 +291,15 @@ class LayerNorm(Module):
         dtype=None,
     ) -> None:
         super().__init__()
-        if isinstance(normalized_shape, numbers.Integral):
-            normalized_shape = (normalized_shape,)
-        self.normalized_shape = tuple(normalized_shape)
+        self.normalized_shape = _trailing_shape(normalized_shape)
         self.eps = eps
         self.elementwise_affine = elementwise_affine
-        if elementwise_affine:
-            self.weight = Parameter(torch.empty(self.normalized_shape, dtype=dtype))
-            if bias:
-                self.bias = Parameter(torch.empty(self.normalized_shape, dtype=dtype))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        _affine_parameters(self, self.normalized_shape, elementwise_affine, bias, dtype)
         self.reset_parameters()
 
     def reset_parameters(self) -> None:
         """Weight 1, bias 0."""
-        if self.elementwise_affine:
-            init.ones_(self.weight)
-            if self.bias is not None:
-                init.zeros_(self.bias)
+        _reset_affine(self)
 
     def forward(self, input):
         return F.layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
@@ -392,9 +386,7 @@ class RMSNorm(Module):
         self, normalized_shape, eps=None, elementwise_affine: bool = True, device=None, dtype=None
     ) -> None:
         super().__init__()
-        if isinstance(normalized_shape, numbers.Integral):
-            normalized_shape = (normalized_shape,)
-        self.normalized_shape = tuple(normalized_shape)
+        self.normalized_shape = _trailing_shape(normalized_shape)
         self.eps = eps
         self.elementwise_affine = elementwise_affine
         if elementwise_affine:
