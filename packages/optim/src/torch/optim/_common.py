@@ -20,6 +20,8 @@ __all__ = [
     "new_counter",
     "as_float",
     "direction",
+    "decay_mode",
+    "adam_moments",
     "with_grads",
     "check_fused",
 ]
@@ -141,6 +143,31 @@ def as_float(value):
 def direction(p, maximize: bool):
     """The gradient to descend: ``p.grad``, negated when maximizing."""
     return -p.grad if maximize else p.grad
+
+
+def decay_mode(group) -> int:
+    """How a group's weight decay applies, as the native kernels take it: 0 not at all, 1 as
+    an L2 term of the gradient, 2 by shrinking the parameters (decoupled)."""
+    if group["weight_decay"] == 0:
+        return 0
+    return 2 if group["decoupled_weight_decay"] else 1
+
+
+def adam_moments(p, state, group, lr: float):
+    """The start of NAdam's and RAdam's reference updates: the gradient (negated when
+    maximizing) with its L2 term, or the parameter shrunk by decoupled decay, then the
+    running averages ``exp_avg`` and ``exp_avg_sq`` updated; returns the gradient."""
+    beta1, beta2 = group["betas"]
+    wd = group["weight_decay"]
+    grad = direction(p, group["maximize"])
+    if wd != 0:
+        if group["decoupled_weight_decay"]:
+            p.mul_(1 - lr * wd)
+        else:
+            grad = grad.add(p, alpha=wd)
+    state["exp_avg"].lerp_(grad, 1 - beta1)
+    state["exp_avg_sq"].mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
+    return grad
 
 
 def with_grads(group, name: str, sparse_ok: bool = False, hint: str = "") -> list:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from torch._interface import optim as native_optim
 
-from ._common import as_float, counter, direction, zeros
+from ._common import adam_moments, as_float, counter, decay_mode, zeros
 from .optimizer import Optimizer
 
 __all__ = ["RAdam"]
@@ -67,7 +67,7 @@ class RAdam(Optimizer):
     def _native(self, group, columns, steps):
         beta1, beta2 = group["betas"]
         lr, wd = as_float(group["lr"]), group["weight_decay"]
-        decoupled = group["decoupled_weight_decay"] and wd != 0
+        mode = decay_mode(group)
         return native_optim.RAdamStep(
             *columns,
             [bc1 for bc1, _, _, _ in steps],
@@ -82,29 +82,20 @@ class RAdam(Optimizer):
             1 - beta2,
             group["eps"],
             wd,
-            1 - lr * wd if decoupled else 1.0,
+            1 - lr * wd if mode == 2 else 1.0,
             lr,
             group["maximize"],
-            0 if wd == 0 else (2 if decoupled else 1),
+            mode,
         )
 
     def _writes(self, group, scalars) -> tuple:
-        decoupled = group["decoupled_weight_decay"] and group["weight_decay"] != 0
-        return ((None, 2 if decoupled else 1), ("exp_avg", 1), ("exp_avg_sq", 2))
+        return ((None, 2 if decay_mode(group) == 2 else 1), ("exp_avg", 1), ("exp_avg_sq", 2))
 
     def _reference(self, p, state, group, scalars) -> None:
-        beta1, beta2 = group["betas"]
-        lr, wd = as_float(group["lr"]), group["weight_decay"]
+        lr = as_float(group["lr"])
         bias_correction1, bias_correction2, rho_t, rho_inf = scalars
-        grad = direction(p, group["maximize"])
-        if wd != 0:
-            if group["decoupled_weight_decay"]:
-                p.mul_(1 - lr * wd)
-            else:
-                grad = grad.add(p, alpha=wd)
+        adam_moments(p, state, group, lr)
         exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
-        exp_avg.lerp_(grad, 1 - beta1)
-        exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
         corrected = exp_avg / bias_correction1
         if rho_t > 5.0:
             # NOTE: ``number / tensor`` is ``tensor.reciprocal() * number`` in PyTorch: the
