@@ -82,6 +82,16 @@ def _check_name(kind: str, name, owner: Module, table: dict) -> None:
         raise KeyError(f"attribute '{name}' already exists")
 
 
+def _registration_hooks(kind: str, owner: Module, name: str, value):
+    """``value`` as the global ``<kind>_registration`` hooks replace it (a hook that
+    returns None keeps it)."""
+    for hook in GLOBAL[f"{kind}_registration"].values():
+        output = hook(owner, name, value)
+        if output is not None:
+            value = output
+    return value
+
+
 _TENSOR_SLOTS = {name: torch.Tensor.__dict__[name] for name in torch.Tensor.__slots__}
 
 
@@ -177,10 +187,7 @@ class Module:
                 f"cannot assign '{_typename(tensor)}' object to buffer '{name}' "
                 "(torch Tensor or None required)"
             )
-        for hook in GLOBAL["buffer_registration"].values():
-            output = hook(self, name, tensor)
-            if output is not None:
-                tensor = output
+        tensor = _registration_hooks("buffer", self, name, tensor)
         if isinstance(tensor, Buffer):
             tensor = tensor.detach()
         self._buffers[name] = tensor
@@ -213,10 +220,7 @@ class Module:
                 f"must be created explicitly. To express '{name}' as a function of another "
                 "Tensor, compute the value in the forward() method."
             )
-        for hook in GLOBAL["parameter_registration"].values():
-            output = hook(self, name, param)
-            if output is not None:
-                param = output
+        param = _registration_hooks("parameter", self, name, param)
         self._parameters[name] = param
 
     def add_module(self, name: str, module: Module | None) -> None:
@@ -229,10 +233,7 @@ class Module:
         if not isinstance(module, Module) and module is not None:
             raise TypeError(f"{_typename(module)} is not a Module subclass")
         _check_name("module", name, self, self._modules)
-        for hook in GLOBAL["module_registration"].values():
-            output = hook(self, name, module)
-            if output is not None:
-                module = output
+        module = _registration_hooks("module", self, name, module)
         self._modules[name] = module
 
     def register_module(self, name: str, module: Module | None) -> None:
@@ -252,10 +253,7 @@ class Module:
     def __setattr__(self, name: str, value) -> None:
         params = self.__dict__.get("_parameters")
         if isinstance(value, Parameter):
-            if params is None:
-                raise AttributeError("cannot assign parameters before Module.__init__() call")
-            self._forget(name, self.__dict__, self._buffers, self._modules)
-            self._non_persistent_buffers_set.discard(name)
+            self._claim(name, params, "parameters", "_buffers", "_modules")
             self.register_parameter(name, value)
         elif params is not None and name in params:
             if value is not None:
@@ -267,18 +265,20 @@ class Module:
         else:
             self._set_non_parameter(name, value)
 
+    def _claim(self, name: str, table, kind: str, *others: str) -> None:
+        """Make ``name`` free for a value of ``kind`` (kept in ``table``): drop it from the
+        ``others`` tables and the instance dict."""
+        if table is None:
+            raise AttributeError(f"cannot assign {kind} before Module.__init__() call")
+        state = self.__dict__
+        self._forget(name, state, *(state[other] for other in others))
+        self._non_persistent_buffers_set.discard(name)
+
     def _set_non_parameter(self, name: str, value) -> None:
         modules = self.__dict__.get("_modules")
         if isinstance(value, Module):
-            if modules is None:
-                raise AttributeError("cannot assign module before Module.__init__() call")
-            self._forget(name, self.__dict__, self._parameters, self._buffers)
-            self._non_persistent_buffers_set.discard(name)
-            for hook in GLOBAL["module_registration"].values():
-                output = hook(self, name, value)
-                if output is not None:
-                    value = output
-            modules[name] = value
+            self._claim(name, modules, "module", "_parameters", "_buffers")
+            modules[name] = _registration_hooks("module", self, name, value)
         elif modules is not None and name in modules:
             if value is not None:
                 raise TypeError(
