@@ -4,22 +4,13 @@ tensors from them."""
 
 import gc
 import os
-import time
 
 import pytest
+from polling import wait_until
 
 import torch
 from torch import _interface
 from torch._interface import sharing
-
-
-def wait_until(condition, seconds: float = 10.0) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.02)
-    return condition()
 
 
 @pytest.fixture

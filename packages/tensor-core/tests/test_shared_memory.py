@@ -8,10 +8,10 @@ import signal
 import subprocess
 import sys
 import textwrap
-import time
 
 import numpy as np
 import pytest
+from polling import wait_until
 
 import torch
 from torch import _shared_memory as shm
@@ -25,15 +25,6 @@ MINE = shm.PREFIX + os.environ[shm.TAG_ENV]
 
 def leftover_segments() -> list:
     return sorted(name for name in os.listdir(shm.SHM_DIR) if name.startswith(MINE))
-
-
-def wait_until(condition, seconds: float = 10.0) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.02)
-    return condition()
 
 
 @pytest.fixture(params=shm.STRATEGIES)
