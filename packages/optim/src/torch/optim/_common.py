@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
@@ -23,6 +24,7 @@ __all__ = [
     "decay_mode",
     "adam_moments",
     "with_grads",
+    "expand_doc",
     "check_fused",
 ]
 
@@ -168,6 +170,39 @@ def adam_moments(p, state, group, lr: float):
     state["exp_avg"].lerp_(grad, 1 - beta1)
     state["exp_avg_sq"].mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
     return grad
+
+
+# the lines every algorithm's docstring shares, written once: ``{args}`` opens the Args
+# section with ``params``, ``{maximize}`` documents that option, and
+# ``{example INITIAL | GRADIENT | CONSTRUCTOR | RESULT}`` is the example of one step
+_DOC_LINES = {
+    "args": "Args:\n    params (iterable): tensors to optimize or parameter-group dicts.",
+    "maximize": "maximize (bool): maximize the objective instead. Default: ``False``.",
+}
+_DOC_EXAMPLE = """Examples::
+
+    >>> import torch
+    >>> w = torch.tensor({0})
+    >>> w.grad = torch.tensor({1})
+    >>> torch.optim.{2}.step()
+    >>> w
+    {3}"""
+
+
+def expand_doc(doc: str | None) -> str | None:
+    """``doc`` with its placeholder lines (see ``_DOC_LINES``) written out."""
+    if doc is None or "{" not in doc:
+        return doc
+    lines = []
+    for line in doc.split("\n"):
+        match = re.fullmatch(r"( *)\{(\w+)(?: (.*))?\}", line)
+        if match is None:
+            lines.append(line)
+            continue
+        indent, name, fields = match.groups()
+        text = _DOC_EXAMPLE.format(*fields.split(" | ")) if name == "example" else _DOC_LINES[name]
+        lines.extend(indent + part if part else part for part in text.split("\n"))
+    return "\n".join(lines)
 
 
 def with_grads(group, name: str, sparse_ok: bool = False, hint: str = "") -> list:

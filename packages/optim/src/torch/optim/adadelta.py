@@ -14,24 +14,16 @@ class Adadelta(Optimizer):
     """Adadelta: each coordinate's step is its gradient times
     ``RMS[previous updates] / RMS[gradients]``, then scaled by ``lr``.
 
-    Args:
-        params (iterable): tensors to optimize or parameter-group dicts.
+    {args}
         lr (float): factor applied to the update. Default: ``1.0``.
         rho (float): decay of the running averages, in [0, 1]. Default: ``0.9``.
         eps (float): added inside both square roots. Default: ``1e-6``.
         weight_decay (float): L2 penalty. Default: ``0``.
-        maximize (bool): maximize the objective instead. Default: ``False``.
+        {maximize}
 
     ``foreach``, ``capturable`` and ``differentiable`` are accepted for compatibility.
 
-    Examples::
-
-        >>> import torch
-        >>> w = torch.tensor([1.0])
-        >>> w.grad = torch.tensor([1.0])
-        >>> torch.optim.Adadelta([w], lr=1.0, rho=0.0, eps=1.0).step()
-        >>> w
-        tensor([0.2929])
+    {example [1.0] | [1.0] | Adadelta([w], lr=1.0, rho=0.0, eps=1.0) | tensor([0.2929])}
     """
 
     _group_keys = "lr rho eps weight_decay maximize capturable foreach differentiable"

@@ -15,28 +15,20 @@ __all__ = ["Adagrad"]
 class Adagrad(Optimizer):
     """Adagrad: each coordinate's step shrinks with the sum of its squared gradients.
 
-    Args:
-        params (iterable): tensors to optimize or parameter-group dicts.
+    {args}
         lr (float): learning rate. Default: ``1e-2``.
         lr_decay (float): the rate at step ``t`` is ``lr / (1 + (t - 1) * lr_decay)``.
             Default: ``0``.
         weight_decay (float): L2 penalty. Default: ``0``.
         initial_accumulator_value (float): starting value of the sums. Default: ``0``.
         eps (float): added to the denominator. Default: ``1e-10``.
-        maximize (bool): maximize the objective instead. Default: ``False``.
+        {maximize}
 
     ``foreach=True`` updates all parameters of a dtype in one native call (the same
     arithmetic); ``fused=True`` takes correctly rounded square roots, as PyTorch's fused
     CPU kernel does; ``differentiable`` is accepted for compatibility.
 
-    Examples::
-
-        >>> import torch
-        >>> w = torch.tensor([1.0, 1.0])
-        >>> w.grad = torch.tensor([2.0, -4.0])
-        >>> torch.optim.Adagrad([w], lr=0.5).step()
-        >>> w
-        tensor([0.5000, 1.5000])
+    {example [1.0, 1.0] | [2.0, -4.0] | Adagrad([w], lr=0.5) | tensor([0.5000, 1.5000])}
     """
 
     _group_keys = (

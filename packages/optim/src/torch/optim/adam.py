@@ -15,8 +15,7 @@ class Adam(Optimizer):
     """Adam: steps scaled by running averages of the gradient and of its square, with
     bias correction.
 
-    Args:
-        params (iterable): tensors to optimize or parameter-group dicts.
+    {args}
         lr (float): learning rate. Default: ``1e-3``.
         betas (Tuple[float, float]): decay rates of the two running averages.
             Default: ``(0.9, 0.999)``.
@@ -24,7 +23,7 @@ class Adam(Optimizer):
         weight_decay (float): L2 penalty (or decoupled decay, see below). Default: ``0``.
         amsgrad (bool): divide by the running maximum of the second moment (AMSGrad).
             Default: ``False``.
-        maximize (bool): maximize the objective instead. Default: ``False``.
+        {maximize}
         decoupled_weight_decay (bool): shrink the parameters directly by
             ``lr * weight_decay`` (AdamW) instead of adding an L2 term to the gradient.
             Default: ``False``.
@@ -33,14 +32,7 @@ class Adam(Optimizer):
     arithmetic); ``fused=True`` takes correctly rounded square roots, as PyTorch's fused
     CPU kernel does; ``capturable`` and ``differentiable`` are accepted for compatibility.
 
-    Examples::
-
-        >>> import torch
-        >>> w = torch.tensor([1.0, -1.0])
-        >>> w.grad = torch.tensor([0.5, -2.0])
-        >>> torch.optim.Adam([w], lr=0.1).step()
-        >>> w
-        tensor([ 0.9000, -0.9000])
+    {example [1.0, -1.0] | [0.5, -2.0] | Adam([w], lr=0.1) | tensor([ 0.9000, -0.9000])}
     """
 
     _group_keys = (

@@ -14,25 +14,17 @@ __all__ = ["Adamax"]
 class Adamax(Optimizer):
     """Adamax: steps scaled by a decaying running maximum of the gradient's magnitude.
 
-    Args:
-        params (iterable): tensors to optimize or parameter-group dicts.
+    {args}
         lr (float): learning rate. Default: ``2e-3``.
         betas (Tuple[float, float]): decay of the mean and of the running maximum.
             Default: ``(0.9, 0.999)``.
         eps (float): added to the gradient's magnitude. Default: ``1e-8``.
         weight_decay (float): L2 penalty. Default: ``0``.
-        maximize (bool): maximize the objective instead. Default: ``False``.
+        {maximize}
 
     ``foreach``, ``differentiable`` and ``capturable`` are accepted for compatibility.
 
-    Examples::
-
-        >>> import torch
-        >>> w = torch.tensor([1.0, 1.0])
-        >>> w.grad = torch.tensor([2.0, -0.5])
-        >>> torch.optim.Adamax([w], lr=0.1).step()
-        >>> w
-        tensor([0.9000, 1.1000])
+    {example [1.0, 1.0] | [2.0, -0.5] | Adamax([w], lr=0.1) | tensor([0.9000, 1.1000])}
     """
 
     _group_keys = "lr betas eps weight_decay foreach maximize differentiable capturable"

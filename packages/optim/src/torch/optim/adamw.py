@@ -12,28 +12,20 @@ class AdamW(Adam):
     """Adam whose weight decay shrinks the parameters directly (by ``lr * weight_decay``
     each step) instead of entering the gradient.
 
-    Args:
-        params (iterable): tensors to optimize or parameter-group dicts.
+    {args}
         lr (float): learning rate. Default: ``1e-3``.
         betas (Tuple[float, float]): decay rates of the running averages.
             Default: ``(0.9, 0.999)``.
         eps (float): added to the denominator. Default: ``1e-8``.
         weight_decay (float): decoupled decay coefficient. Default: ``1e-2``.
         amsgrad (bool): use the running maximum of the second moment. Default: ``False``.
-        maximize (bool): maximize the objective instead. Default: ``False``.
+        {maximize}
 
     ``foreach=True`` updates all parameters of a dtype in one native call (the same
     arithmetic); ``fused=True`` takes correctly rounded square roots, as PyTorch's fused
     CPU kernel does; ``capturable`` and ``differentiable`` are accepted for compatibility.
 
-    Examples::
-
-        >>> import torch
-        >>> w = torch.tensor([1.0])
-        >>> w.grad = torch.tensor([0.0])
-        >>> torch.optim.AdamW([w], lr=0.1, weight_decay=0.5).step()
-        >>> w
-        tensor([0.9500])
+    {example [1.0] | [0.0] | AdamW([w], lr=0.1, weight_decay=0.5) | tensor([0.9500])}
     """
 
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2,

@@ -22,25 +22,17 @@ class ASGD(Optimizer):
     """Averaged SGD: decaying steps ``eta_t = lr / (1 + lambd * lr * t) ** alpha`` and,
     from step ``t0`` on, a running average of the iterates in ``state["ax"]``.
 
-    Args:
-        params (iterable): tensors to optimize or parameter-group dicts.
+    {args}
         lr (float): learning rate. Default: ``1e-2``.
         lambd (float): decay term. Default: ``1e-4``.
         alpha (float): power of the step-size decay. Default: ``0.75``.
         t0 (float): step at which averaging starts. Default: ``1e6``.
         weight_decay (float): L2 penalty. Default: ``0``.
-        maximize (bool): maximize the objective instead. Default: ``False``.
+        {maximize}
 
     ``foreach``, ``differentiable`` and ``capturable`` are accepted for compatibility.
 
-    Examples::
-
-        >>> import torch
-        >>> w = torch.tensor([1.0])
-        >>> w.grad = torch.tensor([1.0])
-        >>> torch.optim.ASGD([w], lr=0.5, lambd=0.0).step()
-        >>> w
-        tensor([0.5000])
+    {example [1.0] | [1.0] | ASGD([w], lr=0.5, lambd=0.0) | tensor([0.5000])}
     """
 
     _group_keys = "lr lambd alpha t0 weight_decay foreach maximize differentiable capturable"

@@ -14,8 +14,7 @@ class NAdam(Optimizer):
     """NAdam: Adam whose first-moment step looks ahead (Nesterov momentum), with a
     momentum schedule ``mu_t = beta1 * (1 - 0.5 * 0.96 ** (t * momentum_decay))``.
 
-    Args:
-        params (iterable): tensors to optimize or parameter-group dicts.
+    {args}
         lr (float): learning rate. Default: ``2e-3``.
         betas (Tuple[float, float]): decay rates of the running averages.
             Default: ``(0.9, 0.999)``.
@@ -24,18 +23,11 @@ class NAdam(Optimizer):
         momentum_decay (float): speed of the momentum schedule. Default: ``4e-3``.
         decoupled_weight_decay (bool): shrink the parameters directly (NAdamW).
             Default: ``False``.
-        maximize (bool): maximize the objective instead. Default: ``False``.
+        {maximize}
 
     ``foreach``, ``capturable`` and ``differentiable`` are accepted for compatibility.
 
-    Examples::
-
-        >>> import torch
-        >>> w = torch.tensor([1.0])
-        >>> w.grad = torch.tensor([1.0])
-        >>> torch.optim.NAdam([w], lr=0.1).step()
-        >>> w
-        tensor([0.8944])
+    {example [1.0] | [1.0] | NAdam([w], lr=0.1) | tensor([0.8944])}
     """
 
     _group_keys = (

@@ -14,7 +14,7 @@ from torch._interface import optim as native_optim
 from torch.utils.hooks import RemovableHandle
 
 from . import _fused
-from ._common import check_option
+from ._common import check_option, expand_doc
 
 __all__ = [
     "Optimizer",
@@ -135,6 +135,8 @@ class Optimizer:
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
+        if "__doc__" in cls.__dict__:
+            cls.__doc__ = expand_doc(cls.__doc__)
         step = cls.__dict__.get("step")
         if step is not None and not getattr(step, "_hooked", False):
             cls.step = _with_step_hooks(step)

@@ -15,26 +15,18 @@ class RAdam(Optimizer):
     length ``rho_t <= 5``) the step is plain bias-corrected momentum; afterwards it is
     Adam's step scaled by a rectification factor.
 
-    Args:
-        params (iterable): tensors to optimize or parameter-group dicts.
+    {args}
         lr (float): learning rate. Default: ``1e-3``.
         betas (Tuple[float, float]): decay rates of the running averages.
             Default: ``(0.9, 0.999)``.
         eps (float): added to the denominator. Default: ``1e-8``.
         weight_decay (float): L2 penalty (or decoupled decay). Default: ``0``.
         decoupled_weight_decay (bool): shrink the parameters directly. Default: ``False``.
-        maximize (bool): maximize the objective instead. Default: ``False``.
+        {maximize}
 
     ``foreach``, ``capturable`` and ``differentiable`` are accepted for compatibility.
 
-    Examples::
-
-        >>> import torch
-        >>> w = torch.tensor([1.0])
-        >>> w.grad = torch.tensor([2.0])
-        >>> torch.optim.RAdam([w], lr=0.1).step()
-        >>> w
-        tensor([0.8000])
+    {example [1.0] | [2.0] | RAdam([w], lr=0.1) | tensor([0.8000])}
     """
 
     _group_keys = (

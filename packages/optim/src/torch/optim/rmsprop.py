@@ -14,8 +14,7 @@ class RMSprop(Optimizer):
     """RMSprop, optionally centered (dividing by an estimate of the gradient's standard
     deviation instead of its root mean square) and with momentum.
 
-    Args:
-        params (iterable): tensors to optimize or parameter-group dicts.
+    {args}
         lr (float): learning rate. Default: ``1e-2``.
         alpha (float): decay of the running averages. Default: ``0.99``.
         eps (float): added to the denominator. Default: ``1e-8``.
@@ -23,19 +22,12 @@ class RMSprop(Optimizer):
         momentum (float): momentum factor. Default: ``0``.
         centered (bool): subtract the squared running mean of the gradient.
             Default: ``False``.
-        maximize (bool): maximize the objective instead. Default: ``False``.
+        {maximize}
 
     ``foreach=True`` updates all parameters of a dtype in one native call (the same
     arithmetic); ``capturable`` and ``differentiable`` are accepted for compatibility.
 
-    Examples::
-
-        >>> import torch
-        >>> w = torch.tensor([1.0])
-        >>> w.grad = torch.tensor([1.0])
-        >>> torch.optim.RMSprop([w], lr=0.01, alpha=0.75).step()
-        >>> w
-        tensor([0.9800])
+    {example [1.0] | [1.0] | RMSprop([w], lr=0.01, alpha=0.75) | tensor([0.9800])}
     """
 
     _group_keys = (

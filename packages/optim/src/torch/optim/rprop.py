@@ -15,25 +15,17 @@ class Rprop(Optimizer):
     the size grows by ``etas[1]`` while the sign holds and shrinks by ``etas[0]`` when it
     flips (that step is then skipped).
 
-    Args:
-        params (iterable): tensors to optimize or parameter-group dicts.
+    {args}
         lr (float): initial step size. Default: ``1e-2``.
         etas (Tuple[float, float]): (decrease, increase) factors, with
             ``0 < etas[0] < 1 < etas[1]``. Default: ``(0.5, 1.2)``.
         step_sizes (Tuple[float, float]): (minimum, maximum) step size.
             Default: ``(1e-6, 50)``.
-        maximize (bool): maximize the objective instead. Default: ``False``.
+        {maximize}
 
     ``capturable``, ``foreach`` and ``differentiable`` are accepted for compatibility.
 
-    Examples::
-
-        >>> import torch
-        >>> w = torch.tensor([1.0, 1.0])
-        >>> w.grad = torch.tensor([3.0, -0.1])
-        >>> torch.optim.Rprop([w], lr=0.1).step()
-        >>> w
-        tensor([0.9000, 1.1000])
+    {example [1.0, 1.0] | [3.0, -0.1] | Rprop([w], lr=0.1) | tensor([0.9000, 1.1000])}
     """
 
     _group_keys = "lr etas step_sizes foreach maximize differentiable capturable"

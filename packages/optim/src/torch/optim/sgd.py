@@ -14,8 +14,7 @@ __all__ = ["SGD"]
 class SGD(Optimizer):
     """Stochastic gradient descent.
 
-    Args:
-        params (iterable): tensors to optimize or parameter-group dicts.
+    {args}
         lr (float): learning rate. Default: ``1e-3``.
         momentum (float): momentum factor. Default: ``0``.
         dampening (float): dampening of the momentum. Default: ``0``.
@@ -28,14 +27,7 @@ class SGD(Optimizer):
     is accepted: the arithmetic is the same (as in PyTorch); ``differentiable`` is accepted
     for compatibility.
 
-    Examples::
-
-        >>> import torch
-        >>> w = torch.tensor([1.0, -2.0])
-        >>> w.grad = torch.tensor([0.5, 0.5])
-        >>> torch.optim.SGD([w], lr=0.1).step()
-        >>> w
-        tensor([ 0.9500, -2.0500])
+    {example [1.0, -2.0] | [0.5, 0.5] | SGD([w], lr=0.1) | tensor([ 0.9500, -2.0500])}
     """
 
     _group_keys = (
