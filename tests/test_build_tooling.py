@@ -137,3 +137,72 @@ torch.nn.Linear
         (9, "torch._grad_mode"),
         (10, "torch._C"),
     ]
+
+
+# ------------------------------------------------- extension API against version bounds
+
+
+def _required_core_api(package: pathlib.Path):
+    """``(major, minor)`` of the ``require_core_api`` call in a sibling's sources."""
+    import re
+
+    for path in sorted((package / "src").rglob("*.py")):
+        found = re.search(r"require_core_api\((\d+), (\d+),", path.read_text())
+        if found:
+            return int(found.group(1)), int(found.group(2))
+    return None
+
+
+def _core_lower_bound(package: pathlib.Path) -> str | None:
+    import re
+    import tomllib
+
+    project = tomllib.loads((package / "pyproject.toml").read_text())["project"]
+    for requirement in project["dependencies"]:
+        found = re.match(r"torch-core\s*>=\s*([0-9.]+)", requirement)
+        if found:
+            return found.group(1)
+    return None
+
+
+def _core_api_at(version: str):
+    """CORE_API of torch-core's release ``version`` (read at its commit in releases.toml),
+    or None where that release is not recorded or the history is not at hand."""
+    import re
+    import subprocess
+    import tomllib
+
+    releases = tomllib.loads((ROOT / "releases.toml").read_text())["torch-core"]
+    commit = releases.get(version) or releases.get(version + ".0")  # ">=0.3" is 0.3.0
+    if commit is None:
+        return None
+    base = "packages/tensor-core/src/torch/"
+    for path in ("_interface/__init__.py", "_interface.py"):
+        shown = subprocess.run(
+            ["git", "-C", str(ROOT), "show", f"{commit}:{base}{path}"],
+            capture_output=True,
+            text=True,
+        )
+        found = re.search(r"CORE_API[^=]*= \((\d+), (\d+)\)", shown.stdout)
+        if shown.returncode == 0 and found:
+            return int(found.group(1)), int(found.group(2))
+    return None
+
+
+SIBLINGS = sorted(p.parent for p in (ROOT / "packages").glob("*/pyproject.toml"))
+
+
+@pytest.mark.parametrize("package", SIBLINGS, ids=lambda p: p.name)
+def test_core_lower_bound_provides_the_api_a_sibling_asks_for(package):
+    # a sibling's torch-core lower bound must be a release whose extension API serves
+    # its require_core_api call: else the bound admits a core it refuses to run on
+    required, bound = _required_core_api(package), _core_lower_bound(package)
+    if required is None or bound is None:
+        pytest.skip(f"{package.name} does not depend on torch-core's extension API")
+    provided = _core_api_at(bound)
+    if provided is None:
+        pytest.skip(f"torch-core {bound} is not recorded in releases.toml (or no git history)")
+    assert provided[0] == required[0] and provided[1] >= required[1], (
+        f"{package.name} asks for extension API {required} but admits torch-core {bound}, "
+        f"which provides {provided}"
+    )
