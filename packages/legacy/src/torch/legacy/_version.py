@@ -1,3 +1,3 @@
 """Version of the torch-legacy distribution."""
 
-__version__ = "0.1.3"
+__version__ = "0.1.4"

@@ -1,3 +1,3 @@
 """Version of the torch-multiprocessing distribution."""
 
-__version__ = "0.2.2"
+__version__ = "0.3.0"

@@ -1,3 +1,3 @@
 """Version of the torch-optim distribution."""
 
-__version__ = "0.2.1"
+__version__ = "0.3.0"
