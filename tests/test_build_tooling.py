@@ -155,6 +155,7 @@ def _required_core_api(package: pathlib.Path):
 
 def _core_lower_bound(package: pathlib.Path) -> str | None:
     import re
+
     import tomllib
 
     project = tomllib.loads((package / "pyproject.toml").read_text())["project"]
@@ -170,6 +171,7 @@ def _core_api_at(version: str):
     or None where that release is not recorded or the history is not at hand."""
     import re
     import subprocess
+
     import tomllib
 
     releases = tomllib.loads((ROOT / "releases.toml").read_text())["torch-core"]

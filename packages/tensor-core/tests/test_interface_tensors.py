@@ -116,6 +116,7 @@ def test_mark_view_current():
     assert tensors.view_version(view) == tensors.version(base) == 1
 
 
+@pytest.mark.autograd
 def test_replace_data_keeps_identity_and_history_fields():
     t = torch.zeros(2, requires_grad=True)
     counter = tensors.shared_version_counter(t)
@@ -147,6 +148,7 @@ def test_set_result_history_refuses_integer_results():
     assert tensors.set_result_history(base[1:], node) is base
 
 
+@pytest.mark.autograd
 def test_history_of_an_input():
     assert tensors.history(1.5) is False
     assert tensors.history(torch.zeros(2)) is False  # does not require grad
