@@ -1,6 +1,5 @@
 """torch.nn.modules.activation: forward, gradients and repr against real PyTorch."""
 
-
 import torch
 from torch import nn
 

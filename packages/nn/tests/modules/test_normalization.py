@@ -1,6 +1,5 @@
 """torch.nn.modules.normalization: forward, gradients and repr against real PyTorch."""
 
-
 from torch import nn
 
 
