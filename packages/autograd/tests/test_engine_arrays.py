@@ -235,3 +235,25 @@ def test_grad_of_non_leaves_and_backward_with_inputs():
         torch.autograd.grad(out, [torch.ones(2)])
     (unused,) = torch.autograd.grad(out, [_leaves(torch.float64, (2,))[0]], allow_unused=True)
     assert unused is None
+
+
+@pytest.mark.parametrize("retain", [False, True])
+def test_backward_frees_each_nodes_saved_arrays_as_it_passes(retain):
+    # the memory peak of a training step: by the time backward reaches the first layer's
+    # leaf, every later activation (saved by the nodes already run) is gone, unless the
+    # graph is retained
+    import weakref
+
+    torch.manual_seed(0)
+    x = torch.randn(4, 1, 12, 12)
+    w1, w2 = torch.randn(3, 1, 3, 3).requires_grad_(), torch.randn(5, 3, 3, 3).requires_grad_()
+    lin = torch.randn(2, 5 * 4 * 4).requires_grad_()
+    h1 = torch.relu(torch.nn.functional.conv2d(x, w1))
+    h2 = torch.nn.functional.max_pool2d(torch.tanh(torch.nn.functional.conv2d(h1, w2)), 2)
+    out = torch.nn.functional.linear(h2.flatten(1), lin).sigmoid().sum()
+    refs = [weakref.ref(t._np) for t in (h1, h2)]
+    del h1, h2
+    alive = []
+    w1.register_hook(lambda g: alive.append([r() is not None for r in refs]))
+    out.backward(retain_graph=retain)
+    assert alive == [[retain, retain]]
