@@ -1,8 +1,11 @@
 #include "random/mt19937.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <utility>
+
+#include "random/kernels.h"
 
 namespace torch_core {
 
@@ -42,24 +45,44 @@ void MT19937::set_state(const uint32_t* key, int pos) {
 }
 
 void MT19937::fill_u32(uint32_t* out, std::size_t n) {
-  for (std::size_t i = 0; i < n; ++i) out[i] = next_u32();
+  while (n > 0) {
+    if (pos_ >= kStateSize) twist();
+    const std::size_t m = std::min(n, static_cast<std::size_t>(kStateSize - pos_));
+    const uint32_t* key = key_ + pos_;
+    for (std::size_t i = 0; i < m; ++i) out[i] = temper(key[i]);
+    pos_ += static_cast<int>(m);
+    out += m;
+    n -= m;
+  }
 }
 
+namespace random {
+namespace {
+// Words per block: the conversion loops read them from the stack, not the engine.
+constexpr std::size_t kWordBlock = 1024;
+auto pick_uniform_f32() { return TORCH_CORE_PICK(uniform_f32); }
+auto pick_uniform_f64() { return TORCH_CORE_PICK(uniform_f64); }
+}  // namespace
+}  // namespace random
+
 void MT19937::fill_uniform_f32(float* out, std::size_t n, float low, float high) {
-  const float span = high - low;
-  const float scale = 1.0f / static_cast<float>(1U << 24);
-  for (std::size_t i = 0; i < n; ++i) {
-    float x = static_cast<float>(next_u32() & ((1U << 24) - 1)) * scale;
-    out[i] = std::fma(x, span, low);
+  const auto convert = random::pick_uniform_f32();
+  uint32_t words[random::kWordBlock];
+  for (std::size_t i = 0; i < n; i += random::kWordBlock) {
+    const std::size_t m = std::min(random::kWordBlock, n - i);
+    fill_u32(words, m);
+    convert(words, out + i, m, low, high - low);
   }
 }
 
 void MT19937::fill_uniform_f64(double* out, std::size_t n, double low, double high) {
-  const double span = high - low;
-  const double scale = 1.0 / static_cast<double>(1ULL << 53);
-  for (std::size_t i = 0; i < n; ++i) {
-    double x = static_cast<double>(next_u64() & ((1ULL << 53) - 1)) * scale;
-    out[i] = std::fma(x, span, low);
+  const auto convert = random::pick_uniform_f64();
+  constexpr std::size_t kBlock = random::kWordBlock / 2;  // two words per double
+  uint32_t words[random::kWordBlock];
+  for (std::size_t i = 0; i < n; i += kBlock) {
+    const std::size_t m = std::min(kBlock, n - i);
+    fill_u32(words, 2 * m);
+    convert(words, out + i, m, low, high - low);
   }
 }
 
@@ -99,11 +122,12 @@ void MT19937::fill_normal_f32(float* out, std::size_t n, double mean, double std
     for (std::size_t i = 0; i < n; ++i) out[i] = static_cast<float>(next_normal(mean, stddev));
     return;
   }
-  for (std::size_t i = 0; i < n; ++i) out[i] = next_uniform_f32();
+  // Uniform [0, 1) numbers are fma(x, 1, 0) = x: the uniform fill makes them.
+  fill_uniform_f32(out, n, 0.0f, 1.0f);
   for (std::size_t i = 0; i + 16 <= n; i += 16) box_muller_16(out + i, mean, stddev);
   if (n % 16 != 0) {
     float* tail = out + n - 16;
-    for (int i = 0; i < 16; ++i) tail[i] = next_uniform_f32();
+    fill_uniform_f32(tail, 16, 0.0f, 1.0f);
     box_muller_16(tail, mean, stddev);
   }
 }
@@ -113,11 +137,11 @@ void MT19937::fill_normal_f64(double* out, std::size_t n, double mean, double st
     for (std::size_t i = 0; i < n; ++i) out[i] = next_normal(mean, stddev);
     return;
   }
-  for (std::size_t i = 0; i < n; ++i) out[i] = next_uniform_f64();
+  fill_uniform_f64(out, n, 0.0, 1.0);
   for (std::size_t i = 0; i + 16 <= n; i += 16) box_muller_16(out + i, mean, stddev);
   if (n % 16 != 0) {
     double* tail = out + n - 16;
-    for (int i = 0; i < 16; ++i) tail[i] = next_uniform_f64();
+    fill_uniform_f64(tail, 16, 0.0, 1.0);
     box_muller_16(tail, mean, stddev);
   }
 }

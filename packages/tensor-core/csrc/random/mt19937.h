@@ -23,12 +23,7 @@ class MT19937 {
 
   uint32_t next_u32() {
     if (pos_ >= kStateSize) twist();
-    uint32_t y = key_[pos_++];
-    y ^= (y >> 11);
-    y ^= (y << 7) & 0x9d2c5680U;
-    y ^= (y << 15) & 0xefc60000U;
-    y ^= (y >> 18);
-    return y;
+    return temper(key_[pos_++]);
   }
 
   // PyTorch's random64(): the first draw gives the high word.
@@ -38,6 +33,8 @@ class MT19937 {
     return (hi << 32) | lo;
   }
 
+  // The next n draws, tempered a block of the state at a time (the same words as n calls
+  // of next_u32, in one vectorisable loop per twist).
   void fill_u32(uint32_t* out, std::size_t n);
   // Uniform on [low, high): float from 24 random bits, double from 53, low + x * (high - low)
   // with one rounding (fused multiply-add), as PyTorch's CPU kernels compute it.
@@ -63,12 +60,16 @@ class MT19937 {
   void set_state(const uint32_t* key, int pos);
 
  private:
+  static uint32_t temper(uint32_t y) {
+    y ^= (y >> 11);
+    y ^= (y << 7) & 0x9d2c5680U;
+    y ^= (y << 15) & 0xefc60000U;
+    y ^= (y >> 18);
+    return y;
+  }
   void twist();
   double next_uniform_f64() {
     return static_cast<double>(next_u64() & ((1ULL << 53) - 1)) / static_cast<double>(1ULL << 53);
-  }
-  float next_uniform_f32() {
-    return static_cast<float>(next_u32() & ((1U << 24) - 1)) / static_cast<float>(1U << 24);
   }
 
   uint32_t key_[kStateSize];
