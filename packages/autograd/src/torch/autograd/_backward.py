@@ -34,7 +34,6 @@ __all__ = ["run_backward"]
 
 _Tensor = torch.Tensor
 _on_device_of = _tensors.on_device_of
-_saved_fields = _tensors.saved_fields
 _grad_mode = _tensors.grad_mode()
 _anomaly_state = _anomaly.state
 
@@ -362,9 +361,9 @@ def _root_arrays(tensors, grad_tensors) -> list:
     here as an array), given gradients as checked by ``_root_grads``."""
     if len(tensors) == 1 and grad_tensors[0] is None:
         tensor = tensors[0]
-        if type(tensor) is _Tensor:
-            array, dtype, _ = _saved_fields(tensor)  # one call for both
-            if dtype in _ARRAY_DTYPES and array.size == 1:
+        if type(tensor) is _Tensor and _dtype_of(tensor) in _ARRAY_DTYPES:
+            array = _array(tensor)  # (two getters cost less than saved_fields' tuple)
+            if array.size == 1:
                 node, nr = edge(tensor)
                 if node is not None:  # it requires grad (else _root_grads raises)
                     grad = np.empty(array.shape, array.dtype)

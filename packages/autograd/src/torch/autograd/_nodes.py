@@ -3,6 +3,7 @@ leaf (``AccumulateGrad``), their classes per op, and the edges that link them.""
 
 from __future__ import annotations
 
+import dis
 import re
 import weakref
 from collections import namedtuple
@@ -148,6 +149,13 @@ class Node(_NodeBase):
     #: OpDef declares (``saved.alpha``), made when backward runs (recording stays as lean
     #: as before); ``None``: the tuple core recorded, as it is
     _saved_type = None
+    #: ``_saved_type`` where some Tensor formula of the op reads its saved arguments, else
+    #: ``None`` (backward then passes the recorded tuple: no namedtuple made per node)
+    _saved_named = None
+    #: the same for the array formulas, and which of them read it (a binary op builds the
+    #: namedtuple only when a formula that runs reads it: ``add`` of a constant does not)
+    _array_saved_named = None
+    _array_reads_saved = ()
 
     def __init__(self, inputs, saved, edges, versions=(), out=None):
         # NOTE: Engine.record sets these fields itself (no frame for this __init__ on the
@@ -178,8 +186,8 @@ class Node(_NodeBase):
         if self._versions or self._out is not None:
             self._check_versions()
         saved, derivative = self._saved, self._derivative
-        if self._saved_type is not None:
-            saved = _new_tuple(self._saved_type, saved)
+        if self._saved_named is not None:
+            saved = _new_tuple(self._saved_named, saved)
         if derivative.variadic:
             formula = derivative.formulas[0]
             return tuple(
@@ -213,9 +221,10 @@ class Node(_NodeBase):
             if (0 if counter is None else counter[0]) != expected:
                 self._check_versions()
         saved, edges, formulas = self._saved, self.next_functions, self._array_formulas
-        if self._saved_type is not None:
-            saved = _new_tuple(self._saved_type, saved)
+        named = self._array_saved_named
         if out is not None:
+            if named is not None:
+                saved = _new_tuple(named, saved)
             if out[2][0] != out[3]:
                 self._check_versions()
             if len(edges) == 1:
@@ -226,10 +235,16 @@ class Node(_NodeBase):
             )
         if len(edges) == 2:
             first, second = edges
+            if named is not None:
+                reads = self._array_reads_saved
+                if (reads[0] and first[0] is not None) or (reads[1] and second[0] is not None):
+                    saved = _new_tuple(named, saved)
             return (
                 None if first[0] is None else formulas[0](grad, inputs, saved),
                 None if second[0] is None else formulas[1](grad, inputs, saved),
             )
+        if named is not None:
+            saved = _new_tuple(named, saved)
         if len(edges) == 1:
             return (formulas[0](grad, inputs, saved),)
         return tuple(
@@ -299,8 +314,8 @@ class MultiOutputNode(Node):
                 self._output_refs.append((weakref.ref(result), nr))
         grads = list(grads)
         saved = self._saved
-        if self._saved_type is not None:
-            saved = _new_tuple(self._saved_type, saved)
+        if self._saved_named is not None:
+            saved = _new_tuple(self._saved_named, saved)
         return tuple(
             None if edge[0] is None else formula(grads, inputs, saved, outputs)
             for formula, edge in zip(self._derivative.formulas, self.next_functions)
@@ -511,7 +526,14 @@ def _node_class(op_name: str, saved_names=None) -> type:
         if names is None:
             names = ops[op_name].saved if op_name in ops else ()
         if names:
-            namespace["_saved_type"] = namedtuple(f"{derivative.node_name}Saved", names)
+            named = namedtuple(f"{derivative.node_name}Saved", names)
+            namespace["_saved_type"] = named
+            if any(map(_reads_saved, derivative.formulas)):
+                namespace["_saved_named"] = named
+            reads = tuple(map(_reads_saved, formulas or ()))
+            if any(reads):
+                namespace["_array_saved_named"] = named
+                namespace["_array_reads_saved"] = reads
         base = Node
         if derivative.outputs > 1:
             namespace["_num_outputs"] = derivative.outputs
@@ -520,6 +542,24 @@ def _node_class(op_name: str, saved_names=None) -> type:
             namespace["name"] = _not_implemented_name
         cls = _node_classes[op_name] = type(derivative.node_name, (base,), namespace)
     return cls
+
+
+def _reads_saved(formula) -> bool:
+    """Whether ``formula(grad, inputs, saved, ...)`` may read ``saved``: False only for a
+    plain function whose code never touches its third parameter (wrappers, closures over
+    it and other callables count as reading it)."""
+    code = getattr(formula, "__code__", None)
+    if code is None or code.co_argcount < 3:
+        return True
+    name = code.co_varnames[2]
+    if name in code.co_cellvars:
+        return True
+    for instruction in dis.get_instructions(code):
+        if "FAST" in instruction.opname:
+            value = instruction.argval
+            if value == name or (type(value) is tuple and name in value):
+                return True
+    return False
 
 
 def edge(x):
