@@ -221,3 +221,9 @@ def test_generators_are_per_device(twin):
     first = torch.randn(4, device="twin").cpu()
     a.manual_seed(1234)
     assert torch.equal(torch.randn(4, device="twin").cpu(), first)
+
+
+def test_sparse_tensors_pass_the_device_check(twin):
+    # a sparse tensor's device is its values'; it has no dense array to look at
+    s = torch.sparse_coo_tensor(torch.tensor([[0, 1]]), torch.tensor([1.0, 2.0]), (3,))
+    assert torch.add(s, s).to_dense().tolist() == [2.0, 4.0, 0.0]

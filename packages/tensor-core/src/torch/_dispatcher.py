@@ -15,8 +15,6 @@ import inspect
 import sys
 import types
 
-import numpy as np
-
 from ._device import CPU
 from ._interface import backends as _backends
 from ._interface import ops
@@ -128,13 +126,10 @@ def common_device(args, kwargs, check: bool = True):
     cpu_seen = None
     for value in (*args, *kwargs.values()):
         for tensor in _tensors_of(value):
-            array = tensor._np
-            if type(array) is np.ndarray:
-                if array.ndim and cpu_seen is None:
-                    cpu_seen = CPU
-                continue
-            dev = tensor._device
+            dev = tensor._device  # read off the array (a sparse tensor: its values')
             if dev.type == "cpu":
+                if cpu_seen is None and tensor.dim():
+                    cpu_seen = CPU
                 continue
             if found is None:
                 found = dev
