@@ -4,7 +4,8 @@ from __future__ import annotations
 
 __all__ = ["device"]
 
-_KNOWN_TYPES = ["cpu", "cuda", "meta"]  # grows with torch._interface.backends
+_BUILT_IN_TYPES = ("cpu", "cuda", "meta")
+_KNOWN_TYPES = list(_BUILT_IN_TYPES)  # grows with torch._interface.backends
 # every device type PyTorch's parser knows, for its error message
 _ALL_TYPES = (
     "cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, fpga, maia, xla, lazy, "
@@ -85,5 +86,5 @@ def add_device_type(name: str) -> None:
 
 
 def remove_device_type(name: str) -> None:
-    if name in _KNOWN_TYPES and name not in ("cpu", "cuda", "meta"):
+    if name in _KNOWN_TYPES and name not in _BUILT_IN_TYPES:
         _KNOWN_TYPES.remove(name)

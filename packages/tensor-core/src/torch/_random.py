@@ -624,11 +624,15 @@ def _empty_like(input: Tensor, dtype, memory_format=None, device=None) -> Tensor
     return empty_like(input, dtype=dtype, device=device, memory_format=memory_format)
 
 
-def _like_generator(generator, result: Tensor):
-    """``generator``, or the default generator of ``result``'s device."""
-    if generator is not None or type(result._np) is np.ndarray:
-        return generator
-    return _device_gen(None, _check_cpu(result._device))
+def _random_like(input, dtype, memory_format, device, requires_grad, fill) -> Tensor:
+    """The ``*_like`` random factories: an empty tensor laid out as ``input`` (on
+    ``device``, default ``input``'s), filled in place by ``fill(result, device)``, where
+    ``device`` is the resolved non-CPU device whose generator a draw defaults to (None on
+    the CPU)."""
+    result = _empty_like(input, dtype, memory_format, device)
+    on_device = None if type(result._np) is np.ndarray else _check_cpu(result._device)
+    result = fill(result, on_device)
+    return result.requires_grad_(True) if requires_grad else result
 
 
 @defop("rand_like")
@@ -643,9 +647,14 @@ def rand_like(
     memory_format=None,
 ) -> Tensor:
     """Uniform random numbers on [0, 1) in the shape (and layout) of ``input``."""
-    result = _empty_like(input, dtype, memory_format, device)
-    result = uniform_(result, generator=_like_generator(generator, result))
-    return result.requires_grad_(True) if requires_grad else result
+    return _random_like(
+        input,
+        dtype,
+        memory_format,
+        device,
+        requires_grad,
+        lambda out, on: uniform_(out, generator=_device_gen(generator, on)),
+    )
 
 
 @defop("randn_like")
@@ -660,9 +669,14 @@ def randn_like(
     memory_format=None,
 ) -> Tensor:
     """Standard normal random numbers in the shape (and layout) of ``input``."""
-    result = _empty_like(input, dtype, memory_format, device)
-    result = normal_(result, generator=_like_generator(generator, result))
-    return result.requires_grad_(True) if requires_grad else result
+    return _random_like(
+        input,
+        dtype,
+        memory_format,
+        device,
+        requires_grad,
+        lambda out, on: normal_(out, generator=_device_gen(generator, on)),
+    )
 
 
 @defop("randint_like")
@@ -681,9 +695,15 @@ def randint_like(
     """Random integers on [``low``, ``high``) in the shape (and layout) of ``input``."""
     if high is None:
         low, high = 0, low
-    result = _empty_like(input, dtype, memory_format, device)
-    result = random_(result, int(low), int(high), generator=_like_generator(generator, result))
-    return result.requires_grad_(True) if requires_grad else result
+    low, high = int(low), int(high)
+    return _random_like(
+        input,
+        dtype,
+        memory_format,
+        device,
+        requires_grad,
+        lambda out, on: random_(out, low, high, generator=_device_gen(generator, on)),
+    )
 
 
 # ------------------------------------------------------------- in-place methods
