@@ -167,6 +167,12 @@ _LAZY_SUBMODULES = (
     "optim",
     "multiprocessing",
     "legacy",
+    "func",
+    "profiler",
+    "jit",
+    "onnx",
+    "distributions",
+    "distributed",
 )
 
 

@@ -41,6 +41,13 @@ SIBLINGS: dict[str, str] = {
     "torch.multiprocessing": "torch-multiprocessing",
     "torch.utils.data": "torch-utils-data",
     "torch.legacy": "torch-legacy",
+    "torch.func": "torch-autograd",
+    "torch.profiler": "torch-autograd",
+    "torch.utils.checkpoint": "torch-autograd",
+    "torch.jit": "torch-jit",
+    "torch.onnx": "torch-jit",
+    "torch.distributions": "torch-distributions",
+    "torch.distributed": "torch-distributed",
 }
 
 
