@@ -110,6 +110,7 @@ from ._random import (
     seed,
     set_rng_state,
 )
+from ._random_samplers import binomial, poisson
 from ._serialization.storage_types import LEGACY_STORAGES
 from ._size import Size
 from ._sparse import sparse_coo_tensor

@@ -24,6 +24,7 @@ from .losses import LOSSES
 from .nn_fused import NN_FUSED
 from .nn_kernels import NN_KERNELS
 from .pointwise import POINTWISE
+from .random import RANDOM
 from .reduction import REDUCTION
 from .scans import SCANS
 from .shape_ops import SHAPE_OPS
@@ -56,6 +57,7 @@ DERIVATIVES: dict[str, Derivative] = {
     **SCANS,
     **SPECIAL,
     **FFT,
+    **RANDOM,
 }
 
 
