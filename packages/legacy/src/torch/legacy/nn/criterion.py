@@ -1,0 +1,82 @@
+"""Base of the Lua Torch criterions: ``forward(input, target)`` returns the loss as a
+Python number and ``backward(input, target)`` its gradient with respect to ``input``."""
+
+from __future__ import annotations
+
+import copy
+
+import torch
+
+from .module import _convert, _dtype_of
+
+__all__ = ["Criterion"]
+
+
+class Criterion:
+    """Base of every ``torch.legacy.nn`` criterion.
+
+    ``output`` holds the last loss (a float) and ``gradInput`` the last gradient.
+
+    Examples::
+
+        >>> import torch
+        >>> from torch.legacy import nn
+        >>> crit = nn.MSECriterion()
+        >>> crit.forward(torch.tensor([1.0, 2.0]), torch.tensor([1.0, 4.0]))
+        2.0
+        >>> crit.backward(torch.tensor([1.0, 2.0]), torch.tensor([1.0, 4.0]))
+        tensor([ 0., -2.])
+    """
+
+    def __init__(self):
+        self.gradInput = torch.empty(0)
+        self.output = 0.0
+        self._type = self.gradInput.type()
+
+    def updateOutput(self, input, target):
+        raise NotImplementedError(f"{type(self).__name__} does not define updateOutput")
+
+    def updateGradInput(self, input, target):
+        raise NotImplementedError(f"{type(self).__name__} does not define updateGradInput")
+
+    def forward(self, input, target):
+        """The loss for ``input`` against ``target`` (a Python float)."""
+        return self.updateOutput(input, target)
+
+    def backward(self, input, target):
+        """The gradient of the loss with respect to ``input``."""
+        return self.updateGradInput(input, target)
+
+    def clone(self):
+        return copy.deepcopy(self)
+
+    def type(self, type=None, tensorCache=None):
+        if type is None:
+            return self._type
+        dtype = _dtype_of(type)
+        cache = {} if tensorCache is None else tensorCache
+        for key, value in list(self.__dict__.items()):
+            self.__dict__[key] = _convert(value, dtype, cache)
+        self._type = torch.empty(0, dtype=dtype).type()
+        return self
+
+    def float(self):
+        return self.type(torch.float32)
+
+    def double(self):
+        return self.type(torch.float64)
+
+    def clearState(self):
+        self.gradInput = self.gradInput.new_empty(0)
+        return self
+
+    def __repr__(self):
+        return f"nn.{type(self).__name__}"
+
+
+def _check_same_size(input, target, name):
+    if input.numel() != target.numel():
+        raise RuntimeError(
+            f"{name}: input and target must have the same number of elements, got input of "
+            f"size {tuple(input.shape)} and target of size {tuple(target.shape)}"
+        )
