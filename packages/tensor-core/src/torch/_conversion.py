@@ -164,7 +164,9 @@ def to(self: Tensor, *args, **kwargs) -> Tensor:
 def _parse_type_name(name: str):
     prefix = "torch."
     if name.startswith("torch.cuda."):
-        raise RuntimeError(f"{_NO_CUDA}: cannot convert to {name}")
+        if _cuda_runtime() is None:
+            raise RuntimeError(_NO_CUDA_LIBRARY)
+        name = "torch." + name[len("torch.cuda.") :]
     legacy = name[len(prefix) :] if name.startswith(prefix) else name
     for d in _dtype.ALL_DTYPES:
         if d._legacy == legacy:
@@ -187,11 +189,18 @@ def type_(self: Tensor, dtype=None, non_blocking: bool = False, **kwargs):
         torch.int32
     """
     if dtype is None:
-        return "torch." + self._dtype._legacy
+        prefix = "torch.cuda." if self._device.type == "cuda" else "torch."
+        return prefix + self._dtype._legacy
+    name = dtype if isinstance(dtype, str) else None
     if isinstance(dtype, str):
         dtype = _parse_type_name(dtype)
     elif not isinstance(dtype, _dtype.dtype):
+        name = getattr(dtype, "__module__", "") + "." + getattr(dtype, "__name__", "")
         dtype = getattr(dtype, "_legacy_dtype", None) or _parse_type_name(str(dtype))
+    if name is not None and name.startswith("torch.cuda."):
+        return to(self, "cuda", dtype)
+    if name is not None and self._device.type != "cpu":
+        return to(self, "cpu", dtype)  # a CPU type name such as 'torch.FloatTensor'
     return cast(self, dtype)
 
 
@@ -231,14 +240,113 @@ def cpu(self: Tensor, memory_format=None) -> Tensor:
     return to(self, "cpu", memory_format=memory_format)
 
 
+_NO_ACCELERATOR = "Cannot access accelerator device when none is available."
+# PyTorch's CPU build, asked for CUDA memory by a deprecated ``device=`` argument
+_NO_CUDA_LIBRARY = (
+    "Cannot initialize CUDA without ATen_cuda library. PyTorch splits its backend into two "
+    "shared libraries: a CPU library and a CUDA library; this error has occurred because "
+    "you are trying to use some CUDA functionality, but the CUDA library has not been "
+    "loaded by the dynamic linker for some reason.  The CUDA library MUST be loaded, EVEN "
+    "IF you don't directly use any symbols from the CUDA library! One common culprit is a "
+    "lack of -Wl,--no-as-needed in your link arguments; many dynamic linkers will delete "
+    "dynamic library dependencies if you don't depend on any of their symbols.  You can "
+    "check if this has occurred by using ldd on your binary to see if there is a "
+    "dependency on *_cuda.so library."
+)
+
+
+def _cuda_runtime():
+    """torch.cuda's runtime (simulated or CuPy devices), or None without CUDA."""
+    from .cuda import _runtime
+
+    return _runtime.get()
+
+
 @defop("cuda", method=True, public=False)
 def cuda(self: Tensor, device=None, non_blocking=False, memory_format=None) -> Tensor:
-    """``self`` on a CUDA device (``device``: an index or device, default the current)."""
-    if "cuda" not in backends():
+    """``self`` on a CUDA device (``device``: an index or device, default the current);
+    ``self`` itself when it is there already.
+
+    Examples::
+
+        >>> import torch
+        >>> torch.ones(2).cuda()  # doctest: +SKIP
+        tensor([1., 1.], device='cuda:0')
+    """
+    if _cuda_runtime() is None:
+        if isinstance(device, int) and not isinstance(device, bool):
+            raise RuntimeError(_NO_ACCELERATOR)
         raise AssertionError(_NO_CUDA)
     if device is None or isinstance(device, int):
         device = _device_cls("cuda", device)
+    elif not isinstance(device, _device_cls):
+        device = _device_cls(device)
+    if device.type != "cuda":
+        raise RuntimeError(f"Invalid device, must be cuda device, but got: {device}")
     return to(self, device, memory_format=memory_format)
+
+
+def _deprecated_device_argument(method: str, device) -> None:
+    if device is not None:
+        warnings.warn(
+            f"The argument 'device' of Tensor.{method}() is deprecated. Please do not pass "
+            "this argument.",
+            DeprecationWarning,
+            stacklevel=3,
+        )
+
+
+@defop("pin_memory", method=True, public=False)
+def pin_memory(self: Tensor, device=None) -> Tensor:
+    """A copy of this CPU tensor in page-locked host memory, from which copies to a CUDA
+    device can run asynchronously (``self`` when it is pinned already). Needs CUDA.
+
+    Examples::
+
+        >>> import torch
+        >>> torch.ones(2).pin_memory().is_pinned()  # doctest: +SKIP
+        True
+    """
+    _deprecated_device_argument("pin_memory", device)
+    runtime = _cuda_runtime()
+    if runtime is None:
+        raise RuntimeError(_NO_CUDA_LIBRARY if device is not None else _NO_ACCELERATOR)
+    if self._device.type != "cpu":
+        raise RuntimeError(f"cannot pin '{self.type()}' only dense CPU tensors can be pinned")
+    if runtime.is_pinned(self._np):
+        return self
+    return make(runtime.pin(self._np), self._dtype)
+
+
+@defop("is_pinned", method=True, public=False)
+def is_pinned(self: Tensor, device=None) -> bool:
+    """Whether this tensor's memory is page-locked host memory (``pin_memory``).
+
+    Examples::
+
+        >>> import torch
+        >>> torch.ones(2).is_pinned()
+        False
+    """
+    _deprecated_device_argument("is_pinned", device)
+    if self._device.type != "cpu":
+        return False
+    runtime = _cuda_runtime() if "cuda" in backends() else None
+    return runtime is not None and runtime.is_pinned(self._np)
+
+
+@defop("get_device", method=True, public=False)
+def get_device(self: Tensor) -> int:
+    """The index of the device this tensor is on; -1 on the CPU.
+
+    Examples::
+
+        >>> import torch
+        >>> torch.ones(2).get_device()
+        -1
+    """
+    index = self._device.index
+    return -1 if index is None else index
 
 
 @defop("clone", method=True)

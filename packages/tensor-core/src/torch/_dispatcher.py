@@ -18,6 +18,7 @@ import types
 from ._device import CPU
 from ._interface import backends as _backends
 from ._interface import ops
+from ._ops import _dispatch as _op_dispatch
 from ._tensor import Tensor
 
 __all__ = ["install", "uninstall", "installed", "common_device"]
@@ -201,8 +202,8 @@ def _op_of(name: str):
     return ops[name] if name in ops else None
 
 
-def _dispatching(function, name: str):
-    op = _op_of(name)
+def _dispatching(function, name: str, op=None):
+    op = op if op is not None else _op_of(name)
     check = name not in _MIXING_ALLOWED
     local = _backends._local
 
@@ -257,10 +258,25 @@ def _wrap_namespace(owner, names) -> None:
         setattr(owner, name, _dispatching(value, name))
 
 
+def _saved_on_device(result, saved) -> None:
+    """Inside an op sent to a device, its result and the tensors its host kernel saved for
+    backward (not the caller's own) go to the device before the engine keeps them."""
+    local = _backends._local
+    if not getattr(local, "depth", 0):
+        return
+    _place_results(result, local.device, local.backend, local.inputs)
+    if not isinstance(saved, tuple):
+        return  # a kernel's own record of arrays, which its backward kernel reads
+    for item in saved:
+        if isinstance(item, Tensor) and id(item) not in local.inputs:
+            _place_results(item, local.device, local.backend, local.inputs)
+
+
 def install() -> None:
     """Wrap every op binding in a device dispatcher (idempotent)."""
     if _originals:
         return
+    _op_dispatch.saved_on_device = _saved_on_device
     torch = sys.modules["torch"]
     _wrap_namespace(torch, [n for n in torch.__all__ if not n.startswith("_")])
     for sub in ("linalg", "special", "fft"):
@@ -272,10 +288,24 @@ def install() -> None:
                 continue
         _wrap_namespace(module, list(getattr(module, "__all__", ())))
     _wrap_namespace(Tensor, list(vars(Tensor)))
+    _wrap_op_functions()
+
+
+def _wrap_op_functions() -> None:
+    """Route ``OpDef.function`` too: torch-nn's functional calls and torch-autograd's
+    derivative formulas reach core ops through it, and a native host kernel among them
+    must see its result handed back on the device."""
+    for op in ops.everything():
+        function = op.function
+        if function is None or not _wrappable(op.name, function):
+            continue
+        _originals[(op, "function")] = function
+        op.function = _dispatching(function, op.name, op)
 
 
 def uninstall() -> None:
     """Put the plain bindings back."""
+    _op_dispatch.saved_on_device = None
     for (owner, name), value in _originals.items():
         setattr(owner, name, value)
     _originals.clear()

@@ -363,7 +363,7 @@ def _root_arrays(tensors, grad_tensors) -> list:
         tensor = tensors[0]
         if type(tensor) is _Tensor and _dtype_of(tensor) in _ARRAY_DTYPES:
             array = _array(tensor)  # (two getters cost less than saved_fields' tuple)
-            if array.size == 1:
+            if array.size == 1 and type(array) is _ndarray:  # (a device's: _root_grads)
                 node, nr = edge(tensor)
                 if node is not None:  # it requires grad (else _root_grads raises)
                     grad = np.empty(array.shape, array.dtype)
@@ -404,7 +404,9 @@ def _as_tensor(grad):
         return _from_array(grad, _DTYPES[grad.dtype])
     if isinstance(grad, _Tensor) or grad is None:
         return grad
-    return _from_array(np.asarray(grad), _DTYPES[grad.dtype])  # a NumPy scalar
+    if isinstance(grad, np.generic):  # a NumPy scalar
+        return _from_array(np.asarray(grad), _DTYPES[grad.dtype])
+    return _from_array(grad, _DTYPES[grad.dtype])  # a device backend's array: kept there
 
 
 def _as_tensors(grad, node):

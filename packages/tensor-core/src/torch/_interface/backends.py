@@ -255,17 +255,38 @@ def resolve(dev):
     if dev.type == "cpu":
         return None
     backend = _backends.get(dev.type)
+    if backend is None and dev.type == "cuda":
+        backend = cuda_backend()
     if backend is None:
         if dev.type == "cuda":
             raise AssertionError("Torch not compiled with CUDA enabled")
         raise RuntimeError(f"device '{dev}' is not available: no backend is registered for it")
-    index = 0 if dev.index is None else dev.index
+    if dev.index is None:
+        index = backend.current_index() if hasattr(backend, "current_index") else 0
+    else:
+        index = dev.index
     count = backend.device_count()
     if index >= count:
+        if dev.type == "cuda":
+            from ..cuda._runtime import invalid_ordinal
+
+            raise RuntimeError(invalid_ordinal())
         raise RuntimeError(
             f"{dev.type} device index {index} is out of range: there are {count} {dev.type} devices"
         )
     return device(dev.type, index)
+
+
+def cuda_backend():
+    """The "cuda" backend, registered on first use by ``torch.cuda``'s runtime (simulated
+    devices, or CuPy's), or None when there is no CUDA device to use."""
+    backend = _backends.get("cuda")
+    if backend is None:
+        from ..cuda import _runtime
+
+        runtime = _runtime.get()
+        backend = runtime.backend if runtime is not None else None
+    return backend
 
 
 def place_fresh(tensor, dev):

@@ -93,6 +93,12 @@ def check_tensor(x, op: str, arg: str = "input") -> None:
         raise TypeError(f"{op}(): argument '{arg}' must be Tensor, not {type(x).__name__}")
 
 
+#: set by ``torch._dispatcher`` while a device backend is registered: puts the result and
+#: the tensors a host kernel saved for backward on the device its op was dispatched for,
+#: before the engine keeps their arrays
+saved_on_device = None
+
+
 def record(op, inputs, result, saved=()) -> Tensor:
     """Hand a finished op to the grad engine when grad mode is on and an input requires
     grad; return ``result``."""
@@ -100,6 +106,8 @@ def record(op, inputs, result, saved=()) -> Tensor:
         return result
     for x in inputs:
         if isinstance(x, Tensor) and x._requires_grad:
+            if saved_on_device is not None:
+                saved_on_device(result, saved)
             get_grad_engine().record(op, inputs, result, saved)
             break
     return result
@@ -108,6 +116,8 @@ def record(op, inputs, result, saved=()) -> Tensor:
 def record_checked(op, inputs, result, saved=()) -> Tensor:
     """:func:`record` for a caller that has checked that grad mode is on and an input
     requires grad (the fast paths of ``torch._fastpath``); return ``result``."""
+    if saved_on_device is not None:
+        saved_on_device(result, saved)
     get_grad_engine().record(op, inputs, result, saved)
     return result
 

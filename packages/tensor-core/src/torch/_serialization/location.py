@@ -3,7 +3,9 @@
 A checkpoint tags every storage with the device it was saved from ("cpu", "cuda:0").
 The tag is remapped by ``map_location`` (a device, a string, a dict from tag to tag, or a
 function of the storage and its tag) and the storage restored there. Only the CPU
-exists so far, so any other destination raises, as PyTorch does without CUDA.
+exists without a device backend, so any other destination raises, as PyTorch does
+without CUDA; ``torch._interface.backends.register_backend`` adds the restorer of a
+backend's device type ("cuda" included).
 """
 
 from __future__ import annotations
@@ -39,12 +41,26 @@ _CPU_ONLY_ADVICE = (
 
 
 def validate_cuda_device(location) -> int:
-    """The CUDA device index named by ``location``; without CUDA (always, so far) this
-    raises the error that tells a CPU-only user to pass ``map_location``."""
-    raise RuntimeError(
-        "Attempting to deserialize object on a CUDA device but torch.cuda.is_available() "
-        f"is False. {_CPU_ONLY_ADVICE}"
-    )
+    """The CUDA device index named by ``location``; without CUDA this raises the error
+    that tells a CPU-only user to pass ``map_location``."""
+    from ..cuda import _runtime
+
+    runtime = _runtime.get()
+    if runtime is None:
+        raise RuntimeError(
+            "Attempting to deserialize object on a CUDA device but torch.cuda.is_available() "
+            f"is False. {_CPU_ONLY_ADVICE}"
+        )
+    index = device(location).index
+    index = 0 if index is None else index
+    count = runtime.device_count()
+    if index >= count:
+        raise RuntimeError(
+            f"Attempting to deserialize object on CUDA device {index} but "
+            f"torch.cuda.device_count() is {count}. Please use torch.load with map_location "
+            "to map your storages to an existing device."
+        )
+    return index
 
 
 def validate_hpu_device(location) -> int:
@@ -75,7 +91,7 @@ def _accelerator_restore(storage, location: str):
     # devices PyTorch knows but this build lacks: its error, naming the device
     kind = location.split(":", 1)[0]
     if kind == "cuda":
-        validate_cuda_device(location)
+        validate_cuda_device(location)  # raises without CUDA; else the cuda backend restores
     if kind == "hpu":
         validate_hpu_device(location)
     if kind in ("xpu", "mps", "mtia"):

@@ -17,14 +17,249 @@ object answers (``device`` is an int index; ``None`` means the current device):
 - ``manual_seed(seed, i)``, ``seed(i)``, ``initial_seed(i)``, ``get_rng_state(i)``,
   ``set_rng_state(state, i)``
 
-This module is the placeholder until the backend lands: no runtime yet.
+Added beyond that first contract (only additions):
+
+- ``backend``: the ``torch._interface.backends.Backend`` registered as device type
+  ``"cuda"``; ``generator(i)``: device ``i``'s ``torch.Generator``
+- ``pin(array)`` / ``is_pinned(array)``: page-locked host copies for ``Tensor.pin_memory``
+- ``nccl``: the collective layer used by ``torch.cuda.nccl`` (see ``_collectives``)
+- ``close()``: unregister the backend (tests swap runtimes with :func:`simulated`)
+
+Which runtime ``get()`` makes, once, on first use:
+
+1. ``TORCH_CUDA_SIMULATE=N`` (N > 0): N simulated devices (``torch.cuda._simulated``),
+   arrays in host memory with NumPy standing in for CuPy. Opt-in only; never the default.
+2. else, when the ``cupy`` package is installed (``torch-core[cuda12]``/``[cuda13]``) and
+   sees a device: the CuPy runtime (``torch.cuda._cupy``).
+3. else ``None``. A CPU-only install never imports CuPy: ``find_spec`` looks for it
+   without importing it, and nothing calls ``get()`` at ``import torch``.
 """
 
 from __future__ import annotations
 
-__all__ = ["get"]
+import contextlib
+import importlib.util
+import os
+import threading
+
+__all__ = ["get", "simulated", "Runtime", "SIMULATE_ENV"]
+
+#: the environment variable that turns on simulated devices: their count
+SIMULATE_ENV = "TORCH_CUDA_SIMULATE"
+
+_lock = threading.RLock()
+_active = None
+_probed = False
 
 
 def get():
     """The active CUDA runtime, or ``None`` when no CUDA device can be used."""
-    return None
+    if _probed:
+        return _active
+    with _lock:
+        if not _probed:
+            _install(_probe())
+    return _active
+
+
+def _install(runtime) -> None:
+    _restore(runtime, True)
+
+
+def _restore(runtime, probed: bool) -> None:
+    global _active, _probed
+    _active, _probed = runtime, probed
+
+
+def _simulated_count() -> int:
+    value = os.environ.get(SIMULATE_ENV, "").strip()
+    if not value:
+        return 0
+    try:
+        count = int(value)
+    except ValueError:
+        raise ValueError(
+            f"{SIMULATE_ENV} must be a number of simulated CUDA devices, got {value!r}"
+        ) from None
+    if count < 0:
+        raise ValueError(f"{SIMULATE_ENV} must not be negative, got {count}")
+    return count
+
+
+def _probe():
+    count = _simulated_count()
+    if count:
+        from ._simulated import SimulatedRuntime
+
+        return SimulatedRuntime(count)
+    if importlib.util.find_spec("cupy") is None:
+        return None  # a CPU-only install: CuPy is never imported
+    from . import _cupy
+
+    return _cupy.probe()
+
+
+@contextlib.contextmanager
+def simulated(count: int = 2):
+    """Use ``count`` simulated devices inside the ``with`` block, whatever ``get()`` found
+    before (tests); the previous runtime (or none) is back afterwards."""
+    from ._simulated import SimulatedRuntime
+
+    with _lock:
+        previous, was_probed = _active, _probed
+        if previous is not None:
+            previous.close()
+        runtime = SimulatedRuntime(count)
+        _install(runtime)
+    try:
+        yield runtime
+    finally:
+        with _lock:
+            runtime.close()
+            _restore(previous, was_probed)
+            if previous is not None:
+                previous.open()
+
+
+class Runtime:
+    """What the simulated and the CuPy runtimes share: the current device and streams of
+    each thread (as in CUDA, they are per thread), the generators, the public contract's
+    defaults. Subclasses set :attr:`backend`, :attr:`Stream`, :attr:`Event` and the
+    memory and property queries."""
+
+    simulated = False
+    #: the registered ``torch._interface.backends.Backend`` of device type "cuda"
+    backend = None
+    Stream = None
+    Event = None
+
+    def __init__(self) -> None:
+        self._local = threading.local()
+        self._generators: dict[int, object] = {}
+        self._default_streams: dict[int, object] = {}
+
+    # --------------------------------------------------------------- registration
+
+    def open(self) -> None:
+        """Register :attr:`backend` as device type "cuda" (done by the constructor)."""
+        from torch._interface import backends
+
+        if "cuda" not in backends.backends():
+            backends.register_backend(self.backend, self.array_type)
+
+    def close(self) -> None:
+        """Unregister the backend: "cuda" tensors made before are unusable after."""
+        from torch._interface import backends
+
+        if backends.backends().get("cuda") is self.backend:
+            backends.unregister_backend("cuda")
+
+    # -------------------------------------------------------------------- devices
+
+    def device_count(self) -> int:
+        return self.backend.device_count()
+
+    def index(self, device=None) -> int:
+        """``device`` (None, an int, a string or a ``torch.device``) as an index, checked."""
+        if device is None:
+            return self.current_device()
+        if not isinstance(device, int):
+            from torch import device as device_cls
+
+            device = device_cls(device) if not isinstance(device, device_cls) else device
+            if device.type != "cuda":
+                raise ValueError(f"Expected a cuda device, but got: {device}")
+            if device.index is None:
+                return self.current_device()
+            device = device.index
+        if not 0 <= device < self.device_count():
+            raise RuntimeError(invalid_ordinal())
+        return device
+
+    def current_device(self) -> int:
+        return getattr(self._local, "device", 0)
+
+    def set_device(self, device) -> None:
+        if isinstance(device, int) and device < 0:
+            return  # a negative index is ignored, as in PyTorch
+        self._local.device = self.index(device)
+
+    def synchronize(self, device=None) -> None:
+        self.backend.synchronize(self.index(device))
+
+    def device_capability(self, device=None) -> tuple[int, int]:
+        props = self.device_properties(device)
+        return props.major, props.minor
+
+    def device_name(self, device=None) -> str:
+        return self.device_properties(device).name
+
+    # -------------------------------------------------------------------- streams
+
+    def default_stream(self, device=None):
+        index = self.index(device)
+        stream = self._default_streams.get(index)
+        if stream is None:
+            stream = self._default_streams[index] = self.Stream._default(self, index)
+        return stream
+
+    def current_stream(self, device=None):
+        index = self.index(device)
+        streams = getattr(self._local, "streams", None)
+        if streams is not None and index in streams:
+            return streams[index]
+        return self.default_stream(index)
+
+    def set_stream(self, stream) -> None:
+        """Make ``stream`` the current stream of its device (for this thread)."""
+        streams = getattr(self._local, "streams", None)
+        if streams is None:
+            streams = self._local.streams = {}
+        streams[stream.device.index] = stream
+
+    # ----------------------------------------------------------------- generators
+
+    def generator(self, device=None):
+        """Device ``device``'s random generator (a ``torch.Generator`` on that device)."""
+        index = self.index(device)
+        with _lock:
+            generator = self._generators.get(index)
+            if generator is None:
+                from torch import Generator, device
+
+                generator = Generator()
+                generator.device = device("cuda", index)
+                self._generators[index] = generator
+        return generator
+
+    def manual_seed(self, seed, device=None) -> None:
+        self.generator(device).manual_seed(seed)
+
+    def seed(self, device=None) -> int:
+        return self.generator(device).seed()
+
+    def initial_seed(self, device=None) -> int:
+        return self.generator(device).initial_seed()
+
+    def get_rng_state(self, device=None):
+        return self.generator(device).get_state()
+
+    def set_rng_state(self, state, device=None) -> None:
+        self.generator(device).set_state(state)
+
+    # --------------------------------------------------------------------- memory
+
+    def max_memory_reserved(self, device=None) -> int:
+        return self.memory_stats(device).get("reserved_bytes.all.peak", 0)
+
+
+def invalid_ordinal() -> str:
+    """PyTorch's message for a CUDA device index past the last device."""
+    return (
+        "CUDA error: invalid device ordinal\n"
+        "GPU device may be out of range, do you have enough GPUs?\n"
+        "CUDA kernel errors might be asynchronously reported at some other API call, so "
+        "the stacktrace below might be incorrect.\n"
+        "For debugging consider passing CUDA_LAUNCH_BLOCKING=1\n"
+        "Compile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.\n"
+    )

@@ -22,6 +22,12 @@ def fused(name: str):
     return ops[name].function
 
 
+def fused_op(name: str):
+    """Core's fused op ``name`` itself: call ``fused_op(name).function`` at call time, so
+    that the device dispatcher (installed once a device backend registers) is honoured."""
+    return ops[name]
+
+
 def refuse_complex(input, kernel: str) -> None:
     """Raise PyTorch's error for complex ``input`` to a function whose CPU kernel
     ``kernel`` takes real input only (our composites would compute something)."""

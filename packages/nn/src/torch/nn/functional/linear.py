@@ -6,14 +6,14 @@ import numpy as np
 
 import torch
 
-from ._common import core, fused
+from ._common import core, fused_op
 
 __all__ = [
     "linear", "bilinear", "embedding", "embedding_bag", "one_hot", "pairwise_distance",
     "cosine_similarity", "pdist", "normalize",
 ]  # fmt: skip
 
-_fused_linear = fused("_linear")
+_LINEAR = fused_op("_linear")
 
 
 def linear(input, weight, bias=None):
@@ -31,7 +31,7 @@ def linear(input, weight, bias=None):
         >>> F.linear(torch.ones(1, 2), torch.ones(3, 2), torch.zeros(3))
         tensor([[2., 2., 2.]])
     """
-    result = _fused_linear(input, weight, bias)  # one node; None: not fusable
+    result = _LINEAR.function(input, weight, bias)  # one node; None: not fusable
     if result is not None:
         return result
     if input.dim() == 0 or weight.dim() not in (1, 2):

@@ -8,7 +8,7 @@ import math
 
 import torch
 
-from ._common import core, fused, reduce_loss, resolve_reduction
+from ._common import core, fused_op, reduce_loss, resolve_reduction
 from .activation import logsigmoid, softplus
 
 __all__ = [
@@ -20,9 +20,9 @@ __all__ = [
     "triplet_margin_with_distance_loss",
 ]  # fmt: skip
 
-_fused_cross_entropy = fused("_cross_entropy")
-_fused_mse_loss = fused("_mse_loss")
-_fused_nll_loss = fused("_nll_loss")
+_CROSS_ENTROPY = fused_op("_cross_entropy")
+_MSE_LOSS = fused_op("_mse_loss")
+_NLL_LOSS = fused_op("_nll_loss")
 
 
 def _same_size(input, target, name: str) -> None:
@@ -54,7 +54,7 @@ def nll_loss(
     """
     reduction = resolve_reduction(size_average, reduce, reduction)
     if weight is None:
-        result = _fused_nll_loss(input, target, ignore_index, reduction)  # None: not fusable
+        result = _NLL_LOSS.function(input, target, ignore_index, reduction)  # None: not fusable
         if result is not None:
             return result
     return _nll_loss(input, target, weight, ignore_index, reduction)
@@ -104,7 +104,7 @@ def cross_entropy(
     _check_cross_entropy(input, target, weight, label_smoothing)
     if weight is None and label_smoothing == 0:
         # class indices, no weights: log-softmax and nll as one node (None: not fusable)
-        result = _fused_cross_entropy(input, target, ignore_index, reduction)
+        result = _CROSS_ENTROPY.function(input, target, ignore_index, reduction)
         if result is not None:
             return result
     return _cross_entropy(input, target, weight, ignore_index, reduction, label_smoothing)
@@ -227,7 +227,7 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction: str = "me
     if weight is not None:
         diff = input - target
         return reduce_loss(diff * diff * weight, reduction)
-    result = _fused_mse_loss(input, target, reduction)  # one node; None: not fusable
+    result = _MSE_LOSS.function(input, target, reduction)  # one node; None: not fusable
     if result is not None:
         return result
     return _mse_loss(input, target, reduction)

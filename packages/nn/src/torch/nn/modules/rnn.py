@@ -16,7 +16,7 @@ import warnings
 import torch
 
 from .. import init
-from ..functional._common import core, fused
+from ..functional._common import core, fused_op
 from ..parameter import Parameter
 from ..utils.rnn import PackedSequence, invert_permutation, pack_padded_sequence
 from .module import Module
@@ -24,9 +24,9 @@ from .module import Module
 __all__ = ["RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell"]
 
 _GATES = {"LSTM": 4, "GRU": 3, "RNN_TANH": 1, "RNN_RELU": 1}
-_fused_lstm_layer = fused("_lstm_layer")
-_fused_gru_layer = fused("_gru_layer")
-_fused_rnn_layer = fused("_rnn_layer")
+_LSTM_LAYER = fused_op("_lstm_layer")
+_GRU_LAYER = fused_op("_gru_layer")
+_RNN_LAYER = fused_op("_rnn_layer")
 _CELLS = {
     "LSTM": "lstm_cell",
     "GRU": "gru_cell",
@@ -209,15 +209,15 @@ class RNNBase(Module):
             return None
         w_ih, w_hh, b_ih, b_hh, w_hr = weights
         if self.mode == "GRU":
-            hiddens = _fused_gru_layer(x, state, w_ih, w_hh, b_ih, b_hh)
+            hiddens = _GRU_LAYER.function(x, state, w_ih, w_hh, b_ih, b_hh)
             return None if hiddens is None else (hiddens, hiddens[-1:])
         if self.mode in ("RNN_TANH", "RNN_RELU"):
             nonlinearity = "tanh" if self.mode == "RNN_TANH" else "relu"
-            hiddens = _fused_rnn_layer(x, state, w_ih, w_hh, b_ih, b_hh, nonlinearity)
+            hiddens = _RNN_LAYER.function(x, state, w_ih, w_hh, b_ih, b_hh, nonlinearity)
             return None if hiddens is None else (hiddens, hiddens[-1:])
         if self.mode != "LSTM" or w_hr is not None:
             return None
-        packed = _fused_lstm_layer(x, state[0], state[1], w_ih, w_hh, b_ih, b_hh)
+        packed = _LSTM_LAYER.function(x, state[0], state[1], w_ih, w_hh, b_ih, b_hh)
         if packed is None:
             return None
         steps = x.shape[0]
@@ -230,9 +230,10 @@ class RNNBase(Module):
         real_hidden = self.proj_size if self.proj_size > 0 else self.hidden_size
         rows = self.num_layers * directions
         if hx is None:
-            h = torch.zeros(rows, batch, real_hidden, dtype=input.dtype)
+            like = {"dtype": input.dtype, "device": input.device}
+            h = torch.zeros(rows, batch, real_hidden, **like)
             if self.mode == "LSTM":
-                return (h, torch.zeros(rows, batch, self.hidden_size, dtype=input.dtype))
+                return (h, torch.zeros(rows, batch, self.hidden_size, **like))
             return h
         return hx
 
@@ -566,7 +567,7 @@ class RNNCellBase(Module):
             input = input.unsqueeze(0)
         batch = input.shape[0]
         if hx is None:
-            zeros = torch.zeros(batch, self.hidden_size, dtype=input.dtype)
+            zeros = torch.zeros(batch, self.hidden_size, dtype=input.dtype, device=input.device)
             hx = zeros if states == 1 else (zeros, zeros)
         elif unbatched:
             hx = _map_hidden(hx, lambda t: t.unsqueeze(0))
