@@ -49,6 +49,7 @@ PACKAGES = {
     "multiprocessing": "torch.multiprocessing",
     "utils-data": "torch.utils.data",
     "legacy": "torch.legacy",
+    "jit": "torch.jit",
 }
 # tqdm: the Trainer's progress-bar plugin is tested with it (an optional extra of torch-utils-data)
 TEST_REQUIREMENTS = [

@@ -1,0 +1,1 @@
+"""The script compiler: Python AST of the supported subset -> graph IR."""

@@ -1,0 +1,202 @@
+"""torch.onnx: export traced models to the ONNX format (through the ``onnx`` package,
+imported only when exporting: ``pip install "torch-jit[onnx]"``).
+
+The exporter translates the graph IR of :mod:`torch.jit` (``torch.jit.trace`` of the
+model on ``args``) into ONNX operators.
+"""
+
+from __future__ import annotations
+
+import abc
+import os
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import torch
+from torch import nn
+
+from . import errors
+from ._state import is_in_onnx_export
+from .errors import OnnxExporterError
+
+__all__ = [
+    "errors",
+    "ops",
+    "export",
+    "is_in_onnx_export",
+    "OnnxExporterError",
+    "ONNXProgram",
+    "ExportableModule",
+    "InputObserver",
+]
+
+
+def __getattr__(name: str):
+    if name == "ops":  # custom ONNX ops of PyTorch's dynamo exporter: a namespace here
+        import importlib
+
+        return importlib.import_module("torch.onnx.ops")
+    raise AttributeError(f"module 'torch.onnx' has no attribute '{name}'")
+
+
+def export(
+    model,
+    args: tuple[Any, ...] = (),
+    f: str | os.PathLike | None = None,
+    *,
+    kwargs: dict[str, Any] | None = None,
+    verbose: bool | None = None,
+    input_names: Sequence[str] | None = None,
+    output_names: Sequence[str] | None = None,
+    opset_version: int | None = None,
+    dynamo: bool = True,
+    external_data: bool = True,
+    dynamic_shapes=None,
+    export_params: bool = True,
+    keep_initializers_as_inputs: bool = False,
+    dynamic_axes: Mapping[str, Mapping[int, str]] | Mapping[str, Sequence[int]] | None = None,
+    do_constant_folding: bool = True,
+    **options,
+):
+    """Export ``model`` (an ``nn.Module``, a script module or function) run on ``args``
+    to an ONNX model written to ``f``.
+
+    Args:
+        model: what to export.
+        args (tuple): example positional inputs (a tensor stands for a 1-tuple).
+        f (str or path): where to write the ``.onnx`` file; None returns the program.
+        input_names, output_names (list of str): names of the graph inputs and outputs.
+        opset_version (int): the ONNX opset (13 or newer). Default: the newest supported.
+        dynamic_axes (dict): per input/output name, the axes that vary (a list of axis
+            numbers, or a dict axis -> symbolic name).
+        do_constant_folding (bool): fold constant subgraphs. Default: ``True``.
+    """
+    from ._export import export as _export
+
+    return _export(
+        model,
+        args,
+        f,
+        kwargs=kwargs,
+        verbose=verbose,
+        input_names=input_names,
+        output_names=output_names,
+        opset_version=opset_version,
+        export_params=export_params,
+        keep_initializers_as_inputs=keep_initializers_as_inputs,
+        dynamic_axes=dynamic_axes,
+        do_constant_folding=do_constant_folding,
+        **options,
+    )
+
+
+class ONNXProgram:
+    """An exported model: ``model_proto`` (an ``onnx.ModelProto``); :meth:`save` writes it."""
+
+    def __init__(self, model_proto, exported_program=None) -> None:
+        self.model_proto = model_proto
+        self.exported_program = exported_program
+
+    def save(self, destination: str | os.PathLike, **options) -> None:
+        import onnx
+
+        onnx.save(self.model_proto, os.fspath(destination))
+
+    def __call__(self, *args):
+        """Run the model in onnxruntime on tensor ``args``; returns tensors."""
+        import onnxruntime
+
+        session = onnxruntime.InferenceSession(
+            self.model_proto.SerializeToString(), providers=["CPUExecutionProvider"]
+        )
+        names = [i.name for i in session.get_inputs()]
+        feeds = {n: a.detach().numpy() for n, a in zip(names, args)}
+        return [torch.from_numpy(o) for o in session.run(None, feeds)]
+
+
+class ExportableModule(nn.Module, abc.ABC):
+    """A module that knows how to export itself: it names its example arguments (and
+    optionally dynamic shapes and input/output names); :meth:`to_onnx` exports it."""
+
+    @abc.abstractmethod
+    def example_arguments(self) -> tuple:
+        """Example positional arguments of ``forward``."""
+
+    def dynamic_shapes(self):
+        return None
+
+    def input_names(self) -> list[str] | None:
+        return None
+
+    def output_names(self) -> list[str] | None:
+        return None
+
+    def to_onnx(self, f=None, **options):
+        return export(
+            self,
+            self.example_arguments(),
+            f,
+            input_names=self.input_names(),
+            output_names=self.output_names(),
+            **options,
+        )
+
+
+class InputObserver:
+    """Observe the inputs a model is called with (``with observer(model): ...``), to
+    choose export arguments and the axes that vary between calls."""
+
+    def __init__(self, value_if_missing: dict[str | int, Any] | None = None) -> None:
+        self.value_if_missing = dict(value_if_missing or {})
+        self.observations: list[tuple[tuple, dict]] = []
+
+    @property
+    def num_obs(self) -> int:
+        return len(self.observations)
+
+    def __call__(self, model: nn.Module):
+        import contextlib
+
+        observer = self
+
+        @contextlib.contextmanager
+        def observing():
+            original = model.forward
+
+            def forward(*args, **kwargs):
+                observer.observations.append((args, kwargs))
+                return original(*args, **kwargs)
+
+            model.forward = forward
+            try:
+                yield observer
+            finally:
+                del model.forward
+
+        return observing()
+
+    def infer_arguments(self) -> tuple:
+        """The positional arguments of the first observed call."""
+        if not self.observations:
+            raise RuntimeError("InputObserver saw no call of the model")
+        return self.observations[0][0]
+
+    def infer_dynamic_shapes(self) -> dict:
+        """Per positional argument, the axes whose size differed between calls
+        (``{index: {axis: "dim_<axis>"}}``)."""
+        dynamic: dict = {}
+        for index, first in enumerate(self.infer_arguments()):
+            if not isinstance(first, torch.Tensor):
+                continue
+            axes = {}
+            for args, _ in self.observations[1:]:
+                other = args[index]
+                for axis, (a, b) in enumerate(zip(first.shape, other.shape)):
+                    if a != b:
+                        axes[axis] = f"dim_{axis}"
+            if axes:
+                dynamic[index] = axes
+        return dynamic
+
+    def check_discrepancies(self, *args, **kwargs):
+        raise NotImplementedError("InputObserver.check_discrepancies needs the ONNX exporter")

@@ -1,0 +1,29 @@
+"""Shared fixtures of torch-jit's tests."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import sys
+import warnings
+
+import pytest
+
+HERE = pathlib.Path(__file__).parent
+sys.path.insert(0, str(HERE))
+
+# torch.jit.trace warns that it is deprecated (as PyTorch 2.13 does) on every call
+warnings.filterwarnings("ignore", message="`torch.jit.trace` is deprecated", category=DeprecationWarning)
+
+
+def load_golden(name: str) -> dict:
+    return json.loads((HERE / "golden" / name).read_text())
+
+
+@pytest.fixture(autouse=True)
+def _no_trace_deprecation():
+    with warnings.catch_warnings():
+        warnings.filterwarnings(
+            "ignore", message="`torch.jit.trace` is deprecated", category=DeprecationWarning
+        )
+        yield
