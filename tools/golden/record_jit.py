@@ -7,6 +7,7 @@ graphs.json (printed traces and tracer warnings of the cases in
 packages/jit/tests/cases_jit.py, which the tests run too).
 """
 
+# ruff: noqa: UP006, UP045, N806, N812 - typing.List & co. are what torch.jit.isinstance is tested with
 from __future__ import annotations
 
 import json

@@ -13,7 +13,9 @@ HERE = pathlib.Path(__file__).parent
 sys.path.insert(0, str(HERE))
 
 # torch.jit.trace warns that it is deprecated (as PyTorch 2.13 does) on every call
-warnings.filterwarnings("ignore", message="`torch.jit.trace` is deprecated", category=DeprecationWarning)
+warnings.filterwarnings(
+    "ignore", message="`torch.jit.trace` is deprecated", category=DeprecationWarning
+)
 
 
 def load_golden(name: str) -> dict:

@@ -1,5 +1,6 @@
 """The eager-mode API of torch.jit against PyTorch 2.13's recorded behaviour."""
 
+# ruff: noqa: UP006, UP045, N806, N812 - typing.List & co. are what torch.jit.isinstance is tested with
 from __future__ import annotations
 
 import typing

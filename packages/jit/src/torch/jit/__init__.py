@@ -19,12 +19,23 @@ import builtins
 
 from torch._interface import require_core_api
 
+# ruff: noqa: F401 - the public names PyTorch has beside __all__ (TracerWarning, ...)
 from . import _state
 from ._exceptions import Error, ScriptWarning, TracerWarning, TracingCheckError
 from ._fork import Future, fork, wait
+from ._freeze import freeze, optimize_for_inference, run_frozen_optimizations
+from ._fuser import (
+    enable_onednn_fusion,
+    fuser,
+    onednn_fusion_enabled,
+    optimized_execution,
+    set_fusion_strategy,
+    strict_fusion,
+)
 from ._jit_internal import (
     Final,
     FunctionModifiers,
+    _drop,
     _overload,
     _overload_method,
     annotate,
@@ -34,7 +45,6 @@ from ._jit_internal import (
     isinstance,
     unused,
 )
-from ._jit_internal import _drop  # noqa: F401
 from ._script import (
     Attribute,
     CompilationUnit,
@@ -46,19 +56,10 @@ from ._script import (
     script_if_tracing,
     script_method,
 )
+from ._serialization import load, save
 from ._state import is_scripting, is_tracing
 from ._trace import TopLevelTracedModule, TracedModule, trace, trace_module
 from ._version import __version__
-from ._freeze import freeze, optimize_for_inference, run_frozen_optimizations
-from ._serialization import load, save
-from ._fuser import (
-    enable_onednn_fusion,
-    fuser,
-    onednn_fusion_enabled,
-    optimized_execution,
-    set_fusion_strategy,
-    strict_fusion,
-)
 
 require_core_api(0, 5, "torch-jit")
 

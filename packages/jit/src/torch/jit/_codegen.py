@@ -74,7 +74,11 @@ class _Writer:
             isinstance(v, (*_LITERAL_TYPES, float)) for v in value
         ):
             inner = ", ".join(self.constant(v) for v in value)
-            return f"[{inner}]" if isinstance(value, list) else f"({inner}{',' if len(value) == 1 else ''})"
+            return (
+                f"[{inner}]"
+                if isinstance(value, list)
+                else f"({inner}{',' if len(value) == 1 else ''})"
+            )
         if self.readable:
             if isinstance(value, (torch.dtype, torch.device)):
                 return repr(value)
@@ -161,8 +165,8 @@ def _emit_node(w: _Writer, node: _ir.Node, indent: str) -> None:
             w.emit(indent, f"{_outputs(w, node)} = {expr}")
         else:
             w.emit(indent, expr)
-    elif node.target is not None and node.target.startswith("Tensor.") and node.attrs.get(
-        "property"
+    elif (
+        node.target is not None and node.target.startswith("Tensor.") and node.attrs.get("property")
     ):
         w.emit(indent, f"{_outputs(w, node)} = {ins[0]}.{node.target[7:]}")
     elif node.target is not None:

@@ -80,10 +80,10 @@ Future.__module__ = "torch.jit"
 def fork(func: Callable[..., T], *args, **kwargs) -> Future[T]:
     """Start ``func(*args, **kwargs)`` and return a :class:`Future` of its result.
 
-        >>> import torch
-        >>> future = torch.jit.fork(lambda a, b: a + b, 1, 2)
-        >>> torch.jit.wait(future)
-        3
+    >>> import torch
+    >>> future = torch.jit.fork(lambda a, b: a + b, 1, 2)
+    >>> torch.jit.wait(future)
+    3
     """
     future: Future[T] = Future()
     try:

@@ -20,7 +20,8 @@ Structure (the same as PyTorch's TorchScript IR):
 
 Op nodes (``aten::<name>``) are calls of a public function: ``node.target`` names it as
 ``"torch.<name>"``, ``"Tensor.<method>"``, ``"torch.nn.functional.<name>"``,
-``"torch.linalg.<name>"`` ... (see :func:`resolve_target`); the inputs are its
+``"torch.linalg.<name>"``, ``"ops.<name>"`` for an op of core's registry that torch-nn
+calls through it (see :func:`resolve_target`); the inputs are its
 positional arguments followed by the keyword arguments named by ``attrs["kwnames"]``.
 Non-tensor arguments are ``prim::Constant`` values (a Python number, bool, string,
 None, ``torch.dtype``, ``torch.device``, slice, Ellipsis or a tensor), or built by
@@ -176,7 +177,8 @@ class TensorType(Type):
             parts.append(f"requires_grad={int(self.requires_grad)}")
         if self.device is not None:
             parts.append(f"device={self.device}")
-        return f"{_DTYPE_LETTERS.get(str(self.dtype).rpartition('.')[2], 'Tensor')}({', '.join(parts)})"
+        letter = _DTYPE_LETTERS.get(str(self.dtype).rpartition(".")[2], "Tensor")
+        return f"{letter}({', '.join(parts)})"
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, TensorType) and str(other) == str(self)
@@ -415,7 +417,11 @@ class Node:
         """Whether dead-code elimination must keep the node although nothing reads it."""
         if self.kind in _SIDE_EFFECT_KINDS:
             return True
-        if self.kind.startswith("aten::") and self.kind.endswith("_") and not self.kind.endswith("__"):
+        if (
+            self.kind.startswith("aten::")
+            and self.kind.endswith("_")
+            and not self.kind.endswith("__")
+        ):
             return True  # an in-place op writes into its input
         if self.kind in ("aten::__setitem__", "aten::copy_"):
             return True
@@ -696,6 +702,10 @@ def resolve_target(target: str):
     owner_path, _, name = target.rpartition(".")
     if owner_path == "Tensor":
         return getattr(torch.Tensor, name)
+    if owner_path == "ops":  # a core op torch-nn calls through the registry
+        from torch._interface import ops
+
+        return ops[name].function
     import importlib
 
     module = importlib.import_module(owner_path)

@@ -68,12 +68,12 @@ def _tag(fn: Any, modifier: FunctionModifiers) -> Any:
 def export(fn):
     """Compile this method of a scripted module even if ``forward`` does not call it.
 
-        >>> import torch
-        >>> @torch.jit.export
-        ... def helper(x):
-        ...     return x + 1
-        >>> helper(1)
-        2
+    >>> import torch
+    >>> @torch.jit.export
+    ... def helper(x):
+    ...     return x + 1
+    >>> helper(1)
+    2
     """
     return _tag(fn, FunctionModifiers.EXPORT)
 

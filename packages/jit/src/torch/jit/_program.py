@@ -253,9 +253,11 @@ class RecursiveScriptModule(ScriptModule):
             lines.append(f"  ({name}): {child_repr}")
         if len(lines) == 1:
             return f"RecursiveScriptModule(original_name={self.original_name})"
-        return f"RecursiveScriptModule(\n  original_name={self.original_name}\n" + "\n".join(
-            lines[1:]
-        ) + "\n)"
+        return (
+            f"RecursiveScriptModule(\n  original_name={self.original_name}\n"
+            + "\n".join(lines[1:])
+            + "\n)"
+        )
 
 
 RecursiveScriptModule.__module__ = "torch.jit._script"

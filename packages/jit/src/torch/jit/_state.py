@@ -41,9 +41,9 @@ def is_scripting() -> bool:
 def is_tracing() -> bool:
     """True while :func:`torch.jit.trace` runs the traced code.
 
-        >>> import torch
-        >>> torch.jit.is_tracing()
-        False
+    >>> import torch
+    >>> torch.jit.is_tracing()
+    False
     """
     return tracing.tracer is not None
 

@@ -35,7 +35,9 @@ __all__ = [
     "TracingCheckError",
 ]
 
-_DEPRECATION = "`torch.jit.trace` is deprecated. Please switch to `torch.compile` or `torch.export`."
+_DEPRECATION = (
+    "`torch.jit.trace` is deprecated. Please switch to `torch.compile` or `torch.export`."
+)
 
 _CONVERSION_WARNINGS = {
     "Tensor.__bool__": "a Python boolean",
@@ -272,17 +274,20 @@ class _Tracer:
         return result
 
     def _bind_call_outputs(self, node: _ir.Node, result) -> None:
-        value = node.add_output(_ir.type_of(result) if not isinstance(result, torch.Tensor)
-                                else _ir.TensorType())  # fmt: skip
+        tensor = isinstance(result, torch.Tensor)
+        value = node.add_output(_ir.TensorType() if tensor else _ir.type_of(result))
+        self._bind_structure(value, result)
+
+    def _bind_structure(self, value: _ir.Value, result) -> None:
+        """Bind the tensors in ``result`` (nested tuples and lists) to ``value`` and the
+        unpacked elements of it."""
         if isinstance(result, torch.Tensor):
             self.bind(result, value)
         elif isinstance(result, (tuple, list)) and _contains_tensor(result):
             kind = "prim::TupleUnpack" if isinstance(result, tuple) else "prim::ListUnpack"
             unpack = self.graph.append(kind, [value])
             for item in result:
-                out = unpack.add_output(_ir.type_of(item))
-                if isinstance(item, torch.Tensor):
-                    self.bind(item, out)
+                self._bind_structure(unpack.add_output(_ir.type_of(item)), item)
             self.alive.append(result)
 
     # -- outputs
@@ -323,11 +328,7 @@ def _parameter_names(fn, count: int, skip_self: bool) -> list[str]:
         params = list(inspect.signature(fn).parameters.values())
     except (TypeError, ValueError):
         params = []
-    names = [
-        p.name
-        for p in params
-        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
-    ]
+    names = [p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
     if skip_self and names and names[0] == "self":
         names = names[1:]
     names += [f"input_{i}" for i in range(len(names), count)]
@@ -373,13 +374,14 @@ def _run_traced(tracer: _Tracer, fn, args, kwargs, submodules: dict[str, nn.Modu
             del module.forward
 
 
-def _trace_graph(fn, args: tuple, module: nn.Module | None, strict: bool, kwargs=None):
+def _trace_graph(fn, args: tuple, module: nn.Module | None, strict: bool, kwargs=None,
+                 self_name: str = "self"):  # fmt: skip
     """Trace ``fn(*args)`` (``module.forward`` when ``module`` is given) into a graph;
     returns the graph, the tracer and the result of the traced run."""
     graph = _ir.Graph()
     self_value = None
     if module is not None:
-        self_value = graph.add_input(_ir.ClassType(_type_name(module)), "self")
+        self_value = graph.add_input(_ir.ClassType(_type_name(module)), self_name)
     tracer = _Tracer(module, self_value, graph)
     kwargs = dict(kwargs or {})
     names = _parameter_names(fn, len(args), skip_self=False)
@@ -530,11 +532,12 @@ def trace_module(
 
 def _trace_tree(mod: nn.Module, inputs: dict, strict: bool, kwarg_inputs: bool, cls):
     mirror = cls.mirror(mod)
-    _trace_into(mirror, mod, inputs, strict, kwarg_inputs)
+    _trace_into(mirror, mod, inputs, strict, kwarg_inputs, top=True)
     return mirror
 
 
-def _trace_into(mirror: ScriptModule, mod: nn.Module, inputs: dict, strict: bool, kwarg_inputs):
+def _trace_into(mirror: ScriptModule, mod: nn.Module, inputs: dict, strict: bool, kwarg_inputs,
+                top: bool = False):  # fmt: skip
     """Trace the methods of ``mod`` named in ``inputs`` into ``mirror``, then each
     submodule that was called, on the inputs of its first call."""
     calls: dict[str, tuple[tuple, dict]] = {}
@@ -544,7 +547,9 @@ def _trace_into(mirror: ScriptModule, mod: nn.Module, inputs: dict, strict: bool
             args, kwargs = (), dict(examples)
         else:
             args, kwargs = _as_tuple(examples), {}
-        graph, tracer, _ = _trace_graph(method, args, mod, strict, kwargs)
+        # PyTorch names the root's self "self.1" (its graph had a "self" already)
+        self_name = "self.1" if top else "self"
+        graph, tracer, _ = _trace_graph(method, args, mod, strict, kwargs, self_name)
         mirror._define_method(method_name, graph)
         for path, call in tracer.submodule_calls.items():
             calls.setdefault(path, call)
