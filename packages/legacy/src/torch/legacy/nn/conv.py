@@ -39,6 +39,8 @@ class SpatialConvolution(Module):
         torch.Size([2, 4, 8, 8])
     """
 
+    bias = gradBias = None  # class defaults: absent after noBias() or in a .t7 file
+
     _buffers_to_clear = ("_columns",)
 
     def __init__(self, nInputPlane, nOutputPlane, kW, kH, dW=1, dH=1, padW=0, padH=None):

@@ -165,6 +165,8 @@ class BCECriterion(_ElementwiseCriterion):
         0.6931
     """
 
+    weights = None
+
     eps = 1e-12
 
     def __init__(self, weights=None, sizeAverage=True):
@@ -203,6 +205,9 @@ class ClassNLLCriterion(Criterion):
         >>> round(nn.ClassNLLCriterion().forward(logp, torch.tensor([1, 0])), 4)
         0.4904
     """
+
+    weights = None
+    ignoreIndex = -100
 
     def __init__(self, weights=None, sizeAverage=True, ignoreIndex=-100):
         super().__init__()

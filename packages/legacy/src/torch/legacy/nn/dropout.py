@@ -27,6 +27,8 @@ class Dropout(Module):
         tensor([1., 1., 1.])
     """
 
+    noise = None
+
     _buffers_to_clear = ("noise",)
 
     def __init__(self, p=0.5, inplace=False, v1=False):

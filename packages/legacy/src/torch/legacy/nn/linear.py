@@ -39,6 +39,8 @@ class Linear(Module):
         tensor([[3.5000]])
     """
 
+    bias = gradBias = None  # class defaults: absent after noBias() or in a .t7 file
+
     def __init__(self, inputSize, outputSize, bias=True):
         super().__init__()
         self.weight = torch.empty(outputSize, inputSize)
@@ -111,6 +113,10 @@ class LookupTable(Module):
         >>> table.forward(torch.tensor([[0, 9], [1, 1]])).shape
         torch.Size([2, 2, 3])
     """
+
+    maxNorm = None
+    normType = 2
+    paddingValue = -1
 
     def __init__(self, nIndex, nOutput, paddingValue=-1, maxNorm=None, normType=None):
         super().__init__()

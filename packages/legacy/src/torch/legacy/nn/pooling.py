@@ -12,6 +12,10 @@ __all__ = ["SpatialMaxPooling", "SpatialAveragePooling"]
 
 class _Pooling(Module):
     _buffers_to_clear = ("indices",)
+    # class defaults: a module read from a .t7 file may lack them
+    ceil_mode = False
+    count_include_pad = True
+    indices = None
 
     def __init__(self, kW, kH, dW, dH, padW, padH):
         super().__init__()

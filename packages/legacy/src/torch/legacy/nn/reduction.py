@@ -43,6 +43,11 @@ class Sum(Module):
         tensor([3., 3.])
     """
 
+    # class defaults: a module read from an older .t7 file may lack them
+    nInputDims = -1
+    sizeAverage = False
+    squeeze = True
+
     def __init__(self, dimension=0, nInputDims=-1, sizeAverage=False, squeeze=True):
         super().__init__()
         self.dimension, self.nInputDims = dimension, nInputDims
@@ -94,6 +99,8 @@ class Max(Module):
     """
 
     _buffers_to_clear = ("indices",)
+    indices = None
+    nInputDims = -1
 
     def __init__(self, dimension=0, nInputDims=-1):
         super().__init__()

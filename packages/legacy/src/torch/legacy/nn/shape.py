@@ -56,6 +56,8 @@ class Reshape(Module):
         torch.Size([3, 4])
     """
 
+    batchMode = None
+
     def __init__(self, *size, batchMode=None):
         super().__init__()
         if size and isinstance(size[-1], bool):
@@ -94,6 +96,8 @@ class View(Module):
         >>> nn.View(6).setNumInputDims(2).forward(torch.zeros(4, 2, 3)).shape
         torch.Size([4, 6])
     """
+
+    numInputDims = None  # a class default: a module read from a .t7 file may lack it
 
     def __init__(self, *size):
         super().__init__()

@@ -40,6 +40,8 @@ class JoinTable(Module):
         tensor([1., 1., 0.])
     """
 
+    nInputDims = None
+
     def __init__(self, dimension, nInputDims=None):
         super().__init__()
         self.dimension = dimension
