@@ -114,6 +114,30 @@ def closure(folder: str) -> list[str]:
     return order
 
 
+def test_extra(folder: str) -> tuple[list[str], list[str]]:
+    """What a package's ``test`` extra adds to its test session: sibling folders (each with
+    its closure; e.g. torch-legacy's tests cross-check against torch-nn and torch-optim) and
+    third-party requirements. The package's runtime dependencies stay as declared."""
+    siblings: list[str] = []
+    others: list[str] = []
+    extras = _pyproject(folder)["project"].get("optional-dependencies", {})
+    for requirement in extras.get("test", []):
+        name = re.match(r"[A-Za-z0-9_.-]+", requirement).group(0)
+        if name in FOLDER_OF_DIST:
+            siblings += [f for f in closure(FOLDER_OF_DIST[name]) if f not in siblings]
+        else:
+            others.append(requirement)
+    return siblings, others
+
+
+def test_install(folder: str) -> tuple[list[str], list[str]]:
+    """The sibling folders (dependencies first) and the extra requirements that
+    ``tests-<folder>`` installs: the package's closure, its test extra, TEST_REQUIREMENTS."""
+    siblings, others = test_extra(folder)
+    folders = list(dict.fromkeys(siblings + closure(folder)))
+    return folders, TEST_REQUIREMENTS + [r for r in others if r not in TEST_REQUIREMENTS]
+
+
 def head_version(folder: str) -> str:
     """The version the work tree's package would build, from the file its backend reads."""
     tool = _pyproject(folder)["tool"]
@@ -342,8 +366,9 @@ def _group(name: str, members: list[str], doc: str) -> None:
 
 def _tests_session(package: str) -> None:
     def tests(session: nox.Session) -> None:
-        extra = TEST_REQUIREMENTS + (MKL if package == "tensor-core" else [])
-        install_wheels(session, closure(package), extra=extra)
+        folders, extra = test_install(package)
+        extra = extra + (MKL if package == "tensor-core" else [])
+        install_wheels(session, folders, extra=extra)
         run_tests(session, [package])
 
     tests.__doc__ = f"Run {dist_name(package)}'s tests with its siblings built from HEAD."
@@ -480,9 +505,9 @@ DEPENDENTS = [p for p in PACKAGES if sibling_requirements(p)]
 
 def _contracts_session(package: str, bound: str) -> None:
     def contracts(session: nox.Session) -> None:
-        siblings = [f for f in closure(package) if f != package]
         if bound == "head":
-            install_wheels(session, siblings + [package], extra=TEST_REQUIREMENTS)
+            folders, extra = test_install(package)
+            install_wheels(session, folders, extra=extra)
         else:
             for sibling, (version, commit) in lowest_releases(package).items():
                 session.log(f"{dist_name(sibling)} {version} from {commit[:12]}")
