@@ -97,9 +97,9 @@ class _Writer:
         return self.bind(function, "f")
 
 
-def _call_args(w: _Writer, node: _ir.Node) -> str:
+def _call_args(w: _Writer, node: _ir.Node, skip: int = 0) -> str:
     kwnames = node.attrs.get("kwnames", ())
-    names = [w.name(v) for v in node.inputs]
+    names = [w.name(v) for v in node.inputs[skip:]]
     positional = names[: len(names) - len(kwnames)]
     keywords = [f"{k}={v}" for k, v in zip(kwnames, names[len(names) - len(kwnames) :])]
     return ", ".join(positional + keywords)
@@ -147,7 +147,8 @@ def _emit_node(w: _Writer, node: _ir.Node, indent: str) -> None:
     elif kind == "prim::Loop":
         _emit_loop(w, node, ins, indent)
     elif kind == "prim::CallMethod":
-        w.emit(indent, f"{_outputs(w, node)} = {ins[0]}.{node.attrs['name']}({', '.join(ins[1:])})")
+        args = _call_args(w, node, skip=1)
+        w.emit(indent, f"{_outputs(w, node)} = {ins[0]}.{node.attrs['name']}({args})")
     elif kind in ("prim::CallFunction", "prim::PythonOp", "prim::FusionGroup", "prim::Builtin"):
         key = {"prim::CallFunction": "function", "prim::PythonOp": "fn"}.get(kind, "kernel")
         fn = node.attrs[key]

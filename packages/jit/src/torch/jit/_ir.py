@@ -23,6 +23,9 @@ Op nodes (``aten::<name>``) are calls of a public function: ``node.target`` name
 ``"torch.linalg.<name>"``, ``"ops.<name>"`` for an op of core's registry that torch-nn
 calls through it (see :func:`resolve_target`); the inputs are its
 positional arguments followed by the keyword arguments named by ``attrs["kwnames"]``.
+A reflected operator that does not commute records as ``aten::r<op>(self, other)``,
+meaning ``other <op> self`` (``2 - x`` is ``aten::rsub(%x, %2)``, ``2 / x`` is
+``aten::rdiv(%x, %2)``); ``2 + x`` records as ``aten::add(%x, %2)``.
 Non-tensor arguments are ``prim::Constant`` values (a Python number, bool, string,
 None, ``torch.dtype``, ``torch.device``, slice, Ellipsis or a tensor), or built by
 ``prim::ListConstruct`` / ``prim::TupleConstruct`` from other values. An op returning a
@@ -331,6 +334,8 @@ class Value:
         return self.debug_name if self.debug_name is not None else str(self.unique)
 
     def set_debug_name(self, name: str) -> Value:
+        if name[:1].isdigit():  # numbers are the names of unnamed values
+            name = "_" + name
         self.debug_name = self.graph._unique_name(name)
         return self
 

@@ -238,7 +238,10 @@ class RecursiveScriptModule(ScriptModule):
             persistent = name not in getattr(module, "_non_persistent_buffers_set", set())
             mirror.register_buffer(name, buffer, persistent=persistent)
         for name, child in module._modules.items():
-            mirror._modules[name] = None if child is None else cls.mirror(child)
+            if child is None:
+                mirror._modules[name] = None
+            else:
+                mirror._modules[name] = RecursiveScriptModule.mirror(child)
         for name, value in vars(module).items():
             if name.startswith("_") or name == "training" or name in mirror.__dict__:
                 continue
@@ -300,4 +303,3 @@ class CompilationUnit:
 
 
 CompilationUnit.__module__ = "torch.jit"
-torch_tensor = torch.Tensor

@@ -82,6 +82,11 @@ _OPERATOR_NAMES = {
     "getitem": "__getitem__",
     "setitem": "__setitem__",
 }
+_REFLECTED = {"r" + n for n in ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow",
+                                 "matmul", "and", "or", "xor", "lshift", "rshift")}  # fmt: skip
+_COMMUTATIVE = {"add", "mul", "bitwise_and", "bitwise_or", "bitwise_xor"}
+_IN_PLACE_OPERATORS = {"add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "and", "or",
+                       "xor", "lshift", "rshift", "matmul"}  # fmt: skip
 _PROPERTY_NAMES = {"T": "numpy_T", "mT": "mT", "H": "adjoint", "mH": "mH", "data": "detach"}
 
 #: source folders of torch's own packages: frames there are not the user's source
@@ -95,10 +100,11 @@ def _op_kind(target: str) -> str:
         return f"aten::{_PROPERTY_NAMES[name]}"
     if name.startswith("__") and name.endswith("__"):
         inner = name[2:-2]
-        if inner.startswith("r") and inner[1:] in ("add", "sub", "mul", "truediv", "pow",
-                                                    "matmul", "floordiv", "mod"):  # fmt: skip
-            inner = inner[1:]
-        if inner.startswith("i") and inner[1:] in ("add", "sub", "mul", "truediv"):
+        if inner in _REFLECTED:
+            # ``2 + x`` is ``add(x, 2)``; ``2 - x`` is ``rsub(x, 2)`` (= 2 - x)
+            op = _OPERATOR_NAMES.get(inner[1:], inner[1:])
+            return f"aten::{op}" if op in _COMMUTATIVE else f"aten::r{op}"
+        if inner.startswith("i") and inner[1:] in _IN_PLACE_OPERATORS:
             return f"aten::{_OPERATOR_NAMES.get(inner[1:], inner[1:])}_"
         return f"aten::{_OPERATOR_NAMES.get(inner, inner)}"
     return f"aten::{name}"
@@ -391,7 +397,7 @@ def _trace_graph(fn, args: tuple, module: nn.Module | None, strict: bool, kwargs
         _add_input(tracer, graph, name, example)
     submodules = {}
     if module is not None:
-        submodules = {p: m for p, m in module.named_children()}
+        submodules = {p: m for p, m in module.named_modules() if p}
     result = _run_traced(tracer, fn, args, kwargs, submodules)
     graph.register_output(tracer.output_value(result, strict))
     from ._passes.dce import eliminate_dead_code
@@ -532,33 +538,35 @@ def trace_module(
 
 def _trace_tree(mod: nn.Module, inputs: dict, strict: bool, kwarg_inputs: bool, cls):
     mirror = cls.mirror(mod)
-    _trace_into(mirror, mod, inputs, strict, kwarg_inputs, top=True)
+    calls = {}
+    for method_name, examples in inputs.items():
+        if kwarg_inputs:
+            calls[method_name] = ((), dict(examples))
+        else:
+            calls[method_name] = (_as_tuple(examples), {})
+    _trace_into(mirror, mod, calls, strict, top=True)
     return mirror
 
 
-def _trace_into(mirror: ScriptModule, mod: nn.Module, inputs: dict, strict: bool, kwarg_inputs,
-                top: bool = False):  # fmt: skip
-    """Trace the methods of ``mod`` named in ``inputs`` into ``mirror``, then each
-    submodule that was called, on the inputs of its first call."""
-    calls: dict[str, tuple[tuple, dict]] = {}
-    for method_name, examples in inputs.items():
+def _trace_into(mirror: ScriptModule, mod: nn.Module, calls: dict, strict: bool, top=False):
+    """Trace the methods of ``mod`` named in ``calls`` (name -> (args, kwargs)) into
+    ``mirror``, then each submodule that was called, on the arguments of its first call."""
+    submodule_calls: dict[str, tuple[tuple, dict]] = {}
+    for method_name, (args, kwargs) in calls.items():
         method = getattr(mod, method_name)
-        if kwarg_inputs:
-            args, kwargs = (), dict(examples)
-        else:
-            args, kwargs = _as_tuple(examples), {}
         # PyTorch names the root's self "self.1" (its graph had a "self" already)
         self_name = "self.1" if top else "self"
         graph, tracer, _ = _trace_graph(method, args, mod, strict, kwargs, self_name)
         mirror._define_method(method_name, graph)
         for path, call in tracer.submodule_calls.items():
-            calls.setdefault(path, call)
-    for path, (args, kwargs) in calls.items():
+            submodule_calls.setdefault(path, call)
+    for path, call in submodule_calls.items():
         child, child_mirror = mod.get_submodule(path), mirror.get_submodule(path)
-        if not isinstance(child_mirror, TracedModule) and isinstance(child_mirror, ScriptModule):
+        if "forward" in child_mirror._methods:
+            continue  # traced already (a module reached by two paths)
+        if type(child_mirror) is RecursiveScriptModule:
             child_mirror.__class__ = TracedModule
-        examples = kwargs if kwargs and not args else args
-        _trace_into(child_mirror, child, {"forward": examples}, False, bool(kwargs) and not args)
+        _trace_into(child_mirror, child, {"forward": call}, False)
 
 
 # ----------------------------------------------------------------------- check_trace
