@@ -1,0 +1,423 @@
+"""The tensor collectives and point-to-point calls of ``torch.distributed``.
+
+Each function checks its arguments as PyTorch does, turns the tensors into NumPy
+arrays that share their memory, and calls the group's backend (``_mpi_group``).
+``src``/``dst`` are global ranks (``group_src``/``group_dst``: ranks in the group).
+With ``async_op=True`` they return a :class:`Work`; else they wait and return None.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+import torch
+
+from ._reduce_op import ReduceOp, as_red_op
+from ._work import Work, completed_work
+from .distributed_c10d import GroupMember, _resolve, _warn_non_member
+
+__all__ = [
+    "all_reduce",
+    "reduce",
+    "broadcast",
+    "all_gather",
+    "all_gather_into_tensor",
+    "gather",
+    "scatter",
+    "reduce_scatter",
+    "reduce_scatter_tensor",
+    "all_to_all",
+    "all_to_all_single",
+    "barrier",
+    "send",
+    "recv",
+    "isend",
+    "irecv",
+    "batch_isend_irecv",
+    "P2POp",
+]
+
+
+# ------------------------------------------------------------------------------ helpers
+def _check_tensor(tensor, name: str) -> None:
+    if not isinstance(tensor, torch.Tensor):
+        raise TypeError(
+            f"Invalid function argument. Expected parameter `{name}` of type torch.Tensor\n"
+            f"             but got {type(tensor)} instead."
+        )
+
+
+def _check_tensor_list(tensors, name: str) -> None:
+    if not isinstance(tensors, list) or not all(isinstance(t, torch.Tensor) for t in tensors):
+        raise TypeError(
+            f"Invalid function argument. Expected parameter `{name}` of type "
+            "List[torch.Tensor]\n             but got "
+            f"{type(tensors)} with elements of type "
+            f"{[type(t) for t in tensors] if isinstance(tensors, list) else '?'}."
+        )
+
+
+def _array(tensor) -> np.ndarray:
+    """The tensor's memory as a C-contiguous NumPy array (no copy)."""
+    if tensor.device.type != "cpu":
+        raise RuntimeError(f"No backend type associated with device type {tensor.device.type}")
+    if not tensor.is_contiguous():
+        raise ValueError("Tensors must be contiguous")
+    return tensor.detach().numpy()
+
+
+def _group_or_none(group, what: str):
+    """The group, or None when this rank is not in it (PyTorch warns and skips)."""
+    if group is GroupMember.NON_GROUP_MEMBER:
+        _warn_non_member(what)
+        return None
+    return _resolve(group)
+
+
+def _root(pg, global_rank, group_rank, name: str) -> int:
+    """The root's rank in ``pg``, from a global rank or a group rank."""
+    if group_rank is not None:
+        if global_rank is not None and global_rank != pg._global_ranks[group_rank]:
+            raise ValueError(f"Can not specify both {name} and group_{name}")
+        if not 0 <= group_rank < pg.size():
+            raise ValueError(f"Group rank {group_rank} is not part of group {pg}")
+        return group_rank
+    if global_rank is None:
+        raise ValueError(f"Must specify either {name} or group_{name}")
+    if global_rank not in pg._global_ranks:
+        raise ValueError(f"Global rank {global_rank} is not part of group {pg}")
+    return pg._global_ranks.index(global_rank)
+
+
+def _done(work: Work, async_op: bool):
+    if async_op:
+        return work
+    work.wait()
+    return None
+
+
+def _same_dtype(tensors, what: str) -> None:
+    dtypes = {t.dtype for t in tensors}
+    if len(dtypes) > 1:
+        raise ValueError(f"{what}: tensors must all have the same type, got {sorted(map(str, dtypes))}")
+
+
+# ------------------------------------------------------------------------- collectives
+def all_reduce(tensor, op=ReduceOp.SUM, group=None, async_op: bool = False):
+    """Reduce ``tensor`` over the group with ``op``; every rank gets the result in place.
+
+    Examples::
+
+        >>> import torch, torch.distributed as dist
+        >>> dist.init_process_group("gloo", store=dist.HashStore(), rank=0, world_size=1)
+        >>> t = torch.arange(3.0)
+        >>> dist.all_reduce(t, op=dist.ReduceOp.MAX)
+        >>> t
+        tensor([0., 1., 2.])
+        >>> dist.destroy_process_group()
+    """
+    _check_tensor(tensor, "tensor")
+    pg = _group_or_none(group, "all_reduce")
+    if pg is None:
+        return None
+    work = pg._impl.all_reduce(_array(tensor), as_red_op(op))
+    work._result = [tensor]
+    return _done(work, async_op)
+
+
+def reduce(tensor, dst=None, op=ReduceOp.SUM, group=None, async_op: bool = False,
+           group_dst=None):  # fmt: skip
+    """Reduce ``tensor`` over the group into rank ``dst``'s ``tensor``."""
+    _check_tensor(tensor, "tensor")
+    pg = _group_or_none(group, "reduce")
+    if pg is None:
+        return None
+    root = _root(pg, dst, group_dst, "dst")
+    return _done(pg._impl.reduce(_array(tensor), root, as_red_op(op)), async_op)
+
+
+def broadcast(tensor, src=None, group=None, async_op: bool = False, group_src=None):
+    """Copy rank ``src``'s ``tensor`` into every rank's ``tensor``."""
+    _check_tensor(tensor, "tensor")
+    pg = _group_or_none(group, "broadcast")
+    if pg is None:
+        return None
+    root = _root(pg, src, group_src, "src")
+    work = pg._impl.broadcast(_array(tensor), root)
+    work._result = [tensor]
+    return _done(work, async_op)
+
+
+def all_gather(tensor_list, tensor, group=None, async_op: bool = False):
+    """Fill ``tensor_list[r]`` with rank r's ``tensor`` on every rank."""
+    _check_tensor_list(tensor_list, "tensor_list")
+    _check_tensor(tensor, "tensor")
+    pg = _group_or_none(group, "all_gather")
+    if pg is None:
+        return None
+    _check_list_length(tensor_list, pg, "all_gather", "tensor_list")
+    source = _array(tensor)
+    output = np.empty((pg.size(),) + source.shape, dtype=source.dtype)
+    targets = [_array(t) for t in tensor_list]
+
+    def copy_out():
+        for target, block in zip(targets, output):
+            np.copyto(target, block.reshape(target.shape))
+
+    work = pg._impl.all_gather(output, source)
+    return _done(_then(work, copy_out, tensor_list), async_op)
+
+
+def _check_list_length(tensors, pg, what: str, name: str) -> None:
+    if len(tensors) != pg.size():
+        raise ValueError(
+            f"{what}: {name} must have one tensor per rank of the group "
+            f"({pg.size()}), got {len(tensors)}"
+        )
+
+
+def _then(work: Work, after, result) -> Work:
+    """``work`` followed by ``after()`` once it finished."""
+
+    def wait():
+        work.wait()
+        after()
+
+    return Work(work.is_completed, wait, result)
+
+
+def all_gather_into_tensor(output_tensor, input_tensor, group=None, async_op: bool = False):
+    """Gather every rank's ``input_tensor`` into ``output_tensor``, concatenated along
+    dim 0 (or stacked: ``output_tensor`` of shape ``(world_size, *input.shape)``)."""
+    _check_tensor(output_tensor, "output_tensor")
+    _check_tensor(input_tensor, "input_tensor")
+    pg = _group_or_none(group, "all_gather_into_tensor")
+    if pg is None:
+        return None
+    _check_block_sizes(output_tensor, input_tensor, pg, "all_gather_into_tensor")
+    work = pg._impl.all_gather(_array(output_tensor), _array(input_tensor))
+    return _done(work, async_op)
+
+
+def _check_block_sizes(whole, block, pg, what: str) -> None:
+    if whole.dtype != block.dtype:
+        raise RuntimeError(f"{what}: output and input tensors must have the same dtype, "
+                           f"got {whole.dtype} and {block.dtype}")  # fmt: skip
+    if whole.numel() != block.numel() * pg.size():
+        raise ValueError(
+            f"{what}: the output tensor size must equal world_size ({pg.size()}) times "
+            f"the input tensor size, got {whole.numel()} and {block.numel()}"
+        )
+
+
+def gather(tensor, gather_list=None, dst=None, group=None, async_op: bool = False,
+           group_dst=None):  # fmt: skip
+    """Collect every rank's ``tensor`` into ``gather_list`` on rank ``dst``."""
+    _check_tensor(tensor, "tensor")
+    pg = _group_or_none(group, "gather")
+    if pg is None:
+        return None
+    root = _root(pg, 0 if dst is None and group_dst is None else dst, group_dst, "dst")
+    source = _array(tensor)
+    if pg.rank() != root:
+        if gather_list:
+            raise ValueError("Argument ``gather_list`` must NOT be specified on non-destination ranks.")
+        return _done(pg._impl.gather(None, source, root), async_op)
+    if not gather_list:
+        raise ValueError("Argument ``gather_list`` must be specified on destination rank.")
+    _check_tensor_list(gather_list, "gather_list")
+    _check_list_length(gather_list, pg, "gather", "gather_list")
+    output = np.empty((pg.size(),) + source.shape, dtype=source.dtype)
+    targets = [_array(t) for t in gather_list]
+
+    def copy_out():
+        for target, block in zip(targets, output):
+            np.copyto(target, block.reshape(target.shape))
+
+    work = pg._impl.gather(output, source, root)
+    return _done(_then(work, copy_out, gather_list), async_op)
+
+
+def scatter(tensor, scatter_list=None, src=None, group=None, async_op: bool = False,
+            group_src=None):  # fmt: skip
+    """Rank ``src`` sends ``scatter_list[r]`` to rank r's ``tensor``."""
+    _check_tensor(tensor, "tensor")
+    pg = _group_or_none(group, "scatter")
+    if pg is None:
+        return None
+    root = _root(pg, 0 if src is None and group_src is None else src, group_src, "src")
+    output = _array(tensor)
+    if pg.rank() != root:
+        if scatter_list:
+            raise ValueError("Argument ``scatter_list`` must NOT be specified on non-source ranks.")
+        return _done(pg._impl.scatter(output, None, root), async_op)
+    if not scatter_list:
+        raise ValueError("Argument ``scatter_list`` must be specified on source rank.")
+    _check_tensor_list(scatter_list, "scatter_list")
+    _check_list_length(scatter_list, pg, "scatter", "scatter_list")
+    _same_dtype([tensor, *scatter_list], "scatter")
+    source = np.stack([_array(t).reshape(output.shape) for t in scatter_list])
+    return _done(pg._impl.scatter(output, source, root), async_op)
+
+
+def reduce_scatter(output, input_list, op=ReduceOp.SUM, group=None, async_op: bool = False):
+    """Reduce ``input_list[r]`` over the ranks into rank r's ``output``."""
+    _check_tensor(output, "output")
+    _check_tensor_list(input_list, "input_list")
+    pg = _group_or_none(group, "reduce_scatter")
+    if pg is None:
+        return None
+    _check_list_length(input_list, pg, "reduce_scatter", "input_list")
+    _same_dtype([output, *input_list], "reduce_scatter")
+    target = _array(output)
+    source = np.stack([_array(t).reshape(target.shape) for t in input_list])
+    return _done(pg._impl.reduce_scatter(target, source, as_red_op(op)), async_op)
+
+
+def reduce_scatter_tensor(output, input, op=ReduceOp.SUM, group=None, async_op: bool = False):
+    """Reduce ``input`` (world_size blocks along dim 0) and give block r to rank r."""
+    _check_tensor(output, "output")
+    _check_tensor(input, "input")
+    pg = _group_or_none(group, "reduce_scatter_tensor")
+    if pg is None:
+        return None
+    _check_block_sizes(input, output, pg, "reduce_scatter_tensor")
+    return _done(pg._impl.reduce_scatter(_array(output), _array(input), as_red_op(op)), async_op)
+
+
+def all_to_all_single(output, input, output_split_sizes=None, input_split_sizes=None,
+                      group=None, async_op: bool = False):  # fmt: skip
+    """Split ``input`` along dim 0 (evenly, or by ``input_split_sizes``), send split r
+    to rank r, and concatenate what arrives into ``output``."""
+    _check_tensor(output, "output")
+    _check_tensor(input, "input")
+    pg = _group_or_none(group, "all_to_all_single")
+    if pg is None:
+        return None
+    if output.dtype != input.dtype:
+        raise RuntimeError(f"all_to_all_single: output and input must have the same dtype, "
+                           f"got {output.dtype} and {input.dtype}")  # fmt: skip
+    send = _counts(input, input_split_sizes, pg.size(), "input")
+    recv = _counts(output, output_split_sizes, pg.size(), "output")
+    work = pg._impl.all_to_all(_array(output), _array(input), send, recv)
+    return _done(work, async_op)
+
+
+def _counts(tensor, split_sizes, size: int, name: str) -> list[int]:
+    """Element counts per rank of a dim-0 split."""
+    rows = tensor.shape[0] if tensor.dim() else 1
+    row = tensor.numel() // rows if rows else 0
+    if not split_sizes:
+        if rows % size:
+            raise ValueError(f"all_to_all_single: {name} dim 0 ({rows}) must divide by the "
+                             f"world size ({size}) when no split sizes are given")  # fmt: skip
+        return [rows // size * row] * size
+    if len(split_sizes) != size or sum(split_sizes) != rows:
+        raise ValueError(f"all_to_all_single: {name}_split_sizes {list(split_sizes)} must have "
+                         f"{size} entries summing to dim 0 ({rows})")  # fmt: skip
+    return [int(s) * row for s in split_sizes]
+
+
+def all_to_all(output_tensor_list, input_tensor_list, group=None, async_op: bool = False):
+    """Rank r sends ``input_tensor_list[q]`` to rank q, which receives it in
+    ``output_tensor_list[r]``."""
+    _check_tensor_list(output_tensor_list, "output_tensor_list")
+    _check_tensor_list(input_tensor_list, "input_tensor_list")
+    pg = _group_or_none(group, "all_to_all")
+    if pg is None:
+        return None
+    _check_list_length(input_tensor_list, pg, "all_to_all", "input_tensor_list")
+    _check_list_length(output_tensor_list, pg, "all_to_all", "output_tensor_list")
+    _same_dtype([*input_tensor_list, *output_tensor_list], "all_to_all")
+    sources = [_array(t).reshape(-1) for t in input_tensor_list]
+    targets = [_array(t) for t in output_tensor_list]
+    dtype = sources[0].dtype
+    source = np.concatenate(sources) if sources else np.empty(0, dtype)
+    output = np.empty(sum(t.size for t in targets), dtype=dtype)
+    send, recv = [s.size for s in sources], [t.size for t in targets]
+
+    def copy_out():
+        at = 0
+        for target in targets:
+            np.copyto(target, output[at : at + target.size].reshape(target.shape))
+            at += target.size
+
+    work = pg._impl.all_to_all(output, source, send, recv, kind="all_to_all")
+    return _done(_then(work, copy_out, output_tensor_list), async_op)
+
+
+def barrier(group=None, async_op: bool = False, device_ids=None):
+    """Wait until every rank of the group has called it."""
+    pg = _group_or_none(group, "barrier")
+    if pg is None:
+        return None
+    return _done(pg._impl.barrier(), async_op)
+
+
+# ------------------------------------------------------------------------ point to point
+def _peer(pg, global_rank, group_rank, name: str) -> int:
+    peer = _root(pg, global_rank, group_rank, name)
+    if peer == pg.rank():
+        raise ValueError("Invalid destination rank: should not be the same as the rank of "
+                         "the current process.")  # fmt: skip
+    return peer
+
+
+def isend(tensor, dst=None, group=None, tag: int = 0, group_dst=None) -> Work | None:
+    """Start sending ``tensor`` to rank ``dst``; a :class:`Work` to wait on."""
+    _check_tensor(tensor, "tensor")
+    pg = _group_or_none(group, "isend")
+    if pg is None:
+        return None
+    return pg._impl.send(_array(tensor), _peer(pg, dst, group_dst, "dst"), tag)
+
+
+def irecv(tensor, src=None, group=None, tag: int = 0, group_src=None) -> Work | None:
+    """Start receiving into ``tensor`` from rank ``src`` (any rank when None)."""
+    _check_tensor(tensor, "tensor")
+    pg = _group_or_none(group, "irecv")
+    if pg is None:
+        return None
+    peer = None if src is None and group_src is None else _peer(pg, src, group_src, "src")
+    work, _ = pg._impl.recv(_array(tensor), peer, tag)
+    return work
+
+
+def send(tensor, dst=None, group=None, tag: int = 0, group_dst=None) -> None:
+    """Send ``tensor`` to rank ``dst`` and wait until it is delivered."""
+    work = isend(tensor, dst, group, tag, group_dst)
+    if work is not None:
+        work.wait()
+
+
+def recv(tensor, src=None, group=None, tag: int = 0, group_src=None) -> int:
+    """Receive into ``tensor`` from rank ``src`` (any rank when None); the sender's
+    global rank (-1 when this rank is not in the group)."""
+    _check_tensor(tensor, "tensor")
+    pg = _group_or_none(group, "recv")
+    if pg is None:
+        return -1
+    peer = None if src is None and group_src is None else _peer(pg, src, group_src, "src")
+    work, sender = pg._impl.recv(_array(tensor), peer, tag)
+    work.wait()
+    return pg._global_ranks[sender[0]]
+
+
+class P2POp:
+    """One send or receive for :func:`batch_isend_irecv`: ``op`` is :func:`isend` or
+    :func:`irecv`."""
+
+    def __init__(self, op, tensor, peer=None, group=None, tag: int = 0, group_peer=None):
+        if op not in (isend, irecv):
+            raise ValueError("Invalid ``op``. Expected ``op`` to be of type "
+                             "``torch.distributed.isend`` or ``torch.distributed.irecv``.")  # fmt: skip
+        self.op, self.tensor, self.peer, self.group, self.tag = op, tensor, peer, group, tag
+        self.group_peer = group_peer
+
+
+def batch_isend_irecv(p2p_op_list: list[P2POp]) -> list[Work]:
+    """Start every send and receive of the list; their work handles."""
+    works = []
+    for p2p in p2p_op_list:
+        works.append(p2p.op(p2p.tensor, p2p.peer, p2p.group, p2p.tag, p2p.group_peer))
+    return works

@@ -1,0 +1,363 @@
+"""The collectives of the ``gloo`` and ``mpi`` backends, on an MPI communicator.
+
+Every collective runs as MPI's non-blocking call (``Iallreduce``, ``Ibcast``, ...) and
+is completed by polling, so that waiting can stop: after the group's timeout, or as
+soon as a peer stops beating (``_health``), it raises an error naming the rank. Before
+the data moves, the ranks exchange a small description of the call (which collective,
+dtype, shape, root, op) so that a mismatch raises the same error on every rank instead
+of corrupting data or hanging.
+
+Arrays here are NumPy arrays; ``distributed_c10d`` turns tensors into them.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from . import _mpi
+from ._health import Heartbeat, PeerWatch
+from ._reduce_op import ReduceOp
+from ._store import DistBackendError, Store
+from ._work import Work
+
+__all__ = ["MPIGroup"]
+
+R = ReduceOp.RedOpType
+_DTYPES = [
+    "bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16", "float32",
+    "float64", "complex64", "complex128", "uint16", "uint32", "uint64",
+]  # fmt: skip
+_DTYPE_CODE = {name: i for i, name in enumerate(_DTYPES)}
+_KINDS = [
+    "barrier", "all_reduce", "reduce", "broadcast", "all_gather", "gather", "scatter",
+    "reduce_scatter", "all_to_all", "all_to_all_single",
+]  # fmt: skip
+_MAX_DIMS = 8
+# polling: spin on MPI's progress at first (fast collectives), then sleep a little
+_SPIN_SECONDS = 0.2
+_HEALTH_CHECK_EVERY = 0.5
+
+
+def _mpi_op(MPI, op: R, dtype: np.dtype):
+    table = {
+        R.SUM: MPI.SUM, R.AVG: MPI.SUM, R.PRODUCT: MPI.PROD, R.MIN: MPI.MIN, R.MAX: MPI.MAX,
+        R.BAND: MPI.BAND, R.BOR: MPI.BOR, R.BXOR: MPI.BXOR,
+    }  # fmt: skip
+    if dtype == np.bool_:
+        table = {R.SUM: MPI.LOR, R.PRODUCT: MPI.LAND, R.MIN: MPI.LAND, R.MAX: MPI.LOR,
+                 R.BAND: MPI.LAND, R.BOR: MPI.LOR, R.BXOR: MPI.LXOR}  # fmt: skip
+    if op not in table:
+        raise ValueError(f"Cannot use ReduceOp.{op.name} with this backend")
+    return table[op]
+
+
+def _check_op_dtype(op: R, dtype: np.dtype) -> None:
+    kind = dtype.kind
+    if op in (R.BAND, R.BOR, R.BXOR) and kind not in "biu":
+        raise RuntimeError(
+            f"ReduceOp.{op.name} needs an integer or bool tensor, got {dtype.name}"
+        )
+    if op in (R.MIN, R.MAX) and kind == "c":
+        raise RuntimeError(f"ReduceOp.{op.name} is not defined for complex tensors")
+    if op == R.AVG and kind not in "fcV" and dtype.name != "bfloat16":
+        raise RuntimeError(f"ReduceOp.AVG needs a floating-point tensor, got {dtype.name}")
+
+
+def _reduction_array(array: np.ndarray) -> np.ndarray:
+    """The array MPI reduces: half floats go through float32 (MPI has no such type)."""
+    if array.dtype.name in ("float16", "bfloat16"):
+        return array.astype(np.float32)
+    return array
+
+
+def _bytes(array: np.ndarray) -> np.ndarray:
+    """A byte view for collectives that only move data (any dtype, bfloat16 included)."""
+    return array.reshape(-1).view(np.uint8)
+
+
+class MPIGroup:
+    """One process group on one MPI communicator.
+
+    Args:
+        comm: the communicator (its ranks are the group's ranks).
+        store: the group's store (for ``monitored_barrier``).
+        heartbeat: this process's :class:`Heartbeat` (None: no peer diagnosis).
+        health_store: where heartbeats are written (the world's store).
+        global_ranks: the world rank of each group rank (named in errors).
+        name: the group's name; timeout: seconds a collective may wait.
+    """
+
+    def __init__(self, comm, store: Store, heartbeat: Heartbeat | None, health_store,
+                 global_ranks: list[int], name: str, timeout: float, backend_name: str):  # fmt: skip
+        self.MPI = _mpi.load_mpi()
+        self.comm = comm
+        self.store = store
+        self.heartbeat = heartbeat
+        self.health_store = health_store
+        self.global_ranks = global_ranks
+        self.name = name
+        self.timeout = timeout
+        self.backend_name = backend_name
+        self.rank = comm.Get_rank()
+        self.size = comm.Get_size()
+        self.seq = 0
+        self.broken: BaseException | None = None
+        self._describe_out = np.zeros(6 + _MAX_DIMS, dtype=np.int64)
+        self._describe_in = np.zeros((self.size, 6 + _MAX_DIMS), dtype=np.int64)
+
+    # -- completing requests ---------------------------------------------------------
+    def _finish(self, requests, what: str) -> None:
+        """Poll ``requests`` until done; raise naming the culprit on failure or timeout."""
+        MPI = self.MPI
+        start = time.monotonic()
+        deadline = start + self.timeout
+        next_check = start + _HEALTH_CHECK_EVERY
+        watch = None
+        delay = 0.0
+        while True:
+            try:
+                if MPI.Request.Testall(requests):
+                    return
+            except MPI.Exception as error:
+                raise self._fail(what, f"MPI reported an error: {error.Get_error_string()}")
+            now = time.monotonic()
+            if now >= next_check and self.heartbeat is not None:
+                watch = watch or PeerWatch(self.health_store, self.heartbeat.interval)
+                dead = watch.dead_peers(self._peers())
+                if dead:
+                    rank, silent = dead[0]
+                    raise self._fail(
+                        what,
+                        f"rank {rank} stopped responding (no heartbeat for {silent:.1f} s); "
+                        "its process has probably died",
+                    )
+                next_check = now + _HEALTH_CHECK_EVERY
+            if now >= deadline:
+                raise self._fail(what, self._timeout_reason(watch))
+            if now - start > _SPIN_SECONDS:
+                delay = min(max(delay * 2, 1e-5), 2e-3)
+                time.sleep(delay)
+
+    def _peers(self) -> list[int]:
+        me = self.global_ranks[self.rank]
+        return [r for r in self.global_ranks if r != me]
+
+    def _timeout_reason(self, watch) -> str:
+        why = f"timed out after {self.timeout:g} s"
+        if self.heartbeat is None:
+            return why
+        watch = watch or PeerWatch(self.health_store, self.heartbeat.interval)
+        behind = watch.laggards(self._peers(), self.name, self.seq)
+        if not behind:
+            return why + " (every rank entered it)"
+        parts = [
+            f"rank {r} has not called it (its last collective in this group was #{s})"
+            if s >= 0
+            else f"rank {r} has not called any collective of this group"
+            for r, s in behind
+        ]
+        return why + ": " + "; ".join(parts)
+
+    def _fail(self, what: str, reason: str) -> DistBackendError:
+        me = self.global_ranks[self.rank]
+        error = DistBackendError(
+            f"[Rank {me}] {what} (collective #{self.seq} of process group '{self.name}', "
+            f"backend {self.backend_name}) failed: {reason}"
+        )
+        self.broken = error
+        _mpi.mark_broken()
+        return error
+
+    def _enter(self, what: str) -> None:
+        if self.broken is not None:
+            raise DistBackendError(
+                f"{what}: the process group is unusable after an earlier failure: {self.broken}"
+            )
+        self.seq += 1
+        if self.heartbeat is not None:
+            self.heartbeat.entered(self.name, self.seq)
+
+    # -- agreeing on the call --------------------------------------------------------
+    def agree(self, kind: str, array: np.ndarray | None, root: int = -1, op: int = -1,
+              shape_may_differ: bool = False) -> None:  # fmt: skip
+        """Exchange (kind, dtype, shape, root, op) and raise on every rank if they differ."""
+        self._enter(kind)
+        out = self._describe_out
+        out[:] = -1
+        out[0] = _KINDS.index(kind)
+        out[1] = self.seq
+        if array is not None:
+            out[2] = _DTYPE_CODE.get(array.dtype.name, 99)
+            out[3] = root
+            out[4] = op
+            if not shape_may_differ:
+                out[5] = array.ndim
+                dims = array.shape[:_MAX_DIMS]
+                out[6 : 6 + len(dims)] = dims
+        else:
+            out[3], out[4] = root, op
+        if self.size == 1:
+            return
+        request = self.comm.Iallgather(out, self._describe_in)
+        self._finish([request], kind)
+        rows = self._describe_in
+        if (rows == rows[0]).all():
+            return
+        raise self._mismatch(kind, rows)
+
+    def _mismatch(self, kind: str, rows: np.ndarray) -> RuntimeError:
+        def describe(row) -> str:
+            if row[0] != _KINDS.index(kind):
+                return f"called {_KINDS[row[0]]}"
+            text = _DTYPES[row[2]] if 0 <= row[2] < len(_DTYPES) else "?"
+            if row[5] >= 0:
+                text += f" of shape {row[6 : 6 + row[5]].tolist()}"
+            if row[3] >= 0:
+                text += f", root {row[3]}"
+            if row[4] >= 0:
+                text += f", op {R(row[4]).name}"
+            return text
+
+        ranks = "; ".join(
+            f"rank {self.global_ranks[i]}: {describe(row)}" for i, row in enumerate(rows)
+        )
+        me = self.global_ranks[self.rank]
+        # the data was not exchanged: the group stays usable
+        return RuntimeError(f"[Rank {me}] {kind}: the ranks of the group disagree ({ranks})")
+
+    # -- the collectives (arrays are C-contiguous; results land in place) -------------
+    def _work(self, requests, what: str, after=None, result=None) -> Work:
+        def wait():
+            self._finish(requests, what)
+            if after is not None:
+                after()
+
+        def test():
+            return self.MPI.Request.Testall(requests)
+
+        return Work(test, wait, result)
+
+    def barrier(self) -> Work:
+        self.agree("barrier", None)
+        if self.size == 1:
+            return self._work([], "barrier")
+        return self._work([self.comm.Ibarrier()], "barrier")
+
+    def all_reduce(self, array: np.ndarray, op: R) -> Work:
+        _check_op_dtype(op, array.dtype)
+        self.agree("all_reduce", array, op=int(op))
+        buffer = _reduction_array(array)
+        request = self.comm.Iallreduce(self.MPI.IN_PLACE, buffer, _mpi_op(self.MPI, op, array.dtype))
+        return self._work([request], "all_reduce", self._finish_reduce(array, buffer, op))
+
+    def _finish_reduce(self, array, buffer, op, applies=True):
+        size = self.size
+
+        def after():
+            if not applies:
+                return
+            if op == R.AVG:
+                np.divide(buffer, size, out=buffer, casting="unsafe")
+            if buffer is not array:
+                np.copyto(array, buffer, casting="unsafe")
+
+        return after
+
+    def reduce(self, array: np.ndarray, root: int, op: R) -> Work:
+        _check_op_dtype(op, array.dtype)
+        self.agree("reduce", array, root=root, op=int(op))
+        buffer = _reduction_array(array)
+        mpi_op = _mpi_op(self.MPI, op, array.dtype)
+        if self.rank == root:
+            request = self.comm.Ireduce(self.MPI.IN_PLACE, buffer, mpi_op, root)
+        else:
+            request = self.comm.Ireduce(buffer, None, mpi_op, root)
+        after = self._finish_reduce(array, buffer, op, applies=self.rank == root)
+        return self._work([request], "reduce", after)
+
+    def broadcast(self, array: np.ndarray, root: int) -> Work:
+        self.agree("broadcast", array, root=root)
+        return self._work([self.comm.Ibcast(_bytes(array), root)], "broadcast")
+
+    def all_gather(self, output: np.ndarray, array: np.ndarray) -> Work:
+        """``output`` holds ``size`` blocks of ``array``'s size, in rank order."""
+        self.agree("all_gather", array)
+        request = self.comm.Iallgather(_bytes(array), _bytes(output))
+        return self._work([request], "all_gather")
+
+    def gather(self, output: np.ndarray | None, array: np.ndarray, root: int) -> Work:
+        self.agree("gather", array, root=root)
+        recv = _bytes(output) if self.rank == root else None
+        return self._work([self.comm.Igather(_bytes(array), recv, root)], "gather")
+
+    def scatter(self, output: np.ndarray, source: np.ndarray | None, root: int) -> Work:
+        self.agree("scatter", output, root=root)
+        send = _bytes(source) if self.rank == root else None
+        return self._work([self.comm.Iscatter(send, _bytes(output), root)], "scatter")
+
+    def reduce_scatter(self, output: np.ndarray, source: np.ndarray, op: R) -> Work:
+        """``source`` holds ``size`` blocks of ``output``'s size; block r goes to rank r."""
+        _check_op_dtype(op, output.dtype)
+        self.agree("reduce_scatter", output, op=int(op))
+        send, recv = _reduction_array(source), _reduction_array(output)
+        mpi_op = _mpi_op(self.MPI, op, output.dtype)
+        request = self.comm.Ireduce_scatter_block(send, recv, mpi_op)
+        return self._work([request], "reduce_scatter", self._finish_reduce(output, recv, op))
+
+    def all_to_all(self, output: np.ndarray, source: np.ndarray, send_counts, recv_counts,
+                   kind: str = "all_to_all_single") -> Work:  # fmt: skip
+        """Element counts per rank; blocks are laid out in rank order."""
+        self.agree(kind, source, shape_may_differ=True)
+        item = source.dtype.itemsize
+        send_bytes = [c * item for c in send_counts]
+        recv_bytes = [c * item for c in recv_counts]
+        send = [_bytes(source), (send_bytes, _offsets(send_bytes)), self.MPI.BYTE]
+        recv = [_bytes(output), (recv_bytes, _offsets(recv_bytes)), self.MPI.BYTE]
+        return self._work([self.comm.Ialltoallv(send, recv)], kind)
+
+    def send(self, array: np.ndarray, dst: int, tag: int) -> Work:
+        self._check_usable("send")
+        return self._work([self.comm.Isend(_bytes(array), dst, tag)], f"send to rank {dst}")
+
+    def recv(self, array: np.ndarray, src: int | None, tag: int) -> tuple[Work, list]:
+        """The work and a one-item list that holds the sender's group rank once done."""
+        self._check_usable("recv")
+        MPI = self.MPI
+        status = MPI.Status()
+        source = MPI.ANY_SOURCE if src is None else src
+        request = self.comm.Irecv(_bytes(array), source, tag)
+        sender: list[int] = []
+
+        def wait():
+            what = "recv" if src is None else f"recv from rank {src}"
+            self._finish_with_status(request, status, what)
+            sender.append(status.Get_source())
+
+        return Work(lambda: request.Test(), wait), sender
+
+    def _finish_with_status(self, request, status, what: str) -> None:
+        self._finish([request], what)
+        request.Get_status(status)
+
+    def _check_usable(self, what: str) -> None:
+        if self.broken is not None:
+            raise DistBackendError(
+                f"{what}: the process group is unusable after an earlier failure: {self.broken}"
+            )
+
+    def free(self) -> None:
+        if self.comm not in (self.MPI.COMM_WORLD, self.MPI.COMM_SELF) and self.broken is None:
+            try:
+                self.comm.Free()
+            except self.MPI.Exception:
+                pass
+
+
+def _offsets(counts: list[int]) -> list[int]:
+    offsets, total = [], 0
+    for count in counts:
+        offsets.append(total)
+        total += count
+    return offsets
