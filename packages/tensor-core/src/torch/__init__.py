@@ -124,6 +124,12 @@ from ._threads import (
 )
 from .serialization import load, save
 from .version import __version__
+from .amp._scaler_kernels import (  # noqa: F401 - torch._amp_*: GradScaler's ops
+    _amp_foreach_non_finite_check_and_unscale_,
+    _amp_update_scale_,
+)
+from .amp._state import *  # noqa: F403 - torch.is_autocast_enabled, set_autocast_dtype, ...
+from .amp.autocast_mode import autocast
 
 # torch.add, Tensor.add, torch.sum(out=), ... and the hot paths of torch._fastpath, from the
 # registry; then the operators and properties
@@ -170,6 +176,8 @@ _LAZY_SUBMODULES = (
     "legacy",
     "func",
     "profiler",
+    "amp",
+    "cpu",
     "jit",
     "onnx",
     "distributions",
