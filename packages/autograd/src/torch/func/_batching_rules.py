@@ -120,10 +120,14 @@ def _is_tensor_arg(args, position):
 
 
 def max_min(level, name, original, args, kwargs):
-    """``max(a, b)`` is element-wise; ``max(x)`` and ``max(x, dim)`` reduce."""
+    """``max(a, b)`` is element-wise, ``max(x, dim)`` reduces along a dim (values and
+    indices) and ``max(x)`` over every dim (as ``amax``)."""
     if _is_tensor_arg(args, 1) or isinstance(kwargs.get("other"), _Tensor):
         return elementwise(level, name, original, args, kwargs)
-    return _reduce_flatten(level, name, original, args, kwargs)
+    if _dim_arg(args, kwargs, 1)[0] is None:
+        extreme = _Tensor.amax if name == "max" else _Tensor.amin
+        return _along_dim(1, full="flatten")(level, "amax", extreme, args[:1], {})
+    return _along_dim(1)(level, name, original, args, kwargs)
 
 
 # ------------------------------------------------------------------ ops along a dim
@@ -192,12 +196,8 @@ def _keep_all_dims(out, rank):
         return out.reshape(out.shape[0], *([1] * rank))
     if isinstance(out, tuple):
         items = [_keep_all_dims(o, rank) for o in out]
-        return type(out)(items) if type(out) is not tuple else tuple(items)
+        return type(out)(*items) if type(out) is not tuple else tuple(items)
     return out
-
-
-def _reduce_flatten(level, name, original, args, kwargs):
-    return _along_dim(1, full="flatten")(level, name, original, args, kwargs)
 
 
 _register(
@@ -215,7 +215,19 @@ _register("unsqueeze", _along_dim(1, extra_rank=1))
 _register("narrow select", _along_dim(1))
 _register("split chunk tensor_split", _along_dim(2, default=0))
 _register("unflatten", _along_dim(1))
-_register("index_select gather", _along_dim(1))
+_register("index_select", _along_dim(1))
+
+
+def gather(level, name, original, args, kwargs):
+    """``gather``/``take_along_dim``: input and index both get the batch dim in front
+    (expanded where one is not batched); the dim shifts."""
+    source, dim, index = args[0], args[1], args[2]
+    rank = _logical_rank(level, source)
+    values = _full(level, source), _full(level, index)
+    return level.wrap(call(name, original, (values[0], _shift(dim, rank), values[1]), kwargs))
+
+
+_register("gather", gather)
 # ``kthvalue``/``topk`` take ``dim`` second: (input, k, dim)
 _register("kthvalue topk", _along_dim(2, default=-1))
 

@@ -109,7 +109,7 @@ class VmapLevel(Level):
             return self.wrap(out)
         if isinstance(out, tuple):
             items = [self.wrap_tree(o) for o in out]
-            return type(out)(items) if type(out) is not tuple else tuple(items)
+            return type(out)(*items) if type(out) is not tuple else tuple(items)
         if isinstance(out, list):
             return [self.wrap_tree(o) for o in out]
         return out
@@ -160,7 +160,7 @@ class VmapLevel(Level):
         if isinstance(first, (tuple, list)):
             columns = [self._stack_results(name, list(col)) for col in zip(*results)]
             if isinstance(first, tuple) and type(first) is not tuple:
-                return type(first)(columns)
+                return type(first)(*columns)
             return type(first)(columns)
         if all(r == first for r in results):
             return first

@@ -97,7 +97,7 @@ class DualLevel(Level):
             items = [self.wrap_tree(o, t) for o, t in zip(out, tangents)]
             if type(out) in (tuple, list):
                 return type(out)(items)
-            return type(out)(items)
+            return type(out)(*items)  # a named tuple of results
         return out
 
     def process(self, name, original, args, kwargs):

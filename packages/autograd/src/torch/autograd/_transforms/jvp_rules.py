@@ -484,7 +484,7 @@ def extreme_reduction(level, name, original, args, kwargs, pargs, pkwargs):
         reduce_dims, keepdim=keepdim
     ) if reduce_dims else tangent
     if isinstance(out, tuple):  # (values, indices)
-        return type(out)([level.wrap(out[0], share), out[1]])
+        return type(out)(level.wrap(out[0], share), out[1])
     return level.wrap(out, share)
 
 
@@ -624,7 +624,7 @@ def generic(level, name, original, args, kwargs, pargs, pkwargs):
         t = by_output.get(id(a))
         results.append(level.wrap(o, None if t is None else t.detach()))
     if isinstance(out, (tuple, list)):
-        return type(out)(results) if type(out) not in (tuple, list) else type(out)(results)
+        return type(out)(*results) if type(out) not in (tuple, list) else type(out)(results)
     return results[0]
 
 

@@ -75,7 +75,10 @@ def _nll_loss(input, target, weight=None, ignore_index: int = -100, reduction: s
     classes = input.shape[1]
     valid = target != ignore_index
     safe = torch.where(valid, target, 0)
-    if safe.numel() and (safe.max().item() >= classes or safe.min().item() < 0):
+    # NOTE: checked by value on plain tensors only: inside torch.func.vmap the target is a
+    # batched tensor without one value to read, and gather below refuses bad indices
+    plain = type(safe) is torch.Tensor
+    if plain and safe.numel() and (safe.max().item() >= classes or safe.min().item() < 0):
         bad = safe.max().item() if safe.max().item() >= classes else safe.min().item()
         raise IndexError(f"Target {bad} is out of bounds.")
     picked = input.gather(1, safe.unsqueeze(1)).squeeze(1)
