@@ -287,10 +287,13 @@ def einsum(equation: str, *operands) -> Tensor:
 
     dtype = result_type(*operands)
     _check_subscript_sizes(specs, operands)
+    # NOTE: np.einsum has no loops for ml_dtypes' bfloat16: it sums in float32 (as
+    # PyTorch accumulates bfloat16 products) and the result is rounded back below
+    compute = np.float32 if dtype.name == "bfloat16" else dtype.np_dtype
     try:
         array = _blas.einsum(
             f"{inputs_spec}->{output_spec}",
-            *[o._np.astype(dtype.np_dtype, copy=False) for o in operands],
+            *[o._np.astype(compute, copy=False) for o in operands],
         )
     except ValueError as error:
         raise RuntimeError(f"einsum(): {error}") from None

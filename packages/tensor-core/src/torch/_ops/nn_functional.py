@@ -74,7 +74,16 @@ def layer_norm(input: Tensor, normalized_shape, weight=None, bias=None, eps: flo
             f"{list(input.shape)}"
         )
     dims = tuple(range(input.dim() - len(shape), input.dim()))
-    return _normalize(input, dims, weight, bias, eps)
+    return _in_input_dtype(_normalize(input, dims, weight, bias, eps), input)
+
+
+def _in_input_dtype(out: Tensor, input: Tensor) -> Tensor:
+    """PyTorch's mixed-type CPU norms: a bfloat16/float16 input with float32 parameters
+    (autocast's usual case) gives a result of the input's dtype."""
+    dtype = input._dtype
+    if out._dtype is not dtype and dtype.is_floating_point and dtype.itemsize == 2:
+        return out.to(input._dtype)
+    return out
 
 
 def _normalize(x, dims, weight, bias, eps, weight_shape=None):
@@ -135,7 +144,7 @@ def batch_norm(
         out = out * weight.reshape(shape)
     if bias is not None:
         out = out + bias.reshape(shape)
-    return out
+    return _in_input_dtype(out, input)
 
 
 @_composite(refuses_complex={"": kernel_refusal("GroupNormKernelImpl")})

@@ -357,7 +357,8 @@ def max_pool(
     kernel, stride, padding, dilation, out = _pool_geometry(
         x, kernel_size, stride, padding, dilation, ceil_mode, nd, "max"
     )
-    fill = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
+    floating = x.dtype.kind == "f" or x.dtype.name == "bfloat16"  # ml_dtypes: kind "V"
+    fill = -np.inf if floating else np.iinfo(x.dtype).min
     recording = return_indices or _is_grad_recording(input)
     native = _native_max_pool(x, kernel, stride, padding, dilation, out) if recording else None
     if native is None:

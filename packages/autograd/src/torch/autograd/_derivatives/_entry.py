@@ -85,9 +85,14 @@ def conj(x):
 
 def fit_dtype(grad, x):
     """``grad`` for input ``x``: its real part when ``x`` is a real tensor and ``grad``
-    complex (a real input mixed into a complex op)."""
-    if isinstance(x, _Tensor) and grad.is_complex() and not x.is_complex():
-        return grad.real
+    complex (a real input mixed into a complex op); in ``x``'s floating dtype when the op
+    promoted it (a bfloat16 input of a float32 product gets a bfloat16 gradient, as the
+    engine of PyTorch casts it)."""
+    if isinstance(x, _Tensor) and grad.dtype != x.dtype:
+        if grad.is_complex() and not x.is_complex():
+            grad = grad.real
+        if x.is_floating_point() and grad.dtype != x.dtype:
+            return grad.to(x.dtype)
     return grad
 
 

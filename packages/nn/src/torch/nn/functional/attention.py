@@ -14,6 +14,11 @@ from ._common import core
 __all__ = ["scaled_dot_product_attention", "multi_head_attention_forward"]
 
 
+def _linear(input, weight, bias):
+    """``F.linear`` looked up at call time, so autocast and the profiler see the call."""
+    return torch.nn.functional.linear(input, weight, bias)
+
+
 def _as_additive(mask, dtype):
     """A boolean mask (True = may attend) or a float mask (added) as a float mask."""
     if mask is None:
@@ -71,8 +76,7 @@ def _in_projection(query, key, value, weights, biases):
     b_q, b_k, b_v = biases if biases is not None else (None, None, None)
 
     def project(x, w, b):
-        out = x @ w.t()
-        return out if b is None else out + b
+        return _linear(x, w, b)  # one op, so autocast casts the bias with the product
 
     return project(query, w_q, b_q), project(key, w_k, b_k), project(value, w_v, b_v)
 
@@ -154,9 +158,7 @@ def multi_head_attention_forward(
     if dropout_p > 0.0 and training:
         attention = core("dropout")(attention, dropout_p, True)
     out = (attention @ v).transpose(0, 1).reshape(length * batch, embed)
-    out = out @ out_proj_weight.t()
-    if out_proj_bias is not None:
-        out = out + out_proj_bias
+    out = _linear(out, out_proj_weight, out_proj_bias)
     out = out.reshape(length, batch, embed)
     weights_out = None
     if need_weights:

@@ -130,6 +130,8 @@ class _ConvNd(Module):
 
 
 def _conv_class(nd, ntuple, functional, doc_shape):
+    name = functional.__name__
+
     class Conv(_ConvNd):
         _ntuple = staticmethod(ntuple)
 
@@ -144,6 +146,7 @@ def _conv_class(nd, ntuple, functional, doc_shape):
             )  # fmt: skip
 
         def _conv_forward(self, input, weight, bias):
+            functional = getattr(F, name)  # at call time: autocast/the profiler wrap it
             if self.padding_mode != "zeros":
                 padded = F.pad(input, self._reversed_padding_repeated_twice, mode=self.padding_mode)
                 return functional(padded, weight, bias, self.stride, 0, self.dilation, self.groups)
@@ -228,6 +231,8 @@ class _ConvTransposeNd(_ConvNd):
 
 
 def _conv_transpose_class(nd, ntuple, functional):
+    name = functional.__name__
+
     class ConvTranspose(_ConvTransposeNd):
         _ntuple = staticmethod(ntuple)
 
@@ -250,6 +255,7 @@ def _conv_transpose_class(nd, ntuple, functional):
                 input, output_size, self.stride, self.padding, self.kernel_size, nd,
                 self.dilation,
             )  # fmt: skip
+            functional = getattr(F, name)  # at call time: autocast/the profiler wrap it
             return functional(
                 input, self.weight, self.bias, self.stride, self.padding, output_padding,
                 self.groups, self.dilation,

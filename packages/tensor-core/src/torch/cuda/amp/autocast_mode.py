@@ -1,0 +1,48 @@
+"""``torch.cuda.amp.autocast``, ``custom_fwd``, ``custom_bwd``: ``torch.amp``'s for
+``"cuda"`` under their old names."""
+
+from __future__ import annotations
+
+import functools
+import warnings
+
+from ...amp import autocast_mode
+
+__all__ = ["autocast", "custom_fwd", "custom_bwd"]
+
+
+def _deprecated(old: str, new: str) -> None:
+    warnings.warn(
+        f"`torch.cuda.amp.{old}(args...)` is deprecated. Please use `{new}` instead.",
+        FutureWarning,
+        stacklevel=3,
+    )
+
+
+class autocast(autocast_mode.autocast):  # noqa: N801 - PyTorch's name
+    """Deprecated: ``torch.amp.autocast("cuda", ...)``.
+
+    Args:
+        enabled (bool): Default: True.
+        dtype (torch.dtype): Default: ``torch.float16``.
+        cache_enabled (bool): Default: True.
+    """
+
+    def __init__(self, enabled: bool = True, dtype=None, cache_enabled: bool = True) -> None:
+        _deprecated("autocast", "torch.amp.autocast('cuda', args...)")
+        dtype = autocast_mode._dtype.float16 if dtype is None else dtype
+        super().__init__("cuda", enabled=enabled, dtype=dtype, cache_enabled=cache_enabled)
+
+
+def custom_fwd(fwd=None, *, cast_inputs=None):
+    """Deprecated: ``torch.amp.custom_fwd(..., device_type="cuda")``."""
+    _deprecated("custom_fwd", "torch.amp.custom_fwd(args..., device_type='cuda')")
+    return functools.partial(autocast_mode.custom_fwd, device_type="cuda")(
+        fwd=fwd, cast_inputs=cast_inputs
+    )
+
+
+def custom_bwd(bwd=None):
+    """Deprecated: ``torch.amp.custom_bwd(..., device_type="cuda")``."""
+    _deprecated("custom_bwd", "torch.amp.custom_bwd(args..., device_type='cuda')")
+    return functools.partial(autocast_mode.custom_bwd, device_type="cuda")(bwd)
