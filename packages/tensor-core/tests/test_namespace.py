@@ -65,7 +65,7 @@ def test_unknown_attribute_raises_attribute_error():
 def test_core_submodules_are_lazy_attributes():
     assert torch.cuda.is_available() is False
     assert torch.cuda.device_count() == 0
-    with pytest.raises(RuntimeError, match="not compiled with CUDA"):
+    with pytest.raises(AssertionError, match="not compiled with CUDA"):  # as PyTorch's CPU build
         torch.cuda.current_device()
 
 

@@ -167,6 +167,7 @@ _LAZY_SUBMODULES = (
     "fft",
     "sparse",
     "cuda",
+    "backends",
     "testing",
     "utils",
     "autograd",
