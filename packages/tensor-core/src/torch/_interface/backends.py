@@ -36,6 +36,7 @@ __all__ = [
     "backends",
     "device_of_array",
     "is_dispatching",
+    "cuda_runtime",
 ]
 
 
@@ -275,6 +276,17 @@ def resolve(dev):
             f"{dev.type} device index {index} is out of range: there are {count} {dev.type} devices"
         )
     return device(dev.type, index)
+
+
+def cuda_runtime():
+    """``torch.cuda``'s runtime, or None when there is no CUDA device to use (for siblings:
+    ``torch.nn.parallel`` reads devices, sets the current device of its worker threads and
+    their streams through it). Its methods are listed in ``torch.cuda._runtime``'s doc:
+    ``device_count()``, ``current_device()``, ``set_device(i)``, ``current_stream(i)``,
+    ``set_stream(s)``, ``simulated``, ..."""
+    from ..cuda import _runtime
+
+    return _runtime.get()
 
 
 def cuda_backend():

@@ -42,7 +42,7 @@ import importlib.util
 import os
 import threading
 
-__all__ = ["get", "simulated", "Runtime", "SIMULATE_ENV"]
+__all__ = ["get", "require", "simulated", "device_index", "Runtime", "SIMULATE_ENV"]
 
 #: the environment variable that turns on simulated devices: their count
 SIMULATE_ENV = "TORCH_CUDA_SIMULATE"
@@ -251,6 +251,42 @@ class Runtime:
 
     def max_memory_reserved(self, device=None) -> int:
         return self.memory_stats(device).get("reserved_bytes.all.peak", 0)
+
+
+def device_index(device, optional: bool = False, allow_cpu: bool = False) -> int:
+    """``device`` (an int, a string, a ``torch.device`` or None) as a CUDA device index:
+    None (with ``optional``) or a device without an index is the current device; the CPU
+    (with ``allow_cpu``) is -1. PyTorch's ``_get_device_index`` rules and errors."""
+    from torch import device as device_cls
+
+    if isinstance(device, str):
+        device = device_cls(device)
+    if isinstance(device, device_cls):
+        if device.type == "cpu" and allow_cpu:
+            return -1
+        if device.type != "cuda":
+            raise ValueError(f"Expected a cuda device, but got: {device}")
+        device = device.index
+    if device is None:
+        if not optional:
+            raise ValueError(
+                "Expected a torch.device with a specified index or an integer, but got:None"
+            )
+        runtime = get()
+        return runtime.current_device() if runtime is not None else 0
+    if isinstance(device, int) and not isinstance(device, bool):
+        return device
+    raise ValueError(
+        f"Expected a torch.device with a specified index or an integer, but got:{device}"
+    )
+
+
+def require():
+    """The active runtime; without one, the error of a CUDA call on a CPU-only build."""
+    runtime = get()
+    if runtime is None:
+        raise RuntimeError("Torch not compiled with CUDA enabled")
+    return runtime
 
 
 def invalid_ordinal() -> str:

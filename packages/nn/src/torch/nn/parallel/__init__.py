@@ -1,9 +1,15 @@
-"""``torch.nn.parallel``: :class:`DataParallel` (on the CPU it runs the wrapped module
-directly, as PyTorch does without CUDA devices)."""
+"""``torch.nn.parallel``: single-process multi-GPU work. :class:`DataParallel` and its
+parts: :func:`replicate` (copies of a module on several devices), :func:`scatter`
+(inputs split over devices), :func:`parallel_apply` (a thread per device) and
+:func:`gather` (outputs back on one device). Without CUDA devices ``DataParallel`` runs
+the module directly, as PyTorch does."""
 
 from .data_parallel import DataParallel, data_parallel
+from .parallel_apply import parallel_apply
+from .replicate import replicate
+from .scatter_gather import gather, scatter
 
-__all__ = ["DataParallel", "data_parallel"]
+__all__ = ["DataParallel", "data_parallel", "gather", "parallel_apply", "replicate", "scatter"]
 
 
 def __getattr__(name: str):
