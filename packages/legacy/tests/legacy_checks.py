@@ -119,11 +119,12 @@ def check_against_reference(module, reference, input, param_pairs=(), atol=1e-10
     for got, want in zip(leaves(output), leaves(ref_output)):
         torch.testing.assert_close(got, want.detach(), atol=atol, rtol=1e-7)
     outs = leaves(ref_output)
-    torch.autograd.backward(outs, [g * scale for g in leaves(grad_output)])
+    torch.autograd.backward(outs, leaves(grad_output))
     for got, ref in zip(leaves(grad_input), leaves(ref_input)):
         if ref.requires_grad:
             want = ref.grad if ref.grad is not None else torch.zeros_like(ref)
             torch.testing.assert_close(got, want, atol=atol, rtol=1e-7)
     for legacy_grad, param in param_pairs:
-        torch.testing.assert_close(legacy_grad, param.grad, atol=atol, rtol=1e-7)
+        # accGradParameters adds scale times the gradient; gradInput is not scaled
+        torch.testing.assert_close(legacy_grad, scale * param.grad, atol=atol, rtol=1e-7)
     return output, grad_input
