@@ -84,6 +84,7 @@ def cases(only: str | None = None) -> dict:
     results.update(_multiprocessing_cases())
     results.update(data_cases())
     results.update(_serialization_cases())
+    results.update(_jit_cases())
     return results
 
 
@@ -92,6 +93,15 @@ def _serialization_cases() -> dict:
     from serialization_cases import serialization_cases
 
     return serialization_cases()
+
+
+def _jit_cases() -> dict:
+    """Issue 19's JIT cases (bench/jit_cases.py), when torch.jit is installed."""
+    try:
+        from jit_cases import jit_cases
+    except ImportError:
+        return {}
+    return jit_cases()
 
 
 def _multiprocessing_cases() -> dict:

@@ -29,23 +29,45 @@ class _Compiled:
     """A graph and its generated function (made on first call, remade when a pass
     changes the graph: call :meth:`invalidate`)."""
 
-    __slots__ = ("graph", "name", "_function")
+    __slots__ = ("graph", "name", "_function", "optimized")
 
     def __init__(self, graph: _ir.Graph, name: str) -> None:
         self.graph = graph
         self.name = name
         self._function = None
+        self.optimized: _ir.Graph | None = None
 
     def function(self):
         if self._function is None:
-            self._function = _codegen.compile_graph(self.graph, self.name)
+            self.optimized = _execution_graph(self.graph)
+            self._function = _codegen.compile_graph(self.optimized, self.name)
         return self._function
 
     def invalidate(self) -> None:
         self._function = None
+        self.optimized = None
 
     def code(self) -> str:
         return _codegen.render(self.graph, self.name, readable=True)[0]
+
+
+def _execution_graph(graph: _ir.Graph) -> _ir.Graph:
+    """The graph the interpreter runs: ``graph`` itself, or a copy whose elementwise
+    chains are fusion groups when fusion is on (``torch.jit.fuser``) and a C++ compiler is
+    available. A fusion group computes with its ops where its kernel does not apply
+    (gradients needed, other shapes), so this never changes results."""
+    from ._fuser import fusion_enabled
+    from ._kernels import compiler_available
+    from ._passes.fusion import fuse_elementwise
+
+    if not fusion_enabled() or not compiler_available():
+        return graph
+    if any(n.kind == "prim::FusionGroup" for n in graph.nodes):
+        return graph
+    optimized = graph.copy()
+    if fuse_elementwise(optimized) == 0:
+        return graph
+    return optimized
 
 
 class ScriptFunction:
@@ -78,7 +100,9 @@ class ScriptFunction:
         return self._compiled.code()
 
     def graph_for(self, *args, **kwargs) -> _ir.Graph:
-        return self.graph
+        """The graph that runs (with fusion groups where fusion applies)."""
+        self._compiled.function()
+        return self._compiled.optimized
 
     def save(self, f, _extra_files=None) -> None:
         from ._serialization import save
@@ -140,7 +164,8 @@ class ScriptMethod:
         return self._compiled.name
 
     def graph_for(self, *args, **kwargs) -> _ir.Graph:
-        return self.graph
+        self._compiled.function()
+        return self._compiled.optimized
 
 
 class ScriptModule(nn.Module):
