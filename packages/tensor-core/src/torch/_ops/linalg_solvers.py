@@ -273,7 +273,8 @@ def cholesky_ex(A: Tensor, *, upper: bool = False, check_errors: bool = False):
         if check_errors:
             raise _dec.LinAlgError(_cholesky_message("linalg.cholesky_ex", A)) from None
     flat = A._np.reshape(-1, *A._np.shape[-2:])
-    info = np.array([_dec._failing_minor(a) for a in flat], dtype=np.int32)
+    # 0 for the matrices of the batch that do factor
+    info = np.array([_dec._failing_minor(a, check_whole=True) for a in flat], dtype=np.int32)
     L = np.zeros_like(flat)
     for i, a in enumerate(flat):
         if not info[i]:

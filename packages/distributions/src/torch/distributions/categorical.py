@@ -1,0 +1,113 @@
+"""The categorical distribution."""
+
+from __future__ import annotations
+
+import math
+
+import torch
+
+from . import constraints
+from .distribution import Distribution, _expand_params, _one_of_probs_logits
+from .utils import lazy_property, logits_to_probs, probs_to_logits
+
+__all__ = ["Categorical"]
+
+
+class Categorical(Distribution):
+    """A draw of one of ``K`` categories (an index in ``0 .. K-1``), with probabilities
+    ``probs`` (normalised along the last dim) or unnormalised log-probabilities
+    ``logits``.
+
+    Args:
+        probs (Tensor, optional): nonnegative, finite, nonzero-sum weights.
+        logits (Tensor, optional): log-weights.
+        validate_args (bool, optional): see :class:`Distribution`.
+
+    Examples::
+
+        >>> import torch
+        >>> from torch.distributions import Categorical
+        >>> _ = torch.manual_seed(0)
+        >>> Categorical(torch.tensor([0.25, 0.25, 0.25, 0.25])).sample((3,))
+        tensor([1, 3, 0])
+    """
+
+    arg_constraints = {"probs": constraints.simplex, "logits": constraints.real_vector}
+    has_enumerate_support = True
+    _param_event_dims = {"probs": 1, "logits": 1}
+
+    def __init__(self, probs=None, logits=None, validate_args=None) -> None:
+        _one_of_probs_logits(probs, logits)
+        if probs is not None:
+            if probs.dim() < 1:
+                raise ValueError("`probs` parameter must be at least one-dimensional.")
+            self.probs = probs / probs.sum(-1, keepdim=True)
+            self._param = self.probs
+        else:
+            if logits.dim() < 1:
+                raise ValueError("`logits` parameter must be at least one-dimensional.")
+            self.logits = logits - logits.logsumexp(dim=-1, keepdim=True)
+            self._param = self.logits
+        self._num_events = self._param.size()[-1]
+        batch_shape = self._param.size()[:-1] if self._param.ndimension() > 1 else torch.Size()
+        super().__init__(batch_shape, validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        new = _expand_params(self, Categorical, batch_shape, _instance, ("probs", "logits"))
+        new._num_events = self._num_events
+        return new
+
+    def _new(self, *args, **kwargs):
+        return self._param.new(*args, **kwargs)
+
+    @constraints.dependent_property(is_discrete=True, event_dim=0)
+    def support(self):
+        return constraints.integer_interval(0, self._num_events - 1)
+
+    @lazy_property
+    def logits(self):
+        return probs_to_logits(self.probs)
+
+    @lazy_property
+    def probs(self):
+        return logits_to_probs(self.logits)
+
+    @property
+    def param_shape(self):
+        return self._param.size()
+
+    @property
+    def mean(self):
+        return torch.full(self._extended_shape(), math.nan, dtype=self.probs.dtype)
+
+    @property
+    def mode(self):
+        return self.probs.argmax(dim=-1)
+
+    @property
+    def variance(self):
+        return torch.full(self._extended_shape(), math.nan, dtype=self.probs.dtype)
+
+    def sample(self, sample_shape=torch.Size()):
+        if not isinstance(sample_shape, torch.Size):
+            sample_shape = torch.Size(sample_shape)
+        rows = self.probs.reshape(-1, self._num_events)
+        draws = torch.multinomial(rows, sample_shape.numel(), True).T
+        return draws.reshape(self._extended_shape(sample_shape))
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        value = value.long().unsqueeze(-1)
+        value, log_pmf = torch.broadcast_tensors(value, self.logits)
+        return log_pmf.gather(-1, value[..., :1]).squeeze(-1)
+
+    def entropy(self):
+        # -inf logits (zero probabilities) clamped so that 0 * log 0 counts as 0
+        logits = torch.clamp(self.logits, min=torch.finfo(self.logits.dtype).min)
+        return -(logits * self.probs).sum(-1)
+
+    def enumerate_support(self, expand=True):
+        values = torch.arange(self._num_events, dtype=torch.long, device=self._param.device)
+        values = values.view((-1,) + (1,) * len(self._batch_shape))
+        return values.expand((-1,) + self._batch_shape) if expand else values

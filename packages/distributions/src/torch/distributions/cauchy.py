@@ -1,0 +1,76 @@
+"""The Cauchy (Lorentz) distribution."""
+
+from __future__ import annotations
+
+import math
+
+import torch
+
+from . import constraints
+from .distribution import Distribution, _batch_shape_of, _expand_params
+from .utils import broadcast_all
+
+__all__ = ["Cauchy"]
+
+
+class Cauchy(Distribution):
+    """The Cauchy distribution of median ``loc`` and half width ``scale`` (no mean, no
+    variance: they are NaN and inf).
+
+    Args:
+        loc (float or Tensor): the median.
+        scale (float or Tensor): the half width at half maximum (positive).
+        validate_args (bool, optional): see :class:`Distribution`.
+
+    Examples::
+
+        >>> import torch
+        >>> from torch.distributions import Cauchy
+        >>> _ = torch.manual_seed(0)
+        >>> Cauchy(torch.tensor([0.0]), torch.tensor([1.0])).sample()
+        tensor([-0.0249])
+    """
+
+    arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
+    support = constraints.real
+    has_rsample = True
+
+    def __init__(self, loc, scale, validate_args=None) -> None:
+        self.loc, self.scale = broadcast_all(loc, scale)
+        super().__init__(_batch_shape_of((loc, scale), (self.loc,)), validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        return _expand_params(self, Cauchy, batch_shape, _instance, ("loc", "scale"))
+
+    @property
+    def mean(self):
+        return torch.full(self._extended_shape(), math.nan, dtype=self.loc.dtype)
+
+    @property
+    def mode(self):
+        return self.loc
+
+    @property
+    def variance(self):
+        return torch.full(self._extended_shape(), math.inf, dtype=self.loc.dtype)
+
+    def rsample(self, sample_shape=torch.Size()):
+        eps = self.loc.new(self._extended_shape(sample_shape)).cauchy_()
+        return self.loc + eps * self.scale
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        z = (value - self.loc) / self.scale
+        return -math.log(math.pi) - self.scale.log() - (z**2).log1p()
+
+    def cdf(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        return torch.atan((value - self.loc) / self.scale) / math.pi + 0.5
+
+    def icdf(self, value):
+        return torch.tan(math.pi * (value - 0.5)) * self.scale + self.loc
+
+    def entropy(self):
+        return math.log(4 * math.pi) + self.scale.log()

@@ -1,0 +1,39 @@
+"""The chi-squared distribution."""
+
+from __future__ import annotations
+
+from . import constraints
+from .gamma import Gamma
+
+__all__ = ["Chi2"]
+
+
+class Chi2(Gamma):
+    """The chi-squared distribution with ``df`` degrees of freedom:
+    ``Gamma(df / 2, 1 / 2)``.
+
+    Args:
+        df (float or Tensor): the degrees of freedom (positive).
+        validate_args (bool, optional): see :class:`Distribution`.
+
+    Examples::
+
+        >>> import torch
+        >>> from torch.distributions import Chi2
+        >>> _ = torch.manual_seed(0)
+        >>> Chi2(torch.tensor([1.0])).sample()
+        tensor([0.1009])
+    """
+
+    arg_constraints = {"df": constraints.positive}
+
+    def __init__(self, df, validate_args=None) -> None:
+        super().__init__(0.5 * df, 0.5, validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        new = self._get_checked_instance(Chi2, _instance)
+        return super().expand(batch_shape, new)
+
+    @property
+    def df(self):
+        return self.concentration * 2

@@ -1,0 +1,83 @@
+"""The exponential distribution."""
+
+from __future__ import annotations
+
+import torch
+
+from . import constraints
+from .distribution import _batch_shape_of, _expand_params
+from .exp_family import ExponentialFamily
+from .utils import broadcast_all
+
+__all__ = ["Exponential"]
+
+
+class Exponential(ExponentialFamily):
+    """The exponential distribution of rate ``rate`` (mean ``1 / rate``).
+
+    Args:
+        rate (float or Tensor): the rate (positive).
+        validate_args (bool, optional): see :class:`Distribution`.
+
+    Examples::
+
+        >>> import torch
+        >>> from torch.distributions import Exponential
+        >>> _ = torch.manual_seed(0)
+        >>> Exponential(torch.tensor([1.0])).sample()
+        tensor([0.7007])
+    """
+
+    arg_constraints = {"rate": constraints.positive}
+    support = constraints.nonnegative
+    has_rsample = True
+    _mean_carrier_measure = 0
+
+    def __init__(self, rate, validate_args=None) -> None:
+        (self.rate,) = broadcast_all(rate)
+        super().__init__(_batch_shape_of((rate,), (self.rate,)), validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        return _expand_params(self, Exponential, batch_shape, _instance, ("rate",))
+
+    @property
+    def mean(self):
+        return self.rate.reciprocal()
+
+    @property
+    def mode(self):
+        return torch.zeros_like(self.rate)
+
+    @property
+    def stddev(self):
+        return self.rate.reciprocal()
+
+    @property
+    def variance(self):
+        return self.rate.pow(-2)
+
+    def rsample(self, sample_shape=torch.Size()):
+        return self.rate.new(self._extended_shape(sample_shape)).exponential_() / self.rate
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        return self.rate.log() - self.rate * value
+
+    def cdf(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        return 1 - torch.exp(-self.rate * value)
+
+    def icdf(self, value):
+        return -torch.log1p(-value) / self.rate
+
+    def entropy(self):
+        return 1.0 - torch.log(self.rate)
+
+    @property
+    def _natural_params(self):
+        return (-self.rate,)
+
+    def _log_normalizer(self, x):
+        return -torch.log(-x)

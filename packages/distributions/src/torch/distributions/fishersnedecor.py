@@ -1,0 +1,94 @@
+"""The Fisher-Snedecor (F) distribution."""
+
+from __future__ import annotations
+
+import math
+
+import torch
+
+from . import constraints
+from .distribution import Distribution, _batch_shape_of
+from .gamma import Gamma
+from .utils import broadcast_all
+
+__all__ = ["FisherSnedecor"]
+
+
+class FisherSnedecor(Distribution):
+    """The F distribution: the ratio of two scaled chi-squared variables of ``df1`` and
+    ``df2`` degrees of freedom.
+
+    Args:
+        df1 (float or Tensor): the numerator's degrees of freedom (positive).
+        df2 (float or Tensor): the denominator's degrees of freedom (positive).
+        validate_args (bool, optional): see :class:`Distribution`.
+
+    Examples::
+
+        >>> import torch
+        >>> from torch.distributions import FisherSnedecor
+        >>> _ = torch.manual_seed(0)
+        >>> FisherSnedecor(torch.tensor([1.0]), torch.tensor([2.0])).sample()
+        tensor([0.2453])
+    """
+
+    arg_constraints = {"df1": constraints.positive, "df2": constraints.positive}
+    support = constraints.positive
+    has_rsample = True
+
+    def __init__(self, df1, df2, validate_args=None) -> None:
+        self.df1, self.df2 = broadcast_all(df1, df2)
+        self._gamma1 = Gamma(self.df1 * 0.5, self.df1)
+        self._gamma2 = Gamma(self.df2 * 0.5, self.df2)
+        super().__init__(_batch_shape_of((df1, df2), (self.df1,)), validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        new = self._get_checked_instance(FisherSnedecor, _instance)
+        batch_shape = torch.Size(batch_shape)
+        new.df1 = self.df1.expand(batch_shape)
+        new.df2 = self.df2.expand(batch_shape)
+        new._gamma1 = self._gamma1.expand(batch_shape)
+        new._gamma2 = self._gamma2.expand(batch_shape)
+        Distribution.__init__(new, batch_shape, validate_args=False)
+        new._validate_args = self._validate_args
+        return new
+
+    @property
+    def mean(self):
+        df2 = self.df2.clone(memory_format=torch.contiguous_format)
+        df2[df2 <= 2] = math.nan
+        return df2 / (df2 - 2)
+
+    @property
+    def mode(self):
+        mode = (self.df1 - 2) / self.df1 * self.df2 / (self.df2 + 2)
+        mode[self.df1 <= 2] = math.nan
+        return mode
+
+    @property
+    def variance(self):
+        df2 = self.df2.clone(memory_format=torch.contiguous_format)
+        df2[df2 <= 4] = math.nan
+        return (
+            2 * df2.pow(2) * (self.df1 + df2 - 2) / (self.df1 * (df2 - 2).pow(2) * (df2 - 4))
+        )
+
+    def rsample(self, sample_shape=torch.Size(())):
+        shape = self._extended_shape(sample_shape)
+        x1 = self._gamma1.rsample(sample_shape).view(shape)
+        x2 = self._gamma2.rsample(sample_shape).view(shape)
+        tiny = torch.finfo(x2.dtype).tiny
+        x2.clamp_(min=tiny)
+        ratio = x1 / x2
+        ratio.clamp_(min=tiny)
+        return ratio
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        half1, half2 = self.df1 * 0.5, self.df2 * 0.5
+        ratio = self.df1 / self.df2
+        t1 = (half1 + half2).lgamma() - half1.lgamma() - half2.lgamma()
+        t2 = half1 * ratio.log() + (half1 - 1) * torch.log(value)
+        t3 = (half1 + half2) * torch.log1p(ratio * value)
+        return t1 + t2 - t3

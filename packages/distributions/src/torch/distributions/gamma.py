@@ -1,0 +1,95 @@
+"""The gamma distribution."""
+
+from __future__ import annotations
+
+import torch
+
+from . import constraints
+from .distribution import _batch_shape_of, _expand_params
+from .exp_family import ExponentialFamily
+from .utils import broadcast_all
+
+__all__ = ["Gamma"]
+
+
+class Gamma(ExponentialFamily):
+    """The gamma distribution of shape ``concentration`` and rate ``rate``. Its
+    ``rsample`` is differentiable in both (the implicit reparameterisation gradient of
+    ``torch._standard_gamma`` for the concentration).
+
+    Args:
+        concentration (float or Tensor): the shape (positive).
+        rate (float or Tensor): the rate, 1 / scale (positive).
+        validate_args (bool, optional): see :class:`Distribution`.
+
+    Examples::
+
+        >>> import torch
+        >>> from torch.distributions import Gamma
+        >>> _ = torch.manual_seed(0)
+        >>> Gamma(torch.tensor([1.0]), torch.tensor([1.0])).sample()
+        tensor([0.4017])
+    """
+
+    arg_constraints = {"concentration": constraints.positive, "rate": constraints.positive}
+    support = constraints.nonnegative
+    has_rsample = True
+    _mean_carrier_measure = 0
+
+    def __init__(self, concentration, rate, validate_args=None) -> None:
+        self.concentration, self.rate = broadcast_all(concentration, rate)
+        batch_shape = _batch_shape_of((concentration, rate), (self.concentration,))
+        super().__init__(batch_shape, validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        return _expand_params(self, Gamma, batch_shape, _instance, ("concentration", "rate"))
+
+    @property
+    def mean(self):
+        return self.concentration / self.rate
+
+    @property
+    def mode(self):
+        return ((self.concentration - 1) / self.rate).clamp(min=0)
+
+    @property
+    def variance(self):
+        return self.concentration / self.rate.pow(2)
+
+    def rsample(self, sample_shape=torch.Size()):
+        shape = self._extended_shape(sample_shape)
+        value = torch._standard_gamma(self.concentration.expand(shape)) / self.rate.expand(shape)
+        # keep draws that underflowed off zero (in place on the data: no gradient change)
+        value.detach().clamp_(min=torch.finfo(value.dtype).tiny)
+        return value
+
+    def log_prob(self, value):
+        value = torch.as_tensor(value, dtype=self.rate.dtype, device=self.rate.device)
+        if self._validate_args:
+            self._validate_sample(value)
+        return (
+            torch.xlogy(self.concentration, self.rate)
+            + torch.xlogy(self.concentration - 1, value)
+            - self.rate * value
+            - torch.lgamma(self.concentration)
+        )
+
+    def cdf(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        return torch.special.gammainc(self.concentration, self.rate * value)
+
+    def entropy(self):
+        return (
+            self.concentration
+            - torch.log(self.rate)
+            + torch.lgamma(self.concentration)
+            + (1.0 - self.concentration) * torch.digamma(self.concentration)
+        )
+
+    @property
+    def _natural_params(self):
+        return (self.concentration - 1, -self.rate)
+
+    def _log_normalizer(self, x, y):
+        return torch.lgamma(x + 1) + (x + 1) * torch.log(-y.reciprocal())

@@ -1,0 +1,96 @@
+"""The geometric distribution."""
+
+from __future__ import annotations
+
+from numbers import Number
+
+import torch
+
+from . import constraints
+from .distribution import Distribution, _expand_params, _one_of_probs_logits
+from .utils import broadcast_all, lazy_property, logits_to_probs, probs_to_logits
+
+__all__ = ["Geometric"]
+
+
+class Geometric(Distribution):
+    """The number of failures before the first success of Bernoulli(``probs``) trials
+    (0, 1, 2, ...). Give either ``probs`` or ``logits``.
+
+    Args:
+        probs (float or Tensor, optional): the success probability, in (0, 1].
+        logits (float or Tensor, optional): its log-odds.
+        validate_args (bool, optional): see :class:`Distribution`.
+
+    Examples::
+
+        >>> import torch
+        >>> from torch.distributions import Geometric
+        >>> _ = torch.manual_seed(0)
+        >>> Geometric(torch.tensor([0.3])).sample()
+        tensor([1.])
+    """
+
+    arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
+    support = constraints.nonnegative_integer
+
+    def __init__(self, probs=None, logits=None, validate_args=None) -> None:
+        _one_of_probs_logits(probs, logits)
+        if probs is not None:
+            (self.probs,) = broadcast_all(probs)
+        else:
+            (self.logits,) = broadcast_all(logits)
+        given = probs if probs is not None else logits
+        batch_shape = torch.Size() if isinstance(given, Number) else given.size()
+        super().__init__(batch_shape, validate_args=validate_args)
+        if self._validate_args and probs is not None:
+            value = self.probs
+            positive = value > 0
+            if not positive.all():
+                raise ValueError(
+                    f"Expected parameter probs ({type(value).__name__} of shape "
+                    f"{tuple(value.shape)}) of distribution {self!r} to be positive but found "
+                    f"invalid values:\n{value.data[~positive]}"
+                )
+
+    def expand(self, batch_shape, _instance=None):
+        return _expand_params(self, Geometric, batch_shape, _instance, ("probs", "logits"))
+
+    @property
+    def mean(self):
+        return 1.0 / self.probs - 1.0
+
+    @property
+    def mode(self):
+        return torch.zeros_like(self.probs)
+
+    @property
+    def variance(self):
+        return (1.0 / self.probs - 1.0) / self.probs
+
+    @lazy_property
+    def logits(self):
+        return probs_to_logits(self.probs, is_binary=True)
+
+    @lazy_property
+    def probs(self):
+        return logits_to_probs(self.logits, is_binary=True)
+
+    def sample(self, sample_shape=torch.Size()):
+        shape = self._extended_shape(sample_shape)
+        tiny = torch.finfo(self.probs.dtype).tiny
+        with torch.no_grad():
+            u = self.probs.new(shape).uniform_(tiny, 1)
+            return (u.log() / (-self.probs).log1p()).floor()
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        value, probs = broadcast_all(value, self.probs)
+        probs = probs.clone(memory_format=torch.contiguous_format)
+        probs[(probs == 1) & (value == 0)] = 0  # 0 * log(0) is 0 here
+        return value * (-probs).log1p() + self.probs.log()
+
+    def entropy(self):
+        bce = torch.binary_cross_entropy_with_logits(self.logits, self.probs, reduction="none")
+        return bce / self.probs

@@ -1,0 +1,72 @@
+"""The inverse gamma distribution."""
+
+from __future__ import annotations
+
+import math
+
+import torch
+
+from . import constraints
+from .gamma import Gamma
+from .transformed_distribution import TransformedDistribution
+from .transforms import PowerTransform
+
+__all__ = ["InverseGamma"]
+
+
+class InverseGamma(TransformedDistribution):
+    """``1 / X`` for ``X ~ Gamma(concentration, rate)``.
+
+    Args:
+        concentration (float or Tensor): the shape (positive).
+        rate (float or Tensor): the scale of the inverse (positive).
+        validate_args (bool, optional): see :class:`Distribution`.
+
+    Examples::
+
+        >>> import torch
+        >>> from torch.distributions import InverseGamma
+        >>> _ = torch.manual_seed(0)
+        >>> InverseGamma(torch.tensor([2.0]), torch.tensor([3.0])).sample()
+        tensor([3.2431])
+    """
+
+    arg_constraints = {"concentration": constraints.positive, "rate": constraints.positive}
+    support = constraints.positive
+    has_rsample = True
+
+    def __init__(self, concentration, rate, validate_args=None) -> None:
+        base = Gamma(concentration, rate, validate_args=validate_args)
+        minus_one = -base.rate.new_ones(())
+        super().__init__(base, PowerTransform(minus_one), validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        new = self._get_checked_instance(InverseGamma, _instance)
+        return super().expand(batch_shape, _instance=new)
+
+    @property
+    def concentration(self):
+        return self.base_dist.concentration
+
+    @property
+    def rate(self):
+        return self.base_dist.rate
+
+    @property
+    def mean(self):
+        result = self.rate / (self.concentration - 1)
+        return torch.where(self.concentration > 1, result, math.inf)
+
+    @property
+    def mode(self):
+        return self.rate / (self.concentration + 1)
+
+    @property
+    def variance(self):
+        a = self.concentration
+        result = self.rate.square() / ((a - 1).square() * (a - 2))
+        return torch.where(a > 2, result, math.inf)
+
+    def entropy(self):
+        a = self.concentration
+        return a + self.rate.log() + a.lgamma() - (1 + a) * a.digamma()

@@ -1,0 +1,81 @@
+"""The Laplace (double exponential) distribution."""
+
+from __future__ import annotations
+
+import torch
+
+from . import constraints
+from .distribution import Distribution, _batch_shape_of, _expand_params
+from .utils import broadcast_all
+
+__all__ = ["Laplace"]
+
+
+class Laplace(Distribution):
+    """The Laplace distribution of location ``loc`` and scale ``scale``.
+
+    Args:
+        loc (float or Tensor): the mean.
+        scale (float or Tensor): the scale (positive).
+        validate_args (bool, optional): see :class:`Distribution`.
+
+    Examples::
+
+        >>> import torch
+        >>> from torch.distributions import Laplace
+        >>> _ = torch.manual_seed(0)
+        >>> Laplace(torch.tensor([0.0]), torch.tensor([1.0])).sample()
+        tensor([-0.0080])
+    """
+
+    arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
+    support = constraints.real
+    has_rsample = True
+
+    def __init__(self, loc, scale, validate_args=None) -> None:
+        self.loc, self.scale = broadcast_all(loc, scale)
+        super().__init__(_batch_shape_of((loc, scale), (self.loc,)), validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        return _expand_params(self, Laplace, batch_shape, _instance, ("loc", "scale"))
+
+    @property
+    def mean(self):
+        return self.loc
+
+    @property
+    def mode(self):
+        return self.loc
+
+    @property
+    def variance(self):
+        return 2 * self.scale.pow(2)
+
+    @property
+    def stddev(self):
+        return 2**0.5 * self.scale
+
+    def rsample(self, sample_shape=torch.Size()):
+        shape = self._extended_shape(sample_shape)
+        eps = torch.finfo(self.loc.dtype).eps
+        # uniform on (-1, 1), kept off -1 so that the logarithm stays finite
+        u = self.loc.new(shape).uniform_(eps - 1, 1)
+        return self.loc - self.scale * u.sign() * torch.log1p(-u.abs())
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        return -torch.log(2 * self.scale) - torch.abs(value - self.loc) / self.scale
+
+    def cdf(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        centred = value - self.loc
+        return 0.5 - 0.5 * centred.sign() * torch.expm1(-centred.abs() / self.scale)
+
+    def icdf(self, value):
+        term = value - 0.5
+        return self.loc - self.scale * term.sign() * torch.log1p(-2 * term.abs())
+
+    def entropy(self):
+        return 1 + torch.log(2 * self.scale)

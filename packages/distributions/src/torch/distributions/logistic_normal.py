@@ -1,0 +1,51 @@
+"""The logistic-normal distribution."""
+
+from __future__ import annotations
+
+from . import constraints
+from .normal import Normal
+from .transformed_distribution import TransformedDistribution
+from .transforms import StickBreakingTransform
+
+__all__ = ["LogisticNormal"]
+
+
+class LogisticNormal(TransformedDistribution):
+    """A distribution on the simplex: independent normals of length ``K - 1`` mapped by
+    stick breaking to the ``K``-simplex.
+
+    Args:
+        loc (float or Tensor): the means of the normals.
+        scale (float or Tensor): their standard deviations (positive).
+        validate_args (bool, optional): see :class:`Distribution`.
+
+    Examples::
+
+        >>> import torch
+        >>> from torch.distributions import LogisticNormal
+        >>> _ = torch.manual_seed(0)
+        >>> LogisticNormal(torch.zeros(2), torch.ones(2)).sample()
+        tensor([0.6885, 0.1082, 0.2033])
+    """
+
+    arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
+    support = constraints.simplex
+    has_rsample = True
+
+    def __init__(self, loc, scale, validate_args=None) -> None:
+        base = Normal(loc, scale, validate_args=validate_args)
+        if not base.batch_shape:
+            base = base.expand([1])
+        super().__init__(base, StickBreakingTransform(), validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        new = self._get_checked_instance(LogisticNormal, _instance)
+        return super().expand(batch_shape, _instance=new)
+
+    @property
+    def loc(self):
+        return self.base_dist.base_dist.loc
+
+    @property
+    def scale(self):
+        return self.base_dist.base_dist.scale

@@ -1,0 +1,105 @@
+"""The negative binomial distribution."""
+
+from __future__ import annotations
+
+import torch
+
+from . import constraints
+from .distribution import Distribution, _expand_params, _one_of_probs_logits
+from .gamma import Gamma
+from .utils import _logsigmoid, broadcast_all, lazy_property, logits_to_probs, probs_to_logits
+
+__all__ = ["NegativeBinomial"]
+
+
+class NegativeBinomial(Distribution):
+    """Successes before ``total_count`` failures of Bernoulli(``probs``) trials (a
+    gamma-Poisson mixture, so ``total_count`` may be any nonnegative real).
+
+    Args:
+        total_count (float or Tensor): the number of failures (nonnegative).
+        probs (Tensor, optional): the success probability, in [0, 1).
+        logits (Tensor, optional): its log-odds.
+        validate_args (bool, optional): see :class:`Distribution`.
+
+    Examples::
+
+        >>> import torch
+        >>> from torch.distributions import NegativeBinomial
+        >>> _ = torch.manual_seed(0)
+        >>> NegativeBinomial(5.0, torch.tensor([0.5])).sample()
+        tensor([3.])
+    """
+
+    arg_constraints = {
+        "total_count": constraints.greater_than_eq(0),
+        "probs": constraints.half_open_interval(0.0, 1.0),
+        "logits": constraints.real,
+    }
+    support = constraints.nonnegative_integer
+
+    def __init__(self, total_count, probs=None, logits=None, validate_args=None) -> None:
+        _one_of_probs_logits(probs, logits)
+        if probs is not None:
+            self.total_count, self.probs = broadcast_all(total_count, probs)
+            self._param = self.probs
+        else:
+            self.total_count, self.logits = broadcast_all(total_count, logits)
+            self._param = self.logits
+        self.total_count = self.total_count.type_as(self._param)
+        super().__init__(self._param.size(), validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        names = ("total_count", "probs", "logits")
+        return _expand_params(self, NegativeBinomial, batch_shape, _instance, names)
+
+    def _new(self, *args, **kwargs):
+        return self._param.new(*args, **kwargs)
+
+    @property
+    def mean(self):
+        return self.total_count * torch.exp(self.logits)
+
+    @property
+    def mode(self):
+        return ((self.total_count - 1) * self.logits.exp()).floor().clamp(min=0.0)
+
+    @property
+    def variance(self):
+        return self.mean / torch.sigmoid(-self.logits)
+
+    @lazy_property
+    def logits(self):
+        return probs_to_logits(self.probs, is_binary=True)
+
+    @lazy_property
+    def probs(self):
+        return logits_to_probs(self.logits, is_binary=True)
+
+    @property
+    def param_shape(self):
+        return self._param.size()
+
+    @lazy_property
+    def _gamma(self):
+        # the Poisson rate's mixing distribution
+        rate = torch.exp(-self.logits)
+        return Gamma(concentration=self.total_count, rate=rate, validate_args=False)
+
+    def sample(self, sample_shape=torch.Size()):
+        with torch.no_grad():
+            return torch.poisson(self._gamma.sample(sample_shape=sample_shape))
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        log_unnormalised = self.total_count * _logsigmoid(-self.logits) + value * _logsigmoid(
+            self.logits
+        )
+        log_normalisation = (
+            -torch.lgamma(self.total_count + value)
+            + torch.lgamma(1.0 + value)
+            + torch.lgamma(self.total_count)
+        )
+        log_normalisation = log_normalisation.masked_fill(self.total_count + value == 0.0, 0.0)
+        return log_unnormalised - log_normalisation

@@ -1,0 +1,101 @@
+"""The normal (Gaussian) distribution."""
+
+from __future__ import annotations
+
+import math
+from numbers import Number
+
+import torch
+
+from . import constraints
+from .distribution import _batch_shape_of, _expand_params
+from .exp_family import ExponentialFamily
+from .utils import _standard_normal, broadcast_all
+
+__all__ = ["Normal"]
+
+
+class Normal(ExponentialFamily):
+    """The normal distribution of mean ``loc`` and standard deviation ``scale``.
+
+    Args:
+        loc (float or Tensor): the mean.
+        scale (float or Tensor): the standard deviation (positive).
+        validate_args (bool, optional): see :class:`Distribution`.
+
+    Examples::
+
+        >>> import torch
+        >>> from torch.distributions import Normal
+        >>> _ = torch.manual_seed(0)
+        >>> Normal(torch.tensor([0.0]), torch.tensor([1.0])).sample()
+        tensor([1.5410])
+    """
+
+    arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
+    support = constraints.real
+    has_rsample = True
+    _mean_carrier_measure = 0
+
+    def __init__(self, loc, scale, validate_args=None) -> None:
+        self.loc, self.scale = broadcast_all(loc, scale)
+        batch_shape = _batch_shape_of((loc, scale), (self.loc,))
+        super().__init__(batch_shape, validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        return _expand_params(self, Normal, batch_shape, _instance, ("loc", "scale"))
+
+    @property
+    def mean(self):
+        return self.loc
+
+    @property
+    def mode(self):
+        return self.loc
+
+    @property
+    def stddev(self):
+        return self.scale
+
+    @property
+    def variance(self):
+        return self.stddev.pow(2)
+
+    def sample(self, sample_shape=torch.Size()):
+        shape = self._extended_shape(sample_shape)
+        with torch.no_grad():
+            return torch.normal(self.loc.expand(shape), self.scale.expand(shape))
+
+    def rsample(self, sample_shape=torch.Size()):
+        shape = self._extended_shape(sample_shape)
+        eps = _standard_normal(shape, dtype=self.loc.dtype, device=self.loc.device)
+        return self.loc + eps * self.scale
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        variance = self.scale**2
+        log_scale = math.log(self.scale) if isinstance(self.scale, Number) else self.scale.log()
+        return (
+            -((value - self.loc) ** 2) / (2 * variance)
+            - log_scale
+            - math.log(math.sqrt(2 * math.pi))
+        )
+
+    def cdf(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        return 0.5 * (1 + torch.erf((value - self.loc) * self.scale.reciprocal() / math.sqrt(2)))
+
+    def icdf(self, value):
+        return self.loc + self.scale * torch.erfinv(2 * value - 1) * math.sqrt(2)
+
+    def entropy(self):
+        return 0.5 + 0.5 * math.log(2 * math.pi) + torch.log(self.scale)
+
+    @property
+    def _natural_params(self):
+        return (self.loc / self.scale.pow(2), -0.5 * self.scale.pow(2).reciprocal())
+
+    def _log_normalizer(self, x, y):
+        return -0.25 * x.pow(2) / y + 0.5 * torch.log(-math.pi / y)

@@ -1,0 +1,69 @@
+"""The Poisson distribution."""
+
+from __future__ import annotations
+
+import torch
+
+from . import constraints
+from .distribution import _batch_shape_of, _expand_params
+from .exp_family import ExponentialFamily
+from .utils import broadcast_all
+
+__all__ = ["Poisson"]
+
+
+class Poisson(ExponentialFamily):
+    """The Poisson distribution of rate ``rate``: counts of events.
+
+    Args:
+        rate (float or Tensor): the rate (nonnegative).
+        validate_args (bool, optional): see :class:`Distribution`.
+
+    Examples::
+
+        >>> import torch
+        >>> from torch.distributions import Poisson
+        >>> _ = torch.manual_seed(0)
+        >>> Poisson(torch.tensor([4.0])).sample()
+        tensor([3.])
+    """
+
+    arg_constraints = {"rate": constraints.nonnegative}
+    support = constraints.nonnegative_integer
+
+    def __init__(self, rate, validate_args=None) -> None:
+        (self.rate,) = broadcast_all(rate)
+        super().__init__(_batch_shape_of((rate,), (self.rate,)), validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        return _expand_params(self, Poisson, batch_shape, _instance, ("rate",))
+
+    @property
+    def mean(self):
+        return self.rate
+
+    @property
+    def mode(self):
+        return self.rate.floor()
+
+    @property
+    def variance(self):
+        return self.rate
+
+    def sample(self, sample_shape=torch.Size()):
+        shape = self._extended_shape(sample_shape)
+        with torch.no_grad():
+            return torch.poisson(self.rate.expand(shape))
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        rate, value = broadcast_all(self.rate, value)
+        return value.xlogy(rate) - rate - (value + 1).lgamma()
+
+    @property
+    def _natural_params(self):
+        return (torch.log(self.rate),)
+
+    def _log_normalizer(self, x):
+        return torch.exp(x)

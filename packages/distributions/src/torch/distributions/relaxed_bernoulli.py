@@ -1,0 +1,129 @@
+"""The relaxed Bernoulli (binary Concrete) distribution."""
+
+from __future__ import annotations
+
+from numbers import Number
+
+import torch
+
+from . import constraints
+from .distribution import Distribution, _expand_params, _one_of_probs_logits
+from .transformed_distribution import TransformedDistribution
+from .transforms import SigmoidTransform
+from .utils import (
+    broadcast_all,
+    clamp_probs,
+    lazy_property,
+    logits_to_probs,
+    probs_to_logits,
+)
+
+__all__ = ["LogitRelaxedBernoulli", "RelaxedBernoulli"]
+
+
+class LogitRelaxedBernoulli(Distribution):
+    """The logit of a :class:`RelaxedBernoulli` draw: ``(logistic noise + logits) /
+    temperature`` (Maddison et al., 2017).
+
+    Args:
+        temperature (Tensor): the relaxation temperature.
+        probs (float or Tensor, optional): the probability of 1.
+        logits (float or Tensor, optional): its log-odds.
+        validate_args (bool, optional): see :class:`Distribution`.
+    """
+
+    arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
+    support = constraints.real
+
+    def __init__(self, temperature, probs=None, logits=None, validate_args=None) -> None:
+        self.temperature = temperature
+        _one_of_probs_logits(probs, logits)
+        given = probs if probs is not None else logits
+        if probs is not None:
+            (self.probs,) = broadcast_all(probs)
+            self._param = self.probs
+        else:
+            (self.logits,) = broadcast_all(logits)
+            self._param = self.logits
+        batch_shape = torch.Size() if isinstance(given, Number) else self._param.size()
+        super().__init__(batch_shape, validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        new = _expand_params(
+            self, LogitRelaxedBernoulli, batch_shape, _instance, ("probs", "logits")
+        )
+        new.temperature = self.temperature
+        return new
+
+    def _new(self, *args, **kwargs):
+        return self._param.new(*args, **kwargs)
+
+    @lazy_property
+    def logits(self):
+        return probs_to_logits(self.probs, is_binary=True)
+
+    @lazy_property
+    def probs(self):
+        return logits_to_probs(self.logits, is_binary=True)
+
+    @property
+    def param_shape(self):
+        return self._param.size()
+
+    def rsample(self, sample_shape=torch.Size()):
+        shape = self._extended_shape(sample_shape)
+        probs = clamp_probs(self.probs.expand(shape))
+        uniforms = clamp_probs(torch.rand(shape, dtype=probs.dtype, device=probs.device))
+        logistic = uniforms.log() - (-uniforms).log1p()
+        return (logistic + probs.log() - (-probs).log1p()) / self.temperature
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        logits, value = broadcast_all(self.logits, value)
+        diff = logits - value.mul(self.temperature)
+        return self.temperature.log() + diff - 2 * diff.exp().log1p()
+
+
+class RelaxedBernoulli(TransformedDistribution):
+    """A continuous relaxation of the Bernoulli distribution on (0, 1): the sigmoid of
+    a :class:`LogitRelaxedBernoulli` draw; reparameterised.
+
+    Args:
+        temperature (Tensor): the relaxation temperature (towards 0: Bernoulli).
+        probs (float or Tensor, optional): the probability of 1.
+        logits (float or Tensor, optional): its log-odds.
+        validate_args (bool, optional): see :class:`Distribution`.
+
+    Examples::
+
+        >>> import torch
+        >>> from torch.distributions import RelaxedBernoulli
+        >>> _ = torch.manual_seed(0)
+        >>> RelaxedBernoulli(torch.tensor([2.2]), torch.tensor([0.1, 0.2, 0.3, 0.99])).sample()
+        tensor([0.2951, 0.3442, 0.8918, 0.9021])
+    """
+
+    arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
+    support = constraints.unit_interval
+    has_rsample = True
+
+    def __init__(self, temperature, probs=None, logits=None, validate_args=None) -> None:
+        base = LogitRelaxedBernoulli(temperature, probs, logits)
+        super().__init__(base, SigmoidTransform(), validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        new = self._get_checked_instance(RelaxedBernoulli, _instance)
+        return super().expand(batch_shape, _instance=new)
+
+    @property
+    def temperature(self):
+        return self.base_dist.temperature
+
+    @property
+    def logits(self):
+        return self.base_dist.logits
+
+    @property
+    def probs(self):
+        return self.base_dist.probs

@@ -1,0 +1,109 @@
+"""Student's t distribution."""
+
+from __future__ import annotations
+
+import math
+
+import torch
+
+from . import constraints
+from .chi2 import Chi2
+from .distribution import Distribution
+from .utils import _standard_normal, broadcast_all
+
+__all__ = ["StudentT"]
+
+
+class StudentT(Distribution):
+    """Student's t distribution with ``df`` degrees of freedom, location ``loc`` and
+    scale ``scale``: ``loc + scale * X / sqrt(Z / df)`` with ``X`` standard normal and
+    ``Z ~ Chi2(df)``.
+
+    Args:
+        df (float or Tensor): the degrees of freedom (positive).
+        loc (float or Tensor): the location. Default: 0.0.
+        scale (float or Tensor): the scale (positive). Default: 1.0.
+        validate_args (bool, optional): see :class:`Distribution`.
+
+    Examples::
+
+        >>> import torch
+        >>> from torch.distributions import StudentT
+        >>> _ = torch.manual_seed(0)
+        >>> StudentT(torch.tensor([2.0])).sample()
+        tensor([1.4552])
+    """
+
+    arg_constraints = {
+        "df": constraints.positive,
+        "loc": constraints.real,
+        "scale": constraints.positive,
+    }
+    support = constraints.real
+    has_rsample = True
+
+    def __init__(self, df, loc=0.0, scale=1.0, validate_args=None) -> None:
+        self.df, self.loc, self.scale = broadcast_all(df, loc, scale)
+        self._chi2 = Chi2(self.df)
+        super().__init__(self.df.size(), validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        new = self._get_checked_instance(StudentT, _instance)
+        batch_shape = torch.Size(batch_shape)
+        new.df = self.df.expand(batch_shape)
+        new.loc = self.loc.expand(batch_shape)
+        new.scale = self.scale.expand(batch_shape)
+        new._chi2 = self._chi2.expand(batch_shape)
+        Distribution.__init__(new, batch_shape, validate_args=False)
+        new._validate_args = self._validate_args
+        return new
+
+    @property
+    def mean(self):
+        mean = self.loc.clone(memory_format=torch.contiguous_format)
+        mean[self.df <= 1] = math.nan
+        return mean
+
+    @property
+    def mode(self):
+        return self.loc
+
+    @property
+    def variance(self):
+        df = self.df
+        result = df.clone(memory_format=torch.contiguous_format)
+        finite = df > 2
+        result[finite] = self.scale[finite].pow(2) * df[finite] / (df[finite] - 2)
+        result[(df <= 2) & (df > 1)] = math.inf
+        result[df <= 1] = math.nan
+        return result
+
+    def rsample(self, sample_shape=torch.Size()):
+        shape = self._extended_shape(sample_shape)
+        x = _standard_normal(shape, dtype=self.df.dtype, device=self.df.device)
+        z = self._chi2.rsample(sample_shape)
+        return self.loc + self.scale * (x * torch.rsqrt(z / self.df))
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        y = (value - self.loc) / self.scale
+        log_normaliser = (
+            self.scale.log()
+            + 0.5 * self.df.log()
+            + 0.5 * math.log(math.pi)
+            + torch.lgamma(0.5 * self.df)
+            - torch.lgamma(0.5 * (self.df + 1.0))
+        )
+        return -0.5 * (self.df + 1.0) * torch.log1p(y**2.0 / self.df) - log_normaliser
+
+    def entropy(self):
+        half_df = 0.5 * self.df
+        half_df1 = 0.5 * (self.df + 1)
+        lbeta = torch.lgamma(half_df) + math.lgamma(0.5) - torch.lgamma(half_df1)
+        return (
+            self.scale.log()
+            + half_df1 * (torch.digamma(half_df1) - torch.digamma(half_df))
+            + 0.5 * self.df.log()
+            + lbeta
+        )

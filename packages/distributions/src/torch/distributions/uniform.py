@@ -1,0 +1,89 @@
+"""The continuous uniform distribution."""
+
+from __future__ import annotations
+
+import math
+
+import torch
+
+from . import constraints
+from .distribution import Distribution, _batch_shape_of, _expand_params
+from .utils import broadcast_all
+
+__all__ = ["Uniform"]
+
+
+class Uniform(Distribution):
+    """Uniform on the half-open interval ``[low, high)``.
+
+    Args:
+        low (float or Tensor): the lower bound (inclusive).
+        high (float or Tensor): the upper bound (exclusive).
+        validate_args (bool, optional): see :class:`Distribution`.
+
+    Examples::
+
+        >>> import torch
+        >>> from torch.distributions import Uniform
+        >>> _ = torch.manual_seed(0)
+        >>> Uniform(torch.tensor([0.0]), torch.tensor([5.0])).sample()
+        tensor([2.4813])
+    """
+
+    has_rsample = True
+
+    def __init__(self, low, high, validate_args=None) -> None:
+        self.low, self.high = broadcast_all(low, high)
+        super().__init__(_batch_shape_of((low, high), (self.low,)), validate_args=validate_args)
+
+    @property
+    def arg_constraints(self):
+        return {
+            "low": constraints.less_than(self.high),
+            "high": constraints.greater_than(self.low),
+        }
+
+    def expand(self, batch_shape, _instance=None):
+        return _expand_params(self, Uniform, batch_shape, _instance, ("low", "high"))
+
+    @constraints.dependent_property(is_discrete=False, event_dim=0)
+    def support(self):
+        return constraints.interval(self.low, self.high)
+
+    @property
+    def mean(self):
+        return (self.high + self.low) / 2
+
+    @property
+    def mode(self):
+        return math.nan * self.high
+
+    @property
+    def stddev(self):
+        return (self.high - self.low) / 12**0.5
+
+    @property
+    def variance(self):
+        return (self.high - self.low).pow(2) / 12
+
+    def rsample(self, sample_shape=torch.Size()):
+        shape = self._extended_shape(sample_shape)
+        rand = torch.rand(shape, dtype=self.low.dtype, device=self.low.device)
+        return self.low + rand * (self.high - self.low)
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        inside = self.low.le(value).type_as(self.low).mul(self.high.gt(value).type_as(self.low))
+        return torch.log(inside) - torch.log(self.high - self.low)
+
+    def cdf(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        return ((value - self.low) / (self.high - self.low)).clamp(min=0, max=1)
+
+    def icdf(self, value):
+        return value * (self.high - self.low) + self.low
+
+    def entropy(self):
+        return torch.log(self.high - self.low)
