@@ -492,6 +492,15 @@ def can_use_cudnn_attention(params: SDPAParams, debug: bool = False) -> bool:
 
 
 @_contextlib.contextmanager
+def _sdp_backends(flash: bool, math: bool, mem_efficient: bool, cudnn: bool):
+    previous = dict(_sdp)
+    _sdp.update(flash=flash, math=math, mem_efficient=mem_efficient, cudnn=cudnn)
+    try:
+        yield
+    finally:
+        _sdp.update(previous)
+
+
 def sdp_kernel(
     enable_flash: bool = True,
     enable_math: bool = True,
@@ -499,25 +508,15 @@ def sdp_kernel(
     enable_cudnn: bool = True,
 ):
     """Deprecated: choose the attention kernels inside a ``with`` block (PyTorch points to
-    ``torch.nn.attention.sdpa_kernel``)."""
+    ``torch.nn.attention.sdpa_kernel``). Warns when called, as PyTorch's does."""
     _warnings.warn(
         "`torch.backends.cuda.sdp_kernel()` is deprecated. In the future, this context manager "
         "will be removed. Please see `torch.nn.attention.sdpa_kernel()` for the new context "
         "manager, with updated signature.",
         FutureWarning,
-        stacklevel=3,
+        stacklevel=2,
     )
-    previous = dict(_sdp)
-    _sdp.update(
-        flash=enable_flash,
-        math=enable_math,
-        mem_efficient=enable_mem_efficient,
-        cudnn=enable_cudnn,
-    )
-    try:
-        yield
-    finally:
-        _sdp.update(previous)
+    return _sdp_backends(enable_flash, enable_math, enable_mem_efficient, enable_cudnn)
 
 
 cufft_plan_cache = cuFFTPlanCacheManager()

@@ -633,7 +633,9 @@ def __getattr__(name):
     if name == "default_generators":
         # one generator per device, made by the runtime (none without CUDA)
         rt = _state.runtime()
-        return tuple(getattr(rt, "default_generators", lambda: ())()) if rt is not None else ()
+        if rt is None or not hasattr(rt, "generator"):
+            return ()
+        return tuple(rt.generator(i) for i in range(rt.device_count()))
     raise AttributeError(f"module '{__name__}' has no attribute '{name}'")
 
 

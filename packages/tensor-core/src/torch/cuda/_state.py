@@ -36,7 +36,12 @@ def lazy_init():
 
 
 def is_initialized() -> bool:
-    return _initialized[0] and _runtime.get() is not None
+    """Whether CUDA is in use: a runtime that says so (its ``initialized``, true once it
+    has made a tensor), or one that a torch.cuda call has initialised."""
+    rt = _runtime.get()
+    if rt is None:
+        return False
+    return _initialized[0] or bool(getattr(rt, "initialized", False))
 
 
 def missing_binding(name: str) -> AttributeError:

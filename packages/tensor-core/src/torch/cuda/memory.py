@@ -58,6 +58,12 @@ def is_initialized() -> bool:
     return _state.is_initialized()
 
 
+def _active() -> bool:
+    # the runtime's counters start at 0, so asking it before first use matches PyTorch's
+    # "not initialised yet: empty statistics"
+    return _state.runtime() is not None
+
+
 def _index(device):
     return _state.device_index(device, optional=True)
 
@@ -78,7 +84,7 @@ def caching_allocator_delete(mem_ptr):
 
 def caching_allocator_enable(value: bool = True) -> None:
     """Turn the caching allocator on or off (off: every free goes back to the driver)."""
-    if is_initialized():
+    if _active():
         _allocator["enabled"] = value
         method = getattr(_state.runtime(), "caching_allocator_enable", None)
         if method is not None:
@@ -116,22 +122,22 @@ def get_per_process_memory_fraction(device=None) -> float:
 
 
 def empty_cache() -> None:
-    """Release the cached, unused device memory back to the driver (does nothing before
-    CUDA is initialised, and without CUDA).
+    """Release the cached, unused device memory back to the driver (does nothing without
+    CUDA).
 
     Examples::
 
         >>> import torch
         >>> torch.cuda.empty_cache()
     """
-    if is_initialized():
+    if _active():
         _state.runtime().empty_cache()
 
 
 def memory_stats(device=None) -> dict:
     """The allocator's statistics for ``device``, flat (``"allocated_bytes.all.current"``,
-    ...) and sorted; empty before CUDA is initialised."""
-    if not is_initialized():
+    ...) and sorted; empty without CUDA."""
+    if not _active():
         return _collections.OrderedDict()
     stats = _state.runtime().memory_stats(_index(device))
     return _collections.OrderedDict(sorted(stats.items()))
@@ -139,7 +145,7 @@ def memory_stats(device=None) -> dict:
 
 def memory_stats_as_nested_dict(device=None) -> dict:
     """:func:`memory_stats` nested at each dot of its keys."""
-    if not is_initialized():
+    if not _active():
         return {}
     return _nest(_state.runtime().memory_stats(_index(device)))
 
@@ -196,7 +202,7 @@ def reset_max_memory_cached(device=None) -> None:
 
 def host_memory_stats() -> dict:
     """Statistics of the pinned host memory allocator, flat and sorted."""
-    if not is_initialized():
+    if not _active():
         return _collections.OrderedDict()
     stats = getattr(_state.runtime(), "host_memory_stats", lambda: {})()
     return _collections.OrderedDict(sorted(stats.items()))
@@ -204,7 +210,7 @@ def host_memory_stats() -> dict:
 
 def host_memory_stats_as_nested_dict() -> dict:
     """:func:`host_memory_stats` nested at each dot of its keys."""
-    if not is_initialized():
+    if not _active():
         return {}
     return _nest(getattr(_state.runtime(), "host_memory_stats", lambda: {})())
 
@@ -226,7 +232,7 @@ def reset_peak_host_memory_stats() -> None:
 
 
 def _counter(name: str, device) -> int:
-    if not is_initialized():
+    if not _active():
         return 0
     return getattr(_state.runtime(), name)(_index(device))
 
