@@ -286,3 +286,42 @@ def test_pinned_memory(rt):
         x.is_pinned("cuda")
     assert caught and caught[0].category is DeprecationWarning
     assert not torch.ones(1, device="cuda").is_pinned()
+
+
+# ------------------------------------------- the CuPy backend's kernels, simulated
+
+
+@pytest.fixture
+def device_kernels():
+    with _runtime.simulated(2, host_kernels=False) as runtime:
+        yield runtime
+
+
+def test_device_kernels_compute_what_the_host_does(device_kernels):
+    from torch._interface import ops
+
+    assert ops["matmul"].kernels["cuda"].__name__ == "_matmul"  # the library kernel
+    assert hasattr(ops["add"].kernels["cuda"], "__wrapped_op__")  # a host round trip
+    x = torch.randn(4, 5)
+    d = x.cuda(1)
+    for f in (lambda t: t * 2 + 1, lambda t: t @ t.t(), lambda t: t.sum(1), torch.tanh):
+        result = f(d)
+        assert result.device == d.device and torch.allclose(result.cpu(), f(x))
+    y = d.clone()
+    assert y.add_(1) is y and y.device == d.device and torch.equal(y.cpu(), x + 1)
+
+
+def test_device_kernels_carry_gradients(device_kernels):
+    w = torch.randn(3, 3, dtype=torch.float64, requires_grad=True)
+    (w.cuda(1) @ w.cuda(1)).tanh().sum().backward()
+    w_host = w.detach().clone().requires_grad_(True)
+    (w_host @ w_host).tanh().sum().backward()
+    assert torch.allclose(w.grad, w_host.grad)
+
+
+def test_device_kernels_are_removed_with_the_runtime():
+    from torch._interface import ops
+
+    with _runtime.simulated(1, host_kernels=False):
+        assert "cuda" in ops["add"].kernels
+    assert "cuda" not in ops["add"].kernels

@@ -100,16 +100,18 @@ def _probe():
 
 
 @contextlib.contextmanager
-def simulated(count: int = 2):
+def simulated(count: int = 2, host_kernels: bool = True):
     """Use ``count`` simulated devices inside the ``with`` block, whatever ``get()`` found
-    before (tests); the previous runtime (or none) is back afterwards."""
+    before (tests); the previous runtime (or none) is back afterwards. ``host_kernels=
+    False`` runs the per-op kernels of the CuPy backend (``_device_kernels``) instead of
+    letting host kernels read the simulated memory."""
     from ._simulated import SimulatedRuntime
 
     with _lock:
         previous, was_probed = _active, _probed
         if previous is not None:
             previous.close()
-        runtime = SimulatedRuntime(count)
+        runtime = SimulatedRuntime(count, host_kernels)
         _install(runtime)
     try:
         yield runtime

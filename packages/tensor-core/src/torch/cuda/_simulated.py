@@ -176,12 +176,15 @@ class SimulatedRuntime(Runtime):
     simulated = True
     array_type = SimulatedArray
 
-    def __init__(self, count: int) -> None:
+    def __init__(self, count: int, host_kernels: bool = True) -> None:
         super().__init__()
         from . import _streams
 
         if count < 1:
             raise ValueError(f"a simulated runtime needs at least one device, got {count}")
+        #: False: run the kernels of a backend whose memory the host cannot read (CuPy's:
+        #: library kernels, else host round trips; ``torch.cuda._device_kernels``)
+        self.host_kernels = host_kernels
         self.backend = SimulatedBackend(self, count)
         self.Stream, self.Event = _streams.simulated_classes(self)
         self._pinned: dict[int, int] = {}  # id(root of a pinned host buffer) -> bytes
@@ -191,8 +194,16 @@ class SimulatedRuntime(Runtime):
         for index in range(self.backend.count):
             _counters.setdefault(index, _memory.MemoryCounters())
         super().open()
+        if not self.host_kernels:
+            from . import _device_kernels
+
+            _device_kernels.install()
 
     def close(self) -> None:
+        if not self.host_kernels:
+            from . import _device_kernels
+
+            _device_kernels.uninstall()
         super().close()
         _counters.clear()  # blocks alive past this point are no longer counted
 
