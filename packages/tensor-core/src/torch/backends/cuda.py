@@ -158,6 +158,8 @@ class cuFFTPlanCacheManager:  # noqa: N801 - PyTorch's name
         return self.caches[index]
 
     def __getattr__(self, name):
+        if name.startswith("__"):  # introspection (copy, pickle, doc tools) finds nothing
+            raise AttributeError(name)
         import torch
 
         return getattr(self[torch.cuda.current_device()], name)
