@@ -748,6 +748,52 @@ def demo(session: nox.Session) -> None:
     session.run("python", str(ROOT / "examples" / "digits" / "main.py"), "--plot", str(plot))
 
 
+GPU_TESTS = [
+    "packages/tensor-core/tests/test_cuda_backend.py",
+    "packages/tensor-core/tests/test_cuda_backend_comm.py",
+    "packages/tensor-core/tests/test_cuda_backend_gpu.py",
+    "packages/nn/tests/parallel",
+]
+
+
+def _gpu_cuda_major(session: nox.Session) -> str | None:
+    """The CUDA major version ("12" or "13") of the driver nvidia-smi reports
+    (TORCH_CUDA_EXTRA=cuda12 or cuda13 chooses), or None when nvidia-smi is missing or
+    lists no GPU."""
+    smi = shutil.which("nvidia-smi")
+    if smi is None:
+        return None
+    listing = subprocess.run([smi], capture_output=True, text=True, check=False)
+    if listing.returncode != 0 or "CUDA Version" not in listing.stdout:
+        return None
+    chosen = os.environ.get("TORCH_CUDA_EXTRA", "")
+    if chosen:
+        return chosen.removeprefix("cuda")
+    match = re.search(r"CUDA Version:\s*(\d+)", listing.stdout)
+    return "13" if match and int(match.group(1)) >= 13 else "12"
+
+
+@nox.session(tags=["gpu"])
+def gpu(session: nox.Session) -> None:
+    """Run the cuda backend's tests on a real GPU: torch-core[cuda12] (or [cuda13], from the
+    driver, or TORCH_CUDA_EXTRA) with CuPy, NCCL and cuDNN; skips without an NVIDIA GPU."""
+    major = _gpu_cuda_major(session)
+    if major is None:
+        session.skip("no NVIDIA GPU here (nvidia-smi is missing or lists no device)")
+    install_wheels(session, list(PACKAGES), extra=TEST_REQUIREMENTS + DEMO_REQUIREMENTS)
+    core = build_wheel(session, "tensor-core", ROOT, "head")
+    session.install(f"{core}[cuda{major}]")
+    probe = (
+        "import cupy\ntry:\n    print(cupy.cuda.runtime.getDeviceCount())\n"
+        "except Exception:\n    print(0)\n"
+    )
+    if int(session.run("python", "-c", probe, silent=True).strip() or 0) == 0:
+        session.skip("CuPy is installed but finds no CUDA device")
+    env = {"TORCH_CUDA_SIMULATE": ""}  # the real runtime, never the simulated one
+    paths = [str(ROOT / p) for p in GPU_TESTS]
+    session.run("pytest", "-q", "-p", "no:cacheprovider", "-rs", *paths, *session.posargs, env=env)
+
+
 REFERENCE_VENV = ROOT / ".nox" / "_reference-pytorch"
 
 

@@ -175,14 +175,20 @@ class Tensor:
     def share_memory_(self) -> Tensor:
         """Move this tensor's storage into shared memory (no-op when it already is), so
         that processes it is sent to see one buffer. The data pointer changes; views of
-        the storage follow."""
+        the storage follow. A no-op on a CUDA device (as in PyTorch: device memory is
+        shared between processes by IPC handles, not moved)."""
+        if type(self._np) is not _ndarray and self._device.type == "cuda":
+            return self
         from ._shared_memory import share_tensor
 
         share_tensor(self)
         return self
 
     def is_shared(self) -> bool:
-        """Whether this tensor's storage lives in shared memory."""
+        """Whether this tensor's storage lives in shared memory (always for a CUDA
+        tensor, as in PyTorch)."""
+        if type(self._np) is not _ndarray and self._device.type == "cuda":
+            return True
         from ._shared_memory import is_shared
 
         return is_shared(self._storage)

@@ -23,6 +23,15 @@ _NON_LEAF_MESSAGE = (
 )
 
 
+def _device_message(device) -> str:
+    # PyTorch shares CUDA memory through CUDA IPC handles; the cuda backend has none yet
+    return (
+        f"cannot send a tensor on {device} to another process: sharing device memory "
+        "between processes needs CUDA IPC handles, which torch's cuda backend does not "
+        "have yet; send tensor.cpu() and move it back with .to(device) in the receiver"
+    )
+
+
 # --------------------------------------------------------------------------- storages
 
 
@@ -75,6 +84,8 @@ def reduce_tensor(tensor: torch.Tensor):
     the other, and views sent separately still share one storage."""
     if tensor.requires_grad and not tensor.is_leaf:
         raise RuntimeError(_NON_LEAF_MESSAGE)
+    if tensor.device.type != "cpu":
+        raise RuntimeError(_device_message(tensor.device))
     if tensor.untyped_storage().nbytes():
         tensor.share_memory_()
     return (
