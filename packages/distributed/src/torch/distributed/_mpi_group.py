@@ -108,8 +108,9 @@ class MPIGroup:
         self._describe_in = np.zeros((self.size, 6 + _MAX_DIMS), dtype=np.int64)
 
     # -- completing requests ---------------------------------------------------------
-    def _finish(self, requests, what: str) -> None:
-        """Poll ``requests`` until done; raise naming the culprit on failure or timeout."""
+    def _finish(self, requests, what: str, statuses=None) -> None:
+        """Poll ``requests`` until done (filling ``statuses``, if given); raise naming the
+        culprit on failure or timeout."""
         MPI = self.MPI
         start = time.monotonic()
         deadline = start + self.timeout
@@ -118,7 +119,7 @@ class MPIGroup:
         delay = 0.0
         while True:
             try:
-                if MPI.Request.Testall(requests):
+                if MPI.Request.Testall(requests, statuses):
                     return
             except MPI.Exception as error:
                 raise self._fail(what, f"MPI reported an error: {error.Get_error_string()}")
@@ -332,14 +333,10 @@ class MPIGroup:
 
         def wait():
             what = "recv" if src is None else f"recv from rank {src}"
-            self._finish_with_status(request, status, what)
+            self._finish([request], what, [status])
             sender.append(status.Get_source())
 
         return Work(lambda: request.Test(), wait), sender
-
-    def _finish_with_status(self, request, status, what: str) -> None:
-        self._finish([request], what)
-        request.Get_status(status)
 
     def _check_usable(self, what: str) -> None:
         if self.broken is not None:

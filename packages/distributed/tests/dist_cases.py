@@ -1,0 +1,379 @@
+"""Multi-process cases, run the same way under this project and under real PyTorch
+(tools/golden/record_distributed.py records the latter's results as goldens).
+
+    python dist_cases.py CASE OUT_DIR        # one rank; RANK, WORLD_SIZE, MASTER_* from env
+
+Each case is a function of (rank, world) that returns a JSON-able dict; ``run_job``
+starts ``world`` such processes and collects each rank's dict (or its failure).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import socket
+import subprocess
+import sys
+
+HERE = pathlib.Path(__file__).resolve().parent
+OPS = ["SUM", "PRODUCT", "MIN", "MAX", "AVG", "BAND", "BOR", "BXOR"]
+DTYPES = ["float32", "float64", "int32", "int64", "uint8", "bool", "bfloat16", "float16"]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def run_job(case: str, world: int, tmp_path, python: str = sys.executable, timeout: float = 60,
+            env: dict | None = None) -> list[dict]:  # fmt: skip
+    """Run ``case`` on ``world`` processes; per rank: {"rc", "result", "stderr"}."""
+    port = free_port()
+    procs = []
+    for rank in range(world):
+        rank_env = dict(os.environ, RANK=str(rank), WORLD_SIZE=str(world),
+                        MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port), **(env or {}))  # fmt: skip
+        rank_env.pop("TORCHELASTIC_USE_AGENT_STORE", None)
+        command = [python, str(HERE / "dist_cases.py"), case, str(tmp_path)]
+        procs.append(subprocess.Popen(command, env=rank_env, stdout=subprocess.PIPE,
+                                      stderr=subprocess.PIPE, text=True))  # fmt: skip
+    results = []
+    for rank, proc in enumerate(procs):
+        try:
+            _, err = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            for p in procs:
+                p.kill()
+            raise
+        path = pathlib.Path(tmp_path) / f"{case}-{rank}.json"
+        result = json.loads(path.read_text()) if path.exists() else None
+        results.append({"rc": proc.returncode, "result": result, "stderr": err})
+    return results
+
+
+# ------------------------------------------------------------------------------ cases
+def _outcome(fn):
+    try:
+        return fn()
+    except Exception as error:  # the error's type is what both implementations share
+        return f"error: {type(error).__name__}"
+
+
+def _values(torch, rank: int, dtype: str):
+    dt = getattr(torch, dtype)
+    if dtype == "bool":
+        return torch.tensor([rank % 2 == 0, True, False, rank == 1])
+    return torch.tensor([rank + 1, 2 * rank + 3, 7 - rank, 5], dtype=dt)
+
+
+def _as_list(tensor):
+    if tensor.dtype.is_floating_point:
+        return [round(float(v), 4) for v in tensor.float().reshape(-1).tolist()]
+    return tensor.reshape(-1).tolist()
+
+
+def case_reduce_ops(rank: int, world: int) -> dict:
+    """all_reduce of every ReduceOp over every dtype."""
+    import torch
+    import torch.distributed as dist
+
+    out = {}
+    for op in OPS:
+        for dtype in DTYPES:
+
+            def run(op=op, dtype=dtype):
+                t = _values(torch, rank, dtype)
+                dist.all_reduce(t, op=getattr(dist.ReduceOp, op))
+                return _as_list(t)
+
+            out[f"{op}/{dtype}"] = _outcome(run)
+    return out
+
+
+def case_collectives(rank: int, world: int) -> dict:
+    """One call of each collective, with rank-dependent inputs."""
+    import torch
+    import torch.distributed as dist
+
+    last = world - 1
+    base = torch.arange(4.0) + 10 * rank
+    out = {"rank": dist.get_rank(), "world": dist.get_world_size(),
+           "backend": str(dist.get_backend())}  # fmt: skip
+
+    def reduce():
+        t = base.clone()
+        dist.reduce(t, dst=last)
+        return _as_list(t) if rank == last else "not root"
+
+    def broadcast():
+        t = base.clone()
+        dist.broadcast(t, src=1)
+        return _as_list(t)
+
+    def all_gather():
+        parts = [torch.zeros(4) for _ in range(world)]
+        dist.all_gather(parts, base)
+        return [_as_list(p) for p in parts]
+
+    def all_gather_into_tensor():
+        flat = torch.zeros(4 * world)
+        dist.all_gather_into_tensor(flat, base)
+        return _as_list(flat)
+
+    def all_gather_into_tensor_2d():
+        rows = torch.zeros(2 * world, 2)
+        dist.all_gather_into_tensor(rows, base.view(2, 2))
+        return _as_list(rows)
+
+    def gather():
+        parts = [torch.zeros(4) for _ in range(world)] if rank == 0 else None
+        dist.gather(base, parts, dst=0)
+        return [_as_list(p) for p in parts] if rank == 0 else "not root"
+
+    def scatter():
+        t = torch.zeros(2)
+        chunks = [torch.tensor([r, 100.0 + r]) for r in range(world)] if rank == 1 else None
+        dist.scatter(t, chunks, src=1)
+        return _as_list(t)
+
+    def reduce_scatter():
+        t = torch.zeros(2)
+        dist.reduce_scatter(t, [torch.tensor([r, rank + 1.0]) for r in range(world)])
+        return _as_list(t)
+
+    def reduce_scatter_tensor():
+        t = torch.zeros(2)
+        dist.reduce_scatter_tensor(t, torch.arange(2.0 * world) * (rank + 1))
+        return _as_list(t)
+
+    def all_to_all():
+        outs = [torch.zeros(2) for _ in range(world)]
+        dist.all_to_all(outs, [torch.tensor([rank, 10.0 * r]) for r in range(world)])
+        return [_as_list(o) for o in outs]
+
+    def all_to_all_single():
+        even = torch.zeros(world)
+        dist.all_to_all_single(even, torch.arange(float(world)) + 100 * rank)
+        # rank r sends r+1 rows to rank 0 and one row to each other rank
+        send = [rank + 1] + [1] * (world - 1)
+        recv = [r + 1 for r in range(world)] if rank == 0 else [1] * world
+        uneven = torch.zeros(sum(recv), 2)
+        rows = torch.arange(float(sum(send) * 2)).view(-1, 2) + 1000 * rank
+        dist.all_to_all_single(uneven, rows, recv, send)
+        return [_as_list(even), _as_list(uneven)]
+
+    def point_to_point():
+        right, left = (rank + 1) % world, (rank - 1) % world
+        got = torch.zeros(2)
+        if rank % 2 == 0:
+            dist.send(base[:2].clone(), right)
+            sender = dist.recv(got, left)
+        else:
+            sender = dist.recv(got, left)
+            dist.send(base[:2].clone(), right)
+        got2 = torch.zeros(2)
+        works = [dist.isend(base[2:].clone(), right), dist.irecv(got2, left)]
+        for w in works:
+            w.wait()
+        done = all(w.is_completed() for w in works)
+        return [sender, _as_list(got), _as_list(got2), done]
+
+    def async_all_reduce():
+        t = torch.ones(3) * (rank + 1)
+        work = dist.all_reduce(t, async_op=True)
+        work.wait()
+        return [_as_list(t), work.is_completed()]
+
+    def objects():
+        gathered = [None] * world
+        dist.all_gather_object(gathered, {"rank": rank, "sq": [rank] * rank})
+        listed = [f"from {rank}", rank] if rank == 0 else [None, None]
+        dist.broadcast_object_list(listed, src=0)
+        at_root = [None] * world if rank == 0 else None
+        dist.gather_object(("g", rank), at_root, dst=0)
+        mine = [None]
+        dist.scatter_object_list(mine, [{"to": r} for r in range(world)] if rank == 0 else None, src=0)
+        return [gathered, listed, at_root, mine]
+
+    def subgroup():
+        evens = dist.new_group([r for r in range(world) if r % 2 == 0])
+        t = torch.tensor([rank + 1.0])
+        if rank % 2 == 0:
+            dist.all_reduce(t, group=evens)
+            return [_as_list(t), dist.get_rank(evens), dist.get_world_size(evens)]
+        return [_as_list(t), dist.get_rank(evens), dist.get_world_size(evens)]
+
+    def barriers():
+        dist.barrier()
+        dist.monitored_barrier()
+        return "ok"
+
+    for name, fn in list(locals().items()):
+        if callable(fn) and name not in ("torch", "dist", "base"):
+            out[name] = _outcome(fn)
+    return out
+
+
+def _ddp_setup(world: int, unused_branch: bool = False):
+    import numpy as np
+    import torch
+    from torch import nn
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv = nn.Conv2d(1, 4, 3)
+            self.fc = nn.Linear(4 * 6 * 6, 10)
+            self.spare = nn.Linear(3, 3)  # not used by forward
+
+        def forward(self, x):
+            return self.fc(torch.relu(self.conv(x)).flatten(1))
+
+    def make():
+        torch.manual_seed(0)
+        net = Net()
+        if not unused_branch:
+            net.spare.requires_grad_(False)
+        return net
+
+    gen = np.random.default_rng(1)
+    x = torch.tensor(gen.standard_normal((6 * world * 4, 1, 8, 8)).astype(np.float32))
+    y = torch.tensor(gen.integers(0, 10, 6 * world * 4))
+    return make, x, y
+
+
+def _max_diff(a, b) -> float:
+    return max(float((p - q).detach().abs().max()) for p, q in zip(a.parameters(), b.parameters()))
+
+
+def case_ddp(rank: int, world: int) -> dict:
+    """DDP on ``world`` ranks against one process on the concatenated batches."""
+    import contextlib
+
+    import torch
+    import torch.distributed as dist
+    from torch import nn
+    from torch.distributed.algorithms.ddp_comm_hooks import default_hooks
+
+    def train(steps=3, accumulate=1, hook=None, uneven=False, **ddp_kwargs):
+        make, x, y = _ddp_setup(world, ddp_kwargs.get("find_unused_parameters", False))
+        model = nn.parallel.DistributedDataParallel(make(), **ddp_kwargs)
+        if hook is not None:
+            model.register_comm_hook(None, hook)
+        ref = make()
+        opt = torch.optim.SGD(model.parameters(), lr=0.2)
+        ref_opt = torch.optim.SGD(ref.parameters(), lr=0.2)
+        batch = 6
+        my_steps = steps - 1 if uneven and rank == world - 1 else steps
+        with model.join(enable=uneven):
+            for step in range(my_steps):
+                opt.zero_grad()
+                for micro in range(accumulate):
+                    at = ((step * accumulate + micro) * world + rank) * batch
+                    last = micro == accumulate - 1
+                    with contextlib.nullcontext() if last else model.no_sync():
+                        out = model(x[at : at + batch])
+                        loss = nn.functional.cross_entropy(out, y[at : at + batch])
+                        (loss / accumulate).backward()
+                opt.step()
+        for step in range(steps):
+            ref_opt.zero_grad()
+            total = 0
+            for micro in range(accumulate):
+                at = (step * accumulate + micro) * world * batch
+                ranks = world - 1 if uneven and step == steps - 1 else world
+                xs, ys = x[at : at + ranks * batch], y[at : at + ranks * batch]
+                total = total + nn.functional.cross_entropy(ref(xs), ys) * ranks / world
+            (total / accumulate).backward()
+            ref_opt.step()
+        return _max_diff(model.module, ref)
+
+    out = {
+        "default": train(),
+        "small_buckets": train(bucket_cap_mb=0.0005),
+        "grad_as_bucket_view": train(gradient_as_bucket_view=True),
+        "find_unused": train(find_unused_parameters=True),
+        "static_graph": train(static_graph=True),
+        "no_sync": train(accumulate=2),
+        "fp16_hook": train(hook=default_hooks.fp16_compress_hook),
+        "bf16_hook": train(hook=default_hooks.bf16_compress_hook),
+        "join": train(uneven=True),
+    }
+    torch.manual_seed(rank)  # different on each rank: construction must broadcast rank 0's
+    model = nn.parallel.DistributedDataParallel(nn.Linear(3, 2))
+    gathered = [None] * world
+    dist.all_gather_object(gathered, model.module.weight.detach().tolist())
+    out["same_initial_weights"] = all(g == gathered[0] for g in gathered)
+    return out
+
+
+def case_failure(rank: int, world: int) -> dict:
+    """Rank 1 dies (FAILURE=die) or stops calling collectives (FAILURE=hang); the
+    others report the error of their next all_reduce."""
+    import time
+
+    import torch
+    import torch.distributed as dist
+
+    t = torch.ones(2)
+    dist.all_reduce(t)
+    mode = os.environ["FAILURE"]
+    if rank == 1 and mode == "die":
+        os._exit(7)
+    if rank == 1 and mode == "hang":
+        time.sleep(float(os.environ.get("HANG_SECONDS", "6")))
+        os._exit(0)
+    start = time.monotonic()
+    try:
+        dist.all_reduce(t)
+    except Exception as error:
+        return {"error": type(error).__name__, "message": str(error),
+                "seconds": time.monotonic() - start}  # fmt: skip
+    return {"error": None}
+
+
+def case_mismatch(rank: int, world: int) -> dict:
+    """Calls that disagree between ranks raise on every rank."""
+    import torch
+    import torch.distributed as dist
+
+    out = {}
+    for name, tensor in [("shape", torch.ones(rank + 2)),
+                         ("dtype", torch.ones(2, dtype=torch.float32 if rank else torch.float64))]:  # fmt: skip
+        try:
+            dist.all_reduce(tensor)
+            out[name] = None
+        except RuntimeError as error:
+            out[name] = str(error)
+    t = torch.ones(2)
+    dist.all_reduce(t)  # the group stays usable
+    out["after"] = t.tolist()
+    return out
+
+
+CASES = {"reduce_ops": case_reduce_ops, "collectives": case_collectives}
+# cases run under this project only (no golden)
+LOCAL_CASES = {"ddp": case_ddp, "failure": case_failure, "mismatch": case_mismatch}
+
+
+def main() -> None:
+    import datetime
+
+    import torch.distributed as dist
+
+    case, out_dir = sys.argv[1], pathlib.Path(sys.argv[2])
+    backend = os.environ.get("CASE_BACKEND", "gloo")
+    seconds = float(os.environ.get("CASE_TIMEOUT", "20"))
+    dist.init_process_group(backend, timeout=datetime.timedelta(seconds=seconds))
+    rank, world = dist.get_rank(), dist.get_world_size()
+    result = {**CASES, **LOCAL_CASES}[case](rank, world)
+    (out_dir / f"{case}-{rank}.json").write_text(json.dumps(result))
+    if case != "failure":
+        dist.barrier()
+    dist.destroy_process_group()
+
+
+if __name__ == "__main__":
+    main()

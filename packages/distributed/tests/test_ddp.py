@@ -1,0 +1,92 @@
+"""DistributedDataParallel on 2 processes trains to the same weights as one process on
+the concatenated batches (a small CNN on synthetic 8x8 images)."""
+
+import pytest
+
+import torch
+import torch.distributed as dist
+from torch import nn
+
+import dist_cases
+
+_RUN = {}
+
+
+@pytest.fixture(scope="module")
+def ddp_results(tmp_path_factory):
+    if "ranks" not in _RUN:
+        import torch.distributed as d
+
+        if not d.is_mpi_available():
+            pytest.skip("mpi4py is not installed")
+        ranks = dist_cases.run_job("ddp", 2, tmp_path_factory.mktemp("ddp"), timeout=120)
+        for rank in ranks:
+            assert rank["rc"] == 0, rank["stderr"]
+        _RUN["ranks"] = [r["result"] for r in ranks]
+    return _RUN["ranks"]
+
+
+@pytest.mark.parametrize(
+    "variant",
+    ["default", "small_buckets", "grad_as_bucket_view", "find_unused", "static_graph", "no_sync"],
+)
+def test_same_weights_as_one_process(ddp_results, variant):
+    for result in ddp_results:
+        assert result[variant] < 1e-5
+
+
+@pytest.mark.parametrize("variant, tolerance", [("fp16_hook", 1e-3), ("bf16_hook", 1e-2)])
+def test_compression_hooks(ddp_results, variant, tolerance):
+    for result in ddp_results:
+        assert result[variant] < tolerance
+
+
+def test_join_uneven_inputs(ddp_results):
+    # rank 0 ran every step: its weights are those of the whole (uneven) data
+    assert ddp_results[0]["join"] < 1e-5
+
+
+def test_construction_broadcasts_rank0_weights(ddp_results):
+    assert all(result["same_initial_weights"] for result in ddp_results)
+
+
+@pytest.fixture
+def single_group():
+    dist.init_process_group("gloo", store=dist.HashStore(), rank=0, world_size=1)
+    yield
+    dist.destroy_process_group()
+
+
+def test_nn_parallel_reexport(single_group):
+    assert nn.parallel.DistributedDataParallel is dist.DistributedDataParallel
+
+
+def test_bad_arguments(single_group):
+    frozen = nn.Linear(2, 2).requires_grad_(False)
+    try:
+        nn.parallel.DistributedDataParallel(frozen)
+    except RuntimeError as error:
+        assert "doesn't have any parameter that requires a gradient" in str(error)
+    else:
+        raise AssertionError("expected RuntimeError")
+    with pytest.raises(ValueError, match="device_ids"):
+        nn.parallel.DistributedDataParallel(nn.Linear(2, 2), device_ids=[0])
+    model = nn.parallel.DistributedDataParallel(nn.Linear(2, 2))
+    model.register_comm_hook(None, lambda state, bucket: None)
+    with pytest.raises(RuntimeError, match="only be called once"):
+        model.register_comm_hook(None, lambda state, bucket: None)
+
+
+def test_unused_parameter_error(single_group):
+    class TwoHeads(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.a, self.b = nn.Linear(2, 1), nn.Linear(2, 1)
+
+        def forward(self, x):
+            return self.a(x)
+
+    model = nn.parallel.DistributedDataParallel(TwoHeads())
+    model(torch.ones(1, 2)).sum().backward()
+    with pytest.raises(RuntimeError, match="find_unused_parameters=True"):
+        model(torch.ones(1, 2))
