@@ -18,7 +18,7 @@ from torch._interface import require_core_api
 # before the submodules, which use the interface this version of core provides
 require_core_api(0, 5, "torch-autograd")
 
-from . import anomaly_mode, forward_ad, function, functional, graph  # noqa: E402
+from . import anomaly_mode, forward_ad, function, functional, graph, profiler  # noqa: E402
 from ._api import Variable, backward, grad  # noqa: E402
 from ._version import __version__  # noqa: E402
 from .anomaly_mode import detect_anomaly, set_detect_anomaly  # noqa: E402

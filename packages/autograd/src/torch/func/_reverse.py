@@ -99,9 +99,14 @@ def _raise(primal, tangent, levels):
 def make_leaf(p):
     """A tensor to differentiate with respect to, standing for ``p``: ``p`` itself on the
     graph of an outer ``grad`` (a view, so it is no leaf of it), else a fresh leaf."""
+    # NOTE: an input expanded over a vmap level (stride 0) is copied: each example's
+    # elements are their own variables, and the gradients of views of an overlapping
+    # tensor (select, slice) would mix them
+    overlapping = any(s == 0 and n > 1 for s, n in zip(p.stride(), p.shape))
     if p.requires_grad:
-        return p.view_as(p)
-    return p.detach().requires_grad_()
+        return p.clone() if overlapping else p.view_as(p)
+    p = p.detach()
+    return (p.clone() if overlapping else p).requires_grad_()
 
 
 def gradients(outputs, leaves, cotangents, *, create_graph: bool, retain_graph: bool):

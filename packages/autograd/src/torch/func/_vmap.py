@@ -236,7 +236,7 @@ def _check_in_dims(in_dims, args, prefix: str) -> list:
         )
     if len(args) == 0:
         raise ValueError(
-            f"{prefix}: got no inputs. Maybe you forgot to add inputs, or you are trying to "
+            f"{prefix.split(',')[0]})(<inputs>): got no inputs. Maybe you forgot to add inputs, or you are trying to "
             "vmap over a function with no inputs. The latter is unsupported."
         )
     if isinstance(in_dims, tuple) and len(in_dims) != len(args):

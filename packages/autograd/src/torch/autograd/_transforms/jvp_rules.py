@@ -548,6 +548,28 @@ def dropout(level, name, original, args, kwargs, pargs, pkwargs):
 _register("dropout alpha_dropout feature_dropout", dropout)
 
 
+def _layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
+    dims = tuple(range(-len(normalized_shape), 0))
+    centred = input - input.mean(dims, keepdim=True)
+    out = centred / torch.sqrt((centred * centred).mean(dims, keepdim=True) + eps)
+    if weight is not None:
+        out = out * weight
+    return out if bias is None else out + bias
+
+
+def decomposed(composite):
+    """A rule running ``composite`` (the op written with ops that have rules) on the
+    dual tensors themselves."""
+
+    def rule(level, name, original, args, kwargs, pargs, pkwargs):
+        return composite(*args, **kwargs)
+
+    return rule
+
+
+_register("layer_norm", decomposed(_layer_norm))
+
+
 # ------------------------------------------------------------------ in place
 
 

@@ -245,6 +245,20 @@ def _op_property(name: str):
     return property(getter)
 
 
+def _reflected(name: str, reflected):
+    """``Tensor.__rmul__`` and friends take numbers only (a tensor on the left runs its own
+    ``__mul__``); the wrapper's reflected operator also meets tensors on the left (a plain
+    tensor times a wrapper), so the plain function runs the forward operator for them."""
+    forward = getattr(_Tensor, "__" + name[3:])
+
+    def original(self, other):
+        if isinstance(other, _Tensor):
+            return forward(other, self)
+        return reflected(self, other)
+
+    return original
+
+
 def _install_methods() -> None:
     """Override every op method of ``Tensor`` on the wrapper class with one that
     dispatches (generated from ``Tensor`` as core bound it)."""
@@ -252,6 +266,8 @@ def _install_methods() -> None:
         if name in _OWN or isinstance(value, (property, staticmethod, classmethod, type)):
             continue
         if callable(value):
+            if name.startswith("__r") and hasattr(_Tensor, "__" + name[3:]) and name != "__rshift__":
+                value = _reflected(name, value)
             setattr(TransformTensor, name, _method(name, value))
     for name in _OP_PROPERTIES:
         setattr(TransformTensor, name, _op_property(name))
