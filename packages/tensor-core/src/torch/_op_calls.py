@@ -62,6 +62,12 @@ _NOT_OPS = {
     "is_floating_point", "is_complex", "tolist", "item", "storage", "untyped_storage",
     "_wrap_dim", "_alias", "_from_array", "type", "numpy", "get_device",
 }  # fmt: skip
+#: functions of the namespaces that are not ops: state, settings, serialization
+_NOT_OP_FUNCTIONS = {
+    "manual_seed", "seed", "initial_seed", "load", "save", "compile", "typename",
+    "use_deterministic_algorithms", "numel", "result_type", "promote_types", "can_cast",
+}  # fmt: skip
+_NOT_OP_PREFIXES = ("is_", "get_", "set_", "are_")
 #: Python operators -> PyTorch's op name (reflected and in-place forms are derived)
 _OPERATORS = {
     "truediv": "div",
@@ -132,7 +138,7 @@ def _bindings():
             continue
         names = getattr(module, "__all__", ())
         for name in names:
-            if name.startswith("_"):
+            if name.startswith(("_", *_NOT_OP_PREFIXES)) or name in _NOT_OP_FUNCTIONS:
                 continue
             value = _plain(module.__dict__.get(name))
             if isinstance(value, types.FunctionType):

@@ -44,6 +44,7 @@ __all__ = [
     "is_grad_enabled",
     "no_grad",
     "once_differentiable",
+    "profiler",
     "set_detect_anomaly",
     "set_grad_enabled",
     "__version__",
