@@ -205,17 +205,29 @@ TRANSFORMS = {
     "Tanh": (f"{_T}.TanhTransform()", _X),
     "Abs": (f"{_T}.AbsTransform()", _X),
     "Affine": (f"{_T}.AffineTransform(1.0, torch.tensor(-2.0))", _X),
-    "AffineEvent": (f"{_T}.AffineTransform(torch.zeros(3), torch.tensor([1.0, 2.0, 3.0]), event_dim=1)", _VEC),
+    "AffineEvent": (
+        f"{_T}.AffineTransform(torch.zeros(3), torch.tensor([1.0, 2.0, 3.0]), event_dim=1)",
+        _VEC,
+    ),
     "CorrCholesky": (f"{_T}.CorrCholeskyTransform()", _VEC),
     "Softmax": (f"{_T}.SoftmaxTransform()", _VEC),
     "StickBreaking": (f"{_T}.StickBreakingTransform()", _VEC),
     "LowerCholesky": (f"{_T}.LowerCholeskyTransform()", _SQUARE),
     "PositiveDefinite": (f"{_T}.PositiveDefiniteTransform()", _SQUARE),
-    "Compose": (f"{_T}.ComposeTransform([{_T}.ExpTransform(), {_T}.AffineTransform(1.0, 3.0)])", _X),
+    "Compose": (
+        f"{_T}.ComposeTransform([{_T}.ExpTransform(), {_T}.AffineTransform(1.0, 3.0)])",
+        _X,
+    ),
     "Independent": (f"{_T}.IndependentTransform({_T}.ExpTransform(), 1)", _VEC),
     "Reshape": (f"{_T}.ReshapeTransform((3,), (3, 1))", _VEC),
-    "Cat": (f"{_T}.CatTransform([{_T}.ExpTransform(), {_T}.AffineTransform(0.0, 2.0)], dim=1, lengths=[1, 2])", _VEC),
-    "Stack": (f"{_T}.StackTransform([{_T}.ExpTransform(), {_T}.SigmoidTransform(), {_T}.TanhTransform()], dim=1)", _VEC),
+    "Cat": (
+        f"{_T}.CatTransform([{_T}.ExpTransform(), {_T}.AffineTransform(0.0, 2.0)], dim=1, lengths=[1, 2])",
+        _VEC,
+    ),
+    "Stack": (
+        f"{_T}.StackTransform([{_T}.ExpTransform(), {_T}.SigmoidTransform(), {_T}.TanhTransform()], dim=1)",
+        _VEC,
+    ),
     "CumulativeDistribution": (f"{_T}.CumulativeDistributionTransform(D.Normal(0.0, 1.0))", _X),
     "Identity": (f"{_T}.identity_transform", _X),
     "InverseExp": (f"{_T}.ExpTransform().inv", _POS),
@@ -353,26 +365,57 @@ UTILS = {
 # reparameterised gradients of draws (with the seed fixed) and of log-probabilities
 GRADIENTS = {
     "normal_rsample": ("D.Normal(p[0], p[1]).rsample((3,)).sum()", "[[0.5, 1.5], [1.0, 2.0]]"),
-    "gamma_rsample": ("D.Gamma(p[0], p[1]).rsample((3,)).sum()", "[[0.5, 2.0, 9.0], [1.0, 3.0, 0.5]]"),
-    "gamma_rsample_large": ("D.Gamma(p[0], p[1]).rsample().sum()", "[[12.0, 20.0, 0.3], [1.0, 1.0, 1.0]]"),
-    "beta_rsample": ("D.Beta(p[0], p[1]).rsample((3,)).sum()", "[[0.5, 2.0, 8.0], [1.5, 3.0, 9.0]]"),
-    "dirichlet_rsample": ("(D.Dirichlet(p).rsample((2,)) * torch.tensor([1.0, 2.0, 3.0])).sum()", "[[0.5, 2.0, 1.0], [7.0, 8.0, 0.3]]"),
+    "gamma_rsample": (
+        "D.Gamma(p[0], p[1]).rsample((3,)).sum()",
+        "[[0.5, 2.0, 9.0], [1.0, 3.0, 0.5]]",
+    ),
+    "gamma_rsample_large": (
+        "D.Gamma(p[0], p[1]).rsample().sum()",
+        "[[12.0, 20.0, 0.3], [1.0, 1.0, 1.0]]",
+    ),
+    "beta_rsample": (
+        "D.Beta(p[0], p[1]).rsample((3,)).sum()",
+        "[[0.5, 2.0, 8.0], [1.5, 3.0, 9.0]]",
+    ),
+    "dirichlet_rsample": (
+        "(D.Dirichlet(p).rsample((2,)) * torch.tensor([1.0, 2.0, 3.0])).sum()",
+        "[[0.5, 2.0, 1.0], [7.0, 8.0, 0.3]]",
+    ),
     "chi2_rsample": ("D.Chi2(p[0]).rsample((2,)).sum()", "[[1.0, 3.0]]"),
     "studentt_rsample": ("D.StudentT(p[0]).rsample((2,)).sum()", "[[3.0, 5.0]]"),
     "exponential_rsample": ("D.Exponential(p[0]).rsample((2,)).sum()", "[[0.5, 2.0]]"),
     "laplace_rsample": ("D.Laplace(p[0], p[1]).rsample((2,)).sum()", "[[0.0, 1.0], [1.0, 2.0]]"),
-    "mvn_rsample": ("D.MultivariateNormal(p[0], scale_tril=torch.tril(p[1:]) + torch.eye(2)).rsample((2,)).sum()", "[[0.0, 1.0], [1.0, 0.0], [0.5, 1.0]]"),
-    "normal_log_prob": ("D.Normal(p[0], p[1]).log_prob(torch.tensor([0.3, -1.0])).sum()", "[[0.5, 1.5], [1.0, 2.0]]"),
-    "gamma_log_prob": ("D.Gamma(p[0], p[1]).log_prob(torch.tensor([0.3, 1.0])).sum()", "[[0.5, 2.0], [1.0, 3.0]]"),
-    "beta_log_prob": ("D.Beta(p[0], p[1]).log_prob(torch.tensor([0.3, 0.6])).sum()", "[[0.5, 2.0], [1.5, 3.0]]"),
-    "entropy_expfamily": ("D.Gamma(p[0], p[1]).entropy().sum() + D.Bernoulli(p[1] / 4).entropy().sum()", "[[0.5, 2.0], [1.0, 3.0]]"),
+    "mvn_rsample": (
+        "D.MultivariateNormal(p[0], scale_tril=torch.tril(p[1:]) + torch.eye(2)).rsample((2,)).sum()",
+        "[[0.0, 1.0], [1.0, 0.0], [0.5, 1.0]]",
+    ),
+    "normal_log_prob": (
+        "D.Normal(p[0], p[1]).log_prob(torch.tensor([0.3, -1.0])).sum()",
+        "[[0.5, 1.5], [1.0, 2.0]]",
+    ),
+    "gamma_log_prob": (
+        "D.Gamma(p[0], p[1]).log_prob(torch.tensor([0.3, 1.0])).sum()",
+        "[[0.5, 2.0], [1.0, 3.0]]",
+    ),
+    "beta_log_prob": (
+        "D.Beta(p[0], p[1]).log_prob(torch.tensor([0.3, 0.6])).sum()",
+        "[[0.5, 2.0], [1.5, 3.0]]",
+    ),
+    "entropy_expfamily": (
+        "D.Gamma(p[0], p[1]).entropy().sum() + D.Bernoulli(p[1] / 4).entropy().sum()",
+        "[[0.5, 2.0], [1.0, 3.0]]",
+    ),
 }
 
 
 def _value(torch, v):
     """A JSON-able description of ``v``."""
     if isinstance(v, torch.Tensor):
-        values = v.detach().double().reshape(-1).tolist() if v.dtype != torch.bool else v.reshape(-1).tolist()
+        values = (
+            v.detach().double().reshape(-1).tolist()
+            if v.dtype != torch.bool
+            else v.reshape(-1).tolist()
+        )
         return {
             "tensor": [_number(x) for x in values],
             "shape": list(v.shape),

@@ -10,6 +10,7 @@ import pathlib
 import dist_cases
 import dist_compare
 import pytest
+
 import torch
 
 GOLDEN = json.loads((pathlib.Path(__file__).parent / "golden" / "distributions.json").read_text())
@@ -43,7 +44,7 @@ def test_group_matches_pytorch(ours, group):
 
 
 def test_every_distribution_and_transform_is_recorded():
-    import torch.distributions as D
+    import torch.distributions as D  # noqa: N812
 
     recorded = {g.split(":")[1] for g in GROUPS if g.startswith("dist:")}
     for name in D.__all__:
@@ -55,7 +56,12 @@ def test_every_distribution_and_transform_is_recorded():
 
 # samplers whose draws go through transcendental functions after the random ones (the
 # icdf's log1p and pow, norms and Cholesky products): within an ulp of PyTorch's
-_WITHIN_AN_ULP = {"dist:ContinuousBernoulli", "dist:Kumaraswamy", "dist:LKJCholesky", "dist:Wishart"}
+_WITHIN_AN_ULP = {
+    "dist:ContinuousBernoulli",
+    "dist:Kumaraswamy",
+    "dist:LKJCholesky",
+    "dist:Wishart",
+}
 
 
 def test_samples_match_bit_for_bit(ours):

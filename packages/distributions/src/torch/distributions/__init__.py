@@ -13,8 +13,8 @@ draws as PyTorch. Scoring functions are differentiable::
     tensor(1.)
 """
 
-from . import transforms
-from ._version import __version__
+from . import transforms as transforms
+from ._version import __version__ as __version__
 from .bernoulli import Bernoulli
 from .beta import Beta
 from .binomial import Binomial
@@ -130,5 +130,24 @@ __all__ = [
     "kl_divergence",
     "register_kl",
     "transform_to",
-    *transforms.__all__,
+    "AbsTransform",
+    "AffineTransform",
+    "CatTransform",
+    "ComposeTransform",
+    "CorrCholeskyTransform",
+    "CumulativeDistributionTransform",
+    "ExpTransform",
+    "IndependentTransform",
+    "LowerCholeskyTransform",
+    "PositiveDefiniteTransform",
+    "PowerTransform",
+    "ReshapeTransform",
+    "SigmoidTransform",
+    "SoftplusTransform",
+    "TanhTransform",
+    "SoftmaxTransform",
+    "StackTransform",
+    "StickBreakingTransform",
+    "Transform",
+    "identity_transform",
 ]

@@ -39,7 +39,7 @@ class Binomial(Distribution):
         >>> from torch.distributions import Binomial
         >>> _ = torch.manual_seed(0)
         >>> Binomial(10, torch.tensor([0.5, 0.2])).sample()
-        tensor([4., 1.])
+        tensor([7., 2.])
     """
 
     arg_constraints = {
@@ -104,9 +104,7 @@ class Binomial(Distribution):
         if self._validate_args:
             self._validate_sample(value)
         n = self.total_count
-        log_choose = (
-            torch.lgamma(n + 1) - torch.lgamma(value + 1) - torch.lgamma(n - value + 1)
-        )
+        log_choose = torch.lgamma(n + 1) - torch.lgamma(value + 1) - torch.lgamma(n - value + 1)
         # n * log(1 + exp(logits)), stably
         log_normaliser = n * _clamp_by_zero(self.logits) + n * torch.log1p(
             torch.exp(-torch.abs(self.logits))

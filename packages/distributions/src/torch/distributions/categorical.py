@@ -29,7 +29,7 @@ class Categorical(Distribution):
         >>> from torch.distributions import Categorical
         >>> _ = torch.manual_seed(0)
         >>> Categorical(torch.tensor([0.25, 0.25, 0.25, 0.25])).sample((3,))
-        tensor([1, 3, 0])
+        tensor([3, 2, 1])
     """
 
     arg_constraints = {"probs": constraints.simplex, "logits": constraints.real_vector}

@@ -28,7 +28,7 @@ class Cauchy(Distribution):
         >>> from torch.distributions import Cauchy
         >>> _ = torch.manual_seed(0)
         >>> Cauchy(torch.tensor([0.0]), torch.tensor([1.0])).sample()
-        tensor([-0.0249])
+        tensor([10.5977])
     """
 
     arg_constraints = {"loc": constraints.real, "scale": constraints.positive}

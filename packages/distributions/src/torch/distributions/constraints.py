@@ -178,8 +178,7 @@ class _IndependentConstraint(Constraint):
 
     def __repr__(self):
         return (
-            f"{type(self).__name__[1:]}({self.base_constraint!r}, "
-            f"{self.reinterpreted_batch_ndims})"
+            f"{type(self).__name__[1:]}({self.base_constraint!r}, {self.reinterpreted_batch_ndims})"
         )
 
 
@@ -425,9 +424,7 @@ class _Square(Constraint):
     event_dim = 2
 
     def check(self, value):
-        return torch.full(
-            value.shape[:-2], value.shape[-2] == value.shape[-1], dtype=torch.bool
-        )
+        return torch.full(value.shape[:-2], value.shape[-2] == value.shape[-1], dtype=torch.bool)
 
 
 class _Symmetric(_Square):

@@ -38,7 +38,7 @@ class ContinuousBernoulli(ExponentialFamily):
         >>> from torch.distributions import ContinuousBernoulli
         >>> _ = torch.manual_seed(0)
         >>> ContinuousBernoulli(torch.tensor([0.3])).sample()
-        tensor([0.3902])
+        tensor([0.3936])
     """
 
     arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
@@ -64,9 +64,7 @@ class ContinuousBernoulli(ExponentialFamily):
         super().__init__(batch_shape, validate_args=validate_args)
 
     def expand(self, batch_shape, _instance=None):
-        new = _expand_params(
-            self, ContinuousBernoulli, batch_shape, _instance, ("probs", "logits")
-        )
+        new = _expand_params(self, ContinuousBernoulli, batch_shape, _instance, ("probs", "logits"))
         new._lims = self._lims
         return new
 

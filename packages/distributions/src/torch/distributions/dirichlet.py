@@ -52,7 +52,7 @@ class Dirichlet(ExponentialFamily):
         >>> from torch.distributions import Dirichlet
         >>> _ = torch.manual_seed(0)
         >>> Dirichlet(torch.tensor([0.5, 0.5])).sample()
-        tensor([0.0281, 0.9719])
+        tensor([0.0176, 0.9824])
     """
 
     arg_constraints = {"concentration": constraints.independent(constraints.positive, 1)}

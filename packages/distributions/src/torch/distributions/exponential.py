@@ -25,7 +25,7 @@ class Exponential(ExponentialFamily):
         >>> from torch.distributions import Exponential
         >>> _ = torch.manual_seed(0)
         >>> Exponential(torch.tensor([1.0])).sample()
-        tensor([0.7007])
+        tensor([3.5083])
     """
 
     arg_constraints = {"rate": constraints.positive}

@@ -29,7 +29,7 @@ class FisherSnedecor(Distribution):
         >>> from torch.distributions import FisherSnedecor
         >>> _ = torch.manual_seed(0)
         >>> FisherSnedecor(torch.tensor([1.0]), torch.tensor([2.0])).sample()
-        tensor([0.2453])
+        tensor([0.0133])
     """
 
     arg_constraints = {"df1": constraints.positive, "df2": constraints.positive}
@@ -69,9 +69,7 @@ class FisherSnedecor(Distribution):
     def variance(self):
         df2 = self.df2.clone(memory_format=torch.contiguous_format)
         df2[df2 <= 4] = math.nan
-        return (
-            2 * df2.pow(2) * (self.df1 + df2 - 2) / (self.df1 * (df2 - 2).pow(2) * (df2 - 4))
-        )
+        return 2 * df2.pow(2) * (self.df1 + df2 - 2) / (self.df1 * (df2 - 2).pow(2) * (df2 - 4))
 
     def rsample(self, sample_shape=torch.Size(())):
         shape = self._extended_shape(sample_shape)

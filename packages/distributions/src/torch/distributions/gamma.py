@@ -28,7 +28,7 @@ class Gamma(ExponentialFamily):
         >>> from torch.distributions import Gamma
         >>> _ = torch.manual_seed(0)
         >>> Gamma(torch.tensor([1.0]), torch.tensor([1.0])).sample()
-        tensor([0.4017])
+        tensor([2.8824])
     """
 
     arg_constraints = {"concentration": constraints.positive, "rate": constraints.positive}

@@ -11,11 +11,9 @@ from . import constraints
 from .transformed_distribution import TransformedDistribution
 from .transforms import AffineTransform, ExpTransform
 from .uniform import Uniform
-from .utils import broadcast_all
+from .utils import broadcast_all, euler_constant
 
 __all__ = ["Gumbel"]
-
-_EULER_GAMMA = 0.57721566490153286060
 
 
 class Gumbel(TransformedDistribution):
@@ -33,7 +31,7 @@ class Gumbel(TransformedDistribution):
         >>> from torch.distributions import Gumbel
         >>> _ = torch.manual_seed(0)
         >>> Gumbel(torch.tensor([0.0]), torch.tensor([1.0])).sample()
-        tensor([0.3546])
+        tensor([0.3557])
     """
 
     arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
@@ -73,7 +71,7 @@ class Gumbel(TransformedDistribution):
 
     @property
     def mean(self):
-        return self.loc + self.scale * _EULER_GAMMA
+        return self.loc + self.scale * euler_constant
 
     @property
     def mode(self):
@@ -88,4 +86,4 @@ class Gumbel(TransformedDistribution):
         return self.stddev.pow(2)
 
     def entropy(self):
-        return self.scale.log() + (1 + _EULER_GAMMA)
+        return self.scale.log() + (1 + euler_constant)

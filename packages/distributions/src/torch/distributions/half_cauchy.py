@@ -27,7 +27,7 @@ class HalfCauchy(TransformedDistribution):
         >>> from torch.distributions import HalfCauchy
         >>> _ = torch.manual_seed(0)
         >>> HalfCauchy(torch.tensor([1.0])).sample()
-        tensor([0.0249])
+        tensor([10.5977])
     """
 
     arg_constraints = {"scale": constraints.positive}

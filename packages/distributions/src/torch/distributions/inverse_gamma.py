@@ -28,7 +28,7 @@ class InverseGamma(TransformedDistribution):
         >>> from torch.distributions import InverseGamma
         >>> _ = torch.manual_seed(0)
         >>> InverseGamma(torch.tensor([2.0]), torch.tensor([3.0])).sample()
-        tensor([3.2431])
+        tensor([0.6590])
     """
 
     arg_constraints = {"concentration": constraints.positive, "rate": constraints.positive}

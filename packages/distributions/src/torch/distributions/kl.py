@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 import warnings
 from functools import total_ordering
+from math import inf  # noqa: F401 (PyTorch's kl module has it)
 
 import torch
 
@@ -33,7 +34,7 @@ from .exp_family import ExponentialFamily
 from .exponential import Exponential
 from .gamma import Gamma
 from .geometric import Geometric
-from .gumbel import _EULER_GAMMA, Gumbel
+from .gumbel import Gumbel
 from .half_normal import HalfNormal
 from .independent import Independent
 from .laplace import Laplace
@@ -49,7 +50,7 @@ from .pareto import Pareto
 from .poisson import Poisson
 from .transformed_distribution import TransformedDistribution
 from .uniform import Uniform
-from .utils import _softplus, _sum_rightmost
+from .utils import _softplus, _sum_rightmost, euler_constant
 
 __all__ = ["register_kl", "kl_divergence"]
 
@@ -199,9 +200,7 @@ def _kl_binomial_binomial(p, q):
         raise NotImplementedError(
             "KL between Binomials where q.total_count > p.total_count is not implemented"
         )
-    kl = p.total_count * (
-        p.probs * (p.logits - q.logits) + (-p.probs).log1p() - (-q.probs).log1p()
-    )
+    kl = p.total_count * (p.probs * (p.logits - q.logits) + (-p.probs).log1p() - (-q.probs).log1p())
     infinite = p.total_count > q.total_count
     kl[infinite] = _infinite_like(kl[infinite])
     return kl
@@ -273,9 +272,9 @@ def _kl_gumbel_gumbel(p, q):
     ct2 = q.loc / q.scale
     ct3 = p.loc / q.scale
     t1 = -ct1.log() - ct2 + ct3
-    t2 = ct1 * _EULER_GAMMA
+    t2 = ct1 * euler_constant
     t3 = torch.exp(ct2 + (1 + ct1).lgamma() - ct3)
-    return t1 + t2 + t3 - (1 + _EULER_GAMMA)
+    return t1 + t2 + t3 - (1 + euler_constant)
 
 
 @register_kl(Geometric, Geometric)
@@ -368,7 +367,9 @@ def _kl_lowrankmultivariatenormal_multivariatenormal(p, q):
     q_scale_tril = q._unbroadcasted_scale_tril.expand(batch + (n, n))
     p_cov_factor = p._unbroadcasted_cov_factor.expand(batch + (n, p.cov_factor.size(-1)))
     p_cov_diag = torch.diag_embed(p._unbroadcasted_cov_diag.sqrt()).expand(batch + (n, n))
-    term21 = _batch_trace_XXT(torch.linalg.solve_triangular(q_scale_tril, p_cov_factor, upper=False))
+    term21 = _batch_trace_XXT(
+        torch.linalg.solve_triangular(q_scale_tril, p_cov_factor, upper=False)
+    )
     term22 = _batch_trace_XXT(torch.linalg.solve_triangular(q_scale_tril, p_cov_diag, upper=False))
     return 0.5 * (term1 + term21 + term22 + term3 - p.event_shape[0])
 
@@ -549,8 +550,8 @@ def _kl_exponential_gamma(p, q):
         t1
         + ratio
         + q.concentration.lgamma()
-        + q.concentration * _EULER_GAMMA
-        - (1 + _EULER_GAMMA)
+        + q.concentration * euler_constant
+        - (1 + euler_constant)
     )
 
 
@@ -608,8 +609,8 @@ def _kl_gumbel_normal(p, q):
     param_ratio = p.scale / q.scale
     t1 = (param_ratio / math.sqrt(2 * math.pi)).log()
     t2 = (math.pi * param_ratio * 0.5).pow(2) / 3
-    t3 = ((p.loc + p.scale * _EULER_GAMMA - q.loc) / q.scale).pow(2) * 0.5
-    return -t1 + t2 + t3 - (_EULER_GAMMA + 1)
+    t3 = ((p.loc + p.scale * euler_constant - q.loc) / q.scale).pow(2) * 0.5
+    return -t1 + t2 + t3 - (euler_constant + 1)
 
 
 @register_kl(Laplace, Normal)

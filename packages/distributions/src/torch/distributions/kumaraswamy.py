@@ -7,11 +7,10 @@ import math
 import torch
 
 from . import constraints
-from .gumbel import _EULER_GAMMA
 from .transformed_distribution import TransformedDistribution
 from .transforms import AffineTransform, PowerTransform
 from .uniform import Uniform
-from .utils import broadcast_all
+from .utils import broadcast_all, euler_constant
 
 __all__ = ["Kumaraswamy"]
 
@@ -86,7 +85,5 @@ class Kumaraswamy(TransformedDistribution):
     def entropy(self):
         t1 = 1 - self.concentration1.reciprocal()
         t0 = 1 - self.concentration0.reciprocal()
-        harmonic = torch.digamma(self.concentration0 + 1) + _EULER_GAMMA
-        return (
-            t0 + t1 * harmonic - torch.log(self.concentration1) - torch.log(self.concentration0)
-        )
+        harmonic = torch.digamma(self.concentration0 + 1) + euler_constant
+        return t0 + t1 * harmonic - torch.log(self.concentration1) - torch.log(self.concentration0)

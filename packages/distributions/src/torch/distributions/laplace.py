@@ -25,7 +25,7 @@ class Laplace(Distribution):
         >>> from torch.distributions import Laplace
         >>> _ = torch.manual_seed(0)
         >>> Laplace(torch.tensor([0.0]), torch.tensor([1.0])).sample()
-        tensor([-0.0080])
+        tensor([-0.0075])
     """
 
     arg_constraints = {"loc": constraints.real, "scale": constraints.positive}

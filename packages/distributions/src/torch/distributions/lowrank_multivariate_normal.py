@@ -48,9 +48,10 @@ class LowRankMultivariateNormal(Distribution):
         >>> import torch
         >>> from torch.distributions import LowRankMultivariateNormal
         >>> _ = torch.manual_seed(0)
-        >>> m = LowRankMultivariateNormal(torch.zeros(2), torch.tensor([[1.0], [0.0]]), torch.ones(2))
+        >>> factor = torch.tensor([[1.0], [0.0]])
+        >>> m = LowRankMultivariateNormal(torch.zeros(2), factor, torch.ones(2))
         >>> m.sample()
-        tensor([-0.6436,  0.5684])
+        tensor([ 1.2476, -2.1788])
     """
 
     arg_constraints = {
@@ -134,7 +135,9 @@ class LowRankMultivariateNormal(Distribution):
     @lazy_property
     def covariance_matrix(self):
         factor = self._unbroadcasted_cov_factor
-        covariance = torch.matmul(factor, factor.mT) + torch.diag_embed(self._unbroadcasted_cov_diag)
+        covariance = torch.matmul(factor, factor.mT) + torch.diag_embed(
+            self._unbroadcasted_cov_diag
+        )
         return covariance.expand(self._matrix_shape())
 
     @lazy_property

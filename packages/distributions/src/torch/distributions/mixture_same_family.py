@@ -150,6 +150,5 @@ class MixtureSameFamily(Distribution):
 
     def __repr__(self):
         return (
-            f"MixtureSameFamily(\n  {self.mixture_distribution},\n  "
-            f"{self.component_distribution})"
+            f"MixtureSameFamily(\n  {self.mixture_distribution},\n  {self.component_distribution})"
         )

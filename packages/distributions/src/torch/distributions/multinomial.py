@@ -33,7 +33,7 @@ class Multinomial(Distribution):
         >>> from torch.distributions import Multinomial
         >>> _ = torch.manual_seed(0)
         >>> Multinomial(10, torch.tensor([1.0, 1.0, 1.0, 1.0])).sample()
-        tensor([3., 3., 2., 2.])
+        tensor([1., 3., 3., 3.])
     """
 
     arg_constraints = {"probs": constraints.simplex, "logits": constraints.real_vector}

@@ -24,7 +24,9 @@ def _batch_mahalanobis(bL, bx):
     batch = torch.broadcast_shapes(bL.shape[:-2], bx.shape[:-1])
     n = bx.size(-1)
     lower = bL.expand(batch + (n, n))
-    solved = torch.linalg.solve_triangular(lower, bx.expand(batch + (n,)).unsqueeze(-1), upper=False)
+    solved = torch.linalg.solve_triangular(
+        lower, bx.expand(batch + (n,)).unsqueeze(-1), upper=False
+    )
     return solved.squeeze(-1).pow(2).sum(-1)
 
 

@@ -28,7 +28,7 @@ class NegativeBinomial(Distribution):
         >>> from torch.distributions import NegativeBinomial
         >>> _ = torch.manual_seed(0)
         >>> NegativeBinomial(5.0, torch.tensor([0.5])).sample()
-        tensor([3.])
+        tensor([9.])
     """
 
     arg_constraints = {

@@ -26,7 +26,7 @@ class OneHotCategorical(Distribution):
         >>> from torch.distributions import OneHotCategorical
         >>> _ = torch.manual_seed(0)
         >>> OneHotCategorical(torch.tensor([0.25, 0.25, 0.25, 0.25])).sample()
-        tensor([0., 1., 0., 0.])
+        tensor([0., 0., 1., 0.])
     """
 
     arg_constraints = {"probs": constraints.simplex, "logits": constraints.real_vector}

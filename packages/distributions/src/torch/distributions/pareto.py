@@ -26,7 +26,7 @@ class Pareto(TransformedDistribution):
         >>> from torch.distributions import Pareto
         >>> _ = torch.manual_seed(0)
         >>> Pareto(torch.tensor([1.0]), torch.tensor([1.0])).sample()
-        tensor([2.0148])
+        tensor([33.3923])
     """
 
     arg_constraints = {"alpha": constraints.positive, "scale": constraints.positive}

@@ -25,7 +25,7 @@ class Poisson(ExponentialFamily):
         >>> from torch.distributions import Poisson
         >>> _ = torch.manual_seed(0)
         >>> Poisson(torch.tensor([4.0])).sample()
-        tensor([3.])
+        tensor([7.])
     """
 
     arg_constraints = {"rate": constraints.nonnegative}

@@ -31,7 +31,7 @@ class StudentT(Distribution):
         >>> from torch.distributions import StudentT
         >>> _ = torch.manual_seed(0)
         >>> StudentT(torch.tensor([2.0])).sample()
-        tensor([1.4552])
+        tensor([2.2854])
     """
 
     arg_constraints = {

@@ -31,6 +31,7 @@ from numbers import Number
 import torch
 
 from . import constraints
+from .distribution import Distribution  # noqa: F401 (the type CumulativeDistributionTransform takes)
 from .utils import (
     _logsigmoid,
     _pad_last,
@@ -365,9 +366,7 @@ class IndependentTransform(Transform):
 
     @constraints.dependent_property(is_discrete=False)
     def codomain(self):
-        return constraints.independent(
-            self.base_transform.codomain, self.reinterpreted_batch_ndims
-        )
+        return constraints.independent(self.base_transform.codomain, self.reinterpreted_batch_ndims)
 
     @property
     def bijective(self) -> bool:
@@ -392,9 +391,7 @@ class IndependentTransform(Transform):
         return _sum_rightmost(result, self.reinterpreted_batch_ndims)
 
     def __repr__(self):
-        return (
-            f"{type(self).__name__}({self.base_transform!r}, {self.reinterpreted_batch_ndims})"
-        )
+        return f"{type(self).__name__}({self.base_transform!r}, {self.reinterpreted_batch_ndims})"
 
     def forward_shape(self, shape):
         return self.base_transform.forward_shape(shape)

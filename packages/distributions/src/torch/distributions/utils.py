@@ -20,6 +20,10 @@ __all__ = [
 ]
 
 
+#: the Euler-Mascheroni constant (Gumbel's mean, Weibull's entropy, ...)
+euler_constant = 0.57721566490153286060
+
+
 def _is_tensor_like(value) -> bool:
     return isinstance(value, torch.Tensor) or hasattr(type(value), "__torch_function__")
 

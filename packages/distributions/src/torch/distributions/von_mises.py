@@ -76,7 +76,7 @@ class VonMises(Distribution):
         >>> from torch.distributions import VonMises
         >>> _ = torch.manual_seed(0)
         >>> VonMises(torch.tensor([1.0]), torch.tensor([1.0])).sample()
-        tensor([1.0309])
+        tensor([1.2782])
     """
 
     arg_constraints = {"loc": constraints.real, "concentration": constraints.positive}
@@ -92,9 +92,7 @@ class VonMises(Distribution):
             self._validate_sample(value)
         log_prob = self.concentration * torch.cos(value - self.loc)
         return (
-            log_prob
-            - math.log(2 * math.pi)
-            - _log_modified_bessel_fn(self.concentration, order=0)
+            log_prob - math.log(2 * math.pi) - _log_modified_bessel_fn(self.concentration, order=0)
         )
 
     @lazy_property

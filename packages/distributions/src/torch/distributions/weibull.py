@@ -6,10 +6,9 @@ import torch
 
 from . import constraints
 from .exponential import Exponential
-from .gumbel import _EULER_GAMMA
 from .transformed_distribution import TransformedDistribution
 from .transforms import AffineTransform, PowerTransform
-from .utils import broadcast_all
+from .utils import broadcast_all, euler_constant
 
 __all__ = ["Weibull"]
 
@@ -29,7 +28,7 @@ class Weibull(TransformedDistribution):
         >>> from torch.distributions import Weibull
         >>> _ = torch.manual_seed(0)
         >>> Weibull(torch.tensor([1.0]), torch.tensor([1.0])).sample()
-        tensor([0.7007])
+        tensor([3.5083])
     """
 
     arg_constraints = {"scale": constraints.positive, "concentration": constraints.positive}
@@ -75,4 +74,4 @@ class Weibull(TransformedDistribution):
 
     def entropy(self):
         inv = self.concentration_reciprocal
-        return _EULER_GAMMA * (1 - inv) + torch.log(self.scale * inv) + 1
+        return euler_constant * (1 - inv) + torch.log(self.scale * inv) + 1
