@@ -30,9 +30,7 @@ def main() -> None:
         tests = ROOT / "packages" / package / "tests"
         sys.path.insert(0, str(tests))
         cases = importlib.import_module(module_name)
-        data = {
-            name: {"code": code, **cases.outcome(code)} for name, code in cases.CASES.items()
-        }
+        data = {name: {"code": code, **cases.outcome(code)} for name, code in cases.CASES.items()}
         path = tests / "golden" / f"{golden}.json"
         path.write_text(json.dumps(data, indent=1) + "\n")
         print("wrote", path.relative_to(ROOT), len(data), "cases")

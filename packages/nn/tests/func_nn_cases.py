@@ -78,7 +78,11 @@ def outcome(code: str) -> dict:
 
 def _describe(value, torch):
     if isinstance(value, torch.Tensor):
-        return {"tensor": value.detach().tolist(), "dtype": str(value.dtype), "shape": list(value.shape)}
+        return {
+            "tensor": value.detach().tolist(),
+            "dtype": str(value.dtype),
+            "shape": list(value.shape),
+        }
     if isinstance(value, torch.Size):
         return list(value)
     if isinstance(value, (tuple, list)):

@@ -157,8 +157,9 @@ def _shift(dim, rank: int):
     return _wrap(dim, rank) + 1
 
 
-def _along_dim(position: int, key: str = "dim", full: str = "tuple", extra_rank: int = 0,
-               default=None):
+def _along_dim(
+    position: int, key: str = "dim", full: str = "tuple", extra_rank: int = 0, default=None
+):
     """A rule for an op whose ``dim`` argument (at ``position`` or keyword ``key``) names a
     logical dim. Without one, the op uses ``default`` if given, else reduces every dim
     (``full``: pass the tuple of all of them, or ``"flatten"`` the example first)."""
@@ -201,8 +202,7 @@ def _keep_all_dims(out, rank):
 
 
 _register(
-    "sum mean nansum nanmean amax amin all any std var std_mean var_mean count_nonzero "
-    "logsumexp",
+    "sum mean nansum nanmean amax amin all any std var std_mean var_mean count_nonzero logsumexp",
     _along_dim(1),
 )
 _register("prod argmax argmin median nanmedian mode", _along_dim(1, full="flatten"))

@@ -110,9 +110,7 @@ def vjp(func, *primals, has_aux: bool = False):
         create = keep_graph or _reverse._depth[0] > 0 if create_graph is None else create_graph
         return _pull_back(lowering, lowered_out, diff_leaves, ct_leaves, rebuild, create)
 
-    primal_out = out_rebuild(
-        [_finish(lowering, p, t, keep_graph) for p, t in lowered_out]
-    )
+    primal_out = out_rebuild([_finish(lowering, p, t, keep_graph) for p, t in lowered_out])
     if has_aux:
         return primal_out, vjp_fn, aux
     return primal_out, vjp_fn
@@ -131,8 +129,7 @@ def _pull_back(lowering, lowered_out, diff_leaves, ct_leaves, rebuild, create):
     extras = [lv for lv in active_levels() if lv not in lowering.levels]
     if any(lv.kind == "dual" for lv in extras):
         raise NotImplementedError(
-            "torch.func: calling a vjp function inside a jvp entered after the vjp is not "
-            "supported"
+            "torch.func: calling a vjp function inside a jvp entered after the vjp is not supported"
         )
     full = Lowering(sorted(lowering.levels + extras, key=lambda lv: lv.number))
     ct_lowered = [full.lower(ct) for ct in ct_leaves]
@@ -187,14 +184,20 @@ def _grads(ys, tangents, leaves, cts, create):
         return [(g, None) for g in primal]
     pairs = [(t, up) for t, (up, _) in zip(tangents, cts) if t is not None]
     tangent = gradients(
-        [t for t, _ in pairs], leaves, [up for _, up in pairs],
-        create_graph=create, retain_graph=True,
+        [t for t, _ in pairs],
+        leaves,
+        [up for _, up in pairs],
+        create_graph=create,
+        retain_graph=True,
     )
     extra = [(y, ut) for y, (_, ut) in zip(ys, cts) if ut is not None]
     if extra:
         more = gradients(
-            [y for y, _ in extra], leaves, [ut for _, ut in extra],
-            create_graph=create, retain_graph=True,
+            [y for y, _ in extra],
+            leaves,
+            [ut for _, ut in extra],
+            create_graph=create,
+            retain_graph=True,
         )
         tangent = [a + b for a, b in zip(tangent, more)]
     return list(zip(primal, tangent))
@@ -209,9 +212,7 @@ def _check_argnums(argnums, count: int):
         raise RuntimeError("argnums must be non-empty")
     for n in numbers:
         if not isinstance(n, int):
-            raise RuntimeError(
-                f"argnums must be int or Tuple[int, ...], got: {type(n)}"
-            )
+            raise RuntimeError(f"argnums must be int or Tuple[int, ...], got: {type(n)}")
         if not -count <= n < count:
             raise RuntimeError(f"Got argnum={n}, but only {count} positional inputs")
     normalized = tuple(n % count for n in numbers)
@@ -442,9 +443,7 @@ def _basis(leaves, dtype=None):
     like = leaves[0]
     eye = torch.eye(total, dtype=dtype or like.dtype, device=like.device)
     pieces = torch.split(eye, sizes, dim=1) if len(leaves) > 1 else (eye,)
-    return [
-        piece.reshape(total, *leaf.shape) for piece, leaf in zip(pieces, leaves)
-    ], sizes
+    return [piece.reshape(total, *leaf.shape) for piece, leaf in zip(pieces, leaves)], sizes
 
 
 def jacrev(func, argnums=0, *, has_aux: bool = False, chunk_size=None, _preallocate_and_copy=False):
@@ -482,8 +481,7 @@ def jacrev(func, argnums=0, *, has_aux: bool = False, chunk_size=None, _prealloc
         for index, (out, size) in enumerate(zip(out_leaves, sizes)):
             start = sum(sizes[:index])
             jac = [
-                r.narrow(0, start, size).reshape(*out.shape, *r.shape[1:])
-                for r in in_leaves_rows
+                r.narrow(0, start, size).reshape(*out.shape, *r.shape[1:]) for r in in_leaves_rows
             ]
             jac = in_rebuild(jac)
             per_output.append(jac[0] if isinstance(argnums, int) else jac)
@@ -522,7 +520,7 @@ def jacfwd(func, argnums=0, has_aux: bool = False, *, randomness: str = "error")
             return (result[1], result[2]) if has_aux else result[1]
 
         pushed = vmap(push, randomness=randomness)(*basis)
-        columns, aux = (pushed if has_aux else (pushed, None))
+        columns, aux = pushed if has_aux else (pushed, None)
         out_leaves, out_rebuild = _flatten(columns)
         per_output = []
         for col in out_leaves:

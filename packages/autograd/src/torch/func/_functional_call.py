@@ -188,8 +188,7 @@ def stack_module_state(models) -> tuple[dict, dict]:
         for name, tensors in stacked(lambda m: m.named_parameters()).items()
     }
     buffers = {
-        name: torch.stack(tensors)
-        for name, tensors in stacked(lambda m: m.named_buffers()).items()
+        name: torch.stack(tensors) for name, tensors in stacked(lambda m: m.named_buffers()).items()
     }
     return params, buffers
 

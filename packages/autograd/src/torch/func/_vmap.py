@@ -20,6 +20,8 @@ __all__ = ["vmap", "BatchedTensor", "VmapLevel"]
 
 _Tensor = torch.Tensor
 _RANDOMNESS = ("error", "different", "same")
+#: the ops whose loop fallback has warned (once per op and process)
+_FALLBACK_WARNED: set[str] = set()
 
 
 class BatchedTensor(TransformTensor):
@@ -82,7 +84,6 @@ class VmapLevel(Level):
         super().__init__()
         self.batch_size = batch_size
         self.randomness = randomness
-        self.fallback_warned: set[str] = set()
 
     # -- wrapping
     def unwrap(self, x):
@@ -125,8 +126,8 @@ class VmapLevel(Level):
     # -- the loop fallback
     def fallback(self, name, original, args, kwargs):
         """Run ``name`` once per batch element and stack the results."""
-        if name not in self.fallback_warned:
-            self.fallback_warned.add(name)
+        if name not in _FALLBACK_WARNED:
+            _FALLBACK_WARNED.add(name)
             warnings.warn(
                 f"vmap: there is no batching rule for '{name}'; it runs once per batch "
                 "element (slower than a batched op)",
@@ -183,7 +184,9 @@ def _flatten(tree):
         parts = [_flatten(item) for item in tree]
         leaves = [leaf for p in parts for leaf in p[0]]
 
-        def rebuild(values, parts=parts, kind=type(tree)):
+        kind = type(tree)
+
+        def rebuild(values, parts=parts, kind=kind):
             out, start = [], 0
             for leaves_of, rebuild_of in parts:
                 out.append(rebuild_of(values[start : start + len(leaves_of)]))
@@ -220,12 +223,14 @@ def _broadcast_dims(dims, tree, what: str, prefix: str):
                 f"{prefix}: {what} is not compatible with the structure of `inputs`. "
                 f"{what} has {len(dims)} entries but inputs has {len(tree)}."
             )
-        return [d for sub_dims, sub in zip(dims, tree) for d in _broadcast_dims(sub_dims, sub, what, prefix)]
+        return [
+            d
+            for sub_dims, sub in zip(dims, tree)
+            for d in _broadcast_dims(sub_dims, sub, what, prefix)
+        ]
     if isinstance(dims, dict) and isinstance(tree, dict):
         return [d for k in tree for d in _broadcast_dims(dims[k], tree[k], what, prefix)]
-    raise ValueError(
-        f"{prefix}: {what} is not compatible with the structure of `inputs`."
-    )
+    raise ValueError(f"{prefix}: {what} is not compatible with the structure of `inputs`.")
 
 
 def _check_in_dims(in_dims, args, prefix: str) -> list:
@@ -236,8 +241,9 @@ def _check_in_dims(in_dims, args, prefix: str) -> list:
         )
     if len(args) == 0:
         raise ValueError(
-            f"{prefix.split(',')[0]})(<inputs>): got no inputs. Maybe you forgot to add inputs, or you are trying to "
-            "vmap over a function with no inputs. The latter is unsupported."
+            f"{prefix.split(',')[0]})(<inputs>): got no inputs. Maybe you forgot to add "
+            "inputs, or you are trying to vmap over a function with no inputs. The latter is "
+            "unsupported."
         )
     if isinstance(in_dims, tuple) and len(in_dims) != len(args):
         raise ValueError(
@@ -253,9 +259,7 @@ def _batch_size(leaves, dims, prefix: str) -> int:
         if dim is None:
             continue
         if not isinstance(dim, int):
-            raise ValueError(
-                f"{prefix}: in_dims must be int or None for every input, got {dim!r}"
-            )
+            raise ValueError(f"{prefix}: in_dims must be int or None for every input, got {dim!r}")
         if not isinstance(leaf, _Tensor):
             raise ValueError(
                 f"{prefix}: Got in_dim={dim} for an input but the input is of type "
@@ -367,9 +371,7 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
             f"Got {randomness}"
         )
     if chunk_size is not None and (not isinstance(chunk_size, int) or chunk_size <= 0):
-        raise ValueError(
-            f"vmap: chunk_size should be None or greater than 0. (got {chunk_size})"
-        )
+        raise ValueError(f"vmap: chunk_size should be None or greater than 0. (got {chunk_size})")
 
     @functools.wraps(func)
     def vmapped(*args, **kwargs):
@@ -389,14 +391,18 @@ def _chunked(func, args, kwargs, in_dims, out_dims, randomness, chunk_size):
     odims = None
     for start in range(0, size, chunk_size):
         out, odims = _run(
-            func, args, kwargs, in_dims, out_dims, randomness, (start, min(size, start + chunk_size))
+            func,
+            args,
+            kwargs,
+            in_dims,
+            out_dims,
+            randomness,
+            (start, min(size, start + chunk_size)),
         )
         pieces.append(out)
     if len(pieces) == 1:
         return pieces[0]
     columns = list(zip(*[_flatten(p)[0] for p in pieces]))
     rebuild = _flatten(pieces[0])[1]
-    joined = [
-        col[0] if d is None else torch.cat(col, dim=d) for col, d in zip(columns, odims)
-    ]
+    joined = [col[0] if d is None else torch.cat(col, dim=d) for col, d in zip(columns, odims)]
     return rebuild(joined)

@@ -1,8 +1,9 @@
 """While a transform level is active, the ``torch.*`` functions (and those of
-``torch.linalg``, ``torch.special``, ``torch.fft``) and the op registry's functions (which
-``torch.nn.functional`` calls) are replaced by interposers that send calls with wrapper
-arguments to :func:`~.levels.dispatch`. The plain functions are put back when the last
-level exits, so code outside transforms pays nothing.
+``torch.linalg``, ``torch.special``, ``torch.fft``), the methods of plain tensors and
+the op registry's functions (which ``torch.nn.functional`` calls) are replaced by
+interposers that send calls with wrapper arguments to :func:`~.levels.dispatch`. The
+plain functions are put back when the last level exits, so code outside transforms pays
+nothing.
 
 Only public names are replaced (``setattr`` on the public modules and on each
 ``OpDef.function``), as core's own device dispatcher does for its bindings.
@@ -16,7 +17,7 @@ import types
 import torch
 from torch._interface import ops
 
-from .levels import dispatch, has_wrapper
+from .levels import _OWN, dispatch, has_wrapper
 
 __all__ = ["install", "uninstall"]
 
@@ -73,6 +74,11 @@ def _build() -> None:
     for sub in ("linalg", "special", "fft"):  # core's own submodules
         module = importlib.import_module(f"torch.{sub}")
         _table.extend(_namespace_entries(module))
+    # methods of plain tensors meet wrappers as their other arguments (``t.add_(w)``)
+    for name, value in list(vars(torch.Tensor).items()):
+        if name in _OWN or name.startswith("__r") or not isinstance(value, types.FunctionType):
+            continue
+        _table.append((torch.Tensor, name, value, _interposer(name, value)))
     for op in ops.everything():
         function = getattr(op, "function", None)
         if isinstance(function, (types.FunctionType, types.BuiltinFunctionType)):

@@ -134,7 +134,7 @@ _register("cat concat concatenate stack hstack vstack", join)
 
 def setitem(level, name, original, args, kwargs, pargs, pkwargs):
     self, index, value = args
-    primal, tangent = level.primal(self), level.tangent(self)
+    tangent = level.tangent(self)
     v_tangent = level.tangent(value) if isinstance(value, _Tensor) else None
     if tangent is None and v_tangent is not None:
         raise _unsupported("index_put_ into a tensor without a tangent")
@@ -228,11 +228,15 @@ _register("relu relu_", _elementwise(_positive))
 _register("clamp clip", _elementwise(_between))
 _register(
     "clamp_min",
-    _elementwise(lambda x, out, a, k: (x >= k.get("min", a[1] if len(a) > 1 else None)).to(x.dtype)),
+    _elementwise(
+        lambda x, out, a, k: (x >= k.get("min", a[1] if len(a) > 1 else None)).to(x.dtype)
+    ),
 )
 _register(
     "clamp_max",
-    _elementwise(lambda x, out, a, k: (x <= k.get("max", a[1] if len(a) > 1 else None)).to(x.dtype)),
+    _elementwise(
+        lambda x, out, a, k: (x <= k.get("max", a[1] if len(a) > 1 else None)).to(x.dtype)
+    ),
 )
 _register("relu6 hardtanh", _elementwise(lambda x, out, a, k: (out != x).logical_not().to(x.dtype)))
 _register(
@@ -245,12 +249,16 @@ _register(
 )
 _register("logit", _elementwise(lambda x, out, a, k: 1 / (x * (1 - x))))
 _register("nan_to_num", _elementwise(lambda x, out, a, k: torch.isfinite(x).to(x.dtype)))
-_register("sinc", _elementwise(
-    lambda x, out, a, k: torch.where(
-        x == 0, 0.0, (torch.cos(math.pi * x) * math.pi * x - torch.sin(math.pi * x))
-        / (math.pi * x * x)
-    )
-))
+_register(
+    "sinc",
+    _elementwise(
+        lambda x, out, a, k: torch.where(
+            x == 0,
+            0.0,
+            (torch.cos(math.pi * x) * math.pi * x - torch.sin(math.pi * x)) / (math.pi * x * x),
+        )
+    ),
+)
 
 
 # ------------------------------------------------------------------- binary math
@@ -295,7 +303,9 @@ def mul(level, name, original, args, kwargs, pargs, pkwargs):
     a, b = _operands(name, args)
     pa, pb = level.primal(a), level.primal(b)
     ta, tb = _t(level, a), _t(level, b)
-    return level.wrap(out, _fit(_add(None if ta is None else ta * pb, None if tb is None else pa * tb), out))
+    return level.wrap(
+        out, _fit(_add(None if ta is None else ta * pb, None if tb is None else pa * tb), out)
+    )
 
 
 def div(level, name, original, args, kwargs, pargs, pkwargs):
@@ -480,9 +490,11 @@ def extreme_reduction(level, name, original, args, kwargs, pargs, pkwargs):
     kept = values if keepdim else values.reshape(_kept_shape(x, dims))
     hit = (x == kept).to(tangent.dtype)
     reduce_dims = tuple(d % max(x.dim(), 1) for d in dims) if x.dim() else ()
-    share = (hit * tangent).sum(reduce_dims, keepdim=keepdim) / hit.sum(
-        reduce_dims, keepdim=keepdim
-    ) if reduce_dims else tangent
+    share = (
+        (hit * tangent).sum(reduce_dims, keepdim=keepdim) / hit.sum(reduce_dims, keepdim=keepdim)
+        if reduce_dims
+        else tangent
+    )
     if isinstance(out, tuple):  # (values, indices)
         return type(out)(level.wrap(out[0], share), out[1])
     return level.wrap(out, share)
@@ -619,7 +631,9 @@ def generic(level, name, original, args, kwargs, pargs, pkwargs):
     if wrapped or not positions:
         raise _unsupported(name)
     outs = out if isinstance(out, (tuple, list)) else (out,)
-    floats = [o for o in outs if isinstance(o, _Tensor) and (o.is_floating_point() or o.is_complex())]
+    floats = [
+        o for o in outs if isinstance(o, _Tensor) and (o.is_floating_point() or o.is_complex())
+    ]
     if not floats:
         return out
     with torch.enable_grad():

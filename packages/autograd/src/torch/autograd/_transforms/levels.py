@@ -266,7 +266,11 @@ def _install_methods() -> None:
         if name in _OWN or isinstance(value, (property, staticmethod, classmethod, type)):
             continue
         if callable(value):
-            if name.startswith("__r") and hasattr(_Tensor, "__" + name[3:]) and name != "__rshift__":
+            if (
+                name.startswith("__r")
+                and hasattr(_Tensor, "__" + name[3:])
+                and name != "__rshift__"
+            ):
                 value = _reflected(name, value)
             setattr(TransformTensor, name, _method(name, value))
     for name in _OP_PROPERTIES:
@@ -298,9 +302,7 @@ def has_wrapper(args, kwargs) -> bool:
         for value in kwargs.values():
             if isinstance(value, TransformTensor):
                 return True
-            if type(value) in (list, tuple) and any(
-                isinstance(v, TransformTensor) for v in value
-            ):
+            if type(value) in (list, tuple) and any(isinstance(v, TransformTensor) for v in value):
                 return True
     return False
 
