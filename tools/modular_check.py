@@ -16,6 +16,7 @@ SIBLINGS = {
     "torch.multiprocessing": "torch-multiprocessing",
     "torch.utils.data": "torch-utils-data",
     "torch.legacy": "torch-legacy",
+    "torch.utils.serialization": "torch-legacy",
     "torch.jit": "torch-jit",
 }
 PRESENT = {

@@ -41,6 +41,7 @@ SIBLINGS: dict[str, str] = {
     "torch.multiprocessing": "torch-multiprocessing",
     "torch.utils.data": "torch-utils-data",
     "torch.legacy": "torch-legacy",
+    "torch.utils.serialization": "torch-legacy",
     "torch.func": "torch-autograd",
     "torch.profiler": "torch-autograd",
     "torch.utils.checkpoint": "torch-autograd",
