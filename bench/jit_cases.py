@@ -75,10 +75,10 @@ def jit_cases() -> dict:
                     optimized(example)
                 calls = 200 if batch == 1 else 50
                 results[f"jit {name} batch {batch}, eager"] = _median_us(
-                    lambda: model(example), calls
+                    lambda m=model, e=example: m(e), calls
                 )
                 results[f"jit {name} batch {batch}, frozen+optimized"] = _median_us(
-                    lambda: optimized(example), calls
+                    lambda m=optimized, e=example: m(e), calls
                 )
     return results
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-from . import _ir
+from . import _ir, _kernels
 from ._passes.constant_folding import fold_constants
 from ._passes.cse import eliminate_common_subexpressions
 from ._passes.dce import eliminate_dead_code
@@ -118,8 +118,8 @@ def optimize_for_inference(mod, other_methods: list[str] | None = None):
     Examples::
 
         >>> import torch
-        >>> traced = torch.jit.trace(torch.nn.Sequential(torch.nn.Linear(3, 3), torch.nn.Tanh()).eval(),
-        ...                          torch.ones(2, 3))
+        >>> model = torch.nn.Sequential(torch.nn.Linear(3, 3), torch.nn.Tanh()).eval()
+        >>> traced = torch.jit.trace(model, torch.ones(2, 3))
         >>> fast = torch.jit.optimize_for_inference(traced)
         >>> fast(torch.ones(2, 3)).shape
         torch.Size([2, 3])
@@ -130,8 +130,11 @@ def optimize_for_inference(mod, other_methods: list[str] | None = None):
         mod = freeze(mod.eval(), preserved_attrs=other_methods)
     from ._passes.fusion import fuse_elementwise
     from ._passes.lowering import lower_for_inference
+    from ._passes.pooling import fuse_max_pooling
 
     for compiled in mod._methods.values():
+        if _kernels.compiler_available():
+            fuse_max_pooling(compiled.graph)
         lower_for_inference(compiled.graph)
         fuse_elementwise(compiled.graph)
         eliminate_dead_code(compiled.graph)

@@ -37,10 +37,7 @@ __all__ = ["FusedKernel", "compile_cpp", "cache_dir", "compiler_available"]
 
 _FLAGS = ["-O3", "-march=native", "-fno-math-errno", "-shared", "-fPIC"]
 _LIBS = ["-lm"]  # libm's linker script brings libmvec (the vector math variants)
-_SCALARS = {
-    "torch.float32": ("float", ctypes.c_float),
-    "torch.float64": ("double", ctypes.c_double),
-}
+_SCALARS = {"torch.float32": "float", "torch.float64": "double"}
 _loaded: dict[str, ctypes.CDLL] = {}
 #: calls of a fusion group that run its ops before its kernel is compiled
 WARMUP_CALLS = 2
@@ -161,9 +158,6 @@ class FusedKernel:
         out = subgraph.outputs[0].type
         self.dtype = out.dtype
         self.sizes = tuple(out.sizes)
-        self.numel = 1
-        for size in self.sizes:
-            self.numel *= size
         self.__qualname__ = f"fused_{len(subgraph.nodes)}_ops"
         self._fallback = None
         self._native = None
@@ -173,7 +167,7 @@ class FusedKernel:
         self._calls = 0
 
     def source(self) -> str:
-        return _cpp_source(self.subgraph, _SCALARS[str(self.dtype)][0])
+        return _cpp_source(self.subgraph, _SCALARS[str(self.dtype)])
 
     def _load(self):
         try:
@@ -197,16 +191,19 @@ class FusedKernel:
         if self._native_failed:
             return False
         grad = torch.is_grad_enabled()
+        shape = None
         for tensor in inputs:
             if (
-                type(tensor) is not torch.Tensor
-                and not isinstance(tensor, torch.Tensor)
+                not isinstance(tensor, torch.Tensor)
                 or tensor.dtype != self.dtype
-                or tuple(tensor.shape) != self.sizes
                 or not tensor.is_contiguous()
                 or tensor.device.type != "cpu"
                 or (grad and tensor.requires_grad)
             ):
+                return False
+            if shape is None:
+                shape = tensor.shape
+            elif tensor.shape != shape:
                 return False
         return True
 
@@ -219,9 +216,100 @@ class FusedKernel:
         function = self._native or self._load()
         if function is None:
             return self.fallback(*inputs)
-        out = torch.empty(self.sizes, dtype=self.dtype)
-        function(*[t.data_ptr() for t in inputs], out.data_ptr(), self.numel)
+        out = torch.empty(inputs[0].shape, dtype=self.dtype)
+        function(*[t.data_ptr() for t in inputs], out.data_ptr(), out.numel())
         return out
 
     def __repr__(self) -> str:
         return f"<fused kernel of {len(self.subgraph.nodes)} ops over {self.sizes}>"
+
+
+_POOL_SOURCE = """#include <cstdint>
+typedef {scalar} T;
+extern "C" void kernel(const T* __restrict in, T* __restrict out, int64_t planes) {{
+    const int64_t H = {H}, W = {W}, OH = {OH}, OW = {OW};
+    for (int64_t p = 0; p < planes; ++p) {{
+        const T* src = in + p * H * W;
+        T* dst = out + p * OH * OW;
+        for (int64_t oh = 0; oh < OH; ++oh) {{
+            for (int64_t ow = 0; ow < OW; ++ow) {{
+                const T* window = src + oh * {SH} * W + ow * {SW};
+                T best = window[0];
+                for (int64_t kh = 0; kh < {KH}; ++kh) {{
+                    for (int64_t kw = 0; kw < {KW}; ++kw) {{
+                        const T v = window[kh * W + kw];
+                        best = (v > best || v != v) ? v : best;  // NaN wins, as in torch
+                    }}
+                }}
+{relu}                dst[oh * OW + ow] = best;
+            }}
+        }}
+    }}
+}}
+"""
+
+
+class PoolKernel(FusedKernel):
+    """The kernel of a max pooling group (``relu`` then ``max_pool2d``, or the pooling
+    alone) of fixed channel and spatial sizes, any batch size."""
+
+    def __init__(self, subgraph: _ir.Graph, kernel: tuple, stride: tuple) -> None:
+        super().__init__(subgraph)
+        source = subgraph.inputs[0].type
+        self.in_sizes = tuple(source.sizes[1:])
+        channels, height, width = self.in_sizes
+        self.kernel, self.stride = kernel, stride
+        self.out_hw = ((height - kernel[0]) // stride[0] + 1, (width - kernel[1]) // stride[1] + 1)
+        self.relu = any(n.kind in ("aten::relu", "aten::relu_") for n in subgraph.nodes)
+        self.__qualname__ = "fused_max_pool2d"
+
+    def source(self) -> str:
+        height, width = self.in_sizes[1:]
+        relu = "                best = (best > T(0) || best != best) ? best : T(0);\n"
+        return _POOL_SOURCE.format(
+            scalar=_SCALARS[str(self.dtype)],
+            H=height,
+            W=width,
+            OH=self.out_hw[0],
+            OW=self.out_hw[1],
+            KH=self.kernel[0],
+            KW=self.kernel[1],
+            SH=self.stride[0],
+            SW=self.stride[1],
+            relu=relu if self.relu else "",
+        )
+
+    def _load(self):
+        function = super()._load()
+        if function is not None:
+            function.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64]
+        return function
+
+    def _native_applies(self, inputs) -> bool:
+        if self._native_failed or len(inputs) != 1:
+            return False
+        x = inputs[0]
+        return (
+            isinstance(x, torch.Tensor)
+            and x.dtype == self.dtype
+            and x.dim() == 4
+            and tuple(x.shape[1:]) == self.in_sizes
+            and x.is_contiguous()
+            and x.device.type == "cpu"
+            and not (torch.is_grad_enabled() and x.requires_grad)
+        )
+
+    def __call__(self, *inputs):
+        if self._native is None and self._calls < WARMUP_CALLS:
+            self._calls += 1
+            return self.fallback(*inputs)
+        if not self._native_applies(inputs):
+            return self.fallback(*inputs)
+        function = self._native or self._load()
+        if function is None:
+            return self.fallback(*inputs)
+        x = inputs[0]
+        batch, channels = x.shape[0], self.in_sizes[0]
+        out = torch.empty((batch, channels, *self.out_hw), dtype=self.dtype)
+        function(x.data_ptr(), out.data_ptr(), batch * channels)
+        return out

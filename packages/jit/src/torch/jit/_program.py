@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import torch
 from torch import nn
 
 from . import _codegen, _ir
@@ -212,6 +211,10 @@ class ScriptModule(nn.Module):
     @property
     def code(self) -> str:
         return self._method("forward").code()
+
+    def graph_for(self, *args, **kwargs) -> _ir.Graph:
+        """The graph ``forward`` runs (with fusion groups where fusion applies)."""
+        return ScriptMethod(self, self._method("forward")).graph_for(*args, **kwargs)
 
     @property
     def code_with_constants(self) -> tuple[str, dict]:

@@ -9,8 +9,9 @@ or more ops by one ``prim::FusionGroup`` node. Its kernel is C++ generated from 
 the system C++ compiler into a shared library cached on disk (:mod:`torch.jit._kernels`)
 and called through ``ctypes``.
 
-The kernel runs only where it computes what the ops would: float32/float64 inputs of the
-traced shape, contiguous, no gradient needed (grad mode off or no input requiring grad).
+The kernel runs only where it computes what the ops would: float32/float64 inputs of one
+shape (the traced one or another: the loop does not depend on it), contiguous, no
+gradient needed (grad mode off or no input requiring grad).
 Otherwise the group runs its subgraph through the ordinary ops, so autograd and other
 shapes keep working.
 """
@@ -122,13 +123,15 @@ def fuse_elementwise(graph: Graph) -> int:
     for members in groups.values():
         if len(members) < 2:
             continue
-        _replace_group(graph, members, FusedKernel)
+        replace_with_group(graph, members, FusedKernel)
         made += 1
     return made
 
 
-def _replace_group(graph: Graph, members: list[Node], kernel_class) -> None:
-    """Swap ``members`` (in block order; the last is the sink) for one fusion node."""
+def replace_with_group(graph: Graph, members: list[Node], make_kernel) -> None:
+    """Swap ``members`` (in block order; the last is the sink, the others feed it alone)
+    for one ``prim::FusionGroup`` whose subgraph holds them and whose kernel is
+    ``make_kernel(subgraph)``."""
     inside = {id(n) for n in members}
     sink = members[-1]
     subgraph = Graph()
@@ -145,11 +148,12 @@ def _replace_group(graph: Graph, members: list[Node], kernel_class) -> None:
                 mapping[value] = subgraph.add_input(value.type, f"x{len(external) - 1}")
         copy = subgraph.append(node.kind, [mapping[v] for v in node.inputs], node.attrs)
         copy.target = node.target
-        mapping[node.output()] = copy.add_output(node.output().type)
+        for value in node.outputs:
+            mapping[value] = copy.add_output(value.type)
     subgraph.register_output(mapping[sink.output()])
     fused = sink.owner.insert_before(sink, "prim::FusionGroup", external)
     fused.attrs["subgraph"] = subgraph
-    fused.attrs["kernel"] = kernel_class(subgraph)
+    fused.attrs["kernel"] = make_kernel(subgraph)
     out = fused.add_output(sink.output().type)
     sink.output().replace_all_uses_with(out)
     for node in reversed(members):
