@@ -166,10 +166,39 @@ def _restore() -> None:
     _replaced.clear()
 
 
+#: the last few installations: (namespaces seen, active interceptors) -> the wrappers
+#: (owner, attribute, plain, wrapper); an autocast region entered every step reuses them
+_installations: dict = {}
+_KEPT_INSTALLATIONS = 4
+
+
 def _reinstall() -> None:
     _restore()
     if not _active:
         return
+    # the interceptors themselves (not their ids, which a new object may reuse)
+    key = (_namespaces_key(), tuple(_active))
+    installation = _installations.get(key)
+    if installation is None or any(
+        _plain(getattr(owner, name, None)) is not plain for owner, name, plain, _ in installation
+    ):
+        installation = _installations[key] = _build_installation()
+        while len(_installations) > _KEPT_INSTALLATIONS:
+            del _installations[next(iter(_installations))]
+    for owner, name, plain, wrapper in installation:
+        _replaced[(owner, name)] = plain
+        setattr(owner, name, wrapper)
+
+
+def _namespaces_key() -> tuple:
+    """What the set of bindings depends on: the loaded namespaces, Tensor's attributes,
+    the registry's size."""
+    loaded = tuple(sys.modules.get(name) is not None for name in _MODULES)
+    return loaded, len(vars(Tensor)), len(ops.everything())
+
+
+def _build_installation() -> list:
+    installation = []
     for owner, name, op_name, plain, in_registry in _bindings():
         chain = [
             interceptor
@@ -178,8 +207,8 @@ def _reinstall() -> None:
             and (not in_registry or getattr(interceptor, "registry_functions", False))
         ]
         if chain:
-            _replaced[(owner, name)] = plain
-            setattr(owner, name, _wrapped(plain, op_name, chain))
+            installation.append((owner, name, plain, _wrapped(plain, op_name, chain)))
+    return installation
 
 
 def _wrapped(plain, op_name: str, chain: list):

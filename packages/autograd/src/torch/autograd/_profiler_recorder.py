@@ -74,6 +74,7 @@ class Recorder:
         with _lock:
             _active = None
         events = sorted(self.events, key=lambda event: (event.time_range.start, event.id))
+        self.events = []  # core may keep this recorder's wrappers cached a while
         return EventList(events, profile_memory=self.profile_memory, with_stack=self.with_stack)
 
     # -------------------------------------------------------------------- recording
