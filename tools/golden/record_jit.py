@@ -72,6 +72,9 @@ def eager_api() -> dict:
         "trace_not_module": _error(lambda: J.trace_module(f, {"forward": torch.ones(1)})),
         "trace_bad_dict": _error(lambda: J.trace_module(torch.nn.ReLU(), ())),
         "trace_no_inputs": _error(lambda: J.trace(f)),
+        "freeze_not_script": _error(lambda: J.freeze(torch.nn.ReLU())),
+        "freeze_training": _error(lambda: J.freeze(J.trace(torch.nn.ReLU(), torch.ones(1)))),
+        "optimize_not_script": _error(lambda: J.optimize_for_inference(torch.nn.ReLU())),
     }
     f(0)
     return out

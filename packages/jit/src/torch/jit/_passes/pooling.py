@@ -17,7 +17,7 @@ from ._util import arguments, constant_value, is_constant
 
 __all__ = ["fuse_max_pooling"]
 
-_POOLS = {"aten::max_pool2d"}
+_POOLS = {"aten::max_pool2d", "aten::max_pool"}  # the second: core's op, ``nd`` argument
 _RELUS = {"aten::relu", "aten::relu_"}
 _FLOATS = ("torch.float32", "torch.float64")
 
@@ -57,12 +57,13 @@ def pool_geometry(node: Node):
         dilation = _pair(_constant_argument(args, "dilation", 1))
         ceil_mode = _constant_argument(args, "ceil_mode", False)
         indices = _constant_argument(args, "return_indices", False)
+        dims = _constant_argument(args, "nd", 2)
     except LookupError:
         return None
     stride = kernel if stride in (None, (), []) else _pair(stride)
     if kernel is None or stride is None or padding != (0, 0) or dilation != (1, 1):
         return None
-    if ceil_mode or indices:
+    if ceil_mode or indices or dims != 2:
         return None
     source = args["input"].type
     if not isinstance(source, TensorType) or source.sizes is None or len(source.sizes) != 4:
@@ -95,6 +96,6 @@ def fuse_max_pooling(graph: Graph) -> int:
             and not any(source is v for v in graph.outputs)
         ):
             members.insert(0, producer)
-        replace_with_group(graph, members, lambda sub: PoolKernel(sub, *geometry))
+        replace_with_group(graph, members, lambda sub, g=geometry: PoolKernel(sub, *g))
         made += 1
     return made
