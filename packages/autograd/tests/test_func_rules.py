@@ -8,6 +8,7 @@ import pytest
 
 import torch
 import torch.autograd.forward_ad as fwAD  # noqa: N812 - PyTorch's spelling
+from torch._interface import calls
 from torch.autograd._transforms import _interpose, jvp_rules
 from torch.func import _batching_rules, _vmap, grad, jacfwd, jvp, vmap
 
@@ -46,7 +47,9 @@ def test_families_have_jvp_rules(name):
 
 
 def test_jvp_without_rule_on_batched_tangents_names_the_op():
-    with pytest.raises(RuntimeError, match="Trying to use forward AD with det that does not"):
+    with pytest.raises(
+        RuntimeError, match="Trying to use forward AD with linalg_det that does not"
+    ):
         jacfwd(torch.linalg.det)(X[0])
 
 
@@ -74,7 +77,8 @@ def test_inplace_into_unbatched_from_batched_raises():
 def test_nothing_stays_interposed():
     vmap(torch.sin)(X)
     assert _interpose._depth[0] == 0
-    assert not hasattr(torch.sin, "__wrapped__")
+    assert not calls.active()
+    assert not hasattr(torch.sin, "__intercepted__")
 
 
 def test_randomness_different_draws_per_example():

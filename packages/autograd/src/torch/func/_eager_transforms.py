@@ -226,13 +226,12 @@ def _split_args(args, argnums):
     chosen = tuple(args[n] for n in numbers)
 
     def call_with(func, kwargs):
-        func = _interpose.interposed(func)  # vmap(torch.sin): a function captured before
-
         def with_diff(*diff):
             full = list(args)
             for n, value in zip(numbers, diff):
                 full[n] = value
-            return func(*full, **kwargs)
+            # vmap(torch.sin): a function captured before a level was active
+            return _interpose.interposed(func)(*full, **kwargs)
 
         return with_diff
 

@@ -1,116 +1,77 @@
-"""While a transform level is active, the ``torch.*`` functions (and those of
-``torch.linalg``, ``torch.special``, ``torch.fft``), the methods of plain tensors and
-the op registry's functions (which ``torch.nn.functional`` calls) are replaced by
-interposers that send calls with wrapper arguments to :func:`~.levels.dispatch`. The
-plain functions are put back when the last level exits, so code outside transforms pays
-nothing.
+"""While a transform level is active, op calls whose arguments include wrappers go to
+:func:`~.levels.dispatch`. The calls are seen through core's op-call interception
+(``torch._interface.calls``, which autocast and the profiler use too): the ``torch.*``
+functions (and those of ``torch.linalg``, ``torch.special``, ``torch.fft``), the
+methods of plain tensors (``t.add_(w)``) and the op registry's functions (which
+``torch.nn.functional`` calls). When the last level exits the interceptor is
+deactivated, so code outside transforms pays nothing.
 
-Only public names are replaced (``setattr`` on the public modules and on each
-``OpDef.function``), as core's own device dispatcher does for its bindings.
+``torch.nn.functional``'s own functions are not intercepted: they are compositions of the
+ops above, which are.
 """
 
 from __future__ import annotations
 
-import importlib
-import types
+import sys
 
 import torch
-from torch._interface import ops
+from torch._interface import calls
 
-from .levels import _OWN, dispatch, has_wrapper
+from .levels import dispatch, has_wrapper
 
-__all__ = ["install", "uninstall"]
+__all__ = ["install", "uninstall", "interposed"]
 
 _depth = [0]
-#: (owner, attribute, plain value, interposer): made once, swapped in and out
-_table: list[tuple] = []
-
-#: functions that only read metadata, make grad-mode objects or take no tensors
-_SKIP = {
-    "is_tensor",
-    "is_storage",
-    "is_grad_enabled",
-    "is_inference_mode_enabled",
-    "set_grad_enabled",
-    "get_default_dtype",
-    "set_default_dtype",
-    "manual_seed",
-    "seed",
-    "initial_seed",
-    "get_rng_state",
-    "set_rng_state",
-    "typename",
-    "compile",
-    "load",
-    "save",
-}
+_NAMESPACES = ("torch", "torch.linalg", "torch.special", "torch.fft")
 
 
-def _interposer(name: str, plain):
-    def interposed(*args, **kwargs):
-        if has_wrapper(args, kwargs):
-            return dispatch(name, plain, args, kwargs)
-        return plain(*args, **kwargs)
+class _Interceptor:
+    """Sends the calls with wrapper arguments to the transform levels."""
 
-    interposed.__name__ = getattr(plain, "__name__", name)
-    interposed.__qualname__ = getattr(plain, "__qualname__", name)
-    interposed.__doc__ = getattr(plain, "__doc__", None)
-    interposed.__wrapped__ = plain
-    return interposed
+    registry_functions = True
 
+    def wants(self, op_name: str) -> bool:
+        return True
 
-def _namespace_entries(module) -> list[tuple]:
-    entries = []
-    for name, value in list(vars(module).items()):  # vars: the lazy submodules stay unloaded
-        if name.startswith("_") or name in _SKIP:
-            continue
-        if isinstance(value, (types.FunctionType, types.BuiltinFunctionType)):
-            entries.append((module, name, value, _interposer(name, value)))
-    return entries
+    def __call__(self, op_name, function, args, kwargs):
+        if not has_wrapper(args, kwargs):
+            return function(*args, **kwargs)
+        if getattr(function, "__module__", "").startswith("torch.nn.functional"):
+            return function(*args, **kwargs)  # a composite: its parts are intercepted
+        return dispatch(op_name, function, args, kwargs)
 
 
-def _build() -> None:
-    _table.extend(_namespace_entries(torch))
-    for sub in ("linalg", "special", "fft"):  # core's own submodules
-        module = importlib.import_module(f"torch.{sub}")
-        _table.extend(_namespace_entries(module))
-    # methods of plain tensors meet wrappers as their other arguments (``t.add_(w)``)
-    for name, value in list(vars(torch.Tensor).items()):
-        if name in _OWN or name.startswith("__r") or not isinstance(value, types.FunctionType):
-            continue
-        _table.append((torch.Tensor, name, value, _interposer(name, value)))
-    for op in ops.everything():
-        function = getattr(op, "function", None)
-        if isinstance(function, (types.FunctionType, types.BuiltinFunctionType)):
-            _table.append((op, "function", function, _interposer(op.name, function)))
+_INTERCEPTOR = _Interceptor()
 
 
 def install() -> None:
     _depth[0] += 1
-    if _depth[0] > 1:
-        return
-    if not _table:
-        _build()
-    for owner, attribute, _plain, interposed in _table:
-        setattr(owner, attribute, interposed)
+    if _depth[0] == 1:
+        calls.activate(_INTERCEPTOR)
 
 
 def uninstall() -> None:
     _depth[0] -= 1
-    if _depth[0] > 0:
-        return
-    _depth[0] = 0
-    for owner, attribute, plain, _interposed in _table:
-        setattr(owner, attribute, plain)
+    if _depth[0] <= 0:
+        _depth[0] = 0
+        if _INTERCEPTOR in calls.active():
+            calls.deactivate(_INTERCEPTOR)
 
 
 def interposed(function):
-    """The interposer standing for ``function`` (a plain ``torch.*`` or registry function
+    """The intercepted binding standing for ``function`` (a plain ``torch.*`` function
     that a caller captured before a level was active: ``vmap(torch.sin)``), else
     ``function`` itself."""
-    if not _table:
-        _build()
-    for _owner, _attribute, plain, interposer in _table:
-        if plain is function:
-            return interposer
+    name = getattr(function, "__name__", None)
+    if name is None:
+        return function
+    for module_name in _NAMESPACES:
+        module = sys.modules.get(module_name)
+        current = getattr(module, name, None) if module is not None else None
+        if current is not None and getattr(current, "__intercepted__", None) is function:
+            return current
+    if getattr(torch.Tensor, name, None) is not None:
+        current = torch.Tensor.__dict__.get(name)
+        if getattr(current, "__intercepted__", None) is function:
+            return current
     return function
