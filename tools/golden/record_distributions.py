@@ -18,9 +18,13 @@ import typing
 import torch
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "packages" / "distributions" / "tests"))
+sys.path[:0] = [
+    str(ROOT / "packages" / "distributions" / "tests"),
+    str(ROOT / "packages" / "tensor-core" / "tests"),
+]
 
 import dist_cases  # noqa: E402
+import random_sampler_cases  # noqa: E402
 
 MODULES = [
     "torch.distributions",
@@ -57,12 +61,25 @@ def public_names() -> dict:
     return found
 
 
+def samplers() -> dict:
+    """Core's rejection samplers (torch-core's tests/test_random_samplers.py)."""
+    return {
+        str(dtype): {
+            name: dist_cases.outcome(torch, code, {"dtype": dtype})
+            for name, code in random_sampler_cases.CASES.items()
+        }
+        for dtype in (torch.float32, torch.float64)
+    }
+
+
 def main() -> None:
     folder = ROOT / "packages" / "distributions" / "tests" / "golden"
     data = {"torch": torch.__version__, "groups": dist_cases.record_all(torch)}
     (folder / "distributions.json").write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
     (folder / "public_names.json").write_text(json.dumps(public_names(), indent=1) + "\n")
-    print("wrote", folder.relative_to(ROOT))
+    core = ROOT / "packages" / "tensor-core" / "tests" / "golden" / "random_samplers.json"
+    core.write_text(json.dumps(samplers(), indent=1, sort_keys=True) + "\n")
+    print("wrote", folder.relative_to(ROOT), "and", core.relative_to(ROOT))
 
 
 if __name__ == "__main__":

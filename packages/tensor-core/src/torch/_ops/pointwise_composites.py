@@ -203,8 +203,14 @@ def xlogy(input, other) -> Tensor:
     if not isinstance(input, Tensor):
         input = _as_tensor(input, other)
     x, y = _floating(input), other if not isinstance(other, Tensor) else _floating(other)
-    product = mul(x, log(_as_tensor(y, x)))
-    return where((x == 0) & ~(_as_tensor(y, x) != _as_tensor(y, x)), 0.0, product)
+    y = _as_tensor(y, x)
+    at_zero = (x == 0) & ~(y != y)  # the result is 0 there (NaN ``other`` stays NaN)
+    # NOTE: PyTorch's gradient in ``input`` at input 0 is log(other) (0 where other <= 0),
+    # so those entries keep a product whose value is cancelled but whose gradient is not;
+    # other <= 0 and inf are replaced by 1 there, keeping that product finite
+    unbounded = at_zero & ((y <= 0) | (y == math.inf))
+    product = mul(x, log(where(unbounded, 1.0, y)))
+    return where(at_zero, sub(product, product.detach()), product)
 
 
 def _check_tensor_operands(name: str, input, other) -> None:
