@@ -44,7 +44,8 @@ class BatchedTensor(TransformTensor):
         )
 
     def __repr__(self) -> str:
-        return f"BatchedTensor(lvl={self._level}, bdim={self._bdim}, value=\n{self._value!r}\n)"
+        value = "\n".join("    " + line for line in repr(self._value).splitlines())
+        return f"BatchedTensor(lvl={self._level}, bdim={self._bdim}, value=\n{value}\n)"
 
     # what PyTorch refuses inside vmap: reading one value of a batched tensor
     def item(self):

@@ -29,10 +29,14 @@ class DualTensor(TransformTensor):
         return self._primal  # after its level exited a dual tensor is its primal
 
     def __repr__(self) -> str:
-        return repr(self._primal)
+        from .levels import _active
 
-    def __str__(self) -> str:
-        return str(self._primal)
+        if self._level not in _active:
+            return repr(self._primal)
+        text = repr(self._primal)
+        return f"{text[:-1]}, tangent={self._tangent!r})"
+
+    __str__ = __repr__
 
     def item(self):
         return self._primal.item()
