@@ -496,6 +496,36 @@ def addmm(level, name, original, args, kwargs):
 _register("addmm", addmm)
 
 
+def einsum(level, name, original, args, kwargs):
+    """A new subscript letter for the batch dim, in front of each batched operand and of
+    the output (equations with ``...`` take the fallback)."""
+    equation = args[0]
+    operands = args[1:]
+    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
+        operands = tuple(operands[0])
+    equation = equation.replace(" ", "")
+    if "..." in equation:
+        return level.fallback(name, original, args, kwargs)
+    inputs, _, output = equation.partition("->")
+    terms = inputs.split(",")
+    if "->" not in equation:  # implicit output: the letters used once, sorted
+        letters = "".join(terms)
+        output = "".join(sorted(c for c in set(letters) if letters.count(c) == 1))
+    free = next(
+        c for c in "zyxwvutsrqponmlkjihgfedcbaZYXWVUTSRQPONMLKJIHGFEDCBA" if c not in equation
+    )
+    values, new_terms = [], []
+    for term, operand in zip(terms, operands):
+        value = level.front(operand)
+        values.append(operand if value is None else value)
+        new_terms.append(term if value is None else free + term)
+    batched_equation = ",".join(new_terms) + "->" + free + output
+    return level.wrap(call(name, original, (batched_equation, *values), kwargs))
+
+
+_register("einsum", einsum)
+
+
 # ------------------------------------------------------------------- nn.functional
 
 
