@@ -50,6 +50,7 @@ PACKAGES = {
     "utils-data": "torch.utils.data",
     "legacy": "torch.legacy",
     "jit": "torch.jit",
+    "distributions": "torch.distributions",
 }
 # tqdm: the Trainer's progress-bar plugin is tested with it (an optional extra of torch-utils-data)
 TEST_REQUIREMENTS = [

@@ -18,6 +18,7 @@ SIBLINGS = {
     "torch.legacy": "torch-legacy",
     "torch.utils.serialization": "torch-legacy",
     "torch.jit": "torch-jit",
+    "torch.distributions": "torch-distributions",
 }
 PRESENT = {
     "core-alone": set(),

@@ -337,6 +337,13 @@ def _sample_dirichlet(self: Tensor, generator=None) -> Tensor:
     return Tensor._from_array(np.clip(ratios, info.tiny, below_one), self.dtype)
 
 
+register_op(
+    "_sample_dirichlet",
+    _sample_dirichlet,
+    "_sample_dirichlet(Tensor self, Generator? generator=None) -> Tensor",
+    "random",
+    differentiable=False,  # torch-distributions differentiates it with _dirichlet_grad
+)
 defop("_sample_dirichlet", _sample_dirichlet)
 
 
@@ -472,6 +479,13 @@ def _standard_gamma_grad(self: Tensor, output: Tensor) -> Tensor:
     return Tensor._from_array(grad.astype(self.dtype.np_dtype), self.dtype)
 
 
+register_op(
+    "_standard_gamma_grad",
+    _standard_gamma_grad,
+    "_standard_gamma_grad(Tensor self, Tensor output) -> Tensor",
+    "random",
+    differentiable=False,
+)
 defop("_standard_gamma_grad", _standard_gamma_grad)
 
 
@@ -609,4 +623,11 @@ def _dirichlet_grad(x: Tensor, alpha: Tensor, total: Tensor) -> Tensor:
     return Tensor._from_array(grad.astype(x.dtype.np_dtype), x.dtype)
 
 
+register_op(
+    "_dirichlet_grad",
+    _dirichlet_grad,
+    "_dirichlet_grad(Tensor x, Tensor alpha, Tensor total) -> Tensor",
+    "random",
+    differentiable=False,
+)
 defop("_dirichlet_grad", _dirichlet_grad)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import torch
+from torch._interface import ops
 from torch.autograd import Function
 from torch.autograd.function import once_differentiable
 
@@ -16,9 +17,9 @@ __all__ = ["Dirichlet"]
 
 def _dirichlet_backward(x, concentration, grad_output):
     """The reparameterisation gradient of Dirichlet draws ``x``: Beta marginal gradients
-    (``torch._dirichlet_grad``) combined through the simplex constraint."""
+    (core's ``_dirichlet_grad``) combined through the simplex constraint."""
     total = concentration.sum(-1, True).expand_as(concentration)
-    grad = torch._dirichlet_grad(x, concentration, total)
+    grad = ops["_dirichlet_grad"].function(x, concentration, total)
     return grad * (grad_output - (x * grad_output).sum(-1, True))
 
 
@@ -27,7 +28,7 @@ class _Dirichlet(Function):
 
     @staticmethod
     def forward(ctx, concentration):
-        x = torch._sample_dirichlet(concentration)
+        x = ops["_sample_dirichlet"].function(concentration)
         ctx.save_for_backward(x, concentration)
         return x
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import torch
+from torch._interface import ops
 
 from . import constraints
 from .distribution import _batch_shape_of, _expand_params
@@ -15,7 +16,7 @@ __all__ = ["Gamma"]
 class Gamma(ExponentialFamily):
     """The gamma distribution of shape ``concentration`` and rate ``rate``. Its
     ``rsample`` is differentiable in both (the implicit reparameterisation gradient of
-    ``torch._standard_gamma`` for the concentration).
+    core's ``_standard_gamma`` for the concentration).
 
     Args:
         concentration (float or Tensor): the shape (positive).
@@ -58,7 +59,8 @@ class Gamma(ExponentialFamily):
 
     def rsample(self, sample_shape=torch.Size()):
         shape = self._extended_shape(sample_shape)
-        value = torch._standard_gamma(self.concentration.expand(shape)) / self.rate.expand(shape)
+        standard = ops["_standard_gamma"].function(self.concentration.expand(shape))
+        value = standard / self.rate.expand(shape)
         # keep draws that underflowed off zero (in place on the data: no gradient change)
         value.detach().clamp_(min=torch.finfo(value.dtype).tiny)
         return value

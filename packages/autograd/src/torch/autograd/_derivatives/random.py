@@ -4,13 +4,13 @@ fixed), which ``torch._standard_gamma_grad`` computes from the concentration and
 
 from __future__ import annotations
 
-import torch
+from torch._interface import ops
 
 from ._entry import Derivative
 
 
 def _standard_gamma(grad, inputs, saved, result):
-    return grad * torch._standard_gamma_grad(inputs[0], result)
+    return grad * ops["_standard_gamma_grad"].function(inputs[0], result)
 
 
 RANDOM = {
