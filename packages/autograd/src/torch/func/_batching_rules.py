@@ -547,7 +547,55 @@ def trailing_dims(level, name, original, args, kwargs):
     return level.wrap_tree(call(name, original, (level.front(args[0]), *args[1:]), kwargs))
 
 
-_register("layer_norm rms_norm", trailing_dims)
+def layer_norm(level, name, original, args, kwargs):
+    """``layer_norm`` with the kernel when only the input is batched, else written out
+    (per-example weights, as inside ``vmap(grad(...))``), whose ops have rules."""
+    if not any(level.unwrap(a)[1] is not None for a in (*args[1:], *kwargs.values())):
+        return trailing_dims(level, name, original, args, kwargs)
+    from torch.autograd._transforms.jvp_rules import _layer_norm
+
+    return _layer_norm(*args, **kwargs)
+
+
+_register("layer_norm", layer_norm)
+_register("rms_norm", trailing_dims)
+
+
+def convolution(level, name, original, args, kwargs):
+    """``convolution(input, weight, bias, stride, padding, dilation, groups)``: a batched
+    input folds its batch into the conv's; per-example weights become groups of one
+    grouped convolution."""
+    input, weight = args[0], args[1]
+    rest = list(args[2:]) + [None, 1, 0, 1, 1][len(args) - 2 :]
+    bias, stride, padding, dilation, groups = rest[:5]
+    if kwargs or not isinstance(groups, int):
+        return level.fallback(name, original, args, kwargs)
+    spatial = weight.dim() - 2
+    unbatched = input.dim() == spatial + 1  # (C, *S): no N dim of its own
+    weight_value = level.front(weight)
+    bias_value = level.front(bias) if isinstance(bias, _Tensor) else None
+    size = level.batch_size
+    if weight_value is None and bias_value is None:
+        x = level.front(input)
+        folded = x.reshape(-1, *x.shape[-(spatial + 1) :])
+        out = call(name, original, (folded, weight, bias, stride, padding, dilation, groups), {})
+        return level.wrap(out.reshape(*x.shape[: -(spatial + 1)], *out.shape[1:]))
+    x = _full(level, input)
+    if unbatched:
+        x = x.unsqueeze(1)
+    n = x.shape[1]
+    x = x.movedim(0, 1).reshape(n, -1, *x.shape[3:])  # (N, B*C, *S)
+    w = _full(level, weight)
+    w = w.reshape(-1, *w.shape[2:])  # (B*O, C/g, *k)
+    b = None
+    if bias is not None:
+        b = _full(level, bias).reshape(-1)
+    out = call(name, original, (x, w, b, stride, padding, dilation, groups * size), {})
+    out = out.reshape(n, size, -1, *out.shape[2:]).movedim(1, 0)  # (B, N, O, *S')
+    return level.wrap(out.squeeze(1) if unbatched else out)
+
+
+_register("convolution", convolution)
 
 
 def embedding(level, name, original, args, kwargs):
