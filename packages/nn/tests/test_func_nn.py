@@ -68,3 +68,34 @@ def test_per_sample_grads_match_a_loop_without_fallbacks():
         torch.nn.functional.cross_entropy(model(x[i : i + 1]), y[i : i + 1]).backward()
         for name, p in model.named_parameters():
             torch.testing.assert_close(per_sample[name][i], p.grad)
+
+
+def test_cnn_per_sample_grads_and_jacfwd_without_fallbacks():
+    """Convolution and LayerNorm with per-example weights are batched (no loop
+    fallback); jacfwd through the CNN matches jacrev."""
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(
+        torch.nn.Conv2d(1, 2, 3),
+        torch.nn.ReLU(),
+        torch.nn.Flatten(),
+        torch.nn.LayerNorm(8),
+        torch.nn.GELU(),
+        torch.nn.Linear(8, 3),
+    ).double()
+    params = {k: v.detach() for k, v in model.named_parameters()}
+    x = torch.randn(4, 1, 4, 4, dtype=torch.float64)
+    y = torch.tensor([0, 2, 1, 1])
+
+    def loss(p, xi, yi):
+        out = torch.func.functional_call(model, p, (xi[None],))
+        return torch.nn.functional.cross_entropy(out, yi[None])
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        per_sample = vmap(grad(loss), in_dims=(None, 0, 0))(params, x, y)
+        forward = torch.func.jacfwd(lambda a: model(a[None]))(x[0])
+    for i in range(4):
+        expected = grad(loss)(params, x[i], y[i])
+        for name in params:
+            torch.testing.assert_close(per_sample[name][i], expected[name])
+    torch.testing.assert_close(forward, torch.func.jacrev(lambda a: model(a[None]))(x[0]))

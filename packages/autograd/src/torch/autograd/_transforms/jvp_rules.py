@@ -433,6 +433,29 @@ def addmm(level, name, original, args, kwargs, pargs, pkwargs):
 _register("addmm", addmm)
 
 
+def convolution(level, name, original, args, kwargs, pargs, pkwargs):
+    """Bilinear in input and weight, linear in bias: ``conv(tx, w) + conv(x, tw) + tb``."""
+    out = _out(level, name, original, pargs, pkwargs)
+    x, w = args[0], args[1]
+    bias = args[2] if len(args) > 2 else kwargs.get("bias")
+    rest, rest_kwargs = pargs[3:], {k: v for k, v in pkwargs.items() if k != "bias"}
+    tx, tw = _t(level, x), _t(level, w)
+    tb = _t(level, bias) if isinstance(bias, _Tensor) else None
+    px, pw = pargs[0], pargs[1]
+    terms = [
+        None if tx is None else call(name, original, (tx, pw, None, *rest), rest_kwargs),
+        None if tw is None else call(name, original, (px, tw, None, *rest), rest_kwargs),
+    ]
+    t_out = _add(*terms)
+    if tb is not None:
+        shape = (-1,) + (1,) * (out.dim() - 2 if px.dim() == pw.dim() else out.dim() - 1)
+        t_out = _add(t_out, tb.reshape(shape))
+    return level.wrap(out, _fit(t_out, out))
+
+
+_register("convolution", convolution)
+
+
 # ---------------------------------------------------------- reductions and softmax
 
 
