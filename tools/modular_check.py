@@ -19,10 +19,12 @@ SIBLINGS = {
     "torch.utils.serialization": "torch-legacy",
     "torch.jit": "torch-jit",
     "torch.distributions": "torch-distributions",
+    "torch.profiler": "torch-autograd",
+    "torch.utils.checkpoint": "torch-autograd",
 }
 PRESENT = {
     "core-alone": set(),
-    "core-autograd": {"torch.autograd"},
+    "core-autograd": {"torch.autograd", "torch.profiler", "torch.utils.checkpoint"},
     "core-optim": {"torch.optim"},
     "everything": set(SIBLINGS),
 }
