@@ -173,3 +173,16 @@ def outcome(code: str, setup: str = SETUP) -> dict:
         except Exception as error:  # noqa: BLE001 - the error is the recorded outcome
             return {"error": type(error).__name__, "message": str(error)}
     return {"value": _describe(namespace.get("out"))}
+
+# torch.autograd.functional's forward-mode strategies, which run through torch.func
+_add(
+    "functional_",
+    {
+        "jacobian_forward": "from torch.autograd.functional import jacobian\nout = jacobian(lambda a, b: (a.sin() * b, a.sum() * b), (x, v), strategy='forward-mode', vectorize=True)",
+        "jacobian_forward_single": "from torch.autograd.functional import jacobian\nout = jacobian(lambda a: (a.exp(), a * 2), x, strategy='forward-mode', vectorize=True)",
+        "hessian_forward": "from torch.autograd.functional import hessian\nout = hessian(lambda a, b: (a ** 3 * b).sum(), (x, v), outer_jacobian_strategy='forward-mode', vectorize=True)",
+        "jacobian_strategy!": "from torch.autograd.functional import jacobian\njacobian(torch.sin, x, strategy='bad')",
+        "jacobian_forward_no_vectorize!": "from torch.autograd.functional import jacobian\njacobian(torch.sin, x, strategy='forward-mode')",
+        "jacobian_forward_create_graph!": "from torch.autograd.functional import jacobian\njacobian(torch.sin, x, strategy='forward-mode', vectorize=True, create_graph=True)",
+    },
+)

@@ -68,5 +68,5 @@ def test_bad_arguments():
         jvp(lambda t: t, x)
     with pytest.raises(RuntimeError, match="should return a single Tensor"):
         hvp(lambda t: (t.sum(), t.sum()), x, x)
-    with pytest.raises(NotImplementedError, match="strategy"):
+    with pytest.raises(NotImplementedError, match="only implemented for `vectorize=True`"):
         jacobian(lambda t: t, x, strategy="forward-mode")

@@ -186,10 +186,10 @@ def jacobian(
         create_graph (bool): make the result differentiable. Default: ``False``.
         strict (bool): raise when an input does not influence an output. Default:
             ``False``.
-        vectorize (bool): accepted for PyTorch compatibility (rows are computed one by
-            one). Default: ``False``.
-        strategy (str): ``"reverse-mode"`` (the only one implemented). Default:
-            ``"reverse-mode"``.
+        vectorize (bool): with ``"reverse-mode"``, accepted for PyTorch compatibility
+            (rows are computed one by one); ``"forward-mode"`` needs it. Default: ``False``.
+        strategy (str): ``"reverse-mode"`` (a backward pass per output element) or
+            ``"forward-mode"`` (``torch.func.jacfwd``). Default: ``"reverse-mode"``.
 
     Returns:
         a Tensor, a tuple over inputs, or a tuple over outputs of those, following whether
@@ -203,10 +203,9 @@ def jacobian(
         tensor([[2., 0.],
                 [0., 4.]])
     """
-    if strategy != "reverse-mode":
-        raise NotImplementedError(
-            f"jacobian(strategy={strategy!r}) is not implemented; use strategy='reverse-mode'"
-        )
+    _check_strategy(strategy, create_graph, vectorize)
+    if strategy == "forward-mode":
+        return _forward_jacobian(func, inputs)
     inputs_tuple, inputs = _as_tuple(inputs, "inputs", "jacobian")
     inputs = _prepare(inputs, create_graph)
     outputs_tuple, outputs = _call(func, inputs, "jacobian")
@@ -227,6 +226,40 @@ def jacobian(
         blocks = _finish(blocks, create_graph)
         per_output.append(blocks if inputs_tuple else blocks[0])
     return tuple(per_output) if outputs_tuple else per_output[0]
+
+
+def _check_strategy(strategy, create_graph, vectorize) -> None:
+    if strategy not in ("forward-mode", "reverse-mode"):
+        raise AssertionError(
+            'Expected strategy to be either "forward-mode" or "reverse-mode". Hint: If your '
+            'function has more outputs than inputs, "forward-mode" tends to be more '
+            'performant. Otherwise, prefer to use "reverse-mode".'
+        )
+    if strategy == "forward-mode" and create_graph:
+        raise NotImplementedError(
+            "torch.autograd.functional.jacobian: `create_graph=True` and "
+            '`strategy="forward-mode"` are not supported together (yet). Please either set '
+            '`create_graph=False` or `strategy="reverse-mode"`.'
+        )
+    if strategy == "forward-mode" and not vectorize:
+        raise NotImplementedError(
+            "Computing Jacobian using forward-AD or forward-over-reverse Hessian isonly "
+            "implemented for `vectorize=True`."
+        )
+
+
+def _forward_jacobian(func, inputs):
+    """``strategy="forward-mode"``: ``torch.func.jacfwd`` (a vmap of forward-mode AD over
+    the columns of the identity), in the containers PyTorch returns there (lists over
+    inputs given as a tuple)."""
+    from torch.func import jacfwd
+
+    inputs_tuple, inputs = _as_tuple(inputs, "inputs", "jacobian")
+    jac = jacfwd(func, argnums=tuple(range(len(inputs))))(*inputs)
+    if isinstance(jac, tuple) and jac and isinstance(jac[0], tuple):  # several outputs
+        per_output = [list(j) if inputs_tuple else j[0] for j in jac]
+        return per_output if inputs_tuple else tuple(per_output)
+    return list(jac) if inputs_tuple else jac[0]
 
 
 def _stack(rows: list, x):
@@ -251,7 +284,8 @@ def hessian(
             tensor.
         inputs (Tensor or tuple of Tensor): the point.
         create_graph, strict, vectorize: as for :func:`jacobian`.
-        outer_jacobian_strategy (str): ``"reverse-mode"``. Default: ``"reverse-mode"``.
+        outer_jacobian_strategy (str): ``"reverse-mode"``, or ``"forward-mode"`` (forward
+            over reverse, with ``vectorize=True``). Default: ``"reverse-mode"``.
 
     Examples::
 
@@ -262,6 +296,9 @@ def hessian(
                 [ 0., 12.]])
     """
     inputs_tuple, inputs_t = _as_tuple(inputs, "inputs", "hessian")
+    if outer_jacobian_strategy == "forward-mode":
+        _check_strategy(outer_jacobian_strategy, create_graph, vectorize)
+        return _forward_over_reverse_hessian(func, inputs_tuple, inputs_t)
 
     def gradient(*xs):
         out = _scalar_output(func, xs, "hessian")
@@ -269,6 +306,19 @@ def hessian(
         return grads if inputs_tuple else grads[0]
 
     return jacobian(gradient, inputs, create_graph=create_graph, strict=strict)
+
+
+def _forward_over_reverse_hessian(func, inputs_tuple, inputs):
+    """``outer_jacobian_strategy="forward-mode"``: forward mode over ``torch.func.grad``."""
+    from torch.func import grad
+
+    def scalar(*xs):
+        return _scalar_output(func, xs, "hessian").reshape(())
+
+    gradient = grad(scalar, argnums=tuple(range(len(inputs))))
+    if inputs_tuple:
+        return _forward_jacobian(gradient, inputs)
+    return _forward_jacobian(lambda x: gradient(x)[0], inputs[0])
 
 
 def _scalar_output(func, inputs, fn_name):
