@@ -163,9 +163,9 @@ class Store:
 
     def get(self, key: str) -> bytes:
         """The value of ``key``, waiting up to ``timeout`` for it to be set."""
-        value = self._get(key, _seconds(self._timeout))
+        value = self._get(key, _seconds(self.timeout))
         if value is None:
-            raise self._timeout_error([key], self._timeout)
+            raise self._timeout_error([key], self.timeout)
         return value
 
     def add(self, key: str, amount: int) -> int:
@@ -184,7 +184,7 @@ class Store:
     def wait(self, keys: list[str], timeout: timedelta | None = None) -> None:
         """Block until every key of ``keys`` is set, or raise after ``timeout``
         (the store's timeout by default)."""
-        timeout = self._timeout if timeout is None else timeout
+        timeout = self.timeout if timeout is None else timeout
         if not self._wait(list(keys), _seconds(timeout)):
             raise self._timeout_error(list(keys), timeout)
 
