@@ -98,11 +98,28 @@ def graphs() -> dict:
     return out
 
 
+def script_errors() -> dict:
+    out = {}
+    for name, fn in cases_jit.SCRIPT_ERROR_CASES.items():
+        try:
+            torch.jit.script(fn)
+        except Exception as error:  # recorded, whatever it is
+            lines = str(error).strip("\n").splitlines()
+            located = next((line.strip() for line in lines if line.strip().startswith("File ")), "")
+            out[name] = [type(error).__name__, lines[0], located]
+        else:
+            out[name] = ["", "", ""]
+    return out
+
+
 def main() -> None:
     golden = TESTS / "golden"
     golden.mkdir(exist_ok=True)
     (golden / "eager_api.json").write_text(json.dumps(eager_api(), indent=1, sort_keys=True) + "\n")
     (golden / "graphs.json").write_text(json.dumps(graphs(), indent=1, sort_keys=True) + "\n")
+    (golden / "script_errors.json").write_text(
+        json.dumps(script_errors(), indent=1, sort_keys=True) + "\n"
+    )
 
 
 if __name__ == "__main__":

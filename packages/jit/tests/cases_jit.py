@@ -68,3 +68,40 @@ class Interface(nn.Module):
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         pass
+
+
+# --- functions outside the script subset: torch.jit.script's errors (message, location)
+
+
+def uses_try(x):
+    try:
+        return x
+    except Exception:
+        return x
+
+
+def uses_lambda(x):
+    f = lambda v: v + 1  # noqa: E731 - the construct under test
+    return f(x)
+
+
+def unknown_method(x):
+    return x.foo_bar()
+
+
+def uses_global_statement(x):
+    global _COUNTER
+    return x
+
+
+def uses_star_args(*xs):
+    return xs[0]
+
+
+SCRIPT_ERROR_CASES = {
+    "try": uses_try,
+    "lambda": uses_lambda,
+    "unknown_method": unknown_method,
+    "global": uses_global_statement,
+    "star_args": uses_star_args,
+}

@@ -53,6 +53,9 @@ Other node kinds:
 ``prim::FusionGroup``      ``attrs["subgraph"]``: a graph of elementwise ops run as one
                            native kernel (``attrs["kernel"]``)
 ``prim::Print``            ``print(*inputs)``
+``prim::Expr``             ``attrs["expr"]``: a Python expression over the inputs
+                           (``"len({0})"``), from the script compiler; ``attrs["effect"]``
+                           marks one run for its effect (``"{0}.append({1})"``)
 =========================  ==============================================================
 """
 
@@ -420,7 +423,7 @@ class Node:
 
     def has_side_effects(self) -> bool:
         """Whether dead-code elimination must keep the node although nothing reads it."""
-        if self.kind in _SIDE_EFFECT_KINDS:
+        if self.kind in _SIDE_EFFECT_KINDS or self.attrs.get("effect"):
             return True
         if (
             self.kind.startswith("aten::")
@@ -494,6 +497,8 @@ class Graph:
         self._counter = itertools.count()
         self._names: dict[str, int] = {}
         self.block = Block(self)
+        #: default values of inputs (by name), for calls that leave them out
+        self.defaults: dict[str, Any] = {}
 
     # -- structure
     @property
@@ -554,6 +559,7 @@ class Graph:
         new = Graph()
         mapping: dict[Value, Value] = {}
         _copy_block(self.block, new.block, mapping, new)
+        new.defaults = dict(self.defaults)
         return new
 
     def lint(self) -> None:

@@ -80,8 +80,9 @@ class ScriptFunction:
         self.qualified_name = qualified_name or f"__torch__.{name}"
 
     def __call__(self, *args, **kwargs):
-        if kwargs:
-            args = _bind_keywords(self.graph, args, kwargs, skip=0)
+        graph = self._compiled.graph
+        if kwargs or len(args) < len(graph.inputs):
+            args = _bind_keywords(graph, args, kwargs, skip=0)
         return self._compiled.function()(*args)
 
     @property
@@ -119,12 +120,17 @@ ScriptFunction.__module__ = "torch.jit"
 
 
 def _bind_keywords(graph: _ir.Graph, args: tuple, kwargs: dict, skip: int) -> tuple:
+    """Positional arguments for the graph's inputs from ``args``, ``kwargs`` and the
+    graph's defaults."""
     names = [v.debug_name for v in graph.inputs[skip + len(args) :]]
     extra = []
     for name in names:
-        if name not in kwargs:
+        if name in kwargs:
+            extra.append(kwargs.pop(name))
+        elif name in graph.defaults:
+            extra.append(graph.defaults[name])
+        else:
             raise RuntimeError(f"forward() is missing value for argument '{name}'.")
-        extra.append(kwargs.pop(name))
     if kwargs:
         raise RuntimeError(f"forward() got an unexpected keyword argument '{next(iter(kwargs))}'")
     return (*args, *extra)
@@ -140,8 +146,9 @@ class ScriptMethod:
         self._compiled = compiled
 
     def __call__(self, *args, **kwargs):
-        if kwargs:
-            args = _bind_keywords(self._compiled.graph, args, kwargs, skip=1)
+        graph = self._compiled.graph
+        if kwargs or len(args) + 1 < len(graph.inputs):
+            args = _bind_keywords(graph, args, kwargs, skip=1)
         return self._compiled.function()(self._module, *args)
 
     @property
@@ -196,7 +203,7 @@ class ScriptModule(nn.Module):
                 f"Method 'forward' is not defined on this {self.original_name} script module: "
                 "it was not called while tracing"
             )
-        if kwargs:
+        if kwargs or len(args) + 1 < len(compiled.graph.inputs):
             args = _bind_keywords(compiled.graph, args, kwargs, skip=1)
         return compiled.function()(self, *args)
 

@@ -9,6 +9,8 @@ The archive (see ``docs/packages/jit.md``) holds, under the folder ``archive/``:
 - ``tensors.pt``: every tensor (parameters, buffers, tensor constants of the graphs),
   written by ``torch.save`` and read back with ``weights_only=True``;
 - ``code/<path>.py``: the readable code of each method, for people (loading ignores it);
+- ``python_modules/<path>.pt``: ``torch.nn`` library modules that a scripted module keeps
+  as Python (outside the script subset, such as ``nn.LSTM``), pickled by class path;
 - ``extra/<name>``: the ``_extra_files``.
 
 Loading needs no Python class of the saved model: it rebuilds a
@@ -44,6 +46,8 @@ class _Encoder:
     def __init__(self) -> None:
         self.tensors: dict[str, torch.Tensor] = {}
         self._tensor_keys: dict[int, str] = {}
+        #: torch.nn library modules kept as Python in a scripted tree: path -> pickled bytes
+        self.python_modules: dict[str, bytes] = {}
 
     def tensor(self, tensor: torch.Tensor, key: str | None = None) -> str:
         found = self._tensor_keys.get(id(tensor))
@@ -81,6 +85,8 @@ class _Encoder:
         name = _torch_singleton_name(value)
         if name is not None:
             return {"torch": name}
+        if isinstance(value, type):  # isinstance checks of scripted code
+            return {"pytype": [value.__module__, value.__qualname__]}
         raise RuntimeError(
             f"torch.jit.save cannot store a constant of type {type(value).__name__} ({value!r})"
         )
@@ -147,7 +153,10 @@ class _Encoder:
             data["outputs"] = [define(v) for v in n.outputs]
             return data
 
-        return block(graph.block)
+        data = block(graph.block)
+        if graph.defaults:
+            data["defaults"] = {k: self.value(v) for k, v in graph.defaults.items()}
+        return data
 
     def module(self, module: ScriptModule, path: str) -> dict:
         prefix = f"{path}." if path else ""
@@ -172,12 +181,20 @@ class _Encoder:
                 continue  # not representable: not part of the program
         submodules = {}
         for name, child in module._modules.items():
-            if not isinstance(child, ScriptModule):
+            if isinstance(child, ScriptModule):
+                submodules[name] = self.module(child, prefix + name)
+            elif type(child).__module__.startswith("torch.nn."):
+                # a library module outside the script subset: stored by class path, so
+                # loading needs torch-nn only
+                data = io.BytesIO()
+                torch.save(child, data)
+                self.python_modules[prefix + name] = data.getvalue()
+                submodules[name] = {"python_module": prefix + name}
+            else:
                 raise RuntimeError(
                     f"torch.jit.save: submodule '{prefix}{name}' is a {type(child).__name__}, "
                     "not a ScriptModule"
                 )
-            submodules[name] = self.module(child, prefix + name)
         return {
             "type": module._type_name,
             "original_name": module.original_name,
@@ -252,16 +269,18 @@ def save(m, f, _extra_files=None) -> None:
     torch.save(encoder.tensors, tensors)
     if isinstance(f, (str, os.PathLike)):
         with open(f, "wb") as file:
-            _write(file, tree, tensors.getvalue(), module, _extra_files)
+            _write(file, tree, tensors.getvalue(), module, _extra_files, encoder.python_modules)
     else:
-        _write(f, tree, tensors.getvalue(), module, _extra_files)
+        _write(f, tree, tensors.getvalue(), module, _extra_files, encoder.python_modules)
 
 
-def _write(file, tree: dict, tensors: bytes, module: ScriptModule, extra_files) -> None:
+def _write(file, tree, tensors: bytes, module, extra_files, python_modules) -> None:
     with zipfile.ZipFile(file, "w", compression=zipfile.ZIP_STORED) as archive:
         archive.writestr(f"{_ROOT}/version", f"{FORMAT_VERSION}\n")
         archive.writestr(f"{_ROOT}/model.json", json.dumps(tree))
         archive.writestr(f"{_ROOT}/tensors.pt", tensors)
+        for path, data in python_modules.items():
+            archive.writestr(f"{_ROOT}/python_modules/{path}.pt", data)
         for path, child in _named_script_modules(module):
             for name, compiled in child._methods.items():
                 where = (path.replace(".", "/") + "/") if path else ""
@@ -282,8 +301,9 @@ def _named_script_modules(module: ScriptModule):
 
 
 class _Decoder:
-    def __init__(self, tensors: dict[str, torch.Tensor]) -> None:
+    def __init__(self, tensors: dict[str, torch.Tensor], python_modules=None) -> None:
         self.tensors = tensors
+        self.python_modules = python_modules or {}
 
     def value(self, data: Any) -> Any:
         if isinstance(data, list):
@@ -311,6 +331,13 @@ class _Decoder:
             return self.graph(payload)
         if tag == "torch":
             return getattr(torch, payload)
+        if tag == "pytype":
+            import importlib
+
+            found = importlib.import_module(payload[0])
+            for part in payload[1].split("."):
+                found = getattr(found, part)
+            return found
         raise RuntimeError(f"torch.jit.load: unknown value tag '{tag}' in the archive")
 
     def type(self, data: Any) -> _ir.Type:
@@ -377,6 +404,7 @@ class _Decoder:
             block.outputs = [values[i] for i in spec["outputs"]]
 
         fill(graph.block, data)
+        graph.defaults = {k: self.value(v) for k, v in data.get("defaults", {}).items()}
         return graph
 
     def module(self, data: dict) -> RecursiveScriptModule:
@@ -389,7 +417,10 @@ class _Decoder:
         for name, (key, persistent) in data["buffers"].items():
             module.register_buffer(name, self.tensors[key], persistent=persistent)
         for name, child in data["submodules"].items():
-            module._modules[name] = self.module(child)
+            if "python_module" in child:
+                module._modules[name] = self.python_modules[child["python_module"]]
+            else:
+                module._modules[name] = self.module(child)
         for name, value in data["attributes"].items():
             object.__setattr__(module, name, self.value(value))
         for name, graph in data["methods"].items():
@@ -456,4 +487,12 @@ def load(f, map_location=None, _extra_files=None, _restore_shapes=False):
         if _extra_files is not None:
             for name in list(_extra_files):
                 _extra_files[name] = archive.read(f"{_ROOT}/extra/{name}")
-    return _Decoder(tensors).module(tree)
+        python_modules = {}
+        prefix = f"{_ROOT}/python_modules/"
+        for name in names:
+            if name.startswith(prefix):
+                # torch.nn library modules (saved by torch.jit.save itself)
+                python_modules[name[len(prefix) : -3]] = torch.load(
+                    io.BytesIO(archive.read(name)), map_location=map_location, weights_only=False
+                )
+    return _Decoder(tensors, python_modules).module(tree)

@@ -1,0 +1,206 @@
+"""torch.jit.script: functions and modules compiled from the Python AST, compared with
+eager (outputs, gradients, save/load), and errors for code outside the subset."""
+
+# ruff: noqa: UP006, UP045 - typing.List & co. are the annotations under test
+from __future__ import annotations
+
+import io
+from typing import Dict, List, Optional, Tuple  # noqa: UP035 - the annotations under test
+
+import cases_jit
+import models_jit
+import pytest
+from conftest import load_golden
+
+import torch
+from torch import nn
+
+ERRORS = load_golden("script_errors.json")
+
+
+def _tuple(value):
+    return value if isinstance(value, tuple) else (value,)
+
+
+def loop_and_branch(x: torch.Tensor, n: int) -> torch.Tensor:
+    for _ in range(n):
+        x = x * 2
+    if x.sum() > 0:
+        y = x + 1
+    else:
+        y = x - 1
+    return y
+
+
+def test_loops_and_branches_follow_the_values():
+    scripted = torch.jit.script(loop_and_branch)
+    assert isinstance(scripted, torch.jit.ScriptFunction)
+    kinds = [n.kind for n in scripted.graph.nodes]
+    assert "prim::Loop" in kinds and "prim::If" in kinds
+    for x, n in ((torch.ones(2), 3), (-torch.ones(2), 1), (torch.ones(2), 0)):
+        torch.testing.assert_close(scripted(x, n), loop_and_branch(x, n))
+    assert torch.jit.script(loop_and_branch) is scripted  # compiled once
+
+
+def containers(x: torch.Tensor, bias: Optional[torch.Tensor] = None, scale: float = 2.0):
+    out: List[torch.Tensor] = []
+    for v in [x, x * 2]:
+        out.append(v * scale)
+    if bias is not None:
+        out.append(bias)
+    sizes: Dict[str, int] = {"n": len(out)}
+    pair: Tuple[int, int] = (1, 2)
+    total = 0
+    i = 0
+    while i < sizes["n"]:
+        total += pair[i % 2]
+        i += 1
+    return torch.stack(out).sum(0), total
+
+
+def test_containers_optional_defaults_and_while():
+    scripted = torch.jit.script(containers)
+    for args in ((torch.ones(2),), (torch.ones(2), torch.ones(2)), (torch.ones(2), None, 3.0)):
+        got, expected = scripted(*args), containers(*args)
+        torch.testing.assert_close(got[0], expected[0])
+        assert got[1] == expected[1]
+    assert scripted(torch.ones(2), scale=1.0)[0].tolist() == [3.0, 3.0]
+
+
+def early_return(x: torch.Tensor, flag: bool):
+    if flag:
+        return x + 1
+    if x.dim() > 1:
+        raise ValueError("expected a vector")
+    return torch.jit.annotate(torch.Tensor, x * 3)
+
+
+def test_early_returns_and_raise():
+    scripted = torch.jit.script(early_return)
+    assert scripted(torch.ones(2), True).tolist() == [2.0, 2.0]
+    assert scripted(torch.ones(2), False).tolist() == [3.0, 3.0]
+    with pytest.raises(torch.jit.Error, match="expected a vector"):
+        scripted(torch.ones(2, 2), False)
+
+
+def helper(x: torch.Tensor) -> torch.Tensor:
+    return torch.relu(x) * 2
+
+
+def calls_helper(x: torch.Tensor) -> torch.Tensor:
+    if torch.jit.is_scripting():
+        return helper(x) + 1
+    return helper(x)
+
+
+def test_calls_compile_the_callee_and_is_scripting_is_true():
+    scripted = torch.jit.script(calls_helper)
+    assert "prim::CallFunction" in str(scripted.graph)
+    assert "aten::relu" in str(scripted.inlined_graph)
+    assert scripted(torch.tensor([-1.0, 1.0])).tolist() == [1.0, 3.0]
+    assert calls_helper(torch.tensor([-1.0, 1.0])).tolist() == [0.0, 2.0]
+
+
+class WithIgnored(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.fc = nn.Linear(3, 3)
+
+    @torch.jit.ignore
+    def python_side(self, x):
+        return x * 10
+
+    @torch.jit.unused
+    def never(self, x):
+        return x.numpy()
+
+    @torch.jit.export
+    def extra(self, x: torch.Tensor) -> torch.Tensor:
+        return self.fc(x) - 1
+
+    def forward(self, x, use_never: bool = False):
+        if use_never:
+            return self.never(x)
+        return self.python_side(self.fc(x))
+
+
+def test_module_methods_ignore_unused_and_export():
+    torch.manual_seed(0)
+    model = WithIgnored()
+    scripted = torch.jit.script(model)
+    x = torch.randn(2, 3)
+    torch.testing.assert_close(scripted(x), model(x))
+    torch.testing.assert_close(scripted.extra(x), model.extra(x))
+    with pytest.raises(torch.jit.Error, match="annotated to be ignored"):
+        scripted(x, True)
+    with pytest.raises(RuntimeError, match="Could not export Python function call"):
+        torch.jit.save(scripted, io.BytesIO())
+
+
+@pytest.mark.parametrize("name", sorted(models_jit.MODELS))
+def test_scripted_models_match_eager_and_round_trip(name):
+    make, inputs = models_jit.MODELS[name]
+    torch.manual_seed(0)
+    model = make().eval()
+    scripted = torch.jit.script(model)
+    torch.manual_seed(1)
+    args = inputs()
+    for e, g in zip(_tuple(model(*args)), _tuple(scripted(*args))):
+        torch.testing.assert_close(g, e, rtol=1e-5, atol=1e-6)
+    float_outputs = [t for t in _tuple(model(*args)) if t.is_floating_point()]
+    sum(t.sum() for t in float_outputs).backward()
+    expected = [p.grad.clone() for p in model.parameters()]
+    model.zero_grad()
+    float_outputs = [t for t in _tuple(scripted(*args)) if t.is_floating_point()]
+    sum(t.sum() for t in float_outputs).backward()
+    for e, p in zip(expected, model.parameters()):
+        torch.testing.assert_close(p.grad, e, rtol=1e-5, atol=1e-6)
+    buffer = io.BytesIO()
+    torch.jit.save(scripted, buffer)
+    buffer.seek(0)
+    loaded = torch.jit.load(buffer)
+    for e, g in zip(_tuple(scripted(*args)), _tuple(loaded(*args))):
+        torch.testing.assert_close(g, e)
+
+
+def test_scripted_control_flow_survives_where_a_trace_does_not():
+    class Gate(nn.Module):
+        def forward(self, x):
+            if x.sum() > 0:
+                return x * 2
+            return x - 100
+
+    scripted = torch.jit.script(Gate())
+    assert scripted(torch.ones(2)).tolist() == [2.0, 2.0]
+    assert scripted(-torch.ones(2)).tolist() == [-101.0, -101.0]
+
+
+def test_compilation_unit_from_source():
+    unit = torch.jit.CompilationUnit(
+        """
+def twice(x):
+    return x * 2
+
+def plus_twice(x, y: int):
+    return twice(x) + y
+"""
+    )
+    assert unit.plus_twice(torch.ones(2), 3).tolist() == [5.0, 5.0]
+    assert [f.name for f in unit.get_functions()] == ["twice", "plus_twice"]
+
+
+@pytest.mark.parametrize("name", sorted(cases_jit.SCRIPT_ERROR_CASES))
+def test_errors_outside_the_subset_match_pytorch(name):
+    with pytest.raises(Exception) as error:
+        torch.jit.script(cases_jit.SCRIPT_ERROR_CASES[name])
+    lines = str(error.value).strip("\n").splitlines()
+    located = next((line.strip() for line in lines if line.strip().startswith("File ")), "")
+    assert [type(error.value).__name__, lines[0], located] == ERRORS[name]
+    assert "<--- HERE" in str(error.value)
+
+
+def test_frontend_error_classes():
+    from torch.jit import frontend
+
+    assert issubclass(frontend.UnsupportedNodeError, frontend.NotSupportedError)
+    assert issubclass(frontend.NotSupportedError, frontend.FrontendError)
