@@ -79,9 +79,8 @@ def replicate(network: Module, devices, detach: bool = False) -> list:
         for i, module in enumerate(modules):
             replica = replica_row[i]
             for name, child in module._modules.items():
-                replica._modules[name] = None if child is None else (
-                    replica_row[module_index[id(child)]]
-                )
+                if child is not None:
+                    replica._modules[name] = replica_row[module_index[id(child)]]
             for name, param in module._parameters.items():
                 # a plain attribute: Module.__getattr__ is not reached for it
                 value = None if param is None else param_copies[row][param_index[id(param)]]
