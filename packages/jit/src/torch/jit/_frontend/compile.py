@@ -26,7 +26,8 @@ from .. import _ir
 from .._jit_internal import FunctionModifiers, get_modifier
 from .._program import RecursiveScriptModule, ScriptFunction, ScriptModule
 from ..frontend import NotSupportedError
-from .compiler import FunctionCompiler, Static, _annotations
+from ._common import Static, _annotations
+from .compiler import FunctionCompiler
 from .types import ir_type
 
 __all__ = ["script_object", "script_function", "script_module", "compile_source"]

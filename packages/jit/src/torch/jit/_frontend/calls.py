@@ -1,0 +1,211 @@
+"""The script compiler's calls: torch ops, Tensor and container methods, builtins, Python
+functions (compiled in turn), ignored and unused functions."""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import inspect
+import types
+
+import torch
+from torch import nn
+
+from .. import _ir
+from .._jit_internal import FunctionModifiers, get_modifier
+from ._common import (
+    _BUILTIN_EXPRS,
+    _CONTAINER_METHODS,
+    _MUTATING,
+    _TENSOR_NON_TENSOR,
+    Static,
+    _annotations,
+    _element_type,
+    _eval_annotation,
+    _function_result_type,
+    _static_truth,
+    _target_of,
+)
+from .types import ir_type, is_tensor
+
+
+class CallCompiler:
+    """Methods of :class:`~torch.jit._frontend.compiler.FunctionCompiler` (a mixin)."""
+
+    def expr_Call(self, node: ast.Call):  # noqa: N802
+        for keyword in node.keywords:
+            if keyword.arg is None:
+                raise self.unsupported(node, "keyword argument unpacking (**) isn't supported")
+        for arg in node.args:
+            if isinstance(arg, ast.Starred):
+                raise self.unsupported(arg, "argument unpacking (*) isn't supported")
+        func = node.func
+        if isinstance(func, ast.Attribute):
+            owner = self.expr(func.value)
+            if isinstance(owner, _ir.Value):
+                return self.method_call(node, owner, func.attr)
+            if isinstance(owner.obj, nn.Module) and self.context is not None:
+                member = getattr(owner.obj, func.attr, None)
+                if inspect.ismethod(member):
+                    return self.context.call_module_method(self, owner.obj, func.attr, node)
+            callee = self.expr(func)
+        else:
+            callee = self.expr(func)
+        if isinstance(callee, _ir.Value):
+            if isinstance(callee.type, _ir.ClassType) and self.context is not None:
+                return self.context.call_submodule_value(self, callee, node)
+            raise self.unsupported(node, "calling a run-time value isn't supported")
+        return self.static_call(node, callee.obj)
+
+    def call_arguments(self, node: ast.Call):
+        args = [self.value(a) for a in node.args]
+        kwargs = {k.arg: self.value(k.value) for k in node.keywords}
+        return args, kwargs
+
+    def static_call(self, node: ast.Call, obj):
+        if obj is torch.jit.annotate:
+            annotation = _eval_annotation(node.args[0], self.globals)
+            value = self.value(node.args[1])
+            value.type = ir_type(annotation)
+            return value
+        if obj is torch.jit.is_scripting:
+            return self.constant(True)
+        if obj is torch.jit.is_tracing:
+            return self.constant(False)
+        if obj is torch.jit.isinstance or obj is isinstance:
+            return self.isinstance_call(node)
+        if obj is getattr and len(node.args) in (2, 3):
+            return self.getattr_call(node)
+        if obj is type and len(node.args) == 1:
+            owner = self.expr(node.args[0])
+            if isinstance(owner, _ir.Value) and isinstance(owner.type, _ir.ClassType):
+                return Static(type(self.context.module_of(self, owner)))
+            if isinstance(owner, Static):
+                return Static(type(owner.obj))
+        if obj is print:
+            args, _ = self.call_arguments(node)
+            self.emit("prim::Print", args, None, node)
+            return self.constant(None)
+        if obj in (min, max):
+            args, _ = self.call_arguments(node)
+            template = f"{obj.__name__}(" + ", ".join(f"{{{i}}}" for i in range(len(args))) + ")"
+            type_ = args[0].type if len(args) > 1 else _element_type(args[0].type)
+            return self.expr_node(template, args, type_, node)
+        if obj is range:
+            args, _ = self.call_arguments(node)
+            template = "range(" + ", ".join(f"{{{i}}}" for i in range(len(args))) + ")"
+            return self.expr_node(template, args, _ir.ListType(_ir.INT), node)
+        name = getattr(obj, "__name__", None)
+        if getattr(builtins, name or "", None) is obj and name in _BUILTIN_EXPRS:
+            template, type_ = _BUILTIN_EXPRS[name]
+            args, _ = self.call_arguments(node)
+            if not args and name in ("list", "tuple"):
+                return self.expr_node(f"{name}()", [], _ir.ANY, node)
+            if type_ is None:
+                type_ = args[0].type if name in ("abs",) else _ir.ANY
+            return self.expr_node(template, args, type_, node)
+        if isinstance(obj, type) and issubclass(obj, Exception):
+            args, _ = self.call_arguments(node)
+            return args[0] if args else self.constant(obj.__name__)
+        target = _target_of(obj)
+        if target is not None:
+            args, kwargs = self.call_arguments(node)
+            return self.op(target, args, kwargs, _function_result_type(target), node)
+        if isinstance(obj, types.FunctionType):
+            return self.function_call(node, obj)
+        if isinstance(obj, nn.Module) and self.context is not None:
+            return self.context.call_module(self, obj, node)
+        if isinstance(obj, torch.jit.ScriptFunction):
+            args, kwargs = self.call_arguments(node)
+            call = self.emit(
+                "prim::CallFunction", [*args, *kwargs.values()], {"function": obj}, node
+            )
+            if kwargs:
+                call.attrs["kwnames"] = tuple(kwargs)
+            return call.add_output(obj.graph.outputs[0].type)
+        raise self.unsupported(
+            node, f"Python builtin {obj!r} is currently not supported in TorchScript"
+        )
+
+    def getattr_call(self, node: ast.Call):
+        """``getattr(x, name[, default])`` with a name known while compiling: ``x.name``."""
+        name = self.expr(node.args[1])
+        if isinstance(name, _ir.Value) and _static_truth(name) is None:
+            constant = name.node.attrs.get("value") if name.node is not None else None
+            name = Static(constant) if isinstance(constant, str) else name
+        elif isinstance(name, _ir.Value):
+            name = Static(name.node.attrs.get("value"))
+        if not isinstance(name, Static) or not isinstance(name.obj, str):
+            raise self.unsupported(node, "getattr with a name computed at run time")
+        attribute = ast.Attribute(value=node.args[0], attr=name.obj, ctx=ast.Load())
+        ast.copy_location(attribute, node)
+        if len(node.args) == 3:
+            owner = self.static(node.args[0])
+            if owner is not None and not hasattr(owner.obj, name.obj):
+                return self.expr(node.args[2])
+        return self.expr(attribute)
+
+    def function_call(self, node: ast.Call, fn) -> _ir.Value:
+        modifier = get_modifier(fn)
+        args, kwargs = self.call_arguments(node)
+        if modifier in (FunctionModifiers.UNUSED, FunctionModifiers._DROP):
+            message = self.constant(
+                f"This Python function is annotated to be ignored and cannot be run: {fn.__name__}"
+            )
+            self.emit("prim::RaiseException", [message], None, node)
+            return self.constant(None)
+        if modifier is FunctionModifiers.IGNORE:
+            call = self.emit("prim::PythonOp", [*args, *kwargs.values()], {"fn": fn}, node)
+            if kwargs:
+                call.attrs["kwnames"] = tuple(kwargs)
+            return call.add_output(ir_type(_annotations(fn).get("return")))
+        from .compile import script_function
+
+        compiled = script_function(fn)
+        call = self.emit(
+            "prim::CallFunction", [*args, *kwargs.values()], {"function": compiled}, node
+        )
+        if kwargs:
+            call.attrs["kwnames"] = tuple(kwargs)
+        return call.add_output(compiled.graph.outputs[0].type)
+
+    def isinstance_call(self, node: ast.Call) -> _ir.Value:
+        value = self.value(node.args[0])
+        types_ = _eval_annotation(node.args[1], self.globals)
+        wanted = types_ if isinstance(types_, tuple) else (types_,)
+        known = value.type
+        if isinstance(known, _ir.TensorType) and known.dtype is None:
+            return self.constant(any(t is torch.Tensor for t in wanted))
+        holder = self.constant(types_)
+        return self.expr_node("torch.jit.isinstance({0}, {1})", [value, holder], _ir.BOOL, node)
+
+    def method_call(self, node: ast.Call, owner: _ir.Value, name: str):
+        if owner is self.self_value and self.context is not None:
+            return self.context.call_self_method(self, owner, name, node)
+        if isinstance(owner.type, _ir.ClassType) and self.context is not None:
+            return self.context.call_value_method(self, owner, name, node)
+        args, kwargs = self.call_arguments(node)
+        if is_tensor(owner.type) or (owner.type == _ir.ANY and name not in _CONTAINER_METHODS):
+            if not hasattr(torch.Tensor, name):
+                raise RuntimeError(
+                    f"'Tensor (inferred)' object has no attribute or method '{name}'.:\n"
+                    + self.range(node.func).highlight()
+                )
+            out_type = _TENSOR_NON_TENSOR.get(name, _ir.TensorType())
+            if name in ("size", "stride"):
+                out_type = _ir.INT if args else _ir.ListType(_ir.INT)
+            return self.op(f"Tensor.{name}", [owner, *args], kwargs, out_type, node)
+        inputs = [owner, *args, *kwargs.values()]
+        parts = [f"{{{i + 1}}}" for i in range(len(args))]
+        parts += [f"{k}={{{len(args) + 1 + i}}}" for i, k in enumerate(kwargs)]
+        template = f"{{0}}.{name}({', '.join(parts)})"
+        out_type = _ir.ANY
+        if name in ("append", "extend", "insert", "clear", "reverse", "sort", "update", "remove"):
+            out_type = _ir.NONE
+        elif name in ("pop",) and isinstance(owner.type, _ir.ListType):
+            out_type = owner.type.element
+        result = self.expr_node(template, inputs, out_type, node, effect=name in _MUTATING)
+        return result
+
+
+# ---------------------------------------------------------------------- utilities
