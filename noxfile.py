@@ -381,6 +381,15 @@ for _package in PACKAGES:
 _group("tests", [f"tests-{p}" for p in PACKAGES], "Run every tests-* session (one per package).")
 
 
+@nox.session(name="distributed-slow")
+def distributed_slow(session: nox.Session) -> None:
+    """Run torch-distributed's long multi-process tests (4 ranks; marked ``slow``)."""
+    folders, extra = test_install("distributed")
+    install_wheels(session, folders, extra=extra)
+    paths = [str(ROOT / "packages" / "distributed" / "tests")]
+    session.run("pytest", "-q", "-m", "slow", "-p", "no:cacheprovider", *paths, *session.posargs)
+
+
 @nox.session(tags=["ci"])
 def editable(session: nox.Session) -> None:
     """Check that editable installs of every package side by side import every subpackage."""
@@ -861,6 +870,10 @@ def bench(session: nox.Session) -> None:
         f"ratio = ours / pytorch: medians over {rounds} alternating rounds of each side's "
         "medians; below 1 is faster"
     )
+    # torch-distributed: all-reduce bandwidth against mpi4py on the same buffers, and
+    # DDP step time on 2 processes against 1 (both sides here: no reference needed)
+    session.install(*_pyproject("distributed")["project"]["optional-dependencies"]["mpi"])
+    session.run("python", str(ROOT / "bench" / "distributed_cases.py"))
 
 
 # The packages whose tests run on the sanitized torch._C, and how many examples the

@@ -17,6 +17,7 @@ SIBLINGS = {
     "torch.utils.data": "torch-utils-data",
     "torch.legacy": "torch-legacy",
     "torch.utils.serialization": "torch-legacy",
+    "torch.distributed": "torch-distributed",
     "torch.jit": "torch-jit",
     "torch.distributions": "torch-distributions",
     "torch.profiler": "torch-autograd",

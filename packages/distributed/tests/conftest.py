@@ -17,3 +17,13 @@ def needs_mpi():
 
     if not dist.is_mpi_available():
         pytest.skip("mpi4py is not installed (pip install 'torch-distributed[mpi]')")
+
+
+def pytest_collection_modifyitems(config, items):
+    """``slow`` tests run only when asked for (``-m slow``: nox -s distributed-slow)."""
+    if config.getoption("-m"):
+        return
+    skip = pytest.mark.skip(reason="slow: run with -m slow (nox -s distributed-slow)")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)

@@ -29,7 +29,17 @@ _DTYPES = [
     "bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16", "float32",
     "float64", "complex64", "complex128", "uint16", "uint32", "uint64",
 ]  # fmt: skip
-_DTYPE_CODE = {name: i for i, name in enumerate(_DTYPES)}
+_DTYPE_CODE: dict = {}  # np.dtype -> index in _DTYPES, filled on first use
+
+
+def _dtype_code(dtype: np.dtype) -> int:
+    code = _DTYPE_CODE.get(dtype)
+    if code is None:
+        code = _DTYPE_CODE[dtype] = _DTYPES.index(dtype.name) if dtype.name in _DTYPES else 99
+    return code
+
+
+_HALF = {6, 7}  # float16, bfloat16
 _KINDS = [
     "barrier", "all_reduce", "reduce", "broadcast", "all_gather", "gather", "scatter",
     "reduce_scatter", "all_to_all", "all_to_all_single",
@@ -61,13 +71,13 @@ def _check_op_dtype(op: R, dtype: np.dtype) -> None:
         )
     if op in (R.MIN, R.MAX) and kind == "c":
         raise RuntimeError(f"ReduceOp.{op.name} is not defined for complex tensors")
-    if op == R.AVG and kind not in "fcV" and dtype.name != "bfloat16":
+    if op == R.AVG and kind not in "fcV" and _dtype_code(dtype) not in _HALF:
         raise RuntimeError(f"ReduceOp.AVG needs a floating-point tensor, got {dtype.name}")
 
 
 def _reduction_array(array: np.ndarray) -> np.ndarray:
     """The array MPI reduces: half floats go through float32 (MPI has no such type)."""
-    if array.dtype.name in ("float16", "bfloat16"):
+    if _dtype_code(array.dtype) in _HALF:
         return array.astype(np.float32)
     return array
 
@@ -190,7 +200,7 @@ class MPIGroup:
         out[0] = _KINDS.index(kind)
         out[1] = self.seq
         if array is not None:
-            out[2] = _DTYPE_CODE.get(array.dtype.name, 99)
+            out[2] = _dtype_code(array.dtype)
             out[3] = root
             out[4] = op
             if not shape_may_differ:
