@@ -204,3 +204,38 @@ def test_frontend_error_classes():
 
     assert issubclass(frontend.UnsupportedNodeError, frontend.NotSupportedError)
     assert issubclass(frontend.NotSupportedError, frontend.FrontendError)
+
+
+@torch.jit.script_if_tracing
+def _clip_if_positive(x):
+    if x.sum() > 0:
+        return x.clamp(max=1.0)
+    return x
+
+
+def test_script_if_tracing_keeps_control_flow_in_a_trace():
+    traced = torch.jit.trace(lambda x: _clip_if_positive(x) * 2, torch.ones(2))
+    assert "prim::CallFunction" in str(traced.graph)
+    assert traced(torch.full((2,), 3.0)).tolist() == [2.0, 2.0]
+    assert traced(torch.full((2,), -3.0)).tolist() == [-6.0, -6.0]
+    buffer = io.BytesIO()
+    torch.jit.save(traced, buffer)
+    buffer.seek(0)
+    assert torch.jit.load(buffer)(torch.full((2,), -3.0)).tolist() == [-6.0, -6.0]
+
+
+def test_scripted_submodule_inside_a_trace():
+    class Outer(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.gate = torch.jit.script(cases_jit._LinearRelu())
+
+        def forward(self, x):
+            return self.gate(x) + 1
+
+    torch.manual_seed(0)
+    model = Outer()
+    traced = torch.jit.trace(model, torch.randn(2, 4))
+    assert traced.gate is model.gate
+    x = torch.randn(3, 4)
+    torch.testing.assert_close(traced(x), model(x))

@@ -13,7 +13,7 @@ from typing import Any
 
 from torch import nn
 
-from . import _codegen, _ir
+from . import _codegen, _ir, _state
 
 __all__ = [
     "CompilationUnit",
@@ -83,6 +83,10 @@ class ScriptFunction:
         graph = self._compiled.graph
         if kwargs or len(args) < len(graph.inputs):
             args = _bind_keywords(graph, args, kwargs, skip=0)
+        tracer = _state.tracing.tracer
+        if tracer is not None and not tracer.depth:
+            # called from traced code: one node, so that its control flow survives
+            return tracer.call_function(self, self._compiled.function(), args)
         return self._compiled.function()(*args)
 
     @property
@@ -262,7 +266,10 @@ class RecursiveScriptModule(ScriptModule):
     @classmethod
     def mirror(cls, module: nn.Module, type_name: str | None = None) -> RecursiveScriptModule:
         """A script module holding ``module``'s parameters, buffers and attributes (the
-        same objects) and a mirror of each submodule; no methods yet."""
+        same objects) and a mirror of each submodule; no methods yet. A script module
+        mirrors as itself."""
+        if isinstance(module, ScriptModule):
+            return module
         mirror = cls()
         object.__setattr__(mirror, "_type_name", type_name or _type_name_of(type(module)))
         object.__setattr__(mirror, "original_name", type(module).__name__)

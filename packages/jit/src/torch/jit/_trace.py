@@ -258,6 +258,19 @@ class _Tracer:
         else:
             self.bind(result, node.add_output(_ir.type_of(result)))
 
+    def call_function(self, function, run, args):
+        """A :class:`ScriptFunction` called from traced code: one ``prim::CallFunction``."""
+        self.depth += 1
+        try:
+            result = run(*args)
+        finally:
+            self.depth -= 1
+        node = self.graph.append("prim::CallFunction", [self.value_of(a) for a in args])
+        node.attrs["function"] = function
+        node.source = _user_source()
+        self._bind_call_outputs(node, result)
+        return result
+
     # -- submodules
     def call_submodule(self, path: str, forward, args, kwargs):
         if self.depth:

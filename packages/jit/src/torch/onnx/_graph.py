@@ -99,8 +99,10 @@ class GraphContext:
         self._counter = itertools.count()
         self._keep_alive: list = []
         self.domains_used: set[str] = set()
-        #: the IR node being translated (its kind names the nodes it produces)
+        #: the IR node being translated (its kind names the nodes it produces) and the
+        #: (dtype, sizes) of its outputs as traced
         self.current_kind = "Constant"
+        self.current_outputs: list[tuple] = []
 
     # -- names
     def fresh_name(self, hint: str) -> str:
@@ -183,8 +185,9 @@ class GraphContext:
 
         proto = self._tensor_proto(tensor, out.name)
         self.nodes.append(
-            helper.make_node("Constant", [], [out.name], name=f"/Constant_{len(self.nodes)}",
-                             value=proto)  # fmt: skip
+            helper.make_node(
+                "Constant", [], [out.name], name=f"/Constant_{len(self.nodes)}", value=proto
+            )  # fmt: skip
         )
         self._constants[key] = out
         return out
@@ -199,8 +202,8 @@ class GraphContext:
         found = self._tensor_values.get(id(tensor))
         if found is not None:
             return found
-        name = name or self.parameter_names.get(id(tensor)) or self.fresh_name(
-            f"{self.current_kind}"
+        name = (
+            name or self.parameter_names.get(id(tensor)) or self.fresh_name(f"{self.current_kind}")
         )
         self.initializers[name] = self._tensor_proto(tensor, name)
         value = SymbolicValue(name, tensor.dtype, tuple(tensor.shape))
@@ -216,6 +219,18 @@ class GraphContext:
         return numpy_helper.from_array(array, name)
 
     # -- conveniences for symbolic functions
+    def out_dtype(self, index: int = 0) -> torch.dtype | None:
+        """The dtype of output ``index`` of the node being translated, as traced."""
+        if index < len(self.current_outputs):
+            return self.current_outputs[index][0]
+        return None
+
+    def out_sizes(self, index: int = 0) -> tuple | None:
+        """The sizes of output ``index`` of the node being translated, as traced."""
+        if index < len(self.current_outputs):
+            return self.current_outputs[index][1]
+        return None
+
     def cast(self, value, dtype: torch.dtype | None):
         """``value`` in ``dtype``: a Cast node only where its dtype differs."""
         if dtype is None:

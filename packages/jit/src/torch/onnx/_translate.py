@@ -1,0 +1,200 @@
+"""Walk a traced graph of :mod:`torch.jit._ir` and translate each node into ONNX.
+
+Each IR value maps to a :class:`~torch.onnx._graph.SymbolicValue` (a tensor computed
+from the model inputs) or to a Python value known at export time: constants, modules,
+lists and tuples of either, and parameters. An ``aten::`` node whose arguments are all
+known runs eagerly (constant folding: with ``do_constant_folding`` also on parameters);
+otherwise its symbolic function emits ONNX nodes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import torch
+from torch.jit import _ir
+
+from . import _registry
+from ._graph import GraphContext, SymbolicValue
+from .errors import OnnxExporterError, UnsupportedOperatorError
+
+__all__ = ["translate"]
+
+# random ops never run at export time (their value would freeze into the model)
+_NOT_FOLDED = {
+    "aten::dropout",
+    "aten::alpha_dropout",
+    "aten::feature_alpha_dropout",
+    "aten::dropout1d",
+    "aten::dropout2d",
+    "aten::dropout3d",
+    "aten::rand",
+    "aten::randn",
+    "aten::rand_like",
+    "aten::randn_like",
+    "aten::randint",
+    "aten::bernoulli",
+    "aten::multinomial",
+    "aten::normal",
+}
+
+
+def _contains(value: Any, kind) -> bool:
+    if isinstance(value, kind):
+        return True
+    if isinstance(value, (list, tuple)):
+        return any(_contains(v, kind) for v in value)
+    if isinstance(value, dict):
+        return any(_contains(v, kind) for v in value.values())
+    return False
+
+
+class _Translator:
+    def __init__(self, g: GraphContext, fold: bool, parameter_value) -> None:
+        self.g = g
+        self.fold = fold
+        self.parameter_value = parameter_value  # tensor -> its value in the graph
+        self.env: dict[_ir.Value, Any] = {}
+
+    def run_block(self, block: _ir.Block) -> None:
+        for node in block.nodes:
+            self.translate_node(node)
+
+    def translate_node(self, node: _ir.Node) -> None:
+        kind = node.kind
+        handler = _PRIM_HANDLERS.get(kind)
+        if handler is not None:
+            handler(self, node)
+        elif kind.startswith("aten::"):
+            self.translate_op(node)
+        else:
+            raise UnsupportedOperatorError(kind, self.g.opset)
+
+    # -- op nodes
+    def arguments(self, node: _ir.Node) -> tuple[list, dict]:
+        values = [self.env[v] for v in node.inputs]
+        kwnames = node.attrs.get("kwnames", ())
+        split = len(values) - len(kwnames)
+        return values[:split], dict(zip(kwnames, values[split:]))
+
+    def translate_op(self, node: _ir.Node) -> None:
+        args, kwargs = self.arguments(node)
+        everything = (args, kwargs)
+        if not _contains(everything, SymbolicValue) and node.kind not in _NOT_FOLDED:
+            if self.fold or not _contains(everything, torch.Tensor):
+                self.bind_outputs(node, self.evaluate(node, args, kwargs))
+                return
+            args, kwargs = self.symbolic_tensors(args), self.symbolic_tensors(kwargs)
+        fn = _registry.lookup(node.kind, self.g.opset)
+        if fn is None:
+            first = _registry.first_opset(node.kind)
+            raise UnsupportedOperatorError(node.kind, self.g.opset, first)
+        g = self.g
+        g.current_kind = node.kind.partition("::")[2].capitalize()
+        g.current_outputs = [_traced(v.type) for v in node.outputs]
+        result = fn(g, *args, **kwargs)
+        self.bind_outputs(node, result, symbolic=True)
+
+    def symbolic_tensors(self, value):
+        """Tensors of ``value`` as graph values (no constant folding)."""
+        if isinstance(value, torch.Tensor):
+            return self.g.constant(value)
+        if isinstance(value, (list, tuple)):
+            return type(value)(self.symbolic_tensors(v) for v in value)
+        if isinstance(value, dict):
+            return {k: self.symbolic_tensors(v) for k, v in value.items()}
+        return value
+
+    @staticmethod
+    def evaluate(node: _ir.Node, args, kwargs):
+        target = node.target
+        if target is None:
+            raise OnnxExporterError(f"{node.kind} has no target to fold")
+        with torch.no_grad():
+            return _ir.resolve_target(target)(*args, **kwargs)
+
+    def bind_outputs(self, node: _ir.Node, result, symbolic: bool = False) -> None:
+        outputs = node.outputs
+        if len(outputs) == 1 and "returns" not in node.attrs:
+            items = [result]
+        else:
+            items = list(result)
+            if len(items) != len(outputs):
+                raise OnnxExporterError(
+                    f"the symbolic of {node.kind} gave {len(items)} outputs, the trace has "
+                    f"{len(outputs)}"
+                )
+        for value, item in zip(outputs, items):
+            if symbolic and isinstance(item, SymbolicValue):
+                dtype, sizes = _traced(value.type)
+                if dtype is not None:  # the trace knows better than the symbolic
+                    item.dtype = dtype
+                    item.sizes = sizes
+            self.env[value] = item
+
+
+def _traced(type_: _ir.Type) -> tuple:
+    if isinstance(type_, _ir.TensorType):
+        return type_.dtype, type_.sizes
+    return None, None
+
+
+# ----------------------------------------------------------------------- prim nodes
+
+
+def _constant(t: _Translator, node: _ir.Node) -> None:
+    t.env[node.output()] = node.attrs.get("value")
+
+
+def _get_attr(t: _Translator, node: _ir.Node) -> None:
+    owner = t.env[node.inputs[0]]
+    value = getattr(owner, node.attrs["name"])
+    if isinstance(value, torch.Tensor):
+        value = t.parameter_value(value)
+    t.env[node.output()] = value
+
+
+def _construct(kind):
+    def handler(t: _Translator, node: _ir.Node) -> None:
+        t.env[node.output()] = kind(t.env[v] for v in node.inputs)
+
+    return handler
+
+
+def _dict_construct(t: _Translator, node: _ir.Node) -> None:
+    items = [t.env[v] for v in node.inputs]
+    t.env[node.output()] = dict(zip(items[0::2], items[1::2]))
+
+
+def _unpack(t: _Translator, node: _ir.Node) -> None:
+    items = list(t.env[node.inputs[0]])
+    if len(items) != len(node.outputs):
+        raise OnnxExporterError(f"{node.kind}: {len(items)} items for {len(node.outputs)} outputs")
+    for value, item in zip(node.outputs, items):
+        t.env[value] = item
+
+
+def _tuple_index(t: _Translator, node: _ir.Node) -> None:
+    t.env[node.output()] = t.env[node.inputs[0]][t.env[node.inputs[1]]]
+
+
+_PRIM_HANDLERS = {
+    "prim::Constant": _constant,
+    "prim::GetAttr": _get_attr,
+    "prim::ListConstruct": _construct(list),
+    "prim::TupleConstruct": _construct(tuple),
+    "prim::DictConstruct": _dict_construct,
+    "prim::ListUnpack": _unpack,
+    "prim::TupleUnpack": _unpack,
+    "prim::TupleIndex": _tuple_index,
+}
+
+
+def translate(graph: _ir.Graph, g: GraphContext, inputs: dict, fold: bool, parameter_value):
+    """Translate ``graph`` (inlined; its first input the module when ``inputs`` maps it)
+    into ``g``; ``inputs`` maps graph inputs to their values. Returns the Python structure
+    of the graph outputs with :class:`SymbolicValue` leaves."""
+    translator = _Translator(g, fold, parameter_value)
+    translator.env.update(inputs)
+    translator.run_block(graph.block)
+    return [translator.env[v] for v in graph.outputs]
