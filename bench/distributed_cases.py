@@ -44,9 +44,10 @@ def _timed(fn, barrier, repeat: int, rounds: int = 5) -> float:
 
 
 def bandwidth(rank: int) -> list[dict]:
+    from mpi4py import MPI
+
     import torch
     import torch.distributed as dist
-    from mpi4py import MPI
 
     comm = dist.group.WORLD._impl.comm  # the group's own communicator
     rows = []
@@ -54,10 +55,9 @@ def bandwidth(rank: int) -> list[dict]:
         tensor = torch.ones(size // 4)
         array = tensor.numpy()
         repeat = max(3, min(200, (8 << 20) // size))
-        ours = _timed(lambda: dist.all_reduce(tensor), comm.Barrier, repeat)
-        direct = _timed(lambda: comm.Allreduce(MPI.IN_PLACE, array), comm.Barrier, repeat)
+        ours = _timed(lambda t=tensor: dist.all_reduce(t), comm.Barrier, repeat)
+        direct = _timed(lambda a=array: comm.Allreduce(MPI.IN_PLACE, a), comm.Barrier, repeat)
         rows.append({"bytes": size, "ours_s": ours, "mpi4py_s": direct})
-        del array, tensor
     return rows
 
 
@@ -120,7 +120,9 @@ def main() -> None:
     result = json.loads(out.strip().splitlines()[-1])
     os.environ["OMP_NUM_THREADS"] = "1"
     one = ddp_step(1)
-    print(f"{'all_reduce (2 processes)':<26}{'ours':>12}{'mpi4py':>12}{'ratio':>8}{'ours GB/s':>11}")
+    print(
+        f"{'all_reduce (2 processes)':<26}{'ours':>12}{'mpi4py':>12}{'ratio':>8}{'ours GB/s':>11}"
+    )
     for row in result["bandwidth"]:
         size = row["bytes"]
         label = f"{size >> 20} MB" if size >= 1 << 20 else f"{size >> 10} KB"

@@ -66,6 +66,14 @@ def allowed(dist: str, info: dict) -> set[str]:
 
 
 CORE = "torch-core"
+#: imports made on first use (inside a function or a module ``__getattr__``) that go up
+#: the dependency order on purpose; every package contract ignores them
+LAZY_IMPORTS = [
+    # torch-nn's nn.parallel.DistributedDataParallel is torch-distributed's class
+    "torch.nn.parallel -> torch.distributed.ddp",
+    # DistributedSampler reads the default process group's rank and size when asked
+    "torch.utils.data.distributed -> torch.distributed",
+]
 #: the private module of core that siblings may import (with its submodules)
 INTERFACE = "torch._interface"
 
@@ -173,7 +181,10 @@ def render() -> str:
             "source_modules =",
         ]
         lines += [f"    {m}" for m in roots(info[dist]["modules"])]
-        lines += ["forbidden_modules ="] + [f"    {m}" for m in forbidden] + [""]
+        lines += ["forbidden_modules ="] + [f"    {m}" for m in forbidden]
+        lines += ["ignore_imports ="] + [f"    {i}" for i in LAZY_IMPORTS]
+        # a venv without one of the two packages has no such import to ignore
+        lines += ["unmatched_ignore_imports_alerting = none", ""]
     return "\n".join(lines)
 
 

@@ -194,7 +194,9 @@ def case_collectives(rank: int, world: int) -> dict:
         at_root = [None] * world if rank == 0 else None
         dist.gather_object(("g", rank), at_root, dst=0)
         mine = [None]
-        dist.scatter_object_list(mine, [{"to": r} for r in range(world)] if rank == 0 else None, src=0)
+        dist.scatter_object_list(
+            mine, [{"to": r} for r in range(world)] if rank == 0 else None, src=0
+        )
         return [gathered, listed, at_root, mine]
 
     def subgroup():
@@ -218,6 +220,7 @@ def case_collectives(rank: int, world: int) -> dict:
 
 def _ddp_setup(world: int, unused_branch: bool = False):
     import numpy as np
+
     import torch
     from torch import nn
 
@@ -340,8 +343,10 @@ def case_mismatch(rank: int, world: int) -> dict:
     import torch.distributed as dist
 
     out = {}
-    for name, tensor in [("shape", torch.ones(rank + 2)),
-                         ("dtype", torch.ones(2, dtype=torch.float32 if rank else torch.float64))]:  # fmt: skip
+    for name, tensor in [
+        ("shape", torch.ones(rank + 2)),
+        ("dtype", torch.ones(2, dtype=torch.float32 if rank else torch.float64)),
+    ]:
         try:
             dist.all_reduce(tensor)
             out[name] = None

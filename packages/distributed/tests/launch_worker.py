@@ -1,6 +1,6 @@
 """A worker for the launcher tests: joins the group, all-reduces, and fails on request.
 
-    torchrun ... launch_worker.py [ok|raise|die]
+torchrun ... launch_worker.py [ok|raise|die]
 """
 
 import datetime

@@ -4,9 +4,8 @@ results (golden/collectives.json, recorded by tools/golden/record_distributed.py
 import json
 import pathlib
 
-import pytest
-
 import dist_cases
+import pytest
 
 GOLDEN = json.loads((pathlib.Path(__file__).parent / "golden" / "collectives.json").read_text())
 COLLECTIVES = [k for k in GOLDEN["2/collectives"][0] if k not in ("rank", "world", "backend")]

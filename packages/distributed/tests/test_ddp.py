@@ -1,13 +1,12 @@
 """DistributedDataParallel on 2 processes trains to the same weights as one process on
 the concatenated batches (a small CNN on synthetic 8x8 images)."""
 
+import dist_cases
 import pytest
 
 import torch
 import torch.distributed as dist
 from torch import nn
-
-import dist_cases
 
 _RUN = {}
 

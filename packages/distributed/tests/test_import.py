@@ -5,8 +5,14 @@ import pytest
 from torch.testing._doctest import check_docstring_examples, module_names
 
 
-@pytest.mark.parametrize("name", ["torch.distributed", "torch.distributed.run",
-                                  "torch.distributed.algorithms.ddp_comm_hooks.default_hooks"])  # fmt: skip
+@pytest.mark.parametrize(
+    "name",
+    [
+        "torch.distributed",
+        "torch.distributed.run",
+        "torch.distributed.algorithms.ddp_comm_hooks.default_hooks",
+    ],
+)
 def test_public_modules_import(name):
     assert importlib.import_module(name).__all__
 

@@ -7,9 +7,8 @@ import shutil
 import subprocess
 import sys
 
-import pytest
-
 import dist_cases
+import pytest
 
 WORKER = str(pathlib.Path(__file__).with_name("launch_worker.py"))
 

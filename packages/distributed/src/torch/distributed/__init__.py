@@ -60,6 +60,6 @@ __all__ = [
     "DistBackendError",
     "DistNetworkError",
     "DistStoreError",
-    "DistributedDataParallel",
+    "DistributedDataParallel",  # noqa: F405  (module __getattr__)
     "__version__",
 ]

@@ -13,7 +13,7 @@ import numpy as np
 import torch
 
 from ._reduce_op import ReduceOp, as_red_op
-from ._work import Work, completed_work
+from ._work import Work
 from .distributed_c10d import GroupMember, _resolve, _warn_non_member
 
 __all__ = [
@@ -99,7 +99,9 @@ def _done(work: Work, async_op: bool):
 def _same_dtype(tensors, what: str) -> None:
     dtypes = {t.dtype for t in tensors}
     if len(dtypes) > 1:
-        raise ValueError(f"{what}: tensors must all have the same type, got {sorted(map(str, dtypes))}")
+        raise ValueError(
+            f"{what}: tensors must all have the same type, got {sorted(map(str, dtypes))}"
+        )
 
 
 # ------------------------------------------------------------------------- collectives
@@ -221,7 +223,9 @@ def gather(tensor, gather_list=None, dst=None, group=None, async_op: bool = Fals
     source = _array(tensor)
     if pg.rank() != root:
         if gather_list:
-            raise ValueError("Argument ``gather_list`` must NOT be specified on non-destination ranks.")
+            raise ValueError(
+                "Argument ``gather_list`` must NOT be specified on non-destination ranks."
+            )
         return _done(pg._impl.gather(None, source, root), async_op)
     if not gather_list:
         raise ValueError("Argument ``gather_list`` must be specified on destination rank.")
@@ -409,8 +413,10 @@ class P2POp:
 
     def __init__(self, op, tensor, peer=None, group=None, tag: int = 0, group_peer=None):
         if op not in (isend, irecv):
-            raise ValueError("Invalid ``op``. Expected ``op`` to be of type "
-                             "``torch.distributed.isend`` or ``torch.distributed.irecv``.")  # fmt: skip
+            raise ValueError(
+                "Invalid ``op``. Expected ``op`` to be of type "
+                "``torch.distributed.isend`` or ``torch.distributed.irecv``."
+            )
         self.op, self.tensor, self.peer, self.group, self.tag = op, tensor, peer, group, tag
         self.group_peer = group_peer
 

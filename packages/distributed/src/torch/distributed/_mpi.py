@@ -89,32 +89,32 @@ def join_by_store(store: Store, rank: int, world_size: int, timeout: float):
     (one at a time, since a port serves one connection at a time), and the ranks that
     already joined accept it together.
     """
-    MPI = load_mpi()
+    mpi = load_mpi()
     if world_size == 1:
-        return MPI.COMM_SELF.Dup()
+        return mpi.COMM_SELF.Dup()
     _wait_for_everyone(store, rank, world_size, timeout)
     if rank == 0:
-        port = MPI.Open_port()
+        port = mpi.Open_port()
         store.set("mpi/port", port)
-        comm = MPI.COMM_SELF
+        comm = mpi.COMM_SELF
     else:
         port = store.get("mpi/port").decode()
         if rank > 1:
             store.wait([f"mpi/joined/{rank - 1}"])
-        intercomm = MPI.COMM_SELF.Connect(port, MPI.INFO_NULL, 0)
+        intercomm = mpi.COMM_SELF.Connect(port, mpi.INFO_NULL, 0)
         comm = intercomm.Merge(high=True)
         intercomm.Disconnect()
         store.set(f"mpi/joined/{rank}", "1")
     for _newcomer in range(max(rank, 0) + 1, world_size):
-        intercomm = comm.Accept(port if comm.Get_rank() == 0 else None, MPI.INFO_NULL, 0)
+        intercomm = comm.Accept(port if comm.Get_rank() == 0 else None, mpi.INFO_NULL, 0)
         merged = intercomm.Merge(high=False)
         intercomm.Disconnect()
-        if comm is not MPI.COMM_SELF:
+        if comm is not mpi.COMM_SELF:
             comm.Free()
         comm = merged
     if rank == 0:
-        MPI.Close_port(port)
-    comm.Set_errhandler(MPI.ERRORS_RETURN)
+        mpi.Close_port(port)
+    comm.Set_errhandler(mpi.ERRORS_RETURN)
     if comm.Get_rank() != rank or comm.Get_size() != world_size:
         raise DistBackendError(
             f"MPI joined rank {rank} as rank {comm.Get_rank()} of {comm.Get_size()} "

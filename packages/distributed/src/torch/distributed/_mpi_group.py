@@ -50,14 +50,14 @@ _SPIN_SECONDS = 0.2
 _HEALTH_CHECK_EVERY = 0.5
 
 
-def _mpi_op(MPI, op: R, dtype: np.dtype):
+def _mpi_op(mpi, op: R, dtype: np.dtype):
     table = {
-        R.SUM: MPI.SUM, R.AVG: MPI.SUM, R.PRODUCT: MPI.PROD, R.MIN: MPI.MIN, R.MAX: MPI.MAX,
-        R.BAND: MPI.BAND, R.BOR: MPI.BOR, R.BXOR: MPI.BXOR,
+        R.SUM: mpi.SUM, R.AVG: mpi.SUM, R.PRODUCT: mpi.PROD, R.MIN: mpi.MIN, R.MAX: mpi.MAX,
+        R.BAND: mpi.BAND, R.BOR: mpi.BOR, R.BXOR: mpi.BXOR,
     }  # fmt: skip
     if dtype == np.bool_:
-        table = {R.SUM: MPI.LOR, R.PRODUCT: MPI.LAND, R.MIN: MPI.LAND, R.MAX: MPI.LOR,
-                 R.BAND: MPI.LAND, R.BOR: MPI.LOR, R.BXOR: MPI.LXOR}  # fmt: skip
+        table = {R.SUM: mpi.LOR, R.PRODUCT: mpi.LAND, R.MIN: mpi.LAND, R.MAX: mpi.LOR,
+                 R.BAND: mpi.LAND, R.BOR: mpi.LOR, R.BXOR: mpi.LXOR}  # fmt: skip
     if op not in table:
         raise ValueError(f"Cannot use ReduceOp.{op.name} with this backend")
     return table[op]
@@ -66,9 +66,7 @@ def _mpi_op(MPI, op: R, dtype: np.dtype):
 def _check_op_dtype(op: R, dtype: np.dtype) -> None:
     kind = dtype.kind
     if op in (R.BAND, R.BOR, R.BXOR) and kind not in "biu":
-        raise RuntimeError(
-            f"ReduceOp.{op.name} needs an integer or bool tensor, got {dtype.name}"
-        )
+        raise RuntimeError(f"ReduceOp.{op.name} needs an integer or bool tensor, got {dtype.name}")
     if op in (R.MIN, R.MAX) and kind == "c":
         raise RuntimeError(f"ReduceOp.{op.name} is not defined for complex tensors")
     if op == R.AVG and kind not in "fcV" and _dtype_code(dtype) not in _HALF:
@@ -99,8 +97,17 @@ class MPIGroup:
         name: the group's name; timeout: seconds a collective may wait.
     """
 
-    def __init__(self, comm, store: Store, heartbeat: Heartbeat | None, health_store,
-                 global_ranks: list[int], name: str, timeout: float, backend_name: str):  # fmt: skip
+    def __init__(
+        self,
+        comm,
+        store: Store,
+        heartbeat: Heartbeat | None,
+        health_store,
+        global_ranks: list[int],
+        name: str,
+        timeout: float,
+        backend_name: str,
+    ):
         self.MPI = _mpi.load_mpi()
         self.comm = comm
         self.store = store
@@ -121,7 +128,7 @@ class MPIGroup:
     def _finish(self, requests, what: str, statuses=None) -> None:
         """Poll ``requests`` until done (filling ``statuses``, if given); raise naming the
         culprit on failure or timeout."""
-        MPI = self.MPI
+        mpi = self.MPI
         start = time.monotonic()
         deadline = start + self.timeout
         next_check = start + _HEALTH_CHECK_EVERY
@@ -129,10 +136,11 @@ class MPIGroup:
         delay = 0.0
         while True:
             try:
-                if MPI.Request.Testall(requests, statuses):
+                if mpi.Request.Testall(requests, statuses):
                     return
-            except MPI.Exception as error:
-                raise self._fail(what, f"MPI reported an error: {error.Get_error_string()}")
+            except mpi.Exception as error:
+                reason = f"MPI reported an error: {error.Get_error_string()}"
+                raise self._fail(what, reason) from None
             now = time.monotonic()
             if now >= next_check and self.heartbeat is not None:
                 watch = watch or PeerWatch(self.health_store, self.heartbeat.interval)
@@ -260,7 +268,9 @@ class MPIGroup:
         _check_op_dtype(op, array.dtype)
         self.agree("all_reduce", array, op=int(op))
         buffer = _reduction_array(array)
-        request = self.comm.Iallreduce(self.MPI.IN_PLACE, buffer, _mpi_op(self.MPI, op, array.dtype))
+        request = self.comm.Iallreduce(
+            self.MPI.IN_PLACE, buffer, _mpi_op(self.MPI, op, array.dtype)
+        )
         return self._work([request], "all_reduce", self._finish_reduce(array, buffer, op))
 
     def _finish_reduce(self, array, buffer, op, applies=True):
@@ -335,9 +345,8 @@ class MPIGroup:
     def recv(self, array: np.ndarray, src: int | None, tag: int) -> tuple[Work, list]:
         """The work and a one-item list that holds the sender's group rank once done."""
         self._check_usable("recv")
-        MPI = self.MPI
-        status = MPI.Status()
-        source = MPI.ANY_SOURCE if src is None else src
+        status = self.MPI.Status()
+        source = self.MPI.ANY_SOURCE if src is None else src
         request = self.comm.Irecv(_bytes(array), source, tag)
         sender: list[int] = []
 

@@ -92,7 +92,9 @@ def broadcast_object_list(object_list: list, src=None, group=None, device=None,
     datas = [_to_tensor(o) for o in object_list] if is_root else []
     sizes = torch.tensor([d.numel() for d in datas] if is_root else [0] * count)
     broadcast(sizes, src=root_global, group=group)
-    payload = torch.cat(datas) if is_root and datas else torch.empty(int(sizes.sum()), dtype=torch.uint8)
+    payload = (
+        torch.cat(datas) if is_root and datas else torch.empty(int(sizes.sum()), dtype=torch.uint8)
+    )
     broadcast(payload, src=root_global, group=group)
     if not is_root:
         at = 0
@@ -108,7 +110,9 @@ def scatter_object_list(scatter_object_output_list: list, scatter_object_input_l
     if group is GroupMember.NON_GROUP_MEMBER:
         return
     if not isinstance(scatter_object_output_list, list) or not scatter_object_output_list:
-        raise ValueError("Expected argument scatter_object_output_list to be a list of size at least 1.")
+        raise ValueError(
+            "Expected argument scatter_object_output_list to be a list of size at least 1."
+        )
     pg = _resolve(group)
     root_global = src if group_src is None else pg._global_ranks[group_src]
     root_global = 0 if root_global is None else root_global

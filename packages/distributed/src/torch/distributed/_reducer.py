@@ -51,7 +51,9 @@ class GradBucket:
 
     def gradients(self) -> list[torch.Tensor]:
         """The gradients of ``parameters()``, as views of the buffer."""
-        return [self._buffer[a : a + n].view(p.shape) for (a, n), p in zip(self._offsets, self._params)]
+        return [
+            self._buffer[a : a + n].view(p.shape) for (a, n), p in zip(self._offsets, self._params)
+        ]
 
     def parameters(self) -> list[torch.Tensor]:
         """The parameters whose gradients the bucket holds."""

@@ -237,7 +237,9 @@ def _timeout_seconds(timeout) -> float:
     if timeout is None:
         return default_pg_timeout.total_seconds()
     if not isinstance(timeout, timedelta):
-        raise TypeError(f"Expected timeout argument to be of type datetime.timedelta, got {timeout}")
+        raise TypeError(
+            f"Expected timeout argument to be of type datetime.timedelta, got {timeout}"
+        )
     return timeout.total_seconds()
 
 
