@@ -41,8 +41,15 @@ def test_batch_sampler_over_a_generator_sampler():
     assert [len(b) for b in batches] == [2, 1] and sorted(sum(batches, [])) == [7, 8, 9]
 
 
-def test_distributed_sampler_needs_torch_distributed_without_rank():
-    with pytest.raises(RuntimeError, match="Requires distributed package to be available"):
+def test_distributed_sampler_needs_a_process_group_without_rank():
+    # PyTorch: no process group -> ValueError; here also: no torch-distributed installed
+    try:
+        import torch.distributed  # noqa: F401
+    except ImportError:
+        error, message = RuntimeError, "Requires distributed package to be available"
+    else:
+        error, message = ValueError, "Default process group has not been initialized"
+    with pytest.raises(error, match=message):
         DistributedSampler(range(4))
 
 
