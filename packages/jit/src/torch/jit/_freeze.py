@@ -128,14 +128,19 @@ def optimize_for_inference(mod, other_methods: list[str] | None = None):
         raise RuntimeError(_NOT_SCRIPTED.format(what="optimize_for_inference"))
     if _has_state(mod):
         mod = freeze(mod.eval(), preserved_attrs=other_methods)
+    from ._passes.decompose import decompose_composites
     from ._passes.fusion import fuse_elementwise
     from ._passes.lowering import lower_for_inference
     from ._passes.pooling import fuse_max_pooling
 
     for compiled in mod._methods.values():
+        decompose_composites(compiled.graph)
+        fold_constants(compiled.graph)
+        eliminate_common_subexpressions(compiled.graph)
         if _kernels.compiler_available():
             fuse_max_pooling(compiled.graph)
         lower_for_inference(compiled.graph)
+        eliminate_dead_code(compiled.graph)
         fuse_elementwise(compiled.graph)
         eliminate_dead_code(compiled.graph)
         compiled.invalidate()

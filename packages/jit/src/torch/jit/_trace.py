@@ -25,6 +25,7 @@ from torch._interface import tracing as _tracing
 from . import _ir, _state
 from ._exceptions import TracerWarning, TracingCheckError
 from ._program import RecursiveScriptModule, ScriptFunction, ScriptModule
+from ._trace_sizes import TracedInt, traced_size
 
 __all__ = [
     "trace",
@@ -120,6 +121,14 @@ def _user_source() -> str | None:
     return None
 
 
+def _contains_traced_int(value: Any) -> bool:
+    if type(value) is TracedInt:
+        return True
+    if isinstance(value, (list, tuple)):
+        return any(_contains_traced_int(v) for v in value)
+    return False
+
+
 def _contains_tensor(value: Any) -> bool:
     if isinstance(value, torch.Tensor):
         return True
@@ -145,6 +154,8 @@ class _Tracer:
         self.attribute_paths: dict[int, tuple[str, str]] = {}  # id -> (module path, name)
         self.submodule_calls: dict[str, tuple[tuple, dict]] = {}
         self.scope: list[str] = []
+        #: targets recorded through: their inner op calls are recorded instead of them
+        self.transparent: frozenset[str] = frozenset()
         if root is not None:
             for path, module in root.named_modules():
                 for name, tensor in (*module._parameters.items(), *module._buffers.items()):
@@ -170,6 +181,8 @@ class _Tracer:
         return found
 
     def value_of(self, obj: Any) -> _ir.Value:
+        if type(obj) is TracedInt and obj._tracer is self:
+            return obj._value
         if isinstance(obj, torch.Tensor):
             found = self.values.get(id(obj))
             if found is not None:
@@ -183,12 +196,13 @@ class _Tracer:
                 self.bind(obj, value)
                 return value
             return self.graph.constant(obj)
-        if isinstance(obj, (list, tuple)) and _contains_tensor(obj):
+        if isinstance(obj, (list, tuple)) and (_contains_tensor(obj) or _contains_traced_int(obj)):
             kind = "prim::ListConstruct" if isinstance(obj, list) else "prim::TupleConstruct"
             items = [self.value_of(v) for v in obj]
             node = self.graph.append(kind, items)
             if isinstance(obj, list):
-                return node.add_output(_ir.ListType(_ir.TensorType()))
+                element = _ir.TensorType() if _contains_tensor(obj) else _ir.INT
+                return node.add_output(_ir.ListType(element))
             return node.add_output(_ir.TupleType(v.type for v in items))
         if isinstance(obj, dict) and _contains_tensor(obj):
             items = []
@@ -204,7 +218,7 @@ class _Tracer:
 
     # -- the interception handler
     def handle(self, target: str, original, args: tuple, kwargs: dict):
-        if self.depth:
+        if self.depth or target in self.transparent:
             return original(*args, **kwargs)
         what = _CONVERSION_WARNINGS.get(target)
         if what is not None:
@@ -212,6 +226,8 @@ class _Tracer:
             return self._untraced(original, args, kwargs)
         if target == "Tensor.__iter__":
             return self._iterate(args[0])
+        if target in ("Tensor.size", "Tensor.shape"):
+            return self._size(original, args, kwargs)
         self.depth += 1
         try:
             result = original(*args, **kwargs)
@@ -220,6 +236,17 @@ class _Tracer:
         if _contains_tensor(result):
             self.record(target, original, args, kwargs, result)
         return result
+
+    def _size(self, original, args, kwargs):
+        """``x.size(d)`` / ``x.size()`` / ``x.shape`` of a traced tensor: recorded ints."""
+        result = self._untraced(original, args, kwargs)
+        value = self.values.get(id(args[0]))
+        if value is None:
+            return result  # a constant tensor: its sizes are constants too
+        if isinstance(result, int):
+            dim = args[1] if len(args) > 1 else kwargs.get("dim")
+            return traced_size(self, result, value, int(dim))
+        return torch.Size(traced_size(self, n, value, d) for d, n in enumerate(result))
 
     def _untraced(self, original, args, kwargs):
         self.depth += 1
@@ -382,7 +409,7 @@ def _run_traced(tracer: _Tracer, fn, args, kwargs, submodules: dict[str, nn.Modu
 
         module.forward = forward
         patched.append(module)
-    interception = _tracing.start(tracer.handle, ("torch.nn.functional",))
+    interception = _tracing.start(tracer.handle, ("torch.nn.functional",), sizes=True)
     _state.tracing.tracer = tracer
     try:
         return fn(*args, **kwargs)
@@ -394,7 +421,7 @@ def _run_traced(tracer: _Tracer, fn, args, kwargs, submodules: dict[str, nn.Modu
 
 
 def _trace_graph(fn, args: tuple, module: nn.Module | None, strict: bool, kwargs=None,
-                 self_name: str = "self"):  # fmt: skip
+                 self_name: str = "self", transparent=frozenset()):  # fmt: skip
     """Trace ``fn(*args)`` (``module.forward`` when ``module`` is given) into a graph;
     returns the graph, the tracer and the result of the traced run."""
     graph = _ir.Graph()
@@ -402,6 +429,7 @@ def _trace_graph(fn, args: tuple, module: nn.Module | None, strict: bool, kwargs
     if module is not None:
         self_value = graph.add_input(_ir.ClassType(_type_name(module)), self_name)
     tracer = _Tracer(module, self_value, graph)
+    tracer.transparent = frozenset(transparent)
     kwargs = dict(kwargs or {})
     names = _parameter_names(fn, len(args), skip_self=False)
     for name, example in zip(names, args):

@@ -12,6 +12,10 @@ is the binding itself, which the handler calls to compute the result. The handle
 decides what to record: op bindings call one another, so a tracer records the outermost
 call and runs the nested ones as they are.
 
+With ``sizes=True``, ``Tensor.size`` and the ``Tensor.shape`` property are routed through
+the handler too (``"Tensor.size"``, ``"Tensor.shape"``), so that a tracer can record
+where sizes come from.
+
 Without an active interception the bindings are the plain functions: tracing costs
 nothing when nobody traces. Interceptions do not nest (a second ``start`` raises) and
 are process-wide: a tracer must not run beside other threads that compute with torch.
@@ -121,7 +125,7 @@ class Interception:
         self._saved.append((Tensor, name, prop, True))
         setattr(Tensor, name, property(intercepted, prop.fset, prop.fdel, prop.__doc__))
 
-    def install(self, namespaces: Iterable[str]) -> None:
+    def install(self, namespaces: Iterable[str], sizes: bool = False) -> None:
         for module_name in (*_CORE_NAMESPACES, *namespaces):
             module = sys.modules.get(module_name)
             if module is None:
@@ -137,8 +141,10 @@ class Interception:
             if name in PLUMBING or not _is_op_function(value):
                 continue
             self._wrap(Tensor, name, value, f"Tensor.{name}", on_class=True)
-        for name in TENSOR_PROPERTIES:
+        for name in TENSOR_PROPERTIES + (("shape",) if sizes else ()):
             self._wrap_property(name)
+        if sizes:
+            self._wrap(Tensor, "size", Tensor.__dict__["size"], "Tensor.size", on_class=True)
         for op in ops.everything():
             if op.function is not None and _is_op_function(op.function):
                 self._wrap(op, "function", op.function, f"ops.{op.name}")
@@ -166,18 +172,20 @@ def _is_op_function(value: Any) -> bool:
 
 
 def start(
-    handler: Callable[[str, Any, tuple, dict], Any], namespaces: Iterable[str] = ()
+    handler: Callable[[str, Any, tuple, dict], Any],
+    namespaces: Iterable[str] = (),
+    sizes: bool = False,
 ) -> Interception:
     """Route every op call through ``handler`` until the returned interception stops.
     ``namespaces`` names sibling modules (already imported) whose public functions are
-    intercepted too."""
+    intercepted too; ``sizes`` adds ``Tensor.size`` and ``Tensor.shape``."""
     global _active
     if _active is not None:
         raise RuntimeError("an op interception (a trace) is already active in this process")
     interception = Interception(handler)
     _active = interception
     try:
-        interception.install(namespaces)
+        interception.install(namespaces, sizes)
     except BaseException:
         interception.stop()
         raise

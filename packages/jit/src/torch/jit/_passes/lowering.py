@@ -3,7 +3,9 @@
 - an ``nn.functional`` function whose body only checks its arguments and calls one op
   of the same name calls that op (the checks passed when the graph was traced);
 - ``relu`` of a fresh tensor that nothing else reads runs in place (``relu_``), saving
-  an allocation and a pass over memory.
+  an allocation and a pass over memory;
+- dropout outside training (or with ``p=0``) is the identity: its node goes;
+- a tuple built only to be unpacked again goes (the unpacked values are the parts).
 
 Gradients are not needed in an inference graph; both rewrites keep results bit for bit.
 """
@@ -11,6 +13,7 @@ Gradients are not needed in an inference graph; both rewrites keep results bit f
 from __future__ import annotations
 
 from .._ir import Graph, Node
+from ._util import arguments, constant_value, is_constant
 
 __all__ = ["lower_for_inference"]
 
@@ -39,9 +42,13 @@ _FRESH = {
 }
 
 
+_DROPOUTS = {"aten::dropout", "aten::feature_dropout", "aten::alpha_dropout", "aten::dropout2d",
+             "aten::dropout1d", "aten::dropout3d", "aten::feature_alpha_dropout"}  # fmt: skip
+
+
 def lower_for_inference(graph: Graph) -> int:
     """Rewrite the top-level block; returns how many nodes changed."""
-    changed = 0
+    changed = _remove_inference_dropout(graph) + _unpack_constructed_tuples(graph)
     for node in list(graph.nodes):
         direct = _DIRECT.get(node.target or "")
         if direct is not None and not node.attrs.get("kwnames"):
@@ -65,3 +72,44 @@ def _fresh_and_private(graph: Graph, node: Node) -> bool:
     if len(value.uses) != 1 or any(value is v for v in graph.outputs):
         return False
     return producer.owner is node.owner
+
+
+def _remove_inference_dropout(graph: Graph) -> int:
+    removed = 0
+    for node in list(graph.nodes):
+        if (
+            node.kind not in _DROPOUTS
+            or node.attrs.get("kwnames")
+            and "inplace" in node.attrs["kwnames"]
+        ):
+            continue
+        args = arguments(node)
+        if args is None or "input" not in args:
+            continue
+        training = args.get("training", args.get("train"))
+        p = args.get("p")
+        off = training is not None and is_constant(training) and constant_value(training) is False
+        zero = p is not None and is_constant(p) and constant_value(p) == 0
+        if not (off or zero):
+            continue
+        node.output().replace_all_uses_with(args["input"])
+        node.destroy()
+        removed += 1
+    return removed
+
+
+def _unpack_constructed_tuples(graph: Graph) -> int:
+    removed = 0
+    for node in list(graph.nodes):
+        if node.kind != "prim::TupleUnpack":
+            continue
+        source = node.inputs[0].node
+        if source is None or source.kind != "prim::TupleConstruct":
+            continue
+        if len(source.inputs) != len(node.outputs):
+            continue
+        for out, part in zip(node.outputs, source.inputs):
+            out.replace_all_uses_with(part)
+        node.destroy()
+        removed += 1
+    return removed
