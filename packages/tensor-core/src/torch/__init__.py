@@ -183,6 +183,7 @@ _LAZY_SUBMODULES = (
     "onnx",
     "distributions",
     "distributed",
+    "hub",
 )
 
 
