@@ -71,6 +71,8 @@ CORE = "torch-core"
 LAZY_IMPORTS = [
     # torch-nn's nn.parallel.DistributedDataParallel is torch-distributed's class
     "torch.nn.parallel -> torch.distributed.ddp",
+    # a training SyncBatchNorm in a group of several ranks shares its statistics
+    "torch.nn.modules.normalization -> torch.distributed.nn.functional",
     # DistributedSampler reads the default process group's rank and size when asked
     "torch.utils.data.distributed -> torch.distributed",
 ]

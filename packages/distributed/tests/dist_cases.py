@@ -358,9 +358,46 @@ def case_mismatch(rank: int, world: int) -> dict:
     return out
 
 
+def case_sync_batch_norm(rank: int, world: int) -> dict:
+    """SyncBatchNorm on ``world`` ranks (a slice of the batch each) against BatchNorm2d
+    on the whole batch: outputs, input gradients, running statistics."""
+    import numpy as np
+
+    import torch
+    from torch import nn
+
+    gen = np.random.default_rng(3)
+    x = torch.tensor(gen.standard_normal((4 * world, 3, 2, 2)).astype(np.float64) * 2 + 1)
+    weights = torch.tensor(gen.standard_normal(x.shape))
+    whole = nn.BatchNorm2d(3).double()
+    whole_x = x.clone().requires_grad_(True)
+    whole_out = whole(whole_x)
+    (whole_out * weights).sum().backward()
+    sync = nn.SyncBatchNorm(3).double()
+    rows = slice(4 * rank, 4 * rank + 4)
+    mine = x[rows].clone().requires_grad_(True)
+    out = sync(mine)
+    (out * weights[rows]).sum().backward()
+
+    def diff(a, b):
+        return float((a - b).abs().max())
+
+    return {
+        "out": diff(out.detach(), whole_out.detach()[rows]),
+        "grad": diff(mine.grad, whole_x.grad[rows]),
+        "running_mean": diff(sync.running_mean, whole.running_mean),
+        "running_var": diff(sync.running_var, whole.running_var),
+    }
+
+
 CASES = {"reduce_ops": case_reduce_ops, "collectives": case_collectives}
 # cases run under this project only (no golden)
-LOCAL_CASES = {"ddp": case_ddp, "failure": case_failure, "mismatch": case_mismatch}
+LOCAL_CASES = {
+    "ddp": case_ddp,
+    "failure": case_failure,
+    "mismatch": case_mismatch,
+    "sync_batch_norm": case_sync_batch_norm,
+}
 
 
 def main() -> None:

@@ -4,6 +4,7 @@ normalisation."""
 from __future__ import annotations
 
 import numbers
+import sys
 
 import torch
 
@@ -493,9 +494,11 @@ LazyInstanceNorm3d = _lazy_norm(InstanceNorm3d, "the channel dim")
 
 class SyncBatchNorm(_BatchNorm):
     """Batch normalisation whose statistics are shared across the processes of a
-    distributed group. Without torch.distributed (not built yet) the group is this
-    process alone, so it normalises exactly like :class:`BatchNorm2d` over any input of
-    2 or more dims.
+    distributed group: while training in a torch.distributed group of several ranks
+    (torch-distributed), each channel is normalised with the mean and variance of all
+    ranks' batches together, and the gradient flows through them to every rank. Alone
+    (no group, one rank, or evaluation) it normalises exactly like :class:`BatchNorm2d`
+    over any input of 2 or more dims.
 
     Args:
         num_features (int), eps, momentum, affine, track_running_stats: as for
@@ -528,6 +531,18 @@ class SyncBatchNorm(_BatchNorm):
         if input.dim() < 2:
             raise ValueError(f"expected at least 2D input (got {input.dim()}D input)")
 
+    def forward(self, input):
+        group = _synced_group(self.process_group) if self.training else None
+        if group is None:
+            return super().forward(input)
+        self._check_input_dim(input)
+        factor = 0.0 if self.momentum is None else self.momentum
+        if self.track_running_stats and self.num_batches_tracked is not None:
+            self.num_batches_tracked.add_(1)
+            if self.momentum is None:
+                factor = 1.0 / float(self.num_batches_tracked.item())
+        return _sync_batch_norm(self, input, group, factor)
+
     @classmethod
     def convert_sync_batchnorm(cls, module, process_group=None):
         """Replace every ``BatchNorm*d`` in ``module`` by a SyncBatchNorm holding the same
@@ -549,6 +564,42 @@ class SyncBatchNorm(_BatchNorm):
         for name, child in module.named_children():
             converted.add_module(name, cls.convert_sync_batchnorm(child, process_group))
         return converted
+
+
+def _synced_group(process_group):
+    """The group whose statistics a training SyncBatchNorm shares: None unless
+    torch.distributed (torch-distributed) is in use with a group of several ranks."""
+    dist = sys.modules.get("torch.distributed")  # never imported: no group can exist
+    if dist is None or not dist.is_initialized():
+        return None
+    group = dist.group.WORLD if process_group is None else process_group
+    return group if dist.get_world_size(group) > 1 else None
+
+
+def _sync_batch_norm(module, input, group, factor: float):
+    """Batch norm with the mean and variance of the whole group's batch: the per-channel
+    sums, sums of squares and counts are all-reduced (differentiably, so the gradient
+    also flows through the other ranks' statistics)."""
+    from torch.distributed.nn.functional import all_reduce
+
+    dims = [0] + list(range(2, input.dim()))
+    count = torch.full((1,), input.numel() / input.shape[1], dtype=input.dtype)
+    stats = torch.cat([input.sum(dims), (input * input).sum(dims), count])
+    stats = all_reduce(stats, group=group)
+    channels = input.shape[1]
+    total = stats[-1]
+    mean = stats[:channels] / total
+    var = stats[channels : 2 * channels] / total - mean * mean
+    if module.track_running_stats and module.running_mean is not None:
+        with torch.no_grad():
+            unbiased = var.detach() * (total / (total - 1))
+            module.running_mean.mul_(1 - factor).add_(mean.detach() * factor)
+            module.running_var.mul_(1 - factor).add_(unbiased * factor)
+    shape = [1, channels] + [1] * (input.dim() - 2)
+    out = (input - mean.view(shape)) / torch.sqrt(var.view(shape) + module.eps)
+    if module.weight is not None:
+        out = out * module.weight.view(shape) + module.bias.view(shape)
+    return out
 
 
 class CrossMapLRN2d(_ResponseNorm):
