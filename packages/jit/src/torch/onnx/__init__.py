@@ -1,13 +1,15 @@
-"""torch.onnx: export traced models to the ONNX format (through the ``onnx`` package,
-imported only when exporting: ``pip install "torch-jit[onnx]"``).
+"""torch.onnx: export models to the ONNX format (through the ``onnx`` package, imported
+only when exporting: ``pip install "torch-jit[onnx]"``).
 
-The exporter translates the graph IR of :mod:`torch.jit` (``torch.jit.trace`` of the
-model on ``args``) into ONNX operators.
+The exporter traces the model on ``args`` into the graph IR of :mod:`torch.jit` and
+translates each op with a symbolic function (``torch.onnx.register_custom_op_symbolic``
+adds or replaces one) into ONNX operators, opsets 13 to the newest of the installed onnx.
 """
 
 from __future__ import annotations
 
 import abc
+import enum
 import os
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -16,6 +18,10 @@ import torch
 from torch import nn
 
 from . import errors
+
+# public as in PyTorch, though not in its __all__
+from ._registry import register_custom_op_symbolic as register_custom_op_symbolic
+from ._registry import unregister_custom_op_symbolic as unregister_custom_op_symbolic
 from ._state import is_in_onnx_export
 from .errors import OnnxExporterError
 
@@ -29,6 +35,27 @@ __all__ = [
     "ExportableModule",
     "InputObserver",
 ]
+
+#: what PyTorch writes as the model's producer
+producer_name = "pytorch"
+
+
+class TrainingMode(enum.IntEnum):
+    """The mode the model is exported in: ``EVAL`` (default; dropout is the identity,
+    batch norm uses running statistics), ``PRESERVE`` (as it is), ``TRAINING``."""
+
+    EVAL = 0
+    PRESERVE = 1
+    TRAINING = 2
+
+
+class OperatorExportTypes(enum.IntEnum):
+    """How ops are exported; this exporter writes standard ONNX operators (``ONNX``)."""
+
+    ONNX = 0
+    ONNX_ATEN = 1
+    ONNX_ATEN_FALLBACK = 2
+    ONNX_FALLTHROUGH = 3
 
 
 def __getattr__(name: str):
@@ -52,24 +79,68 @@ def export(
     dynamo: bool = True,
     external_data: bool = True,
     dynamic_shapes=None,
+    custom_translation_table=None,
+    report: bool = False,
+    optimize: bool = True,
+    verify: bool = False,
+    profile: bool = False,
+    dump_exported_program: bool = False,
+    artifacts_dir: str | os.PathLike = ".",
     export_params: bool = True,
     keep_initializers_as_inputs: bool = False,
     dynamic_axes: Mapping[str, Mapping[int, str]] | Mapping[str, Sequence[int]] | None = None,
+    training: TrainingMode = TrainingMode.EVAL,
+    operator_export_type: OperatorExportTypes = OperatorExportTypes.ONNX,
     do_constant_folding: bool = True,
-    **options,
+    custom_opsets: Mapping[str, int] | None = None,
+    export_modules_as_functions: bool = False,
+    autograd_inlining: bool = True,
 ):
-    """Export ``model`` (an ``nn.Module``, a script module or function) run on ``args``
-    to an ONNX model written to ``f``.
+    """Export ``model`` (an ``nn.Module``, a traced or scripted module, or a function) run
+    on ``args`` to an ONNX model written to ``f``.
+
+    The model is traced (:func:`torch.jit.trace`) on ``args`` and each op of the trace is
+    translated into ONNX operators; :func:`is_in_onnx_export` is True meanwhile. Both
+    ``dynamo=True`` (PyTorch's default) and ``dynamo=False`` take this path; with
+    ``dynamo=False`` a DeprecationWarning says so, as PyTorch's does.
 
     Args:
         model: what to export.
-        args (tuple): example positional inputs (a tensor stands for a 1-tuple).
-        f (str or path): where to write the ``.onnx`` file; None returns the program.
+        args (tuple): example positional inputs (a tensor stands for a 1-tuple; a trailing
+            dict holds keyword arguments).
+        f (str, path or file-like): where to write the model. With ``f=None`` nothing is
+            written; the returned :class:`ONNXProgram` holds it.
         input_names, output_names (list of str): names of the graph inputs and outputs.
-        opset_version (int): the ONNX opset (13 or newer). Default: the newest supported.
-        dynamic_axes (dict): per input/output name, the axes that vary (a list of axis
-            numbers, or a dict axis -> symbolic name).
-        do_constant_folding (bool): fold constant subgraphs. Default: ``True``.
+        opset_version (int): the ONNX opset, 13 up to the newest of the installed onnx.
+            Default: 20.
+        dynamic_axes (dict): per input/output name, the axes whose size varies (a list of
+            axis numbers, or a dict axis -> symbolic name).
+        dynamic_shapes: per input, ``{axis: name}``; added to ``dynamic_axes``.
+        export_params (bool): store the parameters as initializers (else they are graph
+            inputs). Default: ``True``.
+        keep_initializers_as_inputs (bool): also list the initializers as graph inputs.
+        training (TrainingMode): ``EVAL`` (default), ``PRESERVE`` or ``TRAINING``.
+        do_constant_folding (bool): compute what depends only on constants and parameters
+            at export time. Default: ``True``.
+        custom_opsets (dict): domain -> version of the custom domains symbolic functions use.
+        verbose (bool): print the exported graph.
+
+    Returns:
+        An :class:`ONNXProgram` when ``dynamo`` is True or ``f`` is None, else None.
+
+    Raises:
+        ImportError: the ``onnx`` package is missing (``pip install "torch-jit[onnx]"``).
+        torch.onnx.errors.UnsupportedOperatorError: an op has no ONNX translation at the
+            opset (the message names the first one).
+        NotImplementedError: ``operator_export_type`` other than ONNX,
+            ``export_modules_as_functions`` or a ``custom_translation_table``.
+
+    Example::
+
+        >>> import io, torch
+        >>> buffer = io.BytesIO()
+        >>> torch.onnx.export(torch.nn.Linear(3, 2), (torch.randn(1, 3),), buffer,
+        ...                   dynamo=False)  # doctest: +SKIP
     """
     from ._export import export as _export
 
@@ -82,11 +153,19 @@ def export(
         input_names=input_names,
         output_names=output_names,
         opset_version=opset_version,
+        dynamo=dynamo,
+        external_data=external_data,
+        dynamic_shapes=dynamic_shapes,
+        custom_translation_table=custom_translation_table,
         export_params=export_params,
         keep_initializers_as_inputs=keep_initializers_as_inputs,
         dynamic_axes=dynamic_axes,
+        training=training,
+        operator_export_type=operator_export_type,
         do_constant_folding=do_constant_folding,
-        **options,
+        custom_opsets=custom_opsets,
+        export_modules_as_functions=export_modules_as_functions,
+        autograd_inlining=autograd_inlining,
     )
 
 

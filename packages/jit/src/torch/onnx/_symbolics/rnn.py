@@ -1,0 +1,100 @@
+"""Recurrent layers as ONNX's LSTM, GRU and RNN ops.
+
+nn.LSTM/GRU/RNN trace as one core op per layer and direction (``_lstm_layer`` ...) on
+sequence-first input; a reverse direction is traced as flips around a forward layer. Each
+becomes one single-direction ONNX op. The gate blocks of the weights are reordered:
+PyTorch stacks LSTM gates as (input, forget, cell, output), ONNX as (input, output,
+forget, cell); GRU (reset, update, new) against ONNX's (update, reset, hidden), with
+``linear_before_reset=1`` as PyTorch computes the new gate.
+"""
+
+from __future__ import annotations
+
+import torch
+
+from .._graph import GraphContext
+from .._registry import symbolic
+from ._helpers import sizes_of
+
+_LSTM_ORDER = (0, 3, 1, 2)  # PyTorch i, f, g, o -> ONNX i, o, f, c
+_GRU_ORDER = (1, 0, 2)  # PyTorch r, z, n -> ONNX z, r, h
+
+
+def _reorder(g: GraphContext, weight, order: tuple[int, ...]):
+    """The gate blocks of ``weight`` (stacked along dim 0) in ``order``, with a leading
+    direction axis of 1."""
+    if isinstance(weight, torch.Tensor):  # known: reorder at export time
+        blocks = weight.detach().chunk(len(order), 0)
+        return g.initializer(torch.cat([blocks[i] for i in order]).unsqueeze(0).contiguous())
+    rows = sizes_of(weight)[0] // len(order)
+    blocks = g.op("Split", weight, g.int64s([rows] * len(order)), axis_i=0, outputs=len(order))
+    return g.unsqueeze(g.op("Concat", *[blocks[i] for i in order], axis_i=0), [0])
+
+
+def _bias(g: GraphContext, b_ih, b_hh, order: tuple[int, ...]):
+    """ONNX's ``B`` (1, 2 * gates * hidden): input then hidden biases, reordered."""
+    if b_ih is None and b_hh is None:
+        return None
+    if isinstance(b_ih, torch.Tensor) and isinstance(b_hh, torch.Tensor):
+        parts = [b.detach().chunk(len(order)) for b in (b_ih, b_hh)]
+        joined = torch.cat([p[i] for p in parts for i in order]).unsqueeze(0).contiguous()
+        return g.initializer(joined)
+    w = _reorder(g, b_ih, order)
+    r = _reorder(g, b_hh, order)
+    return g.op("Concat", w, r, axis_i=1)
+
+
+def _hidden_size(w_hh) -> int:
+    return sizes_of(w_hh)[1]
+
+
+@symbolic("_lstm_layer")
+def lstm_layer(g, input, h0, c0, w_ih, w_hh, b_ih=None, b_hh=None):
+    y, _y_h, y_c = g.op(
+        "LSTM",
+        input,
+        _reorder(g, w_ih, _LSTM_ORDER),
+        _reorder(g, w_hh, _LSTM_ORDER),
+        _bias(g, b_ih, b_hh, _LSTM_ORDER),
+        None,  # sequence_lens: every sequence is full
+        g.unsqueeze(h0, [0]),
+        g.unsqueeze(g.cast(c0, h0.dtype if hasattr(h0, "dtype") else None), [0]),
+        hidden_size_i=_hidden_size(w_hh),
+        outputs=3,
+    )
+    # core's layer returns the hidden states then the final cell state, stacked
+    return g.op("Concat", g.squeeze(y, [1]), y_c, axis_i=0)
+
+
+@symbolic("_gru_layer")
+def gru_layer(g, input, h0, w_ih, w_hh, b_ih=None, b_hh=None):
+    y, _y_h = g.op(
+        "GRU",
+        input,
+        _reorder(g, w_ih, _GRU_ORDER),
+        _reorder(g, w_hh, _GRU_ORDER),
+        _bias(g, b_ih, b_hh, _GRU_ORDER),
+        None,
+        g.unsqueeze(h0, [0]),
+        hidden_size_i=_hidden_size(w_hh),
+        linear_before_reset_i=1,
+        outputs=2,
+    )
+    return g.squeeze(y, [1])
+
+
+@symbolic("_rnn_layer")
+def rnn_layer(g, input, h0, w_ih, w_hh, b_ih=None, b_hh=None, nonlinearity="tanh"):
+    y, _y_h = g.op(
+        "RNN",
+        input,
+        _reorder(g, w_ih, (0,)),
+        _reorder(g, w_hh, (0,)),
+        _bias(g, b_ih, b_hh, (0,)),
+        None,
+        g.unsqueeze(h0, [0]),
+        hidden_size_i=_hidden_size(w_hh),
+        activations_s=["Relu" if nonlinearity == "relu" else "Tanh"],
+        outputs=2,
+    )
+    return g.squeeze(y, [1])
