@@ -53,6 +53,25 @@ def run_job(case: str, world: int, tmp_path, python: str = sys.executable, timeo
     return results
 
 
+def run_mpiexec(case: str, world: int, tmp_path, timeout: float = 120) -> list[dict]:
+    """Run ``case`` under ``mpiexec -n world`` with the ``mpi`` backend."""
+    import shutil
+
+    mpiexec = shutil.which("mpiexec", path=os.path.dirname(sys.executable))
+    mpiexec = mpiexec or shutil.which("mpiexec")
+    env = dict(os.environ, CASE_BACKEND="mpi")
+    command = [mpiexec, "-n", str(world), sys.executable, str(HERE / "dist_cases.py"), case]
+    done = subprocess.run(
+        [*command, str(tmp_path)], env=env, capture_output=True, text=True, timeout=timeout
+    )
+    results = []
+    for rank in range(world):
+        path = pathlib.Path(tmp_path) / f"{case}-{rank}.json"
+        result = json.loads(path.read_text()) if path.exists() else None
+        results.append({"rc": done.returncode, "result": result, "stderr": done.stderr})
+    return results
+
+
 # ------------------------------------------------------------------------------ cases
 def _outcome(fn):
     try:

@@ -49,6 +49,30 @@ def test_construction_broadcasts_rank0_weights(ddp_results):
     assert all(result["same_initial_weights"] for result in ddp_results)
 
 
+def _check_training(ranks):
+    for rank in ranks:
+        assert rank["rc"] == 0, rank["stderr"]
+        result = rank["result"]
+        for variant in ("default", "small_buckets", "no_sync", "find_unused"):
+            assert result[variant] < 1e-5, variant
+        assert result["fp16_hook"] < 1e-3
+    assert ranks[0]["result"]["join"] < 1e-5
+
+
+def test_ddp_under_mpiexec_with_the_mpi_backend(tmp_path, needs_mpi):
+    _check_training(dist_cases.run_mpiexec("ddp", 2, tmp_path))
+
+
+@pytest.mark.slow
+def test_ddp_on_4_processes(tmp_path, needs_mpi):
+    _check_training(dist_cases.run_job("ddp", 4, tmp_path, timeout=300))
+
+
+@pytest.mark.slow
+def test_ddp_on_4_processes_under_mpiexec(tmp_path, needs_mpi):
+    _check_training(dist_cases.run_mpiexec("ddp", 4, tmp_path, timeout=300))
+
+
 @pytest.fixture
 def single_group():
     dist.init_process_group("gloo", store=dist.HashStore(), rank=0, world_size=1)
