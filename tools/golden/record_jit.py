@@ -98,6 +98,26 @@ def graphs() -> dict:
     return out
 
 
+def deprecations() -> list:
+    import io
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+
+        def f(x):
+            return x
+
+        torch.jit.script(f)
+        traced = torch.jit.trace(torch.nn.ReLU(), torch.ones(1)).eval()
+        torch.jit.trace(f, torch.ones(1))
+        torch.jit.freeze(traced)
+        buffer = io.BytesIO()
+        torch.jit.save(traced, buffer)
+        buffer.seek(0)
+        torch.jit.load(buffer)
+    return sorted({str(w.message) for w in caught if w.category is DeprecationWarning})
+
+
 def script_errors() -> dict:
     out = {}
     for name, fn in cases_jit.SCRIPT_ERROR_CASES.items():
@@ -117,6 +137,7 @@ def main() -> None:
     golden.mkdir(exist_ok=True)
     (golden / "eager_api.json").write_text(json.dumps(eager_api(), indent=1, sort_keys=True) + "\n")
     (golden / "graphs.json").write_text(json.dumps(graphs(), indent=1, sort_keys=True) + "\n")
+    (golden / "deprecations.json").write_text(json.dumps(deprecations(), indent=1) + "\n")
     (golden / "script_errors.json").write_text(
         json.dumps(script_errors(), indent=1, sort_keys=True) + "\n"
     )

@@ -12,9 +12,10 @@ import pytest
 HERE = pathlib.Path(__file__).parent
 sys.path.insert(0, str(HERE))
 
-# torch.jit.trace warns that it is deprecated (as PyTorch 2.13 does) on every call
+# torch.jit.trace, script, freeze, save and load warn that they are deprecated (as in
+# PyTorch 2.13) on every call
 warnings.filterwarnings(
-    "ignore", message="`torch.jit.trace` is deprecated", category=DeprecationWarning
+    "ignore", message=r"`torch\.jit\.\w+` is deprecated", category=DeprecationWarning
 )
 
 
@@ -26,6 +27,6 @@ def load_golden(name: str) -> dict:
 def _no_trace_deprecation():
     with warnings.catch_warnings():
         warnings.filterwarnings(
-            "ignore", message="`torch.jit.trace` is deprecated", category=DeprecationWarning
+            "ignore", message=r"`torch\.jit\.\w+` is deprecated", category=DeprecationWarning
         )
         yield

@@ -145,3 +145,24 @@ def test_bad_arguments(key, call):
         with pytest.raises(Exception) as error:
             call()
     assert [type(error.value).__name__, str(error.value)] == GOLDEN[key]
+
+
+def test_deprecation_warnings_match_pytorch():
+    import io
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+
+        def f(x):
+            return x
+
+        torch.jit.script(f)
+        traced = torch.jit.trace(torch.nn.ReLU(), torch.ones(1)).eval()
+        torch.jit.trace(f, torch.ones(1))
+        torch.jit.freeze(traced)
+        buffer = io.BytesIO()
+        torch.jit.save(traced, buffer)
+        buffer.seek(0)
+        torch.jit.load(buffer)
+    got = sorted({str(w.message) for w in caught if w.category is DeprecationWarning})
+    assert got == load_golden("deprecations.json")

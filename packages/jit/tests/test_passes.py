@@ -192,3 +192,16 @@ def test_pool_kernel_matches_max_pool_with_nan(tmp_path, monkeypatch):
         for _ in range(3):
             got = optimized(x)
         torch.testing.assert_close(got, model(x), equal_nan=True)
+
+
+def test_attention_decomposes_into_ops_that_follow_the_batch_size():
+    torch.manual_seed(0)
+    layer = nn.TransformerEncoderLayer(16, 4, 32, dropout=0.0, batch_first=True).eval()
+    optimized = torch.jit.optimize_for_inference(torch.jit.trace(layer, torch.randn(1, 5, 16)))
+    graph = str(optimized.graph)
+    assert "multi_head_attention_forward" not in graph and "aten::softmax" in graph
+    assert "aten::dropout" not in graph
+    with torch.no_grad():
+        for shape in ((3, 5, 16), (2, 7, 16)):
+            x = torch.randn(*shape)
+            torch.testing.assert_close(optimized(x), layer(x), rtol=1e-5, atol=1e-5)

@@ -168,3 +168,25 @@ def test_trace_of_a_script_module_is_a_no_op():
     traced = torch.jit.trace(nn.ReLU(), torch.ones(1))
     with pytest.warns(UserWarning, match="already a ScriptModule"):
         assert torch.jit.trace(traced, torch.ones(1)) is traced
+
+
+def test_sizes_are_recorded_so_traces_follow_the_input():
+    def f(x):
+        return x.view(x.size(0), -1) * x.shape[1] + x.size(0) * 2
+
+    traced = torch.jit.trace(f, torch.ones(2, 3, 4))
+    kinds = [n.kind for n in traced.graph.nodes]
+    assert "aten::size" in kinds
+    x = torch.randn(5, 3, 4)
+    torch.testing.assert_close(traced(x), f(x))
+
+
+def test_traced_int_is_a_plain_int_after_the_trace():
+    sizes = []
+
+    def f(x):
+        sizes.append(x.size(0))
+        return x + 1
+
+    torch.jit.trace(f, torch.ones(3))
+    assert sizes == [3] and sizes[0] + 1 == 4

@@ -48,6 +48,13 @@ def freeze(mod, preserved_attrs: list[str] | None = None, optimize_numerics: boo
         >>> "aten::batch_norm" in str(frozen.graph)
         False
     """
+    from ._state import warn_deprecated
+
+    warn_deprecated("freeze", "`torch.compile` instead")
+    return _freeze(mod, preserved_attrs, optimize_numerics)
+
+
+def _freeze(mod, preserved_attrs, optimize_numerics):
     if not isinstance(mod, ScriptModule):
         raise RuntimeError(_NOT_SCRIPTED.format(what="Freezing"))
     if mod.training:
@@ -127,7 +134,7 @@ def optimize_for_inference(mod, other_methods: list[str] | None = None):
     if not isinstance(mod, ScriptModule):
         raise RuntimeError(_NOT_SCRIPTED.format(what="optimize_for_inference"))
     if _has_state(mod):
-        mod = freeze(mod.eval(), preserved_attrs=other_methods)
+        mod = _freeze(mod.eval(), other_methods, True)
     from ._passes.decompose import decompose_composites
     from ._passes.fusion import fuse_elementwise
     from ._passes.lowering import lower_for_inference

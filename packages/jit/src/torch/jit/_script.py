@@ -67,6 +67,7 @@ def script(obj, optimize=None, _frames_up=0, _rcb=None, example_inputs=None):
     into the graph IR. See ``docs/packages/jit.md`` for the supported subset."""
     from ._frontend.compile import script_object
 
+    _state.warn_deprecated("script")
     if not _state.enabled:
         return obj
     return script_object(obj)

@@ -262,6 +262,9 @@ def save(m, f, _extra_files=None) -> None:
         >>> torch.equal(loaded(torch.ones(1, 2)), traced(torch.ones(1, 2)))
         True
     """
+    from ._state import warn_deprecated
+
+    warn_deprecated("save", "`torch.export`")
     module = _as_module(m)
     encoder = _Encoder()
     tree = encoder.module(module, "")
@@ -454,6 +457,9 @@ def load(f, map_location=None, _extra_files=None, _restore_shapes=False):
         _extra_files (dict): names to read from the archive's extra files; their
             contents (bytes) are filled in.
     """
+    from ._state import warn_deprecated
+
+    warn_deprecated("load", "`torch.export`")
     if isinstance(f, (str, os.PathLike)):
         if not os.path.exists(f):
             raise ValueError(f"The provided filename {f} does not exist")

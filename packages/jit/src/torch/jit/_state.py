@@ -8,8 +8,9 @@ evaluates it (the script compiler replaces the call by the constant True).
 from __future__ import annotations
 
 import os
+import warnings
 
-__all__ = ["enabled", "is_scripting", "is_tracing", "disable", "enable"]
+__all__ = ["enabled", "is_scripting", "is_tracing", "disable", "enable", "warn_deprecated"]
 
 #: ``PYTORCH_JIT=0`` makes ``script`` and ``trace`` return their argument, as PyTorch does
 enabled = os.environ.get("PYTORCH_JIT", "1") != "0"
@@ -46,6 +47,21 @@ def is_tracing() -> bool:
     False
     """
     return tracing.tracer is not None
+
+
+def warn_deprecated(name: str, instead: str = "`torch.compile` or `torch.export`") -> None:
+    """PyTorch 2.13's deprecation warning of a torch.jit entry point (``stacklevel``
+    points at the caller of that entry point)."""
+    warnings.warn(
+        f"`torch.jit.{name}` is deprecated. Please {_verb(instead)} {instead}.",
+        DeprecationWarning,
+        stacklevel=3,
+    )
+
+
+def _verb(instead: str) -> str:
+    # "Please use `torch.compile` instead." / "Please switch to `torch.export`."
+    return "use" if instead.endswith("instead") else "switch to"
 
 
 def disable() -> None:

@@ -36,9 +36,6 @@ __all__ = [
     "TracingCheckError",
 ]
 
-_DEPRECATION = (
-    "`torch.jit.trace` is deprecated. Please switch to `torch.compile` or `torch.export`."
-)
 
 _CONVERSION_WARNINGS = {
     "Tensor.__bool__": "a Python boolean",
@@ -482,7 +479,7 @@ def trace(
         >>> traced(torch.tensor([1.0, 2.0]))
         tensor([3., 5.])
     """
-    warnings.warn(_DEPRECATION, DeprecationWarning, stacklevel=2)
+    _state.warn_deprecated("trace")
     if not _state.enabled:
         return func
     if isinstance(func, ScriptModule) or isinstance(func, ScriptFunction):
@@ -561,6 +558,7 @@ def trace_module(
         >>> traced(torch.ones(4, 3)).shape
         torch.Size([4, 2])
     """
+    _state.warn_deprecated("trace_method")
     if not isinstance(mod, nn.Module):
         raise AttributeError("expected torch.nn.Module as the first argument")
     if not isinstance(inputs, dict):
