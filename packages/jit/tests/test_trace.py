@@ -188,5 +188,5 @@ def test_traced_int_is_a_plain_int_after_the_trace():
         sizes.append(x.size(0))
         return x + 1
 
-    torch.jit.trace(f, torch.ones(3))
-    assert sizes == [3] and sizes[0] + 1 == 4
+    torch.jit.trace(f, torch.ones(3), check_trace=False)
+    assert sizes == [3] and sizes[0] + 1 == 4 and type(sizes[0] + 1) is int
