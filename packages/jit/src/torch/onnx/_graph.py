@@ -15,7 +15,7 @@ from typing import Any
 
 import torch
 
-__all__ = ["SymbolicValue", "GraphContext", "onnx_dtype", "torch_dtype"]
+__all__ = ["SymbolicValue", "SymbolicInt", "GraphContext", "onnx_dtype", "torch_dtype"]
 
 #: a slice end meaning "to the end" (ONNX clamps it)
 INT64_MAX = 2**63 - 1
@@ -65,7 +65,7 @@ class SymbolicValue:
     """A value of the ONNX graph: its ``name``, and the ``dtype`` and ``sizes`` the
     trace saw (None where unknown, as for intermediate values of a symbolic function)."""
 
-    __slots__ = ("name", "dtype", "sizes")
+    # no __slots__: SymbolicInt derives from int as well
 
     def __init__(self, name: str, dtype: torch.dtype | None = None, sizes=None) -> None:
         self.name = name
@@ -78,6 +78,22 @@ class SymbolicValue:
 
     def __repr__(self) -> str:
         return f"SymbolicValue({self.name!r}, {self.dtype}, {self.sizes})"
+
+
+class SymbolicInt(int, SymbolicValue):
+    """A size the trace recorded (``x.size(0)`` and arithmetic on it): a 0-dim int64
+    value of the graph that is also the ``int`` the trace saw, so that a symbolic function
+    that needs a fixed number gets one and one that can follow the input's sizes (view,
+    expand, zeros ...) reads the graph value."""
+
+    def __new__(cls, number: int, name: str) -> SymbolicInt:
+        return int.__new__(cls, int(number))
+
+    def __init__(self, number: int, name: str) -> None:
+        SymbolicValue.__init__(self, name, torch.int64, ())
+
+    def __repr__(self) -> str:
+        return f"SymbolicInt({int(self)}, {self.name!r})"
 
 
 def is_symbolic(value: Any) -> bool:
@@ -241,6 +257,22 @@ class GraphContext:
             return value
         out = self.op("Cast", value, to_i=onnx_dtype(dtype))
         out.dtype, out.sizes = dtype, value.sizes
+        return out
+
+    def shape_tensor(self, sizes) -> SymbolicValue:
+        """A 1-D int64 value of ``sizes``: constant where all are numbers, else the
+        recorded sizes (:class:`SymbolicInt`) concatenated with the numbers."""
+        sizes = list(sizes)
+        if not any(isinstance(s, SymbolicInt) for s in sizes):
+            return self.int64s(int(s) for s in sizes)
+        parts = [
+            self.unsqueeze(self.cast(s, torch.int64), [0])
+            if isinstance(s, SymbolicInt)
+            else self.int64s([int(s)])
+            for s in sizes
+        ]
+        out = self.op("Concat", *parts, axis_i=0)
+        out.dtype, out.sizes = torch.int64, (len(sizes),)
         return out
 
     def unsqueeze(self, value, axes) -> SymbolicValue:

@@ -9,13 +9,14 @@ otherwise its symbolic function emits ONNX nodes.
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 import torch
 from torch.jit import _ir
 
 from . import _registry
-from ._graph import GraphContext, SymbolicValue
+from ._graph import GraphContext, SymbolicInt, SymbolicValue
 from .errors import OnnxExporterError, UnsupportedOperatorError
 
 __all__ = ["translate"]
@@ -40,7 +41,10 @@ _NOT_FOLDED = {
 
 
 def _contains(value: Any, kind) -> bool:
-    if isinstance(value, kind):
+    if kind is _NotSize:
+        if isinstance(value, SymbolicValue) and not isinstance(value, SymbolicInt):
+            return True
+    elif isinstance(value, kind):
         return True
     if isinstance(value, (list, tuple)):
         return any(_contains(v, kind) for v in value)
@@ -85,8 +89,18 @@ class _Translator:
                 self.bind_outputs(node, self.evaluate(node, args, kwargs))
                 return
             args, kwargs = self.symbolic_tensors(args), self.symbolic_tensors(kwargs)
+        if node.kind == "aten::size":
+            self.env[node.output()] = self.size(*args, **kwargs)
+            return
+        if (node.target or "").startswith("operator."):  # arithmetic on recorded sizes
+            self.env[node.output()] = self.int_arithmetic(node, *args)
+            return
         fn = _registry.lookup(node.kind, self.g.opset)
         if fn is None:
+            if not _contains(everything, _NotSize):
+                # only recorded sizes are unknown: the op runs on the traced numbers
+                self.bind_outputs(node, self.evaluate(node, *_static((args, kwargs))))
+                return
             first = _registry.first_opset(node.kind)
             raise UnsupportedOperatorError(node.kind, self.g.opset, first)
         g = self.g
@@ -94,6 +108,29 @@ class _Translator:
         g.current_outputs = [_traced(v.type) for v in node.outputs]
         result = fn(g, *args, **kwargs)
         self.bind_outputs(node, result, symbolic=True)
+
+    def size(self, tensor, dim=None):
+        """``x.size(dim)``: element ``dim`` of ``Shape(x)`` as a recorded size."""
+        g = self.g
+        sizes = tensor.sizes if isinstance(tensor, SymbolicValue) else tuple(tensor.shape)
+        if not isinstance(tensor, SymbolicValue):
+            return sizes[dim]
+        dim = int(dim) + len(sizes) if int(dim) < 0 else int(dim)
+        g.current_kind = "Shape"
+        shape = g.op("Shape", tensor)
+        value = g.op("Gather", shape, g.constant(torch.tensor(dim)), axis_i=0)
+        return SymbolicInt(sizes[dim], value.name)
+
+    def int_arithmetic(self, node: _ir.Node, left, right):
+        """``operator.add`` ... of sizes: an int64 op whose result is again a size."""
+        g = self.g
+        name = node.target.partition(".")[2]
+        number = getattr(operator, name)(int(left), int(right))
+        op_type = _INT_OPS[name]
+        g.current_kind = op_type
+        a, b = (g.cast(v, torch.int64) for v in (left, right))
+        value = g.op(op_type, a, b, **({"fmod_i": 0} if op_type == "Mod" else {}))
+        return SymbolicInt(number, value.name)
 
     def symbolic_tensors(self, value):
         """Tensors of ``value`` as graph values (no constant folding)."""
@@ -131,6 +168,24 @@ class _Translator:
                     item.dtype = dtype
                     item.sizes = sizes
             self.env[value] = item
+
+
+_INT_OPS = {"add": "Add", "sub": "Sub", "mul": "Mul", "floordiv": "Div", "mod": "Mod"}
+
+
+class _NotSize:
+    """Matches graph values other than recorded sizes (see ``_contains``)."""
+
+
+def _static(value):
+    """``value`` with recorded sizes replaced by the numbers the trace saw."""
+    if isinstance(value, SymbolicInt):
+        return int(value)
+    if isinstance(value, (list, tuple)):
+        return type(value)(_static(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _static(v) for k, v in value.items()}
+    return value
 
 
 def _traced(type_: _ir.Type) -> tuple:

@@ -142,8 +142,8 @@ def _dropout(g: GraphContext, input, p, training):
     return out
 
 
-@symbolic("dropout", "alpha_dropout", "feature_alpha_dropout", "dropout1d", "dropout2d",
-          "dropout3d")  # fmt: skip
+@symbolic("dropout", "alpha_dropout", "feature_alpha_dropout", "feature_dropout", "dropout1d",
+          "dropout2d", "dropout3d")  # fmt: skip
 def dropout(g, input, p=0.5, training=True, inplace=False, train=None):
     if train is not None:  # core's dropout op names it ``train``
         training = train

@@ -1,33 +1,42 @@
 """Shape ops: view/reshape/flatten, permutations, squeeze/unsqueeze, expand/repeat,
 cat/stack/split/chunk/unbind, indexing (``__getitem__``, select, narrow, gather, flip).
 
-A trace records sizes as constants (``x.view(x.size(0), -1)`` is ``view(2, -1)``). So
-that a model exported with a dynamic batch still runs at other sizes, a target size that
-equals the input's size at the same position is written as ONNX's "copy this size"
-(0 for Reshape, 1 for Expand) rather than as the number.
+Sizes the trace recorded (``x.view(x.size(0), -1)``) arrive as
+:class:`~torch.onnx._graph.SymbolicInt` and build the target shape in the graph. A plain
+number that equals the input's size at the same position is written as ONNX's "copy this
+size" (0 for Reshape, 1 for Expand), so that shapes written as numbers in the model
+still follow a dynamic batch where they can.
 """
 
 from __future__ import annotations
 
 import torch
 
-from .._graph import INT64_MAX, INT64_MIN, GraphContext, SymbolicValue
+from .._graph import INT64_MAX, INT64_MIN, GraphContext, SymbolicInt, SymbolicValue
 from .._registry import symbolic
 from ..errors import SymbolicValueError
 from ._helpers import ints, normalize_dim, rank_of, sizes_of, unsupported
 
 
 def _shape_arg(shape: tuple) -> list:
-    """``view(2, 3)``, ``view((2, 3))`` and ``view([2, 3])`` all mean [2, 3]."""
+    """``view(2, 3)``, ``view((2, 3))`` and ``view([2, 3])`` all mean [2, 3] (entries are
+    ints or recorded sizes)."""
     if len(shape) == 1 and isinstance(shape[0], (list, tuple, torch.Size)):
         shape = tuple(shape[0])
-    if any(isinstance(s, SymbolicValue) for s in shape):
-        raise unsupported("a shape computed from tensors")
-    return [int(s) for s in shape]
+    for s in shape:
+        if isinstance(s, SymbolicValue) and not isinstance(s, SymbolicInt):
+            raise unsupported("a shape held in a tensor")
+    return [s if isinstance(s, SymbolicInt) else int(s) for s in shape]
 
 
-def reshape_to(g: GraphContext, input, shape: list[int]):
+def _dynamic(shape: list) -> bool:
+    return any(isinstance(s, SymbolicInt) for s in shape)
+
+
+def reshape_to(g: GraphContext, input, shape: list):
     """Reshape ``input`` to ``shape``, leading sizes kept from the input written as 0."""
+    if _dynamic(shape):
+        return g.op("Reshape", input, g.shape_tensor(shape))
     sizes = sizes_of(input)
     target = list(shape)
     for i, (want, have) in enumerate(zip(shape, sizes)):
@@ -133,8 +142,11 @@ def expand(g, self, *sizes, implicit=False):
     shape = []
     for i, want in enumerate(target):
         own = have[i - offset] if i >= offset else None
-        shape.append(1 if want == -1 or want == own else want)  # 1 keeps the input's size
-    return g.op("Expand", self, g.int64s(shape))
+        if isinstance(want, SymbolicInt):
+            shape.append(want)
+        else:  # 1 keeps the input's size
+            shape.append(1 if want == -1 or want == own else want)
+    return g.op("Expand", self, g.shape_tensor(shape))
 
 
 @symbolic("expand_as")
@@ -148,7 +160,7 @@ def repeat(g, self, *repeats):
     extra = len(counts) - rank_of(self)
     if extra > 0:
         self = g.unsqueeze(self, list(range(extra)))
-    return g.op("Tile", self, g.int64s(counts))
+    return g.op("Tile", self, g.shape_tensor(counts))
 
 
 # -------------------------------------------------------------------------- joining
@@ -194,21 +206,28 @@ def chunk(g, self, chunks, dim=0):
 @symbolic("unbind")
 def unbind(g, self, dim=0):
     axis = normalize_dim(dim, rank_of(self))
-    parts = _split_by_outputs(g, self, dim, len(g.current_outputs))
+    count = len(g.current_outputs)
+    if count == 1:
+        return (g.squeeze(self, [axis]),)
+    parts = g.op("Split", self, g.int64s([1] * count), axis_i=axis, outputs=count)
     return tuple(g.squeeze(p, [axis]) for p in parts)
 
 
 # -------------------------------------------------------------------------- indexing
 
 
+def _bound(value):
+    return value if isinstance(value, SymbolicInt) else int(value)
+
+
 def _slice(g: GraphContext, value, axis: int, start, stop, step):
-    start = 0 if start is None else int(start)
-    stop = (INT64_MAX if (step or 1) > 0 else INT64_MIN) if stop is None else int(stop)
+    start = 0 if start is None else _bound(start)
+    stop = (INT64_MAX if (step or 1) > 0 else INT64_MIN) if stop is None else _bound(stop)
     step = 1 if step is None else int(step)
-    if start == 0 and stop == INT64_MAX and step == 1:
+    if not _dynamic([start, stop]) and start == 0 and stop == INT64_MAX and step == 1:
         return value
-    return g.op("Slice", value, g.int64s([start]), g.int64s([stop]), g.int64s([axis]),
-                g.int64s([step]))  # fmt: skip
+    return g.op("Slice", value, g.shape_tensor([start]), g.shape_tensor([stop]),
+                g.int64s([axis]), g.int64s([step]))  # fmt: skip
 
 
 def _index_tensor(g: GraphContext, index):
@@ -242,6 +261,8 @@ def getitem(g, self, index):
             axis += 1
         elif isinstance(entry, bool):
             raise unsupported("indexing with a bool")
+        elif isinstance(entry, SymbolicInt):
+            out = g.op("Gather", out, entry, axis_i=axis)
         elif isinstance(entry, int):
             out = g.op("Gather", out, g.constant(torch.tensor(entry)), axis_i=axis)
         elif isinstance(entry, (SymbolicValue, torch.Tensor, list)):
@@ -262,8 +283,12 @@ def select(g, self, dim, index):
 @symbolic("narrow")
 def narrow(g, self, dim, start, length):
     axis = normalize_dim(dim, rank_of(self))
-    start = int(start)
-    return _slice(g, self, axis, start, start + int(length), 1)
+    start, length = _bound(start), _bound(length)
+    if _dynamic([start, length]):
+        stop = g.op("Add", g.cast(start, torch.int64), g.cast(length, torch.int64))
+        return g.op("Slice", self, g.shape_tensor([start]), g.unsqueeze(stop, [0]),
+                    g.int64s([axis]))  # fmt: skip
+    return _slice(g, self, axis, start, start + length, 1)
 
 
 @symbolic("index_select")
@@ -285,6 +310,25 @@ def flip(g, self, *dims):
     count = len(axes)
     return g.op("Slice", self, g.int64s([-1] * count), g.int64s([INT64_MIN] * count),
                 g.int64s(axes), g.int64s([-1] * count))  # fmt: skip
+
+
+def _triangle_mask(g: GraphContext, self, diagonal: int, upper: bool):
+    # below opset 14 (no Trilu): a constant mask of the traced matrix size
+    rows, cols = sizes_of(self)[-2:]
+    ones = torch.ones(rows, cols, dtype=torch.bool)
+    mask = ones.triu(int(diagonal)) if upper else ones.tril(int(diagonal))
+    zero = g.constant(torch.zeros((), dtype=self.dtype))
+    return g.op("Where", g.constant(mask), self, zero)
+
+
+@symbolic("tril")
+def tril_13(g, self, diagonal=0):
+    return _triangle_mask(g, self, diagonal, upper=False)
+
+
+@symbolic("triu")
+def triu_13(g, self, diagonal=0):
+    return _triangle_mask(g, self, diagonal, upper=True)
 
 
 @symbolic("tril", since=14)

@@ -32,19 +32,61 @@ symbolic("full_like")(_like(lambda a, k: a[0] if a else k["fill_value"]))
 symbolic("empty_like")(_like(lambda a, k: 0))
 
 
-def _new(fill):
-    def translate(g, self, *args, **kwargs):
-        # the size is a constant of the trace: the result is a constant
-        sizes = g.out_sizes()
-        return g.constant(torch.full(sizes, fill(args, kwargs), dtype=g.out_dtype()))
+def _filled(g: GraphContext, size: list, value):
+    """A tensor of ``size`` (recorded sizes among the numbers) filled with ``value``."""
+    dtype = g.out_dtype()
+    return g.op("ConstantOfShape", g.shape_tensor(size), value_t=torch.tensor([value], dtype=dtype))
+
+
+def _size_arg(args: tuple) -> list:
+    if len(args) == 1 and isinstance(args[0], (list, tuple, torch.Size)):
+        return list(args[0])
+    return list(args)
+
+
+def _factory(fill):
+    """``zeros(*size, dtype=...)`` and the like, on recorded sizes (on numbers only they
+    are constants of the export and never get here)."""
+
+    def translate(g, *args, **kwargs):
+        sizes = _size_arg(args[:1] if fill is None else args)
+        if fill is None:  # full(size, fill_value)
+            value = args[1] if len(args) > 1 else kwargs["fill_value"]
+        else:
+            value = fill
+        return _filled(g, sizes, value)
 
     return translate
 
 
-symbolic("new_zeros")(_new(lambda a, k: 0))
-symbolic("new_ones")(_new(lambda a, k: 1))
-symbolic("new_empty")(_new(lambda a, k: 0))
-symbolic("new_full")(_new(lambda a, k: a[1] if len(a) > 1 else k["fill_value"]))
+symbolic("zeros", "empty")(_factory(0))
+symbolic("ones")(_factory(1))
+symbolic("full")(_factory(None))
+
+
+def _new(fill):
+    def translate(g, self, *args, **kwargs):
+        if fill is None:  # new_full(size, fill_value)
+            return _filled(
+                g, _size_arg(args[:1]), args[1] if len(args) > 1 else kwargs["fill_value"]
+            )
+        return _filled(g, _size_arg(args), fill)
+
+    return translate
+
+
+symbolic("new_zeros", "new_empty")(_new(0))
+symbolic("new_ones")(_new(1))
+symbolic("new_full")(_new(None))
+
+
+@symbolic("arange")
+def arange(g, *args, **kwargs):
+    numbers = [a for a in args if not isinstance(a, torch.dtype)]
+    start, end, step = (0, numbers[0], 1) if len(numbers) == 1 else (*numbers, 1)[:3]
+    dtype = g.out_dtype()
+    bounds = [g.cast(v, dtype) for v in (start, end, step)]
+    return g.op("Range", *bounds)
 
 
 @symbolic("new_tensor")
