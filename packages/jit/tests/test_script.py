@@ -239,3 +239,22 @@ def test_scripted_submodule_inside_a_trace():
     assert traced.gate is model.gate
     x = torch.randn(3, 4)
     torch.testing.assert_close(traced(x), model(x))
+
+
+class OldStyle(torch.jit.ScriptModule):
+    """PyTorch 1.0's way: a ScriptModule subclass with script methods."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.weight = nn.Parameter(torch.arange(6.0).reshape(2, 3))
+
+    @torch.jit.script_method
+    def forward(self, x):
+        return self.weight.mv(x)
+
+
+def test_script_module_subclass_with_script_methods():
+    model = OldStyle()
+    assert model(torch.ones(3)).tolist() == [3.0, 12.0]
+    assert "aten::mv" in str(model.graph)
+    assert [n for n, _ in model.named_parameters()] == ["weight"]

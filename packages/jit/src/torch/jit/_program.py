@@ -232,12 +232,17 @@ class ScriptModule(nn.Module):
         return _codegen.render(self.graph, "forward", readable=True)
 
     def _method(self, name: str) -> _Compiled:
-        try:
-            return self._methods[name]
-        except KeyError:
-            raise AttributeError(
-                f"'{type(self).__name__}' object has no attribute '{name}'"
-            ) from None
+        found = self._methods.get(name)
+        if found is None and _defined_in_subclass(type(self), name):
+            # a PyTorch 1.0-style ``class M(torch.jit.ScriptModule)`` with
+            # ``@torch.jit.script_method``: compiled when its graph is first asked for
+            from ._frontend.compile import compile_own_method
+
+            compile_own_method(self, name)
+            found = self._methods.get(name)
+        if found is None:
+            raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+        return found
 
     def _invalidate(self) -> None:
         for compiled in self._methods.values():
@@ -256,6 +261,16 @@ class ScriptModule(nn.Module):
 
 
 ScriptModule.__module__ = "torch.jit._script"
+
+
+def _defined_in_subclass(cls: type, name: str) -> bool:
+    """Whether ``name`` is a Python method of a user subclass of :class:`ScriptModule`."""
+    for klass in cls.__mro__:
+        if klass in (ScriptModule, RecursiveScriptModule, nn.Module, object):
+            return False
+        if callable(klass.__dict__.get(name)):
+            return True
+    return False
 
 
 class RecursiveScriptModule(ScriptModule):

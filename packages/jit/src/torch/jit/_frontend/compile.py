@@ -78,6 +78,12 @@ def script_module(module: nn.Module) -> RecursiveScriptModule:
     return scripter.mirror
 
 
+def compile_own_method(module: ScriptModule, name: str) -> None:
+    """Compile method ``name`` of a user subclass of ``ScriptModule`` into itself."""
+    scripter = _ModuleScripter(module)
+    scripter.compile_method(module, name)
+
+
 def _has_own_forward(module: nn.Module) -> bool:
     forward = getattr(type(module), "forward", None)
     return forward is not None and forward is not nn.Module.forward
