@@ -42,6 +42,9 @@ def load_mpi():
         return _MPI
     # UCX (one of MPICH's transports) warns about harmless events on some machines
     os.environ.setdefault("UCX_LOG_LEVEL", "error")
+    # UCX's glibc malloc hooks are not needed for host buffers; one heap corruption was
+    # seen with them in a multi-threaded process (the heartbeat and store threads)
+    os.environ.setdefault("UCX_MEM_MALLOC_HOOKS", "no")
     try:
         import mpi4py
     except ImportError:
