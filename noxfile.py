@@ -722,9 +722,12 @@ def lint(session: nox.Session) -> None:
 def docs(session: nox.Session) -> None:
     """Build the documentation site strictly (any warning fails) and check that its API
     pages are current and name every public name."""
+    # tensorboard: torch.utils.tensorboard imports it (as in PyTorch), and every public
+    # module is imported to write and check the API pages
     session.install(
-        "mkdocs>=1.6", "mkdocs-material>=9.5", "mkdocstrings[python]>=0.26", "pytest>=7"
-    )
+        "mkdocs>=1.6", "mkdocs-material>=9.5", "mkdocstrings[python]>=0.26", "pytest>=7",
+        "tensorboard>=2.14",
+    )  # fmt: skip
     install_wheels(session, list(PACKAGES))
     session.run(
         "mkdocs",

@@ -46,6 +46,11 @@ from ._dtype import (
     complex64,
     complex128,
     dtype,
+    float8_e4m3fn,
+    float8_e4m3fnuz,
+    float8_e5m2,
+    float8_e5m2fnuz,
+    float8_e8m0fnu,
     float16,
     float32,
     float64,
@@ -57,6 +62,9 @@ from ._dtype import (
     promote_types,
     set_default_dtype,
     uint8,
+    uint16,
+    uint32,
+    uint64,
 )
 from ._dtype import bool_ as bool  # PyTorch's public names shadow builtins here
 from ._dtype import complex32 as chalf

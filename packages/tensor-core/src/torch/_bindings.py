@@ -9,6 +9,7 @@ import warnings
 import numpy as np
 
 from . import _conversion, _indexing, _predicates, _random  # noqa: F401 - their declarations
+from ._dtype_support import gate_bindings, gated
 from ._interface import ops
 from ._layout import strided
 from ._ops import complex_views, linalg, pointwise, tensor_methods, views
@@ -28,6 +29,7 @@ def bind_ops(namespace: dict) -> None:
         function = op.binding
         if function is None:
             continue
+        function = gated(function, op.name)  # refusals for the limited dtypes, if any
         public = add_out(function, op.name) if op.out and op.public else function
         fast = op.fast.get("binding")
         if fast is not None:  # one object for torch.<name> and its methods
@@ -35,7 +37,7 @@ def bind_ops(namespace: dict) -> None:
         if op.public:
             for name in (op.name, *op.aliases):
                 namespace[name] = public
-        method = op.method or function
+        method = gated(op.method, op.name) if op.method else function
         for name in op.methods:
             _bind_method(name, method, op)
         if op.inplace_forms:
@@ -48,6 +50,7 @@ def bind_ops(namespace: dict) -> None:
             if method is not None:
                 namespace[name + "_"] = method
     _bind_removed(namespace)
+    gate_bindings(namespace, Tensor)
 
 
 def _bind_removed(namespace: dict) -> None:

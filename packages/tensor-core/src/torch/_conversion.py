@@ -9,6 +9,7 @@ import numpy as np
 
 from . import _dtype
 from ._device import device as _device_cls
+from ._dtype_support import to_float8
 from ._interface.backends import backends, get_backend
 from ._interface.backends import resolve as resolve_device
 from ._layout import contiguous_format, memory_format
@@ -75,6 +76,8 @@ def _copy_in_format(input: Tensor, name: str, dtype) -> Tensor:
     """A copy of ``input`` converted to ``dtype`` with the strides ATen's ``empty_like``
     gives for format ``name`` (values converted by NumPy's unsafe cast)."""
     array = input._np
+    if dtype._limited == "float8":
+        array = to_float8(array, dtype)
     strides = target_strides(array.shape, input.stride(), name)
     if strides == contiguous_strides(array.shape):
         # NumPy's C-order copy has these strides (_from_array fixes size-0/1 dims')
@@ -410,6 +413,8 @@ def copy_(self: Tensor, src, non_blocking: bool = False) -> Tensor:
         ) from None
     if np.may_share_memory(source, self._np):
         source = source.copy()
+    if self._dtype._limited == "float8":
+        source = to_float8(source, self._dtype)
     with np.errstate(invalid="ignore", over="ignore"):
         np.copyto(self._np, source, casting="unsafe")
     self._bump_version()

@@ -9,6 +9,7 @@ import numpy as np
 
 from . import _dtype
 from . import _memory_format as _mf
+from ._dtype_support import refuse_kernel, to_float8
 from ._interface.backends import place_fresh
 from ._interface.backends import resolve as resolve_device
 from ._tensor import Tensor, _dense_flat, make
@@ -122,6 +123,8 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False) -> Tensor:
     else:
         inferred = _infer_dtype(array)
     target = dtype or inferred
+    if target._limited == "float8":
+        array = to_float8(array, target)
     if isinstance(data, Tensor):
         # a copy keeping the tensor's layout (PyTorch's ``to(copy=True)``: preserve_format)
         strides = _mf.preserve_strides(array.shape, _mf.strides_of(array))
@@ -187,6 +190,8 @@ def _filled(fn, size, value, dtype, device, requires_grad):
     shape = _parse_size(size, fn)
     if dtype is None:
         dtype = _dtype.get_default_dtype()
+    if dtype._limited == "float8":
+        value = to_float8(np.asarray(value, np.float64), dtype)
     return _finish(np.full(shape, value, dtype=dtype.np_dtype), dtype, requires_grad, device)
 
 
@@ -249,6 +254,8 @@ def _like(input: Tensor, fill, dtype, device, requires_grad, memory_format) -> T
     strides = _mf.target_strides(input._np.shape, input.stride(), name)
     array = _mf.empty_array(input._np.shape, strides, dtype.np_dtype)
     if fill is not None:
+        if dtype._limited == "float8":
+            fill = to_float8(np.asarray(fill, np.float64), dtype)
         array[...] = fill
     return _finish_exact(array, dtype, requires_grad, device)
 
@@ -325,6 +332,8 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
     if dtype is None:
         integral = all(isinstance(v, int) for v in (start, end, step))
         dtype = _dtype.int64 if integral else _dtype.get_default_dtype()
+    elif dtype._limited:
+        refuse_kernel("arange_cpu", dtype)
     length = max(0, int(np.ceil((end - start) / step)))
     values = start + step * np.arange(
         length, dtype=np.float64 if dtype.is_floating_point else np.int64

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import math
+
 import ml_dtypes
 import numpy as np
 
 from . import _dtype
 
 __all__ = ["finfo", "iinfo"]
+
+# PyTorch's epsilon of e5m2fnuz is 2 ** -3 where ml_dtypes gives 2 ** -2
+_FLOAT8_EPS = {"float8_e5m2fnuz": 0.125}
 
 
 class finfo:
@@ -30,20 +35,20 @@ class finfo:
                 "torch.iinfo to handle 'torch.finfo'"
             )
         real = type.to_real()
-        info = (
-            ml_dtypes.finfo(real.np_dtype) if real is _dtype.bfloat16 else np.finfo(real.np_dtype)
-        )
+        ml_type = real is _dtype.bfloat16 or real._limited == "float8"
+        info = ml_dtypes.finfo(real.np_dtype) if ml_type else np.finfo(real.np_dtype)
         self.bits = real.itemsize * 8
-        self.eps = float(info.eps)
+        self.eps = _FLOAT8_EPS.get(real.name, float(info.eps))
         self.max = float(info.max)
         self.min = float(info.min)
         self.tiny = self.smallest_normal = float(info.tiny)
-        self.resolution = float(info.resolution)
+        # 10 ** -(the decimal digits the type holds), computed in double as PyTorch does
+        self.resolution = 10.0 ** -int(info.nmant * math.log10(2))
         self.dtype = real.name
 
     def __repr__(self) -> str:
         return (
-            f"finfo(resolution={self.resolution}, min={self.min:g}, max={self.max:g}, "
+            f"finfo(resolution={self.resolution:g}, min={self.min:g}, max={self.max:g}, "
             f"eps={self.eps:g}, smallest_normal={self.smallest_normal:g}, "
             f"tiny={self.tiny:g}, dtype={self.dtype})"
         )
@@ -76,4 +81,4 @@ class iinfo:
         )
 
     def __repr__(self) -> str:
-        return f"iinfo(min={self.min}, max={self.max}, dtype={self.dtype})"
+        return f"iinfo(min={float(self.min):g}, max={float(self.max):g}, dtype={self.dtype})"

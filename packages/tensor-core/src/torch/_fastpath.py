@@ -97,7 +97,7 @@ def _binary(ufunc, op, slow_operator, floats_only: bool):
         elif kind is float or (kind is int and -_EXACT_INT < other < _EXACT_INT):
             dtype = self._dtype
             # 0-dim arrays give NumPy scalars: those take the general path
-            if dtype.is_floating_point and self._np.ndim:
+            if dtype.is_floating_point and dtype._fast_arith and self._np.ndim:
                 result = ufunc(self._np, other)
                 if result.dtype == dtype.np_dtype:  # a huge float may widen on old NumPy
                     if not all_c_contiguous(self._np):
@@ -132,6 +132,7 @@ def _reflected(ufunc, op, slow_reflected):
         if (
             (kind is float or (kind is int and -_EXACT_INT < other < _EXACT_INT))
             and self._dtype.is_floating_point
+            and self._dtype._fast_arith
             and self._np.ndim  # 0-dim arrays give NumPy scalars: the general path
         ):
             result = ufunc(other, self._np)

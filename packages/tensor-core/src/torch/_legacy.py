@@ -80,7 +80,5 @@ def _make_legacy_type(d) -> type:
     )
 
 
-LEGACY_TYPES = {
-    d._legacy: _make_legacy_type(d) for d in _dtype.ALL_DTYPES if d is not _dtype.complex32
-}
+LEGACY_TYPES = {d._legacy: _make_legacy_type(d) for d in _dtype.CLASSIC_DTYPES}
 Tensor.__new__ = _tensor_new

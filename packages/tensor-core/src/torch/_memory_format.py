@@ -223,9 +223,9 @@ def empty_array(shape, strides, np_dtype) -> np.ndarray:
         return np.empty(shape, dtype)
     extent = 0 if 0 in shape else sum((n - 1) * s for n, s in zip(shape, strides)) + 1
     flat = np.empty(extent, dtype)
-    return np.lib.stride_tricks.as_strided(
-        flat, shape, tuple(s * dtype.itemsize for s in strides), writeable=True
-    )
+    from ._tensor import restrided  # _tensor imports this module
+
+    return restrided(flat, shape, tuple(s * dtype.itemsize for s in strides), writeable=True)
 
 
 def iterator_strides(shape, operands) -> tuple:

@@ -40,6 +40,8 @@ SIBLINGS: dict[str, str] = {
     "torch.optim": "torch-optim",
     "torch.multiprocessing": "torch-multiprocessing",
     "torch.utils.data": "torch-utils-data",
+    "torch.utils.trainer": "torch-utils-data",
+    "torch.utils.tensorboard": "torch-utils-data",
     "torch.legacy": "torch-legacy",
     "torch.utils.serialization": "torch-legacy",
     "torch.func": "torch-autograd",

@@ -492,7 +492,7 @@ def legacy_types() -> dict:
         attributes = {"__slots__": (), "__new__": __new__, "dtype": d, "__module__": "torch.sparse"}
         return _LegacySparseMeta(d._legacy, (), attributes)
 
-    kept = (d for d in _dtype.ALL_DTYPES if d.name not in ("complex32", "bfloat16"))
+    kept = (d for d in _dtype.CLASSIC_DTYPES if d is not _dtype.bfloat16)
     return {d._legacy: make(d) for d in kept}
 
 

@@ -307,6 +307,8 @@ class Tensor:
                 "Can't call numpy() on Tensor that requires grad. Use "
                 "tensor.detach().numpy() instead."
             )
+        if self._dtype._limited == "float8":  # NumPy itself has no float8 type
+            raise TypeError(f"Got unsupported ScalarType {self._dtype._legacy[:-6]}")
         array = self._np
         if type(array) is not _ndarray and self._device.type != "cpu":
             if force:
@@ -441,7 +443,7 @@ def _with_contiguous_strides(array: np.ndarray) -> np.ndarray:
     if strides == array.strides:
         return array
     # subok: a device's array type (see torch._interface.backends) is kept
-    return np.lib.stride_tricks.as_strided(array, array.shape, strides, subok=True)
+    return restrided(array, array.shape, strides, subok=True)
 
 
 def _empty_with_contiguous_strides(array: np.ndarray) -> np.ndarray:
@@ -451,7 +453,21 @@ def _empty_with_contiguous_strides(array: np.ndarray) -> np.ndarray:
     for size in reversed(array.shape):
         strides.append(step)
         step *= max(size, 1)
-    return np.lib.stride_tricks.as_strided(array, array.shape, tuple(reversed(strides)), subok=True)
+    return restrided(array, array.shape, tuple(reversed(strides)), subok=True)
+
+
+_SAME_SIZE_UINT = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
+
+
+def restrided(array: np.ndarray, shape, strides, **options) -> np.ndarray:
+    """``np.lib.stride_tricks.as_strided``, also for ml_dtypes' types (float8_e5m2, ...),
+    whose array-interface type string NumPy cannot read back: those go through a view
+    as unsigned integers of the same size."""
+    as_strided = np.lib.stride_tricks.as_strided
+    if array.dtype.isbuiltin == 1 or array.dtype.kind == "V":
+        return as_strided(array, shape, strides, **options)
+    bits = array.view(_SAME_SIZE_UINT[array.itemsize])
+    return as_strided(bits, shape, strides, **options).view(array.dtype)
 
 
 def _dense_flat(array: np.ndarray):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._dtype_support import FLOAT8_BY_NUMPY, to_float8
 from .._tensor import Tensor
 from ._dispatch import check_inplace_fill, check_tensor, defop, record, register_op
 from .pointwise import INPLACE, _snapshot
@@ -34,6 +35,8 @@ def _scalar(value, op: str):
 def _store(array: np.ndarray, scalar) -> None:
     if array.dtype.kind not in "c" and isinstance(scalar, (complex, np.complexfloating)):
         scalar = scalar.real  # PyTorch keeps the real part when filling a real tensor
+    if array.dtype in FLOAT8_BY_NUMPY:  # PyTorch's float8 rounding of the value
+        scalar = to_float8(np.asarray(scalar, np.float64), FLOAT8_BY_NUMPY[array.dtype])
     with np.errstate(all="ignore"):
         np.copyto(array, scalar, casting="unsafe")
 
@@ -98,7 +101,7 @@ def zero_(self: Tensor) -> Tensor:
     """
     recording = check_inplace_fill(self)
     snapshot = _snapshot(self) if recording else None
-    self._np[...] = 0
+    _store(self._np, 0)
     self._bump_version()
     if recording:
         record(ZERO_, (snapshot,), self)

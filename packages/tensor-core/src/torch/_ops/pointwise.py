@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _dtype, _fastpath
+from .._dtype_support import refuse_limited
 from .._memory_format import pointwise_layout
 from .._native import large_binary, large_exp
 from .._tensor import Tensor, make
@@ -344,6 +345,8 @@ def _binary(
     def compute(input, other, alpha_value, extra):
         dtype = _binary_dtype(input, other)
         compute_dtype, result_dtype = rule(dtype, *extra)
+        if compute_dtype._limited:
+            refuse_limited(name, compute_dtype, other)
         if alpha_value != 1:
             if isinstance(alpha_value, float) and compute_dtype._category < 2:
                 raise RuntimeError(
@@ -384,7 +387,9 @@ def _binary(
         recording = check_inplace(self, other)
         if direct is not None and type(self) is Tensor and type(other) in _DIRECT_OTHERS:
             if not extra or extra[0] is None:  # div with rounding: the general path
-                snapshot = _write_direct(self, other, direct, rule, alpha_value, extra, recording)
+                snapshot = _write_direct(
+                    self, other, direct, rule, alpha_value, extra, recording, name
+                )
                 if recording:
                     before = snapshot if other is self else other
                     record(recorded_inplace, (snapshot, before), self, (alpha_value,) + extra)
@@ -465,11 +470,13 @@ def _check_broadcast_into(self: Tensor, *operands) -> None:
                 )
 
 
-def _write_direct(self: Tensor, other, ufunc, rule, alpha_value, extra, recording):
+def _write_direct(self: Tensor, other, ufunc, rule, alpha_value, extra, recording, name):
     """``self = ufunc(self, alpha * other)`` computed straight into ``self``'s memory (one
     NumPy call with ``out=``), in the promoted dtype and cast back as PyTorch does;
     returns the snapshot of the old value when the write is recorded for autograd."""
     compute_dtype, result_dtype = rule(_binary_dtype(self, other), *extra)
+    if compute_dtype._limited:
+        refuse_limited(name, compute_dtype, other)
     _check_writable(self, result_dtype)
     a = self._np if compute_dtype is self._dtype else operand(self, compute_dtype)
     b = operand(other, compute_dtype)
@@ -532,6 +539,8 @@ def _unary(
             )
         values = options({**dict(zip(defaults, args)), **kwargs})
         dtype = check(input._dtype) if check else input._dtype
+        if dtype._limited:
+            refuse_limited(name, dtype)
         made = result_dtype(dtype) if result_dtype else dtype
         with np.errstate(all="ignore"):
             result = np.asarray(kernel(operand(input, dtype), **values), dtype=made.np_dtype)
@@ -544,6 +553,8 @@ def _unary(
         values = options({**dict(zip(defaults, args)), **kwargs})
         recording = check_inplace(self)
         dtype = check(self._dtype) if check else self._dtype
+        if dtype._limited:
+            refuse_limited(name, dtype)
         if result_dtype and result_dtype(dtype) is not dtype:
             raise RuntimeError(f"In-place {name} is not supported for complex tensors.")
         if not can_cast(dtype, self._dtype):

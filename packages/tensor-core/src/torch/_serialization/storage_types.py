@@ -58,10 +58,10 @@ def _make_class(dtype) -> type:
     return cls
 
 
-# complex32 has no legacy class in PyTorch: its storages are written untyped
+# complex32, uint16/32/64 and the float8 types have no legacy class in PyTorch: their
+# storages are written untyped, with the dtype beside them (_rebuild_tensor_v3)
 LEGACY_STORAGES: dict[str, type] = {
-    cls.__name__: cls
-    for cls in (_make_class(d) for d in _dtype.ALL_DTYPES if d is not _dtype.complex32)
+    cls.__name__: cls for cls in (_make_class(d) for d in _dtype.CLASSIC_DTYPES)
 }
 _BY_DTYPE = {cls._storage_dtype: cls for cls in LEGACY_STORAGES.values()}
 
