@@ -43,7 +43,7 @@ OP_CASES = {
     "avg_pool_pad": (
         lambda: Fn(lambda x: F.avg_pool2d(x, 3, 2, 1, count_include_pad=False)),
         _x(1, 2, 7, 7),
-    ),  # fmt: skip
+    ),
     "adaptive_avg_pool_global": (lambda: nn.AdaptiveAvgPool2d(1), _x(2, 3, 5, 5)),
     "adaptive_avg_pool_2x2": (lambda: nn.AdaptiveAvgPool2d((2, 2)), _x(2, 3, 6, 6)),
     "batch_norm_1d": (lambda: nn.BatchNorm1d(3), _x(4, 3)),
@@ -66,11 +66,11 @@ OP_CASES = {
             )
         ),
         _x(3, 5),
-    ),  # fmt: skip
+    ),
     "softmax": (
         lambda: Fn(lambda x: (F.softmax(x, -1), x.softmax(0), F.log_softmax(x, 1))),
         _x(3, 5),
-    ),  # fmt: skip
+    ),
     # arithmetic
     "arithmetic": (
         lambda: Fn(
@@ -92,7 +92,7 @@ OP_CASES = {
             )
         ),
         _xy(3, 4),
-    ),  # fmt: skip
+    ),
     "unary": (
         lambda: Fn(
             lambda x: (
@@ -106,15 +106,15 @@ OP_CASES = {
             )
         ),
         _positive(3, 4),
-    ),  # fmt: skip
+    ),
     "comparisons": (
         lambda: Fn(lambda x, y: (x == y, x != y, x < y, x <= 0, x > y, x >= y)),
         lambda: (torch.randint(0, 3, (4,)).float(), torch.randint(0, 3, (4,)).float()),
-    ),  # fmt: skip
+    ),
     "where_masked_fill": (
         lambda: Fn(lambda x: (torch.where(x > 0, x, 0.0), x.masked_fill(x < 0, -1.0))),
         _x(3, 4),
-    ),  # fmt: skip
+    ),
     "casts": (
         lambda: Fn(
             lambda x: (
@@ -128,7 +128,7 @@ OP_CASES = {
         _x(
             5,
         ),
-    ),  # fmt: skip
+    ),
     # matrix products
     "linear_3d": (lambda: nn.Linear(4, 3), _x(2, 5, 4)),
     "products": (
@@ -142,11 +142,11 @@ OP_CASES = {
             )
         ),
         lambda: (torch.randn(2, 3), torch.randn(4, 3), torch.randn(4)),
-    ),  # fmt: skip
+    ),
     "einsum": (
         lambda: Fn(lambda a, b: torch.einsum("bij,bjk->bik", a, b)),
         lambda: (torch.randn(2, 3, 4), torch.randn(2, 4, 5)),
-    ),  # fmt: skip
+    ),
     # shapes
     "shapes": (
         lambda: Fn(
@@ -164,7 +164,7 @@ OP_CASES = {
             )
         ),
         _x(2, 3, 4),
-    ),  # fmt: skip
+    ),
     "join_split": (
         lambda: Fn(
             lambda x, y: (
@@ -177,7 +177,7 @@ OP_CASES = {
             )
         ),
         _xy(2, 4),
-    ),  # fmt: skip
+    ),
     "indexing": (
         lambda: Fn(
             lambda x: (
@@ -194,11 +194,11 @@ OP_CASES = {
             )
         ),
         _x(3, 4),
-    ),  # fmt: skip
+    ),
     "index_tensor": (
         lambda: Fn(lambda x, i: (x[i], x.index_select(1, i))),
         lambda: (torch.randn(3, 4), torch.tensor([2, 0])),
-    ),  # fmt: skip
+    ),
     "reductions": (
         lambda: Fn(
             lambda x: (
@@ -219,12 +219,12 @@ OP_CASES = {
             )
         ),
         _x(3, 4),
-    ),  # fmt: skip
+    ),
     "dropout_eval": (lambda: nn.Sequential(nn.Dropout(0.5), nn.Dropout2d(0.3)), _x(2, 3, 4, 4)),
     "embedding": (
         lambda: nn.Embedding(10, 4, padding_idx=0),
         lambda: (torch.tensor([[1, 2, 0], [3, 9, 4]]),),
-    ),  # fmt: skip
+    ),
     "constants": (lambda: Fn(lambda x: x + torch.arange(4.0) * torch.ones(4)), _x(3, 4)),
     "pad": (
         lambda: Fn(
@@ -235,13 +235,13 @@ OP_CASES = {
             )
         ),
         _x(1, 2, 4, 4),
-    ),  # fmt: skip
+    ),
     "like": (
         lambda: Fn(
             lambda x: (torch.zeros_like(x), torch.ones_like(x) + x, torch.full_like(x, 2.0))
         ),
         _x(2, 3),
-    ),  # fmt: skip
+    ),
     "tril_triu_cumsum": (lambda: Fn(lambda x: (x.tril(), x.triu(1), x.cumsum(1))), _x(3, 3)),
     # recurrent
     "lstm_batch_first": (lambda: nn.LSTM(4, 5, 2, batch_first=True), _x(2, 3, 4)),
@@ -252,15 +252,15 @@ OP_CASES = {
     "multihead_attention": (
         lambda: nn.MultiheadAttention(8, 2, batch_first=True),
         lambda: (torch.randn(2, 3, 8), torch.randn(2, 4, 8), torch.randn(2, 4, 8)),
-    ),  # fmt: skip
+    ),
     "sdpa_causal": (
         lambda: Fn(lambda q, k, v: F.scaled_dot_product_attention(q, k, v, is_causal=True)),
         lambda: (torch.randn(2, 2, 3, 4), torch.randn(2, 2, 3, 4), torch.randn(2, 2, 3, 4)),
-    ),  # fmt: skip
+    ),
     "interpolate_nearest": (
         lambda: Fn(lambda x: F.interpolate(x, scale_factor=2)),
         _x(1, 2, 3, 3),
-    ),  # fmt: skip
+    ),
 }
 
 
@@ -280,3 +280,40 @@ OP_CASES["transformer_masks"] = (
     MaskedEncoder,
     lambda: (torch.randn(2, 4, 8), torch.tensor([[False] * 4, [False, False, False, True]])),
 )
+
+
+class MLP(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.fc1 = nn.Linear(6, 8)
+        self.fc2 = nn.Linear(8, 3)
+
+    def forward(self, x):
+        return torch.softmax(self.fc2(torch.tanh(self.fc1(x))), dim=-1)
+
+
+def _golden_models() -> dict:
+    """Models whose export is compared with PyTorch's (op types, initializer names,
+    shapes): name -> (factory, input factory, export options)."""
+    import models_jit
+
+    lenet, digits, resnet = (models_jit.MODELS[n] for n in ("lenet", "digits_cnn",
+                                                            "resnet_block"))  # fmt: skip
+    return {
+        "lenet": (lenet[0], lenet[1], {}),
+        "digits_cnn_17": (digits[0], digits[1], {"opset_version": 17}),
+        "resnet_block": (resnet[0], resnet[1], {"opset_version": 13}),
+        "mlp_dynamic": (
+            MLP,
+            lambda: (torch.randn(4, 6),),
+            {"input_names": ["x"], "output_names": ["y"], "dynamic_axes": {"x": [0], "y": [0]}},
+        ),
+        "mlp_named_axes": (
+            MLP,
+            lambda: (torch.randn(4, 6),),
+            {"input_names": ["x"], "dynamic_axes": {"x": {0: "batch"}}},
+        ),
+    }
+
+
+GOLDEN_MODELS = _golden_models()

@@ -303,6 +303,11 @@ def export_to_proto(
         all_names,
     )
 
+    nodes = g.nodes
+    if do_constant_folding and export_params and training == TrainingMode.EVAL:
+        from ._fold import fold_conv_batch_norm
+
+        nodes = fold_conv_batch_norm(nodes, g.initializers, {v.name for v in outputs})
     graph_inputs_proto = [
         _value_info(onnx, v.name, v.dtype, v.sizes, axes.get(v.name, {})) for v in input_values
     ]
@@ -322,7 +327,7 @@ def export_to_proto(
         for v in outputs
     ]
     onnx_graph = onnx.helper.make_graph(
-        g.nodes, "main_graph", graph_inputs_proto, graph_outputs_proto, initializers
+        nodes, "main_graph", graph_inputs_proto, graph_outputs_proto, initializers
     )
     opset_imports = [onnx.helper.make_opsetid("", opset)]
     for domain, version in (custom_opsets or {}).items():

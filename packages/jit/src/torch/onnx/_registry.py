@@ -65,10 +65,12 @@ def first_opset(kind: str) -> int | None:
 
 def _check_name(symbolic_name: str) -> None:
     if not _NAME.match(symbolic_name):
-        raise ValueError(
+        from .errors import OnnxExporterError
+
+        raise OnnxExporterError(
             f"Failed to register operator {symbolic_name}. The symbolic name must match the "
             "format domain::name, and should start with a letter and contain only "
-            "alphanumerical characters"
+            "alphanumeric characters"
         )
 
 

@@ -34,7 +34,7 @@ class UnsupportedOperatorError(OnnxExporterError):
             )
         else:
             message = (
-                f"Exporting the operator '{name}' to ONNX opset version {version} is not supported."
+                f"Exporting the operator '{name}' to ONNX opset version {version} is not supported"
             )
         super().__init__(message)
 
