@@ -8,6 +8,7 @@ import io
 import subprocess
 import sys
 import warnings
+from typing import Optional
 
 import numpy as np
 import pytest
@@ -347,3 +348,56 @@ def test_import_without_onnx_and_clear_error_at_export():
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             timeout=120, check=True)  # fmt: skip
     assert 'pip install "torch-jit[onnx]"' in result.stdout
+
+
+# ------------------------------------------------- what can be exported, and how
+
+
+class _Scaled(torch.nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.fc = torch.nn.Linear(3, 2)
+
+    def forward(self, x, scale: float = 1.0, bias: Optional[torch.Tensor] = None):  # noqa: UP045
+        y = torch.relu(self.fc(x.view(x.size(0), -1))) * scale
+        return y if bias is None else y + bias
+
+
+def _script_add_sum(a):
+    return a * 2 + a.sum()
+
+
+def test_functions_traced_and_scripted_programs():
+    x = torch.randn(2, 3)
+    _assert_matches(_export(lambda a: torch.tanh(a) * 2, (x,)), lambda a: torch.tanh(a) * 2, (x,))
+    model = _Scaled().eval()
+    traced = torch.jit.trace(model, (x,))
+    _assert_matches(_export(traced, (x,)), model, (x,))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        scripted = torch.jit.script(model)
+        function = torch.jit.script(_script_add_sum)
+    data = _export(scripted, (x,), input_names=["x"], dynamic_axes={"x": [0]})
+    proto = onnx.load_from_string(data)
+    assert sorted(i.name for i in proto.graph.initializer) == ["fc.bias", "fc.weight"]
+    _assert_matches(data, model, (torch.randn(5, 3),), ["x"])  # x.size(0) followed
+    data = _export(function, (x,))
+    assert [i.name for i in onnx.load_from_string(data).graph.input] == ["a"]
+    _assert_matches(data, _script_add_sum, (x,))
+
+
+def test_keyword_arguments_and_dynamic_shapes():
+    model, x, bias = _Scaled().eval(), torch.randn(2, 3), torch.randn(2)
+    data = _export(model, (x, {"bias": bias}))
+    assert [i.name for i in onnx.load_from_string(data).graph.input] == ["x", "bias"]
+    _assert_matches(data, lambda a, b: model(a, bias=b), (x, bias))
+    data = _export(model, (x,), input_names=["x"], dynamic_shapes={"x": {0: "batch"}})
+    dim = onnx.load_from_string(data).graph.input[0].type.tensor_type.shape.dim[0]
+    assert dim.dim_param == "batch"
+
+
+def test_training_mode_keeps_dropout():
+    model = torch.nn.Sequential(torch.nn.Linear(3, 3), torch.nn.Dropout(0.5))
+    data = _export(model, (torch.randn(2, 3),), training=torch.onnx.TrainingMode.TRAINING)
+    assert "Dropout" in [n.op_type for n in onnx.load_from_string(data).graph.node]
+    assert model.training

@@ -6,6 +6,7 @@ the graph node by node (:mod:`torch.onnx._translate`), and assemble an ``onnx.Mo
 from __future__ import annotations
 
 import contextlib
+import inspect
 import io
 import os
 import warnings
@@ -133,9 +134,18 @@ def _trace(model, args: tuple, kwargs: dict):
     module, if any) stands for."""
     from torch.jit import ScriptFunction, ScriptModule
 
+    if isinstance(model, (ScriptModule, ScriptFunction)) and not _has_shapes(model):
+        # scripted code: its graph has no shapes, so record a run of it on ``args``
+        # (its parameters are found by identity; control flow takes the example's path)
+        graph, _ = _trace(_run_of(model), args, kwargs)
+        return graph, None
     if isinstance(model, (ScriptModule, ScriptFunction)):
         graph = model.inlined_graph
         return graph, model if isinstance(model, ScriptModule) else None
+    if kwargs:  # the tracer takes keyword inputs alone: bind the positional ones by name
+        forward = model.forward if isinstance(model, nn.Module) else model
+        bound = inspect.signature(forward).bind_partial(*args, **kwargs)
+        args, kwargs = (), dict(bound.arguments)
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", category=DeprecationWarning,
                                 message=r"`torch.jit.trace` is deprecated")  # fmt: skip
@@ -148,6 +158,52 @@ def _trace(model, args: tuple, kwargs: dict):
         )
     graph = traced.inlined_graph
     return graph, model if isinstance(model, nn.Module) else None
+
+
+def _has_shapes(program) -> bool:
+    """Whether the graph of a traced or scripted ``program`` knows its tensors' sizes (a
+    trace does, a script does not)."""
+    from torch.jit import _ir
+
+    inputs = [v for v in program.graph.inputs if isinstance(v.type, _ir.TensorType)]
+    return all(v.type.sizes is not None for v in inputs)
+
+
+def _run_of(program):
+    """A plain function running ``program`` (traced as a function)."""
+
+    from torch.jit import ScriptFunction
+
+    if isinstance(program, ScriptFunction):
+        # its generated code itself: calling the ScriptFunction from traced code would
+        # record one prim::CallFunction node (same package, so the private hop is ours)
+        compiled = program._compiled.function()
+
+        def run(*args, **kwargs):
+            return compiled(*args, **kwargs)
+
+    else:
+
+        def run(*args, **kwargs):
+            return program(*args, **kwargs)
+
+    # the program's input names name the graph inputs of the trace
+    names = [v.name for v in program.graph.inputs]
+    if isinstance(program, torch.jit.ScriptModule):
+        names = names[1:]  # self
+    kind = inspect.Parameter.POSITIONAL_OR_KEYWORD
+    names = [n if n.isidentifier() else f"input_{i}" for i, n in enumerate(names)]
+    run.__signature__ = inspect.Signature([inspect.Parameter(n, kind) for n in names])
+    return run
+
+
+def _examples_in_graph_order(model, args: tuple, kwargs: dict) -> list:
+    """The example arguments in the order of the graph inputs (keyword arguments bound
+    to the signature's order, as :func:`_trace` passes them)."""
+    if not kwargs:
+        return list(args)
+    forward = model.forward if isinstance(model, nn.Module) else model
+    return list(inspect.signature(forward).bind_partial(*args, **kwargs).arguments.values())
 
 
 def _parameter_names(module) -> dict[int, str]:
@@ -264,7 +320,7 @@ def export_to_proto(
     with _training_mode(model, training), exporting():
         graph, root = _trace(model, args, kwargs)
         g = GraphContext(opset, custom_opsets)
-        g.parameter_names = _parameter_names(root)
+        g.parameter_names = _parameter_names(root if root is not None else model)
         inputs = _Inputs(list(input_names or []))
         parameter_inputs: list[SymbolicValue] = []
 
@@ -286,7 +342,7 @@ def export_to_proto(
         if root is not None and graph_inputs:
             env[graph_inputs[0]] = root
             graph_inputs = graph_inputs[1:]
-        examples = list(args) + list(kwargs.values())
+        examples = _examples_in_graph_order(model, args, kwargs)
         for value, example in zip(graph_inputs, examples):
             env[value] = inputs.bind(example, _default_input_name(value.name))
         results = translate(graph, g, env, do_constant_folding and export_params, parameter_value)
