@@ -99,8 +99,9 @@ def export(
     """Export ``model`` (an ``nn.Module``, a traced or scripted module, or a function) run
     on ``args`` to an ONNX model written to ``f``.
 
-    The model is traced (:func:`torch.jit.trace`) on ``args`` and each op of the trace is
-    translated into ONNX operators; :func:`is_in_onnx_export` is True meanwhile. Both
+    The model is traced (:func:`torch.jit.trace`) on ``args`` (a scripted program: its
+    run on ``args`` is recorded) and each op of the trace is translated into ONNX
+    operators; :func:`is_in_onnx_export` is True meanwhile. Both
     ``dynamo=True`` (PyTorch's default) and ``dynamo=False`` take this path; with
     ``dynamo=False`` a DeprecationWarning says so, as PyTorch's does.
 
