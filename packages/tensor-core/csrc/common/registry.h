@@ -5,6 +5,7 @@
 #include <pybind11/pybind11.h>
 
 void register_array_flags(pybind11::module_& m);       // common/array_flags.cpp
+void register_slot_readers(pybind11::module_& m);      // common/slot_readers.cpp
 void register_fork_gate(pybind11::module_& m);         // common/fork_gate.cpp
 void register_process_settings(pybind11::module_& m);  // process/settings.cpp
 void register_blas(pybind11::module_& m);              // blas/gemm.cpp

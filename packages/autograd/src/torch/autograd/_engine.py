@@ -20,8 +20,11 @@ from ._hooks import HookDict, add_hook, leaf_meta
 from ._nodes import (
     AccumulateGrad,
     Node,
+    _NO_EDGE,
+    _STALE_VIEW,
     _array,
     _grad_fn,
+    _history,
     _node_class,
     _pack_saved,
     _requires_grad,
@@ -29,6 +32,7 @@ from ._nodes import (
     _version_counter,
     _view_base,
     edge,
+    edge_from,
 )
 from ._view_history import (
     _MULTI_VIEW_NODES,
@@ -120,13 +124,29 @@ class Engine(GradEngine):
             return
         cls, which, check_inputs, drops, reads, saves_output = recipe
         count = len(inputs)
-        if count == 2:
-            edges = (edge(inputs[0]), edge(inputs[1]))
-        elif count == 1:
-            edges = (edge(inputs[0]),)
-        else:
-            edges = tuple([edge(x) for x in inputs])
         source = inputs[0]
+        # edge(x) of the first two inputs, inline where x is the single output of a node
+        # (the common case: no call at all) or no tensor that requires grad
+        fn = _history(source)
+        if fn is False:
+            first = _NO_EDGE
+        elif fn is not None and fn is not _STALE_VIEW and fn._num_outputs == 1:
+            first = (fn, 0)
+        else:
+            first = edge_from(source, fn)
+        if count == 1:
+            edges = (first,)
+        elif count == 2:
+            fn = _history(inputs[1])
+            if fn is False:
+                second = _NO_EDGE
+            elif fn is not None and fn is not _STALE_VIEW and fn._num_outputs == 1:
+                second = (fn, 0)
+            else:
+                second = edge_from(inputs[1], fn)
+            edges = (first, second)
+        else:
+            edges = (first, *[edge(x) for x in inputs[1:]])
         if drops is not None:
             if not drops and count == 1 and type(source) is _Tensor:  # input_meta, inline
                 inputs = (_array(source).shape,)

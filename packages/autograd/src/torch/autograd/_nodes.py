@@ -564,7 +564,12 @@ def _reads_saved(formula) -> bool:
 
 def edge(x):
     """The edge of the graph that a tensor argument contributes: (node, output index)."""
-    fn = _history(x)
+    return edge_from(x, _history(x))
+
+
+def edge_from(x, fn):
+    """:func:`edge` of ``x`` whose history ``fn`` was read already (the recording hot path
+    handles the common case, a single-output node, itself and calls this for the rest)."""
     if fn is False:
         return _NO_EDGE
     if fn is _STALE_VIEW:

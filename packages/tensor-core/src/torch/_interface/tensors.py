@@ -6,15 +6,14 @@ and runs every backward) reach them only through this module, so that core may c
 a tensor keeps them. Every name here exists since CORE_API 0.5; a later minor version
 only adds names.
 
-Readers are plain getters (``operator.attrgetter`` where one field is read): cheap enough
-for the engine's hot paths, where a sibling binds them once at import. Writers that must
-keep fields consistent with each other (a view's history and its version) do so in one
-call.
+Readers are functions that a sibling binds once at import. With the native core they are
+``torch._C`` functions that read the tensor's slot directly (an attribute read's cost,
+without a Python frame): the engine's hot paths call them for every op and node. Writers
+that must keep fields consistent with each other (a view's history and its version) do
+so in one call.
 """
 
 from __future__ import annotations
-
-from operator import attrgetter
 
 import numpy as np
 
@@ -53,36 +52,52 @@ __all__ = [
 
 # ------------------------------------------------------------------------------- readers
 
-#: ``array(t)``: the array holding ``t``'s elements (a strided NumPy view on the CPU).
-#: Writing into it bypasses the version counter: call :func:`bump_version` after.
-array = attrgetter("_np")
 
-#: ``dtype_of(t)``: ``t.dtype`` without the property call.
-dtype_of = attrgetter("_dtype")
-
-#: ``requires_grad(t)``: ``t.requires_grad`` without the property call.
-requires_grad = attrgetter("_requires_grad")
-
-#: ``grad_fn(t)``: the node stored on ``t`` as it is. Unlike ``t.grad_fn`` it does not
-#: ask the engine to refresh the node of a view whose base was written in place since.
-grad_fn = attrgetter("_grad_fn")
-
-#: ``view_base(t)``: the tensor whose storage ``t`` views, or ``None`` (``t._base``).
-view_base = attrgetter("_base")
-
-#: ``view_version(t)``: the version of the shared counter when ``t``'s (a view's) node
-#: was made; a different current version means its base was written in place since.
-view_version = attrgetter("_view_version")
-
-#: ``version_counter(t)``: the one-element list that ``t`` and its views share as their
-#: version counter, or ``None`` while ``t`` was never written in place (version 0).
-version_counter = attrgetter("_version_")
+def array(t):
+    """The array holding ``t``'s elements (a strided NumPy view on the CPU). Writing
+    into it bypasses the version counter: call :func:`bump_version` after."""
+    return t._np
 
 
-#: ``saved_fields(t)``: ``(array(t), dtype_of(t), version_counter(t))`` in one call: what
-#: an engine keeps of a tensor it saves, to rebuild it later with :func:`wrap` and
-#: :func:`set_version_counter` (without keeping the tensor, which references its node).
-saved_fields = attrgetter("_np", "_dtype", "_version_")
+def dtype_of(t):
+    """``t.dtype`` without the property call."""
+    return t._dtype
+
+
+def requires_grad(t):
+    """``t.requires_grad`` without the property call."""
+    return t._requires_grad
+
+
+def grad_fn(t):
+    """The node stored on ``t`` as it is. Unlike ``t.grad_fn`` it does not ask the
+    engine to refresh the node of a view whose base was written in place since."""
+    return t._grad_fn
+
+
+def view_base(t):
+    """The tensor whose storage ``t`` views, or ``None`` (``t._base``)."""
+    return t._base
+
+
+def view_version(t):
+    """The version of the shared counter when ``t``'s (a view's) node was made; a
+    different current version means its base was written in place since."""
+    return t._view_version
+
+
+def version_counter(t):
+    """The one-element list that ``t`` and its views share as their version counter,
+    or ``None`` while ``t`` was never written in place (version 0)."""
+    return t._version_
+
+
+def saved_fields(t) -> tuple:
+    """``(array(t), dtype_of(t), version_counter(t))`` in one call: what an engine keeps of
+    a tensor it saves, to rebuild it later with :func:`wrap` and
+    :func:`set_version_counter` (without keeping the tensor, which references its node)."""
+    return (t._np, t._dtype, t._version_)
+
 
 #: what :func:`history` returns for a view whose base was written in place since its node
 #: was made: the engine makes the view's node anew
@@ -250,3 +265,35 @@ def on_device_of(like: Tensor, array):
 
     backend = backend_of_array(held)
     return backend.adopt(array, backend.index_of(held))
+
+
+# ------------------------------------------------------------------- native versions
+
+
+def _bind_native_readers() -> None:
+    """Replace the readers (and :func:`set_result_history`) by ``torch._C``'s: the same
+    results without a Python frame, for the engine calls them for every input it records
+    and every node it runs. The Python definitions stay as the reference and for
+    ``TORCH_NATIVE=0``."""
+    from .. import _native
+
+    if not _native.ENABLED:
+        return
+    reader = _native.kernels.slot_reader
+    namespace = globals()
+    for name, field in _READ_FIELDS.items():
+        namespace[name] = reader(Tensor, field)
+    namespace["history"] = _native.kernels.history_reader(Tensor, STALE_VIEW)
+    namespace["set_result_history"] = _native.kernels.result_history_writer(Tensor)
+
+
+_READ_FIELDS = {
+    "array": "_np",
+    "dtype_of": "_dtype",
+    "requires_grad": "_requires_grad",
+    "grad_fn": "_grad_fn",
+    "view_base": "_base",
+    "view_version": "_view_version",
+    "version_counter": "_version_",
+}
+_bind_native_readers()

@@ -7,7 +7,7 @@ import functools
 
 import numpy as np
 
-from .. import _dtype, _grad_mode
+from .. import _dtype, _grad_mode, _interface
 from .._interface import OpDef, get_grad_engine, ops
 from .._tensor import Tensor
 
@@ -118,7 +118,8 @@ def record_checked(op, inputs, result, saved=()) -> Tensor:
     requires grad (the fast paths of ``torch._fastpath``); return ``result``."""
     if saved_on_device is not None:
         saved_on_device(result, saved)
-    get_grad_engine().record(op, inputs, result, saved)
+    # the engine as _interface holds it, without get_grad_engine's frame once it is loaded
+    (_interface._engine or get_grad_engine()).record(op, inputs, result, saved)
     return result
 
 
