@@ -39,6 +39,7 @@ from ._creation import (
     zeros,
     zeros_like,
 )
+from ._default_type import is_storage, set_default_tensor_type
 from ._device import device
 from ._dtype import (
     bfloat16,

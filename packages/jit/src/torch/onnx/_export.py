@@ -293,6 +293,56 @@ def _rename(g: GraphContext, value: SymbolicValue, name: str) -> None:
     value.name = name
 
 
+class _Parameters:
+    """What a parameter or buffer read by the graph becomes: the tensor itself (known,
+    so ops on it fold), an initializer (no folding), or a graph input
+    (``export_params=False``)."""
+
+    def __init__(self, g: GraphContext, fold: bool, export_params: bool) -> None:
+        self.g, self.fold, self.export_params = g, fold, export_params
+        self.inputs: dict[int, SymbolicValue] = {}
+
+    def __call__(self, tensor: torch.Tensor):
+        if self.fold and self.export_params:
+            return tensor
+        if self.export_params:
+            return self.g.initializer(tensor)
+        value = self.inputs.get(id(tensor))
+        if value is None:
+            name = self.g.parameter_names.get(id(tensor)) or self.g.fresh_name("param")
+            value = SymbolicValue(name, tensor.dtype, tuple(tensor.shape))
+            self.inputs[id(tensor)] = value
+        return value
+
+
+def _translate_model(model, args, kwargs, g: GraphContext, input_names, parameters):
+    """Trace ``model`` and translate it into ``g``; returns the graph input values and
+    the tensor leaves of the outputs."""
+    from ._translate import translate
+
+    graph, root = _trace(model, args, kwargs)
+    g.parameter_names = _parameter_names(root if root is not None else model)
+    inputs = _Inputs(list(input_names or []))
+    graph_inputs = list(graph.inputs)
+    env: dict = {}
+    if root is not None and graph_inputs:
+        env[graph_inputs[0]] = root
+        graph_inputs = graph_inputs[1:]
+    for value, example in zip(graph_inputs, _examples_in_graph_order(model, args, kwargs)):
+        env[value] = inputs.bind(example, value.name)
+    results = translate(graph, g, env, parameters.fold, parameters)
+    return [v for v, _ in inputs.values], _leaves(results, [])
+
+
+def _opset_imports(onnx, opset: int, g: GraphContext, custom_opsets) -> list:
+    imports = [onnx.helper.make_opsetid("", opset)]
+    for domain, version in (custom_opsets or {}).items():
+        imports.append(onnx.helper.make_opsetid(domain, int(version)))
+    for domain in sorted(g.domains_used - set(custom_opsets or {})):
+        imports.append(onnx.helper.make_opsetid(domain, 1))
+    return imports
+
+
 def export_to_proto(
     model,
     args=(),
@@ -312,87 +362,44 @@ def export_to_proto(
     """Trace ``model`` on ``args`` and build its ``onnx.ModelProto``."""
     onnx = require_onnx()
     from . import TrainingMode, _symbolics  # noqa: F401 - registers the symbolics
-    from ._translate import translate
 
     opset = _check_opset(opset_version)
     args, kwargs = _split_kwargs(_as_args(args), kwargs)
     training = TrainingMode.EVAL if training is None else training
+    g = GraphContext(opset, custom_opsets)
+    parameters = _Parameters(g, do_constant_folding, export_params)
     with _training_mode(model, training), exporting():
-        graph, root = _trace(model, args, kwargs)
-        g = GraphContext(opset, custom_opsets)
-        g.parameter_names = _parameter_names(root if root is not None else model)
-        inputs = _Inputs(list(input_names or []))
-        parameter_inputs: list[SymbolicValue] = []
+        input_values, leaves = _translate_model(model, args, kwargs, g, input_names, parameters)
 
-        def parameter_value(tensor: torch.Tensor):
-            if do_constant_folding and export_params:
-                return tensor  # known: ops on it fold
-            if export_params:
-                return g.initializer(tensor)
-            value = g._tensor_values.get(id(tensor))
-            if value is None:
-                name = g.parameter_names.get(id(tensor)) or g.fresh_name("param")
-                value = SymbolicValue(name, tensor.dtype, tuple(tensor.shape))
-                g._tensor_values[id(tensor)] = value
-                parameter_inputs.append(value)
-            return value
-
-        graph_inputs = list(graph.inputs)
-        env: dict = {}
-        if root is not None and graph_inputs:
-            env[graph_inputs[0]] = root
-            graph_inputs = graph_inputs[1:]
-        examples = _examples_in_graph_order(model, args, kwargs)
-        for value, example in zip(graph_inputs, examples):
-            env[value] = inputs.bind(example, _default_input_name(value.name))
-        results = translate(graph, g, env, do_constant_folding and export_params, parameter_value)
-
-    leaves = _leaves(results, [])
-    input_values = [v for v, _ in inputs.values]
-    all_names = {v.name for v in input_values}
-    output_name_list = list(output_names or [])
-    outputs = _output_values(g, leaves, output_name_list, set(all_names))
-    all_names |= {v.name for v in outputs}
+    names = {v.name for v in input_values}
+    outputs = _output_values(g, leaves, list(output_names or []), set(names))
     axes = _normalize_dynamic_axes(
         dict(dynamic_axes or {})
         | _dynamic_shapes_to_axes(dynamic_shapes, [v.name for v in input_values]),
-        all_names,
+        names | {v.name for v in outputs},
     )
-
     nodes = g.nodes
     if do_constant_folding and export_params and training == TrainingMode.EVAL:
         from ._fold import fold_conv_batch_norm
 
         nodes = fold_conv_batch_norm(nodes, g.initializers, {v.name for v in outputs})
-    graph_inputs_proto = [
-        _value_info(onnx, v.name, v.dtype, v.sizes, axes.get(v.name, {})) for v in input_values
-    ]
-    graph_inputs_proto += [
-        _value_info(onnx, v.name, v.dtype, v.sizes, {}) for v in parameter_inputs
-    ]
+
+    inputs_proto = [_value_info(onnx, v.name, v.dtype, v.sizes, axes.get(v.name, {}))
+                    for v in [*input_values, *parameters.inputs.values()]]  # fmt: skip
     initializers = list(g.initializers.values())
     if keep_initializers_as_inputs:
-        from onnx import helper
-
-        graph_inputs_proto += [
-            helper.make_tensor_value_info(t.name, t.data_type, list(t.dims)) for t in initializers
+        inputs_proto += [
+            onnx.helper.make_tensor_value_info(t.name, t.data_type, list(t.dims))
+            for t in initializers
         ]
     dynamic = any(axes.values())
-    graph_outputs_proto = [
+    outputs_proto = [
         _value_info(onnx, v.name, v.dtype, None if dynamic else v.sizes, axes.get(v.name, {}))
         for v in outputs
     ]
-    onnx_graph = onnx.helper.make_graph(
-        nodes, "main_graph", graph_inputs_proto, graph_outputs_proto, initializers
-    )
-    opset_imports = [onnx.helper.make_opsetid("", opset)]
-    for domain, version in (custom_opsets or {}).items():
-        opset_imports.append(onnx.helper.make_opsetid(domain, int(version)))
-    for domain in sorted(g.domains_used - set(custom_opsets or {})):
-        opset_imports.append(onnx.helper.make_opsetid(domain, 1))
     proto = onnx.helper.make_model(
-        onnx_graph,
-        opset_imports=opset_imports,
+        onnx.helper.make_graph(nodes, "main_graph", inputs_proto, outputs_proto, initializers),
+        opset_imports=_opset_imports(onnx, opset, g, custom_opsets),
         producer_name="pytorch",
         producer_version=_constants.producer_version(),
         ir_version=_ir_version(onnx, opset),
@@ -401,10 +408,6 @@ def export_to_proto(
         _fill_output_shapes(onnx, proto, axes)
     _check(onnx, proto)
     return proto
-
-
-def _default_input_name(debug_name: str) -> str:
-    return debug_name
 
 
 def _ir_version(onnx, opset: int) -> int:

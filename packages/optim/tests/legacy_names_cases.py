@@ -1,0 +1,103 @@
+"""Expressions of the PyTorch 0.4 migration around optim: the lower-case slip
+``torch.optim.sgd(...)`` (a module name in PyTorch's sources, not an attribute of the
+package) and ``LBFGS.step``'s warnings.
+
+tools/golden/record_legacy_api.py records what real PyTorch gives
+(golden/legacy_names.json); test_legacy_names.py compares. Cases in ``PREFIX_ONLY`` have this
+project add a hint after PyTorch's message: the message must start with PyTorch's.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+SETUP = '''
+import torch.optim
+params = [torch.zeros(2, requires_grad=True)]
+def lbfgs_run(**options):
+    torch.manual_seed(0)
+    x = torch.randn(5, 3)
+    w = torch.randn(3, 1, requires_grad=True)
+    opt = torch.optim.LBFGS([w], lr=0.5, max_iter=5, **options)
+    def closure():
+        opt.zero_grad()
+        loss = ((x @ w) ** 2).mean()
+        loss.backward()
+        return loss
+    loss = opt.step(closure)
+    return round(float(loss.detach()), 6), w.detach()
+'''
+
+CASES = {
+    "sgd_lower_case": "torch.optim.sgd(params, lr=0.1)",
+    "adam_lower_case": "torch.optim.adam(params, lr=0.1)",
+    "adamw_lower_case": "torch.optim.adamw(params, lr=0.1)",
+    "rmsprop_lower_case": "torch.optim.rmsprop(params)",
+    "sparse_adam_module_name": "torch.optim.sparse_adam",
+    "optimizer_module_name": "torch.optim.optimizer",
+    "unknown_name": "torch.optim.foo",
+    "has_sgd_module_attribute": "hasattr(torch.optim, 'sgd')",
+    "has_lr_scheduler": "hasattr(torch.optim, 'lr_scheduler')",
+    "import_submodule_still_works": (
+        "import importlib; importlib.import_module('torch.optim.sgd').SGD is torch.optim.SGD"
+    ),
+    "from_import_submodule": "from torch.optim import sgd; sgd.SGD is torch.optim.SGD",
+    "no_attribute_after_import": "import torch.optim.sgd; hasattr(torch.optim, 'sgd')",
+    "lbfgs_step": "lbfgs_run()",
+    "lbfgs_step_strong_wolfe": "lbfgs_run(line_search_fn='strong_wolfe')",
+}
+
+#: this project appends "Did you mean torch.optim.SGD?" to PyTorch's message
+PREFIX_ONLY = {
+    "sgd_lower_case",
+    "adam_lower_case",
+    "adamw_lower_case",
+    "rmsprop_lower_case",
+    "sparse_adam_module_name",
+    "optimizer_module_name",
+}
+TYPE_ONLY: set = set()
+ANY_WARNINGS: set = set()
+
+
+def _describe(torch, value):
+    if isinstance(value, torch.Tensor):
+        return {"repr": repr(value), "dtype": str(value.dtype)}
+    if isinstance(value, torch.Size):
+        return {"size": list(value)}
+    if isinstance(value, (tuple, list)):
+        return [_describe(torch, v) for v in value]
+    if isinstance(value, float) and (math.isnan(value) or math.isinf(value)):
+        return repr(value)
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    return repr(value)
+
+
+def outcome(torch, code: str) -> dict:
+    """What running ``code`` (statements joined by "; ", the last an expression) gives:
+    the value or the error (builtin type and first line), and the warnings' texts."""
+    import pickle
+
+    namespace = {"torch": torch, "pickle": pickle, "__name__": "legacy_names_cases"}
+    exec(SETUP, namespace)
+    *statements, expression = code.split("; ")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            for statement in statements:
+                exec(statement, namespace)
+            result = {"value": _describe(torch, eval(expression, namespace))}
+        except Exception as error:  # noqa: BLE001 - the exception is the recorded result
+            kind = next(k for k in type(error).__mro__ if k.__module__ == "builtins")
+            # (a missing kernel's message goes on to list PyTorch's dispatch keys)
+            message = str(error).split("\n")[0].split(" If you are a Facebook employee")[0]
+            result = {"error": kind.__name__, "message": message}
+    # PyTorch's C++ warnings end with where in its sources they were raised
+    result["warnings"] = [
+        str(w.message).split(" (Triggered internally at")[0]
+        for w in caught
+        if not issubclass(w.category, DeprecationWarning)
+    ]
+    return result
