@@ -174,11 +174,11 @@ def getitem(op, general):
     def method(self, index):
         if _is_plain_basic(index) and not (_grad_state.enabled and self._requires_grad):
             if type(index) is not tuple:
-                index = (index, Ellipsis)
+                whole = (index, Ellipsis)
             else:
-                index = index + (Ellipsis,)  # a 0-dim view, not a NumPy scalar
+                whole = index + (Ellipsis,)  # a 0-dim view, not a NumPy scalar
             try:
-                array = self._np[index]
+                array = self._np[whole]
             except IndexError:
                 pass  # the general path raises PyTorch's message
             else:

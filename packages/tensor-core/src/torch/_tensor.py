@@ -25,6 +25,11 @@ class Tensor:
     with this class directly.
     """
 
+    # PyTorch's public home of the class: ``type(x)`` and ``repr(torch.Tensor)`` show
+    # ``torch.Tensor``. Pickles name their own rebuild functions, never this path, and
+    # ``torch._tensor.Tensor`` stays importable for any that did.
+    __module__ = "torch"
+
     # Slots ending in "_" are filled lazily (None until first asked for): most tensors are
     # temporaries whose storage object, offset and version counter nobody ever reads.
     __slots__ = (
@@ -291,6 +296,21 @@ class Tensor:
         return view
 
     @property
+    def volatile(self) -> bool:
+        """Always False: removed in 0.4 (use ``torch.no_grad()``); reading or setting it
+        warns."""
+        from ._python_map import warn_volatile_read
+
+        warn_volatile_read()
+        return False
+
+    @volatile.setter
+    def volatile(self, value) -> None:
+        from ._python_map import warn_volatile_set
+
+        warn_volatile_set()
+
+    @property
     def data(self) -> Tensor:
         # Shares memory but not the version counter: changes through .data are invisible
         # to autograd, as the 0.4 migration guide describes.
@@ -298,6 +318,28 @@ class Tensor:
         view._version_ = None
         view._base = None
         return view
+
+    # ------------------------------------------- Python callables over elements (CPU)
+
+    def apply_(self, callable) -> Tensor:
+        """Replace each element ``x`` by ``callable(x)`` in place (slow: a Python call per
+        element; CPU only)."""
+        from ._python_map import apply_
+
+        return apply_(self, callable)
+
+    def map_(self, tensor, callable) -> Tensor:
+        """Replace each element ``x`` by ``callable(x, y)``, ``y`` the matching element of
+        ``tensor`` (broadcast to this shape), in place; CPU only."""
+        from ._python_map import map_
+
+        return map_(self, tensor, callable)
+
+    def map2_(self, x, y, callable) -> Tensor:
+        """Like :meth:`map_` with two tensors: ``callable(self_i, x_i, y_i)``."""
+        from ._python_map import map2_
+
+        return map2_(self, x, y, callable)
 
     # --------------------------------------------------------------- conversion
 
@@ -339,7 +381,7 @@ class Tensor:
         return float(value) if self._dtype is _dtype.bfloat16 else value.item()
 
     def __float__(self) -> float:
-        if self.requires_grad:
+        if self._requires_grad and _grad_mode._state.enabled:
             _warn_scalar_conversion()
         return float(self._scalar())
 
@@ -347,7 +389,7 @@ class Tensor:
         return int(self._scalar())
 
     def __complex__(self) -> complex:
-        if self.requires_grad:
+        if self._requires_grad and _grad_mode._state.enabled:
             _warn_scalar_conversion()
         return complex(self._scalar())
 

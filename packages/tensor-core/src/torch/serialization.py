@@ -242,6 +242,41 @@ def load(
     *,
     weights_only: bool | None = None,
     mmap: bool | None = None,
+_TRUE_VALUES = ("1", "y", "yes", "true")
+
+
+def _weights_only_from_environment(weights_only: bool | None, pickle_module) -> bool:
+    """``weights_only`` after the default and the environment variables: with
+    ``TORCH_FORCE_WEIGHTS_ONLY_LOAD`` set, always True; with
+    ``TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD`` set, False unless the caller passed it (a
+    warning says so); both set is an error. "1", "y", "yes" and "true" (any case) count
+    as set, as in PyTorch."""
+    not_given = weights_only is None
+    if not_given:
+        weights_only = pickle_module is None
+    force = os.getenv("TORCH_FORCE_WEIGHTS_ONLY_LOAD", "0").lower() in _TRUE_VALUES
+    force_no = os.getenv("TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD", "0").lower() in _TRUE_VALUES
+    if force and force_no:
+        raise RuntimeError(
+            "Only one of `TORCH_FORCE_WEIGHTS_ONLY_LOAD` or `TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD` "
+            "should be set, but both were set."
+        )
+    if force:
+        return True
+    if force_no and not_given:
+        import warnings
+
+        warnings.warn(
+            "Environment variable TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD detected, since the"
+            "`weights_only` argument was not explicitly passed to `torch.load`, forcing "
+            "weights_only=False.",
+            UserWarning,
+            stacklevel=3,
+        )
+        return False
+    return weights_only
+
+
     **pickle_load_args,
 ) -> Any:
     """Load an object saved with :func:`torch.save` (here or by real PyTorch).
@@ -257,7 +292,10 @@ def load(
         weights_only (bool): load only tensors, storages, dtypes, devices, sizes, plain
             containers and scalars, plus what :func:`add_safe_globals` allowed; anything
             else raises ``pickle.UnpicklingError``. Default: ``True`` (``False`` when a
-            ``pickle_module`` is given).
+            ``pickle_module`` is given). The environment variable
+            ``TORCH_FORCE_WEIGHTS_ONLY_LOAD=1`` makes every load weights-only;
+            ``TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD=1`` makes loads that leave
+            ``weights_only`` unset full unpickling loads (with a warning).
         mmap (bool): map storages from the file instead of reading them (``f`` must be
             a path to a zip checkpoint); pages are read when first used. Default:
             ``False``.
@@ -280,8 +318,7 @@ def load(
         >>> torch.load(buffer)
         [tensor([1., 1.]), 3]
     """
-    if weights_only is None:
-        weights_only = pickle_module is None
+    weights_only = _weights_only_from_environment(weights_only, pickle_module)
     if weights_only and pickle_module is not None:
         raise RuntimeError("Can not safely load weights when explicit pickle_module is specified")
     check_map_location(map_location)

@@ -279,4 +279,7 @@ class InputObserver:
         return dynamic
 
     def check_discrepancies(self, *args, **kwargs):
-        raise NotImplementedError("InputObserver.check_discrepancies needs the ONNX exporter")
+        raise NotImplementedError(
+            "InputObserver.check_discrepancies is not built in this version of torch-jit: "
+            "call the exported ONNXProgram on the observed inputs and compare"
+        )
