@@ -15,6 +15,7 @@ SIBLINGS = {
     "torch.optim": "torch-optim",
     "torch.multiprocessing": "torch-multiprocessing",
     "torch.utils.data": "torch-utils-data",
+    "torch.utils.trainer": "torch-utils-data",
     "torch.legacy": "torch-legacy",
     "torch.utils.serialization": "torch-legacy",
     "torch.distributed": "torch-distributed",

@@ -36,8 +36,7 @@ def main() -> None:
     for package, (_, golden) in CASES.items():
         cases = load_cases(package)
         data = {
-            name: {"code": code, **cases.outcome(torch, code)}
-            for name, code in cases.CASES.items()
+            name: {"code": code, **cases.outcome(torch, code)} for name, code in cases.CASES.items()
         }
         path = ROOT / "packages" / package / "tests" / golden
         path.write_text(json.dumps(data, indent=1) + "\n")

@@ -4,8 +4,8 @@
 import json
 import pathlib
 
-import variable_cases as cases
 import pytest
+import variable_cases as cases
 
 import torch
 

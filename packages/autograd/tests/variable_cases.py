@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import warnings
 
-SETUP = '''
+SETUP = """
 from torch.autograd import Variable
 t = torch.ones(2)
 leaf = torch.ones(2, requires_grad=True)
@@ -27,7 +27,7 @@ class StaticDoubler(torch.autograd.Function):
     @staticmethod
     def backward(ctx, g):
         return g * 2
-'''
+"""
 
 CASES = {
     "isinstance_tensor": "isinstance(t, Variable)",
@@ -53,18 +53,14 @@ CASES = {
     "volatile_false": "Variable(t, volatile=False).requires_grad",
     "volatile_and_requires_grad": "Variable(t, True, True)",
     "gradient_through_wrap": (
-        "v = Variable(torch.tensor([1., 2.]), requires_grad=True); (v * v).sum().backward(); "
-        "v.grad"
+        "v = Variable(torch.tensor([1., 2.]), requires_grad=True); (v * v).sum().backward(); v.grad"
     ),
     "variable_function": "torch.autograd.variable(t)",
     "variable_module_import": (
-        "import importlib; importlib.import_module('torch.autograd.variable').Variable is "
-        "Variable"
+        "import importlib; importlib.import_module('torch.autograd.variable').Variable is Variable"
     ),
     "variable_attribute": "callable(torch.autograd.variable)",
-    "from_variable_import": (
-        "from torch.autograd.variable import Variable as V; V is Variable"
-    ),
+    "from_variable_import": ("from torch.autograd.variable import Variable as V; V is Variable"),
     "old_style_function": "Doubler()(t)",
     "old_style_function_apply": "Doubler.apply(t)",
     "static_function_instance": "StaticDoubler()(t)",

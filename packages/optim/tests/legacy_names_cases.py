@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import warnings
 
-SETUP = '''
+SETUP = """
 import torch.optim
 params = [torch.zeros(2, requires_grad=True)]
 def lbfgs_run(**options):
@@ -27,7 +27,7 @@ def lbfgs_run(**options):
         return loss
     loss = opt.step(closure)
     return round(float(loss.detach()), 6), w.detach()
-'''
+"""
 
 CASES = {
     "sgd_lower_case": "torch.optim.sgd(params, lr=0.1)",

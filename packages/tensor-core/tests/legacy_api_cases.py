@@ -172,8 +172,7 @@ CASES = {
         "torch.ones(2).map2_(torch.ones(2, dtype=torch.int64), torch.ones(2), lambda a, b, c: a)"
     ),
     "map2_dtype_y": (
-        "torch.ones(2).map2_(torch.ones(2), torch.ones(2, dtype=torch.float64), "
-        "lambda a, b, c: a)"
+        "torch.ones(2).map2_(torch.ones(2), torch.ones(2, dtype=torch.float64), lambda a, b, c: a)"
     ),
     "map2_not_tensor": "torch.ones(2).map2_(1, torch.ones(2), lambda a, b, c: a)",
     "map2_bad_broadcast": "torch.ones(2).map2_(torch.ones(3), torch.ones(2), lambda a, b, c: a)",

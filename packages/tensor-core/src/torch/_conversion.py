@@ -7,7 +7,7 @@ import warnings
 
 import numpy as np
 
-from . import _dtype
+from . import _creation_layout, _dtype
 from ._device import device as _device_cls
 from ._dtype_support import to_float8
 from ._interface.backends import backends, get_backend
@@ -461,6 +461,11 @@ def set_(self: Tensor, source=None, storage_offset: int = 0, size=None, stride=N
     return self
 
 
+def _new_layout(layout, fn: str, args: tuple) -> bool:
+    """Checks ``layout`` (TypeError for a non-layout, named after ``fn``); True for sparse."""
+    return _creation_layout.is_sparse_layout(layout, fn, args)
+
+
 def _new(self: Tensor, factory, size, dtype, requires_grad, device, **extra) -> Tensor:
     from . import _creation
 
@@ -490,13 +495,19 @@ def new_tensor(self: Tensor, data, dtype=None, device=None, requires_grad=False)
 
 
 @defop("new_empty", method=True, public=False)
-def new_empty(self: Tensor, *size, dtype=None, device=None, requires_grad=False) -> Tensor:
+def new_empty(
+    self: Tensor, *size, dtype=None, layout=None, device=None, requires_grad=False
+) -> Tensor:
     """An uninitialised tensor of ``size`` with ``self``'s dtype by default."""
-    return _new(self, "empty", size, dtype, requires_grad, device)
+    if layout is not None:
+        _new_layout(layout, "new_empty", size)
+    return _new(self, "empty", size, dtype, requires_grad, device, layout=layout)
 
 
 @defop("new_zeros", method=True, public=False)
-def new_zeros(self: Tensor, *size, dtype=None, device=None, requires_grad=False) -> Tensor:
+def new_zeros(
+    self: Tensor, *size, dtype=None, layout=None, device=None, requires_grad=False
+) -> Tensor:
     """Zeros of ``size`` with ``self``'s dtype by default.
 
     Examples::
@@ -506,20 +517,28 @@ def new_zeros(self: Tensor, *size, dtype=None, device=None, requires_grad=False)
         tensor([[0, 0],
                 [0, 0]], dtype=torch.int16)
     """
-    return _new(self, "zeros", size, dtype, requires_grad, device)
+    if layout is not None:
+        _new_layout(layout, "new_zeros", size)
+    return _new(self, "zeros", size, dtype, requires_grad, device, layout=layout)
 
 
 @defop("new_ones", method=True, public=False)
-def new_ones(self: Tensor, *size, dtype=None, device=None, requires_grad=False) -> Tensor:
+def new_ones(
+    self: Tensor, *size, dtype=None, layout=None, device=None, requires_grad=False
+) -> Tensor:
     """Ones of ``size`` with ``self``'s dtype by default."""
+    if layout is not None and _new_layout(layout, "new_ones", size):
+        raise _creation_layout.refuse_sparse("new_ones")
     return _new(self, "ones", size, dtype, requires_grad, device)
 
 
 @defop("new_full", method=True, public=False)
 def new_full(
-    self: Tensor, size, fill_value, dtype=None, device=None, requires_grad=False
+    self: Tensor, size, fill_value, dtype=None, device=None, requires_grad=False, layout=None
 ) -> Tensor:
     """``size`` filled with ``fill_value``, with ``self``'s dtype by default."""
+    if layout is not None and _new_layout(layout, "new_full", (size, fill_value)):
+        raise _creation_layout.refuse_sparse("new_full")
     from ._creation import full
 
     device = self._device if device is None else device

@@ -9,6 +9,7 @@ import numpy as np
 
 from . import _dtype
 from . import _memory_format as _mf
+from ._creation_layout import is_sparse_layout, refuse_sparse, sparse_empty, sparse_like
 from ._dtype_support import refuse_kernel, to_float8
 from ._interface.backends import place_fresh
 from ._interface.backends import resolve as resolve_device
@@ -195,8 +196,9 @@ def _filled(fn, size, value, dtype, device, requires_grad):
     return _finish(np.full(shape, value, dtype=dtype.np_dtype), dtype, requires_grad, device)
 
 
-def zeros(*size, dtype=None, device=None, requires_grad=False) -> Tensor:
-    """A tensor of zeros; ``size`` as varargs or one sequence.
+def zeros(*size, dtype=None, layout=None, device=None, requires_grad=False) -> Tensor:
+    """A tensor of zeros; ``size`` as varargs or one sequence. ``layout``:
+    ``torch.strided`` (default) or ``torch.sparse_coo`` (a sparse tensor with no entries).
 
     Examples::
 
@@ -204,15 +206,26 @@ def zeros(*size, dtype=None, device=None, requires_grad=False) -> Tensor:
         >>> torch.zeros(2, 3).shape
         torch.Size([2, 3])
     """
+    if layout is not None and is_sparse_layout(layout, "zeros", size):
+        return _sparse_zeros("zeros", size, dtype, device, requires_grad)
     return _filled("zeros", size, 0, dtype, device, requires_grad)
 
 
-def ones(*size, dtype=None, device=None, requires_grad=False) -> Tensor:
+def _sparse_zeros(fn, size, dtype, device, requires_grad) -> Tensor:
+    shape = _parse_size(size, fn)
+    return sparse_empty(shape, dtype or _dtype.get_default_dtype(), device, requires_grad)
+
+
+def ones(*size, dtype=None, layout=None, device=None, requires_grad=False) -> Tensor:
     """A tensor of ones; ``size`` as varargs or one sequence."""
+    if layout is not None and is_sparse_layout(layout, "ones", size):
+        raise refuse_sparse("ones")
     return _filled("ones", size, 1, dtype, device, requires_grad)
 
 
-def empty(*size, dtype=None, device=None, requires_grad=False, memory_format=None) -> Tensor:
+def empty(
+    *size, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None
+) -> Tensor:
     """An uninitialised tensor; ``size`` as varargs or one sequence. ``memory_format``:
     ``torch.contiguous_format`` (default), ``torch.channels_last`` (4-D) or
     ``torch.channels_last_3d`` (5-D).
@@ -223,6 +236,8 @@ def empty(*size, dtype=None, device=None, requires_grad=False, memory_format=Non
         >>> torch.empty(2, 3, 4, 5, memory_format=torch.channels_last).stride()
         (60, 1, 15, 3)
     """
+    if layout is not None and is_sparse_layout(layout, "empty", size):
+        return _sparse_zeros("empty", size, dtype, device, requires_grad)
     device = _check_device(device)
     shape = _parse_size(size, "empty")
     dtype = dtype or _dtype.get_default_dtype()
@@ -235,8 +250,10 @@ def empty(*size, dtype=None, device=None, requires_grad=False, memory_format=Non
     )
 
 
-def full(size, fill_value, *, dtype=None, device=None, requires_grad=False) -> Tensor:
+def full(size, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False) -> Tensor:
     """A tensor of ``size`` filled with ``fill_value`` (dtype inferred from the value)."""
+    if layout is not None and is_sparse_layout(layout, "full", (size, fill_value)):
+        raise refuse_sparse("full")
     if dtype is None:
         dtype = _infer_dtype(np.asarray(fill_value))
     return _filled("full", (size,), fill_value, dtype, device, requires_grad)
@@ -248,6 +265,8 @@ def _like(input: Tensor, fill, dtype, device, requires_grad, memory_format) -> T
     dense ``input``'s own strides, else dense strides in ``input``'s dim order)."""
     if not isinstance(input, Tensor):
         raise TypeError(f"argument 'input' must be Tensor, not {type(input).__name__}")
+    if input.is_sparse:  # a dense result like a sparse tensor: only its shape and dtype count
+        input = empty(input.shape, dtype=input.dtype)
     device = _check_device(input._device if device is None else device)
     dtype = dtype or input._dtype
     name = _mf.format_name(memory_format, "empty_like")
@@ -289,6 +308,8 @@ def zeros_like(
         >>> torch.zeros_like(torch.ones(1, 3, 2, 2), memory_format=torch.channels_last).stride()
         (12, 1, 6, 3)
     """
+    if sparse_like(input, layout, "zeros_like", (input,)):
+        return sparse_empty(input.shape, dtype or input.dtype, device, requires_grad)
     return _like(input, 0, dtype, device, requires_grad, memory_format)
 
 
@@ -304,10 +325,14 @@ def ones_like(
         >>> torch.ones_like(torch.zeros(2, dtype=torch.int32))
         tensor([1, 1], dtype=torch.int32)
     """
+    if sparse_like(input, layout, "ones_like", (input,)):
+        raise refuse_sparse("ones_like", filling=layout is None)
     return _like(input, 1, dtype, device, requires_grad, memory_format)
 
 
-def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=False) -> Tensor:
+def arange(
+    start, end=None, step=1, *, dtype=None, layout=None, device=None, requires_grad=False
+) -> Tensor:
     """Values from ``start`` (default 0) up to but excluding ``end``, ``step`` apart.
 
     Examples::
@@ -318,6 +343,10 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
         >>> torch.arange(1, 2.5, 0.5)
         tensor([1.0000, 1.5000, 2.0000])
     """
+    if layout is not None and is_sparse_layout(
+        layout, "arange", _given(start, end, _unless_one(step))
+    ):
+        raise refuse_sparse("arange")
     device = _check_device(device)
     # 0-dim tensors count as the Python numbers they hold (an int64 one gives int64)
     start, end, step = (v.item() if isinstance(v, Tensor) else v for v in (start, end, step))
@@ -353,6 +382,10 @@ def empty_like(
         >>> torch.empty_like(torch.zeros(2, 3)).shape
         torch.Size([2, 3])
     """
+    if sparse_like(input, layout, "empty_like", (input,)):
+        if layout is not None:  # PyTorch makes sparse results like sparse inputs only
+            raise refuse_sparse("empty_like")
+        return sparse_empty(input.shape, dtype or input.dtype, device, requires_grad)
     return _like(input, None, dtype, device, requires_grad, memory_format)
 
 
@@ -375,6 +408,8 @@ def full_like(
         >>> torch.full_like(torch.zeros(2, dtype=torch.int64), 7)
         tensor([7, 7])
     """
+    if sparse_like(input, layout, "full_like", (input,)):
+        raise refuse_sparse("full_like", filling=layout is None)
     return _like(input, fill_value, dtype, device, requires_grad, memory_format)
 
 
@@ -384,6 +419,7 @@ def range(
     step=1,
     *,
     dtype=None,
+    layout=None,
     device=None,  # noqa: A001
     requires_grad=False,
 ) -> Tensor:
@@ -398,6 +434,9 @@ def range(
     """
     import warnings
 
+    sparse = layout is not None and is_sparse_layout(
+        layout, "range", _given(start, end, _unless_one(step))
+    )
     warnings.warn(
         "torch.range is deprecated and will be removed in a future release because "
         "its behavior is inconsistent with Python's range builtin. Instead, use "
@@ -405,6 +444,8 @@ def range(
         UserWarning,
         stacklevel=2,
     )
+    if sparse:  # refused after the warning, as in PyTorch
+        raise refuse_sparse("range")
     if end is None:
         start, end = 0, start
     if step == 0:
@@ -510,7 +551,9 @@ def _linspace_real(lo, hi, step, count, first, real_t) -> np.ndarray:
     return _fused_multiply_add(step_v, n, base)
 
 
-def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False) -> Tensor:
+def linspace(
+    start, end, steps, *, dtype=None, layout=None, device=None, requires_grad=False
+) -> Tensor:
     """``steps`` values evenly spaced from ``start`` to ``end`` inclusive.
 
     Examples::
@@ -519,6 +562,8 @@ def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False)
         >>> torch.linspace(0, 1, 5)
         tensor([0.0000, 0.2500, 0.5000, 0.7500, 1.0000])
     """
+    if layout is not None and is_sparse_layout(layout, "linspace", (start, end, steps)):
+        raise refuse_sparse("linspace")
     device = _check_device(device)
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
@@ -539,7 +584,15 @@ def _c_pow(base: float, exponent: float) -> float:
 
 
 def logspace(
-    start, end, steps, base=10.0, *, dtype=None, device=None, requires_grad=False
+    start,
+    end,
+    steps,
+    base=10.0,
+    *,
+    dtype=None,
+    layout=None,
+    device=None,
+    requires_grad=False,
 ) -> Tensor:
     """``base ** linspace(start, end, steps)``.
 
@@ -548,6 +601,8 @@ def logspace(
     16-bit floats), from the start for the first half and from the end for the second, and
     the power is the C library's double-precision ``pow``, cast to the output dtype.
     """
+    if layout is not None and is_sparse_layout(layout, "logspace", (start, end, steps)):
+        raise refuse_sparse("logspace")
     device = _check_device(device)
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
@@ -587,7 +642,9 @@ def logspace(
     return _finish(values.astype(np_dtype), dtype, requires_grad, device)
 
 
-def eye(n: int, m: int | None = None, *, dtype=None, device=None, requires_grad=False) -> Tensor:
+def eye(
+    n: int, m: int | None = None, *, dtype=None, layout=None, device=None, requires_grad=False
+) -> Tensor:
     """A 2-D tensor with ones on the diagonal and zeros elsewhere.
 
     Examples::
@@ -597,6 +654,8 @@ def eye(n: int, m: int | None = None, *, dtype=None, device=None, requires_grad=
         tensor([[1, 0, 0],
                 [0, 1, 0]])
     """
+    if layout is not None and is_sparse_layout(layout, "eye", _given(n, m)):
+        raise refuse_sparse("eye")
     device = _check_device(device)
     if n < 0 or (m is not None and m < 0):
         raise RuntimeError(f"n must be greater or equal to 0, got {min(n, m or 0)}")
@@ -606,10 +665,14 @@ def eye(n: int, m: int | None = None, *, dtype=None, device=None, requires_grad=
     )
 
 
-def empty_strided(size, stride, *, dtype=None, device=None, requires_grad=False) -> Tensor:
+def empty_strided(
+    size, stride, *, dtype=None, layout=None, device=None, requires_grad=False
+) -> Tensor:
     """An uninitialised tensor with the given sizes and strides (in elements)."""
     from ._ops.views import strided_alias
 
+    if layout is not None and is_sparse_layout(layout, "empty_strided", (size, stride)):
+        raise refuse_sparse("empty_strided")
     device = _check_device(device)
     size, stride = tuple(size), tuple(stride)
     if len(size) != len(stride):
@@ -627,3 +690,13 @@ def _finish_view(result: Tensor, requires_grad: bool, device=None) -> Tensor:
     if requires_grad:
         result.requires_grad_(True)
     return result
+
+
+def _given(*args) -> tuple:
+    """The positional arguments a call passed (those left at ``None`` dropped), for error
+    messages that describe the call."""
+    return tuple(a for a in args if a is not None)
+
+
+def _unless_one(step):
+    return None if step == 1 else step

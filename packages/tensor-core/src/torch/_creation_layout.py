@@ -3,10 +3,10 @@ layout=torch.sparse_coo)``, ``torch.rand(2, layout=torch.strided)``, ...).
 
 ``torch.strided`` (or ``None``) is the dense path. ``torch.sparse_coo`` gives an empty
 sparse tensor where PyTorch has a sparse kernel (``zeros``, ``empty``, ``zeros_like``,
-``empty_like`` of a sparse tensor, ``new_zeros``, ``new_empty``) and PyTorch's error elsewhere: filling with
-a non-zero value is refused, and functions without a sparse kernel name the ATen op
-that has none. The check is off the hot path: callers test ``layout is not None``
-first.
+``empty_like`` of a sparse tensor, ``new_zeros``, ``new_empty``) and PyTorch's error
+elsewhere: filling with a non-zero value is refused, and functions without a sparse
+kernel name the ATen op that has none. The check is off the hot path: callers test
+``layout is not None`` first.
 """
 
 from __future__ import annotations
@@ -79,8 +79,9 @@ def is_sparse_layout(layout, fn: str, args: tuple = ()) -> bool:
         )
     if layout is sparse_coo:
         return True
-    raise RuntimeError(f"{fn}(): layout {layout} is not supported (only torch.strided and "
-                       "torch.sparse_coo are)")
+    raise RuntimeError(
+        f"{fn}(): layout {layout} is not supported (only torch.strided and torch.sparse_coo are)"
+    )
 
 
 #: the in-place op that fails when a ``*_like`` function fills a sparse result made like

@@ -50,8 +50,7 @@ def set_default_tensor_type(t) -> None:
 
         if not cuda.is_available():
             raise TypeError(
-                f"type torch.cuda.{t.__name__} not available. Torch not compiled with CUDA "
-                "enabled."
+                f"type torch.cuda.{t.__name__} not available. Torch not compiled with CUDA enabled."
             )
     if not dtype.is_floating_point:
         raise TypeError("only floating-point types are supported as the default type")

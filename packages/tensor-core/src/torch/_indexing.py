@@ -23,6 +23,20 @@ def _index_error(error: IndexError, ndim: int) -> IndexError:
     return IndexError(text)
 
 
+def _check_zero_dim_index(index) -> None:
+    """PyTorch's messages for a lone int or slice on a 0-dim tensor (the 0.3 habit of
+    reading a loss as ``loss.data[0]``)."""
+    if isinstance(index, slice):
+        raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+    if isinstance(index, (int, np.integer)) and not isinstance(index, bool):
+        if index != 0:
+            raise IndexError(f"index {index} is out of bounds for dimension 0 with size 0")
+        raise IndexError(
+            "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+            "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number"
+        )
+
+
 def _convert(item, advanced: list):
     """One index entry in NumPy's terms; records in ``advanced`` whether it is advanced."""
     if isinstance(item, Tensor):
@@ -231,6 +245,8 @@ def _basic_geometry(self: Tensor, index: tuple):
 
 
 def getitem(self: Tensor, index):
+    if not self._np.ndim:
+        _check_zero_dim_index(index)
     converted, advanced = convert_index(index)
     if not advanced:
         return _basic_view(self, converted)
@@ -309,6 +325,8 @@ def _drop_leading_ones(source: np.ndarray, ndim: int) -> np.ndarray:
 
 
 def setitem(self: Tensor, index, value) -> None:
+    if not self._np.ndim:
+        _check_zero_dim_index(index)
     converted, advanced = convert_index(index)
     recording = check_inplace_fill(self, value)
     if not advanced and not self._np.flags.c_contiguous:

@@ -22,6 +22,7 @@ import warnings
 import numpy as np
 
 from . import _dtype
+from ._creation_layout import is_sparse_layout, refuse_sparse, sparse_like
 from ._device import device as _device_cls
 from ._native import kernels, special
 from ._ops._dispatch import defop
@@ -413,7 +414,9 @@ def _device_gen(generator, device):
 
 
 @defop("rand")
-def rand(*size, generator=None, dtype=None, device=None, requires_grad=False) -> Tensor:
+def rand(
+    *size, generator=None, dtype=None, layout=None, device=None, requires_grad=False
+) -> Tensor:
     """Uniform random numbers on [0, 1); same seed, same numbers as PyTorch's CPU.
 
     Examples::
@@ -424,6 +427,8 @@ def rand(*size, generator=None, dtype=None, device=None, requires_grad=False) ->
         tensor([[0.4963, 0.7682],
                 [0.0885, 0.1320]])
     """
+    if layout is not None and is_sparse_layout(layout, "rand", size):
+        raise refuse_sparse("rand")
     device = _check_cpu(device)
     generator = _device_gen(generator, device)
     dtype = dtype or _dtype.get_default_dtype()
@@ -431,7 +436,9 @@ def rand(*size, generator=None, dtype=None, device=None, requires_grad=False) ->
 
 
 @defop("randn")
-def randn(*size, generator=None, dtype=None, device=None, requires_grad=False) -> Tensor:
+def randn(
+    *size, generator=None, dtype=None, layout=None, device=None, requires_grad=False
+) -> Tensor:
     """Standard normal random numbers.
 
     Examples::
@@ -441,6 +448,8 @@ def randn(*size, generator=None, dtype=None, device=None, requires_grad=False) -
         >>> torch.randn(3)
         tensor([ 1.5410, -0.2934, -2.1788])
     """
+    if layout is not None and is_sparse_layout(layout, "randn", size):
+        raise refuse_sparse("randn")
     device = _check_cpu(device)
     generator = _device_gen(generator, device)
     dtype = dtype or _dtype.get_default_dtype()
@@ -449,7 +458,15 @@ def randn(*size, generator=None, dtype=None, device=None, requires_grad=False) -
 
 @defop("randint")
 def randint(
-    low=0, high=None, size=None, *, generator=None, dtype=None, device=None, requires_grad=False
+    low=0,
+    high=None,
+    size=None,
+    *,
+    generator=None,
+    dtype=None,
+    layout=None,
+    device=None,
+    requires_grad=False,
 ) -> Tensor:
     """Random integers on [``low``, ``high``); ``randint(high, size)`` starts at 0.
 
@@ -460,6 +477,10 @@ def randint(
         >>> torch.randint(0, 10, (5,))
         tensor([4, 9, 3, 0, 3])
     """
+    if layout is not None:
+        given = tuple(a for a in (low, high, size) if a is not None)
+        if is_sparse_layout(layout, "randint", given):
+            raise refuse_sparse("randint")
     device = _check_cpu(device)
     generator = _device_gen(generator, device)
     if size is None:
@@ -474,7 +495,9 @@ def randint(
 
 
 @defop("randperm")
-def randperm(n: int, *, generator=None, dtype=None, device=None, requires_grad=False) -> Tensor:
+def randperm(
+    n: int, *, generator=None, dtype=None, layout=None, device=None, requires_grad=False
+) -> Tensor:
     """A random permutation of ``0 .. n-1``.
 
     Examples::
@@ -484,6 +507,8 @@ def randperm(n: int, *, generator=None, dtype=None, device=None, requires_grad=F
         >>> torch.randperm(5)
         tensor([4, 0, 1, 3, 2])
     """
+    if layout is not None and is_sparse_layout(layout, "randperm", (n,)):
+        raise refuse_sparse("randperm")
     device = _check_cpu(device)
     generator = _device_gen(generator, device)
     if n < 0:
@@ -498,7 +523,9 @@ def randperm(n: int, *, generator=None, dtype=None, device=None, requires_grad=F
 
 
 @defop("normal", inplace=True)
-def normal(mean, std=1.0, size=None, *, generator=None, dtype=None, out=None) -> Tensor:
+def normal(
+    mean, std=1.0, size=None, *, generator=None, dtype=None, layout=None, out=None
+) -> Tensor:
     """Normal random numbers: ``mean`` and ``std`` as numbers (with ``size``) or tensors
     (broadcast together).
 
@@ -509,6 +536,10 @@ def normal(mean, std=1.0, size=None, *, generator=None, dtype=None, out=None) ->
         >>> torch.normal(2.0, 3.0, (3,))
         tensor([ 6.6230,  1.1197, -4.5364])
     """
+    if layout is not None:
+        given = tuple(a for a in (mean, std, size) if a is not None)
+        if is_sparse_layout(layout, "normal", given):
+            raise refuse_sparse("normal")
     if isinstance(mean, Tensor) or isinstance(std, Tensor):
         mean_array = mean._np if isinstance(mean, Tensor) else np.asarray(mean)
         std_array = std._np if isinstance(std, Tensor) else np.asarray(std)
@@ -629,6 +660,8 @@ def _random_like(input, dtype, memory_format, device, requires_grad, fill) -> Te
     ``device``, default ``input``'s), filled in place by ``fill(result, device)``, where
     ``device`` is the resolved non-CPU device whose generator a draw defaults to (None on
     the CPU)."""
+    if getattr(input, "is_sparse", False):  # a dense result: only the shape counts
+        input = input.to_dense()
     result = _empty_like(input, dtype, memory_format, device)
     on_device = None if type(result._np) is np.ndarray else _check_cpu(result._device)
     result = fill(result, on_device)
@@ -647,6 +680,8 @@ def rand_like(
     memory_format=None,
 ) -> Tensor:
     """Uniform random numbers on [0, 1) in the shape (and layout) of ``input``."""
+    if sparse_like(input, layout, "rand_like", (input,)):
+        raise refuse_sparse("rand_like", filling=layout is None)
     return _random_like(
         input,
         dtype,
@@ -669,6 +704,8 @@ def randn_like(
     memory_format=None,
 ) -> Tensor:
     """Standard normal random numbers in the shape (and layout) of ``input``."""
+    if sparse_like(input, layout, "randn_like", (input,)):
+        raise refuse_sparse("randn_like", filling=layout is None)
     return _random_like(
         input,
         dtype,
@@ -693,6 +730,9 @@ def randint_like(
     memory_format=None,
 ) -> Tensor:
     """Random integers on [``low``, ``high``) in the shape (and layout) of ``input``."""
+    given = (input, low) if high is None else (input, low, high)
+    if sparse_like(input, layout, "randint_like", given):
+        raise refuse_sparse("randint_like", filling=layout is None)
     if high is None:
         low, high = 0, low
     low, high = int(low), int(high)

@@ -19,11 +19,21 @@ from torch._interface import require_core_api
 require_core_api(0, 5, "torch-autograd")
 
 from . import anomaly_mode, forward_ad, function, functional, graph, profiler  # noqa: E402
-from ._api import Variable, backward, grad  # noqa: E402
+from ._api import backward, grad  # noqa: E402
 from ._version import __version__  # noqa: E402
 from .anomaly_mode import detect_anomaly, set_detect_anomaly  # noqa: E402
 from .function import Function, once_differentiable  # noqa: E402
 from .gradcheck import GradcheckError, gradcheck, gradgradcheck  # noqa: E402
+from .variable import Variable  # noqa: E402
+
+
+def variable(*args, **kwargs):
+    """Removed in 0.4 (``torch.autograd.variable(...)`` made a Variable): raises, naming
+    :func:`torch.tensor`. The module ``torch.autograd.variable`` stays importable with
+    ``from torch.autograd.variable import Variable``, as in PyTorch, where this function
+    shadows it as an attribute."""
+    raise RuntimeError("torch.autograd.variable(...) is deprecated, use torch.tensor(...) instead")
+
 
 __all__ = [
     "Function",
@@ -47,5 +57,6 @@ __all__ = [
     "profiler",
     "set_detect_anomaly",
     "set_grad_enabled",
+    "variable",
     "__version__",
 ]

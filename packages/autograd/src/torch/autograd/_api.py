@@ -1,14 +1,10 @@
-"""The public functions of torch.autograd: ``backward``, ``grad``, ``Variable``."""
+"""The public functions of torch.autograd: ``backward`` and ``grad``."""
 
 from __future__ import annotations
 
-import warnings
-
-import torch
-
 from ._backward import run_backward
 
-__all__ = ["Variable", "backward", "grad"]
+__all__ = ["backward", "grad"]
 
 
 def _as_tuple(x):
@@ -80,19 +76,3 @@ def grad(
                 "the desired behavior."
             )
     return result
-
-
-def Variable(data, requires_grad=False, volatile=None):  # noqa: N802 - PyTorch's public name
-    """Since 0.4 a Variable is just a Tensor: returns ``data`` (a Tensor), with
-    ``requires_grad`` set when asked. ``volatile`` has no effect any more."""
-    if volatile is not None:
-        warnings.warn(
-            "volatile was removed and now has no effect. Use `with torch.no_grad():` instead.",
-            UserWarning,
-            stacklevel=2,
-        )
-    if not isinstance(data, torch.Tensor):
-        raise TypeError(f"Variable data has to be a tensor, but got {type(data).__name__}")
-    if requires_grad:
-        data.requires_grad_(True)
-    return data

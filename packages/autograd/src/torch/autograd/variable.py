@@ -47,8 +47,7 @@ class Variable(metaclass=VariableMeta):
     def __new__(cls, data=None, requires_grad=False, volatile=False):
         if volatile:
             warnings.warn(
-                "volatile was removed and now has no effect. Use `with torch.no_grad():` "
-                "instead.",
+                "volatile was removed and now has no effect. Use `with torch.no_grad():` instead.",
                 UserWarning,
                 stacklevel=2,
             )

@@ -45,3 +45,21 @@ __all__ = [
     "lr_scheduler",
     "__version__",
 ]
+
+# As in PyTorch, the modules of the optimizers are not attributes of the package
+# (``torch.optim.sgd`` is a slip for ``torch.optim.SGD``): the lookup fails with a hint.
+# (each name was bound by the import of its module above)
+del adadelta, adagrad, adam, adamax, adamw, asgd, lbfgs, nadam, optimizer  # noqa: F821
+del radam, rmsprop, rprop, sgd, sparse_adam  # noqa: F821
+
+_CLASSES_BY_FOLDED_NAME = {name.lower(): name for name in __all__ if name[:1].isupper()}
+
+
+def __getattr__(name: str):
+    """AttributeError for a missing name; one that spells an optimizer in lower case (or
+    names its module, ``sparse_adam``) names the class meant."""
+    meant = _CLASSES_BY_FOLDED_NAME.get(name.replace("_", "").lower())
+    message = f"module 'torch.optim' has no attribute '{name}'"
+    if meant is not None:
+        message += f". Did you mean torch.optim.{meant}? (the optimizers are classes)"
+    raise AttributeError(message)

@@ -252,7 +252,8 @@ class _Run:
         opt._add_grad(self.t, self.d)
         if n_iter == group["max_iter"]:
             return 0, False
-        with torch.enable_grad():
-            self.loss = float(self.closure())
+        # the closure enables grad itself; float() runs under step's no_grad, where a loss
+        # that requires grad converts without PyTorch's scalar-conversion warning
+        self.loss = float(self.closure())
         self.flat_grad = opt._flat_grad()
         return 1, self.flat_grad.abs().max() <= group["tolerance_grad"]
