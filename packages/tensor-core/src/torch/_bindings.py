@@ -241,7 +241,7 @@ def _dlpack(self: Tensor, *, stream=None, **kwargs):
 def _array_namespace(self: Tensor, *, api_version=None):
     from . import _array_api
 
-    if api_version not in (None, "2021.12", "2022.12", "2023.12"):
+    if api_version not in (None, "2021.12", "2022.12", "2023.12", "2024.12"):
         raise ValueError(f"Unrecognized array API version: {api_version!r}")
     return _array_api
 
