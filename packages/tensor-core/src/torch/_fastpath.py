@@ -37,6 +37,7 @@ warnings.filterwarnings(
 _grad_state = _grad_mode._state
 _add_reduce = np.add.reduce  # the C reduction, without ndarray.sum's Python wrapper
 _asarray = np.asarray
+_ndarray = np.ndarray
 _np_matmul = np.matmul  # only for products too small for any BLAS to thread (see below)
 _gated_matmul = _blas.matmul
 # Below this many multiply-adds no BLAS call starts threads (OpenBLAS threads GEMM from
@@ -310,13 +311,12 @@ def matmul_arrays(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """``a @ b`` with the kernel ``torch.matmul`` uses (so gradients computed on arrays
     equal those computed on tensors); also the engine's array-level product
     (``torch._interface.array_kernels["matmul"]``)."""
-    if type(a) is not np.ndarray or type(b) is not np.ndarray:
-        return np.matmul(a, b)  # a device's arrays: their module's product (NEP 13)
-    if a.ndim == 2 and b.ndim == 2:
-        work = a.shape[0] * a.shape[1] * b.shape[-1]
-        if work < _UNTHREADED_WORK:
-            return _np_matmul(a, b)
-        if work < _BLAS_MIN_WORK:
-            return _gated_matmul(a, b)  # small: blas_matmul would decline it
+    work = a.shape[0] * a.shape[1] * b.shape[-1] if a.ndim == 2 and b.ndim == 2 else None
+    if work is not None and work < _UNTHREADED_WORK:
+        return _np_matmul(a, b)  # (for a device's arrays too: their module's, NEP 13)
+    if type(a) is not _ndarray or type(b) is not _ndarray:
+        return _np_matmul(a, b)  # a device's arrays: their module's product (NEP 13)
+    if work is not None and work < _BLAS_MIN_WORK:
+        return _gated_matmul(a, b)  # small: blas_matmul would decline it
     result = blas_matmul(a, b)
     return _gated_matmul(a, b) if result is None else result
