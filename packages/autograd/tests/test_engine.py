@@ -165,7 +165,8 @@ def test_requires_grad_rules():
 
 def test_variable_is_a_tensor():
     x = torch.ones(2)
-    assert torch.autograd.Variable(x) is x
+    v = torch.autograd.Variable(x)  # as in PyTorch: a detached alias, not x itself
+    assert type(v) is torch.Tensor and v.data_ptr() == x.data_ptr() and v is not x
     with pytest.warns(UserWarning, match="volatile"):
         torch.autograd.Variable(x, volatile=True)
     with pytest.raises(TypeError, match="has to be a tensor"):
