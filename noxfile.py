@@ -51,6 +51,7 @@ PACKAGES = {
     "legacy": "torch.legacy",
     "jit": "torch.jit",
     "distributions": "torch.distributions",
+    "distributed": "torch.distributed",
 }
 # tqdm: the Trainer's progress-bar plugin is tested with it (an optional extra of torch-utils-data)
 TEST_REQUIREMENTS = [
