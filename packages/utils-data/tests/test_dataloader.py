@@ -175,3 +175,12 @@ def test_collate_stacks_strided_views():
     batch = default_collate([base[:, 1], base.t()[2], base[1, :3]])
     assert batch.tolist() == [[1.0, 5.0, 9.0], [2.0, 6.0, 10.0], [4.0, 5.0, 6.0]]
     assert batch.is_contiguous()
+
+
+def test_iterator_classes_at_pytorchs_module_path():
+    # lightning imports them from torch.utils.data.dataloader
+    from torch.utils.data import _iterators, dataloader
+
+    assert dataloader._BaseDataLoaderIter is _iterators._BaseDataLoaderIter
+    assert issubclass(dataloader._MultiProcessingDataLoaderIter, dataloader._BaseDataLoaderIter)
+    assert issubclass(dataloader._SingleProcessDataLoaderIter, dataloader._BaseDataLoaderIter)

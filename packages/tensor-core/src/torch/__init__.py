@@ -40,7 +40,14 @@ from ._creation import (
     zeros_like,
 )
 from ._default_type import is_storage, set_default_tensor_type
-from ._device import device
+from ._deterministic import (
+    are_deterministic_algorithms_enabled,
+    get_deterministic_debug_mode,
+    is_deterministic_algorithms_warn_only_enabled,
+    set_deterministic_debug_mode,
+    use_deterministic_algorithms,
+)
+from ._device import device, get_default_device
 from ._dtype import (
     bfloat16,
     complex32,
@@ -120,10 +127,12 @@ from ._random import (
     set_rng_state,
 )
 from ._random_samplers import binomial, poisson
+from ._serialization.file_reader import PyTorchFileReader
 from ._serialization.storage_types import LEGACY_STORAGES
 from ._size import Size
 from ._sparse import sparse_coo_tensor
 from ._storage import TypedStorage, UntypedStorage
+from ._symbolic import SymBool, SymFloat, SymInt
 from ._tensor import Tensor
 from ._threads import (
     get_num_interop_threads,
@@ -131,14 +140,15 @@ from ._threads import (
     set_num_interop_threads,
     set_num_threads,
 )
-from .serialization import load, save
-from .version import __version__
 from .amp._scaler_kernels import (  # noqa: F401 - torch._amp_*: GradScaler's ops
     _amp_foreach_non_finite_check_and_unscale_,
     _amp_update_scale_,
 )
 from .amp._state import *  # noqa: F403 - torch.is_autocast_enabled, set_autocast_dtype, ...
 from .amp.autocast_mode import autocast
+from .compiler import compile  # noqa: A004 (PyTorch's name)
+from .serialization import load, save
+from .version import __version__
 
 # torch.add, Tensor.add, torch.sum(out=), ... and the hot paths of torch._fastpath, from the
 # registry; then the operators and properties
@@ -164,9 +174,17 @@ def numel(input: Tensor) -> int:
     return input.numel()
 
 
+# the math constants and NumPy's newaxis, as PyTorch exports them
+from math import e, inf, nan, pi  # noqa: E402
+
+newaxis = None
+
 __all__ = sorted(
     name for name in globals() if not name.startswith("_") and name not in ("annotations",)
 ) + ["__version__"]
+
+# PyTorch's namespace holds itself as ``torch`` (kornia annotates with ``torch.torch.Tensor``)
+torch = __import__("sys").modules[__name__]
 
 # Subpackages of this namespace that are imported on first use: core's own optional
 # modules, then the sibling distributions (see torch._siblings.SIBLINGS).
@@ -193,6 +211,8 @@ _LAZY_SUBMODULES = (
     "distributions",
     "distributed",
     "hub",
+    "compiler",
+    "fx",
 )
 
 

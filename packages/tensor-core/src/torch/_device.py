@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["device"]
+__all__ = ["device", "get_default_device"]
 
 _BUILT_IN_TYPES = ("cpu", "cuda", "meta")
 _KNOWN_TYPES = list(_BUILT_IN_TYPES)  # grows with torch._interface.backends
@@ -11,6 +11,9 @@ _ALL_TYPES = (
     "cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, fpga, maia, xla, lazy, "
     "vulkan, mps, meta, hpu, mtia, privateuseone"
 )
+# PyTorch parses each of them into a device whether or not its backend exists (kornia asks
+# torch.is_autocast_enabled("mps")); using a device without a backend fails later
+_PARSED_TYPES = frozenset(_ALL_TYPES.split(", "))
 
 
 class device:
@@ -49,7 +52,7 @@ class device:
             if not ordinal.isdigit():
                 raise RuntimeError(f"Invalid device string: '{type}'")
             index = int(ordinal)
-        if name not in _KNOWN_TYPES:
+        if name not in _KNOWN_TYPES and name not in _PARSED_TYPES:
             raise RuntimeError(
                 f"Expected one of {_ALL_TYPES} device type at start of device string: {type}"
             )
@@ -77,6 +80,19 @@ class device:
 
 
 CPU = device("cpu")
+
+
+def get_default_device() -> device:
+    """The device new tensors are made on when none is given: the CPU (this project has
+    no ``torch.set_default_device``).
+
+    Examples::
+
+        >>> import torch
+        >>> torch.get_default_device()
+        device(type='cpu')
+    """
+    return CPU
 
 
 def add_device_type(name: str) -> None:

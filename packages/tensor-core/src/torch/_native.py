@@ -19,6 +19,17 @@ else:
     from . import _mt19937_ref as kernels  # noqa: F401
     from ._special_ref import special  # noqa: F401
 
+
+def _log_api_usage_once(event: str) -> None:
+    """PyTorch's usage-logging hook (libraries such as torchmetrics call it as
+    ``torch._C._log_api_usage_once``): nothing is recorded here."""
+
+
+if ENABLED:
+    kernels._log_api_usage_once = _log_api_usage_once
+    # the metaclass of torch.Tensor (lightning annotates with it): plain ``type`` here
+    kernels._TensorMeta = type
+
 # ------------------------------------------------------------------ process-wide settings
 # Two settings change the whole process at import; each has an environment variable that
 # turns it off ("0") and a function saying whether it is in effect. docs/native.md gives

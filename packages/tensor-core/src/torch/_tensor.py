@@ -210,6 +210,20 @@ class Tensor:
     def is_cuda(self) -> bool:
         return self._device.type == "cuda"
 
+    # PyTorch's other device predicates (libraries test them: torchmetrics asks is_mps)
+    is_ipu = property(lambda self: self._device.type == "ipu")
+    is_maia = property(lambda self: self._device.type == "maia")
+    is_meta = property(lambda self: self._device.type == "meta")
+    is_mps = property(lambda self: self._device.type == "mps")
+    is_mtia = property(lambda self: self._device.type == "mtia")
+    is_vulkan = property(lambda self: self._device.type == "vulkan")
+    is_xla = property(lambda self: self._device.type == "xla")
+    is_xpu = property(lambda self: self._device.type == "xpu")
+    # layouts this project does not have
+    is_mkldnn = property(lambda self: False)
+    is_nested = property(lambda self: False)
+    is_quantized = property(lambda self: False)
+
     def is_floating_point(self) -> bool:
         return self._dtype.is_floating_point
 

@@ -12,8 +12,10 @@ from __future__ import annotations
 import io
 import os
 import pickle
+import typing
 from typing import Any
 
+from ._device import device as _device
 from ._serialization import names as _names
 from ._serialization import options as _options
 from ._serialization import safe_globals as _registry
@@ -50,6 +52,11 @@ from ._serialization.tar_format import is_tar_checkpoint, load_tar
 from ._serialization.unpickler import WeightsUnpickler, globals_in_pickle
 from ._serialization.zip_format import load_zip, read_pickle, save_zip
 from ._serialization.zip_reader import ZIP_MAGIC, ZipReader
+
+# The types of torch.load's arguments, as PyTorch names them (libraries annotate with
+# them: pyro's parameter store imports MAP_LOCATION).
+FILE_LIKE = str | os.PathLike | typing.IO[bytes]
+MAP_LOCATION = typing.Callable[[Any, str], Any] | _device | str | dict[str, str] | None
 
 __all__ = [
     "save",

@@ -9,7 +9,13 @@ import os
 import warnings
 
 from . import _utils  # noqa: F401  (makes torch.utils.data._utils.* importable)
-from ._iterators import _MultiProcessingDataLoaderIter, _SingleProcessDataLoaderIter
+
+# the iterator classes at PyTorch's module path too (lightning imports them from here)
+from ._iterators import (
+    _BaseDataLoaderIter,  # noqa: F401
+    _MultiProcessingDataLoaderIter,
+    _SingleProcessDataLoaderIter,
+)
 from ._utils.collate import default_collate, default_convert
 from ._utils.worker import get_worker_info
 from .dataset import IterableDataset
