@@ -25,8 +25,17 @@ def _log_api_usage_once(event: str) -> None:
     ``torch._C._log_api_usage_once``): nothing is recorded here."""
 
 
+def _get_tracing_state():
+    """The running torch.jit trace (torch-jit's interception), or None: PyTorch's
+    ``torch._C._get_tracing_state``, which pyro asks."""
+    from ._interface import tracing
+
+    return tracing.active()
+
+
 if ENABLED:
     kernels._log_api_usage_once = _log_api_usage_once
+    kernels._get_tracing_state = _get_tracing_state
     # the metaclass of torch.Tensor (lightning annotates with it): plain ``type`` here
     kernels._TensorMeta = type
 

@@ -44,6 +44,9 @@ class Tensor:
         "_base",
         "_view_version",
         "__weakref__",
+        # arbitrary attributes, as on PyTorch's tensors (pyro tags a constrained value
+        # with its unconstrained one); the dict is made only when one is set
+        "__dict__",
     )
 
     @property
