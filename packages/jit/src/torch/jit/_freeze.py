@@ -139,6 +139,7 @@ def optimize_for_inference(mod, other_methods: list[str] | None = None):
     from ._passes.fusion import fuse_elementwise
     from ._passes.lowering import lower_for_inference
     from ._passes.pooling import fuse_max_pooling
+    from ._passes.transformer import fuse_attention, fuse_layer_norm
 
     for compiled in mod._methods.values():
         decompose_composites(compiled.graph)
@@ -148,6 +149,9 @@ def optimize_for_inference(mod, other_methods: list[str] | None = None):
             fuse_max_pooling(compiled.graph)
         lower_for_inference(compiled.graph)
         eliminate_dead_code(compiled.graph)
+        if _kernels.compiler_available():
+            fuse_attention(compiled.graph)
+            fuse_layer_norm(compiled.graph)
         fuse_elementwise(compiled.graph)
         eliminate_dead_code(compiled.graph)
         compiled.invalidate()
