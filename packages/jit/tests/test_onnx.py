@@ -113,8 +113,13 @@ DYNAMIC = {
     ),
     "lstm_lm": (
         ["tokens", "h0", "c0"],
-        {"tokens": {1: "batch"}, "h0": {1: "batch"}, "c0": {1: "batch"}},
-        lambda b: (torch.randint(0, 50, (5, b)), torch.randn(2, b, 16), torch.randn(2, b, 16)),
+        {"tokens": {0: "seq", 1: "batch"}, "h0": {1: "batch"}, "c0": {1: "batch"}},
+        # the sequence length changes too: the LSTM's slices follow the recorded sizes
+        lambda b: (
+            torch.randint(0, 50, (3 + b, b)),
+            torch.randn(2, b, 16),
+            torch.randn(2, b, 16),
+        ),
     ),
 }
 

@@ -181,6 +181,32 @@ def test_sizes_are_recorded_so_traces_follow_the_input():
     torch.testing.assert_close(traced(x), f(x))
 
 
+def test_slices_bounded_by_sizes_follow_the_input():
+    def f(x):
+        n = x.size(0)
+        return x[: n - 1] + x[1:n], x[:, x.size(1) // 2 :]
+
+    traced = torch.jit.trace(f, torch.randn(4, 6))
+    assert "prim::SliceConstruct" in [n.kind for n in traced.graph.nodes]
+    for shape in ((7, 6), (2, 10)):
+        x = torch.randn(*shape)
+        for got, expected in zip(traced(x), f(x)):
+            torch.testing.assert_close(got, expected)
+
+
+@pytest.mark.parametrize("batch_first", [False, True])
+def test_traced_lstm_language_model_follows_the_sequence_length(batch_first):
+    torch.manual_seed(0)
+    model = models_jit.LSTMLanguageModel().eval()
+    model.rnn.batch_first = batch_first
+    tokens, h0, c0 = models_jit.MODELS["lstm_lm"][1]()
+    traced = torch.jit.trace(model, (tokens.t() if batch_first else tokens, h0, c0))
+    for steps in (2, 11):
+        tokens = torch.randint(0, 50, (3, steps) if batch_first else (steps, 3))
+        for got, expected in zip(traced(tokens, h0, c0), model(tokens, h0, c0)):
+            torch.testing.assert_close(got, expected)
+
+
 def test_traced_int_is_a_plain_int_after_the_trace():
     sizes = []
 

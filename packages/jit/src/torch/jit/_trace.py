@@ -123,6 +123,8 @@ def _contains_traced_int(value: Any) -> bool:
         return True
     if isinstance(value, (list, tuple)):
         return any(_contains_traced_int(v) for v in value)
+    if isinstance(value, slice):
+        return any(type(v) is TracedInt for v in (value.start, value.stop, value.step))
     return False
 
 
@@ -201,6 +203,12 @@ class _Tracer:
                 element = _ir.TensorType() if _contains_tensor(obj) else _ir.INT
                 return node.add_output(_ir.ListType(element))
             return node.add_output(_ir.TupleType(v.type for v in items))
+        if isinstance(obj, slice) and _contains_traced_int(obj):
+            # bounds computed from sizes (``x[: x.size(0) - 1]``) follow the input's sizes
+            bounds = [self.value_of(v) for v in (obj.start, obj.stop, obj.step)]
+            node = self.graph.append("prim::SliceConstruct", bounds)
+            node.target = "builtins.slice"
+            return node.add_output(_ir.ANY)
         if isinstance(obj, dict) and _contains_tensor(obj):
             items = []
             for key, item in obj.items():

@@ -233,8 +233,14 @@ def _tuple_index(t: _Translator, node: _ir.Node) -> None:
     t.env[node.output()] = t.env[node.inputs[0]][t.env[node.inputs[1]]]
 
 
+def _slice_construct(t: _Translator, node: _ir.Node) -> None:
+    # bounds that are recorded sizes stay SymbolicInts: the Slice follows dynamic axes
+    t.env[node.output()] = slice(*(t.env[v] for v in node.inputs))
+
+
 _PRIM_HANDLERS = {
     "prim::Constant": _constant,
+    "prim::SliceConstruct": _slice_construct,
     "prim::GetAttr": _get_attr,
     "prim::ListConstruct": _construct(list),
     "prim::TupleConstruct": _construct(tuple),
