@@ -163,6 +163,63 @@ def test_scripted_models_match_eager_and_round_trip(name):
         torch.testing.assert_close(g, e)
 
 
+def jumps(x: torch.Tensor, n: int):
+    for i in range(n):
+        if i == 1:
+            continue
+        if i > 4:
+            break
+        x = x + i
+    steps = 0
+    while steps < 50:
+        steps += 1
+        if steps % 2 == 0:
+            continue
+        with torch.no_grad():
+            if steps > 7:
+                break
+        x = x * 1.5
+    for v in [3, 1, 2]:
+        for w in range(4):
+            if w >= v:
+                break
+            x = x - w
+        if v == 1:
+            continue
+        x = x + v
+    return x, steps
+
+
+class EarlyStop(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.layers = nn.ModuleList([nn.Linear(3, 3) for _ in range(4)])
+
+    def forward(self, x):
+        for layer in self.layers:  # unrolled: the copies after a break are skipped
+            if x.sum() > 100:
+                break
+            x = layer(x) * 10
+        return x
+
+
+def test_break_and_continue_in_loops():
+    scripted = torch.jit.script(jumps)
+    for n in (0, 2, 9):
+        for e, g in zip(jumps(torch.ones(2), n), scripted(torch.ones(2), n)):
+            torch.testing.assert_close(g, e)
+    torch.manual_seed(0)
+    model = EarlyStop().eval()
+    early = torch.jit.script(model)
+    for scale in (0.01, 50.0):
+        x = torch.full((3,), scale)
+        torch.testing.assert_close(early(x), model(x))
+    buffer = io.BytesIO()
+    torch.jit.save(early, buffer)
+    buffer.seek(0)
+    torch.testing.assert_close(torch.jit.load(buffer)(torch.ones(3)), model(torch.ones(3)))
+
+
 def test_scripted_control_flow_survives_where_a_trace_does_not():
     class Gate(nn.Module):
         def forward(self, x):

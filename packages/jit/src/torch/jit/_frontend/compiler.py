@@ -43,6 +43,7 @@ from ._common import (
 )
 from .calls import CallCompiler
 from .expressions import ExpressionCompiler
+from .jumps import desugar_jumps
 from .statements import StatementCompiler
 from .types import ir_type, type_of_python_value
 
@@ -75,7 +76,7 @@ class FunctionCompiler(StatementCompiler, ExpressionCompiler, CallCompiler):
             raise NotSupportedError(
                 None, f"expected a function definition, got {type(definition).__name__}"
             )
-        self.definition = definition
+        self.definition = desugar_jumps(definition)  # break/continue become flags
         self.globals = dict(self.fn.__globals__)
         closure = inspect.getclosurevars(self.fn)
         self.globals.update(closure.nonlocals)

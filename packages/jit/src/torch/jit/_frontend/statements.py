@@ -22,6 +22,7 @@ from ._common import (
     _Scope,
     _static_truth,
 )
+from .jumps import BREAK_FLAG
 from .types import ir_type, is_tensor
 
 
@@ -309,6 +310,10 @@ class StatementCompiler:
             next_condition = run_body(iteration)
         except _Return:
             raise self.unsupported(node, "return inside a loop isn't supported") from None
+        break_flag = getattr(node, BREAK_FLAG, None)
+        if break_flag is not None:  # a for loop that may break (see _frontend.jumps)
+            broke = self.as_value(self.scope.lookup(break_flag), node)
+            next_condition = self.expr_node("not {0}", [broke], _ir.BOOL, node)
         body.register_output(next_condition if next_condition is not None else self.constant(True))
         for name in carried:
             body.register_output(self.as_value(self.scope.lookup(name), node))
