@@ -309,7 +309,7 @@ def zeros_like(
         (12, 1, 6, 3)
     """
     if sparse_like(input, layout, "zeros_like", (input,)):
-        return sparse_empty(input.shape, dtype or input.dtype, device, requires_grad)
+        return sparse_empty(input.shape, dtype or input.dtype, device, requires_grad, input)
     return _like(input, 0, dtype, device, requires_grad, memory_format)
 
 
@@ -385,7 +385,7 @@ def empty_like(
     if sparse_like(input, layout, "empty_like", (input,)):
         if layout is not None:  # PyTorch makes sparse results like sparse inputs only
             raise refuse_sparse("empty_like")
-        return sparse_empty(input.shape, dtype or input.dtype, device, requires_grad)
+        return sparse_empty(input.shape, dtype or input.dtype, device, requires_grad, input)
     return _like(input, None, dtype, device, requires_grad, memory_format)
 
 

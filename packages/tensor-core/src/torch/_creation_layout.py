@@ -117,13 +117,16 @@ def refuse_sparse(fn: str, *, filling: bool = False):
     )
 
 
-def sparse_empty(shape: tuple, dtype, device=None, requires_grad: bool = False):
-    """An all-zero sparse COO tensor: every dim sparse, no stored entries."""
+def sparse_empty(shape, dtype, device=None, requires_grad: bool = False, like=None):
+    """An all-zero sparse COO tensor with no stored entries: every dim sparse, or split
+    into sparse and dense dims as those of the sparse tensor ``like``."""
     from ._creation import empty
     from ._sparse import sparse_coo_tensor
 
-    indices = empty((len(shape), 0), dtype=_int64())
-    values = empty((0,), dtype=dtype)
+    shape = tuple(shape)
+    sparse_dims = like.sparse_dim() if like is not None and like.is_sparse else len(shape)
+    indices = empty((sparse_dims, 0), dtype=_int64())
+    values = empty((0, *shape[sparse_dims:]), dtype=dtype)
     return sparse_coo_tensor(
         indices, values, shape, device=device, requires_grad=requires_grad, is_coalesced=True
     )

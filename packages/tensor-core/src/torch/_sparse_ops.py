@@ -319,6 +319,18 @@ def _assign(self: SparseTensor, result: SparseTensor) -> SparseTensor:
     return self
 
 
+def zero_(self: SparseTensor) -> SparseTensor:
+    """Drop every stored entry in place (the size stays; no entries is coalesced)."""
+    indices = self._indices_
+    values = self._values_
+    empty_indices = _long_indices(np.empty((indices.shape[0], 0), dtype=np.int64))
+    empty_values = Tensor._from_array(
+        np.empty((0, *values.shape[1:]), dtype=values._np.dtype), values._dtype
+    )
+    self._bump_version()
+    return _assign(self, _make(empty_indices, empty_values, self._shape, True))
+
+
 def _binary_methods(name, kernel):
     def method(self, other, **kwargs):
         return kernel(self, other, **kwargs)
@@ -347,6 +359,7 @@ def _methods() -> dict:
     )
     methods.update(
         {
+            "zero_": zero_,
             "neg": neg,
             "__neg__": neg,
             "abs": abs,

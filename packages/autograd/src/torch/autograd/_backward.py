@@ -420,10 +420,10 @@ def _add_to_buffer(buffers, node, nr, grad) -> None:
         previous = buffers.get(node)
         if previous is None:
             buffers[node] = grad
-        elif type(previous) is type(grad):
+        elif type(previous) is type(grad) and not isinstance(grad, _Tensor):
             buffers[node] = previous + grad
-        else:  # an array and a Tensor (a sparse one, a subclass): add as Tensors
-            buffers[node] = _as_tensor(previous) + _as_tensor(grad)
+        else:  # a Tensor (a sparse one, a subclass) and maybe an array: add as Tensors
+            buffers[node] = _add_as_tensors(previous, grad)
         return
     slots = buffers.get(node)
     if slots is None:
@@ -431,10 +431,20 @@ def _add_to_buffer(buffers, node, nr, grad) -> None:
     previous = slots[nr]
     if previous is None:
         slots[nr] = grad
-    elif type(previous) is type(grad):
+    elif type(previous) is type(grad) and not isinstance(grad, _Tensor):
         slots[nr] = previous + grad
     else:
-        slots[nr] = _as_tensor(previous) + _as_tensor(grad)
+        slots[nr] = _add_as_tensors(previous, grad)
+
+
+def _add_as_tensors(previous, grad):
+    """The sum of two gradients of one output, at least one a Tensor (sparse, a subclass).
+    A dense one goes first (sparse + dense is refused where dense + sparse is not); of two
+    sparse ones the later goes first, as PyTorch's input buffer orders their entries."""
+    previous, grad = _as_tensor(previous), _as_tensor(grad)
+    if previous.is_sparse:
+        return grad + previous
+    return previous + grad
 
 
 def _backward_on_arrays(tensors, grad_tensors, retain_graph) -> None:
@@ -566,4 +576,6 @@ def _accumulate(node, grad) -> None:
             np.add(into, grad, out=into)
             _bump_version(previous)
             return
-        leaf.grad = previous + _from_array(_on_device_of(leaf, grad), dtype)
+        fresh = _from_array(_on_device_of(leaf, grad), dtype)
+        # onto a sparse .grad: dense + sparse (sparse + dense is refused), as PyTorch's
+        leaf.grad = fresh + previous if previous.is_sparse else previous + fresh

@@ -426,15 +426,28 @@ class AccumulateGrad(_NodeBase):
                 np.add(into, array, out=into)
                 _bump_version(previous)
             else:
-                leaf.grad = previous + grad
+                leaf.grad = _sum_of_gradients(previous, grad, create_graph)
         else:
-            leaf.grad = previous + grad
+            leaf.grad = _sum_of_gradients(previous, grad, create_graph)
 
     def release(self) -> None:
         pass
 
     def __repr__(self) -> str:
         return f"<AccumulateGrad object at {id(self):#x}>"
+
+
+def _sum_of_gradients(previous, grad, create_graph: bool):
+    """``.grad`` after adding ``grad`` where either is sparse (or a subclass), as PyTorch's
+    AccumulateGrad: a dense gradient onto a sparse one gives a new dense tensor (sparse +
+    dense is refused, dense + sparse is not); otherwise the sum is in place (a sparse sum
+    concatenates the entries, uncoalesced), or out of place under ``create_graph``."""
+    if previous.is_sparse and not grad.is_sparse:
+        return grad + previous
+    if create_graph or not (previous.is_sparse or grad.is_sparse):
+        return previous + grad
+    with torch.no_grad():
+        return previous.add_(grad)
 
 
 def _empty_in_layout_of(like: np.ndarray) -> np.ndarray:

@@ -287,7 +287,10 @@ class Optimizer:
                     grad = p.grad
                     if grad.grad_fn is not None:
                         grad = p.grad = grad.detach()
-                    grad.copy_(torch.zeros((), dtype=grad.dtype))
+                    if grad.is_sparse:  # no entries left, as PyTorch's sparse zero_()
+                        grad.zero_()
+                    else:
+                        grad.copy_(torch.zeros((), dtype=grad.dtype))
 
     # ------------------------------------------------------------------ the driver
     # An algorithm declares what differs from one optimizer to the next; the loop below

@@ -46,6 +46,12 @@ class SGD(Optimizer):
     _kernel = native_optim.SGDStep
     _writes_per_parameter = True  # a new buffer is filled, not updated
 
+    def _with_grads(self, group) -> list:
+        params = super()._with_grads(group)
+        if group["fused"] and any(p.grad.is_sparse for p in params):
+            raise RuntimeError("`_fused_sgd` does not support sparse gradients")
+        return params
+
     def _scalars(self, p, state, group) -> bool:
         """Whether the momentum buffer is new this step: an empty one is made, which the
         kernel fills (the reference replaces it with a copy of the gradient). A parameter

@@ -6,6 +6,7 @@ import numpy as np
 
 import torch
 
+from . import _sparse_grad
 from ._common import core, fused_op
 
 __all__ = [
@@ -101,6 +102,10 @@ def embedding(
         max_norm (float, optional): renormalise looked-up rows to at most this norm
             (changes ``weight`` in place).
         norm_type (float): the p of the norm for ``max_norm``. Default: 2.
+        scale_grad_by_freq (bool): divide each row's gradient by how often its index
+            occurs in ``input`` (not with ``sparse``). Default: ``False``.
+        sparse (bool): make ``weight``'s gradient a sparse COO tensor holding only the
+            looked-up rows (uncoalesced, one entry per index). Default: ``False``.
 
     Examples::
 
@@ -108,6 +113,10 @@ def embedding(
         >>> import torch.nn.functional as F
         >>> F.embedding(torch.tensor([1]), torch.arange(6.0).reshape(3, 2))
         tensor([[2., 3.]])
+        >>> w = torch.zeros(3, 2, requires_grad=True)
+        >>> F.embedding(torch.tensor([1, 1]), w, sparse=True).sum().backward()
+        >>> w.grad._indices(), w.grad.is_sparse
+        (tensor([[1, 1]]), True)
     """
     if weight.dim() != 2:
         raise RuntimeError(f"'weight' must be 2-D, but got a weight of size {list(weight.shape)}")
@@ -117,6 +126,9 @@ def embedding(
             raise IndexError("index out of range in self")
     if max_norm is not None:
         _renorm_rows(weight, input, max_norm, norm_type)
+    if sparse and weight.requires_grad and torch.is_grad_enabled():
+        padding = None if padding_idx < 0 else padding_idx
+        return _sparse_grad.embedding(weight, input, padding, scale_grad_by_freq)
     rows = core("embedding")(weight, input, padding_idx, scale_grad_by_freq, sparse)
     if scale_grad_by_freq and rows.requires_grad:
         rows = _scale_grad_by_frequency(rows, input)
@@ -178,6 +190,8 @@ def embedding_bag(
     )
     if mode not in _BAG_MODES:
         raise ValueError("mode has to be one of sum, mean or max")
+    if sparse and mode == "max":
+        raise ValueError("max mode does not support sparse weights")
     if per_sample_weights is not None and mode != "sum":
         raise NotImplementedError(
             "embedding_bag: per_sample_weights was not None. "
@@ -185,6 +199,11 @@ def embedding_bag(
             f"(got mode='{mode}'). Please open a feature request "
             "on GitHub."
         )
+    if sparse and weight.requires_grad and torch.is_grad_enabled():
+        return _sparse_grad.embedding_bag(
+            weight, input, offsets, mode, per_sample_weights, include_last_offset, padding_idx,
+            scale_grad_by_freq,
+        )  # fmt: skip
     # core's kernel checks padding_idx (RuntimeError, as PyTorch's) and gives the last
     # offset PyTorch's meaning
     return torch.embedding_bag(
