@@ -762,6 +762,59 @@ def demo(session: nox.Session) -> None:
     session.run("python", str(ROOT / "examples" / "digits" / "main.py"), "--plot", str(plot))
 
 
+# The `torch` distribution name that libraries require (torch>=2.x): a metadata-only wheel
+# made here, whose version says which PyTorch's behaviour this project follows. It ships
+# no file: `import torch` is still torch-core's package (torch.__version__ is torch-core's).
+TORCH_META_VERSION = "2.13.0+monorepo"
+
+
+def _torch_meta_wheel(out: pathlib.Path) -> pathlib.Path:
+    import base64
+    import zipfile
+
+    name = f"torch-{TORCH_META_VERSION}"
+    info = f"{name}.dist-info"
+    requires = "".join(f"Requires-Dist: {dist_name(folder)}\n" for folder in PACKAGES)
+    files = {
+        f"{info}/METADATA": (
+            f"Metadata-Version: 2.1\nName: torch\nVersion: {TORCH_META_VERSION}\n"
+            "Summary: The torch-* wheels of this monorepo under PyTorch's distribution name\n"
+            + requires
+        ),
+        f"{info}/WHEEL": "Wheel-Version: 1.0\nGenerator: noxfile\nRoot-Is-Purelib: true\n"
+        "Tag: py3-none-any\n",
+    }
+    records = []
+    for path, text in files.items():
+        digest = hashlib.sha256(text.encode()).digest()
+        encoded = base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
+        records.append(f"{path},sha256={encoded},{len(text.encode())}")
+    records.append(f"{info}/RECORD,,")
+    files[f"{info}/RECORD"] = "\n".join(records) + "\n"
+    wheel = out / f"{name}-py3-none-any.whl"
+    with zipfile.ZipFile(wheel, "w") as archive:
+        for path, text in files.items():
+            archive.writestr(path, text)
+    return wheel
+
+
+@nox.session
+def ecosystem(session: nox.Session) -> None:
+    """Run popular libraries built on PyTorch, unchanged, on this project's wheels.
+
+    torchmetrics, kornia, pyro-ppl, x-transformers, lightning and skorch at the versions
+    pinned in ecosystem/requirements.txt (installed with --no-deps next to a metadata-only
+    `torch` distribution), each case compared with PyTorch 2.13's results (ecosystem/run.py;
+    docs/ecosystem.md). Not in CI: it downloads ~60 MB of third-party wheels; run it before
+    each release. `-- NAME` runs the cases whose name contains NAME.
+    """
+    install_wheels(session, list(PACKAGES))
+    out = pathlib.Path(tempfile.mkdtemp(prefix="torch-meta-", dir=_scratch()))
+    session.install(str(_torch_meta_wheel(out)))
+    session.install("--no-deps", "-r", str(ROOT / "ecosystem" / "requirements.txt"))
+    session.run("python", str(ROOT / "ecosystem" / "run.py"), *session.posargs)
+
+
 GPU_TESTS = [
     "packages/tensor-core/tests/test_cuda_backend.py",
     "packages/tensor-core/tests/test_cuda_backend_comm.py",

@@ -133,3 +133,27 @@ def test_file_reader_and_map_location(tmp_path):
     assert reader.get_record("byteorder") == b"little"
     assert reader.get_storage_from_record("data/0", 3, torch.float32).tolist() == [0.0, 1.0, 2.0]
     assert str in typing.get_args(torch.serialization.MAP_LOCATION)
+
+
+def test_parse_to_as_pytorch():
+    # outputs printed by PyTorch 2.13's torch._C._nn._parse_to for the same calls
+    parse = torch._C._nn._parse_to
+    cpu = torch.device("cpu")
+    assert parse("cpu") == (cpu, None, False, None)
+    assert parse(torch.float64) == (None, torch.float64, False, None)
+    assert parse(torch.ones(1, dtype=torch.int32)) == (cpu, torch.int32, False, None)
+    assert parse("cpu", torch.half, non_blocking=True) == (cpu, torch.float16, True, None)
+    assert parse(memory_format=torch.channels_last) == (None, None, False, torch.channels_last)
+
+
+def test_script_module_name_comes_from_torch_jit():
+    import importlib.util
+
+    if importlib.util.find_spec("torch.jit") is None:
+        with pytest.raises(ImportError, match="torch-jit"):
+            torch.ScriptModule  # noqa: B018
+    else:
+        import importlib
+
+        jit = importlib.import_module("torch.jit")
+        assert torch.ScriptModule is jit.ScriptModule

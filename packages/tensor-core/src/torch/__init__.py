@@ -216,9 +216,16 @@ _LAZY_SUBMODULES = (
 )
 
 
+# names of torch that a sibling defines, found there on first use (lightning does
+# ``from torch import ScriptModule``)
+_LAZY_NAMES = {"ScriptModule": "jit"}
+
+
 def __getattr__(name):
     if name in _LAZY_SUBMODULES:
         return _siblings.import_sibling(f"{__name__}.{name}")
+    if name in _LAZY_NAMES:
+        return getattr(_siblings.import_sibling(f"{__name__}.{_LAZY_NAMES[name]}"), name)
     raise AttributeError(f"module 'torch' has no attribute '{name}'")
 
 

@@ -33,9 +33,42 @@ def _get_tracing_state():
     return tracing.active()
 
 
+def _parse_to(*args, **kwargs):
+    """``(device, dtype, non_blocking, memory_format)`` from the arguments of
+    ``Tensor.to`` / ``Module.to``: PyTorch's ``torch._C._nn._parse_to``, which lightning's
+    modules call."""
+    import torch
+
+    device = kwargs.pop("device", None)
+    dtype = kwargs.pop("dtype", None)
+    non_blocking = kwargs.pop("non_blocking", False)
+    memory_format = kwargs.pop("memory_format", None)
+    copy = kwargs.pop("copy", False)  # accepted, as Tensor.to does
+    del copy
+    if kwargs:
+        raise TypeError(f"to() received an invalid combination of arguments: {sorted(kwargs)}")
+    for arg in args:
+        if isinstance(arg, torch.Tensor):
+            device, dtype = arg.device, arg.dtype
+        elif isinstance(arg, torch.dtype):
+            dtype = arg
+        elif isinstance(arg, bool):
+            non_blocking = arg
+        elif isinstance(arg, (str, torch.device, int)):
+            device = torch.device(arg)
+        else:
+            raise TypeError(f"to() received an invalid argument: {type(arg).__name__}")
+    if device is not None and not isinstance(device, torch.device):
+        device = torch.device(device)
+    return device, dtype, non_blocking, memory_format
+
+
 if ENABLED:
+    import types as _types
+
     kernels._log_api_usage_once = _log_api_usage_once
     kernels._get_tracing_state = _get_tracing_state
+    kernels._nn = _types.SimpleNamespace(_parse_to=_parse_to)
     # the metaclass of torch.Tensor (lightning annotates with it): plain ``type`` here
     kernels._TensorMeta = type
 
