@@ -44,6 +44,7 @@ class Recorder:
     ``with_stack`` as in the profilers)."""
 
     registry_functions = True  # nn's and autograd's calls of core ops are ops too
+    order = 0  # outermost (calls.PROFILER_ORDER): sees each call as the user made it
 
     def __init__(self, record_shapes=False, profile_memory=False, with_stack=False) -> None:
         self.record_shapes = record_shapes

@@ -6,7 +6,7 @@ then reads this thread's state, so threads without autocast run ops unchanged.
 
 from __future__ import annotations
 
-from .. import _dtype
+from .. import _dtype, _op_calls
 from .._tensor import Tensor
 from . import _policy
 from ._state import get_autocast_dtype, state
@@ -17,6 +17,9 @@ _float32, _float64 = _dtype.float32, _dtype.float64
 
 
 class _AutocastInterceptor:
+    # inside a profile and transform levels, outside a trace (which records the casts)
+    order = _op_calls.AUTOCAST_ORDER
+
     def wants(self, op_name: str) -> bool:
         return op_name in _policy.POLICY or op_name in _policy.CONDITIONAL
 

@@ -29,6 +29,7 @@ class _Interceptor:
     """Sends the calls with wrapper arguments to the transform levels."""
 
     registry_functions = True
+    order = 10  # calls.TRANSFORM_ORDER: inside a profile, outside autocast and a trace
 
     def wants(self, op_name: str) -> bool:
         return True
