@@ -220,6 +220,41 @@ def test_break_and_continue_in_loops():
     torch.testing.assert_close(torch.jit.load(buffer)(torch.ones(3)), model(torch.ones(3)))
 
 
+RECURRENT = {
+    "lstm": lambda: nn.LSTM(4, 5, 2),
+    "lstm_batch_first_bidirectional": lambda: nn.LSTM(4, 5, 2, batch_first=True,
+                                                      bidirectional=True),
+    "gru_bidirectional": lambda: nn.GRU(4, 5, bidirectional=True),
+    "rnn_relu_no_bias": lambda: nn.RNN(4, 5, 2, nonlinearity="relu", bias=False),
+}  # fmt: skip
+
+
+def _flat(value) -> list:
+    if isinstance(value, (tuple, list)):
+        return [t for v in value for t in _flat(v)]
+    return [value]
+
+
+@pytest.mark.parametrize("name", sorted(RECURRENT))
+def test_recurrent_modules_compile_to_graphs(name):
+    torch.manual_seed(0)
+    model = RECURRENT[name]().eval()
+    scripted = torch.jit.script(model)
+    assert isinstance(scripted, torch.jit.ScriptModule)  # not kept as a Python module
+    kinds = [n.kind for n in scripted.inlined_graph.all_nodes()]
+    assert any(k.endswith("_layer") for k in kinds)
+    for shape in ((3, 2, 4), (7, 1, 4), (5, 4)):
+        x = torch.randn(*shape)
+        for e, g in zip(_flat(model(x)), _flat(scripted(x))):
+            torch.testing.assert_close(g, e)
+    hidden = model(torch.randn(3, 2, 4))[1]
+    for e, g in zip(_flat(model(torch.ones(3, 2, 4), hidden)),
+                    _flat(scripted(torch.ones(3, 2, 4), hidden))):  # fmt: skip
+        torch.testing.assert_close(g, e)
+    with pytest.raises(torch.jit.Error, match="Expected input to be 2D or 3D"):
+        scripted(torch.ones(1, 2, 3, 4))
+
+
 def test_scripted_control_flow_survives_where_a_trace_does_not():
     class Gate(nn.Module):
         def forward(self, x):

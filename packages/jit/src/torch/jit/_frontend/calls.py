@@ -107,7 +107,7 @@ class CallCompiler:
         if isinstance(obj, type) and issubclass(obj, Exception):
             args, _ = self.call_arguments(node)
             return args[0] if args else self.constant(obj.__name__)
-        target = _target_of(obj)
+        target = _target_of(obj) or getattr(obj, "__jit_target__", None)
         if target is not None:
             args, kwargs = self.call_arguments(node)
             return self.op(target, args, kwargs, _function_result_type(target), node)

@@ -28,6 +28,7 @@ from .._program import RecursiveScriptModule, ScriptFunction, ScriptModule
 from ..frontend import NotSupportedError
 from ._common import Static, _annotations
 from .compiler import FunctionCompiler
+from .nn_rnn import scriptable_forward
 from .types import ir_type
 
 __all__ = ["script_object", "script_function", "script_module", "compile_source"]
@@ -116,6 +117,8 @@ class _ModuleScripter:
         self.in_progress.add(key)
         try:
             function = getattr(type(module), name)
+            if name == "forward":  # nn.LSTM/GRU/RNN: a forward written in the subset
+                function = scriptable_forward(module) or function
             compiler = FunctionCompiler(function, self, _ir.ClassType(mirror._type_name))
             compiler.self_module = module
             try:
