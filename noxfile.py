@@ -391,6 +391,17 @@ def distributed_slow(session: nox.Session) -> None:
     session.run("pytest", "-q", "-m", "slow", "-p", "no:cacheprovider", *paths, *session.posargs)
 
 
+@nox.session(name="array-api")
+def array_api(session: nox.Session) -> None:
+    """Check torch-core's array API namespace (2024.12) against array-api-strict, the
+    standard's reference implementation, and NumPy's own namespace on the same cases;
+    prints both pass counts and each failing function (tools/array_api_conformance.py)."""
+    folders, extra = test_install("tensor-core")
+    install_wheels(session, folders, extra=extra)
+    tool = str(ROOT / "tools" / "array_api_conformance.py")
+    session.run("python", tool, "torch", "numpy", "-v", *session.posargs)
+
+
 @nox.session(tags=["ci"])
 def editable(session: nox.Session) -> None:
     """Check that editable installs of every package side by side import every subpackage."""
