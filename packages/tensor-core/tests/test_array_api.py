@@ -185,6 +185,18 @@ def test_dlpack_round_trip():
     assert back.tolist() == t.tolist()
     copied = xp.from_dlpack(t, copy=True)
     assert copied.data_ptr() != t.data_ptr() and copied.tolist() == t.tolist()
+    assert t.__dlpack__(copy=True, max_version=(1, 0), dl_device=(1, 0)) is not None
+
+
+def test_torch_from_dlpack_device_and_copy():
+    a = np.arange(3.0)
+    copied, shared = torch.from_dlpack(a, copy=True), torch.from_dlpack(a, device="cpu")
+    a[0] = 9.0
+    assert copied[0].item() == 0.0 and shared[0].item() == 9.0
+    with pytest.raises(AssertionError, match="Torch not compiled with CUDA enabled"):
+        torch.from_dlpack(a, device="cuda")
+    with pytest.raises(BufferError, match="Cannot pack tensors on meta"):
+        torch.from_dlpack(a, device="meta")
 
 
 @pytest.mark.skipif(
