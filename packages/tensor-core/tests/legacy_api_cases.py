@@ -35,6 +35,11 @@ def load_with(env, **kwargs):
                 del os.environ[k]
             else:
                 os.environ[k] = v
+def forked_draw():
+    torch.manual_seed(0)
+    with torch.random.fork_rng():
+        inside = torch.rand(2)
+    return inside, torch.rand(2)
 def default_after(t):
     try:
         torch.set_default_tensor_type(t)
@@ -215,6 +220,72 @@ CASES = {
     "bool_index_of_0d": "torch.tensor(3)[True]",
     "data_0_of_1d": "torch.tensor([3.0]).data[0]",
     "too_many_1d": "torch.tensor([3])[0, 0]",
+    # small public names (the public-names test's cheap gaps)
+    "is_distributed": "(torch.is_distributed(t), t.is_distributed())",
+    "get_device": "torch.get_device(t)",
+    "is_conj_is_signed": (
+        "(torch.is_conj(t), torch.is_signed(t), torch.is_signed(torch.ones(1, dtype=torch.uint8)))"
+    ),
+    "dim_order": "t.dim_order()",
+    "dim_order_size_one": "(torch.ones(2, 1, 3).dim_order(), torch.ones(1, 1).dim_order())",
+    "dim_order_transposed": "torch.ones(2, 3).t().dim_order()",
+    "dim_order_channels_last": (
+        "torch.empty(2, 3, 4, 5, memory_format=torch.channels_last).dim_order()"
+    ),
+    "dim_order_ambiguous": "torch.ones(2, 1, 3).dim_order(ambiguity_check=True)",
+    "dim_order_unambiguous": "torch.ones(2, 3).dim_order(ambiguity_check=True)",
+    "storage_type": (
+        "(repr(t.storage_type()), repr(torch.ones(2, dtype=torch.int8).storage_type()))"
+    ),
+    "const_data_ptr": "t.const_data_ptr() == t.data_ptr()",
+    "is_sparse_csr": "(t.is_sparse_csr, torch.ones(2).to_sparse().is_sparse_csr)",
+    "to_sparse_coo": "torch.tensor([[0., 2.], [3., 0.]]).to_sparse_coo()",
+    "build_flags": (
+        "(torch.compiled_with_cxx11_abi(), torch.is_vulkan_available(), torch.has_lapack, "
+        "torch.has_spectral, torch.init_num_threads())"
+    ),
+    "warn_always": (
+        "torch.set_warn_always(True); v = torch.is_warn_always_enabled(); "
+        "torch.set_warn_always(False); (v, torch.is_warn_always_enabled())"
+    ),
+    "sym_functions": (
+        "(torch.sym_int(3.7), torch.sym_int(-3.7), torch.sym_int(5), torch.sym_float(3), "
+        "torch.sym_max(1, 2.5), torch.sym_min(1, 2), torch.sym_not(True), torch.sym_sqrt(4), "
+        "torch.sym_ite(True, 1, 2), torch.sym_ite(False, 1, 2), torch.sym_sum([1, 2, 3]))"
+    ),
+    "norm_except_dim_0": "torch.norm_except_dim(torch.arange(6.).reshape(2, 3), 2, 0)",
+    "norm_except_dim_1": "torch.norm_except_dim(torch.arange(6.).reshape(2, 3), 2, 1)",
+    "norm_except_dim_all": "torch.norm_except_dim(torch.arange(6.).reshape(2, 3), 2, -1)",
+    "norm_except_dim_middle": ("torch.norm_except_dim(torch.arange(24.).reshape(2, 3, 4), 1, 1)"),
+    "norm_except_dim_3": "torch.norm_except_dim(torch.arange(6.).reshape(2, 3), 3, 0)",
+    "empty_permuted": (
+        "x = torch.empty_permuted((2, 3, 4), (0, 2, 1)); (x.shape, x.stride(), x.dtype)"
+    ),
+    "empty_permuted_dtype": ("torch.empty_permuted((2, 3), (1, 0), dtype=torch.int64).stride()"),
+    "empty_permuted_bad": "torch.empty_permuted((2, 3), (0,))",
+    "orgqr": (
+        "a = torch.tensor([[2., 1.], [1., 3.], [1., 1.]]); torch.orgqr(a, torch.tensor([1.5, 0.5]))"
+    ),
+    "orgqr_method": ("torch.tensor([[2., 1.], [1., 3.]]).orgqr(torch.tensor([1.2, 0.]))"),
+    "lu_solve_method": (
+        "a = torch.tensor([[4., 1.], [2., 3.]]); lu, piv = torch.linalg.lu_factor(a); "
+        "torch.tensor([[1.], [2.]]).lu_solve(lu, piv)"
+    ),
+    "removed_eig": "t.eig()",
+    "removed_eig_vectors": "t.eig(eigenvectors=True)",
+    "removed_lstsq": "t.lstsq(t)",
+    "removed_solve": "t.solve(t)",
+    "removed_symeig": "t.symeig()",
+    "removed_reinforce": "t.reinforce(1.0)",
+    "fork_rng": "forked_draw()",
+    "fork_rng_disabled": (
+        "torch.manual_seed(0); cm = torch.random.fork_rng(enabled=False); cm.__enter__(); "
+        "a = torch.rand(1); cm.__exit__(None, None, None); (a, torch.rand(1))"
+    ),
+    "random_module": (
+        "(torch.random.initial_seed is torch.initial_seed, "
+        "torch.random.default_generator is torch.default_generator)"
+    ),
     # torch.load's environment variables
     "load_default": "load_with({})",
     "load_force_no": "load_with({'TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD': '1'})",
@@ -256,6 +327,7 @@ TYPE_ONLY = {
 ANY_WARNINGS = {name for name in CASES if name.startswith("default_type")} | {
     "is_storage",
     "zeros_like_of_hybrid",  # PyTorch's note (once) that sparse invariant checks are off
+    "lu_solve_method",  # torch.lu_solve's deprecation warning (once); not raised here
 }
 
 

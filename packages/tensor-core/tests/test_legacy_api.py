@@ -62,3 +62,10 @@ def test_scalar_conversion_of_a_grad_tensor_warns_only_with_grad_enabled(grad_mo
     assert len(caught) == 1 and "Converting a tensor with requires_grad=True" in str(
         caught[0].message
     )
+
+
+def test_build_facts_that_differ_from_pytorchs_build_say_what_this_one_does():
+    # PyTorch's CPU wheel has OpenMP and flushes denormals on request; this project's
+    # kernels use their own thread pool and leave the CPU's float flags alone
+    assert torch.has_openmp is torch.backends.openmp.is_available() is False
+    assert torch.set_flush_denormal(True) is False

@@ -39,6 +39,7 @@ from ._creation import (
     zeros,
     zeros_like,
 )
+from ._compat_names import *  # noqa: F403 - torch.is_distributed, has_lapack, sym_int, ...
 from ._default_type import is_storage, set_default_tensor_type
 from ._deterministic import (
     are_deterministic_algorithms_enabled,
@@ -155,6 +156,7 @@ from .version import __version__
 _bindings.bind_ops(globals())
 _bindings.bind()
 _sparse.bind()
+_compat_names.bind()  # Tensor.dim_order, storage_type, the removed eig/solve/..., ...
 globals().update(LEGACY_TYPES)  # torch.FloatTensor, torch.LongTensor, ...
 globals().update(LEGACY_STORAGES)  # torch.FloatStorage, ... (the names checkpoints use)
 
@@ -189,6 +191,7 @@ torch = __import__("sys").modules[__name__]
 # Subpackages of this namespace that are imported on first use: core's own optional
 # modules, then the sibling distributions (see torch._siblings.SIBLINGS).
 _LAZY_SUBMODULES = (
+    "random",
     "linalg",
     "special",
     "fft",
