@@ -143,6 +143,28 @@ REFUSED_OTHER = {
 _NO_INFINITY = (_dtype.float8_e4m3fn, _dtype.float8_e4m3fnuz, _dtype.float8_e5m2fnuz)
 
 
+def _variant(op_name: str, kernel: str, args: tuple, kwargs: dict) -> str:
+    """The kernel PyTorch names for the form of the call: ``max(dim)`` is ``max_cpu``,
+    ``max(other)`` ``maximum_cpu``, ``clamp(min=1)`` ``clamp_min_scalar_cpu``, ..."""
+    if op_name in ("max", "min"):
+        if (args and hasattr(args[0], "_dtype")) or "other" in kwargs:
+            return "maximum_cpu" if op_name == "max" else "minimum_cpu"
+        if args or "dim" in kwargs:
+            return f"{op_name}_cpu"
+    if op_name == "clamp":
+        low = args[0] if args else kwargs.get("min")
+        high = args[1] if len(args) > 1 else kwargs.get("max")
+        if hasattr(low, "_dtype"):
+            return "maximum_cpu"
+        if hasattr(high, "_dtype"):
+            return "minimum_cpu"
+        if high is None:
+            return "clamp_min_scalar_cpu"
+        if low is None:
+            return "clamp_max_scalar_cpu"
+    return kernel
+
+
 def _gated(function, op_name: str):
     uint_kernel, float8_kernel = REFUSED_OTHER[op_name]
 
@@ -153,7 +175,7 @@ def _gated(function, op_name: str):
             if op_name == "isfinite" and dtype in _NO_INFINITY:
                 kernel = "isfinite"
             if kernel is not None:
-                refuse_kernel(kernel, dtype)
+                refuse_kernel(_variant(op_name, kernel, args, kwargs), dtype)
         return function(input, *args, **kwargs)
 
     gated.__name__, gated.__qualname__ = function.__name__, function.__qualname__
