@@ -417,6 +417,7 @@ def editable(session: nox.Session) -> None:
         str(ROOT / "tests" / "test_workspace.py"),
         str(ROOT / "tests" / "test_install_tool.py"),
         str(ROOT / "tests" / "test_build_tooling.py"),
+        str(ROOT / "tests" / "test_public_names.py"),
         env={"TORCH_WORKSPACE_MODE": "editable"},
     )
 
