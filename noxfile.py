@@ -832,6 +832,7 @@ GPU_TESTS = [
     "packages/tensor-core/tests/test_cuda_backend_comm.py",
     "packages/tensor-core/tests/test_cuda_backend_gpu.py",
     "packages/nn/tests/parallel",
+    "packages/distributed/tests/test_nccl_gpu.py",
 ]
 
 
@@ -862,6 +863,8 @@ def gpu(session: nox.Session) -> None:
     install_wheels(session, list(PACKAGES), extra=TEST_REQUIREMENTS + DEMO_REQUIREMENTS)
     core = build_wheel(session, "tensor-core", ROOT, "head")
     session.install(f"{core}[cuda{major}]")
+    # the nccl backend's host side runs on MPI
+    session.install(*_pyproject("distributed")["project"]["optional-dependencies"]["mpi"])
     probe = (
         "import cupy\ntry:\n    print(cupy.cuda.runtime.getDeviceCount())\n"
         "except Exception:\n    print(0)\n"

@@ -33,7 +33,7 @@ def run_job(case: str, world: int, tmp_path, python: str = sys.executable, timeo
     port = free_port()
     procs = []
     for rank in range(world):
-        rank_env = dict(os.environ, RANK=str(rank), WORLD_SIZE=str(world),
+        rank_env = dict(os.environ, RANK=str(rank), LOCAL_RANK=str(rank), WORLD_SIZE=str(world),
                         MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port), **(env or {}))  # fmt: skip
         rank_env.pop("TORCHELASTIC_USE_AGENT_STORE", None)
         command = [python, str(HERE / "dist_cases.py"), case, str(tmp_path)]
@@ -53,13 +53,14 @@ def run_job(case: str, world: int, tmp_path, python: str = sys.executable, timeo
     return results
 
 
-def run_mpiexec(case: str, world: int, tmp_path, timeout: float = 120) -> list[dict]:
+def run_mpiexec(case: str, world: int, tmp_path, timeout: float = 120,
+                env: dict | None = None) -> list[dict]:  # fmt: skip
     """Run ``case`` under ``mpiexec -n world`` with the ``mpi`` backend."""
     import shutil
 
     mpiexec = shutil.which("mpiexec", path=os.path.dirname(sys.executable))
     mpiexec = mpiexec or shutil.which("mpiexec")
-    env = dict(os.environ, CASE_BACKEND="mpi")
+    env = dict(os.environ, CASE_BACKEND="mpi", **(env or {}))
     command = [mpiexec, "-n", str(world), sys.executable, str(HERE / "dist_cases.py"), case]
     done = subprocess.run(
         [*command, str(tmp_path)], env=env, capture_output=True, text=True, timeout=timeout
@@ -80,11 +81,17 @@ def _outcome(fn):
         return f"error: {type(error).__name__}"
 
 
+def _device() -> str:
+    """Where the cases put their tensors: ``cuda`` for the nccl backend (each rank on
+    the device of its LOCAL_RANK), else the CPU."""
+    return "cuda" if os.environ.get("CASE_BACKEND") == "nccl" else "cpu"
+
+
 def _values(torch, rank: int, dtype: str):
     dt = getattr(torch, dtype)
     if dtype == "bool":
-        return torch.tensor([rank % 2 == 0, True, False, rank == 1])
-    return torch.tensor([rank + 1, 2 * rank + 3, 7 - rank, 5], dtype=dt)
+        return torch.tensor([rank % 2 == 0, True, False, rank == 1], device=_device())
+    return torch.tensor([rank + 1, 2 * rank + 3, 7 - rank, 5], dtype=dt, device=_device())
 
 
 def _as_list(tensor):
@@ -117,7 +124,8 @@ def case_collectives(rank: int, world: int) -> dict:
     import torch.distributed as dist
 
     last = world - 1
-    base = torch.arange(4.0) + 10 * rank
+    dev = _device()
+    base = torch.arange(4.0, device=dev) + 10 * rank
     out = {"rank": dist.get_rank(), "world": dist.get_world_size(),
            "backend": str(dist.get_backend())}  # fmt: skip
 
@@ -132,67 +140,69 @@ def case_collectives(rank: int, world: int) -> dict:
         return _as_list(t)
 
     def all_gather():
-        parts = [torch.zeros(4) for _ in range(world)]
+        parts = [torch.zeros(4, device=dev) for _ in range(world)]
         dist.all_gather(parts, base)
         return [_as_list(p) for p in parts]
 
     def all_gather_into_tensor():
-        flat = torch.zeros(4 * world)
+        flat = torch.zeros(4 * world, device=dev)
         dist.all_gather_into_tensor(flat, base)
         return _as_list(flat)
 
     def all_gather_into_tensor_2d():
-        rows = torch.zeros(2 * world, 2)
+        rows = torch.zeros(2 * world, 2, device=dev)
         dist.all_gather_into_tensor(rows, base.view(2, 2))
         return _as_list(rows)
 
     def gather():
-        parts = [torch.zeros(4) for _ in range(world)] if rank == 0 else None
+        parts = [torch.zeros(4, device=dev) for _ in range(world)] if rank == 0 else None
         dist.gather(base, parts, dst=0)
         return [_as_list(p) for p in parts] if rank == 0 else "not root"
 
     def scatter():
-        t = torch.zeros(2)
-        chunks = [torch.tensor([r, 100.0 + r]) for r in range(world)] if rank == 1 else None
+        t = torch.zeros(2, device=dev)
+        chunks = None
+        if rank == 1:
+            chunks = [torch.tensor([r, 100.0 + r], device=dev) for r in range(world)]
         dist.scatter(t, chunks, src=1)
         return _as_list(t)
 
     def reduce_scatter():
-        t = torch.zeros(2)
-        dist.reduce_scatter(t, [torch.tensor([r, rank + 1.0]) for r in range(world)])
+        t = torch.zeros(2, device=dev)
+        dist.reduce_scatter(t, [torch.tensor([r, rank + 1.0], device=dev) for r in range(world)])
         return _as_list(t)
 
     def reduce_scatter_tensor():
-        t = torch.zeros(2)
-        dist.reduce_scatter_tensor(t, torch.arange(2.0 * world) * (rank + 1))
+        t = torch.zeros(2, device=dev)
+        dist.reduce_scatter_tensor(t, torch.arange(2.0 * world, device=dev) * (rank + 1))
         return _as_list(t)
 
     def all_to_all():
-        outs = [torch.zeros(2) for _ in range(world)]
-        dist.all_to_all(outs, [torch.tensor([rank, 10.0 * r]) for r in range(world)])
+        outs = [torch.zeros(2, device=dev) for _ in range(world)]
+        dist.all_to_all(outs, [torch.tensor([rank, 10.0 * r], device=dev) for r in range(world)])
         return [_as_list(o) for o in outs]
 
     def all_to_all_single():
-        even = torch.zeros(world)
-        dist.all_to_all_single(even, torch.arange(float(world)) + 100 * rank)
+        even = torch.zeros(world, device=dev)
+        dist.all_to_all_single(even, torch.arange(float(world), device=dev) + 100 * rank)
         # rank r sends r+1 rows to rank 0 and one row to each other rank
         send = [rank + 1] + [1] * (world - 1)
         recv = [r + 1 for r in range(world)] if rank == 0 else [1] * world
-        uneven = torch.zeros(sum(recv), 2)
-        rows = torch.arange(float(sum(send) * 2)).view(-1, 2) + 1000 * rank
+        uneven = torch.zeros(sum(recv), 2, device=dev)
+        rows = torch.arange(float(sum(send) * 2), device=dev).view(-1, 2) + 1000 * rank
         dist.all_to_all_single(uneven, rows, recv, send)
         return [_as_list(even), _as_list(uneven)]
 
     def point_to_point():
         right, left = (rank + 1) % world, (rank - 1) % world
-        got = torch.zeros(2)
+        got = torch.zeros(2, device=dev)
         if rank % 2 == 0:
             dist.send(base[:2].clone(), right)
             sender = dist.recv(got, left)
         else:
             sender = dist.recv(got, left)
             dist.send(base[:2].clone(), right)
-        got2 = torch.zeros(2)
+        got2 = torch.zeros(2, device=dev)
         works = [dist.isend(base[2:].clone(), right), dist.irecv(got2, left)]
         for w in works:
             w.wait()
@@ -200,7 +210,7 @@ def case_collectives(rank: int, world: int) -> dict:
         return [sender, _as_list(got), _as_list(got2), done]
 
     def async_all_reduce():
-        t = torch.ones(3) * (rank + 1)
+        t = torch.ones(3, device=dev) * (rank + 1)
         work = dist.all_reduce(t, async_op=True)
         work.wait()
         return [_as_list(t), work.is_completed()]
@@ -220,7 +230,7 @@ def case_collectives(rank: int, world: int) -> dict:
 
     def subgroup():
         evens = dist.new_group([r for r in range(world) if r % 2 == 0])
-        t = torch.tensor([rank + 1.0])
+        t = torch.tensor([rank + 1.0], device=dev)
         if rank % 2 == 0:
             dist.all_reduce(t, group=evens)
             return [_as_list(t), dist.get_rank(evens), dist.get_world_size(evens)]
@@ -232,46 +242,69 @@ def case_collectives(rank: int, world: int) -> dict:
         return "ok"
 
     for name, fn in list(locals().items()):
-        if callable(fn) and name not in ("torch", "dist", "base"):
+        if callable(fn) and name not in ("torch", "dist", "base", "dev"):
             out[name] = _outcome(fn)
     return out
 
 
+def _digits_net(torch, nn):
+    """The CNN of examples/digits/main.py (two 3x3 convolutions with max pooling, two
+    fully connected layers), without its dropout: random masks could not agree between
+    one process and several. ``spare`` is a layer forward never uses."""
+    functional = nn.functional
+
+    class DigitsNet(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv1 = nn.Conv2d(1, 16, 3, padding=1)
+            self.conv2 = nn.Conv2d(16, 32, 3, padding=1)
+            self.fc1 = nn.Linear(32 * 2 * 2, 64)
+            self.fc2 = nn.Linear(64, 10)
+            self.spare = nn.Linear(3, 3)
+
+        def forward(self, x):
+            x = functional.max_pool2d(functional.relu(self.conv1(x)), 2)
+            x = functional.max_pool2d(functional.relu(self.conv2(x)), 2)
+            x = functional.relu(self.fc1(torch.flatten(x, 1)))
+            return functional.log_softmax(self.fc2(x), dim=1)
+
+    return DigitsNet
+
+
 def _ddp_setup(world: int, unused_branch: bool = False):
-    import numpy as np
+    """A model factory and scikit-learn's digits (8x8 images scaled to [0, 1])."""
+    from sklearn.datasets import load_digits
 
     import torch
     from torch import nn
 
-    class Net(nn.Module):
-        def __init__(self):
-            super().__init__()
-            self.conv = nn.Conv2d(1, 4, 3)
-            self.fc = nn.Linear(4 * 6 * 6, 10)
-            self.spare = nn.Linear(3, 3)  # not used by forward
-
-        def forward(self, x):
-            return self.fc(torch.relu(self.conv(x)).flatten(1))
+    net_class = _digits_net(torch, nn)
 
     def make():
         torch.manual_seed(0)
-        net = Net()
+        net = net_class()
         if not unused_branch:
             net.spare.requires_grad_(False)
         return net
 
-    gen = np.random.default_rng(1)
-    x = torch.tensor(gen.standard_normal((6 * world * 4, 1, 8, 8)).astype(np.float32))
-    y = torch.tensor(gen.integers(0, 10, 6 * world * 4))
+    digits = load_digits()
+    count = 6 * world * 4
+    x = torch.tensor(digits.images[:count], dtype=torch.float32).unsqueeze(1) / 16.0
+    y = torch.tensor(digits.target[:count], dtype=torch.int64)
     return make, x, y
 
 
 def _max_diff(a, b) -> float:
-    return max(float((p - q).detach().abs().max()) for p, q in zip(a.parameters(), b.parameters()))
+    return max(
+        float((p.detach().cpu() - q.detach().cpu()).abs().max())
+        for p, q in zip(a.parameters(), b.parameters())
+    )
 
 
 def case_ddp(rank: int, world: int) -> dict:
-    """DDP on ``world`` ranks against one process on the concatenated batches."""
+    """DDP on ``world`` ranks, training the digits CNN, against one process on the
+    concatenated batches. With the nccl backend the replicas live on each rank's CUDA
+    device (``device_ids=[LOCAL_RANK]``); the reference trains on the CPU."""
     import contextlib
 
     import torch
@@ -279,9 +312,17 @@ def case_ddp(rank: int, world: int) -> dict:
     from torch import nn
     from torch.distributed.algorithms.ddp_comm_hooks import default_hooks
 
+    dev = _device()
+    device_ids = [int(os.environ["LOCAL_RANK"])] if dev == "cuda" else None
+
+    def wrap(module, **ddp_kwargs):
+        return nn.parallel.DistributedDataParallel(
+            module.to(dev), device_ids=device_ids, **ddp_kwargs
+        )
+
     def train(steps=3, accumulate=1, hook=None, uneven=False, **ddp_kwargs):
         make, x, y = _ddp_setup(world, ddp_kwargs.get("find_unused_parameters", False))
-        model = nn.parallel.DistributedDataParallel(make(), **ddp_kwargs)
+        model = wrap(make(), **ddp_kwargs)
         if hook is not None:
             model.register_comm_hook(None, hook)
         ref = make()
@@ -296,8 +337,8 @@ def case_ddp(rank: int, world: int) -> dict:
                     at = ((step * accumulate + micro) * world + rank) * batch
                     last = micro == accumulate - 1
                     with contextlib.nullcontext() if last else model.no_sync():
-                        out = model(x[at : at + batch])
-                        loss = nn.functional.cross_entropy(out, y[at : at + batch])
+                        out = model(x[at : at + batch])  # DDP moves the batch to dev
+                        loss = nn.functional.nll_loss(out, y[at : at + batch].to(out.device))
                         (loss / accumulate).backward()
                 opt.step()
         for step in range(steps):
@@ -307,27 +348,31 @@ def case_ddp(rank: int, world: int) -> dict:
                 at = (step * accumulate + micro) * world * batch
                 ranks = world - 1 if uneven and step == steps - 1 else world
                 xs, ys = x[at : at + ranks * batch], y[at : at + ranks * batch]
-                total = total + nn.functional.cross_entropy(ref(xs), ys) * ranks / world
+                total = total + nn.functional.nll_loss(ref(xs), ys) * ranks / world
             (total / accumulate).backward()
             ref_opt.step()
         return _max_diff(model.module, ref)
 
-    out = {
-        "default": train(),
-        "small_buckets": train(bucket_cap_mb=0.0005),
-        "grad_as_bucket_view": train(gradient_as_bucket_view=True),
-        "find_unused": train(find_unused_parameters=True),
-        "static_graph": train(static_graph=True),
-        "no_sync": train(accumulate=2),
-        "fp16_hook": train(hook=default_hooks.fp16_compress_hook),
-        "bf16_hook": train(hook=default_hooks.bf16_compress_hook),
-        "join": train(uneven=True),
+    variants = {
+        "default": lambda: train(),
+        "small_buckets": lambda: train(bucket_cap_mb=0.0005),
+        "grad_as_bucket_view": lambda: train(gradient_as_bucket_view=True),
+        "find_unused": lambda: train(find_unused_parameters=True),
+        "static_graph": lambda: train(static_graph=True),
+        "no_sync": lambda: train(accumulate=2),
+        "fp16_hook": lambda: train(hook=default_hooks.fp16_compress_hook),
+        "bf16_hook": lambda: train(hook=default_hooks.bf16_compress_hook),
+        "join": lambda: train(uneven=True),
     }
+    chosen = os.environ.get("DDP_VARIANTS")  # a comma-separated subset (shorter runs)
+    names = chosen.split(",") if chosen else list(variants)
+    out = {name: variants[name]() for name in names}
     torch.manual_seed(rank)  # different on each rank: construction must broadcast rank 0's
-    model = nn.parallel.DistributedDataParallel(nn.Linear(3, 2))
+    model = wrap(nn.Linear(3, 2))
     gathered = [None] * world
-    dist.all_gather_object(gathered, model.module.weight.detach().tolist())
+    dist.all_gather_object(gathered, model.module.weight.detach().cpu().tolist())
     out["same_initial_weights"] = all(g == gathered[0] for g in gathered)
+    out["device"] = str(model.module.weight.device)
     return out
 
 
@@ -339,7 +384,7 @@ def case_failure(rank: int, world: int) -> dict:
     import torch
     import torch.distributed as dist
 
-    t = torch.ones(2)
+    t = torch.ones(2, device=_device())
     dist.all_reduce(t)
     mode = os.environ["FAILURE"]
     if rank == 1 and mode == "die":
@@ -362,18 +407,20 @@ def case_mismatch(rank: int, world: int) -> dict:
     import torch.distributed as dist
 
     out = {}
+    dev = _device()
     for name, tensor in [
-        ("shape", torch.ones(rank + 2)),
-        ("dtype", torch.ones(2, dtype=torch.float32 if rank else torch.float64)),
+        ("shape", torch.ones(rank + 2, device=dev)),
+        ("dtype", torch.ones(2, dtype=torch.float32 if rank else torch.float64, device=dev)),
     ]:
         try:
             dist.all_reduce(tensor)
             out[name] = None
         except RuntimeError as error:
             out[name] = str(error)
-    t = torch.ones(2)
+    t = torch.ones(2, device=dev)
     dist.all_reduce(t)  # the group stays usable
     out["after"] = t.tolist()
+    out["device"] = str(t.device)
     return out
 
 
@@ -427,6 +474,10 @@ def main() -> None:
     case, out_dir = sys.argv[1], pathlib.Path(sys.argv[2])
     backend = os.environ.get("CASE_BACKEND", "gloo")
     seconds = float(os.environ.get("CASE_TIMEOUT", "20"))
+    if backend == "nccl":  # one CUDA device per process, as torchrun users set it
+        import torch
+
+        torch.cuda.set_device(int(os.environ["LOCAL_RANK"]))
     dist.init_process_group(backend, timeout=datetime.timedelta(seconds=seconds))
     rank, world = dist.get_rank(), dist.get_world_size()
     result = {**CASES, **LOCAL_CASES}[case](rank, world)

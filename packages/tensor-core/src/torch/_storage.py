@@ -36,7 +36,11 @@ class UntypedStorage:
         return self._buffer.nbytes
 
     def data_ptr(self) -> int:
-        return self._buffer.ctypes.data if self._buffer.nbytes else 0
+        if not self._buffer.nbytes:
+            return 0
+        host = getattr(self._buffer, "ctypes", None)
+        # a CuPy array (the cuda backend) has no ctypes: its device address
+        return host.data if host is not None else self._buffer.data.ptr
 
     def element_size(self) -> int:
         return 1

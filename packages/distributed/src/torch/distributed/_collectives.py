@@ -1,14 +1,13 @@
 """The tensor collectives and point-to-point calls of ``torch.distributed``.
 
-Each function checks its arguments as PyTorch does, turns the tensors into NumPy
-arrays that share their memory, and calls the group's backend (``_mpi_group``).
+Each function checks its arguments as PyTorch does, picks the group's backend for the
+tensors' device (``_mpi_group`` for CPU tensors, whose NumPy views it passes; ``_nccl``
+for CUDA tensors, passed as they are) and calls it.
 ``src``/``dst`` are global ranks (``group_src``/``group_dst``: ranks in the group).
 With ``async_op=True`` they return a :class:`Work`; else they wait and return None.
 """
 
 from __future__ import annotations
-
-import numpy as np
 
 import torch
 
@@ -57,13 +56,35 @@ def _check_tensor_list(tensors, name: str) -> None:
         )
 
 
-def _array(tensor) -> np.ndarray:
-    """The tensor's memory as a C-contiguous NumPy array (no copy)."""
-    if tensor.device.type != "cpu":
-        raise RuntimeError(f"No backend type associated with device type {tensor.device.type}")
+def _backend(pg, tensor):
+    """The group's backend for ``tensor``'s device type (checked to be contiguous)."""
+    kind = tensor.device.type
+    impl = pg._impls.get(kind)
+    if impl is None:
+        raise RuntimeError(f"No backend type associated with device type {kind}")
     if not tensor.is_contiguous():
         raise ValueError("Tensors must be contiguous")
-    return tensor.detach().numpy()
+    return impl
+
+
+def _buffers(impl, *tensors) -> list:
+    """What ``impl`` takes for each tensor (None stays None)."""
+    for tensor in tensors:
+        if tensor is not None and not tensor.is_contiguous():
+            raise ValueError("Tensors must be contiguous")
+    return [None if t is None else impl.buffer(t) for t in tensors]
+
+
+def _copy_blocks(targets, whole) -> None:
+    """Copy block r of ``whole`` (one block per target, dim 0) into ``targets[r]``."""
+    with torch.no_grad():
+        for target, block in zip(targets, whole):
+            target.copy_(block.view(target.shape))
+
+
+def _stacked(tensors, shape):
+    """The tensors, reshaped to ``shape``, stacked along a new dim 0."""
+    return torch.stack([t.detach().reshape(shape) for t in tensors])
 
 
 def _group_or_none(group, what: str):
@@ -122,7 +143,8 @@ def all_reduce(tensor, op=ReduceOp.SUM, group=None, async_op: bool = False):
     pg = _group_or_none(group, "all_reduce")
     if pg is None:
         return None
-    work = pg._impl.all_reduce(_array(tensor), as_red_op(op))
+    impl = _backend(pg, tensor)
+    work = impl.all_reduce(impl.buffer(tensor), as_red_op(op))
     work._result = [tensor]
     return _done(work, async_op)
 
@@ -135,7 +157,8 @@ def reduce(tensor, dst=None, op=ReduceOp.SUM, group=None, async_op: bool = False
     if pg is None:
         return None
     root = _root(pg, dst, group_dst, "dst")
-    return _done(pg._impl.reduce(_array(tensor), root, as_red_op(op)), async_op)
+    impl = _backend(pg, tensor)
+    return _done(impl.reduce(impl.buffer(tensor), root, as_red_op(op)), async_op)
 
 
 def broadcast(tensor, src=None, group=None, async_op: bool = False, group_src=None):
@@ -145,7 +168,8 @@ def broadcast(tensor, src=None, group=None, async_op: bool = False, group_src=No
     if pg is None:
         return None
     root = _root(pg, src, group_src, "src")
-    work = pg._impl.broadcast(_array(tensor), root)
+    impl = _backend(pg, tensor)
+    work = impl.broadcast(impl.buffer(tensor), root)
     work._result = [tensor]
     return _done(work, async_op)
 
@@ -158,16 +182,10 @@ def all_gather(tensor_list, tensor, group=None, async_op: bool = False):
     if pg is None:
         return None
     _check_list_length(tensor_list, pg, "all_gather", "tensor_list")
-    source = _array(tensor)
-    output = np.empty((pg.size(),) + source.shape, dtype=source.dtype)
-    targets = [_array(t) for t in tensor_list]
-
-    def copy_out():
-        for target, block in zip(targets, output):
-            np.copyto(target, block.reshape(target.shape))
-
-    work = pg._impl.all_gather(output, source)
-    return _done(_then(work, copy_out, tensor_list), async_op)
+    impl = _backend(pg, tensor)
+    output = torch.empty((pg.size(), *tensor.shape), dtype=tensor.dtype, device=tensor.device)
+    work = impl.all_gather(*_buffers(impl, output, tensor))
+    return _done(_then(work, lambda: _copy_blocks(tensor_list, output), tensor_list), async_op)
 
 
 def _check_list_length(tensors, pg, what: str, name: str) -> None:
@@ -197,7 +215,8 @@ def all_gather_into_tensor(output_tensor, input_tensor, group=None, async_op: bo
     if pg is None:
         return None
     _check_block_sizes(output_tensor, input_tensor, pg, "all_gather_into_tensor")
-    work = pg._impl.all_gather(_array(output_tensor), _array(input_tensor))
+    impl = _backend(pg, input_tensor)
+    work = impl.all_gather(*_buffers(impl, output_tensor, input_tensor))
     return _done(work, async_op)
 
 
@@ -220,26 +239,21 @@ def gather(tensor, gather_list=None, dst=None, group=None, async_op: bool = Fals
     if pg is None:
         return None
     root = _root(pg, 0 if dst is None and group_dst is None else dst, group_dst, "dst")
-    source = _array(tensor)
+    impl = _backend(pg, tensor)
+    (source,) = _buffers(impl, tensor)
     if pg.rank() != root:
         if gather_list:
             raise ValueError(
                 "Argument ``gather_list`` must NOT be specified on non-destination ranks."
             )
-        return _done(pg._impl.gather(None, source, root), async_op)
+        return _done(impl.gather(None, source, root), async_op)
     if not gather_list:
         raise ValueError("Argument ``gather_list`` must be specified on destination rank.")
     _check_tensor_list(gather_list, "gather_list")
     _check_list_length(gather_list, pg, "gather", "gather_list")
-    output = np.empty((pg.size(),) + source.shape, dtype=source.dtype)
-    targets = [_array(t) for t in gather_list]
-
-    def copy_out():
-        for target, block in zip(targets, output):
-            np.copyto(target, block.reshape(target.shape))
-
-    work = pg._impl.gather(output, source, root)
-    return _done(_then(work, copy_out, gather_list), async_op)
+    output = torch.empty((pg.size(), *tensor.shape), dtype=tensor.dtype, device=tensor.device)
+    work = impl.gather(impl.buffer(output), source, root)
+    return _done(_then(work, lambda: _copy_blocks(gather_list, output), gather_list), async_op)
 
 
 def scatter(tensor, scatter_list=None, src=None, group=None, async_op: bool = False,
@@ -250,18 +264,19 @@ def scatter(tensor, scatter_list=None, src=None, group=None, async_op: bool = Fa
     if pg is None:
         return None
     root = _root(pg, 0 if src is None and group_src is None else src, group_src, "src")
-    output = _array(tensor)
+    impl = _backend(pg, tensor)
+    (output,) = _buffers(impl, tensor)
     if pg.rank() != root:
         if scatter_list:
             raise ValueError("Argument ``scatter_list`` must NOT be specified on non-source ranks.")
-        return _done(pg._impl.scatter(output, None, root), async_op)
+        return _done(impl.scatter(output, None, root), async_op)
     if not scatter_list:
         raise ValueError("Argument ``scatter_list`` must be specified on source rank.")
     _check_tensor_list(scatter_list, "scatter_list")
     _check_list_length(scatter_list, pg, "scatter", "scatter_list")
     _same_dtype([tensor, *scatter_list], "scatter")
-    source = np.stack([_array(t).reshape(output.shape) for t in scatter_list])
-    return _done(pg._impl.scatter(output, source, root), async_op)
+    source = _stacked(scatter_list, tensor.shape)
+    return _done(impl.scatter(output, impl.buffer(source), root), async_op)
 
 
 def reduce_scatter(output, input_list, op=ReduceOp.SUM, group=None, async_op: bool = False):
@@ -273,9 +288,10 @@ def reduce_scatter(output, input_list, op=ReduceOp.SUM, group=None, async_op: bo
         return None
     _check_list_length(input_list, pg, "reduce_scatter", "input_list")
     _same_dtype([output, *input_list], "reduce_scatter")
-    target = _array(output)
-    source = np.stack([_array(t).reshape(target.shape) for t in input_list])
-    return _done(pg._impl.reduce_scatter(target, source, as_red_op(op)), async_op)
+    impl = _backend(pg, output)
+    source = _stacked(input_list, output.shape)
+    target, source = _buffers(impl, output, source)
+    return _done(impl.reduce_scatter(target, source, as_red_op(op)), async_op)
 
 
 def reduce_scatter_tensor(output, input, op=ReduceOp.SUM, group=None, async_op: bool = False):
@@ -286,7 +302,9 @@ def reduce_scatter_tensor(output, input, op=ReduceOp.SUM, group=None, async_op: 
     if pg is None:
         return None
     _check_block_sizes(input, output, pg, "reduce_scatter_tensor")
-    return _done(pg._impl.reduce_scatter(_array(output), _array(input), as_red_op(op)), async_op)
+    impl = _backend(pg, output)
+    work = impl.reduce_scatter(*_buffers(impl, output, input), as_red_op(op))
+    return _done(work, async_op)
 
 
 def all_to_all_single(output, input, output_split_sizes=None, input_split_sizes=None,
@@ -303,7 +321,8 @@ def all_to_all_single(output, input, output_split_sizes=None, input_split_sizes=
                            f"got {output.dtype} and {input.dtype}")  # fmt: skip
     send = _counts(input, input_split_sizes, pg.size(), "input")
     recv = _counts(output, output_split_sizes, pg.size(), "output")
-    work = pg._impl.all_to_all(_array(output), _array(input), send, recv)
+    impl = _backend(pg, input)
+    work = impl.all_to_all(*_buffers(impl, output, input), send, recv)
     return _done(work, async_op)
 
 
@@ -333,20 +352,21 @@ def all_to_all(output_tensor_list, input_tensor_list, group=None, async_op: bool
     _check_list_length(input_tensor_list, pg, "all_to_all", "input_tensor_list")
     _check_list_length(output_tensor_list, pg, "all_to_all", "output_tensor_list")
     _same_dtype([*input_tensor_list, *output_tensor_list], "all_to_all")
-    sources = [_array(t).reshape(-1) for t in input_tensor_list]
-    targets = [_array(t) for t in output_tensor_list]
-    dtype = sources[0].dtype
-    source = np.concatenate(sources) if sources else np.empty(0, dtype)
-    output = np.empty(sum(t.size for t in targets), dtype=dtype)
-    send, recv = [s.size for s in sources], [t.size for t in targets]
+    first = input_tensor_list[0]
+    impl = _backend(pg, first)
+    source = torch.cat([t.detach().reshape(-1) for t in input_tensor_list])
+    send = [t.numel() for t in input_tensor_list]
+    recv = [t.numel() for t in output_tensor_list]
+    output = torch.empty(sum(recv), dtype=first.dtype, device=first.device)
 
     def copy_out():
-        at = 0
-        for target in targets:
-            np.copyto(target, output[at : at + target.size].reshape(target.shape))
-            at += target.size
+        with torch.no_grad():
+            at = 0
+            for target in output_tensor_list:
+                target.copy_(output[at : at + target.numel()].view(target.shape))
+                at += target.numel()
 
-    work = pg._impl.all_to_all(output, source, send, recv, kind="all_to_all")
+    work = impl.all_to_all(*_buffers(impl, output, source), send, recv, kind="all_to_all")
     return _done(_then(work, copy_out, output_tensor_list), async_op)
 
 
@@ -355,7 +375,8 @@ def barrier(group=None, async_op: bool = False, device_ids=None):
     pg = _group_or_none(group, "barrier")
     if pg is None:
         return None
-    return _done(pg._impl.barrier(), async_op)
+    impl = pg._impls.get("cpu") or next(iter(pg._impls.values()))
+    return _done(impl.barrier(), async_op)
 
 
 # ------------------------------------------------------------------------ point to point
@@ -373,7 +394,8 @@ def isend(tensor, dst=None, group=None, tag: int = 0, group_dst=None) -> Work | 
     pg = _group_or_none(group, "isend")
     if pg is None:
         return None
-    return pg._impl.send(_array(tensor), _peer(pg, dst, group_dst, "dst"), tag)
+    impl = _backend(pg, tensor)
+    return impl.send(impl.buffer(tensor), _peer(pg, dst, group_dst, "dst"), tag)
 
 
 def irecv(tensor, src=None, group=None, tag: int = 0, group_src=None) -> Work | None:
@@ -383,7 +405,8 @@ def irecv(tensor, src=None, group=None, tag: int = 0, group_src=None) -> Work | 
     if pg is None:
         return None
     peer = None if src is None and group_src is None else _peer(pg, src, group_src, "src")
-    work, _ = pg._impl.recv(_array(tensor), peer, tag)
+    impl = _backend(pg, tensor)
+    work, _ = impl.recv(impl.buffer(tensor), peer, tag)
     return work
 
 
@@ -402,7 +425,8 @@ def recv(tensor, src=None, group=None, tag: int = 0, group_src=None) -> int:
     if pg is None:
         return -1
     peer = None if src is None and group_src is None else _peer(pg, src, group_src, "src")
-    work, sender = pg._impl.recv(_array(tensor), peer, tag)
+    impl = _backend(pg, tensor)
+    work, sender = impl.recv(impl.buffer(tensor), peer, tag)
     work.wait()
     return pg._global_ranks[sender[0]]
 

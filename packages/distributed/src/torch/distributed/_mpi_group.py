@@ -48,6 +48,8 @@ _MAX_DIMS = 8
 # polling: spin on MPI's progress at first (fast collectives), then sleep a little
 _SPIN_SECONDS = 0.2
 _HEALTH_CHECK_EVERY = 0.5
+# while spinning, the clock is read once per this many polls
+_POLLS_PER_CLOCK_READ = 16
 
 
 def _mpi_op(mpi, op: R, dtype: np.dtype):
@@ -124,23 +126,42 @@ class MPIGroup:
         self._describe_out = np.zeros(6 + _MAX_DIMS, dtype=np.int64)
         self._describe_in = np.zeros((self.size, 6 + _MAX_DIMS), dtype=np.int64)
 
+    @staticmethod
+    def buffer(tensor) -> np.ndarray:
+        """What the collectives take: the CPU tensor's memory as a NumPy array."""
+        return tensor.detach().numpy()
+
     # -- completing requests ---------------------------------------------------------
     def _finish(self, requests, what: str, statuses=None) -> None:
         """Poll ``requests`` until done (filling ``statuses``, if given); raise naming the
         culprit on failure or timeout."""
         mpi = self.MPI
+
+        def done() -> bool:
+            try:
+                return mpi.Request.Testall(requests, statuses)
+            except mpi.Exception as error:
+                reason = f"MPI reported an error: {error.Get_error_string()}"
+                raise self._fail(what, reason) from None
+
+        self.poll(done, what)
+
+    def poll(self, done, what: str) -> None:
+        """Call ``done()`` until it answers True; after the group's timeout, or as soon as
+        a peer stops beating, raise an error naming the rank (the group is then broken).
+        ``done`` drives the progress of what it waits for (MPI's requests, a CUDA
+        event), so it is called back to back at first."""
+        if done():
+            return
         start = time.monotonic()
         deadline = start + self.timeout
         next_check = start + _HEALTH_CHECK_EVERY
         watch = None
         delay = 0.0
         while True:
-            try:
-                if mpi.Request.Testall(requests, statuses):
+            for _ in range(_POLLS_PER_CLOCK_READ):
+                if done():
                     return
-            except mpi.Exception as error:
-                reason = f"MPI reported an error: {error.Get_error_string()}"
-                raise self._fail(what, reason) from None
             now = time.monotonic()
             if now >= next_check and self.heartbeat is not None:
                 watch = watch or PeerWatch(self.health_store, self.heartbeat.interval)
@@ -247,6 +268,8 @@ class MPIGroup:
         return RuntimeError(f"[Rank {me}] {kind}: the ranks of the group disagree ({ranks})")
 
     # -- the collectives (arrays are C-contiguous; results land in place) -------------
+    # ``agreed=True``: the caller already checked the call and ran ``agree`` (the nccl
+    # backend, which stages device tensors through these host collectives)
     def _work(self, requests, what: str, after=None, result=None) -> Work:
         def wait():
             self._finish(requests, what)
@@ -258,15 +281,17 @@ class MPIGroup:
 
         return Work(test, wait, result)
 
-    def barrier(self) -> Work:
-        self.agree("barrier", None)
+    def barrier(self, agreed: bool = False) -> Work:
+        if not agreed:
+            self.agree("barrier", None)
         if self.size == 1:
             return self._work([], "barrier")
         return self._work([self.comm.Ibarrier()], "barrier")
 
-    def all_reduce(self, array: np.ndarray, op: R) -> Work:
-        _check_op_dtype(op, array.dtype)
-        self.agree("all_reduce", array, op=int(op))
+    def all_reduce(self, array: np.ndarray, op: R, agreed: bool = False) -> Work:
+        if not agreed:
+            _check_op_dtype(op, array.dtype)
+            self.agree("all_reduce", array, op=int(op))
         buffer = _reduction_array(array)
         request = self.comm.Iallreduce(
             self.MPI.IN_PLACE, buffer, _mpi_op(self.MPI, op, array.dtype)
@@ -286,9 +311,10 @@ class MPIGroup:
 
         return after
 
-    def reduce(self, array: np.ndarray, root: int, op: R) -> Work:
-        _check_op_dtype(op, array.dtype)
-        self.agree("reduce", array, root=root, op=int(op))
+    def reduce(self, array: np.ndarray, root: int, op: R, agreed: bool = False) -> Work:
+        if not agreed:
+            _check_op_dtype(op, array.dtype)
+            self.agree("reduce", array, root=root, op=int(op))
         buffer = _reduction_array(array)
         mpi_op = _mpi_op(self.MPI, op, array.dtype)
         if self.rank == root:
@@ -298,39 +324,48 @@ class MPIGroup:
         after = self._finish_reduce(array, buffer, op, applies=self.rank == root)
         return self._work([request], "reduce", after)
 
-    def broadcast(self, array: np.ndarray, root: int) -> Work:
-        self.agree("broadcast", array, root=root)
+    def broadcast(self, array: np.ndarray, root: int, agreed: bool = False) -> Work:
+        if not agreed:
+            self.agree("broadcast", array, root=root)
         return self._work([self.comm.Ibcast(_bytes(array), root)], "broadcast")
 
-    def all_gather(self, output: np.ndarray, array: np.ndarray) -> Work:
+    def all_gather(self, output: np.ndarray, array: np.ndarray, agreed: bool = False) -> Work:
         """``output`` holds ``size`` blocks of ``array``'s size, in rank order."""
-        self.agree("all_gather", array)
+        if not agreed:
+            self.agree("all_gather", array)
         request = self.comm.Iallgather(_bytes(array), _bytes(output))
         return self._work([request], "all_gather")
 
-    def gather(self, output: np.ndarray | None, array: np.ndarray, root: int) -> Work:
-        self.agree("gather", array, root=root)
+    def gather(self, output: np.ndarray | None, array: np.ndarray, root: int,
+               agreed: bool = False) -> Work:  # fmt: skip
+        if not agreed:
+            self.agree("gather", array, root=root)
         recv = _bytes(output) if self.rank == root else None
         return self._work([self.comm.Igather(_bytes(array), recv, root)], "gather")
 
-    def scatter(self, output: np.ndarray, source: np.ndarray | None, root: int) -> Work:
-        self.agree("scatter", output, root=root)
+    def scatter(self, output: np.ndarray, source: np.ndarray | None, root: int,
+                agreed: bool = False) -> Work:  # fmt: skip
+        if not agreed:
+            self.agree("scatter", output, root=root)
         send = _bytes(source) if self.rank == root else None
         return self._work([self.comm.Iscatter(send, _bytes(output), root)], "scatter")
 
-    def reduce_scatter(self, output: np.ndarray, source: np.ndarray, op: R) -> Work:
+    def reduce_scatter(self, output: np.ndarray, source: np.ndarray, op: R,
+                       agreed: bool = False) -> Work:  # fmt: skip
         """``source`` holds ``size`` blocks of ``output``'s size; block r goes to rank r."""
-        _check_op_dtype(op, output.dtype)
-        self.agree("reduce_scatter", output, op=int(op))
+        if not agreed:
+            _check_op_dtype(op, output.dtype)
+            self.agree("reduce_scatter", output, op=int(op))
         send, recv = _reduction_array(source), _reduction_array(output)
         mpi_op = _mpi_op(self.MPI, op, output.dtype)
         request = self.comm.Ireduce_scatter_block(send, recv, mpi_op)
         return self._work([request], "reduce_scatter", self._finish_reduce(output, recv, op))
 
     def all_to_all(self, output: np.ndarray, source: np.ndarray, send_counts, recv_counts,
-                   kind: str = "all_to_all_single") -> Work:  # fmt: skip
+                   kind: str = "all_to_all_single", agreed: bool = False) -> Work:  # fmt: skip
         """Element counts per rank; blocks are laid out in rank order."""
-        self.agree(kind, source, shape_may_differ=True)
+        if not agreed:
+            self.agree(kind, source, shape_may_differ=True)
         item = source.dtype.itemsize
         send_bytes = [c * item for c in send_counts]
         recv_bytes = [c * item for c in recv_counts]

@@ -28,6 +28,28 @@ __all__ = [
 ]
 
 
+def _on(group, collective, *args, **kwargs) -> None:
+    """Run ``collective`` on CPU tensors, or, for a group without a CPU backend (nccl),
+    on copies on its device, copied back afterwards."""
+    device = _resolve(group)._internal_device()
+    if device.type == "cpu":
+        collective(*args, group=group, **kwargs)
+        return
+    pairs = []
+
+    def moved(value):
+        if isinstance(value, torch.Tensor):
+            pairs.append((value, value.to(device)))
+            return pairs[-1][1]
+        if isinstance(value, list):
+            return [moved(item) for item in value]
+        return value
+
+    collective(*[moved(a) for a in args], group=group, **kwargs)
+    for host, on_device in pairs:
+        host.copy_(on_device.cpu())
+
+
 def _to_tensor(obj) -> torch.Tensor:
     return torch.from_numpy(np.frombuffer(bytearray(pickle.dumps(obj)), dtype=np.uint8))
 
@@ -40,7 +62,7 @@ def _sizes(local: int, group) -> list[int]:
     """Every rank's byte count."""
     pg = _resolve(group)
     sizes = [torch.zeros(1, dtype=torch.int64) for _ in range(pg.size())]
-    all_gather(sizes, torch.tensor([local], dtype=torch.int64), group=group)
+    _on(group, all_gather, sizes, torch.tensor([local], dtype=torch.int64))
     return [int(s.item()) for s in sizes]
 
 
@@ -54,7 +76,7 @@ def all_gather_object(object_list: list, obj, group=None) -> None:
     padded = torch.zeros(longest, dtype=torch.uint8)
     padded[: data.numel()] = data
     blocks = [torch.empty(longest, dtype=torch.uint8) for _ in sizes]
-    all_gather(blocks, padded, group=group)
+    _on(group, all_gather, blocks, padded)
     for i, (block, size) in enumerate(zip(blocks, sizes)):
         object_list[i] = _from_tensor(block, size)
 
@@ -73,7 +95,7 @@ def gather_object(obj, object_gather_list=None, dst=None, group=None, group_dst=
     root_global = 0 if root_global is None else root_global
     is_root = get_rank() == root_global
     blocks = [torch.empty(longest, dtype=torch.uint8) for _ in sizes] if is_root else None
-    gather(padded, blocks, dst=root_global, group=group)
+    _on(group, gather, padded, blocks, dst=root_global)
     if is_root:
         for i, (block, size) in enumerate(zip(blocks, sizes)):
             object_gather_list[i] = _from_tensor(block, size)
@@ -91,11 +113,11 @@ def broadcast_object_list(object_list: list, src=None, group=None, device=None,
     count = len(object_list)
     datas = [_to_tensor(o) for o in object_list] if is_root else []
     sizes = torch.tensor([d.numel() for d in datas] if is_root else [0] * count)
-    broadcast(sizes, src=root_global, group=group)
+    _on(group, broadcast, sizes, src=root_global)
     payload = (
         torch.cat(datas) if is_root and datas else torch.empty(int(sizes.sum()), dtype=torch.uint8)
     )
-    broadcast(payload, src=root_global, group=group)
+    _on(group, broadcast, payload, src=root_global)
     if not is_root:
         at = 0
         for i, size in enumerate(sizes.tolist()):
@@ -123,7 +145,7 @@ def scatter_object_list(scatter_object_output_list: list, scatter_object_input_l
         lengths = torch.tensor([longest], dtype=torch.int64)
     else:
         lengths = torch.zeros(1, dtype=torch.int64)
-    broadcast(lengths, src=root_global, group=group)
+    _on(group, broadcast, lengths, src=root_global)
     longest = int(lengths.item())
     if is_root:
         blocks = [torch.zeros(longest, dtype=torch.uint8) for _ in datas]
@@ -134,8 +156,8 @@ def scatter_object_list(scatter_object_output_list: list, scatter_object_input_l
         blocks = sizes = None
     mine = torch.empty(longest, dtype=torch.uint8)
     my_size = torch.zeros(1, dtype=torch.int64)
-    scatter(my_size, sizes, src=root_global, group=group)
-    scatter(mine, blocks, src=root_global, group=group)
+    _on(group, scatter, my_size, sizes, src=root_global)
+    _on(group, scatter, mine, blocks, src=root_global)
     scatter_object_output_list[0] = _from_tensor(mine, int(my_size.item()))
 
 

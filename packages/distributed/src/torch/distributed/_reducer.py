@@ -88,8 +88,9 @@ class Reducer:
     def __init__(self, params: list, cap_bytes: int, hook, state, gradient_as_bucket_view: bool):
         self.params = params
         self.buckets_params = _assign_buckets(params, cap_bytes)
-        self.buffers = [torch.zeros(sum(p.numel() for p in ps), dtype=ps[0].dtype)
-                        for ps in self.buckets_params]  # fmt: skip
+        # a bucket lives on its parameters' device (a CUDA module's on its GPU)
+        self.buffers = [torch.zeros(sum(p.numel() for p in ps), dtype=ps[0].dtype,
+                                    device=ps[0].device) for ps in self.buckets_params]  # fmt: skip
         self.bucket_of = {}
         for index, ps in enumerate(self.buckets_params):
             for p in ps:

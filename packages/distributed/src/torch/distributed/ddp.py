@@ -56,6 +56,17 @@ def _reached_parameters(outputs) -> set[int]:
     return reached
 
 
+def _moved(value, device):
+    """``value`` with every tensor in it (nested lists, tuples, dicts) on ``device``."""
+    if isinstance(value, torch.Tensor):
+        return value.to(device)
+    if isinstance(value, (list, tuple)):
+        return type(value)(_moved(item, device) for item in value)
+    if isinstance(value, dict):
+        return {key: _moved(item, device) for key, item in value.items()}
+    return value
+
+
 def _coalesced_broadcast(tensors: list, group) -> None:
     """Broadcast ``tensors`` from the group's rank 0, one flat buffer per dtype."""
     pg = _resolve(group)
@@ -83,8 +94,10 @@ class DistributedDataParallel(nn.Module, Joinable):
     ``broadcast_buffers`` each forward copies rank 0's buffers again.
 
     Args:
-        module (Module): the model (CPU).
-        device_ids, output_device: for GPU modules; must be None for CPU ones.
+        module (Module): the model, on the CPU or on this process's CUDA device.
+        device_ids (list, optional): ``[d]``, the CUDA device of a GPU module (its
+            inputs are moved there); None for CPU modules.
+        output_device: accepted for GPU modules (outputs stay on the module's device).
         dim (int): unused (kept for signature compatibility). Default: 0.
         broadcast_buffers (bool): sync buffers at each forward. Default: True.
         init_sync (bool): broadcast parameters and buffers at construction. Default: True.
@@ -135,14 +148,7 @@ class DistributedDataParallel(nn.Module, Joinable):
                 "DistributedDataParallel is not needed when a module doesn't have any "
                 "parameter that requires a gradient."
             )
-        devices = {p.device.type for p in module.parameters()}
-        if (device_ids or output_device is not None) and devices == {"cpu"}:
-            raise ValueError(
-                "DistributedDataParallel device_ids and output_device arguments only work "
-                "with single-device/multiple-device GPU modules or CPU modules, but got "
-                f"device_ids {device_ids}, output_device {output_device}, and module "
-                f"parameters {devices}."
-            )
+        self.device = self._module_device(module, device_ids, output_device)
         self.module = module
         self.process_group = _resolve(process_group)
         self.broadcast_buffers = broadcast_buffers
@@ -158,6 +164,35 @@ class DistributedDataParallel(nn.Module, Joinable):
                                self.process_group, gradient_as_bucket_view)  # fmt: skip
         self._hook_registered = False
 
+    @staticmethod
+    def _module_device(module, device_ids, output_device):
+        """The one CUDA device of a GPU module given ``device_ids=[d]``; else None."""
+        devices = {p.device for p in module.parameters()}
+        types = {d.type for d in devices}
+        if (device_ids or output_device is not None) and types == {"cpu"}:
+            raise ValueError(
+                "DistributedDataParallel device_ids and output_device arguments only work "
+                "with single-device/multiple-device GPU modules or CPU modules, but got "
+                f"device_ids {device_ids}, output_device {output_device}, and module "
+                f"parameters {types}."
+            )
+        if types == {"cpu"} or not device_ids:
+            return None
+        if len(device_ids) != 1:
+            raise ValueError(
+                "device_ids can only be None or contain a single element (one device per "
+                f"process), got {list(device_ids)}"
+            )
+        wanted = torch.device("cuda", device_ids[0]) if isinstance(device_ids[0], int) \
+            else torch.device(device_ids[0])  # fmt: skip
+        if devices != {wanted}:
+            raise ValueError(
+                f"DistributedDataParallel: device_ids {list(device_ids)} name {wanted}, but "
+                f"the module's parameters are on {sorted(map(str, devices))}; move the "
+                "module there first (module.to(device))"
+            )
+        return wanted
+
     # -- training --------------------------------------------------------------------
     def forward(self, *inputs, **kwargs):
         Join.notify_join_context(self)
@@ -168,6 +203,8 @@ class DistributedDataParallel(nn.Module, Joinable):
             buffers = list(self.module.buffers())
             if buffers:
                 _coalesced_broadcast(buffers, self.process_group)
+        if self.device is not None:  # inputs go to the module's device, as in PyTorch
+            inputs, kwargs = _moved(inputs, self.device), _moved(kwargs, self.device)
         outputs = self.module(*inputs, **kwargs)
         if torch.is_grad_enabled() and self.require_backward_grad_sync:
             unused = []

@@ -2,7 +2,9 @@
 
 The default group is made by :func:`init_process_group`; :func:`new_group` makes
 subgroups of it. Each group is a :class:`ProcessGroup` over an MPI communicator
-(``_mpi_group.MPIGroup``); the collectives themselves are in ``_collectives.py``.
+(``_mpi_group.MPIGroup``), which serves CPU tensors (backends ``gloo`` and ``mpi``);
+with the ``nccl`` backend an ``_nccl.NcclGroup`` on top of it serves CUDA tensors. The
+collectives themselves are in ``_collectives.py``.
 """
 
 from __future__ import annotations
@@ -12,9 +14,13 @@ import socket
 import warnings
 from datetime import timedelta
 
+import torch
+from torch._interface import backends
+
 from . import _mpi
 from ._health import Heartbeat
 from ._mpi_group import MPIGroup
+from ._nccl import NcclGroup
 from ._store import PrefixStore, Store
 from ._tcp_store import TCPStore
 from .rendezvous import rendezvous
@@ -43,11 +49,8 @@ __all__ = [
 ]
 
 default_pg_timeout = timedelta(minutes=30)
-_NCCL_MISSING = (
-    "Distributed package doesn't have NCCL built in: the nccl backend (CUDA tensors on "
-    "NVIDIA's NCCL, the torch-distributed[cuda12] extra) is not built yet; use the gloo "
-    "backend for CPU tensors"
-)
+# which device types each backend serves
+_DEVICES = {"gloo": "cpu", "mpi": "cpu", "nccl": "cuda"}
 
 
 class Backend(str):
@@ -72,7 +75,7 @@ class Backend(str):
         if not isinstance(name, str):
             raise ValueError(f"Backend constructor parameter must be string-ish, but got: {name}")
         value = name.lower()
-        if value not in cls.backend_list:
+        if value not in cls.backend_list and ":" not in value:  # "cpu:gloo,cuda:nccl"
             raise ValueError(f"Invalid backend: '{name}'")
         return str.__new__(cls, value)
 
@@ -80,11 +83,34 @@ class Backend(str):
 class ProcessGroup:
     """A group of ranks that run collectives together."""
 
-    def __init__(self, impl: MPIGroup, global_ranks: list[int], backend: str, store) -> None:
-        self._impl = impl
+    def __init__(self, impl: MPIGroup, global_ranks: list[int], backend: str, store,
+                 devices: dict | None = None, device_id: int | None = None) -> None:  # fmt: skip
+        self._impl = impl  # the MPI communicator: ranks, agreement, health
         self._global_ranks = global_ranks
         self._backend = backend
         self._store = store
+        devices = devices or {"cpu": backend}
+        # the backend of each device type the group serves
+        self._impls: dict = {}
+        if "cpu" in devices:
+            self._impls["cpu"] = impl
+        if "cuda" in devices:
+            self._impls["cuda"] = NcclGroup(impl, PrefixStore("nccl", impl.store), device_id)
+
+    def _internal_device(self):
+        """Where the group's own small tensors go (object collectives, join flags): the
+        CPU, or the CUDA device of an nccl-only group."""
+        if "cpu" in self._impls:
+            return torch.device("cpu")
+        nccl = self._impls["cuda"]
+        index = torch.cuda.current_device() if nccl.device is None else nccl.device
+        return torch.device("cuda", index)
+
+    def _free(self) -> None:
+        for impl in self._impls.values():
+            if impl is not self._impl:
+                impl.free()
+        self._impl.free()
 
     def rank(self) -> int:
         """This process's rank in the group."""
@@ -158,8 +184,9 @@ def is_gloo_available() -> bool:
 
 
 def is_nccl_available() -> bool:
-    """Whether the ``nccl`` backend is built (not yet)."""
-    return False
+    """Whether the ``nccl`` backend can run: it is built; it needs MPI (mpi4py) for its
+    host side and CUDA devices (CuPy, or simulated ones) for its tensors."""
+    return _mpi.mpi_available()
 
 
 def is_torchelastic_launched() -> bool:
@@ -207,7 +234,8 @@ def get_world_size(group=None) -> int:
 
 
 def get_backend(group=None) -> Backend:
-    """The backend name of ``group`` (the default group)."""
+    """The backend name of ``group`` (the default group): ``"gloo"``, ``"nccl"``,
+    ``"mpi"`` or a device list such as ``"cpu:gloo,cuda:nccl"``."""
     return Backend(_resolve(group)._backend)
 
 
@@ -247,20 +275,27 @@ def _heartbeat_interval(timeout: float) -> float:
     return min(1.0, max(timeout / 10, 0.05))
 
 
-def _backend_name(backend) -> str:
+def _backend_config(backend) -> tuple[str, dict[str, str]]:
+    """The backend's name and the backend of each device type it serves:
+    ``"nccl"`` -> ``{"cuda": "nccl"}``, ``"cpu:gloo,cuda:nccl"`` -> both."""
     if backend is None:
-        return Backend.GLOO
-    name = str(backend)
-    # "cpu:gloo,cuda:nccl": the CPU entry serves CPU tensors
-    if ":" in name:
-        parts = dict(part.split(":", 1) for part in name.split(","))
-        name = parts.get("cpu", next(iter(parts.values())))
-    name = Backend(name)
-    if name == Backend.NCCL:
-        raise RuntimeError(_NCCL_MISSING)
+        return Backend.GLOO, {"cpu": Backend.GLOO}
+    name = Backend(str(backend))
     if name == Backend.UNDEFINED:
         raise ValueError("Invalid backend: 'undefined'")
-    return name
+    if ":" not in name:
+        return name, {_DEVICES[name]: name}
+    devices = {}
+    for part in name.split(","):
+        device, _, value = part.partition(":")
+        value = Backend(value.strip())
+        if _DEVICES.get(value) != device.strip():
+            raise ValueError(
+                f"Invalid backend string {name!r}: {value} does not serve {device.strip()} "
+                "tensors here (cpu: gloo or mpi; cuda: nccl)"
+            )
+        devices[device.strip()] = value
+    return name, devices
 
 
 def init_process_group(
@@ -277,15 +312,19 @@ def init_process_group(
     """Create the default process group; every process of the job calls it.
 
     Args:
-        backend (str, optional): ``"gloo"`` (the default; CPU tensors, on MPI) or
-            ``"mpi"`` (a job started by ``mpiexec``). ``"nccl"`` is not built yet.
+        backend (str, optional): ``"gloo"`` (the default; CPU tensors, on MPI),
+            ``"mpi"`` (a job started by ``mpiexec``), ``"nccl"`` (CUDA tensors, on
+            NVIDIA NCCL; each process uses one device, usually its ``LOCAL_RANK``) or
+            a device list such as ``"cpu:gloo,cuda:nccl"``.
         init_method (str, optional): how the processes meet: ``"env://"`` (the
             default), ``"tcp://host:port"`` or ``"file:///path"``. Exclusive with ``store``.
         timeout (timedelta, optional): how long a collective may wait for the others
             before raising. Default: 30 minutes.
         world_size (int), rank (int): required with ``store`` and ``tcp://``/``file://``.
         store (Store, optional): a store every process can reach.
-        group_name, pg_options, device_id: accepted for compatibility.
+        device_id (torch.device or int, optional): the CUDA device of this process
+            for the ``nccl`` backend (default: the device of its first CUDA tensor).
+        group_name, pg_options: accepted for compatibility.
 
     Examples::
 
@@ -299,9 +338,11 @@ def init_process_group(
     """
     if _state.default is not None:
         raise ValueError("trying to initialize the default process group twice!")
-    name = _backend_name(backend)
+    name, devices = _backend_config(backend)
+    if "cuda" in devices and backends.cuda_runtime() is None:
+        raise RuntimeError("ProcessGroupNCCL is only supported with GPUs, no GPUs found!")
     seconds = _timeout_seconds(timeout)
-    if name == Backend.MPI:
+    if devices.get("cpu") == Backend.MPI:
         store, rank, world_size = _mpi_job_store(seconds)
     elif store is None:
         store, rank, world_size = rendezvous(
@@ -318,11 +359,12 @@ def init_process_group(
     # a store reused by a later init keeps the old keys: each init gets its own prefix
     generation = store.add(f"generation/{rank}", 1)
     world_store = PrefixStore(f"init{generation}", store)
-    comm = _world_comm(name, world_store, rank, world_size, seconds)
+    comm = _world_comm(devices.get("cpu"), world_store, rank, world_size, seconds)
     heartbeat = Heartbeat(world_store, rank, _heartbeat_interval(seconds))
     impl = MPIGroup(comm, PrefixStore("0", world_store), heartbeat, world_store,
                     list(range(world_size)), "0", seconds, name)  # fmt: skip
-    pg = ProcessGroup(impl, list(range(world_size)), name, store)
+    pg = ProcessGroup(impl, list(range(world_size)), name, store, devices,
+                      _device_index(device_id))  # fmt: skip
     _state.default, _state.world_store, _state.heartbeat = pg, world_store, heartbeat
     _state.groups = {"0": pg}
     _state.group_count = 1
@@ -336,8 +378,20 @@ def _check_rank(rank: int, world_size: int) -> None:
         raise ValueError(f"rank must be in [0, {world_size}), got {rank}")
 
 
-def _world_comm(name: str, store: Store, rank: int, world_size: int, seconds: float):
-    """The communicator of the default group."""
+def _device_index(device_id) -> int | None:
+    """The CUDA device index of ``init_process_group(device_id=...)`` (None: unset)."""
+    if device_id is None:
+        return None
+    device = torch.device(device_id) if not isinstance(device_id, int) else None
+    if device is None:
+        return device_id
+    if device.type != "cuda":
+        raise ValueError(f"device_id must be a CUDA device, got {device_id}")
+    return torch.cuda.current_device() if device.index is None else device.index
+
+
+def _world_comm(name: str | None, store: Store, rank: int, world_size: int, seconds: float):
+    """The communicator of the default group (``name``: the CPU backend, if any)."""
     if name == Backend.MPI:
         return _mpi.world_comm().Dup()
     if _mpi.launched_by_mpiexec():
@@ -392,9 +446,18 @@ def new_group(ranks=None, timeout=None, backend=None, pg_options=None,
     comm.Set_errhandler(_mpi.load_mpi().ERRORS_RETURN)
     seconds = world_impl.timeout if timeout is None else _timeout_seconds(timeout)
     store = PrefixStore(name, _state.world_store)
+    if backend is None:
+        backend_name, devices = world._backend, {k: world._backend for k in world._impls}
+        if ":" in backend_name:
+            devices = _backend_config(backend_name)[1]
+    else:
+        backend_name, devices = _backend_config(backend)
     impl = MPIGroup(comm, store, _state.heartbeat, _state.world_store, ranks, name, seconds,
-                    world._backend if backend is None else _backend_name(backend))  # fmt: skip
-    pg = ProcessGroup(impl, ranks, impl.backend_name, store)
+                    backend_name)  # fmt: skip
+    nccl = world._impls.get("cuda")
+    pg = ProcessGroup(impl, ranks, backend_name, store, devices,
+                      _device_index(device_id) if device_id is not None
+                      else nccl.device if nccl is not None else None)  # fmt: skip
     _state.groups[name] = pg
     return pg
 
@@ -406,7 +469,7 @@ def destroy_process_group(group=None) -> None:
             raise ValueError("Default process group has not been initialized, please make "
                              "sure to call init_process_group.")  # fmt: skip
         for pg in _state.groups.values():
-            pg._impl.free()
+            pg._free()
         if _state.heartbeat is not None:
             _state.heartbeat.stop()
         _state.__init__()
@@ -415,7 +478,7 @@ def destroy_process_group(group=None) -> None:
     if group is GroupMember.NON_GROUP_MEMBER:
         return
     pg = _resolve(group)
-    pg._impl.free()
+    pg._free()
     _state.groups.pop(pg.group_name, None)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import torch
 
 from .. import _collectives
+from ..distributed_c10d import _resolve
 
 __all__ = ["Join", "Joinable"]
 
@@ -60,7 +61,7 @@ class Join:
         join = Join._active
         if join is None or not join.enable:
             return
-        flag = torch.ones(1)
+        flag = torch.ones(1, device=_resolve(join._group())._internal_device())
         _collectives.all_reduce(flag, group=join._group())
         world = joinable._join_world_size()
         if join.throw and int(flag.item()) < world:
@@ -72,7 +73,7 @@ class Join:
         if not self.enable or kind is not None:
             return False
         while True:
-            flag = torch.zeros(1)
+            flag = torch.zeros(1, device=_resolve(self._group())._internal_device())
             _collectives.all_reduce(flag, group=self._group())
             if int(flag.item()) == 0:
                 return False
