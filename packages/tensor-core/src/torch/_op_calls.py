@@ -469,13 +469,17 @@ def _wrapped(binding: Binding, chain: list):
     marked with ``__intercepted__`` so that it can be told from the plain one."""
     plain = binding.plain
     call = plain.fget if binding.is_property else plain
+    module = getattr(call, "__module__", None)
     for layer in reversed(chain):
         call = layer.link(binding, call)
+        # an outer layer sees where the function comes from (torch.func's levels let
+        # torch.nn.functional's compositions run and intercept their parts)
+        call.__module__ = module
     if binding.is_property:
         wrapper = _InterceptedProperty(call, plain.fset, plain.fdel, plain.__doc__)
     else:
-        # named like the plain function (``functools.wraps`` would also copy the module
-        # and the attribute dictionary: too slow for ~2000 bindings at each new chain)
+        # named like the plain function (``functools.wraps`` would also copy the
+        # attribute dictionary: too slow for ~2000 bindings at each new chain)
         wrapper = call
         wrapper.__name__ = plain.__name__
         wrapper.__qualname__ = plain.__qualname__
