@@ -105,6 +105,8 @@ OTHER = {
     "item": "a[0].item()",
     "repr": "repr(a)",
     "repr_0dim": "repr(a[0])",
+    "repr_zeros": "repr(torch.zeros(2, 3, dtype=a.dtype))",
+    "repr_wide": "repr(torch.tensor([0.1, 1.5, 3.0, 500.0]).to(a.dtype))",
     "numpy_dtype": "str(a.numpy().dtype)",
 }
 

@@ -212,6 +212,11 @@ def tensor_repr(tensor, default_dtype, plain: bool = False) -> str:
             suffixes.append(f"device='{tensor.device}'")
     if array.dtype.name == "bfloat16":
         array = array.astype(np.float32)
+    elif array.dtype.name == "float8_e8m0fnu":
+        # PyTorch's printer tests elements against 0 cast to the dtype, which e8m0fnu (it
+        # has no zero) rounds to its smallest value 2 ** -127: those elements print as 0
+        array = array.astype(np.float32)
+        array = np.where(array == np.float32(2.0**-127), np.float32(0), array)
     if array.size == 0:
         body = "[]"
         if array.ndim != 1 or plain:
