@@ -81,6 +81,9 @@ MODULES_NOT_PROVIDED = (
 )
 LEGACY_STORAGE = "the storage base classes of the legacy API (use TypedStorage/UntypedStorage)"
 RUNTIME_BLAS = "the BLAS is chosen at run time: torch.backends.mkl.is_available() answers"
+LEGACY_TYPES = "the legacy sparse tensor types stop at the dtypes of PyTorch 0.4 (no bfloat16)"
+COMPLEX32 = "complex32 has no conversion kernels here (the limited dtypes' work)"
+PARALLEL_START = "starting spawned workers in parallel (TORCH_MP_PARALLEL_START) is not built"
 
 #: module -> {reason: names missing for that reason}
 MISSING: dict[str, dict[str, str]] = {
@@ -185,7 +188,7 @@ MISSING: dict[str, dict[str, str]] = {
         """,
         NEW_IN_2X: """
             from_file frombuffer hash_tensor histogramdd quasirandom segment_reduce
-            slice_inverse thread_safe_generator to_dlpack
+            slice_inverse thread_safe_generator
         """,
     },
     "torch.Tensor": {
@@ -206,7 +209,7 @@ MISSING: dict[str, dict[str, str]] = {
         RESIZE: "resize resize_ resize_as resize_as_",
         SPECTRAL: "istft stft",
         INFERENCE_FLAG: "is_inference",
-        SUB_BYTE: "chalf",
+        COMPLEX32: "chalf",
         NEW_IN_2X: """
             as_subclass grad_dtype hash_tensor index module_load name output_nr
             register_post_accumulate_grad_hook slice_inverse
@@ -220,7 +223,7 @@ MISSING.update({
         MODULE_LAYOUT: "attention",
         NEW_IN_2X: """
             AdaptiveLogSoftmaxWithLoss FractionalMaxPool2d FractionalMaxPool3d
-            LinearCrossEntropyLoss LinearCrossEntropyOptions factory_kwargs
+            LinearCrossEntropyLoss LinearCrossEntropyOptions
         """,
     },
     "torch.nn.functional": {
@@ -251,13 +254,7 @@ MISSING.update({
         CUDA: "comm",
         DISTRIBUTED: "DistributedDataParallelCPU",
     },
-    "torch.nn.utils": {
-        MODULE_LAYOUT: "init memory_format",
-        FUNC: "stateless",
-        NEW_IN_2X: """
-            convert_conv2d_weight_memory_format convert_conv3d_weight_memory_format skip_init
-        """,
-    },
+    "torch.nn.utils": {FUNC: "stateless"},
     "torch.nn.utils.rnn": {INTERNAL: "PackedSequence_ bind copy_method_params"},
     "torch.nn.utils.parametrize": {
         TORCH_FUNCTION: "OpaqueBase is_opaque_reference_type is_traceable_wrapper_subclass",
@@ -308,13 +305,7 @@ MISSING.update({
     "torch.optim": {
         NEW_IN_2X: "Adafactor Muon swa_utils swap_in_optimizer_params_and_state",
     },
-    "torch.optim.optimizer": {
-        TYPING: """
-            Args DeviceDict DeviceDtypeDict GlobalOptimizerPostHook GlobalOptimizerPreHook
-            Indices Kwargs ParamsT StateDict TensorListList
-        """,
-    },
-    "torch.optim.lr_scheduler": {INTERNAL: "EPOCH_DEPRECATION_WARNING", IMPORTED: "inf"},
+    "torch.optim.lr_scheduler": {IMPORTED: "inf"},
     "torch.linalg": {DOCS: "common_notes"},
     "torch.fft": {DOCS: "common_args factory_common_args"},
     "torch.special": {
@@ -331,8 +322,7 @@ MISSING.update({
             SparseSemiStructuredTensorCUTLASS as_sparse_gradcheck log_softmax sampled_addmm
             semi_structured softmax spdiags spsolve to_sparse_semi_structured
         """,
-        NEW_IN_2X: "check_sparse_tensor_invariants",
-        SUB_BYTE: "BFloat16Tensor",
+        LEGACY_TYPES: "BFloat16Tensor",
     },
     "torch.cuda": {CUDA: "Device classproperty"},
     "torch.cuda.amp": {AMP: "amp_definitely_not_available common"},
@@ -366,9 +356,7 @@ MISSING.update({
     },
     "torch.utils.dlpack": {TYPING: "DLDeviceType"},
     "torch.utils.hooks": {INTERNAL: "BackwardHook warn_if_has_hooks"},
-    "torch.multiprocessing": {
-        INTERNAL: "ENV_VAR_PARALLEL_START SpawnContext init_reductions",
-    },
+    "torch.multiprocessing": {PARALLEL_START: "ENV_VAR_PARALLEL_START"},
     "torch.distributions.transforms": {DISTRIBUTIONS: "pad softplus"},
     "torch.func": {
         FUNC: "debug_unwrap functionalize rearrange replace_all_batch_norm_modules_",

@@ -92,3 +92,17 @@ def test_spawned_children_write_a_tensor_the_parent_sees():
 def test_spawn_warns_for_other_start_methods():
     with pytest.warns(FutureWarning, match="start_processes"):
         mp.spawn(_writes, args=(os.devnull + "-unused",), nprocs=0, start_method="fork")
+
+
+def test_spawn_context_is_the_old_name_of_process_context():
+    import warnings
+
+    import torch.multiprocessing as mp
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        context = mp.SpawnContext([], [])
+    assert isinstance(context, mp.ProcessContext)
+    assert [str(w.message) for w in caught] == [
+        "SpawnContext is renamed to ProcessContext since 1.4 release."
+    ]

@@ -44,6 +44,12 @@ CASES = {
     ),
     "from_import_submodule": "from torch.optim import sgd; sgd.SGD is torch.optim.SGD",
     "no_attribute_after_import": "import torch.optim.sgd; hasattr(torch.optim, 'sgd')",
+    "epoch_deprecation_warning": "torch.optim.lr_scheduler.EPOCH_DEPRECATION_WARNING",
+    "typing_aliases": (
+        "import torch.optim.optimizer as o; [repr(getattr(o, n)).replace('torch._device.', "
+        "'torch.') for n in ('Args', 'Kwargs', 'StateDict', 'Indices', 'TensorListList', "
+        "'ParamsT')]"
+    ),
     "lbfgs_step": "lbfgs_run()",
     "lbfgs_step_strong_wolfe": "lbfgs_run(line_search_fn='strong_wolfe')",
 }

@@ -35,6 +35,11 @@ def load_with(env, **kwargs):
                 del os.environ[k]
             else:
                 os.environ[k] = v
+def enter_twice():
+    cm = torch.sparse.check_sparse_tensor_invariants()
+    with cm:
+        with cm:
+            pass
 def forked_draw():
     torch.manual_seed(0)
     with torch.random.fork_rng():
@@ -286,6 +291,17 @@ CASES = {
         "(torch.random.initial_seed is torch.initial_seed, "
         "torch.random.default_generator is torch.default_generator)"
     ),
+    "sparse_invariants_switch": (
+        "C = torch.sparse.check_sparse_tensor_invariants; a = C.is_enabled(); "
+        "cm = C(); cm.__enter__(); b = C.is_enabled(); cm.__exit__(None, None, None); "
+        "C.enable(); c = C.is_enabled(); C.disable(); (a, b, c, C.is_enabled())"
+    ),
+    "sparse_invariants_nested": "enter_twice()",
+    "sparse_invariants_decorator": (
+        "f = torch.sparse.check_sparse_tensor_invariants(False)"
+        "(torch.sparse.check_sparse_tensor_invariants.is_enabled); f()"
+    ),
+    "to_dlpack": "type(torch.to_dlpack(torch.ones(2))).__name__",
     # torch.load's environment variables
     "load_default": "load_with({})",
     "load_force_no": "load_with({'TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD': '1'})",

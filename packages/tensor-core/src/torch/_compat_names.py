@@ -39,6 +39,7 @@ __all__ = [
     "sym_not",
     "sym_sqrt",
     "sym_sum",
+    "to_dlpack",
 ]
 
 # ------------------------------------------------------------------ build facts
@@ -108,6 +109,13 @@ def is_conj(input: Tensor) -> bool:
 def is_signed(input: Tensor) -> bool:
     """``input.is_signed()``: whether the dtype holds negative values."""
     return input.is_signed()
+
+
+def to_dlpack(tensor: Tensor):
+    """``torch.utils.dlpack.to_dlpack``: a DLPack capsule sharing ``tensor``'s memory."""
+    from .utils.dlpack import to_dlpack as capsule_of
+
+    return capsule_of(tensor)
 
 
 def orgqr(input: Tensor, tau: Tensor) -> Tensor:

@@ -24,13 +24,14 @@ from torch._interface import require_core_api, sharing
 
 require_core_api(0, 5, "torch-multiprocessing")
 
-from . import reductions as _reductions  # noqa: E402
 from ._version import __version__  # noqa: E402
+from .reductions import init_reductions  # noqa: E402
 from .spawn import (  # noqa: E402
     ProcessContext,
     ProcessException,
     ProcessExitedException,
     ProcessRaisedException,
+    SpawnContext,
     spawn,
     start_processes,
 )
@@ -76,7 +77,7 @@ def get_all_sharing_strategies() -> set:
     return set(sharing.STRATEGIES)
 
 
-_reductions.init_reductions()
+init_reductions()
 
 __all__ = [
     "set_sharing_strategy",
@@ -88,5 +89,7 @@ __all__ = [
     "ProcessException",
     "ProcessExitedException",
     "ProcessRaisedException",
+    "SpawnContext",
+    "init_reductions",
     "__version__",
 ] + list(_mp.__all__)

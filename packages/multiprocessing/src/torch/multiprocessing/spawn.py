@@ -16,6 +16,7 @@ import warnings
 
 __all__ = [
     "ProcessContext",
+    "SpawnContext",
     "ProcessException",
     "ProcessExitedException",
     "ProcessRaisedException",
@@ -173,6 +174,14 @@ class ProcessContext:
                 os.unlink(path)
             except FileNotFoundError:
                 pass
+
+
+class SpawnContext(ProcessContext):
+    """The name of :class:`ProcessContext` before PyTorch 1.4 (warns when made)."""
+
+    def __init__(self, processes: list, error_files: list):
+        warnings.warn("SpawnContext is renamed to ProcessContext since 1.4 release.", stacklevel=2)
+        super().__init__(processes, error_files)
 
 
 def start_processes(

@@ -10,6 +10,7 @@ from torch._interface import require_core_api
 
 # _pickling registers nn's classes with core's serialization (torch._interface.pickling)
 from . import _pickling, functional, grad, init, parallel, utils  # noqa: F401
+from ._factory import factory_kwargs
 from ._version import __version__
 from .modules import *  # noqa: F403
 from .modules import __all__ as _modules_all
@@ -32,6 +33,7 @@ __all__ = [
     "parallel",
     "utils",
     "DataParallel",
+    "factory_kwargs",
     # the global hook registrations, in the order module.py lists them
     *(name for name in _module_all if name.startswith("register_module_")),
     "__version__",

@@ -32,7 +32,7 @@ __all__ = [
     "ChainedScheduler",
 ]
 
-_EPOCH_WARNING = (
+EPOCH_DEPRECATION_WARNING = _EPOCH_WARNING = (
     "The epoch parameter in `scheduler.step()` was not necessary and is being deprecated "
     "where possible. Please use `scheduler.step()` to step the scheduler. During the "
     "deprecation, if epoch is different from None, the closed form is used instead of "

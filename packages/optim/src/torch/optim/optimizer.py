@@ -7,7 +7,9 @@ import copy
 import functools
 import warnings
 from collections import OrderedDict, defaultdict
+from collections.abc import Callable, Iterable
 from itertools import chain
+from typing import Any, TypeAlias
 
 import torch
 from torch._interface import optim as native_optim
@@ -22,6 +24,24 @@ __all__ = [
     "register_optimizer_step_pre_hook",
     "register_optimizer_step_post_hook",
 ]
+
+
+# The type aliases PyTorch's optimizers annotate with (libraries import them from here,
+# e.g. ``ParamsT`` for an optimizer's ``params`` argument).
+Args: TypeAlias = tuple[Any, ...]
+Kwargs: TypeAlias = dict[str, Any]
+StateDict: TypeAlias = dict[str, Any]
+Indices: TypeAlias = list[int]
+TensorListList: TypeAlias = list[list[torch.Tensor | None]]
+DeviceDict: TypeAlias = dict[torch.device | None, torch.Tensor]
+DeviceDtypeDict: TypeAlias = dict[tuple[torch.device, torch.dtype] | None, torch.Tensor]
+ParamsT: TypeAlias = (
+    Iterable[torch.Tensor] | Iterable[dict[str, Any]] | Iterable[tuple[str, torch.Tensor]]
+)
+GlobalOptimizerPreHook: TypeAlias = Callable[
+    ["Optimizer", Args, Kwargs], tuple[Args, Kwargs] | None
+]
+GlobalOptimizerPostHook: TypeAlias = Callable[["Optimizer", Args, Kwargs], None]
 
 
 class _Required:

@@ -17,6 +17,11 @@ from .fusion import (
     fuse_linear_bn_eval,
     fuse_linear_bn_weights,
 )
+from .init import skip_init
+from .memory_format import (
+    convert_conv2d_weight_memory_format,
+    convert_conv3d_weight_memory_format,
+)
 from .spectral_norm import remove_spectral_norm, spectral_norm
 from .weight_norm import remove_weight_norm, weight_norm
 
@@ -39,4 +44,7 @@ __all__ = [
     "remove_weight_norm",
     "spectral_norm",
     "remove_spectral_norm",
+    "skip_init",
+    "convert_conv2d_weight_memory_format",
+    "convert_conv3d_weight_memory_format",
 ]
