@@ -19,8 +19,8 @@ def _median_us(stmt, number: int, repeat: int = 21) -> float:
 
 
 def cases(only: str | None = None) -> dict:
-    """Every case's median time in microseconds; with ``only``, just the core cases
-    whose name contains it."""
+    """Every case's median time in microseconds; with ``only``, just the core and model
+    cases whose name contains it (or one of its ``|``-separated parts)."""
     torch.manual_seed(0)
     small_a, small_b = torch.rand(8), torch.rand(8)
     big_a, big_b = torch.rand(1000, 1000), torch.rand(1000, 1000)
@@ -41,6 +41,7 @@ def cases(only: str | None = None) -> dict:
     timed = {
         # issue 3's targets: framework overhead on tiny tensors
         "add 8x8 + 8x8": (lambda: a8 + b8, 20000),
+        "matmul 8x8 @ 8x8": (lambda: a8 @ b8, 20000),
         "mul 8x8 * python float": (lambda: a8 * 2.5, 20000),
         "index a[2:5, 1]": (lambda: a8[2:5, 1], 20000),
         "view a.view(64)": (lambda: a8.view(64), 20000),
@@ -68,9 +69,10 @@ def cases(only: str | None = None) -> dict:
     results = {
         name: _median_us(stmt, number)
         for name, (stmt, number) in timed.items()
-        if only is None or only in name
+        if only is None or _selected(name, only)
     }
-    if only is not None:  # a focused rerun of the cases above
+    if only is not None:  # a focused rerun of the cases above and issue 21's models
+        results.update(_model_cases(only))
         return results
 
     def forward_backward():
@@ -81,11 +83,23 @@ def cases(only: str | None = None) -> dict:
     results["Adam step, 1M-parameter MLP"] = _median_us(_adam_step_mlp(), 10, repeat=11)
     results.update(autograd_cases())
     results.update(nn_cases())
+    results.update(_model_cases())
     results.update(_multiprocessing_cases())
     results.update(data_cases())
     results.update(_serialization_cases())
     results.update(_jit_cases())
     return results
+
+
+def _selected(name: str, only: str) -> bool:
+    return any(part in name for part in only.split("|"))
+
+
+def _model_cases(only: str | None = None) -> dict:
+    """Issue 21's training steps of real models (bench/model_cases.py)."""
+    from model_cases import model_cases
+
+    return model_cases(only)
 
 
 def _serialization_cases() -> dict:

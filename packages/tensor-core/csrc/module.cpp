@@ -64,6 +64,7 @@ PYBIND11_MODULE(_C, m) {
   register_optim(m);
   register_nn_pooling(m);
   register_nn_recurrent(m);
+  register_norm(m);
   register_array_flags(m);
   register_slot_readers(m);
   register_fork_gate(m);

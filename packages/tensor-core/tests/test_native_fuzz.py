@@ -247,6 +247,37 @@ def pool_args(draw, name):
     return (x, *lists, *out_hw, draw(THREADS))
 
 
+@st.composite
+def norm_args(draw, name):
+    """The norm family (norm/bindings.cpp): (rows, cols) matrices, vectors per row or
+    column, an epsilon, a flag and a thread count."""
+    rows, cols = draw(st.integers(0, 4)), draw(st.integers(0, 5))
+    dtype = draw(FLOAT)
+    matrix = arrays((rows, cols), dtype)
+    per_row, per_col = arrays((rows,), dtype), arrays((cols,), dtype)
+    optional_col = st.one_of(st.none(), hostile(per_col))
+    threads = draw(THREADS)
+    if name == "layer_norm":
+        return (
+            draw(hostile(matrix)),
+            draw(optional_col),
+            draw(optional_col),
+            draw(FLOATS),
+            threads,
+        )
+    stats = (draw(hostile(matrix)), draw(hostile(matrix)))
+    stats += (draw(hostile(per_row)), draw(hostile(per_row)))
+    if name == "layer_norm_input_grad":
+        return (*stats, draw(optional_col), threads)
+    if name == "layer_norm_param_grads":
+        return (*stats, threads)
+    if name == "softmax_backward":
+        return (draw(hostile(matrix)), draw(hostile(matrix)), draw(st.booleans()), threads)
+    if name == "relu":
+        return (draw(hostile(arrays(None, dtype))), threads)
+    return (draw(hostile(matrix)), threads)  # softmax
+
+
 def _rnn_shapes(name, t, b, h):
     shapes = {
         "relu_backward": {"grad": (b, h), "result": (b, h)},
@@ -487,6 +518,17 @@ STRATEGIES = {
     "max_pool2d_with_indices": pool_args,
     "max_pool_backward": pool_args,
     "relu_backward": rnn_args,
+    **{
+        name: norm_args
+        for name in (
+            "layer_norm",
+            "layer_norm_input_grad",
+            "layer_norm_param_grads",
+            "softmax",
+            "softmax_backward",
+            "relu",
+        )
+    },
     "lstm_cell_forward": rnn_args,
     "lstm_cell_backward": rnn_args,
     "lstm_layer_forward": rnn_args,

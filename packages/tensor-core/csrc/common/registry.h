@@ -14,5 +14,6 @@ void register_elementwise(pybind11::module_& m);       // elementwise/bindings.c
 void register_indexing(pybind11::module_& m);          // indexing/bindings.cpp
 void register_nn_pooling(pybind11::module_& m);        // nn/pooling.cpp
 void register_nn_recurrent(pybind11::module_& m);      // nn/recurrent.cpp
+void register_norm(pybind11::module_& m);              // norm/bindings.cpp
 void register_optim(pybind11::module_& m);             // optim/bindings.cpp
 void register_random(pybind11::module_& m);            // random/bindings.cpp

@@ -15,6 +15,7 @@ import numpy as np
 
 from .. import _dtype, _grad_mode
 from .._tensor import Tensor
+from . import nn_fused
 from ._dispatch import defop, kernel_refusal, refuse_complex
 
 __all__ = [
@@ -73,6 +74,9 @@ def layer_norm(input: Tensor, normalized_shape, weight=None, bias=None, eps: flo
             f"[*, {', '.join(map(str, shape))}], but got input of size"
             f"{list(input.shape)}"
         )
+    fused = nn_fused.layer_norm(input, shape, weight, bias, eps)  # one op, native rows
+    if fused is not None:
+        return fused
     dims = tuple(range(input.dim() - len(shape), input.dim()))
     return _in_input_dtype(_normalize(input, dims, weight, bias, eps), input)
 

@@ -670,8 +670,10 @@ def _softmax(input: Tensor, dim: int, dtype, log: bool) -> Tensor:
     if x._dtype._category == 3:
         name = "log_softmax" if log else "softmax"
         refuse_complex(name if d == x._np.ndim - 1 else name + ".dim", x._dtype)
-    with np.errstate(all="ignore"):
-        array = _softmax_array(x._np, d, log)
+    array = None if log or d != x._np.ndim - 1 else nn_fused.softmax_forward(x._np)
+    if array is None:
+        with np.errstate(all="ignore"):
+            array = _softmax_array(x._np, d, log)
     result = Tensor._from_array(np.asarray(array, order="C"), x._dtype)
     return record(LOG_SOFTMAX if log else SOFTMAX, (x,), result, (d,))
 

@@ -43,6 +43,36 @@ def _relu(grad, inputs, saved, result):
     return torch.where(result > 0, grad, 0.0)
 
 
+# --------------------------------------------------------------------- layer norm
+
+
+def _layer_norm(which):
+    def formula(grad, inputs, saved):
+        x, weight, _ = inputs
+        if not torch.is_grad_enabled():
+            return _fn("_layer_norm_backward")(
+                grad, x, weight, saved.mean, saved.rstd, saved.normalized_shape, which
+            )
+        # create_graph: the same formulas in recorded ops, the statistics recomputed
+        # from x so that they are differentiated too
+        dims = tuple(range(x.dim() - len(saved.normalized_shape), x.dim()))
+        leading = tuple(range(x.dim() - len(dims)))
+        mean = x.mean(dims, keepdim=True)
+        centred = x - mean
+        rstd = torch.rsqrt((centred * centred).mean(dims, keepdim=True) + saved.eps)
+        x_hat = centred * rstd
+        if which == "weight":
+            return (grad * x_hat).sum(leading)
+        if which == "bias":
+            return grad.sum(leading)
+        g = grad * weight if weight is not None else grad
+        return rstd * (
+            g - g.mean(dims, keepdim=True) - x_hat * (g * x_hat).mean(dims, keepdim=True)
+        )
+
+    return formula
+
+
 # ------------------------------------------------------------------------- losses
 
 
@@ -128,6 +158,11 @@ NN_FUSED = {
     ),
     "_relu": Derivative(
         "ReluBackward0", (_relu,), saved_inputs=(), saves_output=True, drops_inputs=True
+    ),
+    "_layer_norm": Derivative(
+        "NativeLayerNormBackward0",
+        (_layer_norm("input"), _layer_norm("weight"), _layer_norm("bias")),
+        saved_inputs=(0, 1),
     ),
     "_mse_loss": Derivative("MseLossBackward0", (_mse(1.0), _mse(-1.0)), saved_inputs=(0, 1)),
     "_cross_entropy": Derivative("NllLossBackward0", (_cross_entropy, None), saved_inputs=()),

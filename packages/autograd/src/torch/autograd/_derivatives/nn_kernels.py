@@ -70,11 +70,15 @@ def _pooling(saved) -> tuple:
 
 def _softmax(grad, inputs, saved, y):
     dim = saved.dim
+    if not torch.is_grad_enabled():  # one native pass per row (core's op)
+        return ops["_softmax_backward"].function(grad, y, dim, False)
     return y * (grad - (grad * y).sum(dim, keepdim=True))
 
 
 def _log_softmax(grad, inputs, saved, y):
     dim = saved.dim
+    if not torch.is_grad_enabled():
+        return ops["_softmax_backward"].function(grad, y, dim, True)
     return grad - torch.exp(y) * grad.sum(dim, keepdim=True)
 
 

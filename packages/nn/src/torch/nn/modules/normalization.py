@@ -279,7 +279,7 @@ class LayerNorm(Module):
         >>> nn.LayerNorm(10)
         LayerNorm((10,), eps=1e-05, elementwise_affine=True, bias=True)
         >>> nn.LayerNorm(2)(torch.tensor([[1.0, 3.0]]))
-        tensor([[-1.0000,  1.0000]], grad_fn=<AddBackward0>)
+        tensor([[-1.0000,  1.0000]], grad_fn=<NativeLayerNormBackward0>)
     """
 
     def __init__(

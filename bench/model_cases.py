@@ -1,0 +1,101 @@
+"""Bench cases of issue 21: training steps of the models people train, timed the same way
+on both sides (this project and PyTorch): a Transformer encoder layer Adam step, a ResNet
+basic block forward+backward, and a word language model SGD step."""
+
+from __future__ import annotations
+
+import statistics
+import timeit
+
+import torch
+import torch.nn.functional as F  # noqa: N812
+from torch import nn
+
+
+def _median_us(stmt, number: int, repeat: int = 11) -> float:
+    times = timeit.repeat(stmt, number=number, repeat=repeat)
+    return statistics.median(times) / number * 1e6
+
+
+def _transformer_step():
+    """nn.TransformerEncoderLayer(128, 4, 256) on 32x16x128 (sequence, batch, feature),
+    MSE loss, Adam; dropout on (training mode), as in a training loop."""
+    layer = nn.TransformerEncoderLayer(d_model=128, nhead=4, dim_feedforward=256)
+    adam = torch.optim.Adam(layer.parameters(), lr=1e-4)
+    x, target = torch.randn(32, 16, 128), torch.randn(32, 16, 128)
+
+    def step():
+        adam.zero_grad()
+        F.mse_loss(layer(x), target).backward()
+        adam.step()
+
+    return step
+
+
+class _BasicBlock(nn.Module):
+    def __init__(self, channels: int) -> None:
+        super().__init__()
+        self.conv1 = nn.Conv2d(channels, channels, 3, padding=1, bias=False)
+        self.bn1 = nn.BatchNorm2d(channels)
+        self.conv2 = nn.Conv2d(channels, channels, 3, padding=1, bias=False)
+        self.bn2 = nn.BatchNorm2d(channels)
+
+    def forward(self, x):
+        out = F.relu(self.bn1(self.conv1(x)))
+        return F.relu(self.bn2(self.conv2(out)) + x)
+
+
+def _resnet_block_forward_backward():
+    block, x = _BasicBlock(64), torch.randn(16, 64, 32, 32)
+
+    def run():
+        block.zero_grad()
+        block(x).sum().backward()
+
+    return run
+
+
+class _WordLM(nn.Module):
+    def __init__(self, tokens: int, width: int) -> None:
+        super().__init__()
+        self.embed = nn.Embedding(tokens, width)
+        self.lstm = nn.LSTM(width, width)
+        self.decode = nn.Linear(width, tokens)
+
+    def forward(self, ids):
+        return self.decode(self.lstm(self.embed(ids))[0])
+
+
+def _word_lm_step():
+    """Embedding(10000, 128) + LSTM(128, 128) + Linear(128, 10000) on 35x20 tokens,
+    cross entropy, clip_grad_norm_(0.25), SGD."""
+    model = _WordLM(10000, 128)
+    sgd = torch.optim.SGD(model.parameters(), lr=0.1)
+    ids, targets = torch.randint(0, 10000, (35, 20)), torch.randint(0, 10000, (35 * 20,))
+
+    def step():
+        sgd.zero_grad()
+        F.cross_entropy(model(ids).view(-1, 10000), targets).backward()
+        nn.utils.clip_grad_norm_(model.parameters(), 0.25)
+        sgd.step()
+
+    return step
+
+
+def model_cases(only: str | None = None) -> dict:
+    """Every case's median time in microseconds; with ``only``, those whose name contains
+    one of its ``|``-separated parts."""
+    torch.manual_seed(0)
+    timed = {
+        "Transformer layer 32x16x128 Adam step": (_transformer_step, 3),
+        "ResNet basic block 16x64x32x32 fwd+bwd": (_resnet_block_forward_backward, 1),
+        "word LM 35x20 step (LSTM 128, 10k vocab)": (_word_lm_step, 2),
+    }
+    results = {}
+    for name, (make, number) in timed.items():
+        if only is not None and not any(part in name for part in only.split("|")):
+            continue
+        stmt = make()
+        stmt()  # warm up: lazily loaded libraries, first-call caches
+        results[name] = _median_us(stmt, number)
+    return results

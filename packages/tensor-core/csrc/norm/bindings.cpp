@@ -1,0 +1,283 @@
+// Python bindings of the norm family (norm/kernels.h): layer normalisation forward and
+// backward, softmax forward and backward over the last dim, relu. Why native: NumPy needs
+// five to ten passes over the data (and as many temporaries) for what one pass per row
+// does here, and runs them on one core. Every array is checked before a pointer is
+// borrowed; work above kParallelFrom elements is split over rows and runs without the GIL.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "common/checks.h"
+#include "common/gil.h"
+#include "common/parallel.h"
+#include "common/registry.h"
+#include "elementwise/vecmath.h"
+#include "norm/kernels.h"
+
+namespace py = pybind11;
+namespace ck = torch_core::checks;
+
+namespace torch_core {
+namespace norm {
+namespace {
+
+// Below this many elements a kernel runs on the calling thread, with the GIL held
+// (handing rows to the pool, or releasing the GIL, costs more than it saves).
+constexpr std::int64_t kParallelFrom = 1 << 15;
+
+// body(begin, end) over row ranges: on the pool without the GIL when the work is large.
+template <typename F>
+void over_rows(std::int64_t rows, std::int64_t cols, int threads, F&& body) {
+  const std::int64_t elements = rows * cols;
+  if (elements < kParallelFrom) {
+    body(std::int64_t{0}, rows, 0);
+    return;
+  }
+  const int wanted = static_cast<int>(std::min<std::int64_t>(
+      ck::threads_or_default(threads), std::max<std::int64_t>(1, elements / kParallelFrom)));
+  GilRelease nogil;
+  parallel_for(static_cast<std::size_t>(rows), wanted,
+               [&](std::size_t begin, std::size_t end, int t) {
+                 body(static_cast<std::int64_t>(begin), static_cast<std::int64_t>(end), t);
+               });
+}
+
+// A (rows, cols) C-contiguous float array of dtype T.
+template <typename T>
+const T* matrix(const py::array& a, const char* what, const char* name) {
+  ck::ndim(a, 2, what, name);
+  return ck::data<T>(a, what, false);
+}
+
+// An optional vector of `cols` elements of dtype T (None: nullptr).
+template <typename T>
+const T* optional_vector(const py::object& obj, std::int64_t cols, const char* what,
+                         const char* name) {
+  if (obj.is_none()) return nullptr;
+  py::array a = ck::array_arg(obj, what, name);
+  if (a.ndim() != 1 || a.shape(0) != cols) {
+    throw std::invalid_argument(std::string(what) + ": " + name + " must have " +
+                                std::to_string(cols) + " elements");
+  }
+  return ck::data<T>(a, what, false);
+}
+
+template <typename T>
+const T* row_vector(const py::array& a, std::int64_t rows, const char* what, const char* name) {
+  if (a.ndim() != 1 || a.shape(0) != rows) {
+    throw std::invalid_argument(std::string(what) + ": " + name + " must have one value per row");
+  }
+  return ck::data<T>(a, what, false);
+}
+
+void same_shape(const py::array& a, const py::array& b, const char* what) {
+  if (a.ndim() != b.ndim() || !std::equal(a.shape(), a.shape() + a.ndim(), b.shape())) {
+    throw std::invalid_argument(std::string(what) + ": arrays must have one shape");
+  }
+}
+
+template <typename T>
+py::tuple layer_norm_typed(const py::array& x, const py::object& weight, const py::object& bias,
+                           double eps, int threads) {
+  const char* what = "layer_norm";
+  const T* xp = matrix<T>(x, what, "input");
+  const std::int64_t rows = x.shape(0), cols = x.shape(1);
+  const T* w = optional_vector<T>(weight, cols, what, "weight");
+  const T* b = optional_vector<T>(bias, cols, what, "bias");
+  py::array_t<T> out({rows, cols}), mean(rows), rstd(rows);
+  T *o = out.mutable_data(), *m = mean.mutable_data(), *s = rstd.mutable_data();
+  const auto kernel = TORCH_CORE_PICK(layer_norm_rows<T>);
+  over_rows(rows, cols, threads, [&](std::int64_t begin, std::int64_t end, int) {
+    kernel(xp, w, b, o, m, s, cols, eps, begin, end);
+  });
+  return py::make_tuple(out, mean, rstd);
+}
+
+py::tuple layer_norm(const py::array& x, const py::object& weight, const py::object& bias,
+                     double eps, int threads) {
+  if (same_dtype(x.dtype(), py::dtype::of<float>())) {
+    return layer_norm_typed<float>(x, weight, bias, eps, threads);
+  }
+  if (same_dtype(x.dtype(), py::dtype::of<double>())) {
+    return layer_norm_typed<double>(x, weight, bias, eps, threads);
+  }
+  throw py::type_error("layer_norm: input must be float32 or float64");
+}
+
+template <typename T>
+py::array layer_norm_input_grad_typed(const py::array& grad, const py::array& x,
+                                      const py::array& mean, const py::array& rstd,
+                                      const py::object& weight, int threads) {
+  const char* what = "layer_norm_backward";
+  same_shape(grad, x, what);
+  const T* g = matrix<T>(grad, what, "grad");
+  const T* xp = matrix<T>(x, what, "input");
+  const std::int64_t rows = x.shape(0), cols = x.shape(1);
+  const T* m = row_vector<T>(mean, rows, what, "mean");
+  const T* s = row_vector<T>(rstd, rows, what, "rstd");
+  const T* w = optional_vector<T>(weight, cols, what, "weight");
+  py::array_t<T> out({rows, cols});
+  T* o = out.mutable_data();
+  const auto kernel = TORCH_CORE_PICK(layer_norm_input_grad_rows<T>);
+  over_rows(rows, cols, threads, [&](std::int64_t begin, std::int64_t end, int) {
+    kernel(g, xp, m, s, w, o, cols, begin, end);
+  });
+  return out;
+}
+
+py::array layer_norm_input_grad(const py::array& grad, const py::array& x, const py::array& mean,
+                                const py::array& rstd, const py::object& weight, int threads) {
+  if (same_dtype(x.dtype(), py::dtype::of<float>())) {
+    return layer_norm_input_grad_typed<float>(grad, x, mean, rstd, weight, threads);
+  }
+  if (same_dtype(x.dtype(), py::dtype::of<double>())) {
+    return layer_norm_input_grad_typed<double>(grad, x, mean, rstd, weight, threads);
+  }
+  throw py::type_error("layer_norm_backward: input must be float32 or float64");
+}
+
+// (grad_weight, grad_bias): per-thread double partial sums over rows, added in thread order
+template <typename T>
+py::tuple layer_norm_param_grads_typed(const py::array& grad, const py::array& x,
+                                       const py::array& mean, const py::array& rstd,
+                                       int threads) {
+  const char* what = "layer_norm_backward";
+  same_shape(grad, x, what);
+  const T* g = matrix<T>(grad, what, "grad");
+  const T* xp = matrix<T>(x, what, "input");
+  const std::int64_t rows = x.shape(0), cols = x.shape(1);
+  const T* m = row_vector<T>(mean, rows, what, "mean");
+  const T* s = row_vector<T>(rstd, rows, what, "rstd");
+  const int parts = ck::threads_or_default(threads);
+  std::vector<double> partial(static_cast<std::size_t>(ck::product({parts, 2, cols}, what)), 0.0);
+  const auto kernel = TORCH_CORE_PICK(layer_norm_param_grad_rows<T>);
+  over_rows(rows, cols, parts, [&](std::int64_t begin, std::int64_t end, int t) {
+    double* mine = partial.data() + static_cast<std::size_t>(t) * 2 * cols;
+    kernel(g, xp, m, s, mine, mine + cols, cols, begin, end);
+  });
+  py::array_t<T> grad_w(cols), grad_b(cols);
+  T *dw = grad_w.mutable_data(), *db = grad_b.mutable_data();
+  for (std::int64_t c = 0; c < cols; ++c) {
+    double w_total = 0, b_total = 0;
+    for (int t = 0; t < parts; ++t) {
+      w_total += partial[static_cast<std::size_t>(t) * 2 * cols + c];
+      b_total += partial[static_cast<std::size_t>(t) * 2 * cols + cols + c];
+    }
+    dw[c] = static_cast<T>(w_total);
+    db[c] = static_cast<T>(b_total);
+  }
+  return py::make_tuple(grad_w, grad_b);
+}
+
+py::tuple layer_norm_param_grads(const py::array& grad, const py::array& x, const py::array& mean,
+                                 const py::array& rstd, int threads) {
+  if (same_dtype(x.dtype(), py::dtype::of<float>())) {
+    return layer_norm_param_grads_typed<float>(grad, x, mean, rstd, threads);
+  }
+  if (same_dtype(x.dtype(), py::dtype::of<double>())) {
+    return layer_norm_param_grads_typed<double>(grad, x, mean, rstd, threads);
+  }
+  throw py::type_error("layer_norm_backward: input must be float32 or float64");
+}
+
+template <typename T>
+py::array softmax_typed(const py::array& x, int threads) {
+  const char* what = "softmax";
+  const T* xp = matrix<T>(x, what, "input");
+  const std::int64_t rows = x.shape(0), cols = x.shape(1);
+  py::array_t<T> out({rows, cols});
+  std::vector<T> row_max(static_cast<std::size_t>(rows));
+  T* o = out.mutable_data();
+  const auto shift = TORCH_CORE_PICK(softmax_shift_rows<T>);
+  const auto finish = TORCH_CORE_PICK(softmax_finish_rows<T>);
+  over_rows(rows, cols, threads, [&](std::int64_t begin, std::int64_t end, int) {
+    shift(xp, o, row_max.data(), cols, begin, end);
+    // the vectorised exp of elementwise/vecmath.h, on this thread's rows
+    T* part = o + begin * cols;
+    const std::size_t count = static_cast<std::size_t>((end - begin) * cols);
+    torch_core::exp(part, part, count, 1);
+    finish(o, cols, false, begin, end);
+  });
+  return out;
+}
+
+py::array softmax(const py::array& x, int threads) {
+  if (same_dtype(x.dtype(), py::dtype::of<float>())) return softmax_typed<float>(x, threads);
+  if (same_dtype(x.dtype(), py::dtype::of<double>())) return softmax_typed<double>(x, threads);
+  throw py::type_error("softmax: input must be float32 or float64");
+}
+
+template <typename T>
+py::array softmax_backward_typed(const py::array& grad, const py::array& y, bool log,
+                                 int threads) {
+  const char* what = "softmax_backward";
+  same_shape(grad, y, what);
+  const T* g = matrix<T>(grad, what, "grad");
+  const T* yp = matrix<T>(y, what, "result");
+  const std::int64_t rows = y.shape(0), cols = y.shape(1);
+  py::array_t<T> out({rows, cols});
+  T* o = out.mutable_data();
+  const auto kernel = TORCH_CORE_PICK(softmax_backward_rows<T>);
+  over_rows(rows, cols, threads, [&](std::int64_t begin, std::int64_t end, int) {
+    kernel(g, yp, o, cols, log, begin, end);
+  });
+  return out;
+}
+
+py::array softmax_backward(const py::array& grad, const py::array& y, bool log, int threads) {
+  if (same_dtype(y.dtype(), py::dtype::of<float>())) {
+    return softmax_backward_typed<float>(grad, y, log, threads);
+  }
+  if (same_dtype(y.dtype(), py::dtype::of<double>())) {
+    return softmax_backward_typed<double>(grad, y, log, threads);
+  }
+  throw py::type_error("softmax_backward: arrays must be float32 or float64");
+}
+
+template <typename T>
+py::array relu_typed(const py::array& x, int threads) {
+  const T* xp = ck::data<T>(x, "relu", false);
+  py::array out(x.dtype(), std::vector<py::ssize_t>(x.shape(), x.shape() + x.ndim()));
+  T* o = static_cast<T*>(out.mutable_data());
+  const auto kernel = TORCH_CORE_PICK(relu_range<T>);
+  over_rows(x.size(), 1, threads, [&](std::int64_t begin, std::int64_t end, int) {
+    kernel(xp, o, begin, end);
+  });
+  return out;
+}
+
+py::array relu(const py::array& x, int threads) {
+  if (same_dtype(x.dtype(), py::dtype::of<float>())) return relu_typed<float>(x, threads);
+  if (same_dtype(x.dtype(), py::dtype::of<double>())) return relu_typed<double>(x, threads);
+  throw py::type_error("relu: input must be float32 or float64");
+}
+
+}  // namespace
+}  // namespace norm
+}  // namespace torch_core
+
+void register_norm(py::module_& m) {
+  using namespace torch_core::norm;
+  m.def("layer_norm", &layer_norm, py::arg("input"), py::arg("weight"), py::arg("bias"),
+        py::arg("eps"), py::arg("threads") = 0,
+        "Layer norm of each row of a (rows, cols) float array: (output, mean, rstd).");
+  m.def("layer_norm_input_grad", &layer_norm_input_grad, py::arg("grad"), py::arg("input"),
+        py::arg("mean"), py::arg("rstd"), py::arg("weight"), py::arg("threads") = 0,
+        "The input gradient of layer_norm (rows, cols).");
+  m.def("layer_norm_param_grads", &layer_norm_param_grads, py::arg("grad"), py::arg("input"),
+        py::arg("mean"), py::arg("rstd"), py::arg("threads") = 0,
+        "(grad_weight, grad_bias) of layer_norm: sums over the rows.");
+  m.def("softmax", &softmax, py::arg("input"), py::arg("threads") = 0,
+        "Softmax of each row of a (rows, cols) float array.");
+  m.def("softmax_backward", &softmax_backward, py::arg("grad"), py::arg("result"),
+        py::arg("log"), py::arg("threads") = 0,
+        "The input gradient of softmax (log: of log_softmax) from its result, per row.");
+  m.def("relu", &relu, py::arg("input"), py::arg("threads") = 0,
+        "max(x, 0) of a C-contiguous float array (NaN stays NaN).");
+}
