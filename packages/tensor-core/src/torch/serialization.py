@@ -242,13 +242,6 @@ def _unpicklers(weights_only: bool, pickle_module, encoding: str):
     return unpickle_bytes, unpickle_stream
 
 
-def load(
-    f,
-    map_location=None,
-    pickle_module=None,
-    *,
-    weights_only: bool | None = None,
-    mmap: bool | None = None,
 _TRUE_VALUES = ("1", "y", "yes", "true")
 
 
@@ -284,6 +277,13 @@ def _weights_only_from_environment(weights_only: bool | None, pickle_module) -> 
     return weights_only
 
 
+def load(
+    f,
+    map_location=None,
+    pickle_module=None,
+    *,
+    weights_only: bool | None = None,
+    mmap: bool | None = None,
     **pickle_load_args,
 ) -> Any:
     """Load an object saved with :func:`torch.save` (here or by real PyTorch).
