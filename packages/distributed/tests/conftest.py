@@ -27,3 +27,16 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "slow" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.fixture(scope="session")
+def digits_file(tmp_path_factory):
+    """scikit-learn's digits saved as .npz, for the ranks of the DDP runs (DIGITS_FILE):
+    importing scikit-learn takes seconds, once here instead of once per rank."""
+    datasets = pytest.importorskip("sklearn.datasets", reason="the digits come from scikit-learn")
+    import numpy as np
+
+    digits = datasets.load_digits()
+    path = tmp_path_factory.mktemp("digits") / "digits.npz"
+    np.savez(path, images=digits.images, target=digits.target)
+    return str(path)

@@ -271,10 +271,30 @@ def _digits_net(torch, nn):
     return DigitsNet
 
 
+_DIGITS = []
+
+
+def _digits():
+    """scikit-learn's digits (images, targets): from the .npz file that DIGITS_FILE
+    names (the tests write it once: importing scikit-learn in every rank is slow), else
+    from scikit-learn."""
+    if not _DIGITS:
+        import numpy as np
+
+        path = os.environ.get("DIGITS_FILE")
+        if path:
+            with np.load(path) as data:
+                _DIGITS.append((data["images"], data["target"]))
+        else:
+            from sklearn.datasets import load_digits
+
+            digits = load_digits()
+            _DIGITS.append((digits.images, digits.target))
+    return _DIGITS[0]
+
+
 def _ddp_setup(world: int, unused_branch: bool = False):
     """A model factory and scikit-learn's digits (8x8 images scaled to [0, 1])."""
-    from sklearn.datasets import load_digits
-
     import torch
     from torch import nn
 
@@ -287,10 +307,10 @@ def _ddp_setup(world: int, unused_branch: bool = False):
             net.spare.requires_grad_(False)
         return net
 
-    digits = load_digits()
+    images, target = _digits()
     count = 6 * world * 4
-    x = torch.tensor(digits.images[:count], dtype=torch.float32).unsqueeze(1) / 16.0
-    y = torch.tensor(digits.target[:count], dtype=torch.int64)
+    x = torch.tensor(images[:count], dtype=torch.float32).unsqueeze(1) / 16.0
+    y = torch.tensor(target[:count], dtype=torch.int64)
     return make, x, y
 
 

@@ -16,7 +16,11 @@ rank = dist.get_rank()
 t = torch.ones(1) * (rank + 1)
 dist.all_reduce(t)
 keys = ["RANK", "LOCAL_RANK", "WORLD_SIZE", "LOCAL_WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT"]
-print(rank, int(t.item()), *(os.environ.get(k, "-") for k in keys), flush=True)
+line = " ".join(map(str, [rank, int(t.item()), *(os.environ.get(k, "-") for k in keys)]))
+print(line, flush=True)
+if os.environ.get("WORKER_OUT"):  # mpiexec may interleave the ranks' stdout: a file each
+    with open(os.path.join(os.environ["WORKER_OUT"], f"{rank}.txt"), "w") as out:
+        out.write(line)
 mode = sys.argv[1] if len(sys.argv) > 1 else "ok"
 if mode == "raise" and rank == 1:
     raise ValueError("worker 1 gives up")

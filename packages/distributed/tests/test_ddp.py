@@ -12,15 +12,10 @@ VARIANTS = ["default", "small_buckets", "grad_as_bucket_view", "find_unused", "s
             "no_sync"]  # fmt: skip
 
 
-@pytest.fixture
-def digits():
-    pytest.importorskip("sklearn", reason="the digits data come from scikit-learn")
-
-
 # one test for the whole 2-process run: under pytest-xdist, a module fixture shared by
 # several tests would run the job once per worker
-def test_same_weights_as_one_process(tmp_path, needs_mpi, digits):
-    ranks = dist_cases.run_job("ddp", 2, tmp_path, timeout=240)
+def test_same_weights_as_one_process(tmp_path, needs_mpi, digits_file):
+    ranks = dist_cases.run_job("ddp", 2, tmp_path, timeout=240, env={"DIGITS_FILE": digits_file})
     for rank in ranks:
         assert rank["rc"] == 0, rank["stderr"]
     results = [r["result"] for r in ranks]
@@ -48,19 +43,21 @@ def _check_training(ranks):
 _CHECKED = "default,small_buckets,no_sync,find_unused,fp16_hook,join"
 
 
-def test_ddp_under_mpiexec_with_the_mpi_backend(tmp_path, needs_mpi, digits):
-    _check_training(dist_cases.run_mpiexec("ddp", 2, tmp_path, env={"DDP_VARIANTS": _CHECKED}))
+def test_ddp_under_mpiexec_with_the_mpi_backend(tmp_path, needs_mpi, digits_file):
+    env = {"DDP_VARIANTS": _CHECKED, "DIGITS_FILE": digits_file}
+    _check_training(dist_cases.run_mpiexec("ddp", 2, tmp_path, env=env))
 
 
 @pytest.mark.slow
-def test_ddp_on_4_processes(tmp_path, needs_mpi, digits):
-    _check_training(dist_cases.run_job("ddp", 4, tmp_path, timeout=600))
+def test_ddp_on_4_processes(tmp_path, needs_mpi, digits_file):
+    env = {"DIGITS_FILE": digits_file}
+    _check_training(dist_cases.run_job("ddp", 4, tmp_path, timeout=600, env=env))
 
 
 @pytest.mark.slow
-def test_ddp_on_4_processes_under_mpiexec(tmp_path, needs_mpi, digits):
-    _check_training(dist_cases.run_mpiexec("ddp", 4, tmp_path, timeout=600,
-                                           env={"DDP_VARIANTS": _CHECKED}))  # fmt: skip
+def test_ddp_on_4_processes_under_mpiexec(tmp_path, needs_mpi, digits_file):
+    env = {"DDP_VARIANTS": _CHECKED, "DIGITS_FILE": digits_file}
+    _check_training(dist_cases.run_mpiexec("ddp", 4, tmp_path, timeout=600, env=env))
 
 
 @pytest.fixture

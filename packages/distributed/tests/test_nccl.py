@@ -62,9 +62,9 @@ def test_reductions_follow_nccl_rules(tmp_path_factory, needs_mpi):
                 assert got == golden[rank][key], key
 
 
-def test_ddp_with_device_ids_matches_one_process(tmp_path_factory, needs_mpi):
-    pytest.importorskip("sklearn", reason="the digits data come from scikit-learn")
-    ours = _results("ddp", tmp_path_factory, DDP_VARIANTS="default,no_sync,join")
+def test_ddp_with_device_ids_matches_one_process(tmp_path_factory, needs_mpi, digits_file):
+    ours = _results("ddp", tmp_path_factory, DDP_VARIANTS="default,no_sync,join",
+                    DIGITS_FILE=digits_file)  # fmt: skip
     for rank, result in enumerate(ours):
         assert result["device"] == f"cuda:{rank}"
         assert result["same_initial_weights"]

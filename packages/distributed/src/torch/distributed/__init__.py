@@ -2,10 +2,11 @@
 
 Processes meet through a store (:class:`TCPStore`, :class:`FileStore`) named by
 ``init_process_group``'s ``init_method``, then run collectives (``all_reduce``,
-``broadcast``, ...) on CPU tensors. The ``gloo`` and ``mpi`` backends run on MPI
-(mpi4py and MPICH, the ``mpi`` extra): ``gloo`` for processes started any way
-(``torchrun``, a spawn), ``mpi`` for jobs started by ``mpiexec``. ``nccl`` (CUDA
-tensors) is not built yet. ``python -m torch.distributed.run`` (``torchrun``) starts
+``broadcast``, ...). The ``gloo`` and ``mpi`` backends take CPU tensors and run on
+MPI (mpi4py and MPICH, the ``mpi`` extra): ``gloo`` for processes started any way
+(``torchrun``, a spawn), ``mpi`` for jobs started by ``mpiexec``. ``nccl`` takes CUDA
+tensors and runs on NVIDIA NCCL (the ``cuda12`` extra; on simulated devices, staged
+through host memory). ``python -m torch.distributed.run`` (``torchrun``) starts
 the processes; :class:`DistributedDataParallel` trains a module on all of them.
 """
 

@@ -52,27 +52,46 @@ _HEALTH_CHECK_EVERY = 0.5
 _POLLS_PER_CLOCK_READ = 16
 
 
+_MPI_OPS: dict = {}  # (op, is bool) -> MPI.Op, filled on first use
+_OP_DTYPE_ERRORS: dict = {}  # (op, dtype) -> the error message, or None when allowed
+
+
 def _mpi_op(mpi, op: R, dtype: np.dtype):
+    is_bool = dtype == np.bool_
+    found = _MPI_OPS.get((op, is_bool))
+    if found is not None:
+        return found
     table = {
         R.SUM: mpi.SUM, R.AVG: mpi.SUM, R.PRODUCT: mpi.PROD, R.MIN: mpi.MIN, R.MAX: mpi.MAX,
         R.BAND: mpi.BAND, R.BOR: mpi.BOR, R.BXOR: mpi.BXOR,
     }  # fmt: skip
-    if dtype == np.bool_:
+    if is_bool:
         table = {R.SUM: mpi.LOR, R.PRODUCT: mpi.LAND, R.MIN: mpi.LAND, R.MAX: mpi.LOR,
                  R.BAND: mpi.LAND, R.BOR: mpi.LOR, R.BXOR: mpi.LXOR}  # fmt: skip
     if op not in table:
         raise ValueError(f"Cannot use ReduceOp.{op.name} with this backend")
+    _MPI_OPS[op, is_bool] = table[op]
     return table[op]
 
 
 def _check_op_dtype(op: R, dtype: np.dtype) -> None:
+    key = (op, dtype)
+    if key not in _OP_DTYPE_ERRORS:  # the checks run once per (op, dtype)
+        _OP_DTYPE_ERRORS[key] = _op_dtype_error(op, dtype)
+    error = _OP_DTYPE_ERRORS[key]
+    if error is not None:
+        raise RuntimeError(error)
+
+
+def _op_dtype_error(op: R, dtype: np.dtype) -> str | None:
     kind = dtype.kind
     if op in (R.BAND, R.BOR, R.BXOR) and kind not in "biu":
-        raise RuntimeError(f"ReduceOp.{op.name} needs an integer or bool tensor, got {dtype.name}")
+        return f"ReduceOp.{op.name} needs an integer or bool tensor, got {dtype.name}"
     if op in (R.MIN, R.MAX) and kind == "c":
-        raise RuntimeError(f"ReduceOp.{op.name} is not defined for complex tensors")
+        return f"ReduceOp.{op.name} is not defined for complex tensors"
     if op == R.AVG and kind not in "fcV" and _dtype_code(dtype) not in _HALF:
-        raise RuntimeError(f"ReduceOp.AVG needs a floating-point tensor, got {dtype.name}")
+        return f"ReduceOp.AVG needs a floating-point tensor, got {dtype.name}"
+    return None
 
 
 def _reduction_array(array: np.ndarray) -> np.ndarray:
@@ -125,11 +144,12 @@ class MPIGroup:
         self.broken: BaseException | None = None
         self._describe_out = np.zeros(6 + _MAX_DIMS, dtype=np.int64)
         self._describe_in = np.zeros((self.size, 6 + _MAX_DIMS), dtype=np.int64)
+        self._described = None  # the key of the call whose description is in _describe_out
 
     @staticmethod
     def buffer(tensor) -> np.ndarray:
         """What the collectives take: the CPU tensor's memory as a NumPy array."""
-        return tensor.detach().numpy()
+        return tensor.detach().numpy() if tensor.requires_grad else tensor.numpy()
 
     # -- completing requests ---------------------------------------------------------
     def _finish(self, requests, what: str, statuses=None) -> None:
@@ -225,27 +245,36 @@ class MPIGroup:
         """Exchange (kind, dtype, shape, root, op) and raise on every rank if they differ."""
         self._enter(kind)
         out = self._describe_out
-        out[:] = -1
-        out[0] = _KINDS.index(kind)
-        out[1] = self.seq
-        if array is not None:
-            out[2] = _dtype_code(array.dtype)
-            out[3] = root
-            out[4] = op
-            if not shape_may_differ:
-                out[5] = array.ndim
-                dims = array.shape[:_MAX_DIMS]
-                out[6 : 6 + len(dims)] = dims
+        if array is None:
+            key = (kind, None, None, root, op)
         else:
-            out[3], out[4] = root, op
+            key = (kind, array.dtype, None if shape_may_differ else array.shape, root, op)
+        if key != self._described:  # a call like the last one keeps its row
+            self._describe(out, kind, array, root, op, shape_may_differ)
+            self._described = key
+        out[1] = self.seq
         if self.size == 1:
             return
         request = self.comm.Iallgather(out, self._describe_in)
         self._finish([request], kind)
         rows = self._describe_in
-        if (rows == rows[0]).all():
+        if rows.tobytes() == out.tobytes() * self.size:
             return
         raise self._mismatch(kind, rows)
+
+    @staticmethod
+    def _describe(out: np.ndarray, kind: str, array, root: int, op: int,
+                  shape_may_differ: bool) -> None:  # fmt: skip
+        """Fill ``out`` with (kind, seq, dtype, root, op, ndim, dims)."""
+        out[:] = -1
+        out[0] = _KINDS.index(kind)
+        out[3], out[4] = root, op
+        if array is not None:
+            out[2] = _dtype_code(array.dtype)
+            if not shape_may_differ:
+                out[5] = array.ndim
+                dims = array.shape[:_MAX_DIMS]
+                out[6 : 6 + len(dims)] = dims
 
     def _mismatch(self, kind: str, rows: np.ndarray) -> RuntimeError:
         def describe(row) -> str:

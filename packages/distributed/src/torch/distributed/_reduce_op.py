@@ -62,6 +62,8 @@ class ReduceOp:
 
 def as_red_op(op) -> ReduceOp.RedOpType:
     """The enum member of ``op`` (a member, a ReduceOp, or an int)."""
+    if type(op) is ReduceOp.RedOpType:
+        return op
     if isinstance(op, ReduceOp):
         return op.op
     try:
