@@ -207,3 +207,53 @@ def test_attention_decomposes_into_ops_that_follow_the_batch_size():
         for shape in ((3, 5, 16), (2, 7, 16)):
             x = torch.randn(*shape)
             torch.testing.assert_close(optimized(x), layer(x), rtol=1e-5, atol=1e-5)
+
+
+def test_attention_scale_is_folded_into_the_query_projection():
+    torch.manual_seed(0)
+    layer = nn.TransformerEncoderLayer(16, 2, 32, dropout=0.0, batch_first=True).eval()
+    optimized = torch.jit.optimize_for_inference(torch.jit.trace(layer, torch.randn(2, 5, 16)))
+    tensor_muls = [
+        n for n in optimized.graph.nodes
+        if n.kind == "aten::mul" and isinstance(n.output().type, torch.jit._ir.TensorType)
+    ]  # fmt: skip
+    assert not tensor_muls  # q * head_dim ** -0.5 went into W_q and b_q
+    with torch.no_grad():
+        for shape in ((2, 5, 16), (3, 9, 16)):
+            x = torch.randn(*shape)
+            torch.testing.assert_close(optimized(x), layer(x), rtol=1e-5, atol=1e-5)
+
+
+class _ScaledTwice(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.fc = nn.Linear(4, 6)
+
+    def forward(self, x):
+        y = self.fc(x)
+        return y.view(-1, 3, 2).transpose(1, 2) * 0.3, y  # y is read twice: not folded
+
+
+def test_scale_folding_needs_the_projection_to_itself():
+    from torch.jit._passes.fold_scale import fold_linear_scaling
+
+    torch.manual_seed(0)
+    model = _ScaledTwice().eval()
+    frozen = torch.jit.freeze(torch.jit.trace(model, torch.randn(2, 4)))
+    assert fold_linear_scaling(frozen.graph) == 0
+
+    class ScaledOnce(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.fc = nn.Linear(4, 6)
+
+        def forward(self, x):
+            y = self.fc(x)
+            return y.view(y.size(0), 3, 2).transpose(1, 2) * 0.3
+
+    model = ScaledOnce().eval()
+    frozen = torch.jit.freeze(torch.jit.trace(model, torch.randn(2, 4)))
+    assert fold_linear_scaling(frozen.graph) == 1  # the size read does not count
+    x = torch.randn(5, 4)
+    with torch.no_grad():
+        torch.testing.assert_close(frozen(x), model(x))

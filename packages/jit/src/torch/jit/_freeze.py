@@ -136,10 +136,10 @@ def optimize_for_inference(mod, other_methods: list[str] | None = None):
     if _has_state(mod):
         mod = _freeze(mod.eval(), other_methods, True)
     from ._passes.decompose import decompose_composites
+    from ._passes.fold_scale import fold_linear_scaling
     from ._passes.fusion import fuse_elementwise
     from ._passes.lowering import lower_for_inference
     from ._passes.pooling import fuse_max_pooling
-    from ._passes.transformer import fuse_attention, fuse_layer_norm
 
     for compiled in mod._methods.values():
         decompose_composites(compiled.graph)
@@ -148,10 +148,8 @@ def optimize_for_inference(mod, other_methods: list[str] | None = None):
         if _kernels.compiler_available():
             fuse_max_pooling(compiled.graph)
         lower_for_inference(compiled.graph)
+        fold_linear_scaling(compiled.graph)
         eliminate_dead_code(compiled.graph)
-        if _kernels.compiler_available():
-            fuse_attention(compiled.graph)
-            fuse_layer_norm(compiled.graph)
         fuse_elementwise(compiled.graph)
         eliminate_dead_code(compiled.graph)
         compiled.invalidate()

@@ -220,8 +220,6 @@ def _kernel_spec(kernel) -> dict:
 
     if isinstance(kernel, PoolKernel):
         return {"pool": [list(kernel.kernel), list(kernel.stride)]}
-    if hasattr(kernel, "spec"):  # the Transformer kernels (torch.jit._kernels_nn)
-        return kernel.spec()
     return {"elementwise": True}
 
 
@@ -446,9 +444,7 @@ def _rebuild_kernel(node: _ir.Node, spec: dict):
     if "pool" in spec:
         kernel, stride = spec["pool"]
         return PoolKernel(subgraph, tuple(kernel), tuple(stride))
-    from ._kernels_nn import kernel_from_spec
-
-    return kernel_from_spec(subgraph, spec) or FusedKernel(subgraph)
+    return FusedKernel(subgraph)
 
 
 def load(f, map_location=None, _extra_files=None, _restore_shapes=False):
