@@ -44,6 +44,16 @@ def test_collectives_on_cuda_tensors_match_pytorch(tmp_path_factory, needs_mpi):
     assert {r["backend"] for r in ours} == {"nccl"}
 
 
+@pytest.mark.slow
+def test_collectives_on_4_processes(tmp_path, needs_mpi):
+    env = {"CASE_BACKEND": "nccl", "TORCH_CUDA_SIMULATE": "4"}
+    ranks = dist_cases.run_job("collectives", 4, tmp_path, timeout=300, env=env)
+    for rank, done in enumerate(ranks):
+        assert done["rc"] == 0, done["stderr"]
+        for name in COLLECTIVES:
+            assert done["result"][name] == GOLDEN["4/collectives"][rank][name], (name, rank)
+
+
 def test_reductions_follow_nccl_rules(tmp_path_factory, needs_mpi):
     ours = _results("reduce_ops", tmp_path_factory)
     golden = GOLDEN["2/reduce_ops"]
