@@ -18,6 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import torch
 from torch import _C
 
 EXAMPLES = int(os.environ.get("TORCH_NATIVE_FUZZ_EXAMPLES", "15"))
@@ -447,6 +448,24 @@ def all_c_contiguous_args(draw, name):
     return tuple(draw(st.lists(st.one_of(arrays(), NON_ARRAYS), max_size=4)))
 
 
+class _Slotted:
+    __slots__ = ("_np", "number")
+
+
+#: classes the slot-reader factories are handed: with the fields, without, not classes
+SLOT_CLASSES = st.sampled_from([torch.Tensor, _Slotted, int, object, type, None, 3, "Tensor"])
+SLOT_NAMES = st.sampled_from(["_np", "number", "_grad_fn", "shape", "__dict__", "", 3, None])
+
+
+@st.composite
+def slot_reader_args(draw, name):
+    if name == "slot_reader":
+        return (draw(SLOT_CLASSES), draw(SLOT_NAMES))
+    if name == "history_reader":
+        return (draw(SLOT_CLASSES), draw(st.one_of(NON_ARRAYS, SLOT_CLASSES)))
+    return (draw(SLOT_CLASSES),)
+
+
 @st.composite
 def pool_throw_args(draw, name):
     return (
@@ -548,6 +567,9 @@ STRATEGIES = {
     "set_thread_limit": thread_limit_args,
     "keep_freed_buffers": freed_buffer_args,
     "all_c_contiguous": all_c_contiguous_args,
+    "slot_reader": slot_reader_args,
+    "history_reader": slot_reader_args,
+    "result_history_writer": slot_reader_args,
     "optim_sqrt_": lambda name: st.tuples(hostile(arrays(None, np.float32))),
     "_test_pool_throw": pool_throw_args,
     "MT19937": mt19937_args,
@@ -560,8 +582,16 @@ STRATEGIES = {
 }
 
 
+def _native(value) -> bool:
+    """A function or class the extension defines (not a Python name that torch._native
+    sets on the module for libraries that reach into ``torch._C``)."""
+    if isinstance(value, type):
+        return value.__module__ == "torch._C"
+    return type(value).__name__ == "builtin_function_or_method"
+
+
 def entry_points() -> set[str]:
-    return {name for name in dir(_C) if not name.startswith("__")}
+    return {name for name in dir(_C) if not name.startswith("__") and _native(getattr(_C, name))}
 
 
 def test_every_entry_point_is_fuzzed():
