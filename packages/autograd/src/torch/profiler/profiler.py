@@ -22,7 +22,6 @@ __all__ = [
     "tensorboard_trace_handler",
     "supported_activities",
     "profile",
-    "_KinetoProfile",
 ]
 
 
