@@ -276,7 +276,33 @@ def norm_args(draw, name):
         return (draw(hostile(matrix)), draw(hostile(matrix)), draw(st.booleans()), threads)
     if name == "relu":
         return (draw(hostile(arrays(None, dtype))), threads)
+    if name.startswith("batch_norm"):
+        return _batch_norm_args(draw, name, dtype, threads)
     return (draw(hostile(matrix)), threads)  # softmax
+
+
+def _batch_norm_args(draw, name, dtype, threads):
+    n, c, p = draw(st.integers(0, 3)), draw(st.integers(0, 4)), draw(st.integers(0, 5))
+    planes = arrays((n, c, p), dtype)
+    per_channel = arrays((c,), dtype)
+    if name == "batch_norm_stats":
+        return (draw(hostile(planes)), threads)
+    if name == "batch_norm_apply":
+        return (
+            draw(hostile(planes)),
+            draw(hostile(per_channel)),
+            draw(hostile(per_channel)),
+            threads,
+        )
+    return (
+        draw(hostile(planes)),
+        draw(hostile(planes)),
+        draw(hostile(per_channel)),
+        draw(hostile(per_channel)),
+        draw(st.one_of(st.none(), hostile(per_channel))),
+        draw(st.booleans()),
+        threads,
+    )
 
 
 def _rnn_shapes(name, t, b, h):
@@ -546,6 +572,9 @@ STRATEGIES = {
             "softmax",
             "softmax_backward",
             "relu",
+            "batch_norm_stats",
+            "batch_norm_apply",
+            "batch_norm_backward",
         )
     },
     "lstm_cell_forward": rnn_args,

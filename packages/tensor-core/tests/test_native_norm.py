@@ -1,4 +1,4 @@
-"""The norm family of torch._C (layer norm, softmax, relu rows) against NumPy references
+"""The norm family of torch._C (layer norm, softmax, relu, batch norm) against NumPy references
 (the ops that use it: packages/autograd/tests/test_native_norm_gradients.py)."""
 
 from __future__ import annotations
@@ -117,3 +117,60 @@ def test_arguments_are_checked():
         kernels.softmax_backward(x, np.zeros((3, 2), np.float32), False)
     with pytest.raises(ValueError, match="one value per row"):
         kernels.layer_norm_param_grads(x, x, np.zeros(3, np.float32), np.zeros(2, np.float32))
+
+
+# (batch, channels, plane): BatchNorm1d's (N, C) as plane 1, odd planes, a threaded size
+BATCH_SHAPES = [(2, 1, 1), (8, 4, 1), (3, 5, 7), (2, 3, 33), (16, 64, 1024)]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("shape", BATCH_SHAPES)
+def test_batch_norm_kernels_match_numpy(dtype, shape):
+    rng = _rng()
+    x = (rng.standard_normal(shape) * 2 + 0.5).astype(dtype)
+    x64 = x.astype(np.float64)
+    mean, var = kernels.batch_norm_stats(x)
+    np.testing.assert_allclose(mean, x64.mean((0, 2)), rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(var, x64.var((0, 2)), rtol=1e-12, atol=1e-12)
+
+    channels = shape[1]
+    scale = rng.standard_normal(channels).astype(dtype)
+    shift = rng.standard_normal(channels).astype(dtype)
+    tol = TOLERANCE[dtype]
+    np.testing.assert_allclose(
+        kernels.batch_norm_apply(x, scale, shift),
+        x * scale[:, None] + shift[:, None],
+        rtol=tol,
+        atol=tol,
+    )
+
+    grad = rng.standard_normal(shape).astype(dtype)
+    invstd = (1 / np.sqrt(var + 1e-5)).astype(dtype)
+    weight = rng.standard_normal(channels).astype(dtype)
+    grad_x, sum_g, sum_gx = kernels.batch_norm_backward(
+        grad, x, mean.astype(dtype), invstd, weight, True
+    )
+    centred = x64 - mean.astype(dtype)[:, None]
+    ref_sum_g = grad.astype(np.float64).sum((0, 2))
+    ref_sum_gx = (grad * centred).sum((0, 2))
+    np.testing.assert_allclose(sum_g, ref_sum_g, rtol=1e-9, atol=1e-9)
+    np.testing.assert_allclose(sum_gx, ref_sum_gx, rtol=1e-9, atol=1e-9)
+    count = shape[0] * shape[2]
+    s = invstd.astype(np.float64)[:, None]
+    ref_dx = (grad - ref_sum_g[:, None] / count - centred * s * s * ref_sum_gx[:, None] / count) * (
+        s * weight[:, None]
+    )
+    np.testing.assert_allclose(grad_x, ref_dx, rtol=tol * 10, atol=tol * 10)
+    no_input_grad = kernels.batch_norm_backward(grad, x, mean.astype(dtype), invstd, None, False)
+    assert no_input_grad[0] is None
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("size", [0, 1, 63, 64, 65, 2047, 2048, 2049, 100_003, 1 << 22])
+def test_threaded_sum_matches_numpy(dtype, size):
+    x = _rng().standard_normal(size).astype(dtype) + 0.25
+    reference = np.add.reduce(x.astype(np.float64))
+    # float32 blocks of 2048 are summed in float32, then in double
+    tolerance = (1e-6 if dtype == np.float32 else 1e-12) * max(1.0, float(np.abs(x).sum()))
+    for threads in (1, 2, 3):
+        assert abs(kernels.sum_all(x, threads) - reference) <= tolerance

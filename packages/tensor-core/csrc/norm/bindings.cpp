@@ -1,5 +1,6 @@
 // Python bindings of the norm family (norm/kernels.h): layer normalisation forward and
-// backward, softmax forward and backward over the last dim, relu. Why native: NumPy needs
+// backward, softmax forward and backward over the last dim, relu, batch normalisation
+// statistics, application and backward. Why native: NumPy needs
 // five to ten passes over the data (and as many temporaries) for what one pass per row
 // does here, and runs them on one core. Every array is checked before a pointer is
 // borrowed; work above kParallelFrom elements is split over rows and runs without the GIL.
@@ -258,6 +259,122 @@ py::array relu(const py::array& x, int threads) {
   throw py::type_error("relu: input must be float32 or float64");
 }
 
+// ------------------------------------------------------------------ batch norm
+// x is (batch, channels, plane): an (N, C, *spatial) input with its spatial dims flattened.
+
+template <typename T>
+const T* batch_array(const py::array& a, const char* what, const char* name) {
+  ck::ndim(a, 3, what, name);
+  return ck::data<T>(a, what, false);
+}
+
+// Channels split over threads when the work is large (each channel is a whole unit).
+template <typename F>
+void over_channels(std::int64_t channels, std::int64_t elements, int threads, F&& body) {
+  if (elements < kParallelFrom) {
+    body(std::int64_t{0}, channels);
+    return;
+  }
+  const int wanted = static_cast<int>(std::min<std::int64_t>(
+      ck::threads_or_default(threads), std::max<std::int64_t>(1, elements / kParallelFrom)));
+  GilRelease nogil;
+  parallel_for(static_cast<std::size_t>(channels), wanted,
+               [&](std::size_t begin, std::size_t end, int) {
+                 body(static_cast<std::int64_t>(begin), static_cast<std::int64_t>(end));
+               });
+}
+
+template <typename T>
+py::tuple batch_norm_stats_typed(const py::array& x, int threads) {
+  const char* what = "batch_norm_stats";
+  const T* xp = batch_array<T>(x, what, "input");
+  const std::int64_t batch = x.shape(0), channels = x.shape(1), plane = x.shape(2);
+  py::array_t<double> mean(channels), var(channels);
+  double *m = mean.mutable_data(), *v = var.mutable_data();
+  const auto kernel = TORCH_CORE_PICK(batch_norm_stats_channels<T>);
+  over_channels(channels, x.size(), threads, [&](std::int64_t begin, std::int64_t end) {
+    kernel(xp, batch, channels, plane, m, v, begin, end);
+  });
+  return py::make_tuple(mean, var);
+}
+
+py::tuple batch_norm_stats(const py::array& x, int threads) {
+  if (same_dtype(x.dtype(), py::dtype::of<float>())) return batch_norm_stats_typed<float>(x, threads);
+  if (same_dtype(x.dtype(), py::dtype::of<double>())) {
+    return batch_norm_stats_typed<double>(x, threads);
+  }
+  throw py::type_error("batch_norm_stats: input must be float32 or float64");
+}
+
+template <typename T>
+py::array batch_norm_apply_typed(const py::array& x, const py::array& scale,
+                                 const py::array& shift, int threads) {
+  const char* what = "batch_norm_apply";
+  const T* xp = batch_array<T>(x, what, "input");
+  const std::int64_t batch = x.shape(0), channels = x.shape(1), plane = x.shape(2);
+  const T* a = row_vector<T>(scale, channels, what, "scale");
+  const T* b = row_vector<T>(shift, channels, what, "shift");
+  py::array_t<T> out({batch, channels, plane});
+  T* o = out.mutable_data();
+  const auto kernel = TORCH_CORE_PICK(batch_norm_apply_planes<T>);
+  over_rows(batch * channels, plane, threads, [&](std::int64_t begin, std::int64_t end, int) {
+    kernel(xp, a, b, o, channels, plane, begin, end);
+  });
+  return out;
+}
+
+py::array batch_norm_apply(const py::array& x, const py::array& scale, const py::array& shift,
+                           int threads) {
+  if (same_dtype(x.dtype(), py::dtype::of<float>())) {
+    return batch_norm_apply_typed<float>(x, scale, shift, threads);
+  }
+  if (same_dtype(x.dtype(), py::dtype::of<double>())) {
+    return batch_norm_apply_typed<double>(x, scale, shift, threads);
+  }
+  throw py::type_error("batch_norm_apply: input must be float32 or float64");
+}
+
+// (grad_input or None, sum of grad, sum of grad * (x - mean)) per channel, the sums in double
+template <typename T>
+py::tuple batch_norm_backward_typed(const py::array& grad, const py::array& x,
+                                    const py::array& mean, const py::array& invstd,
+                                    const py::object& weight, bool input_grad, int threads) {
+  const char* what = "batch_norm_backward";
+  same_shape(grad, x, what);
+  const T* g = batch_array<T>(grad, what, "grad");
+  const T* xp = batch_array<T>(x, what, "input");
+  const std::int64_t batch = x.shape(0), channels = x.shape(1), plane = x.shape(2);
+  const T* m = row_vector<T>(mean, channels, what, "mean");
+  const T* s = row_vector<T>(invstd, channels, what, "invstd");
+  const T* w = optional_vector<T>(weight, channels, what, "weight");
+  py::array_t<double> sum_g(channels), sum_gx(channels);
+  double *sg = sum_g.mutable_data(), *sgx = sum_gx.mutable_data();
+  py::object grad_x = py::none();
+  T* dx = nullptr;
+  if (input_grad) {
+    py::array_t<T> out({batch, channels, plane});
+    dx = out.mutable_data();
+    grad_x = out;
+  }
+  const auto kernel = TORCH_CORE_PICK(batch_norm_backward_channels<T>);
+  over_channels(channels, x.size(), threads, [&](std::int64_t begin, std::int64_t end) {
+    kernel(g, xp, m, s, w, dx, sg, sgx, batch, channels, plane, begin, end);
+  });
+  return py::make_tuple(grad_x, sum_g, sum_gx);
+}
+
+py::tuple batch_norm_backward(const py::array& grad, const py::array& x, const py::array& mean,
+                              const py::array& invstd, const py::object& weight,
+                              bool input_grad, int threads) {
+  if (same_dtype(x.dtype(), py::dtype::of<float>())) {
+    return batch_norm_backward_typed<float>(grad, x, mean, invstd, weight, input_grad, threads);
+  }
+  if (same_dtype(x.dtype(), py::dtype::of<double>())) {
+    return batch_norm_backward_typed<double>(grad, x, mean, invstd, weight, input_grad, threads);
+  }
+  throw py::type_error("batch_norm_backward: input must be float32 or float64");
+}
+
 }  // namespace
 }  // namespace norm
 }  // namespace torch_core
@@ -280,4 +397,13 @@ void register_norm(py::module_& m) {
         "The input gradient of softmax (log: of log_softmax) from its result, per row.");
   m.def("relu", &relu, py::arg("input"), py::arg("threads") = 0,
         "max(x, 0) of a C-contiguous float array (NaN stays NaN).");
+  m.def("batch_norm_stats", &batch_norm_stats, py::arg("input"), py::arg("threads") = 0,
+        "(mean, biased variance) per channel of a (batch, channels, plane) array, in float64.");
+  m.def("batch_norm_apply", &batch_norm_apply, py::arg("input"), py::arg("scale"),
+        py::arg("shift"), py::arg("threads") = 0,
+        "input * scale[c] + shift[c] for each channel c of a (batch, channels, plane) array.");
+  m.def("batch_norm_backward", &batch_norm_backward, py::arg("grad"), py::arg("input"),
+        py::arg("mean"), py::arg("invstd"), py::arg("weight"), py::arg("input_grad"),
+        py::arg("threads") = 0,
+        "(grad_input or None, sum(grad), sum(grad * (x - mean))) per channel of batch norm.");
 }

@@ -130,6 +130,12 @@ def batch_norm(
                 f"Expected more than 1 value per channel when training, got "
                 f"input size {input.shape}"
             )
+        if (running_mean is None) == (running_var is None):
+            fused = nn_fused.batch_norm(
+                input, running_mean, running_var, weight, bias, momentum, eps
+            )
+            if fused is not None:  # one op: native statistics, application and backward
+                return fused
         mean = input.mean(dims, keepdim=True)
         centred = input - mean
         var = (centred * centred).mean(dims, keepdim=True)

@@ -236,6 +236,92 @@ _register(
 )
 
 
+# --------------------------------------------------------------------- batch norm
+
+
+def batch_norm(input: Tensor, running_mean, running_var, weight, bias, momentum, eps):
+    """Training-mode batch normalisation (batch statistics) over all dims but 1 as one op:
+    the native kernels compute the statistics in double precision and apply
+    ``x * scale + shift`` per channel; the running statistics are updated in place as the
+    composite does. None when it does not apply (no native kernels, other dtypes,
+    parameters of another dtype or size), and the caller takes the composite."""
+    x = input._np
+    if not _native.ENABLED or input._dtype not in _FLOATS or x.ndim < 2 or x.size == 0:
+        return None
+    channels = x.shape[1]
+    for parameter in (weight, bias, running_mean, running_var):
+        if parameter is not None and (
+            not isinstance(parameter, Tensor)
+            or parameter._dtype is not input._dtype
+            or parameter._np.shape != (channels,)
+        ):
+            return None
+    planes = np.ascontiguousarray(x).reshape(x.shape[0], channels, -1)
+    mean64, var64 = _native.kernels.batch_norm_stats(planes)
+    invstd64 = 1 / np.sqrt(var64 + eps)
+    dtype = x.dtype
+    scale64 = invstd64 if weight is None else invstd64 * weight._np
+    shift64 = -mean64 * scale64
+    if bias is not None:
+        shift64 = shift64 + bias._np
+    out = _native.kernels.batch_norm_apply(
+        planes, scale64.astype(dtype), np.ascontiguousarray(shift64, dtype=dtype)
+    )
+    mean, invstd = mean64.astype(dtype), invstd64.astype(dtype)
+    if running_mean is not None:
+        count = planes.shape[0] * planes.shape[2]
+        _update_running(running_mean, running_var, mean, var64, count, momentum, dtype)
+    result = make(out.reshape(x.shape), input._dtype)
+    return _record(BATCH_NORM, (input, weight, bias), result, (mean, invstd, eps))
+
+
+def _update_running(running_mean, running_var, mean, var64, count, momentum, dtype):
+    """The running statistics as the composite updates them (in-place tensor ops, so the
+    version counters move), the variance unbiased."""
+    previous = _grad_state.enabled
+    _grad_state.enabled = False
+    try:
+        running_mean.mul_(1 - momentum).add_(make(mean * dtype.type(momentum), running_mean._dtype))
+        unbiased = (var64 * (count / max(count - 1, 1))).astype(dtype)
+        running_var.mul_(1 - momentum).add_(
+            make(unbiased * dtype.type(momentum), running_var._dtype)
+        )
+    finally:
+        _grad_state.enabled = previous
+
+
+def batch_norm_backward(grad, input, weight, mean, invstd, which: str) -> Tensor:
+    """The gradient of :func:`batch_norm` for ``which`` of "input", "weight", "bias"."""
+    x = input._np
+    planes = np.ascontiguousarray(x).reshape(x.shape[0], x.shape[1], -1)
+    g = np.ascontiguousarray(grad._np, dtype=x.dtype).reshape(planes.shape)
+    w = None if weight is None else np.ascontiguousarray(weight._np)
+    grad_x, sum_g, sum_gx = _native.kernels.batch_norm_backward(
+        g, planes, mean, invstd, w, which == "input"
+    )
+    if which == "input":
+        return make(grad_x.reshape(x.shape), grad._dtype)
+    if which == "weight":
+        return make((sum_gx * invstd).astype(x.dtype), grad._dtype)
+    return make(sum_g.astype(x.dtype), grad._dtype)
+
+
+BATCH_NORM = _register(
+    "_batch_norm",
+    batch_norm,
+    "_batch_norm(Tensor input, Tensor? running_mean, Tensor? running_var, Tensor? weight, "
+    "Tensor? bias, float momentum, float eps)",
+    saved=("mean", "invstd", "eps"),
+)
+_register(
+    "_batch_norm_backward",
+    batch_norm_backward,
+    "_batch_norm_backward(Tensor grad, Tensor input, Tensor? weight, Array mean, "
+    "Array invstd, str which) -> Tensor",
+    differentiable=False,
+)
+
+
 # ------------------------------------------------------------------------ softmax
 
 

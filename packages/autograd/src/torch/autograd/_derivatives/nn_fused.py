@@ -73,6 +73,33 @@ def _layer_norm(which):
     return formula
 
 
+# --------------------------------------------------------------------- batch norm
+
+
+def _batch_norm(which):
+    def formula(grad, inputs, saved):
+        x, weight, _ = inputs
+        if not torch.is_grad_enabled():
+            return _fn("_batch_norm_backward")(grad, x, weight, saved.mean, saved.invstd, which)
+        # create_graph: recorded ops, the batch statistics recomputed from x
+        dims = (0,) + tuple(range(2, x.dim()))
+        shape = (1, x.shape[1]) + (1,) * (x.dim() - 2)
+        mean = x.mean(dims, keepdim=True)
+        centred = x - mean
+        invstd = torch.rsqrt((centred * centred).mean(dims, keepdim=True) + saved.eps)
+        x_hat = centred * invstd
+        if which == "weight":
+            return (grad * x_hat).sum(dims)
+        if which == "bias":
+            return grad.sum(dims)
+        g = grad * weight.reshape(shape) if weight is not None else grad
+        return invstd * (
+            g - g.mean(dims, keepdim=True) - x_hat * (g * x_hat).mean(dims, keepdim=True)
+        )
+
+    return formula
+
+
 # ------------------------------------------------------------------------- losses
 
 
@@ -162,6 +189,11 @@ NN_FUSED = {
     "_layer_norm": Derivative(
         "NativeLayerNormBackward0",
         (_layer_norm("input"), _layer_norm("weight"), _layer_norm("bias")),
+        saved_inputs=(0, 1),
+    ),
+    "_batch_norm": Derivative(
+        "NativeBatchNormBackward0",
+        (_batch_norm("input"), _batch_norm("weight"), _batch_norm("bias")),
         saved_inputs=(0, 1),
     ),
     "_mse_loss": Derivative("MseLossBackward0", (_mse(1.0), _mse(-1.0)), saved_inputs=(0, 1)),
