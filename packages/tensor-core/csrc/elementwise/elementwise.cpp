@@ -22,15 +22,10 @@ TORCH_CORE_FOR_EACH_TIER(TORCH_CORE_DECLARE_ARITH)
 
 namespace {
 
+// sum_block works in blocks of 2048 elements itself (arith_kernels.inc)
 template <typename T>
 double sum_range(const T* a, std::size_t begin, std::size_t end) {
-  constexpr std::size_t kBlock = 2048;
-  const auto block_sum = TORCH_CORE_PICK_AVX2(sum_block<T>);
-  double total = 0;
-  for (std::size_t start = begin; start < end; start += kBlock) {
-    total += block_sum(a, start, std::min(end, start + kBlock));
-  }
-  return total;
+  return TORCH_CORE_PICK_AVX2(sum_block<T>)(a, begin, end);
 }
 
 }  // namespace
