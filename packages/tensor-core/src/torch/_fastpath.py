@@ -297,7 +297,19 @@ def matmul_2d(op, general):
                 and dtype in _FULL_FLOATS
                 and a.shape[1] == b.shape[0]
             ):
-                result = from_array(matmul_arrays(a, b), dtype)
+                rows, columns = a.shape[0], b.shape[1]
+                if (
+                    rows * a.shape[1] * columns < _UNTHREADED_WORK
+                    and type(a) is type(b) is _ndarray
+                ):
+                    product = _np_matmul(a, b)  # matmul_arrays' choice, without its call
+                else:
+                    product = matmul_arrays(a, b)
+                # a fresh C-contiguous product: only size-0/1 dims need _from_array's fixes
+                if rows > 1 and columns > 1:
+                    result = make(product, dtype)
+                else:
+                    result = from_array(product, dtype)
                 if _grad_state.enabled and (self._requires_grad or other._requires_grad):
                     return record_checked(op, (self, other), result, ())
                 return result
