@@ -239,6 +239,7 @@ def test_a_generator_per_device(rt):
 # ----------------------------------------------------------- autograd, save and load
 
 
+@pytest.mark.autograd
 def test_autograd_across_copies(rt):
     x = torch.randn(3, dtype=torch.float64, requires_grad=True)
     y = x.cuda(1)
@@ -311,6 +312,7 @@ def test_device_kernels_compute_what_the_host_does(device_kernels):
     assert y.add_(1) is y and y.device == d.device and torch.equal(y.cpu(), x + 1)
 
 
+@pytest.mark.autograd
 def test_device_kernels_carry_gradients(device_kernels):
     w = torch.randn(3, 3, dtype=torch.float64, requires_grad=True)
     (w.cuda(1) @ w.cuda(1)).tanh().sum().backward()

@@ -76,6 +76,7 @@ def test_scatter_and_gather(rt):
     assert comm.gather(pieces, out=out) is out and torch.equal(out.cpu(), x)
 
 
+@pytest.mark.autograd
 def test_comm_is_differentiable(rt):
     x = torch.randn(4, 3, dtype=torch.float64, requires_grad=True)
     pieces = comm.scatter(x, [0, 1])

@@ -23,6 +23,7 @@ def _tensors():
     return [torch.rand(2, 2), leaf, result, view, fields.alias_as(Sub, torch.rand(2))]
 
 
+@pytest.mark.autograd
 @pytest.mark.parametrize("name", sorted(fields._READ_FIELDS))
 def test_native_readers_agree_with_the_fields(name):
     native = getattr(fields, name)
@@ -32,6 +33,7 @@ def test_native_readers_agree_with_the_fields(name):
         assert native(t) is getattr(t, field)
 
 
+@pytest.mark.autograd
 def test_history_matches_its_definition_including_stale_views():
     leaf = torch.rand(4, requires_grad=True)
     result = leaf * 1
