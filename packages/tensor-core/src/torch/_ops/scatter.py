@@ -30,6 +30,20 @@ def _flat_positions(shape, strides, offset) -> np.ndarray:
     return positions
 
 
+def _reads_each_once(shape, strides) -> bool:
+    """Whether a view of ``shape`` and ``strides`` reads no element twice: with the dims
+    of more than one element sorted by stride, each stride must pass the extent of the
+    dims below it (sufficient, and true of every view but expanded or overlapping ones)."""
+    extent = 1
+    for size, stride in sorted(
+        ((n, abs(s)) for n, s in zip(shape, strides) if n > 1), key=lambda d: d[1]
+    ):
+        if stride < extent:
+            return False
+        extent = stride * (size - 1) + extent
+    return True
+
+
 def _buffer(input_geometry, view_geometry, dtype):
     (in_shape, in_strides, in_off), (v_shape, v_strides, v_off) = input_geometry, view_geometry
     base = min(in_off, v_off)
@@ -49,8 +63,13 @@ def view_scatter(grad: Tensor, input_geometry, view_geometry) -> Tensor:
     as the view's input; positions the view reads twice get both contributions."""
     buffer, base = _buffer(input_geometry, view_geometry, grad._np.dtype)
     v_shape, v_strides, v_off = view_geometry
-    positions = _flat_positions(v_shape, v_strides, v_off - base)
-    np.add.at(buffer, positions.reshape(-1), grad._np.reshape(-1))
+    if _reads_each_once(v_shape, v_strides):
+        # no position is read twice (slices, selects, chunks, transposes): a plain
+        # strided write, where np.add.at takes a position array and one add per element
+        _strided(buffer, v_shape, v_strides, v_off - base)[...] = grad._np
+    else:
+        positions = _flat_positions(v_shape, v_strides, v_off - base)
+        np.add.at(buffer, positions.reshape(-1), grad._np.reshape(-1))
     in_shape, in_strides, in_off = input_geometry
     result = np.array(_strided(buffer, in_shape, in_strides, in_off - base))
     result = Tensor._from_array(result, grad._dtype)
