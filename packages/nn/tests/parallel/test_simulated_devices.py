@@ -159,6 +159,7 @@ def _train(model, params, images, labels, device: str, steps: int = 8, batch: in
 
 
 def test_data_parallel_trains_the_digits_cnn_as_one_device_does(rt):
+    pytest.importorskip("torch.optim", reason="needs torch-optim, which is not installed")
     images, labels = _digits()
     torch.manual_seed(0)
     single = DigitsNet().cuda(0)

@@ -11,6 +11,8 @@ import torch.nn.functional as F  # noqa: N812
 from torch import nn
 from torch.cuda import _runtime
 
+pytest.importorskip("torch.optim", reason="needs torch-optim, which is not installed")
+
 
 @pytest.fixture
 def rt():
