@@ -75,6 +75,8 @@ LAZY_IMPORTS = [
     "torch.nn.modules.normalization -> torch.distributed.nn.functional",
     # DistributedSampler reads the default process group's rank and size when asked
     "torch.utils.data.distributed -> torch.distributed",
+    # torch-optim's swa_utils.AveragedModel is an nn.Module (torch.optim never imports it)
+    "torch.optim.swa_utils -> torch.nn",
 ]
 #: the private module of core that siblings may import (with its submodules)
 INTERFACE = "torch._interface"

@@ -57,7 +57,12 @@ _CLASSES_BY_FOLDED_NAME = {name.lower(): name for name in __all__ if name[:1].is
 
 def __getattr__(name: str):
     """AttributeError for a missing name; one that spells an optimizer in lower case (or
-    names its module, ``sparse_adam``) names the class meant."""
+    names its module, ``sparse_adam``) names the class meant. ``swa_utils`` is imported on
+    first use: it needs torch-nn, which ``import torch.optim`` must not."""
+    if name == "swa_utils":
+        import importlib
+
+        return importlib.import_module(".swa_utils", __name__)
     meant = _CLASSES_BY_FOLDED_NAME.get(name.replace("_", "").lower())
     message = f"module 'torch.optim' has no attribute '{name}'"
     if meant is not None:
