@@ -260,7 +260,7 @@ class SWALR(LRScheduler):
         ...     opt.step()
         ...     sched.step()
         ...     print(round(sched.get_last_lr()[0], 4))
-        0.1
+        0.55
         0.1
     """
 
