@@ -70,6 +70,37 @@ def test_core_submodules_are_lazy_attributes():
 
 
 def test_version():
-    from torch.version import __version__
+    from torch.version import __version__, core_version, pytorch_version
 
-    assert torch.__version__ == __version__
+    assert torch.__version__ is __version__
+    assert torch.__version__ == f"{pytorch_version}+core.{core_version}"
+
+
+@pytest.mark.parametrize(
+    "other,relation",
+    [
+        ("1.1.0", ">"),
+        ((2, 0), ">"),
+        ((2, 13), ">"),  # its local label sorts after the bare release, as in PEP 440
+        ("2.13.0", ">"),
+        ("2.13.0rc1", ">"),
+        ("2.13.0.post1", "<"),
+        ("2.14.0.dev20260101", "<"),
+        ("2.13.0+core.0.5.0", "=="),
+        ("10.0", "<"),
+    ],
+)
+def test_version_compares_as_a_version(other, relation):
+    from torch.torch_version import TorchVersion
+
+    version = TorchVersion("2.13.0+core.0.5.0")
+    assert (version > other, version == other, version < other) == (
+        relation == ">",
+        relation == "==",
+        relation == "<",
+    )
+    assert TorchVersion("2.13") == "2.13.0"
+    assert TorchVersion("2.13.0.dev0") < "2.13.0a1" < TorchVersion("2.13.0")
+    assert TorchVersion("not a version") == "not a version"
+    with pytest.raises(ValueError, match="Invalid version"):
+        version < "not a version"  # noqa: B015
