@@ -26,12 +26,6 @@ REL_TOL = 1e-4  # float results: NumPy kernels and PyTorch's differ in the last 
 
 # case -> the last line of its error here, and why
 KNOWN_FAILURES = {
-    "lightning": (
-        "ModuleNotFoundError: No module named 'torch.nn.utils.prune'",
-        "lightning.pytorch.callbacks imports torch.nn.utils.prune and torch.optim.swa_utils, "
-        "which this project does not have yet; with stand-ins for those two modules "
-        "Trainer.fit runs and gives PyTorch's losses",
-    ),
     "skorch": (
         "ImportWarning: skorch depends on a newer version of PyTorch (at least 1.1.0, not "
         "0.5.0). Visit https://pytorch.org for installation details",
