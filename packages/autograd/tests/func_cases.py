@@ -174,6 +174,7 @@ def outcome(code: str, setup: str = SETUP) -> dict:
             return {"error": type(error).__name__, "message": str(error)}
     return {"value": _describe(namespace.get("out"))}
 
+
 # torch.autograd.functional's forward-mode strategies, which run through torch.func
 _add(
     "functional_",

@@ -18,8 +18,9 @@ from . import _siblings
 
 _siblings.install_finder()
 
-from . import _bindings, _indexing, _ops, _sparse, serialization  # noqa: F401
+from . import _bindings, _compat_names, _indexing, _ops, _sparse, serialization  # noqa: F401
 from . import _return_types as return_types
+from ._compat_names import *  # noqa: F403 - torch.is_distributed, has_lapack, sym_int, ...
 from ._creation import (
     arange,
     as_tensor,
@@ -39,7 +40,6 @@ from ._creation import (
     zeros,
     zeros_like,
 )
-from ._compat_names import *  # noqa: F403 - torch.is_distributed, has_lapack, sym_int, ...
 from ._default_type import is_storage, set_default_tensor_type
 from ._deterministic import (
     are_deterministic_algorithms_enabled,

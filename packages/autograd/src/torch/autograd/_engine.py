@@ -18,10 +18,10 @@ from ._hooks import HookDict, add_hook, leaf_meta
 
 # the interface's tensor fields come bound once, from _nodes
 from ._nodes import (
-    AccumulateGrad,
-    Node,
     _NO_EDGE,
     _STALE_VIEW,
+    AccumulateGrad,
+    Node,
     _array,
     _grad_fn,
     _history,
