@@ -25,13 +25,7 @@ GOLDEN = HERE / "golden"
 REL_TOL = 1e-4  # float results: NumPy kernels and PyTorch's differ in the last bits
 
 # case -> the last line of its error here, and why
-KNOWN_FAILURES = {
-    "skorch": (
-        "ImportWarning: skorch depends on a newer version of PyTorch (at least 1.1.0, not "
-        "0.5.0). Visit https://pytorch.org for installation details",
-        "skorch compares torch.__version__, which is torch-core's own version (0.5.0)",
-    ),
-}
+KNOWN_FAILURES: dict[str, tuple[str, str]] = {}
 
 
 def close(ours, expected) -> bool:
