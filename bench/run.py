@@ -19,8 +19,8 @@ def _median_us(stmt, number: int, repeat: int = 21) -> float:
 
 
 def cases(only: str | None = None) -> dict:
-    """Every case's median time in microseconds; with ``only``, just the core and model
-    cases whose name contains it (or one of its ``|``-separated parts)."""
+    """Every case's median time in microseconds; with ``only``, just the core, nn and
+    model cases whose name contains it (or one of its ``|``-separated parts)."""
     torch.manual_seed(0)
     small_a, small_b = torch.rand(8), torch.rand(8)
     big_a, big_b = torch.rand(1000, 1000), torch.rand(1000, 1000)
@@ -71,7 +71,8 @@ def cases(only: str | None = None) -> dict:
         for name, (stmt, number) in timed.items()
         if only is None or _selected(name, only)
     }
-    if only is not None:  # a focused rerun of the cases above and issue 21's models
+    if only is not None:  # a focused rerun of the cases above, nn's and issue 21's models
+        results.update(nn_cases(only))
         results.update(_model_cases(only))
         return results
 
@@ -214,9 +215,10 @@ print(peak_growth(before))
 )
 
 
-def nn_cases() -> dict:
+def nn_cases(only: str | None = None) -> dict:
     """A LeNet-5 SGD-momentum step (batch 64), a 32-64-64-4 MLP Adam step (batch 16), an
-    LSTM forward+backward (20 steps, batch 8, 32 -> 64), and the LeNet run's peak memory."""
+    LSTM forward+backward (20 steps, batch 8, 32 -> 64), and the LeNet run's peak memory;
+    with ``only``, just the timed cases it selects."""
     import torch.nn as nn
     import torch.nn.functional as F  # noqa: N812
 
@@ -245,11 +247,18 @@ def nn_cases() -> dict:
     def lstm_forward_backward():
         lstm(xs)[0].sum().backward()
 
-    results = {
-        "LeNet-5 SGD step (batch 64)": _median_us(lenet_step, 5, repeat=9),
-        "MLP 32-64-64-4 Adam step (batch 16)": _median_us(mlp_step, 200),
-        "LSTM 20x8x32->64 fwd+bwd": _median_us(lstm_forward_backward, 5, repeat=9),
+    timed = {
+        "LeNet-5 SGD step (batch 64)": (lenet_step, 5, 9),
+        "MLP 32-64-64-4 Adam step (batch 16)": (mlp_step, 200, 21),
+        "LSTM 20x8x32->64 fwd+bwd": (lstm_forward_backward, 5, 9),
     }
+    results = {
+        name: _median_us(stmt, number, repeat=repeat)
+        for name, (stmt, number, repeat) in timed.items()
+        if only is None or _selected(name, only)
+    }
+    if only is not None:
+        return results
     out = subprocess.run(
         [sys.executable, "-c", _LENET_PEAK], check=True, capture_output=True, text=True
     ).stdout
