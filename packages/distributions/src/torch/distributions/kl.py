@@ -29,6 +29,7 @@ from .categorical import Categorical
 from .cauchy import Cauchy
 from .continuous_bernoulli import ContinuousBernoulli
 from .dirichlet import Dirichlet
+from .distribution import Distribution  # noqa: F401 - a public name of PyTorch's kl
 from .exp_family import ExponentialFamily
 from .exponential import Exponential
 from .gamma import Gamma
