@@ -12,7 +12,7 @@ its own). ``cuda`` is the CUDA version of the active runtime (``None`` without o
 from .torch_version import TorchVersion as _TorchVersion
 
 # the build backend reads torch-core's release from this first assignment
-__version__ = "0.5.0"
+__version__ = "0.6.0"
 
 __all__ = [  # noqa: F822 (cuda: a module attribute computed on access)
     "__version__",

@@ -39,7 +39,7 @@ __all__ = [
     "array_kernels",
 ]
 
-CORE_API: tuple[int, int] = (0, 5)  # 0.5: tensors, sharing, optim, backends submodules
+CORE_API: tuple[int, int] = (0, 6)  # 0.6: calls and tracing (op-call interception), native tensor readers, cuda runtime
 
 
 def require_core_api(major: int, minor: int, who: str) -> None:
