@@ -570,7 +570,8 @@ def contracts_numpy_lowest(session: nox.Session) -> None:
         "import numpy, ml_dtypes; print('numpy', numpy.__version__, "
         "'ml_dtypes', ml_dtypes.__version__)",
     )
-    run_tests(session, list(PACKAGES))
+    for folder in PACKAGES:  # one pytest per package: their test helpers share module names
+        run_tests(session, [folder])
 
 
 # ------------------------------------------------------------- released dependents at HEAD

@@ -19,8 +19,25 @@ def needs_mpi():
         pytest.skip("mpi4py is not installed (pip install 'torch-distributed[mpi]')")
 
 
+#: what runs without MPI (the stores, the imports); everything else forms process groups
+WITHOUT_MPI = ("test_store.py", "test_constants.py", "test_import.py::test_public_modules_import")
+
+
+def _mpi_available() -> bool:
+    import torch.distributed as dist
+
+    return dist.is_mpi_available()
+
+
 def pytest_collection_modifyitems(config, items):
-    """``slow`` tests run only when asked for (``-m slow``: nox -s distributed-slow)."""
+    """Without the mpi extra (the contract sessions install no extras), only the tests that
+    form no process group run; ``slow`` tests run only when asked for (``-m slow``: nox -s
+    distributed-slow)."""
+    if not _mpi_available():
+        no_mpi = pytest.mark.skip(reason="needs MPI: pip install 'torch-distributed[mpi]'")
+        for item in items:
+            if not any(part in item.nodeid for part in WITHOUT_MPI):
+                item.add_marker(no_mpi)
     if config.getoption("-m"):
         return
     skip = pytest.mark.skip(reason="slow: run with -m slow (nox -s distributed-slow)")

@@ -14,7 +14,11 @@ import sys
 
 import pytest
 
-pytest.importorskip("tensorboard", reason="torch.utils.tensorboard needs the tensorboard package")
+# (the package's reader: "tensorboard" alone could be this test folder, a namespace package)
+pytest.importorskip(
+    "tensorboard.backend.event_processing.event_accumulator",
+    reason="torch.utils.tensorboard needs the tensorboard package",
+)
 
 import tensorboard_cases  # noqa: E402
 from tensorboard.backend.event_processing.event_accumulator import EventAccumulator  # noqa: E402

@@ -39,7 +39,8 @@ __all__ = [
     "array_kernels",
 ]
 
-CORE_API: tuple[int, int] = (0, 6)  # 0.6: calls and tracing (op-call interception), native tensor readers, cuda runtime
+# 0.6: calls and tracing (op-call interception), native tensor readers, the cuda runtime
+CORE_API: tuple[int, int] = (0, 6)
 
 
 def require_core_api(major: int, minor: int, who: str) -> None:
