@@ -17,7 +17,8 @@ t = torch.ones(1) * (rank + 1)
 dist.all_reduce(t)
 keys = ["RANK", "LOCAL_RANK", "WORLD_SIZE", "LOCAL_WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT"]
 line = " ".join(map(str, [rank, int(t.item()), *(os.environ.get(k, "-") for k in keys)]))
-print(line, flush=True)
+# one write per line: print's separate newline lets the two ranks' output interleave
+os.write(1, (line + "\n").encode())
 if os.environ.get("WORKER_OUT"):  # mpiexec may interleave the ranks' stdout: a file each
     with open(os.path.join(os.environ["WORKER_OUT"], f"{rank}.txt"), "w") as out:
         out.write(line)

@@ -22,7 +22,7 @@ def test_torchrun_sets_the_environment(needs_mpi):
     port = dist_cases.free_port()
     done = _torchrun("--nproc-per-node=2", f"--master-port={port}", WORKER)
     assert done.returncode == 0, done.stderr
-    lines = sorted(done.stdout.split("\n")[:2])
+    lines = sorted(line for line in done.stdout.split("\n") if line.strip())
     assert lines == [f"0 3 0 0 2 2 127.0.0.1 {port}", f"1 3 1 1 2 2 127.0.0.1 {port}"]
 
 
