@@ -171,6 +171,15 @@ class Transform:
         return shape
 
 
+class _ParameterFreeTransform(Transform):
+    """A transform without parameters: any two of the same class are equal."""
+
+    def __eq__(self, other):
+        return isinstance(other, type(self))
+
+    __hash__ = object.__hash__
+
+
 class _InverseTransform(Transform):
     """The inverse of a transform: calls its ``_inv_call`` and negates its Jacobian."""
 
@@ -456,18 +465,13 @@ class ReshapeTransform(Transform):
         return shape[: _check_trailing(shape, self.out_shape)] + self.in_shape
 
 
-class ExpTransform(Transform):
+class ExpTransform(_ParameterFreeTransform):
     """``y = exp(x)``."""
 
     domain = constraints.real
     codomain = constraints.positive
     bijective = True
     sign = +1
-
-    def __eq__(self, other):
-        return isinstance(other, ExpTransform)
-
-    __hash__ = object.__hash__
 
     def _call(self, x):
         return x.exp()
@@ -532,18 +536,13 @@ def _clipped_sigmoid(x):
     return torch.clamp(torch.sigmoid(x), min=info.tiny, max=1.0 - info.eps)
 
 
-class SigmoidTransform(Transform):
+class SigmoidTransform(_ParameterFreeTransform):
     """``y = 1 / (1 + exp(-x))``."""
 
     domain = constraints.real
     codomain = constraints.unit_interval
     bijective = True
     sign = +1
-
-    def __eq__(self, other):
-        return isinstance(other, SigmoidTransform)
-
-    __hash__ = object.__hash__
 
     def _call(self, x):
         return _clipped_sigmoid(x)
@@ -557,18 +556,13 @@ class SigmoidTransform(Transform):
         return -_softplus(-x) - _softplus(x)
 
 
-class SoftplusTransform(Transform):
+class SoftplusTransform(_ParameterFreeTransform):
     """``y = log(1 + exp(x))``."""
 
     domain = constraints.real
     codomain = constraints.positive
     bijective = True
     sign = +1
-
-    def __eq__(self, other):
-        return isinstance(other, SoftplusTransform)
-
-    __hash__ = object.__hash__
 
     def _call(self, x):
         return _softplus(x)
@@ -580,18 +574,13 @@ class SoftplusTransform(Transform):
         return -_softplus(-x)
 
 
-class TanhTransform(Transform):
+class TanhTransform(_ParameterFreeTransform):
     """``y = tanh(x)``; its Jacobian is written with softplus for stability."""
 
     domain = constraints.real
     codomain = constraints.interval(-1.0, 1.0)
     bijective = True
     sign = +1
-
-    def __eq__(self, other):
-        return isinstance(other, TanhTransform)
-
-    __hash__ = object.__hash__
 
     def _call(self, x):
         return x.tanh()
@@ -604,16 +593,11 @@ class TanhTransform(Transform):
         return 2.0 * (math.log(2.0) - x - _softplus(-2.0 * x))
 
 
-class AbsTransform(Transform):
+class AbsTransform(_ParameterFreeTransform):
     """``y = |x|`` (not injective: the inverse gives the nonnegative preimage)."""
 
     domain = constraints.real
     codomain = constraints.positive
-
-    def __eq__(self, other):
-        return isinstance(other, AbsTransform)
-
-    __hash__ = object.__hash__
 
     def _call(self, x):
         return x.abs()
@@ -758,17 +742,12 @@ def _at_least_one_dim(shape):
     return shape
 
 
-class SoftmaxTransform(Transform):
+class SoftmaxTransform(_ParameterFreeTransform):
     """Unconstrained vectors to the simplex by exponentiating and normalising (not
     bijective: the inverse returns the log)."""
 
     domain = constraints.real_vector
     codomain = constraints.simplex
-
-    def __eq__(self, other):
-        return isinstance(other, SoftmaxTransform)
-
-    __hash__ = object.__hash__
 
     def _call(self, x):
         probs = (x - x.max(-1, True)[0]).exp()
@@ -790,18 +769,13 @@ def _stick_offset(x):
     return x.shape[-1] + 1 - x.new_ones(x.shape[-1]).cumsum(-1)
 
 
-class StickBreakingTransform(Transform):
+class StickBreakingTransform(_ParameterFreeTransform):
     """Vectors of length ``K`` to the ``K + 1`` simplex by stick breaking: each entry's
     sigmoid is the fraction taken of what is left. Bijective."""
 
     domain = constraints.real_vector
     codomain = constraints.simplex
     bijective = True
-
-    def __eq__(self, other):
-        return isinstance(other, StickBreakingTransform)
-
-    __hash__ = object.__hash__
 
     def _call(self, x):
         fractions = _clipped_sigmoid(x - _stick_offset(x).log())
@@ -827,17 +801,12 @@ class StickBreakingTransform(Transform):
         return shape[:-1] + (shape[-1] - 1,)
 
 
-class LowerCholeskyTransform(Transform):
+class LowerCholeskyTransform(_ParameterFreeTransform):
     """Square matrices to lower-triangular ones with a positive diagonal: the strict
     lower triangle is kept and the diagonal exponentiated."""
 
     domain = constraints.independent(constraints.real, 2)
     codomain = constraints.lower_cholesky
-
-    def __eq__(self, other):
-        return isinstance(other, LowerCholeskyTransform)
-
-    __hash__ = object.__hash__
 
     def _call(self, x):
         return x.tril(-1) + x.diagonal(dim1=-2, dim2=-1).exp().diag_embed()
@@ -846,17 +815,12 @@ class LowerCholeskyTransform(Transform):
         return y.tril(-1) + y.diagonal(dim1=-2, dim2=-1).log().diag_embed()
 
 
-class PositiveDefiniteTransform(Transform):
+class PositiveDefiniteTransform(_ParameterFreeTransform):
     """Square matrices to positive definite ones: ``L L^T`` of the lower Cholesky
     transform's ``L``."""
 
     domain = constraints.independent(constraints.real, 2)
     codomain = constraints.positive_definite
-
-    def __eq__(self, other):
-        return isinstance(other, PositiveDefiniteTransform)
-
-    __hash__ = object.__hash__
 
     def _call(self, x):
         lower = LowerCholeskyTransform()(x)
