@@ -5,9 +5,9 @@ from __future__ import annotations
 import torch
 
 from . import constraints
-from .distribution import Distribution, _expand_params, _one_of_probs_logits
+from .distribution import Distribution, _expand_params, _set_count_and_param
 from .gamma import Gamma
-from .utils import _logsigmoid, broadcast_all, lazy_property, logits_to_probs, probs_to_logits
+from .utils import _logsigmoid, lazy_property, logits_to_probs, probs_to_logits
 
 __all__ = ["NegativeBinomial"]
 
@@ -39,14 +39,7 @@ class NegativeBinomial(Distribution):
     support = constraints.nonnegative_integer
 
     def __init__(self, total_count, probs=None, logits=None, validate_args=None) -> None:
-        _one_of_probs_logits(probs, logits)
-        if probs is not None:
-            self.total_count, self.probs = broadcast_all(total_count, probs)
-            self._param = self.probs
-        else:
-            self.total_count, self.logits = broadcast_all(total_count, logits)
-            self._param = self.logits
-        self.total_count = self.total_count.type_as(self._param)
+        _set_count_and_param(self, total_count, probs, logits)
         super().__init__(self._param.size(), validate_args=validate_args)
 
     def expand(self, batch_shape, _instance=None):
