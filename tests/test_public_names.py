@@ -50,9 +50,10 @@ COMPILE = (
 )
 TORCH_FUNCTION = "the __torch_function__/__torch_dispatch__ override protocol is not built"
 ATEN_NN = (
-    "ATen entry points behind torch.nn.functional (torch-nn computes these layers; core "
-    "has no copies)"
+    "ATen's whole-sequence recurrent kernels behind nn.RNN/LSTM/GRU (torch-nn runs the layers; "
+    "its LSTM work is in progress)"
 )
+SPARSE_ONLY = "PyTorch 2.13 has this kernel for sparse tensors only (strided input raises)"
 SPECTRAL = "window functions and the short-time Fourier transform are not built yet"
 LOWRANK = "randomized and iterative linear algebra (lobpcg, svd/pca_lowrank) is not built"
 SPECIAL = "these special functions (Airy, Bessel of the first/second kind) are not built"
@@ -158,12 +159,8 @@ MISSING: dict[str, dict[str, str]] = {
         OLD_SPARSE: """
             dsmm hsmm hspmm indices_copy resize_as_sparse_ saddmm smm spmm sspaddmm values_copy
         """,
-        ATEN_NN: """
-            alpha_dropout_ bilinear celu_ channel_shuffle conv_tbc dropout_ embedding_renorm_
-            feature_alpha_dropout_ feature_dropout_ grid_sampler_2d grid_sampler_3d gru lstm
-            native_channel_shuffle native_dropout native_group_norm native_norm rnn_relu
-            rnn_tanh rrelu_ selu_ threshold_
-        """,
+        ATEN_NN: "gru lstm rnn_relu rnn_tanh",
+        SPARSE_ONLY: "native_norm",
         SPECTRAL: """
             bartlett_window blackman_window hamming_window hann_window istft kaiser_window
             signal stft windows

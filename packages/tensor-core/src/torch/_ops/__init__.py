@@ -20,6 +20,7 @@ from . import (  # noqa: F401
     losses,
     lu,
     nn_functional,
+    nn_inplace,
     nn_kernels,
     norms,
     pointwise,

@@ -447,10 +447,18 @@ def kl_div(
 # ------------------------------------------------------------------- activations
 
 
+def _refuse_integer(input: Tensor, kernel: str) -> None:
+    """PyTorch's error where its kernel has no integer or bool form."""
+    if not (input._dtype.is_floating_point or input._dtype.is_complex):
+        kind = input._dtype._legacy[:-6]
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{kind}'")
+
+
 # celu and selu refuse complex input as elu's kernel does (the one PyTorch runs)
 @_composite(refuses_complex=kernel_refusal("elu_cpu"), complex_operands=1)
 def celu(input, alpha: float = 1.0):
     """x above 0, alpha * (exp(x / alpha) - 1) below."""
+    _refuse_integer(input, "elu_cpu")
     torch = _t()
     return torch.where(input > 0, input, alpha * torch.expm1(input / alpha))
 
@@ -462,6 +470,7 @@ _SELU_SCALE = 1.0507009873554805
 @_composite(refuses_complex=kernel_refusal("elu_cpu"), complex_operands=1)
 def selu(input):
     """scale * elu(x, alpha) with the self-normalising constants."""
+    _refuse_integer(input, "elu_cpu")
     torch = _t()
     return _SELU_SCALE * torch.where(input > 0, input, _SELU_ALPHA * torch.expm1(input))
 
@@ -503,8 +512,13 @@ def rrelu(
 
 @_composite(out=True)
 def threshold(input, threshold: float, value: float):
-    """x where x > threshold, else value."""
-    return _t().where(input > threshold, input, value)
+    """x where x > threshold, else value (in ``input``'s dtype, as PyTorch's kernel)."""
+    torch = _t()
+    if input._dtype is _dtype.bool_:
+        raise NotImplementedError("\"threshold_cpu\" not implemented for 'Bool'")
+    if not (input._dtype.is_floating_point or input._dtype.is_complex):
+        value = torch.tensor(value).to(input.dtype)
+    return torch.where(input > threshold, input, value)
 
 
 @_composite(

@@ -1,0 +1,178 @@
+"""Expressions using the public names of PyTorch 2.13 that torch-core added for the
+public-names check of issue 20 (tests/test_public_names.py at the repository root): the
+in-place neural-network functions of ``torch``, ``torch.bilinear``, the window functions,
+``stft``/``istft``, ...
+
+tools/golden/record_added_names.py records what real PyTorch gives
+(golden/added_names.json); test_added_names.py compares, values to a relative tolerance
+of 1e-5 (float64 to 1e-10). Each outcome is the value (tensors as dtype, shape and
+values) or the error's builtin type and message.
+"""
+
+from __future__ import annotations
+
+import math
+
+SETUP = """
+x = torch.tensor([-2., -0.5, 0., 0.5, 2.])
+def grad_of(f, *values):
+    leaf = torch.tensor(values, dtype=torch.float64, requires_grad=True)
+    f(leaf * 1).sum().backward()
+    return leaf.grad
+"""
+
+NN_INPLACE = {
+    "celu_": "y = x.clone(); r = torch.celu_(y, 2.0); (r, r is y)",
+    "selu_": "y = x.clone(); r = torch.selu_(y); (r, r is y)",
+    "selu_long": "torch.selu_(torch.tensor([1, -2]))",
+    "celu_long": "torch.celu(torch.tensor([1, -2]))",
+    "selu_grad": "grad_of(torch.selu_, -1., 2.)",
+    "selu_leaf": "torch.selu_(torch.ones(2, requires_grad=True))",
+    "threshold_": "y = x.clone(); torch.threshold_(y, 0.1, 20.); y",
+    "threshold_long": "torch.threshold_(torch.tensor([1, -2]), 0.5, 2.5)",
+    "threshold_bool": "torch.threshold(torch.tensor([True, False]), 0.5, 2.5)",
+    "threshold_grad": "grad_of(lambda t: torch.threshold_(t, 0.5, 3.), -1., 2.)",
+    "rrelu_eval": "y = x.clone(); torch.rrelu_(y); y",
+    "rrelu_train": "torch.manual_seed(0); y = x.clone(); torch.rrelu_(y, 0.1, 0.3, True); y",
+    "rrelu_long": "torch.rrelu_(torch.tensor([1, -2]))",
+    "dropout_": (
+        "torch.manual_seed(0); y = torch.ones(8); r = torch.dropout_(y, 0.5, True); (y, r is y)"
+    ),
+    "dropout_eval": "y = torch.ones(3); torch.dropout_(y, 0.5, False)",
+    "dropout_p1": "torch.dropout_(torch.ones(3), 1.0, True)",
+    "dropout_bad_p": "torch.dropout_(torch.ones(3), 1.5, True)",
+    "dropout_long": "torch.dropout_(torch.tensor([1, 2]), 0.5, True)",
+    "dropout_grad": (
+        "torch.manual_seed(0); grad_of(lambda t: torch.dropout_(t, 0.5, True), 1., 2., 3., 4.)"
+    ),
+    "feature_dropout_": (
+        "torch.manual_seed(0); torch.feature_dropout_(torch.ones(2, 3, 2), 0.5, True)"
+    ),
+    "alpha_dropout_": "torch.manual_seed(0); torch.alpha_dropout_(torch.ones(6), 0.5, True)",
+    "feature_alpha_dropout_": (
+        "torch.manual_seed(0); torch.feature_alpha_dropout_(torch.ones(2, 3, 1), 0.5, True)"
+    ),
+    "native_dropout": "torch.manual_seed(0); torch.native_dropout(torch.ones(6), 0.5, True)",
+    "native_dropout_eval": "torch.native_dropout(torch.ones(3), 0.5, False)",
+    "native_dropout_none": "torch.manual_seed(1); torch.native_dropout(torch.ones(3), 0.5, None)",
+    "native_dropout_p1": "torch.native_dropout(torch.ones(3), 1.0, True)",
+    "embedding_renorm_": (
+        "w = torch.arange(9.).reshape(3, 3); "
+        "torch.embedding_renorm_(w, torch.tensor([0, 2, 2]), 1.0, 2.0); w"
+    ),
+    "embedding_renorm_float_indices": (
+        "torch.embedding_renorm_(torch.ones(3, 3), torch.tensor([0.]), 1., 2.)"
+    ),
+    "bilinear": (
+        "i1 = torch.arange(6.).reshape(2, 3); i2 = torch.arange(8.).reshape(2, 4); "
+        "W = torch.arange(24.).reshape(2, 3, 4) / 10; "
+        "torch.bilinear(i1, i2, W, torch.tensor([1., 2.]))"
+    ),
+    "bilinear_no_bias": "torch.bilinear(torch.ones(3), torch.ones(4), torch.ones(2, 3, 4))",
+    "bilinear_batch": "torch.bilinear(torch.ones(2, 3), torch.ones(1, 4), torch.ones(1, 3, 4))",
+    "bilinear_dims": "torch.bilinear(torch.ones(2, 3), torch.ones(2, 2, 4), torch.ones(1, 3, 4))",
+    "bilinear_input1": "torch.bilinear(torch.ones(2, 2), torch.ones(2, 4), torch.ones(1, 3, 4))",
+    "bilinear_input2": "torch.bilinear(torch.ones(2, 3), torch.ones(2, 4), torch.ones(1, 3, 3))",
+    "bilinear_bias": (
+        "torch.bilinear(torch.ones(2, 3), torch.ones(2, 4), torch.ones(1, 3, 4), torch.ones(2))"
+    ),
+    "channel_shuffle": "torch.channel_shuffle(torch.arange(24.).reshape(1, 6, 2, 2), 2)",
+    "native_channel_shuffle": (
+        "torch.native_channel_shuffle(torch.arange(12.).reshape(1, 6, 2), 3)"
+    ),
+    "channel_shuffle_groups": "torch.channel_shuffle(torch.ones(1, 6, 2), 4)",
+    "channel_shuffle_dims": "torch.channel_shuffle(torch.ones(2, 4), 2)",
+    "channel_shuffle_zero": "torch.channel_shuffle(torch.ones(1, 4, 2), 0)",
+    "conv_tbc": (
+        "torch.manual_seed(0); a = torch.randn(5, 2, 3); w = torch.randn(3, 3, 4); "
+        "b = torch.randn(4); torch.conv_tbc(a, w, b, 1)"
+    ),
+    "conv_tbc_no_pad": (
+        "torch.conv_tbc(torch.ones(5, 2, 3), torch.ones(3, 3, 4), torch.ones(4)).shape"
+    ),
+    "conv_tbc_channels": "torch.conv_tbc(torch.ones(5, 2, 3), torch.ones(3, 2, 4), torch.ones(4))",
+    "conv_tbc_dims": "torch.conv_tbc(torch.ones(2, 3), torch.ones(3, 3, 4), torch.ones(4))",
+    "conv_tbc_bias": "torch.conv_tbc(torch.ones(5, 2, 3), torch.ones(3, 3, 4), torch.ones(2))",
+    "native_group_norm": (
+        "torch.manual_seed(0); g = torch.randn(2, 4, 3); "
+        "torch.native_group_norm(g, torch.ones(4), torch.zeros(4), 2, 4, 3, 2, 1e-5)"
+    ),
+    "grid_sampler_2d": (
+        "torch.grid_sampler_2d(torch.arange(16.).reshape(1, 1, 4, 4), "
+        "torch.tensor([[[[0., 0.], [0.5, -0.5]]]]), 0, 0, False)"
+    ),
+    "grid_sampler_2d_dims": (
+        "torch.grid_sampler_2d(torch.ones(1, 1, 2, 2, 2), torch.zeros(1, 1, 1, 1, 3), 0, 0, False)"
+    ),
+    "grid_sampler_3d": (
+        "torch.grid_sampler_3d(torch.arange(8.).reshape(1, 1, 2, 2, 2), "
+        "torch.zeros(1, 1, 1, 1, 3), 0, 0, False)"
+    ),
+}
+
+CASES: dict[str, str] = {**NN_INPLACE}
+
+#: cases that record or backpropagate (skipped without torch-autograd)
+NEEDS_AUTOGRAD = {name for name in CASES if name.endswith("_grad") or name.endswith("_leaf")}
+
+
+def _describe(torch, value):
+    if isinstance(value, torch.Tensor):
+        data = value.detach()
+        if data.is_complex():
+            items = [[z.real, z.imag] for z in data.reshape(-1).tolist()]
+        else:
+            items = data.reshape(-1).tolist()
+        return {"dtype": str(value.dtype), "shape": list(value.shape), "values": _floats(items)}
+    if isinstance(value, torch.Size):
+        return {"size": list(value)}
+    if isinstance(value, (tuple, list)):
+        return [_describe(torch, v) for v in value]
+    if isinstance(value, float):
+        return repr(value) if math.isnan(value) or math.isinf(value) else value
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    return repr(value)
+
+
+def _floats(items):
+    if isinstance(items, list):
+        return [_floats(v) for v in items]
+    if isinstance(items, float) and (math.isnan(items) or math.isinf(items)):
+        return repr(items)
+    return items
+
+
+def outcome(torch, code: str) -> dict:
+    """What running ``code`` (statements joined by "; ", the last an expression) gives:
+    the value or the error (builtin type and first line of the message)."""
+    import warnings
+
+    namespace = {"torch": torch, "__name__": "added_names_cases"}
+    exec(SETUP, namespace)
+    *statements, expression = code.split("; ")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            for statement in statements:
+                exec(statement, namespace)
+            return {"value": _describe(torch, eval(expression, namespace))}
+        except Exception as error:  # noqa: BLE001 - the exception is the recorded result
+            kind = next(k for k in type(error).__mro__ if k.__module__ == "builtins")
+            message = str(error).split("\n")[0].split(" If you are a Facebook employee")[0]
+            return {"error": kind.__name__, "message": message}
+
+
+def close(got, expected, rtol: float) -> bool:
+    """Whether two outcomes agree, numbers to ``rtol`` (and an absolute 1e-6)."""
+    if isinstance(expected, dict) and isinstance(got, dict):
+        if set(got) != set(expected):
+            return False
+        return all(close(got[k], expected[k], rtol) for k in expected)
+    if isinstance(expected, list) and isinstance(got, list):
+        return len(got) == len(expected) and all(
+            close(g, e, rtol) for g, e in zip(got, expected, strict=True)
+        )
+    if isinstance(expected, float) and isinstance(got, (int, float)) and not isinstance(got, bool):
+        return math.isclose(got, expected, rel_tol=rtol, abs_tol=1e-6)
+    return got == expected
