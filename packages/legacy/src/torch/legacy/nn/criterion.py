@@ -3,16 +3,14 @@ Python number and ``backward(input, target)`` its gradient with respect to ``inp
 
 from __future__ import annotations
 
-import copy
-
 import torch
 
-from .module import _convert, _dtype_of
+from .module import _HoldsTensors
 
 __all__ = ["Criterion"]
 
 
-class Criterion:
+class Criterion(_HoldsTensors):
     """Base of every ``torch.legacy.nn`` criterion.
 
     ``output`` holds the last loss (a float) and ``gradInput`` the last gradient.
@@ -46,25 +44,6 @@ class Criterion:
     def backward(self, input, target):
         """The gradient of the loss with respect to ``input``."""
         return self.updateGradInput(input, target)
-
-    def clone(self):
-        return copy.deepcopy(self)
-
-    def type(self, type=None, tensorCache=None):
-        if type is None:
-            return self._type
-        dtype = _dtype_of(type)
-        cache = {} if tensorCache is None else tensorCache
-        for key, value in list(self.__dict__.items()):
-            self.__dict__[key] = _convert(value, dtype, cache)
-        self._type = torch.empty(0, dtype=dtype).type()
-        return self
-
-    def float(self):
-        return self.type(torch.float32)
-
-    def double(self):
-        return self.type(torch.float64)
 
     def clearState(self):
         self.gradInput = self.gradInput.new_empty(0)

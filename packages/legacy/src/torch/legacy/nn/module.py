@@ -41,7 +41,33 @@ def _dtype_of(type_name):
     return torch.empty(0).type(name if name.startswith("torch.") else f"torch.{name}").dtype
 
 
-class Module:
+class _HoldsTensors:
+    """What modules and criterions share: converting the tensors they hold to another
+    type, and deep copies."""
+
+    def type(self, type=None, tensorCache=None):
+        """Without arguments, the tensor type name of this module (``"torch.FloatTensor"``);
+        with one, convert every floating tensor the module holds to it and return self."""
+        if type is None:
+            return self._type
+        dtype = _dtype_of(type)
+        cache = {} if tensorCache is None else tensorCache
+        for key, value in list(self.__dict__.items()):
+            self.__dict__[key] = _convert(value, dtype, cache)
+        self._type = torch.empty(0, dtype=dtype).type()
+        return self
+
+    def float(self):
+        return self.type(torch.float32)
+
+    def double(self):
+        return self.type(torch.float64)
+
+    def clone(self):
+        return copy.deepcopy(self)
+
+
+class Module(_HoldsTensors):
     """Base of every ``torch.legacy.nn`` module, with Lua Torch's protocol.
 
     ``forward(input)`` computes and returns ``self.output`` (``updateOutput``);
@@ -145,24 +171,6 @@ class Module:
     def reset(self, stdv=None):
         pass
 
-    def type(self, type=None, tensorCache=None):
-        """Without arguments, the tensor type name of this module (``"torch.FloatTensor"``);
-        with one, convert every floating tensor the module holds to it and return self."""
-        if type is None:
-            return self._type
-        dtype = _dtype_of(type)
-        cache = {} if tensorCache is None else tensorCache
-        for key, value in list(self.__dict__.items()):
-            self.__dict__[key] = _convert(value, dtype, cache)
-        self._type = torch.empty(0, dtype=dtype).type()
-        return self
-
-    def float(self):
-        return self.type(torch.float32)
-
-    def double(self):
-        return self.type(torch.float64)
-
     def clearState(self):
         """Drop the buffers kept between calls (``output``, ``gradInput``, ...), e.g.
         before saving the module."""
@@ -172,9 +180,6 @@ class Module:
             if hasattr(self, name):
                 setattr(self, name, None)
         return self
-
-    def clone(self):
-        return copy.deepcopy(self)
 
     # -- traversal ----------------------------------------------------------------------
 
