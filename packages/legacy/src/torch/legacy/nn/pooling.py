@@ -47,6 +47,36 @@ class _Pooling(Module):
         grad = grad.contiguous()
         return grad if batched else grad.squeeze(0)
 
+    # the two poolings differ only in how a window is reduced (``_pool``) and how each
+    # output's gradient is spread over its window (``_spread``)
+
+    def updateOutput(self, input):
+        x, batched = as_batch(input, self._lua_name)
+        out = self._pool(x, *self._geometry(x))
+        self.output = out if batched else out.squeeze(0)
+        return self.output
+
+    def updateGradInput(self, input, gradOutput):
+        x, batched = as_batch(input, self._lua_name)
+        oH, oW, extraH, extraW = self._geometry(x)
+        grad = gradOutput.reshape(x.size(0), x.size(1), oH, oW)
+        per_position = self._spread(x, grad, oH, oW, extraH, extraW)
+        shape = (
+            x.size(0),
+            x.size(1),
+            x.size(2) + 2 * self.padH + extraH,
+            x.size(3) + 2 * self.padW + extraW,
+        )
+        padded = sum_windows(per_position, shape, self.kH, self.kW, self.dH, self.dW)
+        self.gradInput = self._crop(padded, x, batched)
+        return self.gradInput
+
+    def __repr__(self):
+        text = f"nn.{self._lua_name}({self.kW}x{self.kH}, {self.dW},{self.dH}"
+        if self.padW or self.padH:
+            text += f", {self.padW},{self.padH}"
+        return text + ")"
+
 
 class SpatialMaxPooling(_Pooling):
     """The maximum over each ``kH x kW`` window, moved by ``dW``/``dH``.
@@ -69,45 +99,24 @@ class SpatialMaxPooling(_Pooling):
                  [13., 15.]]])
     """
 
+    _lua_name = "SpatialMaxPooling"
+
     def __init__(self, kW, kH, dW=None, dH=None, padW=0, padH=0):
         super().__init__(kW, kH, kW if dW is None else dW, kH if dH is None else dH, padW, padH)
         self.indices = None
 
-    def updateOutput(self, input):
-        x, batched = as_batch(input, "SpatialMaxPooling")
-        oH, oW, extraH, extraW = self._geometry(x)
+    def _pool(self, x, oH, oW, extraH, extraW):
         padded = pad(x, self.padH, self.padW, extraH, extraW, float("-inf"))
         view = windows(padded, self.kH, self.kW, self.dH, self.dW, oH, oW)
         flat = view.permute(0, 1, 4, 5, 2, 3).reshape(x.size(0), x.size(1), oH, oW, -1)
         values, self.indices = flat.max(-1)
-        self.output = values if batched else values.squeeze(0)
-        return self.output
+        return values
 
-    def updateGradInput(self, input, gradOutput):
-        x, batched = as_batch(input, "SpatialMaxPooling")
-        oH, oW, extraH, extraW = self._geometry(x)
-        grad = gradOutput.reshape(x.size(0), x.size(1), oH, oW)
+    def _spread(self, x, grad, oH, oW, extraH, extraW):
         # the gradient of each window goes to the position of its maximum only
         positions = torch.arange(self.kH * self.kW).view(1, 1, -1, 1, 1)
         chosen = (self.indices.unsqueeze(2) == positions).to(grad.dtype)
-        per_position = (chosen * grad.unsqueeze(2)).view(
-            x.size(0), x.size(1), self.kH, self.kW, oH, oW
-        )
-        shape = (
-            x.size(0),
-            x.size(1),
-            x.size(2) + 2 * self.padH + extraH,
-            x.size(3) + 2 * self.padW + extraW,
-        )
-        padded = sum_windows(per_position, shape, self.kH, self.kW, self.dH, self.dW)
-        self.gradInput = self._crop(padded, x, batched)
-        return self.gradInput
-
-    def __repr__(self):
-        text = f"nn.SpatialMaxPooling({self.kW}x{self.kH}, {self.dW},{self.dH}"
-        if self.padW or self.padH:
-            text += f", {self.padW},{self.padH}"
-        return text + ")"
+        return (chosen * grad.unsqueeze(2)).view(x.size(0), x.size(1), self.kH, self.kW, oH, oW)
 
 
 class SpatialAveragePooling(_Pooling):
@@ -129,6 +138,8 @@ class SpatialAveragePooling(_Pooling):
         tensor([[[ 2.5000,  4.5000],
                  [10.5000, 12.5000]]])
     """
+
+    _lua_name = "SpatialAveragePooling"
 
     def __init__(self, kW, kH, dW=1, dH=1, padW=0, padH=0):
         super().__init__(kW, kH, dW, dH, padW, padH)
@@ -154,35 +165,13 @@ class SpatialAveragePooling(_Pooling):
         view = windows(counted, self.kH, self.kW, self.dH, self.dW, oH, oW)
         return view.sum((2, 3))
 
-    def updateOutput(self, input):
-        x, batched = as_batch(input, "SpatialAveragePooling")
-        oH, oW, extraH, extraW = self._geometry(x)
+    def _pool(self, x, oH, oW, extraH, extraW):
         padded = pad(x, self.padH, self.padW, extraH, extraW)
         sums = windows(padded, self.kH, self.kW, self.dH, self.dW, oH, oW).sum((2, 3))
-        out = sums / self._divisors(x, oH, oW, extraH, extraW)
-        self.output = out if batched else out.squeeze(0)
-        return self.output
+        return sums / self._divisors(x, oH, oW, extraH, extraW)
 
-    def updateGradInput(self, input, gradOutput):
-        x, batched = as_batch(input, "SpatialAveragePooling")
-        oH, oW, extraH, extraW = self._geometry(x)
-        grad = gradOutput.reshape(x.size(0), x.size(1), oH, oW)
+    def _spread(self, x, grad, oH, oW, extraH, extraW):
         grad = grad / self._divisors(x, oH, oW, extraH, extraW)
-        spread = grad.view(x.size(0), x.size(1), 1, 1, oH, oW).expand(
+        return grad.view(x.size(0), x.size(1), 1, 1, oH, oW).expand(
             -1, -1, self.kH, self.kW, -1, -1
         )
-        shape = (
-            x.size(0),
-            x.size(1),
-            x.size(2) + 2 * self.padH + extraH,
-            x.size(3) + 2 * self.padW + extraW,
-        )
-        padded = sum_windows(spread, shape, self.kH, self.kW, self.dH, self.dW)
-        self.gradInput = self._crop(padded, x, batched)
-        return self.gradInput
-
-    def __repr__(self):
-        text = f"nn.SpatialAveragePooling({self.kW}x{self.kH}, {self.dW},{self.dH}"
-        if self.padW or self.padH:
-            text += f", {self.padW},{self.padH}"
-        return text + ")"
