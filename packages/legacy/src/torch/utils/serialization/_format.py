@@ -64,6 +64,18 @@ NUMPY_TYPES = {
 }
 
 
+def open_stream(file, format, long_size, binary, ascii):
+    """``binary(file, long_size)`` or ``ascii(file)`` as ``format`` says, after checking
+    the reader's and the writer's common arguments."""
+    if format == "binary":
+        if long_size not in (4, 8):
+            raise ValueError(f"long_size must be 4 or 8, got {long_size}")
+        return binary(file, long_size)
+    if format == "ascii":
+        return ascii(file)
+    raise ValueError(f"format must be 'binary' or 'ascii', got {format!r}")
+
+
 def split_class_name(name):
     """``("Tensor" | "Storage", dtype)`` for a tensor or storage class name, else None."""
     for kind in ("Tensor", "Storage"):

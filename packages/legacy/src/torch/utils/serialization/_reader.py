@@ -116,14 +116,7 @@ class T7Reader:
     """
 
     def __init__(self, file, format="binary", long_size=8, unknown_classes=True):
-        if format == "binary":
-            if long_size not in (4, 8):
-                raise ValueError(f"long_size must be 4 or 8, got {long_size}")
-            self.stream = _BinaryStream(file, long_size)
-        elif format == "ascii":
-            self.stream = _AsciiStream(file)
-        else:
-            raise ValueError(f"format must be 'binary' or 'ascii', got {format!r}")
+        self.stream = fmt.open_stream(file, format, long_size, _BinaryStream, _AsciiStream)
         self.unknown_classes = unknown_classes
         self.objects = {}
 

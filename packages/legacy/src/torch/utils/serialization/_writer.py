@@ -80,14 +80,7 @@ class T7Writer:
     """
 
     def __init__(self, file, format="binary", long_size=8):
-        if format == "binary":
-            if long_size not in (4, 8):
-                raise ValueError(f"long_size must be 4 or 8, got {long_size}")
-            self.out = _BinaryOut(file, long_size)
-        elif format == "ascii":
-            self.out = _AsciiOut(file)
-        else:
-            raise ValueError(f"format must be 'binary' or 'ascii', got {format!r}")
+        self.out = fmt.open_stream(file, format, long_size, _BinaryOut, _AsciiOut)
         self.indices = {}
         self._keep_alive = []  # the ids in `indices` stay unique while writing
 
