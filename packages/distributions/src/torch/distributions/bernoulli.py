@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import math
-from numbers import Number
 
 import torch
 
-from . import constraints
-from .distribution import _expand_params, _one_of_probs_logits
+from . import _probs_logits, constraints
+from ._probs_logits import ProbsOrLogitsParam
+from .distribution import _expand_params
 from .exp_family import ExponentialFamily
-from .utils import broadcast_all, lazy_property, logits_to_probs, probs_to_logits
+from .utils import broadcast_all
 
 __all__ = ["Bernoulli"]
 
@@ -19,7 +19,7 @@ def _bce_with_logits(logits, target):
     return torch.binary_cross_entropy_with_logits(logits, target, reduction="none")
 
 
-class Bernoulli(ExponentialFamily):
+class Bernoulli(ProbsOrLogitsParam, ExponentialFamily):
     """The Bernoulli distribution: 1 with probability ``probs``, else 0. Give either
     ``probs`` or ``logits`` (log-odds).
 
@@ -42,23 +42,15 @@ class Bernoulli(ExponentialFamily):
     has_enumerate_support = True
     _mean_carrier_measure = 0
 
+    logits = _probs_logits.logits
+    probs = _probs_logits.probs
+
     def __init__(self, probs=None, logits=None, validate_args=None) -> None:
-        _one_of_probs_logits(probs, logits)
-        if probs is not None:
-            (self.probs,) = broadcast_all(probs)
-            self._param = self.probs
-        else:
-            (self.logits,) = broadcast_all(logits)
-            self._param = self.logits
-        given = probs if probs is not None else logits
-        batch_shape = torch.Size() if isinstance(given, Number) else self._param.size()
+        _, _, batch_shape = self._set_probs_or_logits(probs, logits)
         super().__init__(batch_shape, validate_args=validate_args)
 
     def expand(self, batch_shape, _instance=None):
         return _expand_params(self, Bernoulli, batch_shape, _instance, ("probs", "logits"))
-
-    def _new(self, *args, **kwargs):
-        return self._param.new(*args, **kwargs)
 
     @property
     def mean(self):
@@ -73,18 +65,6 @@ class Bernoulli(ExponentialFamily):
     @property
     def variance(self):
         return self.probs * (1 - self.probs)
-
-    @lazy_property
-    def logits(self):
-        return probs_to_logits(self.probs, is_binary=True)
-
-    @lazy_property
-    def probs(self):
-        return logits_to_probs(self.logits, is_binary=True)
-
-    @property
-    def param_shape(self):
-        return self._param.size()
 
     def sample(self, sample_shape=torch.Size()):
         shape = self._extended_shape(sample_shape)
@@ -102,8 +82,7 @@ class Bernoulli(ExponentialFamily):
 
     def enumerate_support(self, expand=True):
         values = torch.arange(2, dtype=self._param.dtype, device=self._param.device)
-        values = values.view((-1,) + (1,) * len(self._batch_shape))
-        return values.expand((-1,) + self._batch_shape) if expand else values
+        return self._support_along_batch(values, expand)
 
     @property
     def _natural_params(self):

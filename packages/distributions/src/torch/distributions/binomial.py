@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import torch
 
-from . import constraints
-from .distribution import Distribution, _expand_params, _set_count_and_param
-from .utils import lazy_property, logits_to_probs, probs_to_logits
+from . import _probs_logits, constraints
+from ._probs_logits import ProbsOrLogitsParam
+from .distribution import Distribution, _expand_params
 
 __all__ = ["Binomial"]
 
@@ -23,7 +23,7 @@ def _homogeneous_count(total_count, what: str) -> int:
     return count
 
 
-class Binomial(Distribution):
+class Binomial(ProbsOrLogitsParam, Distribution):
     """Successes in ``total_count`` Bernoulli(``probs``) trials. Give either ``probs`` or
     ``logits``.
 
@@ -49,16 +49,17 @@ class Binomial(Distribution):
     }
     has_enumerate_support = True
 
+    logits = _probs_logits.logits
+    probs = _probs_logits.probs
+
     def __init__(self, total_count=1, probs=None, logits=None, validate_args=None) -> None:
-        _set_count_and_param(self, total_count, probs, logits)
-        super().__init__(self._param.size(), validate_args=validate_args)
+        param, (count,), _ = self._set_probs_or_logits(probs, logits, total_count)
+        self.total_count = count.type_as(param)
+        super().__init__(param.size(), validate_args=validate_args)
 
     def expand(self, batch_shape, _instance=None):
         names = ("total_count", "probs", "logits")
         return _expand_params(self, Binomial, batch_shape, _instance, names)
-
-    def _new(self, *args, **kwargs):
-        return self._param.new(*args, **kwargs)
 
     @constraints.dependent_property(is_discrete=True, event_dim=0)
     def support(self):
@@ -75,18 +76,6 @@ class Binomial(Distribution):
     @property
     def variance(self):
         return self.total_count * self.probs * (1 - self.probs)
-
-    @lazy_property
-    def logits(self):
-        return probs_to_logits(self.probs, is_binary=True)
-
-    @lazy_property
-    def probs(self):
-        return logits_to_probs(self.logits, is_binary=True)
-
-    @property
-    def param_shape(self):
-        return self._param.size()
 
     def sample(self, sample_shape=torch.Size()):
         shape = self._extended_shape(sample_shape)
@@ -112,5 +101,4 @@ class Binomial(Distribution):
     def enumerate_support(self, expand=True):
         count = _homogeneous_count(self.total_count, "enumerate_support")
         values = torch.arange(1 + count, dtype=self._param.dtype, device=self._param.device)
-        values = values.view((-1,) + (1,) * len(self._batch_shape))
-        return values.expand((-1,) + self._batch_shape) if expand else values
+        return self._support_along_batch(values, expand)

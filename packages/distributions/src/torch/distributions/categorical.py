@@ -6,14 +6,14 @@ import math
 
 import torch
 
-from . import constraints
-from .distribution import Distribution, _expand_params, _one_of_probs_logits
-from .utils import lazy_property, logits_to_probs, probs_to_logits
+from . import _probs_logits, constraints
+from ._probs_logits import ProbsOrLogitsParam, _given_probs_or_logits
+from .distribution import Distribution, _expand_params
 
 __all__ = ["Categorical"]
 
 
-class Categorical(Distribution):
+class Categorical(ProbsOrLogitsParam, Distribution):
     """A draw of one of ``K`` categories (an index in ``0 .. K-1``), with probabilities
     ``probs`` (normalised along the last dim) or unnormalised log-probabilities
     ``logits``.
@@ -35,9 +35,13 @@ class Categorical(Distribution):
     arg_constraints = {"probs": constraints.simplex, "logits": constraints.real_vector}
     has_enumerate_support = True
     _param_event_dims = {"probs": 1, "logits": 1}
+    _is_binary = False
+
+    logits = _probs_logits.logits
+    probs = _probs_logits.probs
 
     def __init__(self, probs=None, logits=None, validate_args=None) -> None:
-        _one_of_probs_logits(probs, logits)
+        _given_probs_or_logits(probs, logits)
         if probs is not None:
             if probs.dim() < 1:
                 raise ValueError("`probs` parameter must be at least one-dimensional.")
@@ -57,24 +61,9 @@ class Categorical(Distribution):
         new._num_events = self._num_events
         return new
 
-    def _new(self, *args, **kwargs):
-        return self._param.new(*args, **kwargs)
-
     @constraints.dependent_property(is_discrete=True, event_dim=0)
     def support(self):
         return constraints.integer_interval(0, self._num_events - 1)
-
-    @lazy_property
-    def logits(self):
-        return probs_to_logits(self.probs)
-
-    @lazy_property
-    def probs(self):
-        return logits_to_probs(self.logits)
-
-    @property
-    def param_shape(self):
-        return self._param.size()
 
     @property
     def mean(self):
@@ -109,5 +98,4 @@ class Categorical(Distribution):
 
     def enumerate_support(self, expand=True):
         values = torch.arange(self._num_events, dtype=torch.long, device=self._param.device)
-        values = values.view((-1,) + (1,) * len(self._batch_shape))
-        return values.expand((-1,) + self._batch_shape) if expand else values
+        return self._support_along_batch(values, expand)

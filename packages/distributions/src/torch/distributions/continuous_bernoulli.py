@@ -3,25 +3,19 @@
 from __future__ import annotations
 
 import math
-from numbers import Number
 
 import torch
 
-from . import constraints
-from .distribution import _expand_params, _one_of_probs_logits
+from . import _probs_logits, constraints
+from ._probs_logits import ProbsOrLogitsParam
+from .distribution import _expand_params
 from .exp_family import ExponentialFamily
-from .utils import (
-    broadcast_all,
-    clamp_probs,
-    lazy_property,
-    logits_to_probs,
-    probs_to_logits,
-)
+from .utils import broadcast_all, clamp_probs, lazy_property, logits_to_probs
 
 __all__ = ["ContinuousBernoulli"]
 
 
-class ContinuousBernoulli(ExponentialFamily):
+class ContinuousBernoulli(ProbsOrLogitsParam, ExponentialFamily):
     """The continuous Bernoulli distribution on [0, 1] (Loaiza-Ganem and Cunningham,
     2019): density proportional to ``probs ** x * (1 - probs) ** (1 - x)``. Near
     ``probs = 0.5`` (within ``lims``) Taylor expansions replace the unstable formulas.
@@ -46,20 +40,16 @@ class ContinuousBernoulli(ExponentialFamily):
     _mean_carrier_measure = 0
     has_rsample = True
 
+    logits = _probs_logits.logits
+
     def __init__(self, probs=None, logits=None, lims=(0.499, 0.501), validate_args=None):
-        _one_of_probs_logits(probs, logits)
-        given = probs if probs is not None else logits
+        _, _, batch_shape = self._set_probs_or_logits(probs, logits)
         if probs is not None:
-            (self.probs,) = broadcast_all(probs)
             if validate_args is not None:
                 if not self.arg_constraints["probs"].check(self.probs).all():
                     raise ValueError("The parameter probs has invalid values")
             self.probs = clamp_probs(self.probs)
             self._param = self.probs
-        else:
-            (self.logits,) = broadcast_all(logits)
-            self._param = self.logits
-        batch_shape = torch.Size() if isinstance(given, Number) else self._param.size()
         self._lims = lims
         super().__init__(batch_shape, validate_args=validate_args)
 
@@ -67,9 +57,6 @@ class ContinuousBernoulli(ExponentialFamily):
         new = _expand_params(self, ContinuousBernoulli, batch_shape, _instance, ("probs", "logits"))
         new._lims = self._lims
         return new
-
-    def _new(self, *args, **kwargs):
-        return self._param.new(*args, **kwargs)
 
     def _outside_unstable_region(self):
         return torch.max(torch.le(self.probs, self._lims[0]), torch.gt(self.probs, self._lims[1]))
@@ -120,16 +107,9 @@ class ContinuousBernoulli(ExponentialFamily):
         return torch.where(self._outside_unstable_region(), variances, taylor)
 
     @lazy_property
-    def logits(self):
-        return probs_to_logits(self.probs, is_binary=True)
-
-    @lazy_property
     def probs(self):
+        # clamped: the normaliser's logarithms stay finite
         return clamp_probs(logits_to_probs(self.logits, is_binary=True))
-
-    @property
-    def param_shape(self):
-        return self._param.size()
 
     def sample(self, sample_shape=torch.Size()):
         shape = self._extended_shape(sample_shape)

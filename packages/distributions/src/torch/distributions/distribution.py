@@ -9,7 +9,7 @@ from numbers import Number
 import torch
 
 from . import constraints
-from .utils import broadcast_all, lazy_property
+from .utils import lazy_property
 
 __all__ = ["Distribution"]
 
@@ -291,20 +291,3 @@ def _expand_params(self, cls, batch_shape, _instance, names, event_shape=None):
 def _param_event_dims(dist, name) -> int:
     """How many rightmost dims of parameter ``name`` are not batch dims."""
     return getattr(dist, "_param_event_dims", {}).get(name, 0)
-
-
-def _one_of_probs_logits(probs, logits) -> None:
-    if (probs is None) == (logits is None):
-        raise ValueError("Either `probs` or `logits` must be specified, but not both.")
-
-
-def _set_count_and_param(dist, total_count, probs, logits) -> None:
-    """``total_count`` and ``probs`` or ``logits`` broadcast together onto ``dist`` (the
-    count in the parameter's dtype), the given one also as ``dist._param``: the binomial
-    family's parameters."""
-    _one_of_probs_logits(probs, logits)
-    name, given = ("probs", probs) if probs is not None else ("logits", logits)
-    count, param = broadcast_all(total_count, given)
-    setattr(dist, name, param)
-    dist._param = param
-    dist.total_count = count.type_as(param)

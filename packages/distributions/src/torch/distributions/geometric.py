@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-from numbers import Number
-
 import torch
 
-from . import constraints
-from .distribution import Distribution, _expand_params, _one_of_probs_logits
-from .utils import broadcast_all, lazy_property, logits_to_probs, probs_to_logits
+from . import _probs_logits, constraints
+from ._probs_logits import ProbsOrLogits
+from .distribution import Distribution, _expand_params
+from .utils import broadcast_all
 
 __all__ = ["Geometric"]
 
 
-class Geometric(Distribution):
+class Geometric(ProbsOrLogits, Distribution):
     """The number of failures before the first success of Bernoulli(``probs``) trials
     (0, 1, 2, ...). Give either ``probs`` or ``logits``.
 
@@ -34,14 +33,11 @@ class Geometric(Distribution):
     arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
     support = constraints.nonnegative_integer
 
+    logits = _probs_logits.logits
+    probs = _probs_logits.probs
+
     def __init__(self, probs=None, logits=None, validate_args=None) -> None:
-        _one_of_probs_logits(probs, logits)
-        if probs is not None:
-            (self.probs,) = broadcast_all(probs)
-        else:
-            (self.logits,) = broadcast_all(logits)
-        given = probs if probs is not None else logits
-        batch_shape = torch.Size() if isinstance(given, Number) else given.size()
+        _, _, batch_shape = self._set_probs_or_logits(probs, logits)
         super().__init__(batch_shape, validate_args=validate_args)
         if self._validate_args and probs is not None:
             value = self.probs
@@ -67,14 +63,6 @@ class Geometric(Distribution):
     @property
     def variance(self):
         return (1.0 / self.probs - 1.0) / self.probs
-
-    @lazy_property
-    def logits(self):
-        return probs_to_logits(self.probs, is_binary=True)
-
-    @lazy_property
-    def probs(self):
-        return logits_to_probs(self.logits, is_binary=True)
 
     def sample(self, sample_shape=torch.Size()):
         shape = self._extended_shape(sample_shape)

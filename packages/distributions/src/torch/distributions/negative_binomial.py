@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import torch
 
-from . import constraints
-from .distribution import Distribution, _expand_params, _set_count_and_param
+from . import _probs_logits, constraints
+from ._probs_logits import ProbsOrLogitsParam
+from .distribution import Distribution, _expand_params
 from .gamma import Gamma
-from .utils import _logsigmoid, lazy_property, logits_to_probs, probs_to_logits
+from .utils import _logsigmoid, lazy_property
 
 __all__ = ["NegativeBinomial"]
 
 
-class NegativeBinomial(Distribution):
+class NegativeBinomial(ProbsOrLogitsParam, Distribution):
     """Successes before ``total_count`` failures of Bernoulli(``probs``) trials (a
     gamma-Poisson mixture, so ``total_count`` may be any nonnegative real).
 
@@ -38,16 +39,17 @@ class NegativeBinomial(Distribution):
     }
     support = constraints.nonnegative_integer
 
+    logits = _probs_logits.logits
+    probs = _probs_logits.probs
+
     def __init__(self, total_count, probs=None, logits=None, validate_args=None) -> None:
-        _set_count_and_param(self, total_count, probs, logits)
-        super().__init__(self._param.size(), validate_args=validate_args)
+        param, (count,), _ = self._set_probs_or_logits(probs, logits, total_count)
+        self.total_count = count.type_as(param)
+        super().__init__(param.size(), validate_args=validate_args)
 
     def expand(self, batch_shape, _instance=None):
         names = ("total_count", "probs", "logits")
         return _expand_params(self, NegativeBinomial, batch_shape, _instance, names)
-
-    def _new(self, *args, **kwargs):
-        return self._param.new(*args, **kwargs)
 
     @property
     def mean(self):
@@ -60,18 +62,6 @@ class NegativeBinomial(Distribution):
     @property
     def variance(self):
         return self.mean / torch.sigmoid(-self.logits)
-
-    @lazy_property
-    def logits(self):
-        return probs_to_logits(self.probs, is_binary=True)
-
-    @lazy_property
-    def probs(self):
-        return logits_to_probs(self.logits, is_binary=True)
-
-    @property
-    def param_shape(self):
-        return self._param.size()
 
     @lazy_property
     def _gamma(self):

@@ -2,26 +2,19 @@
 
 from __future__ import annotations
 
-from numbers import Number
-
 import torch
 
-from . import constraints
-from .distribution import Distribution, _expand_params, _one_of_probs_logits
+from . import _probs_logits, constraints
+from ._probs_logits import ProbsOrLogitsParam
+from .distribution import Distribution, _expand_params
 from .transformed_distribution import TransformedDistribution
 from .transforms import SigmoidTransform
-from .utils import (
-    broadcast_all,
-    clamp_probs,
-    lazy_property,
-    logits_to_probs,
-    probs_to_logits,
-)
+from .utils import broadcast_all, clamp_probs
 
 __all__ = ["LogitRelaxedBernoulli", "RelaxedBernoulli"]
 
 
-class LogitRelaxedBernoulli(Distribution):
+class LogitRelaxedBernoulli(ProbsOrLogitsParam, Distribution):
     """The logit of a :class:`RelaxedBernoulli` draw: ``(logistic noise + logits) /
     temperature`` (Maddison et al., 2017).
 
@@ -35,17 +28,12 @@ class LogitRelaxedBernoulli(Distribution):
     arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
     support = constraints.real
 
+    logits = _probs_logits.logits
+    probs = _probs_logits.probs
+
     def __init__(self, temperature, probs=None, logits=None, validate_args=None) -> None:
         self.temperature = temperature
-        _one_of_probs_logits(probs, logits)
-        given = probs if probs is not None else logits
-        if probs is not None:
-            (self.probs,) = broadcast_all(probs)
-            self._param = self.probs
-        else:
-            (self.logits,) = broadcast_all(logits)
-            self._param = self.logits
-        batch_shape = torch.Size() if isinstance(given, Number) else self._param.size()
+        _, _, batch_shape = self._set_probs_or_logits(probs, logits)
         super().__init__(batch_shape, validate_args=validate_args)
 
     def expand(self, batch_shape, _instance=None):
@@ -54,21 +42,6 @@ class LogitRelaxedBernoulli(Distribution):
         )
         new.temperature = self.temperature
         return new
-
-    def _new(self, *args, **kwargs):
-        return self._param.new(*args, **kwargs)
-
-    @lazy_property
-    def logits(self):
-        return probs_to_logits(self.probs, is_binary=True)
-
-    @lazy_property
-    def probs(self):
-        return logits_to_probs(self.logits, is_binary=True)
-
-    @property
-    def param_shape(self):
-        return self._param.size()
 
     def rsample(self, sample_shape=torch.Size()):
         shape = self._extended_shape(sample_shape)

@@ -1,0 +1,75 @@
+"""What the distributions given by ``probs`` or ``logits`` share (Bernoulli, Binomial,
+NegativeBinomial, Geometric, ContinuousBernoulli, LogitRelaxedBernoulli, Categorical):
+exactly one of the two is given and stored, the other is computed on first use.
+
+A class names the two lazy properties below in its own body
+(``logits = _probs_logits.logits``), as PyTorch's classes hold them in their own
+``__dict__``."""
+
+from __future__ import annotations
+
+from numbers import Number
+
+import torch
+
+from .utils import broadcast_all, lazy_property, logits_to_probs, probs_to_logits
+
+__all__ = ["ProbsOrLogits", "ProbsOrLogitsParam", "logits", "probs"]
+
+
+def _given_probs_or_logits(probs, logits):
+    """``("probs", probs)`` or ``("logits", logits)``: the one given (exactly one must be)."""
+    if (probs is None) == (logits is None):
+        raise ValueError("Either `probs` or `logits` must be specified, but not both.")
+    return ("probs", probs) if probs is not None else ("logits", logits)
+
+
+@lazy_property
+def logits(self):
+    return probs_to_logits(self.probs, is_binary=self._is_binary)
+
+
+@lazy_property
+def probs(self):
+    return logits_to_probs(self.logits, is_binary=self._is_binary)
+
+
+class ProbsOrLogits:
+    """Mixin: stores the given one of ``probs``/``logits``; the two are of a binary
+    event (sigmoid and log-odds) unless ``_is_binary`` is false (softmax over the last
+    dim)."""
+
+    _is_binary = True
+
+    def _set_probs_or_logits(self, probs, logits, *others):
+        """Store the given one of ``probs``/``logits`` broadcast with ``others`` (tensors
+        or numbers); return it, the broadcast ``others`` and the batch shape (empty when
+        the parameter was a Python number)."""
+        name, given = _given_probs_or_logits(probs, logits)
+        *others, value = broadcast_all(*others, given)
+        setattr(self, name, value)
+        batch_shape = torch.Size() if isinstance(given, Number) else value.size()
+        return value, others, batch_shape
+
+
+class ProbsOrLogitsParam(ProbsOrLogits):
+    """:class:`ProbsOrLogits` that keeps the given parameter as ``_param``: the parameter
+    shape, new tensors like it, and the values of a finite support along the batch."""
+
+    @property
+    def param_shape(self):
+        return self._param.size()
+
+    def _new(self, *args, **kwargs):
+        return self._param.new(*args, **kwargs)
+
+    def _set_probs_or_logits(self, probs, logits, *others):
+        value, others, batch_shape = super()._set_probs_or_logits(probs, logits, *others)
+        self._param = value
+        return value, others, batch_shape
+
+    def _support_along_batch(self, values, expand: bool):
+        """``values`` (the support, 1-D) along dim 0 before the batch dims, expanded over
+        them or of size 1 there."""
+        values = values.view((-1,) + (1,) * len(self._batch_shape))
+        return values.expand((-1,) + self._batch_shape) if expand else values
