@@ -247,6 +247,101 @@ def case_collectives(rank: int, world: int) -> dict:
     return out
 
 
+def case_in_place(rank: int, world: int) -> dict:
+    """all_reduce (and reduce, broadcast) work in the tensor's own memory: blocking and
+    async calls, every ReduceOp, views into a larger tensor, transposed tensors, a leaf
+    that requires grad, the work handles."""
+    import torch
+    import torch.distributed as dist
+
+    dev = _device()
+    out = {}
+
+    def ops(async_op: bool):
+        results = {}
+        for op in OPS:
+            dtype = torch.int64 if op in ("BAND", "BOR", "BXOR") else torch.float32
+            t = torch.tensor([rank + 1, 2 * rank + 3, 7 - rank], dtype=dtype, device=dev)
+            ptr = t.data_ptr()
+            work = dist.all_reduce(t, op=getattr(dist.ReduceOp, op), async_op=async_op)
+            if async_op:
+                assert work.wait() and work.is_completed() and work.result()[0] is t
+            results[op] = [_as_list(t), t.data_ptr() == ptr, work is None]
+        return results
+
+    def view_of_larger():
+        whole = torch.arange(8.0, device=dev) + 10 * rank
+        dist.all_reduce(whole[2:5], op=dist.ReduceOp.MAX)
+        return _as_list(whole)
+
+    def transposed():
+        t = (torch.arange(6.0, device=dev).view(2, 3) + 10 * rank).t()
+        dist.all_reduce(t)
+        return [_as_list(t), list(t.stride())]
+
+    def transposed_async_avg():
+        t = (torch.arange(6.0, device=dev).view(2, 3) * (rank + 1)).t()
+        work = dist.all_reduce(t, op=dist.ReduceOp.AVG, async_op=True)
+        work.wait()
+        return _as_list(work.result()[0])
+
+    def reduce_broadcast_transposed():
+        r = (torch.arange(6.0, device=dev).view(2, 3) + rank).t()
+        dist.reduce(r, dst=0)
+        b = (torch.arange(6.0, device=dev).view(3, 2) + rank).t()
+        dist.broadcast(b, src=1)
+        return [_as_list(r) if rank == 0 else "not root", _as_list(b)]
+
+    def leaf_requiring_grad():
+        p = torch.full((2,), rank + 1.0, device=dev, requires_grad=True)
+        dist.all_reduce(p)
+        return [_as_list(p.detach()), p.requires_grad, p.grad_fn is None]
+
+    def half_avg_async():
+        t = torch.tensor([rank + 1.0, 0.5], dtype=torch.float16, device=dev)
+        dist.all_reduce(t, op=dist.ReduceOp.AVG, async_op=True).wait()
+        return _as_list(t)
+
+    def future():
+        t = torch.ones(2, device=dev) * (rank + 1)
+        got = dist.all_reduce(t, async_op=True).get_future().wait()
+        return [_as_list(got[0]), got[0] is t]
+
+    out["blocking"] = ops(async_op=False)
+    out["async"] = ops(async_op=True)
+    for name, fn in [("view_of_larger", view_of_larger), ("transposed", transposed),
+                     ("transposed_async_avg", transposed_async_avg),
+                     ("reduce_broadcast_transposed", reduce_broadcast_transposed),
+                     ("leaf_requiring_grad", leaf_requiring_grad),
+                     ("half_avg_async", half_avg_async), ("future", future)]:  # fmt: skip
+        out[name] = _outcome(fn)
+    return out
+
+
+def case_strided(rank: int, world: int) -> dict:
+    """Tensors with gaps (every other column): reduced, broadcast and reduced to a root
+    as their elements say (PyTorch's gloo reads the memory as if it were contiguous and
+    gives rank-dependent results there, so this case has no golden)."""
+    import torch
+    import torch.distributed as dist
+
+    def strided(offset):
+        whole = torch.arange(12.0).view(3, 4) + offset
+        return whole, whole[:, ::2]
+
+    out = {}
+    whole, part = strided(10 * rank)
+    dist.all_reduce(part, op=dist.ReduceOp.SUM, async_op=True).wait()
+    out["all_reduce"] = [whole.tolist(), part.tolist()]
+    whole, part = strided(rank)
+    dist.broadcast(part, src=world - 1)
+    out["broadcast"] = whole.tolist()
+    whole, part = strided(rank)
+    dist.reduce(part, dst=0, op=dist.ReduceOp.MAX)
+    out["reduce"] = whole.tolist()
+    return out
+
+
 def _digits_net(torch, nn):
     """The CNN of examples/digits/main.py (two 3x3 convolutions with max pooling, two
     fully connected layers), without its dropout: random masks could not agree between
@@ -476,13 +571,15 @@ def case_sync_batch_norm(rank: int, world: int) -> dict:
     }
 
 
-CASES = {"reduce_ops": case_reduce_ops, "collectives": case_collectives}
+CASES = {"reduce_ops": case_reduce_ops, "collectives": case_collectives,
+         "in_place": case_in_place}  # fmt: skip
 # cases run under this project only (no golden)
 LOCAL_CASES = {
     "ddp": case_ddp,
     "failure": case_failure,
     "mismatch": case_mismatch,
     "sync_batch_norm": case_sync_batch_norm,
+    "strided": case_strided,
 }
 
 

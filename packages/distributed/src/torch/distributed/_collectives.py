@@ -56,15 +56,35 @@ def _check_tensor_list(tensors, name: str) -> None:
         )
 
 
+def _impl(pg, tensor):
+    """The group's backend for ``tensor``'s device type."""
+    impl = pg._impls.get(tensor.device.type)
+    if impl is None:
+        raise RuntimeError(f"No backend type associated with device type {tensor.device.type}")
+    return impl
+
+
 def _backend(pg, tensor):
     """The group's backend for ``tensor``'s device type (checked to be contiguous)."""
-    kind = tensor.device.type
-    impl = pg._impls.get(kind)
-    if impl is None:
-        raise RuntimeError(f"No backend type associated with device type {kind}")
+    impl = _impl(pg, tensor)
     if not tensor.is_contiguous():
         raise ValueError("Tensors must be contiguous")
     return impl
+
+
+def _through_contiguous(impl, tensor, start) -> Work:
+    """An in-place collective on a non-contiguous CPU tensor: ``start`` runs it on a
+    contiguous copy, which is copied back once it finished (the nccl backend takes
+    contiguous tensors only, as PyTorch's)."""
+    if tensor.device.type != "cpu":
+        raise ValueError("Tensors must be contiguous")
+    staged = tensor.detach().contiguous()
+    return _then(start(staged), lambda: _copy_into(tensor, staged), [tensor])
+
+
+def _copy_into(target, source) -> None:
+    with torch.no_grad():
+        target.copy_(source)
 
 
 def _buffers(impl, *tensors) -> list:
@@ -143,10 +163,17 @@ def all_reduce(tensor, op=ReduceOp.SUM, group=None, async_op: bool = False):
     pg = _group_or_none(group, "all_reduce")
     if pg is None:
         return None
-    impl = _backend(pg, tensor)
-    work = impl.all_reduce(impl.buffer(tensor), as_red_op(op))
+    op = as_red_op(op)
+    impl = _impl(pg, tensor)
+    if not tensor.is_contiguous():
+        work = _through_contiguous(impl, tensor, lambda t: impl.all_reduce(impl.buffer(t), op))
+        return _done(work, async_op)
+    if not async_op:  # the common case: no work handle, reduced in the tensor's memory
+        impl.all_reduce_and_wait(impl.buffer(tensor), op)
+        return None
+    work = impl.all_reduce(impl.buffer(tensor), op)
     work._result = [tensor]
-    return _done(work, async_op)
+    return work
 
 
 def reduce(tensor, dst=None, op=ReduceOp.SUM, group=None, async_op: bool = False,
@@ -157,8 +184,12 @@ def reduce(tensor, dst=None, op=ReduceOp.SUM, group=None, async_op: bool = False
     if pg is None:
         return None
     root = _root(pg, dst, group_dst, "dst")
-    impl = _backend(pg, tensor)
-    return _done(impl.reduce(impl.buffer(tensor), root, as_red_op(op)), async_op)
+    op = as_red_op(op)
+    impl = _impl(pg, tensor)
+    if not tensor.is_contiguous():
+        work = _through_contiguous(impl, tensor, lambda t: impl.reduce(impl.buffer(t), root, op))
+        return _done(work, async_op)
+    return _done(impl.reduce(impl.buffer(tensor), root, op), async_op)
 
 
 def broadcast(tensor, src=None, group=None, async_op: bool = False, group_src=None):
@@ -168,7 +199,10 @@ def broadcast(tensor, src=None, group=None, async_op: bool = False, group_src=No
     if pg is None:
         return None
     root = _root(pg, src, group_src, "src")
-    impl = _backend(pg, tensor)
+    impl = _impl(pg, tensor)
+    if not tensor.is_contiguous():
+        work = _through_contiguous(impl, tensor, lambda t: impl.broadcast(impl.buffer(t), root))
+        return _done(work, async_op)
     work = impl.broadcast(impl.buffer(tensor), root)
     work._result = [tensor]
     return _done(work, async_op)

@@ -52,35 +52,34 @@ _HEALTH_CHECK_EVERY = 0.5
 _POLLS_PER_CLOCK_READ = 16
 
 
-_MPI_OPS: dict = {}  # (op, is bool) -> MPI.Op, filled on first use
-_OP_DTYPE_ERRORS: dict = {}  # (op, dtype) -> the error message, or None when allowed
+# (op, dtype) -> (MPI.Op, whether MPI reduces a float32 copy, the op/dtype error or
+# None); filled on first use, so a call like an earlier one pays one dict lookup
+_REDUCTIONS: dict = {}
+
+
+def _reduction(mpi, op: R, dtype: np.dtype) -> tuple:
+    """How ``op`` reduces ``dtype``: the MPI op, whether the reduction runs on a float32
+    copy (half floats: MPI has no such type), and the error message when ``op`` does
+    not apply to ``dtype`` (None when it does)."""
+    plan = _REDUCTIONS.get((op, dtype))
+    if plan is None:
+        error = _op_dtype_error(op, dtype)
+        mpi_op = None if error else _mpi_op(mpi, op, dtype)
+        plan = _REDUCTIONS[op, dtype] = (mpi_op, _is_half(dtype), error)
+    return plan
 
 
 def _mpi_op(mpi, op: R, dtype: np.dtype):
-    is_bool = dtype == np.bool_
-    found = _MPI_OPS.get((op, is_bool))
-    if found is not None:
-        return found
     table = {
         R.SUM: mpi.SUM, R.AVG: mpi.SUM, R.PRODUCT: mpi.PROD, R.MIN: mpi.MIN, R.MAX: mpi.MAX,
         R.BAND: mpi.BAND, R.BOR: mpi.BOR, R.BXOR: mpi.BXOR,
     }  # fmt: skip
-    if is_bool:
+    if dtype == np.bool_:
         table = {R.SUM: mpi.LOR, R.PRODUCT: mpi.LAND, R.MIN: mpi.LAND, R.MAX: mpi.LOR,
                  R.BAND: mpi.LAND, R.BOR: mpi.LOR, R.BXOR: mpi.LXOR}  # fmt: skip
     if op not in table:
         raise ValueError(f"Cannot use ReduceOp.{op.name} with this backend")
-    _MPI_OPS[op, is_bool] = table[op]
     return table[op]
-
-
-def _check_op_dtype(op: R, dtype: np.dtype) -> None:
-    key = (op, dtype)
-    if key not in _OP_DTYPE_ERRORS:  # the checks run once per (op, dtype)
-        _OP_DTYPE_ERRORS[key] = _op_dtype_error(op, dtype)
-    error = _OP_DTYPE_ERRORS[key]
-    if error is not None:
-        raise RuntimeError(error)
 
 
 def _op_dtype_error(op: R, dtype: np.dtype) -> str | None:
@@ -89,16 +88,18 @@ def _op_dtype_error(op: R, dtype: np.dtype) -> str | None:
         return f"ReduceOp.{op.name} needs an integer or bool tensor, got {dtype.name}"
     if op in (R.MIN, R.MAX) and kind == "c":
         return f"ReduceOp.{op.name} is not defined for complex tensors"
-    if op == R.AVG and kind not in "fcV" and _dtype_code(dtype) not in _HALF:
+    if op == R.AVG and kind not in "fcV" and not _is_half(dtype):
         return f"ReduceOp.AVG needs a floating-point tensor, got {dtype.name}"
     return None
 
 
-def _reduction_array(array: np.ndarray) -> np.ndarray:
-    """The array MPI reduces: half floats go through float32 (MPI has no such type)."""
-    if _dtype_code(array.dtype) in _HALF:
-        return array.astype(np.float32)
-    return array
+def _is_half(dtype: np.dtype) -> bool:
+    return _dtype_code(dtype) in _HALF
+
+
+def _reduction_array(array: np.ndarray, staged: bool) -> np.ndarray:
+    """The array MPI reduces: a float32 copy when ``staged`` (half floats), else itself."""
+    return array.astype(np.float32) if staged else array
 
 
 def _bytes(array: np.ndarray) -> np.ndarray:
@@ -145,6 +146,8 @@ class MPIGroup:
         self._describe_out = np.zeros(6 + _MAX_DIMS, dtype=np.int64)
         self._describe_in = np.zeros((self.size, 6 + _MAX_DIMS), dtype=np.int64)
         self._described = None  # the key of the call whose description is in _describe_out
+        self._agreement = None  # the persistent all-gather of the descriptions (made once)
+        self.IN_PLACE = self.MPI.IN_PLACE
 
     @staticmethod
     def buffer(tensor) -> np.ndarray:
@@ -152,14 +155,15 @@ class MPIGroup:
         return tensor.detach().numpy() if tensor.requires_grad else tensor.numpy()
 
     # -- completing requests ---------------------------------------------------------
-    def _finish(self, requests, what: str, statuses=None) -> None:
-        """Poll ``requests`` until done (filling ``statuses``, if given); raise naming the
-        culprit on failure or timeout."""
+    def _complete(self, request, what: str, status=None) -> None:
+        """Poll ``request`` until done (filling ``status``, if given); raise naming the
+        culprit on failure or timeout. (``Test``, not ``Testall``: MPICH's ``Testall``
+        reports a false error on persistent requests.)"""
         mpi = self.MPI
 
         def done() -> bool:
             try:
-                return mpi.Request.Testall(requests, statuses)
+                return request.Test(status)
             except mpi.Exception as error:
                 reason = f"MPI reported an error: {error.Get_error_string()}"
                 raise self._fail(what, reason) from None
@@ -255,12 +259,26 @@ class MPIGroup:
         out[1] = self.seq
         if self.size == 1:
             return
-        request = self.comm.Iallgather(out, self._describe_in)
-        self._finish([request], kind)
+        self._complete(self._agreement_request(), kind)
         rows = self._describe_in
         if rows.tobytes() == out.tobytes() * self.size:
             return
         raise self._mismatch(kind, rows)
+
+    def _agreement_request(self):
+        """The all-gather of the descriptions, started: a persistent request (MPI 4),
+        made on the group's first agreement, so that each call only restarts it."""
+        request = self._agreement
+        if request is None:
+            try:
+                request = self.comm.Allgather_init(self._describe_out, self._describe_in)
+            except (NotImplementedError, self.MPI.Exception):  # an MPI before 4.0
+                request = False
+            self._agreement = request
+        if request is False:
+            return self.comm.Iallgather(self._describe_out, self._describe_in)
+        request.Start()
+        return request
 
     @staticmethod
     def _describe(out: np.ndarray, kind: str, array, root: int, op: int,
@@ -299,14 +317,18 @@ class MPIGroup:
     # -- the collectives (arrays are C-contiguous; results land in place) -------------
     # ``agreed=True``: the caller already checked the call and ran ``agree`` (the nccl
     # backend, which stages device tensors through these host collectives)
-    def _work(self, requests, what: str, after=None, result=None) -> Work:
+    def _work(self, request, what: str, after=None, result=None) -> Work:
+        """The handle of a started ``request`` (None: nothing to wait for); ``after()``
+        runs once it finished."""
+
         def wait():
-            self._finish(requests, what)
+            if request is not None:
+                self._complete(request, what)
             if after is not None:
                 after()
 
         def test():
-            return self.MPI.Request.Testall(requests)
+            return request is None or request.Test()
 
         return Work(test, wait, result)
 
@@ -314,18 +336,37 @@ class MPIGroup:
         if not agreed:
             self.agree("barrier", None)
         if self.size == 1:
-            return self._work([], "barrier")
-        return self._work([self.comm.Ibarrier()], "barrier")
+            return self._work(None, "barrier")
+        return self._work(self.comm.Ibarrier(), "barrier")
+
+    def _reduction_of(self, kind: str, array: np.ndarray, op: R, agreed: bool, root=-1):
+        """Check and agree on a reducing call: its MPI op and whether it is staged."""
+        mpi_op, staged, error = _reduction(self.MPI, op, array.dtype)
+        if not agreed:
+            if error is not None:
+                raise RuntimeError(error)
+            self.agree(kind, array, root=root, op=op)
+        elif mpi_op is None:  # checked by the nccl backend, whose rules differ (int AVG)
+            mpi_op = _mpi_op(self.MPI, op, array.dtype)
+        return mpi_op, staged
+
+    def _start_all_reduce(self, array: np.ndarray, op: R, agreed: bool):
+        """The started request and the array MPI reduces in place: the tensor's own
+        memory, or a float32 copy of a half-float one."""
+        mpi_op, staged = self._reduction_of("all_reduce", array, op, agreed)
+        buffer = _reduction_array(array, staged)
+        return self.comm.Iallreduce(self.IN_PLACE, buffer, mpi_op), buffer
 
     def all_reduce(self, array: np.ndarray, op: R, agreed: bool = False) -> Work:
-        if not agreed:
-            _check_op_dtype(op, array.dtype)
-            self.agree("all_reduce", array, op=int(op))
-        buffer = _reduction_array(array)
-        request = self.comm.Iallreduce(
-            self.MPI.IN_PLACE, buffer, _mpi_op(self.MPI, op, array.dtype)
-        )
-        return self._work([request], "all_reduce", self._finish_reduce(array, buffer, op))
+        request, buffer = self._start_all_reduce(array, op, agreed)
+        return self._work(request, "all_reduce", self._finish_reduce(array, buffer, op))
+
+    def all_reduce_and_wait(self, array: np.ndarray, op: R) -> None:
+        """``all_reduce`` waited for here, with no work handle (a blocking call)."""
+        request, buffer = self._start_all_reduce(array, op, False)
+        self._complete(request, "all_reduce")
+        if buffer is not array or op == R.AVG:
+            self._finish_reduce(array, buffer, op)()
 
     def _finish_reduce(self, array, buffer, op, applies=True):
         size = self.size
@@ -341,54 +382,48 @@ class MPIGroup:
         return after
 
     def reduce(self, array: np.ndarray, root: int, op: R, agreed: bool = False) -> Work:
-        if not agreed:
-            _check_op_dtype(op, array.dtype)
-            self.agree("reduce", array, root=root, op=int(op))
-        buffer = _reduction_array(array)
-        mpi_op = _mpi_op(self.MPI, op, array.dtype)
+        mpi_op, staged = self._reduction_of("reduce", array, op, agreed, root=root)
+        buffer = _reduction_array(array, staged)
         if self.rank == root:
-            request = self.comm.Ireduce(self.MPI.IN_PLACE, buffer, mpi_op, root)
+            request = self.comm.Ireduce(self.IN_PLACE, buffer, mpi_op, root)
         else:
             request = self.comm.Ireduce(buffer, None, mpi_op, root)
         after = self._finish_reduce(array, buffer, op, applies=self.rank == root)
-        return self._work([request], "reduce", after)
+        return self._work(request, "reduce", after)
 
     def broadcast(self, array: np.ndarray, root: int, agreed: bool = False) -> Work:
         if not agreed:
             self.agree("broadcast", array, root=root)
-        return self._work([self.comm.Ibcast(_bytes(array), root)], "broadcast")
+        return self._work(self.comm.Ibcast(_bytes(array), root), "broadcast")
 
     def all_gather(self, output: np.ndarray, array: np.ndarray, agreed: bool = False) -> Work:
         """``output`` holds ``size`` blocks of ``array``'s size, in rank order."""
         if not agreed:
             self.agree("all_gather", array)
         request = self.comm.Iallgather(_bytes(array), _bytes(output))
-        return self._work([request], "all_gather")
+        return self._work(request, "all_gather")
 
     def gather(self, output: np.ndarray | None, array: np.ndarray, root: int,
                agreed: bool = False) -> Work:  # fmt: skip
         if not agreed:
             self.agree("gather", array, root=root)
         recv = _bytes(output) if self.rank == root else None
-        return self._work([self.comm.Igather(_bytes(array), recv, root)], "gather")
+        return self._work(self.comm.Igather(_bytes(array), recv, root), "gather")
 
     def scatter(self, output: np.ndarray, source: np.ndarray | None, root: int,
                 agreed: bool = False) -> Work:  # fmt: skip
         if not agreed:
             self.agree("scatter", output, root=root)
         send = _bytes(source) if self.rank == root else None
-        return self._work([self.comm.Iscatter(send, _bytes(output), root)], "scatter")
+        return self._work(self.comm.Iscatter(send, _bytes(output), root), "scatter")
 
     def reduce_scatter(self, output: np.ndarray, source: np.ndarray, op: R,
                        agreed: bool = False) -> Work:  # fmt: skip
         """``source`` holds ``size`` blocks of ``output``'s size; block r goes to rank r."""
-        if not agreed:
-            _check_op_dtype(op, output.dtype)
-            self.agree("reduce_scatter", output, op=int(op))
-        send, recv = _reduction_array(source), _reduction_array(output)
-        mpi_op = _mpi_op(self.MPI, op, output.dtype)
+        mpi_op, staged = self._reduction_of("reduce_scatter", output, op, agreed)
+        send, recv = _reduction_array(source, staged), _reduction_array(output, staged)
         request = self.comm.Ireduce_scatter_block(send, recv, mpi_op)
-        return self._work([request], "reduce_scatter", self._finish_reduce(output, recv, op))
+        return self._work(request, "reduce_scatter", self._finish_reduce(output, recv, op))
 
     def all_to_all(self, output: np.ndarray, source: np.ndarray, send_counts, recv_counts,
                    kind: str = "all_to_all_single", agreed: bool = False) -> Work:  # fmt: skip
@@ -400,11 +435,11 @@ class MPIGroup:
         recv_bytes = [c * item for c in recv_counts]
         send = [_bytes(source), (send_bytes, _offsets(send_bytes)), self.MPI.BYTE]
         recv = [_bytes(output), (recv_bytes, _offsets(recv_bytes)), self.MPI.BYTE]
-        return self._work([self.comm.Ialltoallv(send, recv)], kind)
+        return self._work(self.comm.Ialltoallv(send, recv), kind)
 
     def send(self, array: np.ndarray, dst: int, tag: int) -> Work:
         self._check_usable("send")
-        return self._work([self.comm.Isend(_bytes(array), dst, tag)], f"send to rank {dst}")
+        return self._work(self.comm.Isend(_bytes(array), dst, tag), f"send to rank {dst}")
 
     def recv(self, array: np.ndarray, src: int | None, tag: int) -> tuple[Work, list]:
         """The work and a one-item list that holds the sender's group rank once done."""
@@ -416,7 +451,7 @@ class MPIGroup:
 
         def wait():
             what = "recv" if src is None else f"recv from rank {src}"
-            self._finish([request], what, [status])
+            self._complete(request, what, status)
             sender.append(status.Get_source())
 
         return Work(lambda: request.Test(), wait), sender
@@ -428,7 +463,12 @@ class MPIGroup:
             )
 
     def free(self) -> None:
-        if self.comm not in (self.MPI.COMM_WORLD, self.MPI.COMM_SELF) and self.broken is None:
+        if self.broken is not None:
+            return  # a request may still be active: leave the communicator alone
+        if self._agreement:
+            self._agreement.Free()
+            self._agreement = None
+        if self.comm not in (self.MPI.COMM_WORLD, self.MPI.COMM_SELF):
             try:
                 self.comm.Free()
             except self.MPI.Exception:

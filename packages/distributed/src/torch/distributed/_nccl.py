@@ -166,6 +166,9 @@ class NcclGroup:
         self.side.agree("all_reduce", _Described(tensor), op=int(op))
         return transport.all_reduce(tensor, op, code)
 
+    def all_reduce_and_wait(self, tensor, op: R) -> None:
+        self.all_reduce(tensor, op).wait()
+
     def reduce(self, tensor, root: int, op: R) -> Work:
         transport = self._bind(tensor)
         code = nccl_reduction(op, tensor, "reduce")
