@@ -68,14 +68,9 @@ class BasePruningMethod(ABC):
         pruning of that tensor) and return the method registered as the hook."""
         method = _chain_with_earlier(cls, module, name, *args, **kwargs)
         orig = getattr(module, name)
-        if importance_scores is not None:
-            if importance_scores.shape != orig.shape:
-                raise AssertionError(
-                    f"importance_scores should have the same shape as parameter "
-                    f"{name} of {module}, got {importance_scores.shape} vs {orig.shape}"
-                )
-        else:
-            importance_scores = orig
+        importance_scores = _scores_for(
+            orig, importance_scores, lambda: f"parameter {name} of {module}"
+        )
         first_time = not isinstance(method, PruningContainer)
         if first_time:
             module.register_parameter(name + "_orig", orig)
@@ -97,14 +92,7 @@ class BasePruningMethod(ABC):
 
     def prune(self, t, default_mask=None, importance_scores=None):
         """``t`` times its mask (computed from ``importance_scores`` when given)."""
-        if importance_scores is not None:
-            if importance_scores.shape != t.shape:
-                raise AssertionError(
-                    f"importance_scores should have the same shape as tensor t, "
-                    f"got {importance_scores.shape} vs {t.shape}"
-                )
-        else:
-            importance_scores = t
+        importance_scores = _scores_for(t, importance_scores, lambda: "tensor t")
         default_mask = default_mask if default_mask is not None else torch.ones_like(t)
         return t * self.compute_mask(importance_scores, default_mask=default_mask)
 
@@ -121,6 +109,19 @@ class BasePruningMethod(ABC):
         del module._parameters[self._tensor_name + "_orig"]
         del module._buffers[self._tensor_name + "_mask"]
         setattr(module, self._tensor_name, orig)
+
+
+def _scores_for(tensor, importance_scores, describe_tensor):
+    """``importance_scores``, checked to have ``tensor``'s shape, or ``tensor`` itself when
+    none are given; ``describe_tensor()`` names the tensor in the error."""
+    if importance_scores is None:
+        return tensor
+    if importance_scores.shape != tensor.shape:
+        raise AssertionError(
+            f"importance_scores should have the same shape as {describe_tensor()}, "
+            f"got {importance_scores.shape} vs {tensor.shape}"
+        )
+    return importance_scores
 
 
 def _chain_with_earlier(cls, module, name, *args, **kwargs):
@@ -229,8 +230,9 @@ class Identity(BasePruningMethod):
         return super().apply(module, name)
 
 
-class RandomUnstructured(BasePruningMethod):
-    """Prunes ``amount`` entries (a count, or a fraction of the tensor) chosen at random."""
+class _PrunesEntries:
+    """``compute_mask`` of the unstructured methods: zero the ``amount`` entries that
+    ``_entries_to_prune`` picks (flat indices)."""
 
     PRUNING_TYPE = "unstructured"
 
@@ -242,10 +244,16 @@ class RandomUnstructured(BasePruningMethod):
         n_prune = _count_to_prune(self.amount, t.nelement())
         mask = default_mask.clone()
         if n_prune != 0:
-            scores = torch.rand_like(t)
-            chosen = torch.topk(scores.view(-1), k=n_prune).indices
-            mask.view(-1)[chosen] = 0
+            mask.view(-1)[self._entries_to_prune(t, n_prune)] = 0
         return mask
+
+
+class RandomUnstructured(_PrunesEntries, BasePruningMethod):
+    """Prunes ``amount`` entries (a count, or a fraction of the tensor) chosen at random."""
+
+    def _entries_to_prune(self, t, n_prune):
+        scores = torch.rand_like(t)
+        return torch.topk(scores.view(-1), k=n_prune).indices
 
     @classmethod
     def apply(cls, module, name, amount):  # type: ignore[override]
@@ -253,22 +261,11 @@ class RandomUnstructured(BasePruningMethod):
         return super().apply(module, name, amount=amount)
 
 
-class L1Unstructured(BasePruningMethod):
+class L1Unstructured(_PrunesEntries, BasePruningMethod):
     """Prunes the ``amount`` entries of smallest absolute value."""
 
-    PRUNING_TYPE = "unstructured"
-
-    def __init__(self, amount) -> None:
-        _validate_pruning_amount_init(amount)
-        self.amount = amount
-
-    def compute_mask(self, t, default_mask):
-        n_prune = _count_to_prune(self.amount, t.nelement())
-        mask = default_mask.clone()
-        if n_prune != 0:
-            chosen = torch.topk(torch.abs(t).view(-1), k=n_prune, largest=False).indices
-            mask.view(-1)[chosen] = 0
-        return mask
+    def _entries_to_prune(self, t, n_prune):
+        return torch.topk(torch.abs(t).view(-1), k=n_prune, largest=False).indices
 
     @classmethod
     def apply(cls, module, name, amount, importance_scores=None):  # type: ignore[override]
@@ -277,28 +274,39 @@ class L1Unstructured(BasePruningMethod):
         return super().apply(module, name, amount=amount, importance_scores=importance_scores)
 
 
-class RandomStructured(BasePruningMethod):
-    """Prunes ``amount`` whole channels along ``dim``, chosen at random."""
+class _PrunesChannels:
+    """``compute_mask`` of the structured methods: keep the channels along ``self.dim``
+    that ``_channels_kept`` picks (indices or a boolean selector), zero the others."""
 
     PRUNING_TYPE = "structured"
-
-    def __init__(self, amount, dim=-1) -> None:
-        _validate_pruning_amount_init(amount)
-        self.amount = amount
-        self.dim = dim
 
     def compute_mask(self, t, default_mask):
         _validate_structured_pruning(t)
         _validate_pruning_dim(t, self.dim)
         n_channels = t.shape[self.dim]
         n_prune = _count_to_prune(self.amount, n_channels)
+        kept = self._channels_kept(t, n_channels, n_prune)
         if n_prune == 0:
             return default_mask
-        scores = torch.rand(n_channels)
-        threshold = torch.kthvalue(scores, k=n_prune).values
-        mask = _channel_mask(t, self.dim, scores > threshold)
+        mask = _channel_mask(t, self.dim, kept)
         mask *= default_mask.to(dtype=mask.dtype)
         return mask
+
+
+class RandomStructured(_PrunesChannels, BasePruningMethod):
+    """Prunes ``amount`` whole channels along ``dim``, chosen at random."""
+
+    def __init__(self, amount, dim=-1) -> None:
+        _validate_pruning_amount_init(amount)
+        self.amount = amount
+        self.dim = dim
+
+    def _channels_kept(self, t, n_channels, n_prune):
+        if n_prune == 0:  # nothing to choose: the random stream is left untouched
+            return None
+        scores = torch.rand(n_channels)
+        threshold = torch.kthvalue(scores, k=n_prune).values
+        return scores > threshold
 
     @classmethod
     def apply(cls, module, name, amount, dim=-1):  # type: ignore[override]
@@ -306,11 +314,9 @@ class RandomStructured(BasePruningMethod):
         return super().apply(module, name, amount=amount, dim=dim)
 
 
-class LnStructured(BasePruningMethod):
+class LnStructured(_PrunesChannels, BasePruningMethod):
     """Prunes the ``amount`` channels along ``dim`` of smallest ``n``-norm (``n`` as
     ``p`` of :func:`torch.norm`)."""
-
-    PRUNING_TYPE = "structured"
 
     def __init__(self, amount, n, dim=-1) -> None:
         _validate_pruning_amount_init(amount)
@@ -318,18 +324,9 @@ class LnStructured(BasePruningMethod):
         self.n = n
         self.dim = dim
 
-    def compute_mask(self, t, default_mask):
-        _validate_structured_pruning(t)
-        _validate_pruning_dim(t, self.dim)
-        n_channels = t.shape[self.dim]
-        n_prune = _count_to_prune(self.amount, n_channels)
+    def _channels_kept(self, t, n_channels, n_prune):
         norm = _norm_per_channel(t, self.n, self.dim)
-        kept = torch.topk(norm, k=n_channels - n_prune, largest=True).indices
-        if n_prune == 0:
-            return default_mask
-        mask = _channel_mask(t, self.dim, kept)
-        mask *= default_mask.to(dtype=mask.dtype)
-        return mask
+        return torch.topk(norm, k=n_channels - n_prune, largest=True).indices
 
     @classmethod
     def apply(cls, module, name, amount, n, dim, importance_scores=None):  # type: ignore[override]
