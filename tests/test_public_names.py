@@ -54,7 +54,6 @@ ATEN_NN = (
     "its LSTM work is in progress)"
 )
 SPARSE_ONLY = "PyTorch 2.13 has this kernel for sparse tensors only (strided input raises)"
-SPECTRAL = "window functions and the short-time Fourier transform are not built yet"
 LOWRANK = "randomized and iterative linear algebra (lobpcg, svd/pca_lowrank) is not built"
 SPECIAL = "these special functions (Airy, Bessel of the first/second kind) are not built"
 RESIZE = "resizing a tensor's storage in place (resize_, resize_as_) is not built"
@@ -110,8 +109,6 @@ MISSING: dict[str, dict[str, str]] = {
             get_float32_matmul_precision mps mtia profiler_allow_cudagraph_cupti_lazy_reinit_cuda12
             set_default_device set_float32_matmul_precision xpu
         """,
-        AMP: "GradScaler",
-        FUNC: "vmap",
         COMPILE: """
             DispatchKey DispatchKeySet ExcludeDispatchKeyGuard PRIVATE_OPS Tag cond export
             library ops sym_constrain_range sym_constrain_range_for_size sym_fresh_size
@@ -161,10 +158,6 @@ MISSING: dict[str, dict[str, str]] = {
         """,
         ATEN_NN: "gru lstm rnn_relu rnn_tanh",
         SPARSE_ONLY: "native_norm",
-        SPECTRAL: """
-            bartlett_window blackman_window hamming_window hann_window istft kaiser_window
-            signal stft windows
-        """,
         LOWRANK: "lobpcg pca_lowrank svd_lowrank",
         RESIZE: "resize_as_",
         MONITOR: """
@@ -204,7 +197,6 @@ MISSING: dict[str, dict[str, str]] = {
             resize_as_sparse_ smm sparse_mask sparse_resize_ sparse_resize_and_clear_ sspaddmm
         """,
         RESIZE: "resize resize_ resize_as resize_as_",
-        SPECTRAL: "istft stft",
         INFERENCE_FLAG: "is_inference",
         COMPLEX32: "chalf",
         NEW_IN_2X: """

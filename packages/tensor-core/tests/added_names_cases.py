@@ -110,7 +110,116 @@ NN_INPLACE = {
     ),
 }
 
-CASES: dict[str, str] = {**NN_INPLACE}
+_W = "torch.signal.windows."
+WINDOWS = {
+    "hann_window": "torch.hann_window(5)",
+    "hann_window_symmetric": "torch.hann_window(5, False)",
+    "hann_window_one": "torch.hann_window(1)",
+    "hann_window_empty": "torch.hann_window(0)",
+    "hann_window_bfloat16": "torch.hann_window(4, dtype=torch.bfloat16)",
+    "hann_window_grad": "torch.hann_window(3, requires_grad=True).requires_grad",
+    "hann_window_long": "torch.hann_window(3, dtype=torch.int64)",
+    "hann_window_negative": "torch.hann_window(-1)",
+    "hamming_window": "torch.hamming_window(5, True, 0.5, 0.4)",
+    "hamming_window_default": "torch.hamming_window(6, dtype=torch.float64)",
+    "blackman_window": "torch.blackman_window(5, dtype=torch.float64)",
+    "blackman_window_periodic": "torch.blackman_window(6)",
+    "bartlett_window": "torch.bartlett_window(6)",
+    "bartlett_window_symmetric": "torch.bartlett_window(5, False, dtype=torch.float64)",
+    "kaiser_window": "torch.kaiser_window(6)",
+    "kaiser_window_beta": "torch.kaiser_window(6, False, 5.0, dtype=torch.float64)",
+    "kaiser_window_int": "torch.kaiser_window(3, dtype=torch.int32)",
+    "windows_hann": _W + "hann(5)",
+    "windows_hann_periodic": _W + "hann(5, sym=False)",
+    "windows_gaussian": _W + "gaussian(5, std=2.)",
+    "windows_exponential": _W + "exponential(5)",
+    "windows_exponential_center": _W + "exponential(5, center=1., tau=2., sym=False)",
+    "windows_exponential_sym_center": _W + "exponential(5, center=1.)",
+    "windows_cosine": _W + "cosine(4)",
+    "windows_cosine_periodic": _W + "cosine(4, sym=False, dtype=torch.float64)",
+    "windows_general_cosine": _W + "general_cosine(5, a=[0.5, 0.5])",
+    "windows_general_hamming": _W + "general_hamming(5, alpha=0.6)",
+    "windows_nuttall": _W + "nuttall(5, dtype=torch.float64)",
+    "windows_kaiser": _W + "kaiser(5, beta=3.)",
+    "windows_kaiser_zero": _W + "kaiser(4, beta=0.)",
+    "windows_blackman": _W + "blackman(6, sym=False, dtype=torch.float64)",
+    "windows_bartlett": _W + "bartlett(5)",
+    "windows_hamming": _W + "hamming(5)",
+    "windows_one": _W + "hamming(1)",
+    "windows_negative": _W + "hann(-1)",
+    "windows_long": _W + "hann(3, dtype=torch.int64)",
+    "windows_bad_std": _W + "gaussian(4, std=-1.)",
+    "windows_no_coefficients": _W + "general_cosine(4, a=[])",
+    "torch_windows_alias": "torch.windows is torch.signal.windows",
+}
+
+_SIGNAL = "torch.manual_seed(0); s = torch.randn(20); "
+_SPECTRUM = (
+    _SIGNAL + "w = torch.hann_window(8); z = torch.stft(s, 8, window=w, return_complex=True); "
+)
+STFT = {
+    "stft": _SIGNAL + "torch.stft(s, 8, window=torch.ones(8), return_complex=True)",
+    "stft_hop_window": _SIGNAL
+    + "torch.stft(s, 8, 2, window=torch.hann_window(8), return_complex=True)",
+    "stft_short_window": (
+        _SIGNAL + "torch.stft(s, 8, 4, 6, torch.hann_window(6), center=False, return_complex=True)"
+    ),
+    "stft_real_pairs": _SIGNAL + "torch.stft(s, 8, window=torch.ones(8), return_complex=False)",
+    "stft_needs_return_complex": _SIGNAL + "torch.stft(s, 8)",
+    "stft_twosided_normalized": (
+        _SIGNAL + "torch.stft(s, 8, window=torch.ones(8), onesided=False, normalized=True, "
+        "return_complex=True)"
+    ),
+    "stft_batch_constant": (
+        _SIGNAL + "torch.stft(s.reshape(2, 10), 4, window=torch.ones(4), pad_mode='constant', "
+        "return_complex=True)"
+    ),
+    "stft_replicate": (
+        _SIGNAL + "torch.stft(s, 4, window=torch.ones(4), pad_mode='replicate', "
+        "return_complex=True)"
+    ),
+    "stft_circular": (
+        _SIGNAL + "torch.stft(s, 4, window=torch.ones(4), pad_mode='circular', return_complex=True)"
+    ),
+    "stft_long_frame": _SIGNAL + "torch.stft(s, 30, window=torch.ones(30), return_complex=True)",
+    "stft_hop_zero": _SIGNAL + "torch.stft(s, 8, hop_length=0, return_complex=True)",
+    "stft_win_too_long": _SIGNAL + "torch.stft(s, 8, win_length=9, return_complex=True)",
+    "stft_window_size": _SIGNAL + "torch.stft(s, 8, window=torch.ones(5), return_complex=True)",
+    "stft_3d": _SIGNAL + "torch.stft(s.reshape(1, 2, 10), 4, return_complex=True)",
+    "stft_zero_fft": _SIGNAL + "torch.stft(s, 0, return_complex=True)",
+    "stft_complex": (
+        _SIGNAL + "torch.stft(s.to(torch.complex128), 8, window=torch.ones(8, dtype=torch.float64))"
+    ),
+    "stft_method": _SIGNAL + "s.stft(8, window=torch.ones(8), return_complex=True, center=False)",
+    "stft_float64": (
+        _SIGNAL + "torch.stft(s.double(), 6, 3, window=torch.hann_window(6, dtype=torch.float64), "
+        "return_complex=True)"
+    ),
+    "stft_grad": (
+        "torch.manual_seed(0); v = torch.randn(12, dtype=torch.float64); "
+        "grad_of(lambda t: torch.stft(t, 4, window=torch.hann_window(4, dtype=torch.float64), "
+        "return_complex=True).abs(), *v.tolist())"
+    ),
+    "istft": _SPECTRUM + "torch.istft(z, 8, window=w)",
+    "istft_length": _SPECTRUM + "torch.istft(z, 8, window=w, length=18)",
+    "istft_longer": _SPECTRUM + "torch.istft(z, 8, window=w, length=30)",
+    "istft_rectangular": _SPECTRUM + "torch.istft(z, 8, window=torch.ones(8))",
+    "istft_not_centered": _SPECTRUM + "torch.istft(z, 8, window=w, center=False)",
+    "istft_real": _SPECTRUM + "torch.istft(z.real, 8)",
+    "istft_onesided_complex": _SPECTRUM + "torch.istft(z, 8, window=w, return_complex=True)",
+    "istft_twosided_mismatch": _SPECTRUM + "torch.istft(z, 8, window=w, onesided=False)",
+    "istft_twosided": (
+        _SIGNAL + "z = torch.stft(s, 8, window=torch.hann_window(8), onesided=False, "
+        "return_complex=True); torch.istft(z, 8, window=torch.hann_window(8), onesided=False)"
+    ),
+    "istft_normalized_batch": (
+        _SIGNAL + "w = torch.hann_window(4); z = torch.stft(s.reshape(2, 10), 4, window=w, "
+        "normalized=True, return_complex=True); torch.istft(z, 4, window=w, normalized=True)"
+    ),
+    "istft_method": _SPECTRUM + "z.istft(8, window=w, hop_length=2, win_length=8)",
+}
+
+CASES: dict[str, str] = {**NN_INPLACE, **WINDOWS, **STFT}
 
 #: cases that record or backpropagate (skipped without torch-autograd)
 NEEDS_AUTOGRAD = {name for name in CASES if name.endswith("_grad") or name.endswith("_leaf")}

@@ -216,12 +216,18 @@ _LAZY_SUBMODULES = (
     "hub",
     "compiler",
     "fx",
+    "signal",
 )
 
 
-# names of torch that a sibling defines, found there on first use (lightning does
-# ``from torch import ScriptModule``)
-_LAZY_NAMES = {"ScriptModule": "jit"}
+# names of torch that a sibling or an optional module defines, found there on first use
+# (lightning does ``from torch import ScriptModule``)
+_LAZY_NAMES = {
+    "ScriptModule": "jit",
+    "windows": "signal",
+    "vmap": "func",
+    "GradScaler": "amp",
+}
 
 
 def __getattr__(name):

@@ -34,6 +34,7 @@ from . import (  # noqa: F401
     shape_ops,
     sorting,
     special_functions,
+    spectral,
     statistics,
     tensor_methods,
     ternary,
