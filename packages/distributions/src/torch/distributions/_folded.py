@@ -10,6 +10,7 @@ import torch
 from . import constraints
 from .transformed_distribution import TransformedDistribution
 from .transforms import AbsTransform
+from .utils import _forwarded
 
 __all__ = ["FoldedAtZero"]
 
@@ -30,9 +31,7 @@ class FoldedAtZero(TransformedDistribution):
         new = self._get_checked_instance(type(self), _instance)
         return super().expand(batch_shape, _instance=new)
 
-    @property
-    def scale(self):
-        return self.base_dist.scale
+    scale = _forwarded("base_dist.scale")
 
     @property
     def mode(self):

@@ -6,7 +6,7 @@ import torch
 
 from . import constraints
 from .distribution import Distribution
-from .utils import _sum_rightmost
+from .utils import _forwarded, _sum_rightmost
 
 __all__ = ["Independent"]
 
@@ -55,9 +55,7 @@ class Independent(Distribution):
         new._validate_args = self._validate_args
         return new
 
-    @property
-    def has_rsample(self):
-        return self.base_dist.has_rsample
+    has_rsample = _forwarded("base_dist.has_rsample")
 
     @property
     def has_enumerate_support(self):
@@ -72,17 +70,9 @@ class Independent(Distribution):
             result = constraints.independent(result, self.reinterpreted_batch_ndims)
         return result
 
-    @property
-    def mean(self):
-        return self.base_dist.mean
-
-    @property
-    def mode(self):
-        return self.base_dist.mode
-
-    @property
-    def variance(self):
-        return self.base_dist.variance
+    mean = _forwarded("base_dist.mean")
+    mode = _forwarded("base_dist.mode")
+    variance = _forwarded("base_dist.variance")
 
     def sample(self, sample_shape=torch.Size()):
         return self.base_dist.sample(sample_shape)

@@ -6,6 +6,7 @@ from . import constraints
 from .normal import Normal
 from .transformed_distribution import TransformedDistribution
 from .transforms import ExpTransform
+from .utils import _forwarded
 
 __all__ = ["LogNormal"]
 
@@ -39,13 +40,8 @@ class LogNormal(TransformedDistribution):
         new = self._get_checked_instance(LogNormal, _instance)
         return super().expand(batch_shape, _instance=new)
 
-    @property
-    def loc(self):
-        return self.base_dist.loc
-
-    @property
-    def scale(self):
-        return self.base_dist.scale
+    loc = _forwarded("base_dist.loc")
+    scale = _forwarded("base_dist.scale")
 
     @property
     def mean(self):

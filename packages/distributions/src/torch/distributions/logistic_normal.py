@@ -6,6 +6,7 @@ from . import constraints
 from .normal import Normal
 from .transformed_distribution import TransformedDistribution
 from .transforms import StickBreakingTransform
+from .utils import _forwarded
 
 __all__ = ["LogisticNormal"]
 
@@ -42,10 +43,6 @@ class LogisticNormal(TransformedDistribution):
         new = self._get_checked_instance(LogisticNormal, _instance)
         return super().expand(batch_shape, _instance=new)
 
-    @property
-    def loc(self):
-        return self.base_dist.base_dist.loc
-
-    @property
-    def scale(self):
-        return self.base_dist.base_dist.scale
+    # the normal inside the Independent that TransformedDistribution wraps it in
+    loc = _forwarded("base_dist.base_dist.loc")
+    scale = _forwarded("base_dist.base_dist.scale")

@@ -9,7 +9,7 @@ from ._probs_logits import ProbsOrLogitsParam
 from .distribution import Distribution, _expand_params
 from .transformed_distribution import TransformedDistribution
 from .transforms import SigmoidTransform
-from .utils import broadcast_all, clamp_probs
+from .utils import _forwarded, broadcast_all, clamp_probs
 
 __all__ = ["LogitRelaxedBernoulli", "RelaxedBernoulli"]
 
@@ -89,14 +89,6 @@ class RelaxedBernoulli(TransformedDistribution):
         new = self._get_checked_instance(RelaxedBernoulli, _instance)
         return super().expand(batch_shape, _instance=new)
 
-    @property
-    def temperature(self):
-        return self.base_dist.temperature
-
-    @property
-    def logits(self):
-        return self.base_dist.logits
-
-    @property
-    def probs(self):
-        return self.base_dist.probs
+    temperature = _forwarded("base_dist.temperature")
+    logits = _forwarded("base_dist.logits")
+    probs = _forwarded("base_dist.probs")

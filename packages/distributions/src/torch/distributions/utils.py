@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from functools import update_wrapper
 from numbers import Number
+from operator import attrgetter
 
 import torch
 
@@ -121,6 +122,13 @@ class lazy_property:
             value = self.wrapped(instance)
         setattr(instance, self.wrapped.__name__, value)
         return value
+
+
+def _forwarded(path: str):
+    """A read-only property returning ``self.<path>`` (a dotted path such as
+    ``"base_dist.loc"``): a value held by the distribution this one is built on."""
+    get = attrgetter(path)
+    return property(lambda self: get(self))  # a lambda: no docstring of attrgetter's
 
 
 class _lazy_property_and_property(lazy_property, property):
