@@ -55,6 +55,15 @@ _global_step_pre_hooks: OrderedDict = OrderedDict()
 _global_step_post_hooks: OrderedDict = OrderedDict()
 
 
+def _add_hook(hooks: OrderedDict, hook, prepend: bool = False) -> RemovableHandle:
+    """Put ``hook`` in ``hooks`` (first when ``prepend``); its handle removes it."""
+    handle = RemovableHandle(hooks)
+    hooks[handle.id] = hook
+    if prepend:
+        hooks.move_to_end(handle.id, last=False)
+    return handle
+
+
 def register_optimizer_step_pre_hook(hook) -> RemovableHandle:
     """Register ``hook(optimizer, args, kwargs)`` to run before every optimizer's ``step``.
 
@@ -67,9 +76,7 @@ def register_optimizer_step_pre_hook(hook) -> RemovableHandle:
         >>> handle = register_optimizer_step_pre_hook(lambda opt, args, kwargs: None)
         >>> handle.remove()
     """
-    handle = RemovableHandle(_global_step_pre_hooks)
-    _global_step_pre_hooks[handle.id] = hook
-    return handle
+    return _add_hook(_global_step_pre_hooks, hook)
 
 
 def register_optimizer_step_post_hook(hook) -> RemovableHandle:
@@ -82,9 +89,7 @@ def register_optimizer_step_post_hook(hook) -> RemovableHandle:
         >>> handle = register_optimizer_step_post_hook(lambda opt, args, kwargs: None)
         >>> handle.remove()
     """
-    handle = RemovableHandle(_global_step_post_hooks)
-    _global_step_post_hooks[handle.id] = hook
-    return handle
+    return _add_hook(_global_step_post_hooks, hook)
 
 
 def _with_step_hooks(step):
@@ -443,7 +448,7 @@ class Optimizer:
             ['pre']
             >>> handle.remove()
         """
-        return self._add_hook(self._optimizer_step_pre_hooks, hook)
+        return _add_hook(self._optimizer_step_pre_hooks, hook)
 
     def register_step_post_hook(self, hook) -> RemovableHandle:
         """Run ``hook(optimizer, args, kwargs)`` after each ``step`` of this optimizer.
@@ -456,33 +461,25 @@ class Optimizer:
             >>> opt.step()
             stepped
         """
-        return self._add_hook(self._optimizer_step_post_hooks, hook)
+        return _add_hook(self._optimizer_step_post_hooks, hook)
 
     def register_state_dict_pre_hook(self, hook, prepend: bool = False) -> RemovableHandle:
         """Run ``hook(optimizer)`` before :meth:`state_dict` builds its result."""
-        return self._add_hook(self._state_dict_pre_hooks, hook, prepend)
+        return _add_hook(self._state_dict_pre_hooks, hook, prepend)
 
     def register_state_dict_post_hook(self, hook, prepend: bool = False) -> RemovableHandle:
         """Run ``hook(optimizer, state_dict)`` on :meth:`state_dict`'s result; a returned
         dict replaces it."""
-        return self._add_hook(self._state_dict_post_hooks, hook, prepend)
+        return _add_hook(self._state_dict_post_hooks, hook, prepend)
 
     def register_load_state_dict_pre_hook(self, hook, prepend: bool = False) -> RemovableHandle:
         """Run ``hook(optimizer, state_dict)`` before loading; a returned dict is loaded
         instead."""
-        return self._add_hook(self._load_state_dict_pre_hooks, hook, prepend)
+        return _add_hook(self._load_state_dict_pre_hooks, hook, prepend)
 
     def register_load_state_dict_post_hook(self, hook, prepend: bool = False) -> RemovableHandle:
         """Run ``hook(optimizer)`` after :meth:`load_state_dict`."""
-        return self._add_hook(self._load_state_dict_post_hooks, hook, prepend)
-
-    @staticmethod
-    def _add_hook(hooks: OrderedDict, hook, prepend: bool = False) -> RemovableHandle:
-        handle = RemovableHandle(hooks)
-        hooks[handle.id] = hook
-        if prepend:
-            hooks.move_to_end(handle.id, last=False)
-        return handle
+        return _add_hook(self._load_state_dict_post_hooks, hook, prepend)
 
     # ------------------------------------------------------------------ state dict
 
