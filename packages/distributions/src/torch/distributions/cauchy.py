@@ -7,13 +7,13 @@ import math
 import torch
 
 from . import constraints
-from .distribution import Distribution, _batch_shape_of, _expand_params
-from .utils import broadcast_all
+from ._location_scale import LocationScale
+from .distribution import Distribution, _expand_params
 
 __all__ = ["Cauchy"]
 
 
-class Cauchy(Distribution):
+class Cauchy(LocationScale, Distribution):
     """The Cauchy distribution of median ``loc`` and half width ``scale`` (no mean, no
     variance: they are NaN and inf).
 
@@ -35,10 +35,6 @@ class Cauchy(Distribution):
     support = constraints.real
     has_rsample = True
 
-    def __init__(self, loc, scale, validate_args=None) -> None:
-        self.loc, self.scale = broadcast_all(loc, scale)
-        super().__init__(_batch_shape_of((loc, scale), (self.loc,)), validate_args=validate_args)
-
     def expand(self, batch_shape, _instance=None):
         return _expand_params(self, Cauchy, batch_shape, _instance, ("loc", "scale"))
 
@@ -47,16 +43,11 @@ class Cauchy(Distribution):
         return torch.full(self._extended_shape(), math.nan, dtype=self.loc.dtype)
 
     @property
-    def mode(self):
-        return self.loc
-
-    @property
     def variance(self):
         return torch.full(self._extended_shape(), math.inf, dtype=self.loc.dtype)
 
-    def rsample(self, sample_shape=torch.Size()):
-        eps = self.loc.new(self._extended_shape(sample_shape)).cauchy_()
-        return self.loc + eps * self.scale
+    def _standard_draws(self, shape):
+        return self.loc.new(shape).cauchy_()
 
     def log_prob(self, value):
         if self._validate_args:

@@ -5,13 +5,13 @@ from __future__ import annotations
 import torch
 
 from . import constraints
-from .distribution import Distribution, _batch_shape_of, _expand_params
-from .utils import broadcast_all
+from ._location_scale import LocationScale
+from .distribution import Distribution, _expand_params
 
 __all__ = ["Laplace"]
 
 
-class Laplace(Distribution):
+class Laplace(LocationScale, Distribution):
     """The Laplace distribution of location ``loc`` and scale ``scale``.
 
     Args:
@@ -32,19 +32,11 @@ class Laplace(Distribution):
     support = constraints.real
     has_rsample = True
 
-    def __init__(self, loc, scale, validate_args=None) -> None:
-        self.loc, self.scale = broadcast_all(loc, scale)
-        super().__init__(_batch_shape_of((loc, scale), (self.loc,)), validate_args=validate_args)
-
     def expand(self, batch_shape, _instance=None):
         return _expand_params(self, Laplace, batch_shape, _instance, ("loc", "scale"))
 
     @property
     def mean(self):
-        return self.loc
-
-    @property
-    def mode(self):
         return self.loc
 
     @property

@@ -8,14 +8,15 @@ from numbers import Number
 import torch
 
 from . import constraints
-from .distribution import _batch_shape_of, _expand_params
+from ._location_scale import LocationScale
+from .distribution import _expand_params
 from .exp_family import ExponentialFamily
-from .utils import _standard_normal, broadcast_all
+from .utils import _standard_normal
 
 __all__ = ["Normal"]
 
 
-class Normal(ExponentialFamily):
+class Normal(LocationScale, ExponentialFamily):
     """The normal distribution of mean ``loc`` and standard deviation ``scale``.
 
     Args:
@@ -37,20 +38,11 @@ class Normal(ExponentialFamily):
     has_rsample = True
     _mean_carrier_measure = 0
 
-    def __init__(self, loc, scale, validate_args=None) -> None:
-        self.loc, self.scale = broadcast_all(loc, scale)
-        batch_shape = _batch_shape_of((loc, scale), (self.loc,))
-        super().__init__(batch_shape, validate_args=validate_args)
-
     def expand(self, batch_shape, _instance=None):
         return _expand_params(self, Normal, batch_shape, _instance, ("loc", "scale"))
 
     @property
     def mean(self):
-        return self.loc
-
-    @property
-    def mode(self):
         return self.loc
 
     @property
@@ -66,10 +58,8 @@ class Normal(ExponentialFamily):
         with torch.no_grad():
             return torch.normal(self.loc.expand(shape), self.scale.expand(shape))
 
-    def rsample(self, sample_shape=torch.Size()):
-        shape = self._extended_shape(sample_shape)
-        eps = _standard_normal(shape, dtype=self.loc.dtype, device=self.loc.device)
-        return self.loc + eps * self.scale
+    def _standard_draws(self, shape):
+        return _standard_normal(shape, dtype=self.loc.dtype, device=self.loc.device)
 
     def log_prob(self, value):
         if self._validate_args:

@@ -1,0 +1,30 @@
+"""What the location-scale families on the reals share (Normal, Laplace, Cauchy): a
+``loc`` and a positive ``scale`` broadcast together, the mode at ``loc``, and draws
+``loc + scale * (a standard draw)``."""
+
+from __future__ import annotations
+
+import torch
+
+from .distribution import _batch_shape_of
+from .utils import broadcast_all
+
+__all__ = ["LocationScale"]
+
+
+class LocationScale:
+    """Mixin: ``loc`` and ``scale`` parameters; a class that samples by shifting and
+    scaling standard draws defines ``_standard_draws(shape)``."""
+
+    def __init__(self, loc, scale, validate_args=None) -> None:
+        self.loc, self.scale = broadcast_all(loc, scale)
+        batch_shape = _batch_shape_of((loc, scale), (self.loc,))
+        super().__init__(batch_shape, validate_args=validate_args)
+
+    @property
+    def mode(self):
+        return self.loc
+
+    def rsample(self, sample_shape=torch.Size()):
+        eps = self._standard_draws(self._extended_shape(sample_shape))
+        return self.loc + eps * self.scale
