@@ -175,12 +175,16 @@ def _run_of(program):
     from torch.jit import ScriptFunction
 
     if isinstance(program, ScriptFunction):
-        # its generated code itself: calling the ScriptFunction from traced code would
-        # record one prim::CallFunction node (same package, so the private hop is ours)
-        compiled = program._compiled.function()
+        # its graph's code, unfused (a fusion group's native kernel would not be
+        # recorded): calling the ScriptFunction from traced code would record one
+        # prim::CallFunction node (same package, so the private hops are ours)
+        from torch.jit._codegen import compile_graph
+        from torch.jit._program import _bind_keywords
 
-        def run(*args, **kwargs):
-            return compiled(*args, **kwargs)
+        compiled = compile_graph(program.graph, "run")
+
+        def run(*args, **kwargs):  # missing arguments take the function's defaults
+            return compiled(*_bind_keywords(program.graph, args, dict(kwargs), 0))
 
     else:
 
@@ -284,13 +288,23 @@ def _output_values(g: GraphContext, leaves: list, names: list[str], taken: set[s
 
 def _rename(g: GraphContext, value: SymbolicValue, name: str) -> None:
     """Rename ``value`` (a node output) to ``name`` where it is made and read."""
-    old = value.name
-    for node in g.nodes:
+    _rename_in(g.nodes, value.name, name)
+    value.name = name
+
+
+def _rename_in(nodes, old: str, new: str) -> None:
+    """Rename value ``old`` in ``nodes`` and in the subgraphs of their If/Loop nodes."""
+    for node in nodes:
         for names in (node.input, node.output):
             for i, current in enumerate(names):
                 if current == old:
-                    names[i] = name
-    value.name = name
+                    names[i] = new
+        for attribute in node.attribute:
+            if attribute.g.node:  # a subgraph (then_branch, else_branch, body)
+                _rename_in(attribute.g.node, old, new)
+                for output in attribute.g.output:
+                    if output.name == old:
+                        output.name = new
 
 
 class _Parameters:
@@ -315,11 +329,60 @@ class _Parameters:
         return value
 
 
+def _scripted_control_flow(model):
+    """The inlined graph of a scripted function, or of a script module whose branches or
+    loops depend on its inputs, to translate with :mod:`torch.onnx._control_flow` (ONNX
+    If/Loop where control flow depends on the inputs, resolved on the example
+    elsewhere); None for what is recorded on the example as a trace."""
+    from torch.jit import ScriptFunction, ScriptModule
+
+    from ._control_flow import has_dynamic_control_flow
+
+    if not isinstance(model, (ScriptModule, ScriptFunction)) or _has_shapes(model):
+        return None
+    graph = model.inlined_graph
+    if isinstance(model, ScriptFunction):
+        return graph  # translated as it is: its graph runs without recording hops
+    return graph if has_dynamic_control_flow(graph) else None
+
+
+def _translate_script(model, graph, args, kwargs, g: GraphContext, input_names, parameters):
+    """Translate a scripted program with control flow on its inputs (see
+    :mod:`torch.onnx._control_flow`)."""
+    from torch.jit import ScriptModule
+
+    from ._control_flow import translate_script
+
+    root = model if isinstance(model, ScriptModule) else None
+    g.parameter_names = _parameter_names(root)
+    graph_inputs = list(graph.inputs)
+    env: dict = {}
+    examples: dict = {}
+    if root is not None:
+        env[graph_inputs[0]] = examples[graph_inputs[0]] = root
+        graph_inputs = graph_inputs[1:]
+    positional = list(args)
+    for value in graph_inputs[len(args) :]:  # keyword arguments, then the defaults
+        if value.name in kwargs:
+            positional.append(kwargs[value.name])
+        elif value.name in graph.defaults:
+            positional.append(graph.defaults[value.name])
+    inputs = _Inputs(list(input_names or []))
+    for value, example in zip(graph_inputs, positional):
+        env[value] = inputs.bind(example, value.name)
+        examples[value] = example
+    results = translate_script(graph, g, env, examples, parameters.fold, parameters)
+    return [v for v, _ in inputs.values], _leaves(results, [])
+
+
 def _translate_model(model, args, kwargs, g: GraphContext, input_names, parameters):
     """Trace ``model`` and translate it into ``g``; returns the graph input values and
     the tensor leaves of the outputs."""
     from ._translate import translate
 
+    scripted = _scripted_control_flow(model)
+    if scripted is not None:
+        return _translate_script(model, scripted, args, kwargs, g, input_names, parameters)
     graph, root = _trace(model, args, kwargs)
     g.parameter_names = _parameter_names(root if root is not None else model)
     inputs = _Inputs(list(input_names or []))
@@ -392,9 +455,11 @@ def export_to_proto(
             onnx.helper.make_tensor_value_info(t.name, t.data_type, list(t.dims))
             for t in initializers
         ]
-    dynamic = any(axes.values())
+    dynamic = any(axes.values()) or g.has_control_flow
     outputs_proto = [
-        _value_info(onnx, v.name, v.dtype, None if dynamic else v.sizes, axes.get(v.name, {}))
+        _value_info(
+            onnx, v.name, v.dtype, _rank_only(v.sizes) if dynamic else v.sizes, axes.get(v.name, {})
+        )  # fmt: skip
         for v in outputs
     ]
     proto = onnx.helper.make_model(
@@ -408,6 +473,11 @@ def export_to_proto(
         _fill_output_shapes(onnx, proto, axes)
     _check(onnx, proto)
     return proto
+
+
+def _rank_only(sizes):
+    """Sizes with every dimension unknown (filled by shape inference where it can)."""
+    return None if sizes is None else [None] * len(sizes)
 
 
 def _ir_version(onnx, opset: int) -> int:

@@ -10,9 +10,17 @@ __all__ = ["fold_conv_batch_norm"]
 
 
 def _readers(nodes) -> Counter:
+    """How often each value is read, by ``nodes`` and the subgraphs of their If and Loop
+    nodes (which read the values of the graph around them)."""
+    from onnx import AttributeProto
+
     counts: Counter = Counter()
     for node in nodes:
         counts.update(n for n in node.input if n)
+        for attribute in node.attribute:
+            if attribute.type == AttributeProto.GRAPH:
+                counts.update(_readers(attribute.g.node))
+                counts.update(o.name for o in attribute.g.output)
     return counts
 
 

@@ -10,6 +10,7 @@ lists and tensors given as inputs become constants.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 from typing import Any
 
@@ -115,6 +116,8 @@ class GraphContext:
         self._counter = itertools.count()
         self._keep_alive: list = []
         self.domains_used: set[str] = set()
+        #: whether ONNX If/Loop nodes were written (their outputs' sizes may vary)
+        self.has_control_flow = False
         #: the IR node being translated (its kind names the nodes it produces) and the
         #: (dtype, sizes) of its outputs as traced
         self.current_kind = "Constant"
@@ -177,6 +180,29 @@ class GraphContext:
         if isinstance(value, tuple):
             return list(value)
         return value
+
+    @contextlib.contextmanager
+    def subgraph(self):
+        """Emit into a fresh node list (the body of an ONNX ``If`` branch or ``Loop``),
+        yielded; constants made inside stay inside, those of the enclosing graphs are
+        read from there (ONNX subgraphs see the values of the graphs around them)."""
+        saved = self.nodes, self._constants
+        self.nodes, self._constants = [], dict(self._constants)
+        self.has_control_flow = True
+        try:
+            yield self.nodes
+        finally:
+            self.nodes, self._constants = saved
+
+    def checkpoint(self) -> tuple:
+        """What :meth:`rollback` restores: the nodes and constants made so far."""
+        return len(self.nodes), dict(self._constants), self.has_control_flow
+
+    def rollback(self, checkpoint: tuple) -> None:
+        """Forget the nodes (and their constants) made since ``checkpoint``."""
+        count, constants, flag = checkpoint
+        del self.nodes[count:]
+        self._constants, self.has_control_flow = constants, flag
 
     # -- constants
     def constant(self, value, dtype: torch.dtype | None = None) -> SymbolicValue:

@@ -105,9 +105,13 @@ class _Translator:
             raise UnsupportedOperatorError(node.kind, self.g.opset, first)
         g = self.g
         g.current_kind = node.kind.partition("::")[2].capitalize()
-        g.current_outputs = [_traced(v.type) for v in node.outputs]
+        g.current_outputs = [self.output_type(v) for v in node.outputs]
         result = fn(g, *args, **kwargs)
         self.bind_outputs(node, result, symbolic=True)
+
+    def output_type(self, value: _ir.Value) -> tuple:
+        """(dtype, sizes) of an IR value as the trace saw it (None, None: unknown)."""
+        return _traced(value.type)
 
     def size(self, tensor, dim=None):
         """``x.size(dim)``: element ``dim`` of ``Shape(x)`` as a recorded size."""
@@ -163,7 +167,7 @@ class _Translator:
                 )
         for value, item in zip(outputs, items):
             if symbolic and isinstance(item, SymbolicValue):
-                dtype, sizes = _traced(value.type)
+                dtype, sizes = self.output_type(value)
                 if dtype is not None:  # the trace knows better than the symbolic
                     item.dtype = dtype
                     item.sizes = sizes

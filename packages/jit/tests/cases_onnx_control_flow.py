@@ -1,0 +1,150 @@
+"""Scripted programs with control flow on their inputs, for the ONNX export tests
+(test_onnx_control_flow.py) and tools/golden/record_onnx_control_flow.py: each case is a
+function or module to script, example arguments, the dynamic axes of its inputs and
+other inputs that take other branches and trip counts."""
+
+from __future__ import annotations
+
+import torch
+from torch import nn
+
+
+def branch_on_sum(x, y):
+    if x.sum() > 0:
+        z = x * 2
+    else:
+        z = x - y
+    return z
+
+
+def loop_over_rows(x, y):
+    z = x
+    for i in range(x.size(0)):
+        z = z + y * i
+    return z
+
+
+def halve_until_small(x):
+    while x.abs().max() > 1:
+        x = x / 2
+    return x
+
+
+def repeat_count(x, n):
+    for _ in range(int(n)):
+        x = x * 0.5 + 1
+    return x
+
+
+def branch_in_loop(x):
+    acc = torch.zeros_like(x[0])
+    for i in range(x.size(0)):
+        row = x[i]
+        if row.sum() > 0:
+            acc = acc + row
+        else:
+            acc = acc - row * 2
+    return acc
+
+
+def counter_and_break(x):
+    steps = 0
+    total = x
+    for _i in range(10):
+        if total.sum() > 20:
+            break
+        total = total + x.abs()
+        steps += 1
+    return total, steps * 1.0 + total.mean()
+
+
+def range_with_start(x):
+    z = x
+    for i in range(1, x.size(0), 2):
+        z = z * i + 1
+    return z
+
+
+class Recurrent(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.cell = nn.Linear(6, 6)
+
+    def forward(self, x):
+        h = torch.zeros(x.size(1), 6)
+        for t in range(x.size(0)):
+            h = torch.tanh(self.cell(x[t]) + h)
+        if h.mean() > 0:
+            h = torch.relu(h)
+        return h
+
+
+def _rng(seed: int) -> torch.Generator:
+    return torch.Generator().manual_seed(seed)
+
+
+def cases() -> dict:
+    """name -> (program to script, args, input names, dynamic axes, other args)."""
+    g = _rng(0)
+
+    def r(*shape, scale=1.0):
+        return torch.randn(*shape, generator=g) * scale
+
+    return {
+        "branch_on_sum": (
+            branch_on_sum,
+            (r(3, 4).abs(), r(3, 4)),
+            ["x", "y"],
+            {},
+            [(-r(3, 4).abs(), r(3, 4))],
+        ),
+        "loop_over_rows": (
+            loop_over_rows,
+            (r(3, 4), r(3, 4)),
+            ["x", "y"],
+            {"x": [0], "y": [0]},
+            [(r(5, 4), r(5, 4)), (r(1, 4), r(1, 4))],
+        ),
+        "halve_until_small": (
+            halve_until_small,
+            (r(2, 3, scale=10.0),),
+            ["x"],
+            {},
+            [(r(2, 3, scale=100.0),), (r(2, 3, scale=0.1),)],
+        ),
+        "repeat_count": (
+            repeat_count,
+            (r(4), torch.tensor(3)),
+            ["x", "n"],
+            {},
+            [(r(4), torch.tensor(0)), (r(4), torch.tensor(7))],
+        ),
+        "branch_in_loop": (
+            branch_in_loop,
+            (r(4, 3),),
+            ["x"],
+            {"x": [0]},
+            [(r(7, 3),), (r(1, 3),)],
+        ),
+        "counter_and_break": (
+            counter_and_break,
+            (r(3).abs(),),
+            ["x"],
+            {},
+            [(r(3, scale=5.0).abs(),), (r(3, scale=0.01).abs(),)],
+        ),
+        "range_with_start": (
+            range_with_start,
+            (r(4, 2),),
+            ["x"],
+            {"x": [0]},
+            [(r(1, 2),), (r(6, 2),)],
+        ),
+        "recurrent_module": (
+            Recurrent,
+            (r(5, 2, 6),),
+            ["x"],
+            {"x": [0, 1]},
+            [(r(2, 3, 6),), (r(1, 1, 6),)],
+        ),
+    }
