@@ -31,6 +31,18 @@ def _check_tensors(leaves, api: str = "transform") -> None:
             raise ValueError(f"Thing passed to transform API must be Tensor, got {type(leaf)}")
 
 
+def _split_aux(result, has_aux: bool, api: str):
+    """``(output, aux)`` of a transformed function's ``result``: with ``has_aux`` it must be
+    that pair, without it ``aux`` is None."""
+    if not has_aux:
+        return result, None
+    if not (isinstance(result, tuple) and len(result) == 2):
+        raise RuntimeError(
+            f"{api}: output of function f should be a tuple: (output, aux) if has_aux is True"
+        )
+    return result
+
+
 def _size_text(shape) -> str:
     return f"torch.Size({list(shape)})"
 
@@ -74,14 +86,7 @@ def vjp(func, *primals, has_aux: bool = False):
             result = _interpose.interposed(func)(*rebuild(inputs))
     finally:
         _reverse._depth[0] -= 1
-    aux = None
-    if has_aux:
-        if not (isinstance(result, tuple) and len(result) == 2):
-            raise RuntimeError(
-                "vjp(f, *primals): output of function f should be a tuple: (output, aux) if "
-                "has_aux is True"
-            )
-        result, aux = result
+    result, aux = _split_aux(result, has_aux, "vjp(f, *primals)")
     out_leaves, out_rebuild = _flatten(result)
     for leaf in out_leaves:
         if not isinstance(leaf, _Tensor):
@@ -268,14 +273,7 @@ def grad_and_value(func, argnums=0, has_aux: bool = False):
 def _checked_scalar(target, has_aux: bool):
     def checked(*diff):
         result = target(*diff)
-        aux = None
-        if has_aux:
-            if not (isinstance(result, tuple) and len(result) == 2):
-                raise RuntimeError(
-                    "grad_and_value(f)(*args): output of function f should be a tuple: "
-                    "(output, aux) if has_aux is True"
-                )
-            result, aux = result
+        result, aux = _split_aux(result, has_aux, "grad_and_value(f)(*args)")
         if not isinstance(result, _Tensor):
             raise RuntimeError(
                 "grad_and_value(f)(*args): Expected f(*args) to return a Tensor, got "
@@ -378,14 +376,7 @@ def jvp(func, primals, tangents, *, strict: bool = False, has_aux: bool = False)
     try:
         duals = [make_dual_tensor(level, p, t) for p, t in zip(p_leaves, t_leaves)]
         result = _interpose.interposed(func)(*rebuild(duals))
-        aux = None
-        if has_aux:
-            if not (isinstance(result, tuple) and len(result) == 2):
-                raise RuntimeError(
-                    "jvp(f, primals, tangents): output of function f should be a tuple: "
-                    "(output, aux) if has_aux is True"
-                )
-            result, aux = result
+        result, aux = _split_aux(result, has_aux, "jvp(f, primals, tangents)")
         out_leaves, out_rebuild = _flatten(result)
         primal_out, tangent_out = [], []
         for o in out_leaves:
