@@ -55,28 +55,7 @@ from .relaxed_bernoulli import RelaxedBernoulli
 from .relaxed_categorical import RelaxedOneHotCategorical
 from .studentT import StudentT
 from .transformed_distribution import TransformedDistribution
-from .transforms import (
-    AbsTransform,
-    AffineTransform,
-    CatTransform,
-    ComposeTransform,
-    CorrCholeskyTransform,
-    CumulativeDistributionTransform,
-    ExpTransform,
-    IndependentTransform,
-    LowerCholeskyTransform,
-    PositiveDefiniteTransform,
-    PowerTransform,
-    ReshapeTransform,
-    SigmoidTransform,
-    SoftmaxTransform,
-    SoftplusTransform,
-    StackTransform,
-    StickBreakingTransform,
-    TanhTransform,
-    Transform,
-    identity_transform,
-)
+from .transforms import *  # noqa: F403 (the transforms' names are public here too)
 from .uniform import Uniform
 from .von_mises import VonMises
 from .weibull import Weibull
@@ -130,24 +109,5 @@ __all__ = [
     "kl_divergence",
     "register_kl",
     "transform_to",
-    "AbsTransform",
-    "AffineTransform",
-    "CatTransform",
-    "ComposeTransform",
-    "CorrCholeskyTransform",
-    "CumulativeDistributionTransform",
-    "ExpTransform",
-    "IndependentTransform",
-    "LowerCholeskyTransform",
-    "PositiveDefiniteTransform",
-    "PowerTransform",
-    "ReshapeTransform",
-    "SigmoidTransform",
-    "SoftplusTransform",
-    "TanhTransform",
-    "SoftmaxTransform",
-    "StackTransform",
-    "StickBreakingTransform",
-    "Transform",
-    "identity_transform",
 ]
+__all__ += transforms.__all__
