@@ -43,7 +43,23 @@ def _relu(grad, inputs, saved, result):
     return torch.where(result > 0, grad, 0.0)
 
 
-# --------------------------------------------------------------------- layer norm
+# ------------------------------------------------------- layer norm and batch norm
+
+
+def _recorded_norm_grad(grad, x, weight, dims, param_dims, eps, which):
+    """Layer and batch norm's gradients in recorded ops: ``x`` normalised over ``dims``
+    (statistics recomputed from it), ``weight`` already broadcastable to ``x``, the
+    weight and bias gradients summed over ``param_dims``."""
+    mean = x.mean(dims, keepdim=True)
+    centred = x - mean
+    rstd = torch.rsqrt((centred * centred).mean(dims, keepdim=True) + eps)
+    x_hat = centred * rstd
+    if which == "weight":
+        return (grad * x_hat).sum(param_dims)
+    if which == "bias":
+        return grad.sum(param_dims)
+    g = grad * weight if weight is not None else grad
+    return rstd * (g - g.mean(dims, keepdim=True) - x_hat * (g * x_hat).mean(dims, keepdim=True))
 
 
 def _layer_norm(which):
@@ -57,23 +73,9 @@ def _layer_norm(which):
         # from x so that they are differentiated too
         dims = tuple(range(x.dim() - len(saved.normalized_shape), x.dim()))
         leading = tuple(range(x.dim() - len(dims)))
-        mean = x.mean(dims, keepdim=True)
-        centred = x - mean
-        rstd = torch.rsqrt((centred * centred).mean(dims, keepdim=True) + saved.eps)
-        x_hat = centred * rstd
-        if which == "weight":
-            return (grad * x_hat).sum(leading)
-        if which == "bias":
-            return grad.sum(leading)
-        g = grad * weight if weight is not None else grad
-        return rstd * (
-            g - g.mean(dims, keepdim=True) - x_hat * (g * x_hat).mean(dims, keepdim=True)
-        )
+        return _recorded_norm_grad(grad, x, weight, dims, leading, saved.eps, which)
 
     return formula
-
-
-# --------------------------------------------------------------------- batch norm
 
 
 def _batch_norm(which):
@@ -84,18 +86,8 @@ def _batch_norm(which):
         # create_graph: recorded ops, the batch statistics recomputed from x
         dims = (0,) + tuple(range(2, x.dim()))
         shape = (1, x.shape[1]) + (1,) * (x.dim() - 2)
-        mean = x.mean(dims, keepdim=True)
-        centred = x - mean
-        invstd = torch.rsqrt((centred * centred).mean(dims, keepdim=True) + saved.eps)
-        x_hat = centred * invstd
-        if which == "weight":
-            return (grad * x_hat).sum(dims)
-        if which == "bias":
-            return grad.sum(dims)
-        g = grad * weight.reshape(shape) if weight is not None else grad
-        return invstd * (
-            g - g.mean(dims, keepdim=True) - x_hat * (g * x_hat).mean(dims, keepdim=True)
-        )
+        weight = weight.reshape(shape) if weight is not None else None
+        return _recorded_norm_grad(grad, x, weight, dims, dims, saved.eps, which)
 
     return formula
 
