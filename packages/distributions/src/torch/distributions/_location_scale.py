@@ -1,6 +1,7 @@
-"""What the location-scale families on the reals share (Normal, Laplace, Cauchy): a
-``loc`` and a positive ``scale`` broadcast together, the mode at ``loc``, and draws
-``loc + scale * (a standard draw)``."""
+"""What the distributions centred at a ``loc`` share: mean and mode at ``loc`` for the
+symmetric unimodal ones (Normal, Laplace, VonMises, the multivariate normals), and for
+the location-scale families on the reals (Normal, Laplace, Cauchy) a ``loc`` and a
+positive ``scale`` broadcast together and draws ``loc + scale * (a standard draw)``."""
 
 from __future__ import annotations
 
@@ -9,10 +10,23 @@ import torch
 from .distribution import _batch_shape_of
 from .utils import broadcast_all
 
-__all__ = ["LocationScale"]
+__all__ = ["LocationScale", "SymmetricAboutLoc"]
 
 
-class LocationScale:
+class SymmetricAboutLoc:
+    """Mixin: a unimodal distribution symmetric about ``loc``; a class without a mean
+    (Cauchy) overrides ``mean``."""
+
+    @property
+    def mean(self):
+        return self.loc
+
+    @property
+    def mode(self):
+        return self.loc
+
+
+class LocationScale(SymmetricAboutLoc):
     """Mixin: ``loc`` and ``scale`` parameters; a class that samples by shifting and
     scaling standard draws defines ``_standard_draws(shape)``."""
 
@@ -20,10 +34,6 @@ class LocationScale:
         self.loc, self.scale = broadcast_all(loc, scale)
         batch_shape = _batch_shape_of((loc, scale), (self.loc,))
         super().__init__(batch_shape, validate_args=validate_args)
-
-    @property
-    def mode(self):
-        return self.loc
 
     def rsample(self, sample_shape=torch.Size()):
         eps = self._standard_draws(self._extended_shape(sample_shape))

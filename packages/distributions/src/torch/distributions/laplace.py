@@ -36,10 +36,6 @@ class Laplace(LocationScale, Distribution):
         return _expand_params(self, Laplace, batch_shape, _instance, ("loc", "scale"))
 
     @property
-    def mean(self):
-        return self.loc
-
-    @property
     def variance(self):
         return 2 * self.scale.pow(2)
 

@@ -7,6 +7,7 @@ import math
 import torch
 
 from . import constraints
+from ._location_scale import SymmetricAboutLoc
 from .distribution import Distribution
 from .multivariate_normal import _batch_mahalanobis, _batch_mv
 from .utils import _standard_normal, lazy_property
@@ -33,7 +34,7 @@ def _batch_lowrank_mahalanobis(W, D, x, capacitance_tril):
     return (x.pow(2) / D).sum(-1) - _batch_mahalanobis(capacitance_tril, wt_dinv_x)
 
 
-class LowRankMultivariateNormal(Distribution):
+class LowRankMultivariateNormal(SymmetricAboutLoc, Distribution):
     """A multivariate normal whose covariance is ``cov_factor @ cov_factor.T +
     diag(cov_diag)``: determinant and inverse cost O(n rank^2), not O(n^3).
 
@@ -109,14 +110,6 @@ class LowRankMultivariateNormal(Distribution):
 
     def _matrix_shape(self):
         return self._batch_shape + self._event_shape + self._event_shape
-
-    @property
-    def mean(self):
-        return self.loc
-
-    @property
-    def mode(self):
-        return self.loc
 
     @lazy_property
     def variance(self):

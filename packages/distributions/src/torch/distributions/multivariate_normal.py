@@ -7,6 +7,7 @@ import math
 import torch
 
 from . import constraints
+from ._location_scale import SymmetricAboutLoc
 from .distribution import Distribution
 from .utils import _standard_normal, lazy_property
 
@@ -40,7 +41,7 @@ def _precision_to_scale_tril(P):
     return torch.linalg.solve_triangular(inverse_factor, identity, upper=False)
 
 
-class MultivariateNormal(Distribution):
+class MultivariateNormal(SymmetricAboutLoc, Distribution):
     """The multivariate normal distribution of mean ``loc`` and one of a covariance
     matrix, a precision matrix or a lower-triangular scale ``L`` (covariance ``L L^T``).
 
@@ -137,14 +138,6 @@ class MultivariateNormal(Distribution):
     @lazy_property
     def precision_matrix(self):
         return torch.cholesky_inverse(self._unbroadcasted_scale_tril).expand(self._matrix_shape())
-
-    @property
-    def mean(self):
-        return self.loc
-
-    @property
-    def mode(self):
-        return self.loc
 
     @property
     def variance(self):

@@ -42,10 +42,6 @@ class Normal(LocationScale, ExponentialFamily):
         return _expand_params(self, Normal, batch_shape, _instance, ("loc", "scale"))
 
     @property
-    def mean(self):
-        return self.loc
-
-    @property
     def stddev(self):
         return self.scale
 

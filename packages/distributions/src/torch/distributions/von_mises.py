@@ -7,6 +7,7 @@ import math
 import torch
 
 from . import constraints
+from ._location_scale import SymmetricAboutLoc
 from .distribution import Distribution
 from .utils import broadcast_all, lazy_property
 
@@ -60,7 +61,7 @@ def _rejection_sample(loc, concentration, proposal_r, x):
     return (x + math.pi + loc) % (2 * math.pi) - math.pi
 
 
-class VonMises(Distribution):
+class VonMises(SymmetricAboutLoc, Distribution):
     """The von Mises (circular normal) distribution of mean direction ``loc`` and
     concentration ``concentration``, on angles in [-pi, pi). Sampling runs in double
     precision (no ``rsample``).
@@ -127,14 +128,6 @@ class VonMises(Distribution):
             loc = self.loc.expand(batch_shape)
             concentration = self.concentration.expand(batch_shape)
             return type(self)(loc, concentration, validate_args=validate_args)
-
-    @property
-    def mean(self):
-        return self.loc
-
-    @property
-    def mode(self):
-        return self.loc
 
     @lazy_property
     def variance(self):
