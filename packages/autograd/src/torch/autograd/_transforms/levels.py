@@ -114,30 +114,6 @@ class TransformTensor(_Tensor):
             raise TypeError("len() of a 0-d tensor")
         return shape[0]
 
-    @property
-    def dtype(self):
-        return self._inner().dtype
-
-    @property
-    def device(self):
-        return self._inner().device
-
-    @property
-    def layout(self):
-        return self._inner().layout
-
-    @property
-    def is_cuda(self) -> bool:
-        return self._inner().is_cuda
-
-    @property
-    def is_cpu(self) -> bool:
-        return self._inner().is_cpu
-
-    @property
-    def itemsize(self) -> int:
-        return self._inner().itemsize
-
     def element_size(self) -> int:
         return self._inner().element_size()
 
@@ -151,24 +127,8 @@ class TransformTensor(_Tensor):
         return True
 
     @property
-    def requires_grad(self) -> bool:
-        return self._inner().requires_grad
-
-    @property
-    def is_leaf(self) -> bool:
-        return self._inner().is_leaf
-
-    @property
-    def grad_fn(self):
-        return self._inner().grad_fn
-
-    @property
     def grad(self):
         return None
-
-    @property
-    def _version(self) -> int:
-        return self._inner()._version
 
     def __hash__(self) -> int:
         return id(self)
@@ -182,6 +142,17 @@ class TransformTensor(_Tensor):
     def _logical_shape(self) -> tuple:
         raise NotImplementedError
 
+
+def _from_inner(name: str) -> property:
+    return property(lambda self: getattr(self._inner(), name))
+
+
+# metadata that the wrapped tensor answers for its wrapper
+for _name in (
+    "dtype", "device", "layout", "is_cuda", "is_cpu", "itemsize", "requires_grad", "is_leaf",
+    "grad_fn", "_version",
+):  # fmt: skip
+    setattr(TransformTensor, _name, _from_inner(_name))
 
 _tensors.block_array_reads(TransformTensor, _escaped)
 
