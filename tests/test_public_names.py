@@ -200,8 +200,7 @@ MISSING: dict[str, dict[str, str]] = {
         INFERENCE_FLAG: "is_inference",
         COMPLEX32: "chalf",
         NEW_IN_2X: """
-            as_subclass grad_dtype hash_tensor index module_load name output_nr
-            register_post_accumulate_grad_hook slice_inverse
+            grad_dtype hash_tensor index module_load name output_nr slice_inverse
         """,
     },
 }

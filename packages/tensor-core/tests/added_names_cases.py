@@ -19,6 +19,12 @@ def grad_of(f, *values):
     leaf = torch.tensor(values, dtype=torch.float64, requires_grad=True)
     f(leaf * 1).sum().backward()
     return leaf.grad
+class Sub(torch.Tensor):
+    pass
+def step_in_hook(t):
+    with torch.no_grad():
+        t.sub_(t.grad)
+    t.grad = None
 """
 
 NN_INPLACE = {
@@ -219,10 +225,41 @@ STFT = {
     "istft_method": _SPECTRUM + "z.istft(8, window=w, hop_length=2, win_length=8)",
 }
 
-CASES: dict[str, str] = {**NN_INPLACE, **WINDOWS, **STFT}
+HOOKED = "calls = []; p = torch.ones(2, requires_grad=True); "
+TENSOR_METHODS = {
+    "as_subclass": (
+        "a = torch.arange(3.); b = a.as_subclass(Sub); b[0] = 7; "
+        "(a, type(b).__name__, b._base is a, b.is_leaf, a.as_subclass(torch.Tensor) is a)"
+    ),
+    "as_subclass_grad": (
+        "x = torch.ones(2, requires_grad=True); y = x.as_subclass(Sub); "
+        "(y * 2).sum().backward(); (x.grad, y.requires_grad, y.grad_fn is not None, y.is_leaf)"
+    ),
+    "as_subclass_not_tensor": "torch.arange(3.).as_subclass(int)",
+    "post_accumulate_grad_hook": (
+        HOOKED + "h = p.register_post_accumulate_grad_hook(lambda t: calls.append(t.grad * 1)); "
+        "(p * 3).sum().backward(); (p * 3).sum().backward(); h.remove(); "
+        "(p * 3).sum().backward(); (calls, type(h).__name__, p.grad)"
+    ),
+    "post_accumulate_grad_step": (
+        "q = torch.ones(2, requires_grad=True); "
+        "q.register_post_accumulate_grad_hook(step_in_hook); "
+        "(q * q).sum().backward(); (q.detach(), q.grad)"
+    ),
+    "post_accumulate_grad_autograd_grad": (
+        HOOKED + "p.register_post_accumulate_grad_hook(lambda t: calls.append(1)); "
+        "torch.autograd.grad((p * 2).sum(), p); calls"
+    ),
+    "post_accumulate_grad_no_grad": "torch.ones(2).register_post_accumulate_grad_hook(print)",
+    "post_accumulate_grad_nonleaf": (HOOKED + "(p * 2).register_post_accumulate_grad_hook(print)"),
+}
+
+CASES: dict[str, str] = {**NN_INPLACE, **WINDOWS, **STFT, **TENSOR_METHODS}
 
 #: cases that record or backpropagate (skipped without torch-autograd)
-NEEDS_AUTOGRAD = {name for name in CASES if name.endswith("_grad") or name.endswith("_leaf")}
+NEEDS_AUTOGRAD = {name for name in CASES if name.endswith("_grad") or name.endswith("_leaf")} | {
+    name for name in TENSOR_METHODS if name != "as_subclass_not_tensor"
+}
 
 
 def _describe(torch, value):

@@ -25,6 +25,7 @@ from ._nodes import (
     _array,
     _grad_fn,
     _history,
+    _leaf_edge,
     _node_class,
     _pack_saved,
     _requires_grad,
@@ -245,6 +246,20 @@ class Engine(GradEngine):
                 meta.hooks = HookDict()
             return add_hook(meta.hooks, hook)
         return fn._register_tensor_hook(fn._output_nr(tensor), hook)
+
+    def register_post_accumulate_grad_hook(self, tensor, hook):
+        # a post hook of the leaf's AccumulateGrad node: it runs once .grad holds the sum
+        # (not under autograd.grad, which accumulates nothing); the node keeps only a weak
+        # reference, as it does of the leaf itself
+        accumulator = _leaf_edge(tensor)[0]
+        leaf = weakref.ref(tensor)
+
+        def after_accumulation(grad_inputs, grad_outputs):
+            alive = leaf()
+            if alive is not None:
+                hook(alive)
+
+        return accumulator.register_hook(after_accumulation)
 
     def retain_grad(self, tensor) -> None:
         if not _requires_grad(tensor):

@@ -231,6 +231,11 @@ class GradEngine(abc.ABC):
         """Make backward fill ``tensor.grad`` although ``tensor`` is not a leaf."""
         raise no_autograd_error()
 
+    def register_post_accumulate_grad_hook(self, tensor: Any, hook: Callable[..., Any]) -> Any:
+        """Call ``hook(tensor)`` after backward accumulated a gradient into the ``.grad``
+        of the leaf ``tensor`` (checked by the caller); return a removable handle."""
+        raise no_autograd_error()
+
     def retains_grad(self, tensor: Any) -> bool:
         return False
 

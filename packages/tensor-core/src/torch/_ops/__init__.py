@@ -36,6 +36,7 @@ from . import (  # noqa: F401
     special_functions,
     spectral,
     statistics,
+    tensor_extras,
     tensor_methods,
     ternary,
     unary_math,
