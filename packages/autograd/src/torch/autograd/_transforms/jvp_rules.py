@@ -271,6 +271,11 @@ def _operands(name, args):
     return args[0], args[1]
 
 
+def _primals_and_tangents(level, a, b):
+    """The primal values of both operands, then their tangents (None where they have none)."""
+    return level.primal(a), level.primal(b), _t(level, a), _t(level, b)
+
+
 def _alpha(pargs, pkwargs):
     return pkwargs.get("alpha", pargs[2] if len(pargs) > 2 else 1)
 
@@ -301,8 +306,7 @@ def add_sub(level, name, original, args, kwargs, pargs, pkwargs):
 def mul(level, name, original, args, kwargs, pargs, pkwargs):
     out = _out(level, name, original, pargs, pkwargs)
     a, b = _operands(name, args)
-    pa, pb = level.primal(a), level.primal(b)
-    ta, tb = _t(level, a), _t(level, b)
+    pa, pb, ta, tb = _primals_and_tangents(level, a, b)
     return level.wrap(
         out, _fit(_add(None if ta is None else ta * pb, None if tb is None else pa * tb), out)
     )
@@ -323,8 +327,7 @@ def div(level, name, original, args, kwargs, pargs, pkwargs):
 def power(level, name, original, args, kwargs, pargs, pkwargs):
     out = _out(level, name, original, pargs, pkwargs)
     a, b = _operands(name, args)
-    pa, pb = level.primal(a), level.primal(b)
-    ta, tb = _t(level, a), _t(level, b)
+    pa, pb, ta, tb = _primals_and_tangents(level, a, b)
     term_a = None if ta is None else ta * pb * pa ** (pb - 1)
     term_b = None
     if tb is not None:
@@ -409,8 +412,7 @@ _register("addcmul addcdiv", addcmul)
 def bilinear(level, name, original, args, kwargs, pargs, pkwargs):
     out = _out(level, name, original, pargs, pkwargs)
     a, b = _operands(name, args) if name == "__rmatmul__" else (args[0], args[1])
-    pa, pb = level.primal(a), level.primal(b)
-    ta, tb = _t(level, a), _t(level, b)
+    pa, pb, ta, tb = _primals_and_tangents(level, a, b)
     product = torch.matmul if name in ("__matmul__", "__rmatmul__") else getattr(torch, name)
     terms = [None if ta is None else product(ta, pb), None if tb is None else product(pa, tb)]
     return level.wrap(out, _add(*terms))
