@@ -28,7 +28,9 @@ class FoldedAtZero(TransformedDistribution):
         super().__init__(base, AbsTransform(), validate_args=validate_args)
 
     def expand(self, batch_shape, _instance=None):
-        new = self._get_checked_instance(type(self), _instance)
+        # checked against the public class (HalfNormal, HalfCauchy) as its own expand would
+        public = next(c for c in type(self).__mro__ if FoldedAtZero in c.__bases__)
+        new = self._get_checked_instance(public, _instance)
         return super().expand(batch_shape, _instance=new)
 
     scale = _forwarded("base_dist.scale")

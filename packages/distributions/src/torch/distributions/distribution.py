@@ -272,13 +272,16 @@ def _batch_shape_of(values, tensors):
 
 def _expand_params(self, cls, batch_shape, _instance, names, event_shape=None):
     """``expand`` for a distribution whose parameters ``names`` (those present: a
-    probs/logits pair has one) are tensors of ``batch_shape + param_event_shape``."""
+    probs/logits pair has one) are tensors of ``batch_shape + param_event_shape`` or
+    inner distributions of ``batch_shape``."""
     new = self._get_checked_instance(cls, _instance)
     batch_shape = torch.Size(batch_shape)
     for name in names:
         if name in self.__dict__:
             value = self.__dict__[name]
-            trailing = value.shape[value.dim() - _param_event_dims(self, name) :]
+            trailing = ()
+            if isinstance(value, torch.Tensor):
+                trailing = value.shape[value.dim() - _param_event_dims(self, name) :]
             setattr(new, name, value.expand(batch_shape + trailing))
     if "_param" in self.__dict__:
         new._param = new.probs if "probs" in new.__dict__ else new.logits
@@ -286,6 +289,13 @@ def _expand_params(self, cls, batch_shape, _instance, names, event_shape=None):
     Distribution.__init__(new, batch_shape, event, validate_args=False)
     new._validate_args = self._validate_args
     return new
+
+
+def _expand_attributes(self, new, batch_shape, names) -> None:
+    """Give ``new`` the attributes ``names`` of ``self`` expanded to ``batch_shape``: the
+    parameters a transformed distribution keeps beside its base and transforms."""
+    for name in names:
+        setattr(new, name, getattr(self, name).expand(batch_shape))
 
 
 def _param_event_dims(dist, name) -> int:

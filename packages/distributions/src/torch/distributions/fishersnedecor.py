@@ -7,7 +7,7 @@ import math
 import torch
 
 from . import constraints
-from .distribution import Distribution, _batch_shape_of
+from .distribution import Distribution, _batch_shape_of, _expand_params
 from .gamma import Gamma
 from .utils import broadcast_all
 
@@ -43,15 +43,8 @@ class FisherSnedecor(Distribution):
         super().__init__(_batch_shape_of((df1, df2), (self.df1,)), validate_args=validate_args)
 
     def expand(self, batch_shape, _instance=None):
-        new = self._get_checked_instance(FisherSnedecor, _instance)
-        batch_shape = torch.Size(batch_shape)
-        new.df1 = self.df1.expand(batch_shape)
-        new.df2 = self.df2.expand(batch_shape)
-        new._gamma1 = self._gamma1.expand(batch_shape)
-        new._gamma2 = self._gamma2.expand(batch_shape)
-        Distribution.__init__(new, batch_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+        names = ("df1", "df2", "_gamma1", "_gamma2")
+        return _expand_params(self, FisherSnedecor, batch_shape, _instance, names)
 
     @property
     def mean(self):

@@ -8,6 +8,7 @@ from numbers import Number
 import torch
 
 from . import constraints
+from .distribution import _expand_attributes
 from .transformed_distribution import TransformedDistribution
 from .transforms import AffineTransform, ExpTransform
 from .uniform import Uniform
@@ -59,8 +60,7 @@ class Gumbel(TransformedDistribution):
 
     def expand(self, batch_shape, _instance=None):
         new = self._get_checked_instance(Gumbel, _instance)
-        new.loc = self.loc.expand(batch_shape)
-        new.scale = self.scale.expand(batch_shape)
+        _expand_attributes(self, new, batch_shape, ("loc", "scale"))
         return super().expand(batch_shape, _instance=new)
 
     def log_prob(self, value):

@@ -7,6 +7,7 @@ import math
 import torch
 
 from . import constraints
+from .distribution import _expand_attributes
 from .transformed_distribution import TransformedDistribution
 from .transforms import AffineTransform, PowerTransform
 from .uniform import Uniform
@@ -63,8 +64,7 @@ class Kumaraswamy(TransformedDistribution):
 
     def expand(self, batch_shape, _instance=None):
         new = self._get_checked_instance(Kumaraswamy, _instance)
-        new.concentration1 = self.concentration1.expand(batch_shape)
-        new.concentration0 = self.concentration0.expand(batch_shape)
+        _expand_attributes(self, new, batch_shape, ("concentration1", "concentration0"))
         return super().expand(batch_shape, _instance=new)
 
     @property

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from . import constraints
+from .distribution import _expand_attributes
 from .exponential import Exponential
 from .transformed_distribution import TransformedDistribution
 from .transforms import AffineTransform, ExpTransform
@@ -39,8 +40,7 @@ class Pareto(TransformedDistribution):
 
     def expand(self, batch_shape, _instance=None):
         new = self._get_checked_instance(Pareto, _instance)
-        new.scale = self.scale.expand(batch_shape)
-        new.alpha = self.alpha.expand(batch_shape)
+        _expand_attributes(self, new, batch_shape, ("scale", "alpha"))
         return super().expand(batch_shape, _instance=new)
 
     @property

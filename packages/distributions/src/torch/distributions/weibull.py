@@ -5,6 +5,7 @@ from __future__ import annotations
 import torch
 
 from . import constraints
+from .distribution import _expand_attributes
 from .exponential import Exponential
 from .transformed_distribution import TransformedDistribution
 from .transforms import AffineTransform, PowerTransform
@@ -48,8 +49,7 @@ class Weibull(TransformedDistribution):
 
     def expand(self, batch_shape, _instance=None):
         new = self._get_checked_instance(Weibull, _instance)
-        new.scale = self.scale.expand(batch_shape)
-        new.concentration = self.concentration.expand(batch_shape)
+        _expand_attributes(self, new, batch_shape, ("scale", "concentration"))
         new.concentration_reciprocal = new.concentration.reciprocal()
         base = self.base_dist.expand(batch_shape)
         TransformedDistribution.__init__(new, base, new._transforms(), validate_args=False)
