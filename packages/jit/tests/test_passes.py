@@ -224,6 +224,43 @@ def test_attention_scale_is_folded_into_the_query_projection():
             torch.testing.assert_close(optimized(x), layer(x), rtol=1e-5, atol=1e-5)
 
 
+def test_batch_first_self_attention_runs_without_transposes():
+    torch.manual_seed(0)
+    layer = nn.TransformerEncoderLayer(16, 4, 32, dropout=0.0, batch_first=True).eval()
+    optimized = torch.jit.optimize_for_inference(torch.jit.trace(layer, torch.randn(2, 5, 16)))
+    kinds = [n.kind for n in optimized.graph.nodes]
+    # heads split by views of the untransposed input; the module's transposes cancelled
+    assert "aten::multi_head_attention_forward" not in kinds
+    assert kinds.count("aten::transpose") == 3 and kinds.count("aten::permute") == 1
+    assert kinds.count("aten::reshape") == 1  # only the heads' merge copies
+    with torch.no_grad():
+        for shape in ((1, 5, 16), (4, 9, 16)):  # other batch sizes and lengths
+            x = torch.randn(*shape)
+            torch.testing.assert_close(optimized(x), layer(x), rtol=1e-5, atol=1e-5)
+
+
+def test_attention_with_a_mask_or_sequence_first_keeps_the_general_decomposition():
+    from torch.jit._passes.attention import batch_first_self_attention
+
+    torch.manual_seed(0)
+    layer = nn.TransformerEncoderLayer(16, 4, 32, dropout=0.0).eval()  # sequence-first
+    frozen = torch.jit.freeze(torch.jit.trace(layer, torch.randn(5, 2, 16)))
+    assert batch_first_self_attention(frozen.graph) == 0
+    masked = _Masked().eval()
+    frozen = torch.jit.freeze(torch.jit.trace(masked, torch.randn(2, 5, 16)))
+    assert batch_first_self_attention(frozen.graph) == 0
+
+
+class _Masked(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.layer = nn.TransformerEncoderLayer(16, 4, 32, dropout=0.0, batch_first=True)
+        self.register_buffer("mask", torch.triu(torch.full((5, 5), -1e9), 1))
+
+    def forward(self, x):
+        return self.layer(x, src_mask=self.mask)
+
+
 class _ScaledTwice(nn.Module):
     def __init__(self) -> None:
         super().__init__()

@@ -135,6 +135,7 @@ def optimize_for_inference(mod, other_methods: list[str] | None = None):
         raise RuntimeError(_NOT_SCRIPTED.format(what="optimize_for_inference"))
     if _has_state(mod):
         mod = _freeze(mod.eval(), other_methods, True)
+    from ._passes.attention import batch_first_self_attention, cancel_transpose_pairs
     from ._passes.decompose import decompose_composites
     from ._passes.fold_scale import fold_linear_scaling
     from ._passes.fusion import fuse_elementwise
@@ -142,12 +143,14 @@ def optimize_for_inference(mod, other_methods: list[str] | None = None):
     from ._passes.pooling import fuse_max_pooling
 
     for compiled in mod._methods.values():
+        batch_first_self_attention(compiled.graph)
         decompose_composites(compiled.graph)
         fold_constants(compiled.graph)
         eliminate_common_subexpressions(compiled.graph)
         if _kernels.compiler_available():
             fuse_max_pooling(compiled.graph)
         lower_for_inference(compiled.graph)
+        cancel_transpose_pairs(compiled.graph)
         fold_linear_scaling(compiled.graph)
         eliminate_dead_code(compiled.graph)
         fuse_elementwise(compiled.graph)
