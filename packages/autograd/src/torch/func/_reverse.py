@@ -16,6 +16,7 @@ from __future__ import annotations
 import torch
 from torch.autograd._transforms.dual import DualTensor, make_dual_tensor, unwrap_dual
 from torch.autograd._transforms.levels import active_levels
+from torch.autograd.functional import _grad_along
 
 from ._vmap import batched
 
@@ -112,14 +113,5 @@ def make_leaf(p):
 def gradients(outputs, leaves, cotangents, *, create_graph: bool, retain_graph: bool):
     """``torch.autograd.grad`` with zeros for the leaves the outputs do not reach."""
     pairs = [(o, c) for o, c in zip(outputs, cotangents) if o.requires_grad]
-    if not pairs:
-        return [torch.zeros_like(leaf) for leaf in leaves]
-    found = torch.autograd.grad(
-        [o for o, _ in pairs],
-        leaves,
-        [c for _, c in pairs],
-        retain_graph=retain_graph,
-        create_graph=create_graph,
-        allow_unused=True,
-    )
+    found = _grad_along(pairs, leaves, create_graph, retain_graph)
     return [torch.zeros_like(leaf) if g is None else g for g, leaf in zip(found, leaves)]
