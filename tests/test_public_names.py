@@ -76,8 +76,7 @@ ANOMALY = (
 ENGINE = "the autograd engine runs on the calling thread; no settings for worker threads"
 INFERENCE_FLAG = "tensors do not record that inference_mode made them"
 MODULES_NOT_PROVIDED = (
-    "the modules torch.functional, torch.storage, torch.types and torch.package are not "
-    "provided (their public functions live at torch.*)"
+    "torch.package (packaging models with their code into one archive) is not provided"
 )
 LEGACY_STORAGE = "the storage base classes of the legacy API (use TypedStorage/UntypedStorage)"
 RUNTIME_BLAS = "the BLAS is chosen at run time: torch.backends.mkl.is_available() answers"
@@ -168,7 +167,7 @@ MISSING: dict[str, dict[str, str]] = {
             DeserializationStorageContext PyTorchFileWriter SerializationStorageContext
         """,
         LEGACY_STORAGE: "Storage StorageBase",
-        MODULES_NOT_PROVIDED: "functional package storage types",
+        MODULES_NOT_PROVIDED: "package",
         ANOMALY: "is_anomaly_check_nan_enabled is_anomaly_enabled set_anomaly_enabled",
         INFERENCE_FLAG: "is_inference",
         RUNTIME_BLAS: "has_mkl",

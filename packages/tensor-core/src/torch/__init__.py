@@ -217,6 +217,9 @@ _LAZY_SUBMODULES = (
     "compiler",
     "fx",
     "signal",
+    "types",
+    "storage",
+    "functional",
 )
 
 
