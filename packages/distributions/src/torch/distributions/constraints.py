@@ -255,36 +255,44 @@ class _IntegerInterval(Constraint):
         )
 
 
-class _IntegerLessThan(Constraint):
-    """Integers up to ``upper_bound``."""
-
-    is_discrete = True
-
-    def __init__(self, upper_bound):
-        self.upper_bound = upper_bound
-        super().__init__()
-
-    def check(self, value):
-        return _is_integer(value) & (value <= self.upper_bound)
-
-    def __repr__(self):
-        return f"{type(self).__name__[1:]}(upper_bound={self.upper_bound})"
-
-
-class _IntegerGreaterThan(Constraint):
-    """Integers from ``lower_bound`` on."""
-
-    is_discrete = True
+class _LowerBounded(Constraint):
+    """What the constraints with only a ``lower_bound`` share: holding and showing it."""
 
     def __init__(self, lower_bound):
         self.lower_bound = lower_bound
         super().__init__()
 
-    def check(self, value):
-        return _is_integer(value) & (value >= self.lower_bound)
-
     def __repr__(self):
         return f"{type(self).__name__[1:]}(lower_bound={self.lower_bound})"
+
+
+class _UpperBounded(Constraint):
+    """What the constraints with only an ``upper_bound`` share: holding and showing it."""
+
+    def __init__(self, upper_bound):
+        self.upper_bound = upper_bound
+        super().__init__()
+
+    def __repr__(self):
+        return f"{type(self).__name__[1:]}(upper_bound={self.upper_bound})"
+
+
+class _IntegerLessThan(_UpperBounded):
+    """Integers up to ``upper_bound``."""
+
+    is_discrete = True
+
+    def check(self, value):
+        return _is_integer(value) & (value <= self.upper_bound)
+
+
+class _IntegerGreaterThan(_LowerBounded):
+    """Integers from ``lower_bound`` on."""
+
+    is_discrete = True
+
+    def check(self, value):
+        return _is_integer(value) & (value >= self.lower_bound)
 
 
 class _Real(Constraint):
@@ -294,46 +302,25 @@ class _Real(Constraint):
         return value == value  # False exactly at NaN
 
 
-class _GreaterThan(Constraint):
+class _GreaterThan(_LowerBounded):
     """Reals above ``lower_bound`` (strictly)."""
-
-    def __init__(self, lower_bound):
-        self.lower_bound = lower_bound
-        super().__init__()
 
     def check(self, value):
         return self.lower_bound < value
 
-    def __repr__(self):
-        return f"{type(self).__name__[1:]}(lower_bound={self.lower_bound})"
 
-
-class _GreaterThanEq(Constraint):
+class _GreaterThanEq(_LowerBounded):
     """Reals from ``lower_bound`` on."""
-
-    def __init__(self, lower_bound):
-        self.lower_bound = lower_bound
-        super().__init__()
 
     def check(self, value):
         return self.lower_bound <= value
 
-    def __repr__(self):
-        return f"{type(self).__name__[1:]}(lower_bound={self.lower_bound})"
 
-
-class _LessThan(Constraint):
+class _LessThan(_UpperBounded):
     """Reals below ``upper_bound`` (strictly)."""
-
-    def __init__(self, upper_bound):
-        self.upper_bound = upper_bound
-        super().__init__()
 
     def check(self, value):
         return value < self.upper_bound
-
-    def __repr__(self):
-        return f"{type(self).__name__[1:]}(upper_bound={self.upper_bound})"
 
 
 class _Interval(Constraint):
