@@ -182,29 +182,20 @@ def _unpick(stacked, k0: int, sizes):
 
 def _grads(ys, tangents, leaves, cts, create):
     """(gradient, its tangent or None) per leaf."""
-    ups = [up for up, _ in cts]
-    primal = gradients(ys, leaves, ups, create_graph=create, retain_graph=True)
+
+    def along(pairs):
+        """The gradients of the pairs' outputs along their vectors."""
+        outputs, vectors = [o for o, _ in pairs], [v for _, v in pairs]
+        return gradients(outputs, leaves, vectors, create_graph=create, retain_graph=True)
+
+    primal = along([(y, up) for y, (up, _) in zip(ys, cts)])
     dual = any(t is not None for t in tangents) or any(ut is not None for _, ut in cts)
     if not dual:
         return [(g, None) for g in primal]
-    pairs = [(t, up) for t, (up, _) in zip(tangents, cts) if t is not None]
-    tangent = gradients(
-        [t for t, _ in pairs],
-        leaves,
-        [up for _, up in pairs],
-        create_graph=create,
-        retain_graph=True,
-    )
+    tangent = along([(t, up) for t, (up, _) in zip(tangents, cts) if t is not None])
     extra = [(y, ut) for y, (_, ut) in zip(ys, cts) if ut is not None]
     if extra:
-        more = gradients(
-            [y for y, _ in extra],
-            leaves,
-            [ut for _, ut in extra],
-            create_graph=create,
-            retain_graph=True,
-        )
-        tangent = [a + b for a, b in zip(tangent, more)]
+        tangent = [a + b for a, b in zip(tangent, along(extra))]
     return list(zip(primal, tangent))
 
 
