@@ -6,7 +6,7 @@ The same module runs under real PyTorch and under this project."""
 
 from __future__ import annotations
 
-import warnings
+from snippet_outcome import run_snippet
 
 SETUP = """
 import torch
@@ -1270,15 +1270,7 @@ def _describe(value):
 
 def outcome(code: str) -> dict:
     """Run SETUP then ``code``; the value of ``out`` or the exception raised."""
-    namespace: dict = {}
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        try:
-            exec(SETUP, namespace)
-            exec(code, namespace)
-        except Exception as error:  # noqa: BLE001 - the error is the recorded outcome
-            return {"error": type(error).__name__, "message": str(error)}
-    return {"value": _describe(namespace.get("out"))}
+    return run_snippet(SETUP, code, _describe)
 
 
 # Ops that PyTorch records (float results require grad) but does not differentiate: the

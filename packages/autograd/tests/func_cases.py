@@ -7,7 +7,7 @@ the cases that need torch.nn are in packages/nn/tests/func_nn_cases.py."""
 
 from __future__ import annotations
 
-import warnings
+from snippet_outcome import run_snippet
 
 SETUP = """
 import torch
@@ -164,15 +164,7 @@ def _describe(value):
 
 def outcome(code: str, setup: str = SETUP) -> dict:
     """Run ``setup`` then ``code``; the value of ``out`` or the exception raised."""
-    namespace: dict = {}
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        try:
-            exec(setup, namespace)
-            exec(code, namespace)
-        except Exception as error:  # noqa: BLE001 - the error is the recorded outcome
-            return {"error": type(error).__name__, "message": str(error)}
-    return {"value": _describe(namespace.get("out"))}
+    return run_snippet(setup, code, _describe)
 
 
 # torch.autograd.functional's forward-mode strategies, which run through torch.func
