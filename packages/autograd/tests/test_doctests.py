@@ -2,22 +2,15 @@
 that build a torch.nn module where torch-nn is installed)."""
 
 import pytest
+from conftest import has_nn
 
 from torch.testing._doctest import check_docstring_examples, module_names
 
 _NEEDS_NN = {"torch.func._functional_call"}
 
 
-def _has_nn() -> bool:
-    try:
-        import torch.nn  # noqa: F401
-    except ModuleNotFoundError:  # the package's own session: core and autograd only
-        return False
-    return True
-
-
 def _params():
-    skip = pytest.mark.skipif(not _has_nn(), reason="needs torch-nn")
+    skip = pytest.mark.skipif(not has_nn(), reason="needs torch-nn")
     names = module_names("torch.autograd") + module_names("torch.func")
     return [pytest.param(n, marks=[skip] if n in _NEEDS_NN else []) for n in names]
 

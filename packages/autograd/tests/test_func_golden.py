@@ -5,6 +5,7 @@ import math
 
 import func_cases
 import pytest
+from conftest import check_golden_outcome
 
 
 @pytest.mark.parametrize("name", sorted(func_cases.CASES))
@@ -12,13 +13,7 @@ def test_matches_pytorch(name, golden):
     expected = golden("func_api")[name]
     assert expected["code"] == func_cases.CASES[name], "re-record the golden file"
     got = func_cases.outcome(func_cases.CASES[name])
-    if "error" in expected:
-        assert got.get("error") == expected["error"], got
-        if name.endswith("!"):
-            assert got["message"] == expected["message"]
-        return
-    assert "error" not in got, got
-    assert close(got["value"], expected["value"]), (got["value"], expected["value"])
+    check_golden_outcome(name, got, expected, close)
 
 
 def close(a, b) -> bool:

@@ -5,23 +5,16 @@ import math
 
 import autograd_cases
 import pytest
+from conftest import check_golden_outcome, has_nn
 
 
 def _cases(golden):
     return golden("autograd_api")
 
 
-def _has_nn() -> bool:
-    try:
-        import torch.nn  # noqa: F401
-    except ModuleNotFoundError:  # the package's own session: core and autograd only
-        return False
-    return True
-
-
 def _params():
     # cases written against torch.nn run where torch-nn is installed (numpy-lowest)
-    skip_nn = pytest.mark.skipif(not _has_nn(), reason="needs torch-nn, which is not installed")
+    skip_nn = pytest.mark.skipif(not has_nn(), reason="needs torch-nn, which is not installed")
     return [
         pytest.param(name, marks=[skip_nn] if "torch.nn" in autograd_cases.CASES[name] else [])
         for name in sorted(autograd_cases.CASES)
@@ -33,12 +26,7 @@ def test_matches_pytorch(name, golden):
     expected = _cases(golden)[name]
     assert expected["code"] == autograd_cases.CASES[name], "re-record the golden file"
     got = autograd_cases.outcome(autograd_cases.CASES[name])
-    if "error" in expected:
-        assert got.get("error") == expected["error"], got
-        if name.endswith("!"):
-            assert got["message"] == expected["message"]
-        return
-    assert _close(got.get("value"), expected["value"]), (got, expected["value"])
+    check_golden_outcome(name, got, expected, _close)
 
 
 def _close(a, b) -> bool:
