@@ -130,24 +130,23 @@ class Transform:
 
     def __call__(self, x):
         """``y = t(x)`` (from the cache when ``x`` is the last input)."""
-        if self._cache_size == 0:
-            return self._call(x)
-        x_old, y_old = self._cached_x_y
-        if x is x_old:
-            return y_old
-        y = self._call(x)
-        self._cached_x_y = (x, y)
-        return y
+        return self._through_cache(x, forward=True)
 
     def _inv_call(self, y):
+        return self._through_cache(y, forward=False)
+
+    def _through_cache(self, value, forward: bool):
+        """``_call(value)`` or ``_inverse(value)``; with the cache on, the last pair
+        ``(x, y)`` is kept and a repeated input gets its partner back."""
+        compute = self._call if forward else self._inverse
         if self._cache_size == 0:
-            return self._inverse(y)
+            return compute(value)
         x_old, y_old = self._cached_x_y
-        if y is y_old:
-            return x_old
-        x = self._inverse(y)
-        self._cached_x_y = (x, y)
-        return x
+        if value is (x_old if forward else y_old):
+            return y_old if forward else x_old
+        result = compute(value)
+        self._cached_x_y = (value, result) if forward else (result, value)
+        return result
 
     def _call(self, x):
         raise NotImplementedError
@@ -830,7 +829,47 @@ class PositiveDefiniteTransform(_ParameterFreeTransform):
         return LowerCholeskyTransform().inv(torch.linalg.cholesky(y))
 
 
-class CatTransform(Transform):
+class _SliceWiseTransform(Transform):
+    """What CatTransform and StackTransform share: one transform per slice of the input
+    along ``dim``; a subclass says how many entries that dim needs (``_size_needed``)
+    and how the parts' constraints join (``_joined``)."""
+
+    def __init__(self, tseq: Sequence, dim: int, cache_size: int) -> None:
+        if not all(isinstance(t, Transform) for t in tseq):
+            raise AssertionError("All elements of tseq must be Transform instances")
+        if cache_size:
+            tseq = [t.with_cache(cache_size) for t in tseq]
+        super().__init__(cache_size=cache_size)
+        self.transforms = list(tseq)
+        self.dim = dim
+
+    def _check(self, value, name: str, size_name: str) -> None:
+        """``dim`` must be a dim of ``value`` (called ``name`` in the message) and of the
+        size needed (``size_name`` there)."""
+        if not -value.dim() <= self.dim < value.dim():
+            raise AssertionError(
+                f"dim {self.dim} out of range for {name} with {value.dim()} dimensions"
+            )
+        needed, what = self._size_needed()
+        if value.size(self.dim) != needed:
+            raise AssertionError(
+                f"{size_name}.size({self.dim}) = {value.size(self.dim)} must equal {what} {needed}"
+            )
+
+    @property
+    def bijective(self) -> bool:
+        return all(t.bijective for t in self.transforms)
+
+    @constraints.dependent_property
+    def domain(self):
+        return self._joined([t.domain for t in self.transforms])
+
+    @constraints.dependent_property
+    def codomain(self):
+        return self._joined([t.codomain for t in self.transforms])
+
+
+class CatTransform(_SliceWiseTransform):
     """Transforms ``tseq`` applied to consecutive slices (of ``lengths``) along ``dim``.
 
     Args:
@@ -841,18 +880,12 @@ class CatTransform(Transform):
     """
 
     def __init__(self, tseq: Sequence, dim: int = 0, lengths=None, cache_size: int = 0):
-        if not all(isinstance(t, Transform) for t in tseq):
-            raise AssertionError("All elements of tseq must be Transform instances")
-        if cache_size:
-            tseq = [t.with_cache(cache_size) for t in tseq]
-        super().__init__(cache_size=cache_size)
-        self.transforms = list(tseq)
+        super().__init__(tseq, dim, cache_size)
         self.lengths = [1] * len(self.transforms) if lengths is None else list(lengths)
         if len(self.lengths) != len(self.transforms):
             raise AssertionError(
                 f"lengths ({len(self.lengths)}) must match transforms ({len(self.transforms)})"
             )
-        self.dim = dim
 
     @lazy_property
     def event_dim(self) -> int:
@@ -867,17 +900,11 @@ class CatTransform(Transform):
             return self
         return CatTransform(self.transforms, self.dim, self.lengths, cache_size)
 
-    def _check(self, value, name: str) -> None:
-        if not -value.dim() <= self.dim < value.dim():
-            raise AssertionError(
-                f"dim {self.dim} out of range for {name} with {value.dim()} dimensions"
-            )
-        if value.size(self.dim) != self.length:
-            letter = {"tensor": "x"}.get(name, name)
-            raise AssertionError(
-                f"{letter}.size({self.dim}) = {value.size(self.dim)} must equal length "
-                f"{self.length}"
-            )
+    def _size_needed(self):
+        return self.length, "length"
+
+    def _joined(self, parts):
+        return constraints.cat(parts, self.dim, self.lengths)
 
     def _slices(self, value):
         start = 0
@@ -886,23 +913,16 @@ class CatTransform(Transform):
             start += length
 
     def _call(self, x):
-        self._check(x, "tensor")
+        self._check(x, "tensor", "x")
         return torch.cat([t(part) for t, part in self._slices(x)], dim=self.dim)
 
     def _inverse(self, y):
-        if not -y.dim() <= self.dim < y.dim():
-            raise AssertionError(
-                f"dim {self.dim} out of range for tensor with {y.dim()} dimensions"
-            )
-        if y.size(self.dim) != self.length:
-            raise AssertionError(
-                f"y.size({self.dim}) = {y.size(self.dim)} must equal length {self.length}"
-            )
+        self._check(y, "tensor", "y")
         return torch.cat([t.inv(part) for t, part in self._slices(y)], dim=self.dim)
 
     def log_abs_det_jacobian(self, x, y):
-        self._check(x, "x")
-        self._check(y, "y")
+        self._check(x, "x", "x")
+        self._check(y, "y", "y")
         terms = []
         for (transform, x_part), (_, y_part) in zip(self._slices(x), self._slices(y)):
             term = transform.log_abs_det_jacobian(x_part, y_part)
@@ -914,20 +934,8 @@ class CatTransform(Transform):
         # the sliced dim survives in the Jacobian only when it is a batch dim
         return torch.cat(terms, dim=dim) if dim < 0 else sum(terms)
 
-    @property
-    def bijective(self) -> bool:
-        return all(t.bijective for t in self.transforms)
 
-    @constraints.dependent_property
-    def domain(self):
-        return constraints.cat([t.domain for t in self.transforms], self.dim, self.lengths)
-
-    @constraints.dependent_property
-    def codomain(self):
-        return constraints.cat([t.codomain for t in self.transforms], self.dim, self.lengths)
-
-
-class StackTransform(Transform):
+class StackTransform(_SliceWiseTransform):
     """Transforms ``tseq`` applied to the slices of the input along ``dim``.
 
     Args:
@@ -937,13 +945,7 @@ class StackTransform(Transform):
     """
 
     def __init__(self, tseq: Sequence, dim: int = 0, cache_size: int = 0) -> None:
-        if not all(isinstance(t, Transform) for t in tseq):
-            raise AssertionError("All elements of tseq must be Transform instances")
-        if cache_size:
-            tseq = [t.with_cache(cache_size) for t in tseq]
-        super().__init__(cache_size=cache_size)
-        self.transforms = list(tseq)
-        self.dim = dim
+        super().__init__(tseq, dim, cache_size)
 
     def with_cache(self, cache_size=1):
         if self._cache_size == cache_size:
@@ -953,56 +955,30 @@ class StackTransform(Transform):
     def _slice(self, z):
         return [z.select(self.dim, i) for i in range(z.size(self.dim))]
 
-    def _check(self, value, name: str) -> None:
-        if not -value.dim() <= self.dim < value.dim():
-            raise AssertionError(
-                f"dim {self.dim} out of range for {name} with {value.dim()} dimensions"
-            )
-        if value.size(self.dim) != len(self.transforms):
-            letter = {"tensor": "x"}.get(name, name)
-            raise AssertionError(
-                f"{letter}.size({self.dim}) = {value.size(self.dim)} must equal "
-                f"len(transforms) {len(self.transforms)}"
-            )
+    def _size_needed(self):
+        return len(self.transforms), "len(transforms)"
+
+    def _joined(self, parts):
+        return constraints.stack(parts, self.dim)
 
     def _call(self, x):
-        self._check(x, "tensor")
+        self._check(x, "tensor", "x")
         parts = [t(part) for part, t in zip(self._slice(x), self.transforms)]
         return torch.stack(parts, dim=self.dim)
 
     def _inverse(self, y):
-        if not -y.dim() <= self.dim < y.dim():
-            raise AssertionError(
-                f"dim {self.dim} out of range for tensor with {y.dim()} dimensions"
-            )
-        if y.size(self.dim) != len(self.transforms):
-            raise AssertionError(
-                f"y.size({self.dim}) = {y.size(self.dim)} must equal len(transforms) "
-                f"{len(self.transforms)}"
-            )
+        self._check(y, "tensor", "y")
         parts = [t.inv(part) for part, t in zip(self._slice(y), self.transforms)]
         return torch.stack(parts, dim=self.dim)
 
     def log_abs_det_jacobian(self, x, y):
-        self._check(x, "x")
-        self._check(y, "y")
+        self._check(x, "x", "x")
+        self._check(y, "y", "y")
         terms = [
             t.log_abs_det_jacobian(x_part, y_part)
             for x_part, y_part, t in zip(self._slice(x), self._slice(y), self.transforms)
         ]
         return torch.stack(terms, dim=self.dim)
-
-    @property
-    def bijective(self) -> bool:
-        return all(t.bijective for t in self.transforms)
-
-    @constraints.dependent_property
-    def domain(self):
-        return constraints.stack([t.domain for t in self.transforms], self.dim)
-
-    @constraints.dependent_property
-    def codomain(self):
-        return constraints.stack([t.codomain for t in self.transforms], self.dim)
 
 
 class CumulativeDistributionTransform(Transform):
