@@ -376,10 +376,7 @@ MISSING.update({
             supports_complex utils
         """,
     },
-    "torch.testing": {
-        JIT: "FileCheck",
-        NEW_IN_2X: "assert_allclose make_tensor",
-    },
+    "torch.testing": {JIT: "FileCheck"},
     "torch.profiler": {
         PROFILER: """
             DeviceType ExecutionTraceObserver KinetoStepTracker Optimizer RecordScope is_fbcode

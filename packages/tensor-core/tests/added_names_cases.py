@@ -254,7 +254,60 @@ TENSOR_METHODS = {
     "post_accumulate_grad_nonleaf": (HOOKED + "(p * 2).register_post_accumulate_grad_hook(print)"),
 }
 
-CASES: dict[str, str] = {**NN_INPLACE, **WINDOWS, **STFT, **TENSOR_METHODS}
+_MAKE = "torch.manual_seed(0); from torch.testing import make_tensor; make_tensor("
+TESTING = {
+    "make_tensor_float": _MAKE + "(2, 3), dtype=torch.float32, device='cpu')",
+    "make_tensor_ints": _MAKE + "2, 3, dtype=torch.int64, device='cpu')",
+    "make_tensor_bool": _MAKE + "(4,), dtype=torch.bool, device='cpu')",
+    "make_tensor_complex": _MAKE + "(2,), dtype=torch.complex64, device='cpu', low=-1, high=1)",
+    "make_tensor_uint8": _MAKE + "(3,), dtype=torch.uint8, device='cpu', low=1, high=5)",
+    "make_tensor_noncontiguous": (
+        _MAKE + "(3, 2), dtype=torch.float64, device='cpu', noncontiguous=True); "
+        "(t := make_tensor((3, 2), dtype=torch.float64, device='cpu', noncontiguous=True), "
+        "t.stride())"
+    ),
+    "make_tensor_exclude_zero": _MAKE + "(5,), dtype=torch.int8, device='cpu', exclude_zero=True)",
+    "make_tensor_half": (
+        _MAKE + "(5,), dtype=torch.float16, device='cpu', exclude_zero=True, low=0, high=0.001)"
+    ),
+    "make_tensor_grad": (
+        _MAKE + "(), dtype=torch.float32, device='cpu', requires_grad=True).requires_grad"
+    ),
+    "make_tensor_channels_last": (
+        _MAKE + "(2, 2, 2, 2), dtype=torch.float32, device='cpu', "
+        "memory_format=torch.channels_last).stride()"
+    ),
+    "make_tensor_bfloat16": _MAKE + "(2,), dtype=torch.bfloat16, device='cpu')",
+    "make_tensor_wide": (
+        _MAKE + "(2,), dtype=torch.float32, device='cpu', low=-1e38 * 4, high=1e38 * 4)"
+    ),
+    "make_tensor_int_grad": _MAKE + "(2,), dtype=torch.int64, device='cpu', requires_grad=True)",
+    "make_tensor_low_high": _MAKE + "(2,), dtype=torch.float32, device='cpu', low=3, high=1)",
+    "make_tensor_nan": _MAKE + "(2,), dtype=torch.float32, device='cpu', low=float('nan'))",
+    "make_tensor_out_of_range": _MAKE + "(2,), dtype=torch.uint8, device='cpu', low=-5, high=-1)",
+    "assert_allclose_passes": (
+        "torch.testing.assert_allclose(torch.ones(2), torch.ones(2) + 1e-6)"
+    ),
+    "assert_allclose_fails": "torch.testing.assert_allclose(torch.ones(2), torch.ones(2) + 1e-3)",
+    "assert_allclose_list": "torch.testing.assert_allclose(torch.ones(2), [1., 1.])",
+    "assert_allclose_nan": (
+        "torch.testing.assert_allclose(torch.tensor([float('nan')]), torch.tensor([float('nan')]))"
+    ),
+    "assert_allclose_dtypes": (
+        "torch.testing.assert_allclose(torch.ones(2, dtype=torch.float64), torch.ones(2))"
+    ),
+    "assert_allclose_msg": (
+        "torch.testing.assert_allclose(torch.ones(2), torch.ones(2) * 2, msg='custom')"
+    ),
+    "assert_allclose_rtol_only": (
+        "torch.testing.assert_allclose(torch.ones(2), torch.ones(2) * 2, rtol=0.1)"
+    ),
+}
+
+CASES: dict[str, str] = {**NN_INPLACE, **WINDOWS, **STFT, **TENSOR_METHODS, **TESTING}
+
+#: cases whose error message is this project's own wording (only the type is compared)
+TYPE_ONLY = {"assert_allclose_fails"}
 
 #: cases that record or backpropagate (skipped without torch-autograd)
 NEEDS_AUTOGRAD = {name for name in CASES if name.endswith("_grad") or name.endswith("_leaf")} | {

@@ -24,5 +24,7 @@ def test_case_matches_pytorch(name):
     expected = dict(GOLDEN[name])
     assert expected.pop("code") == cases.CASES[name], "re-record: the case changed"
     got = cases.outcome(torch, cases.CASES[name])
+    if name in cases.TYPE_ONLY:
+        got.pop("message", None), expected.pop("message", None)
     rtol = 1e-10 if '"torch.float64"' in json.dumps(expected) else 1e-5
     assert cases.close(got, expected, rtol), (got, expected)

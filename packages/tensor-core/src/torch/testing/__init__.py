@@ -6,7 +6,7 @@ import numpy as np
 
 import torch
 
-__all__ = ["assert_close"]
+__all__ = ["assert_close", "assert_allclose", "make_tensor"]
 
 # default (rtol, atol) per dtype, as PyTorch chooses them
 _TOLERANCES = {
@@ -81,3 +81,8 @@ def assert_close(
             f"{(diff / np.abs(e[~close])).max()} (up to {rtol} allowed)"
         )
     )
+
+
+# (after assert_close, which assert_allclose calls)
+from ._creation import make_tensor  # noqa: E402
+from ._deprecated_compare import assert_allclose  # noqa: E402
