@@ -7,7 +7,7 @@ from __future__ import annotations
 import torch
 
 from .categorical import Categorical
-from .distribution import Distribution
+from .distribution import _init_expanded
 from .utils import _forwarded
 
 __all__ = ["OverCategorical"]
@@ -26,9 +26,7 @@ class OverCategorical:
         categorical expanded to ``batch_shape`` and this validation setting."""
         batch_shape = torch.Size(batch_shape)
         new._categorical = self._categorical.expand(batch_shape)
-        Distribution.__init__(new, batch_shape, self.event_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+        return _init_expanded(self, new, batch_shape)
 
     def _new(self, *args, **kwargs):
         return self._categorical._new(*args, **kwargs)

@@ -285,8 +285,14 @@ def _expand_params(self, cls, batch_shape, _instance, names, event_shape=None):
             setattr(new, name, value.expand(batch_shape + trailing))
     if "_param" in self.__dict__:
         new._param = new.probs if "probs" in new.__dict__ else new.logits
-    event = self._event_shape if event_shape is None else event_shape
-    Distribution.__init__(new, batch_shape, event, validate_args=False)
+    return _init_expanded(self, new, batch_shape, event_shape)
+
+
+def _init_expanded(self, new, batch_shape, event_shape=None):
+    """Initialise ``new``, a copy of ``self`` expanded to ``batch_shape``, without
+    validating its parameters again, with ``self``'s validation setting; return it."""
+    event_shape = self._event_shape if event_shape is None else event_shape
+    Distribution.__init__(new, batch_shape, event_shape, validate_args=False)
     new._validate_args = self._validate_args
     return new
 

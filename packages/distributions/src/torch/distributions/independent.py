@@ -5,7 +5,7 @@ from __future__ import annotations
 import torch
 
 from . import constraints
-from .distribution import Distribution
+from .distribution import Distribution, _init_expanded
 from .utils import _forwarded, _sum_rightmost
 
 __all__ = ["Independent"]
@@ -51,9 +51,7 @@ class Independent(Distribution):
         reinterpreted = self.event_shape[: self.reinterpreted_batch_ndims]
         new.base_dist = self.base_dist.expand(batch_shape + reinterpreted)
         new.reinterpreted_batch_ndims = self.reinterpreted_batch_ndims
-        Distribution.__init__(new, batch_shape, self.event_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+        return _init_expanded(self, new, batch_shape)
 
     has_rsample = _forwarded("base_dist.has_rsample")
 

@@ -8,7 +8,7 @@ import torch
 
 from . import constraints
 from .beta import Beta
-from .distribution import Distribution
+from .distribution import Distribution, _init_expanded
 from .utils import broadcast_all
 
 __all__ = ["LKJCholesky"]
@@ -57,9 +57,7 @@ class LKJCholesky(Distribution):
         new.dim = self.dim
         new.concentration = self.concentration.expand(batch_shape)
         new._beta = self._beta.expand(batch_shape + (self.dim,))
-        Distribution.__init__(new, batch_shape, self.event_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+        return _init_expanded(self, new, batch_shape)
 
     def sample(self, sample_shape=torch.Size()):
         y = self._beta.sample(sample_shape).unsqueeze(-1)

@@ -8,7 +8,7 @@ import torch
 
 from . import constraints
 from ._location_scale import SymmetricAboutLoc
-from .distribution import Distribution
+from .distribution import Distribution, _init_expanded
 from .multivariate_normal import _batch_mahalanobis, _batch_mv
 from .utils import _standard_normal, lazy_property
 
@@ -104,9 +104,7 @@ class LowRankMultivariateNormal(SymmetricAboutLoc, Distribution):
         new._unbroadcasted_cov_factor = self._unbroadcasted_cov_factor
         new._unbroadcasted_cov_diag = self._unbroadcasted_cov_diag
         new._capacitance_tril = self._capacitance_tril
-        Distribution.__init__(new, batch_shape, self.event_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+        return _init_expanded(self, new, batch_shape)
 
     def _matrix_shape(self):
         return self._batch_shape + self._event_shape + self._event_shape

@@ -6,7 +6,7 @@ import torch
 
 from . import constraints
 from .categorical import Categorical
-from .distribution import Distribution
+from .distribution import Distribution, _init_expanded
 
 __all__ = ["MixtureSameFamily"]
 
@@ -80,9 +80,7 @@ class MixtureSameFamily(Distribution):
         new._num_component = self._num_component
         new._event_ndims = self._event_ndims
         event_shape = new._component_distribution.event_shape
-        Distribution.__init__(new, batch_shape, event_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+        return _init_expanded(self, new, batch_shape, event_shape)
 
     @constraints.dependent_property
     def support(self):

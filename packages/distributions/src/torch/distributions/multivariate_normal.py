@@ -8,7 +8,7 @@ import torch
 
 from . import constraints
 from ._location_scale import SymmetricAboutLoc
-from .distribution import Distribution
+from .distribution import Distribution, _init_expanded
 from .utils import _standard_normal, lazy_property
 
 __all__ = ["MultivariateNormal"]
@@ -119,9 +119,7 @@ class MultivariateNormal(SymmetricAboutLoc, Distribution):
         for name in ("covariance_matrix", "scale_tril", "precision_matrix"):
             if name in self.__dict__:
                 setattr(new, name, self.__dict__[name].expand(matrix_shape))
-        Distribution.__init__(new, batch_shape, self.event_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+        return _init_expanded(self, new, batch_shape)
 
     def _matrix_shape(self):
         return self._batch_shape + self._event_shape + self._event_shape

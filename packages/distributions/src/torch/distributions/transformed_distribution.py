@@ -5,7 +5,7 @@ from __future__ import annotations
 import torch
 
 from . import constraints
-from .distribution import Distribution
+from .distribution import Distribution, _init_expanded
 from .independent import Independent
 from .transforms import ComposeTransform, Transform
 from .utils import _sum_rightmost
@@ -75,9 +75,7 @@ class TransformedDistribution(Distribution):
         base_batch = shape[: len(shape) - len(self.base_dist.event_shape)]
         new.base_dist = self.base_dist.expand(base_batch)
         new.transforms = self.transforms
-        Distribution.__init__(new, batch_shape, self.event_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+        return _init_expanded(self, new, batch_shape)
 
     @constraints.dependent_property(is_discrete=False)
     def support(self):

@@ -10,7 +10,7 @@ import torch
 
 from . import constraints
 from .chi2 import Chi2
-from .distribution import Distribution
+from .distribution import _init_expanded
 from .exp_family import ExponentialFamily
 from .multivariate_normal import _precision_to_scale_tril
 from .utils import lazy_property
@@ -137,9 +137,7 @@ class Wishart(ExponentialFamily):
                 setattr(new, name, self.__dict__[name].expand(matrix_shape))
         new._event_shape = self.event_shape
         new._dist_chi2 = new._bartlett_chi2(new.df, batch_shape)
-        Distribution.__init__(new, batch_shape, self.event_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+        return _init_expanded(self, new, batch_shape)
 
     def _matrix_shape(self):
         return self._batch_shape + self._event_shape
