@@ -41,7 +41,37 @@ def _precision_to_scale_tril(P):
     return torch.linalg.solve_triangular(inverse_factor, identity, upper=False)
 
 
-class MultivariateNormal(SymmetricAboutLoc, Distribution):
+class _GivenByOneMatrix:
+    """Mixin for the distributions given one of ``covariance_matrix``,
+    ``precision_matrix`` or ``scale_tril`` (MultivariateNormal, Wishart): all are held as
+    the lower Cholesky factor of the covariance, unbroadcast; the scale and covariance
+    matrices are computed from it on first use, of ``self._matrix_shape()``."""
+
+    def _set_scale_tril(self, covariance_matrix, precision_matrix, scale_tril) -> None:
+        if scale_tril is not None:
+            self._unbroadcasted_scale_tril = scale_tril
+        elif covariance_matrix is not None:
+            self._unbroadcasted_scale_tril = torch.linalg.cholesky(covariance_matrix)
+        else:
+            self._unbroadcasted_scale_tril = _precision_to_scale_tril(precision_matrix)
+
+    def _expand_matrices(self, new, matrix_shape) -> None:
+        """Give ``new`` the matrices ``self`` was given or has computed, expanded."""
+        for name in ("covariance_matrix", "scale_tril", "precision_matrix"):
+            if name in self.__dict__:
+                setattr(new, name, self.__dict__[name].expand(matrix_shape))
+
+    @lazy_property
+    def scale_tril(self):
+        return self._unbroadcasted_scale_tril.expand(self._matrix_shape())
+
+    @lazy_property
+    def covariance_matrix(self):
+        lower = self._unbroadcasted_scale_tril
+        return torch.matmul(lower, lower.mT).expand(self._matrix_shape())
+
+
+class MultivariateNormal(_GivenByOneMatrix, SymmetricAboutLoc, Distribution):
     """The multivariate normal distribution of mean ``loc`` and one of a covariance
     matrix, a precision matrix or a lower-triangular scale ``L`` (covariance ``L L^T``).
 
@@ -103,12 +133,7 @@ class MultivariateNormal(SymmetricAboutLoc, Distribution):
             setattr(self, name, matrix.expand(batch_shape + (-1, -1)))
         self.loc = loc.expand(batch_shape + (-1,))
         super().__init__(batch_shape, self.loc.shape[-1:], validate_args=validate_args)
-        if scale_tril is not None:
-            self._unbroadcasted_scale_tril = scale_tril
-        elif covariance_matrix is not None:
-            self._unbroadcasted_scale_tril = torch.linalg.cholesky(covariance_matrix)
-        else:
-            self._unbroadcasted_scale_tril = _precision_to_scale_tril(precision_matrix)
+        self._set_scale_tril(covariance_matrix, precision_matrix, scale_tril)
 
     def expand(self, batch_shape, _instance=None):
         new = self._get_checked_instance(MultivariateNormal, _instance)
@@ -116,22 +141,11 @@ class MultivariateNormal(SymmetricAboutLoc, Distribution):
         matrix_shape = batch_shape + self.event_shape + self.event_shape
         new.loc = self.loc.expand(batch_shape + self.event_shape)
         new._unbroadcasted_scale_tril = self._unbroadcasted_scale_tril
-        for name in ("covariance_matrix", "scale_tril", "precision_matrix"):
-            if name in self.__dict__:
-                setattr(new, name, self.__dict__[name].expand(matrix_shape))
+        self._expand_matrices(new, matrix_shape)
         return _init_expanded(self, new, batch_shape)
 
     def _matrix_shape(self):
         return self._batch_shape + self._event_shape + self._event_shape
-
-    @lazy_property
-    def scale_tril(self):
-        return self._unbroadcasted_scale_tril.expand(self._matrix_shape())
-
-    @lazy_property
-    def covariance_matrix(self):
-        lower = self._unbroadcasted_scale_tril
-        return torch.matmul(lower, lower.mT).expand(self._matrix_shape())
 
     @lazy_property
     def precision_matrix(self):

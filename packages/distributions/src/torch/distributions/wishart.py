@@ -12,7 +12,7 @@ from . import constraints
 from .chi2 import Chi2
 from .distribution import _init_expanded
 from .exp_family import ExponentialFamily
-from .multivariate_normal import _precision_to_scale_tril
+from .multivariate_normal import _GivenByOneMatrix
 from .utils import lazy_property
 
 __all__ = ["Wishart"]
@@ -32,7 +32,7 @@ def _clamp_above_eps(x):
     return x.clamp(min=torch.finfo(x.dtype).eps)
 
 
-class Wishart(ExponentialFamily):
+class Wishart(_GivenByOneMatrix, ExponentialFamily):
     """The Wishart distribution over positive definite matrices, with ``df`` degrees of
     freedom and scale given by one of a covariance matrix, a precision matrix or its
     lower Cholesky factor; sampled by Bartlett's decomposition.
@@ -112,12 +112,7 @@ class Wishart(ExponentialFamily):
             )
         super().__init__(batch_shape, event_shape, validate_args=validate_args)
         self._batch_dims = [-(x + 1) for x in range(len(self._batch_shape))]
-        if scale_tril is not None:
-            self._unbroadcasted_scale_tril = scale_tril
-        elif covariance_matrix is not None:
-            self._unbroadcasted_scale_tril = torch.linalg.cholesky(covariance_matrix)
-        else:
-            self._unbroadcasted_scale_tril = _precision_to_scale_tril(precision_matrix)
+        self._set_scale_tril(covariance_matrix, precision_matrix, scale_tril)
         self._dist_chi2 = self._bartlett_chi2(self.df, batch_shape)
 
     def _bartlett_chi2(self, df, batch_shape):
@@ -132,24 +127,13 @@ class Wishart(ExponentialFamily):
         new._unbroadcasted_scale_tril = self._unbroadcasted_scale_tril.expand(matrix_shape)
         new.df = self.df.expand(batch_shape)
         new._batch_dims = [-(x + 1) for x in range(len(batch_shape))]
-        for name in ("covariance_matrix", "scale_tril", "precision_matrix"):
-            if name in self.__dict__:
-                setattr(new, name, self.__dict__[name].expand(matrix_shape))
+        self._expand_matrices(new, matrix_shape)
         new._event_shape = self.event_shape
         new._dist_chi2 = new._bartlett_chi2(new.df, batch_shape)
         return _init_expanded(self, new, batch_shape)
 
     def _matrix_shape(self):
         return self._batch_shape + self._event_shape
-
-    @lazy_property
-    def scale_tril(self):
-        return self._unbroadcasted_scale_tril.expand(self._matrix_shape())
-
-    @lazy_property
-    def covariance_matrix(self):
-        lower = self._unbroadcasted_scale_tril
-        return (lower @ lower.transpose(-2, -1)).expand(self._matrix_shape())
 
     @lazy_property
     def precision_matrix(self):
