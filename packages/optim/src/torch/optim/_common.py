@@ -155,6 +155,16 @@ def decay_mode(group) -> int:
     return 2 if group["decoupled_weight_decay"] else 1
 
 
+def adam_kernel_options(group) -> tuple:
+    """What NAdam's and RAdam's native kernels take after their per-parameter lists:
+    ``1 - beta1, beta2, 1 - beta2, eps, weight_decay`` and the factor that decoupled decay
+    shrinks the parameters by (1.0 without it)."""
+    beta1, beta2 = group["betas"]
+    lr, wd = as_float(group["lr"]), group["weight_decay"]
+    shrink = 1 - lr * wd if decay_mode(group) == 2 else 1.0
+    return 1 - beta1, beta2, 1 - beta2, group["eps"], wd, shrink
+
+
 def adam_moments(p, state, group, lr: float):
     """The start of NAdam's and RAdam's reference updates: the gradient (negated when
     maximizing) with its L2 term, or the parameter shrunk by decoupled decay, then the

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from torch._interface import optim as native_optim
 
-from ._common import adam_moments, as_float, counter, decay_mode, zeros
+from ._common import adam_kernel_options, adam_moments, as_float, counter, decay_mode, zeros
 from .optimizer import Optimizer
 
 __all__ = ["NAdam"]
@@ -64,22 +64,15 @@ class NAdam(Optimizer):
         return ("exp_avg", "exp_avg_sq")
 
     def _native(self, group, columns, steps):
-        beta1, beta2 = group["betas"]
-        lr, wd = as_float(group["lr"]), group["weight_decay"]
-        mode = decay_mode(group)
+        lr = as_float(group["lr"])
         return native_optim.NAdamStep(
             *columns,
             [bc2 for bc2, _, _, _ in steps],
             [-lr * (1.0 - mu) / (1.0 - product) for _, mu, _, product in steps],
             [(-lr * mu_next) / (1.0 - product * mu_next) for _, _, mu_next, product in steps],
-            1 - beta1,
-            beta2,
-            1 - beta2,
-            group["eps"],
-            wd,
-            1 - lr * wd if mode == 2 else 1.0,
+            *adam_kernel_options(group),
             group["maximize"],
-            mode,
+            decay_mode(group),
         )
 
     def _writes(self, group, scalars) -> tuple:

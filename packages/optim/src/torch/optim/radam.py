@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from torch._interface import optim as native_optim
 
-from ._common import adam_moments, as_float, counter, decay_mode, zeros
+from ._common import adam_kernel_options, adam_moments, as_float, counter, decay_mode, zeros
 from .optimizer import Optimizer
 
 __all__ = ["RAdam"]
@@ -57,9 +57,6 @@ class RAdam(Optimizer):
         return ("exp_avg", "exp_avg_sq")
 
     def _native(self, group, columns, steps):
-        beta1, beta2 = group["betas"]
-        lr, wd = as_float(group["lr"]), group["weight_decay"]
-        mode = decay_mode(group)
         return native_optim.RAdamStep(
             *columns,
             [bc1 for bc1, _, _, _ in steps],
@@ -69,15 +66,10 @@ class RAdam(Optimizer):
                 for *_, rho_t, rho_inf in steps
             ],
             [rho_t > 5.0 for *_, rho_t, _ in steps],
-            1 - beta1,
-            beta2,
-            1 - beta2,
-            group["eps"],
-            wd,
-            1 - lr * wd if mode == 2 else 1.0,
-            lr,
+            *adam_kernel_options(group),
+            as_float(group["lr"]),
             group["maximize"],
-            mode,
+            decay_mode(group),
         )
 
     def _writes(self, group, scalars) -> tuple:
