@@ -1,6 +1,7 @@
 // The loops of the nn family that are compiled per instruction-set tier (nn/kernels.inc,
 // common/isa.h): the 2x2 max pool of a plane and the time loops of the LSTM, GRU and RNN
-// layers (with the LSTM cell's pointwise step). The bindings (nn/pooling.cpp,
+// layers (with the LSTM cell's pointwise step), and a whole LSTM layer with its input
+// projection and weight gradients. The bindings (nn/pooling.cpp,
 // nn/recurrent.cpp) check the arrays and call the best tier through TORCH_CORE_PICK_AVX2.
 #pragma once
 
@@ -19,11 +20,52 @@
 namespace torch_core {
 namespace nn {
 
-// The per-step products of the LSTM loops can go to the CBLAS library that blas/gemm.cpp loaded
-// (MKL: about 3x faster than the loop above on these small shapes); nn_use_blas looks its
-// gemm functions up in that same library (loading a loaded library gives its handle).
-// Empty (the loop in kernels.inc) until nn_use_blas sets it.
+// On the baseline tier the products of the recurrent loops go to the CBLAS library that
+// blas/gemm.cpp loaded (MKL: about 3x faster than an SSE2 loop); nn_use_blas looks its gemm
+// functions up in that same library (loading a loaded library gives its handle). Empty (the
+// tiled product of nn/tile_gemm.h) until nn_use_blas sets it. The AVX2 and AVX-512 tiers
+// use the tiled product for all but large products (see kernels.inc).
 inline cblas::Gemm step_gemm;
+
+// One LSTM layer over a whole sequence (lstm_sequence_forward/backward): sizes, the input and
+// the weights, in PyTorch's layouts.
+template <typename T>
+struct LstmLayer {
+  std::int64_t steps, batch, input, hidden;
+  const T* x;     // (T, B, I)
+  const T* w_ih;  // (4H, I)
+  const T* w_hh;  // (4H, H)
+};
+
+// What the forward pass keeps for the backward pass: the states before and after every
+// step, hs and cs (T + 1, B, H; row 0 the initial state), the activated gates (T, B, 4H)
+// and tanh of every new cell state (T, B, H). T is const for the backward pass's reading.
+template <typename T>
+struct LstmStates {
+  T* hs;
+  T* cs;
+  T* gates;
+  T* tanh_cs;
+};
+
+// The gradients of the layer's outputs that the backward pass reads; null: none (zeros).
+template <typename T>
+struct LstmOutputGradients {
+  const T* hs;  // (T, B, H): of every h_t
+  const T* hy;  // (B, H): of the final h (as an output of its own)
+  const T* cy;  // (B, H): of the final c
+};
+
+// The gradients the backward pass writes; a null one is not wanted (and not computed).
+template <typename T>
+struct LstmGradients {
+  T* dx;     // (T, B, I)
+  T* dh0;    // (B, H)
+  T* dc0;    // (B, H)
+  T* dw_ih;  // (4H, I)
+  T* dw_hh;  // (4H, H)
+  T* db;     // (4H): the gradient of b_ih and of b_hh alike
+};
 
 #define TORCH_CORE_DECLARE_NN(tier) \
   namespace tier { \
@@ -45,6 +87,10 @@ inline cblas::Gemm step_gemm;
   void rnn_layer_forward_f64(const double* projected, const double* w_hh_t, const double* b_hh, double* hs, std::int64_t steps, std::int64_t batch, std::int64_t hidden, bool relu); \
   void rnn_layer_backward_f32(const float* grad, const float* hs, const float* w_hh, float* dz, float* dh0, std::int64_t steps, std::int64_t batch, std::int64_t hidden, bool relu); \
   void rnn_layer_backward_f64(const double* grad, const double* hs, const double* w_hh, double* dz, double* dh0, std::int64_t steps, std::int64_t batch, std::int64_t hidden, bool relu); \
+  void lstm_sequence_forward_f32(const LstmLayer<float>& layer, const float* h0, const float* c0, const float* b_ih, const float* b_hh, const LstmStates<float>& states, float* packed); \
+  void lstm_sequence_forward_f64(const LstmLayer<double>& layer, const double* h0, const double* c0, const double* b_ih, const double* b_hh, const LstmStates<double>& states, double* packed); \
+  void lstm_sequence_backward_f32(const LstmLayer<float>& layer, const LstmStates<const float>& states, const LstmOutputGradients<float>& grad, const LstmGradients<float>& out); \
+  void lstm_sequence_backward_f64(const LstmLayer<double>& layer, const LstmStates<const double>& states, const LstmOutputGradients<double>& grad, const LstmGradients<double>& out); \
   }
 TORCH_CORE_FOR_EACH_TIER(TORCH_CORE_DECLARE_NN)
 #undef TORCH_CORE_DECLARE_NN

@@ -15,6 +15,7 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "common/checks.h"
@@ -55,11 +56,11 @@ void lstm_cell_forward(py::array& z, const py::array& c_prev, py::array& c, py::
   }
   const char* what = "lstm_cell_forward";
   if (same_dtype(z.dtype(), py::dtype::of<float>())) {
-    run_kernel(z.size(), TORCH_CORE_PICK_AVX2(lstm_cell_forward_f32), output_data<float>(z, what), input_data<float>(c_prev, what),
+    run_kernel(z.size(), TORCH_CORE_PICK(lstm_cell_forward_f32), output_data<float>(z, what), input_data<float>(c_prev, what),
                           output_data<float>(c, what), output_data<float>(h, what),
                           output_data<float>(tanh_c, what), batch, hidden);
   } else if (same_dtype(z.dtype(), py::dtype::of<double>())) {
-    run_kernel(z.size(), TORCH_CORE_PICK_AVX2(lstm_cell_forward_f64), output_data<double>(z, what), input_data<double>(c_prev, what),
+    run_kernel(z.size(), TORCH_CORE_PICK(lstm_cell_forward_f64), output_data<double>(z, what), input_data<double>(c_prev, what),
                           output_data<double>(c, what), output_data<double>(h, what),
                           output_data<double>(tanh_c, what), batch, hidden);
   } else {
@@ -79,12 +80,12 @@ void lstm_cell_backward(const py::array& z, const py::array& c_prev, const py::a
   check_size(dz, batch * 4 * hidden, "lstm_cell_backward");
   const char* what = "lstm_cell_backward";
   if (same_dtype(z.dtype(), py::dtype::of<float>())) {
-    run_kernel(dz.size(), TORCH_CORE_PICK_AVX2(lstm_cell_backward_f32), input_data<float>(z, what), input_data<float>(c_prev, what),
+    run_kernel(dz.size(), TORCH_CORE_PICK(lstm_cell_backward_f32), input_data<float>(z, what), input_data<float>(c_prev, what),
                                input_data<float>(tanh_c, what), input_data<float>(dh, what),
                                output_data<float>(dc, what), output_data<float>(dz, what), batch,
                                hidden);
   } else if (same_dtype(z.dtype(), py::dtype::of<double>())) {
-    run_kernel(dz.size(), TORCH_CORE_PICK_AVX2(lstm_cell_backward_f64), input_data<double>(z, what), input_data<double>(c_prev, what),
+    run_kernel(dz.size(), TORCH_CORE_PICK(lstm_cell_backward_f64), input_data<double>(z, what), input_data<double>(c_prev, what),
                                 input_data<double>(tanh_c, what), input_data<double>(dh, what),
                                 output_data<double>(dc, what), output_data<double>(dz, what),
                                 batch, hidden);
@@ -112,12 +113,12 @@ void gru_layer_forward(const py::array& projected, const py::array& w_hh_t, cons
     check_size(bias, 3 * hidden, what);
   }
   if (same_dtype(projected.dtype(), py::dtype::of<float>())) {
-    run_kernel(projected.size(), TORCH_CORE_PICK_AVX2(gru_layer_forward_f32), input_data<float>(projected, what), input_data<float>(w_hh_t, what),
+    run_kernel(projected.size(), TORCH_CORE_PICK(gru_layer_forward_f32), input_data<float>(projected, what), input_data<float>(w_hh_t, what),
                           b_hh.is_none() ? nullptr : input_data<float>(bias, what),
                           output_data<float>(hs, what), output_data<float>(gates, what),
                           output_data<float>(hn, what), steps, batch, hidden);
   } else if (same_dtype(projected.dtype(), py::dtype::of<double>())) {
-    run_kernel(projected.size(), TORCH_CORE_PICK_AVX2(gru_layer_forward_f64), input_data<double>(projected, what), input_data<double>(w_hh_t, what),
+    run_kernel(projected.size(), TORCH_CORE_PICK(gru_layer_forward_f64), input_data<double>(projected, what), input_data<double>(w_hh_t, what),
                           b_hh.is_none() ? nullptr : input_data<double>(bias, what),
                           output_data<double>(hs, what), output_data<double>(gates, what),
                           output_data<double>(hn, what), steps, batch, hidden);
@@ -147,13 +148,13 @@ void gru_layer_backward(const py::array& grad, const py::array& hs, const py::ar
   check_size(dgh, steps * batch * 3 * hidden, what);
   check_size(dh0, batch * hidden, what);
   if (same_dtype(gates.dtype(), py::dtype::of<float>())) {
-    run_kernel(dgx.size(), TORCH_CORE_PICK_AVX2(gru_layer_backward_f32), input_data<float>(grad, what), input_data<float>(hs, what),
+    run_kernel(dgx.size(), TORCH_CORE_PICK(gru_layer_backward_f32), input_data<float>(grad, what), input_data<float>(hs, what),
                            input_data<float>(gates, what), input_data<float>(hn, what),
                            input_data<float>(w_hh, what), output_data<float>(dgx, what),
                            output_data<float>(dgh, what), output_data<float>(dh0, what), steps,
                            batch, hidden);
   } else if (same_dtype(gates.dtype(), py::dtype::of<double>())) {
-    run_kernel(dgx.size(), TORCH_CORE_PICK_AVX2(gru_layer_backward_f64), input_data<double>(grad, what), input_data<double>(hs, what),
+    run_kernel(dgx.size(), TORCH_CORE_PICK(gru_layer_backward_f64), input_data<double>(grad, what), input_data<double>(hs, what),
                            input_data<double>(gates, what), input_data<double>(hn, what),
                            input_data<double>(w_hh, what), output_data<double>(dgx, what),
                            output_data<double>(dgh, what), output_data<double>(dh0, what), steps,
@@ -180,11 +181,11 @@ void rnn_layer_forward(const py::array& projected, const py::array& w_hh_t,
     check_size(bias, hidden, what);
   }
   if (same_dtype(projected.dtype(), py::dtype::of<float>())) {
-    run_kernel(hs.size(), TORCH_CORE_PICK_AVX2(rnn_layer_forward_f32), input_data<float>(projected, what), input_data<float>(w_hh_t, what),
+    run_kernel(hs.size(), TORCH_CORE_PICK(rnn_layer_forward_f32), input_data<float>(projected, what), input_data<float>(w_hh_t, what),
                           b_hh.is_none() ? nullptr : input_data<float>(bias, what),
                           output_data<float>(hs, what), steps, batch, hidden, relu);
   } else if (same_dtype(projected.dtype(), py::dtype::of<double>())) {
-    run_kernel(hs.size(), TORCH_CORE_PICK_AVX2(rnn_layer_forward_f64), input_data<double>(projected, what), input_data<double>(w_hh_t, what),
+    run_kernel(hs.size(), TORCH_CORE_PICK(rnn_layer_forward_f64), input_data<double>(projected, what), input_data<double>(w_hh_t, what),
                           b_hh.is_none() ? nullptr : input_data<double>(bias, what),
                           output_data<double>(hs, what), steps, batch, hidden, relu);
   } else {
@@ -207,11 +208,11 @@ void rnn_layer_backward(const py::array& grad, const py::array& hs, const py::ar
   check_size(dz, steps * batch * hidden, what);
   check_size(dh0, batch * hidden, what);
   if (same_dtype(hs.dtype(), py::dtype::of<float>())) {
-    run_kernel(hs.size(), TORCH_CORE_PICK_AVX2(rnn_layer_backward_f32), input_data<float>(grad, what), input_data<float>(hs, what),
+    run_kernel(hs.size(), TORCH_CORE_PICK(rnn_layer_backward_f32), input_data<float>(grad, what), input_data<float>(hs, what),
                            input_data<float>(w_hh, what), output_data<float>(dz, what),
                            output_data<float>(dh0, what), steps, batch, hidden, relu);
   } else if (same_dtype(hs.dtype(), py::dtype::of<double>())) {
-    run_kernel(hs.size(), TORCH_CORE_PICK_AVX2(rnn_layer_backward_f64), input_data<double>(grad, what), input_data<double>(hs, what),
+    run_kernel(hs.size(), TORCH_CORE_PICK(rnn_layer_backward_f64), input_data<double>(grad, what), input_data<double>(hs, what),
                            input_data<double>(w_hh, what), output_data<double>(dz, what),
                            output_data<double>(dh0, what), steps, batch, hidden, relu);
   } else {
@@ -242,13 +243,13 @@ void lstm_layer_forward(const py::array& projected, const py::array& w_hh_t,
     check_size(bias, 4 * hidden, what);
   }
   if (same_dtype(projected.dtype(), py::dtype::of<float>())) {
-    run_kernel(projected.size(), TORCH_CORE_PICK_AVX2(lstm_layer_forward_f32), input_data<float>(projected, what), input_data<float>(w_hh_t, what),
+    run_kernel(projected.size(), TORCH_CORE_PICK(lstm_layer_forward_f32), input_data<float>(projected, what), input_data<float>(w_hh_t, what),
                            b_hh.is_none() ? nullptr : input_data<float>(bias, what),
                            output_data<float>(hs, what), output_data<float>(cs, what),
                            output_data<float>(gates, what), output_data<float>(tanh_cs, what),
                            steps, batch, hidden);
   } else if (same_dtype(projected.dtype(), py::dtype::of<double>())) {
-    run_kernel(projected.size(), TORCH_CORE_PICK_AVX2(lstm_layer_forward_f64), input_data<double>(projected, what), input_data<double>(w_hh_t, what),
+    run_kernel(projected.size(), TORCH_CORE_PICK(lstm_layer_forward_f64), input_data<double>(projected, what), input_data<double>(w_hh_t, what),
                            b_hh.is_none() ? nullptr : input_data<double>(bias, what),
                            output_data<double>(hs, what), output_data<double>(cs, what),
                            output_data<double>(gates, what), output_data<double>(tanh_cs, what),
@@ -279,13 +280,13 @@ void lstm_layer_backward(const py::array& grad, const py::array& gates, const py
   check_size(dh0, batch * hidden, what);
   check_size(dc0, batch * hidden, what);
   if (same_dtype(gates.dtype(), py::dtype::of<float>())) {
-    run_kernel(dz.size(), TORCH_CORE_PICK_AVX2(lstm_layer_backward_f32), input_data<float>(grad, what), input_data<float>(gates, what),
+    run_kernel(dz.size(), TORCH_CORE_PICK(lstm_layer_backward_f32), input_data<float>(grad, what), input_data<float>(gates, what),
                             input_data<float>(cs, what), input_data<float>(tanh_cs, what),
                             input_data<float>(w_hh, what), output_data<float>(dz, what),
                             output_data<float>(dh0, what), output_data<float>(dc0, what), steps,
                             batch, hidden);
   } else if (same_dtype(gates.dtype(), py::dtype::of<double>())) {
-    run_kernel(dz.size(), TORCH_CORE_PICK_AVX2(lstm_layer_backward_f64), input_data<double>(grad, what), input_data<double>(gates, what),
+    run_kernel(dz.size(), TORCH_CORE_PICK(lstm_layer_backward_f64), input_data<double>(grad, what), input_data<double>(gates, what),
                             input_data<double>(cs, what), input_data<double>(tanh_cs, what),
                             input_data<double>(w_hh, what), output_data<double>(dz, what),
                             output_data<double>(dh0, what), output_data<double>(dc0, what), steps,
@@ -293,6 +294,173 @@ void lstm_layer_backward(const py::array& grad, const py::array& gates, const py
   } else {
     throw py::type_error("lstm_layer_backward: arrays must be float32 or float64");
   }
+}
+
+// ------------------------------------------------------- LSTM layer, whole sequence
+
+// The pointer of an optional array (None: null) of the layer's dtype, checked for size.
+template <typename T>
+const T* optional_data(const py::object& obj, std::int64_t size, const char* what,
+                       const char* name) {
+  if (obj.is_none()) return nullptr;
+  const py::array a = optional_array(obj, what, name);
+  check_size(a, size, what);
+  return input_data<T>(a, what);
+}
+
+template <typename T>
+py::array_t<T> new_array(std::initializer_list<std::int64_t> shape) {
+  return py::array_t<T>(std::vector<py::ssize_t>(shape.begin(), shape.end()));
+}
+
+// An output array, new, or None where it is not wanted (its data pointer then null).
+template <typename T>
+py::object wanted_array(bool wanted, std::initializer_list<std::int64_t> shape, T** data) {
+  if (!wanted) {
+    *data = nullptr;
+    return py::none();
+  }
+  auto a = new_array<T>(shape);
+  *data = a.mutable_data();
+  return std::move(a);
+}
+
+// x (T, B, I), w_ih (4H, I), w_hh (4H, H): the layer's sizes, checked.
+LstmLayer<float> layer_sizes(const py::array& x, const py::array& w_ih, const py::array& w_hh,
+                             const char* what) {
+  if (x.ndim() != 3 || w_ih.ndim() != 2 || w_hh.ndim() != 2) {
+    throw std::invalid_argument(std::string(what) +
+                                ": x must be (T, B, I), w_ih (4H, I) and w_hh (4H, H)");
+  }
+  const std::int64_t hidden = w_hh.shape(1);
+  if (w_hh.shape(0) != 4 * hidden || w_ih.shape(0) != 4 * hidden ||
+      w_ih.shape(1) != x.shape(2)) {
+    throw std::invalid_argument(std::string(what) + ": w_ih must be (4H, I) and w_hh (4H, H)");
+  }
+  return LstmLayer<float>{x.shape(0), x.shape(1), x.shape(2), hidden, nullptr, nullptr, nullptr};
+}
+
+template <typename T>
+LstmLayer<T> typed_layer(const LstmLayer<float>& sizes, const py::array& x,
+                         const py::array& w_ih, const py::array& w_hh, const char* what) {
+  return LstmLayer<T>{sizes.steps,           sizes.batch,
+                      sizes.input,           sizes.hidden,
+                      input_data<T>(x, what), input_data<T>(w_ih, what),
+                      input_data<T>(w_hh, what)};
+}
+
+template <typename T>
+py::tuple lstm_sequence_forward_typed(const LstmLayer<float>& sizes, const py::array& x,
+                                      const py::object& h0, const py::object& c0,
+                                      const py::array& w_ih, const py::array& w_hh,
+                                      const py::object& b_ih, const py::object& b_hh,
+                                      bool want_packed) {
+  const char* what = "lstm_sequence_forward";
+  const LstmLayer<T> layer = typed_layer<T>(sizes, x, w_ih, w_hh, what);
+  const std::int64_t steps = layer.steps, batch = layer.batch, hidden = layer.hidden;
+  const std::int64_t state = batch * hidden;
+  const T* h0_data = optional_data<T>(h0, state, what, "h0");
+  const T* c0_data = optional_data<T>(c0, state, what, "c0");
+  const T* b_ih_data = optional_data<T>(b_ih, 4 * hidden, what, "b_ih");
+  const T* b_hh_data = optional_data<T>(b_hh, 4 * hidden, what, "b_hh");
+  T* out = nullptr;
+  py::object packed = wanted_array<T>(want_packed, {steps + 1, batch, hidden}, &out);
+  auto hs = new_array<T>({steps + 1, batch, hidden});
+  auto cs = new_array<T>({steps + 1, batch, hidden});
+  auto gates = new_array<T>({steps, batch, 4 * hidden});
+  auto tanh_cs = new_array<T>({steps, batch, hidden});
+  const LstmStates<T> states{hs.mutable_data(), cs.mutable_data(), gates.mutable_data(),
+                             tanh_cs.mutable_data()};
+  run_kernel(gates.size(), [&] {
+    if constexpr (std::is_same_v<T, float>) {
+      TORCH_CORE_PICK(lstm_sequence_forward_f32)(layer, h0_data, c0_data, b_ih_data, b_hh_data,
+                                                  states, out);
+    } else {
+      TORCH_CORE_PICK(lstm_sequence_forward_f64)(layer, h0_data, c0_data, b_ih_data, b_hh_data,
+                                                  states, out);
+    }
+  });
+  return py::make_tuple(hs, cs, gates, tanh_cs, packed);
+}
+
+// One LSTM layer over a whole sequence (h0, c0 None: zeros; biases None: none): returns
+// (hs, cs, gates, tanh_cs, packed). hs and cs (T + 1, B, H) hold the initial state and
+// every later one, gates and tanh_cs what the backward pass reads too; packed (T + 1, B,
+// H), every h_t then c_T, is made only when asked for (else None).
+py::tuple lstm_sequence_forward(const py::array& x, const py::object& h0, const py::object& c0,
+                                const py::array& w_ih, const py::array& w_hh,
+                                const py::object& b_ih, const py::object& b_hh, bool packed) {
+  const LstmLayer<float> sizes = layer_sizes(x, w_ih, w_hh, "lstm_sequence_forward");
+  if (same_dtype(x.dtype(), py::dtype::of<float>())) {
+    return lstm_sequence_forward_typed<float>(sizes, x, h0, c0, w_ih, w_hh, b_ih, b_hh, packed);
+  }
+  if (same_dtype(x.dtype(), py::dtype::of<double>())) {
+    return lstm_sequence_forward_typed<double>(sizes, x, h0, c0, w_ih, w_hh, b_ih, b_hh,
+                                               packed);
+  }
+  throw py::type_error("lstm_sequence_forward: arrays must be float32 or float64");
+}
+
+template <typename T>
+py::tuple lstm_sequence_backward_typed(const LstmLayer<float>& sizes, const py::object& grad_hs,
+                                       const py::object& grad_hy, const py::object& grad_cy,
+                                       const py::array& x, const py::array& w_ih,
+                                       const py::array& w_hh, const py::array& hs,
+                                       const py::array& cs, const py::array& gates,
+                                       const py::array& tanh_cs, const std::vector<bool>& wanted) {
+  const char* what = "lstm_sequence_backward";
+  const LstmLayer<T> layer = typed_layer<T>(sizes, x, w_ih, w_hh, what);
+  const std::int64_t steps = layer.steps, batch = layer.batch, hidden = layer.hidden;
+  const std::int64_t states_size = (steps + 1) * batch * hidden;
+  for (const py::array* a : {&hs, &cs}) check_size(*a, states_size, what);
+  check_size(gates, steps * batch * 4 * hidden, what);
+  check_size(tanh_cs, steps * batch * hidden, what);
+  const LstmStates<const T> states{input_data<T>(hs, what), input_data<T>(cs, what),
+                                   input_data<T>(gates, what), input_data<T>(tanh_cs, what)};
+  const LstmOutputGradients<T> grad{
+      optional_data<T>(grad_hs, steps * batch * hidden, what, "grad_hs"),
+      optional_data<T>(grad_hy, batch * hidden, what, "grad_hy"),
+      optional_data<T>(grad_cy, batch * hidden, what, "grad_cy")};
+  LstmGradients<T> out{};
+  py::object dx = wanted_array<T>(wanted[0], {steps, batch, layer.input}, &out.dx);
+  py::object dh0 = wanted_array<T>(wanted[1], {batch, hidden}, &out.dh0);
+  py::object dc0 = wanted_array<T>(wanted[2], {batch, hidden}, &out.dc0);
+  py::object dw_ih = wanted_array<T>(wanted[3], {4 * hidden, layer.input}, &out.dw_ih);
+  py::object dw_hh = wanted_array<T>(wanted[4], {4 * hidden, hidden}, &out.dw_hh);
+  py::object db = wanted_array<T>(wanted[5], {4 * hidden}, &out.db);
+  run_kernel(gates.size(), [&] {
+    if constexpr (std::is_same_v<T, float>) {
+      TORCH_CORE_PICK(lstm_sequence_backward_f32)(layer, states, grad, out);
+    } else {
+      TORCH_CORE_PICK(lstm_sequence_backward_f64)(layer, states, grad, out);
+    }
+  });
+  return py::make_tuple(dx, dh0, dc0, dw_ih, dw_hh, db);
+}
+
+// Back through lstm_sequence_forward: grad_hs (T, B, H) is the gradient of every h_t,
+// grad_hy and grad_cy (B, H) of the final h and c as outputs of their own (each None: no
+// gradient); wanted names the gradients to compute, in the order returned: (dx, dh0, dc0,
+// dw_ih, dw_hh, db), None for each one not wanted (db is the gradient of b_ih and b_hh).
+py::tuple lstm_sequence_backward(const py::object& grad_hs, const py::object& grad_hy,
+                                 const py::object& grad_cy, const py::array& x,
+                                 const py::array& w_ih, const py::array& w_hh,
+                                 const py::array& hs, const py::array& cs, const py::array& gates,
+                                 const py::array& tanh_cs, const std::vector<bool>& wanted) {
+  const char* what = "lstm_sequence_backward";
+  if (wanted.size() != 6) {
+    throw std::invalid_argument("lstm_sequence_backward: wanted must hold 6 flags");
+  }
+  const LstmLayer<float> sizes = layer_sizes(x, w_ih, w_hh, what);
+  if (same_dtype(x.dtype(), py::dtype::of<float>())) {
+    return lstm_sequence_backward_typed<float>(sizes, grad_hs, grad_hy, grad_cy, x, w_ih, w_hh,
+                                               hs, cs, gates, tanh_cs, wanted);
+  }
+  if (same_dtype(x.dtype(), py::dtype::of<double>())) {
+    return lstm_sequence_backward_typed<double>(sizes, grad_hs, grad_hy, grad_cy, x, w_ih,
+                                                w_hh, hs, cs, gates, tanh_cs, wanted);
+  }
+  throw py::type_error("lstm_sequence_backward: arrays must be float32 or float64");
 }
 
 }  // namespace
@@ -312,6 +480,16 @@ void register_nn_recurrent(py::module_& m) {
   m.def("lstm_layer_backward", &lstm_layer_backward, py::arg("grad"), py::arg("gates"),
         py::arg("cs"), py::arg("tanh_cs"), py::arg("w_hh"), py::arg("dz"), py::arg("dh0"),
         py::arg("dc0"), "Back through the time loop of lstm_layer_forward.");
+  m.def("lstm_sequence_forward", &lstm_sequence_forward, py::arg("x"), py::arg("h0"),
+        py::arg("c0"), py::arg("w_ih"), py::arg("w_hh"), py::arg("b_ih"), py::arg("b_hh"),
+        py::arg("packed"),
+        "One LSTM layer over a sequence, input projection included (see recurrent.cpp).");
+  m.def("lstm_sequence_backward", &lstm_sequence_backward, py::arg("grad_hs"),
+        py::arg("grad_hy"), py::arg("grad_cy"), py::arg("x"),
+        py::arg("w_ih"), py::arg("w_hh"), py::arg("hs"), py::arg("cs"), py::arg("gates"),
+        py::arg("tanh_cs"), py::arg("wanted"),
+        "Back through lstm_sequence_forward: the wanted gradients (dx, dh0, dc0, dw_ih, "
+        "dw_hh, db).");
   m.def("rnn_layer_forward", &rnn_layer_forward, py::arg("projected"), py::arg("w_hh_t"),
         py::arg("b_hh"), py::arg("hs"), py::arg("relu"),
         "The time loop of one tanh or relu RNN layer, states written into hs.");

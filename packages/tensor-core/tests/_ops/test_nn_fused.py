@@ -1,5 +1,6 @@
 """The fused nn ops (torch._ops.nn_fused) against the composites they replace, and their
-native kernels (max pooling, relu backward, the LSTM loops) against the NumPy references.
+native kernels (max pooling, relu backward, the LSTM loops and whole LSTM layer) against
+the NumPy references.
 The fused losses against torch-nn's composites: packages/nn/tests/functional/
 test_fused_losses.py."""
 
@@ -256,6 +257,81 @@ def test_lstm_native_loops_reject_mismatched_arrays():
         _native.kernels.lstm_layer_forward(
             projected, np.zeros((2, 8)), None, states, states, gates, states[:2].copy()
         )
+
+
+# Shapes that reach every tile of the native products: batches below, at and above the
+# tile's rows, widths with and without a tail narrower than one vector.
+SEQUENCE_SHAPES = [(5, 3, 4, 6), (3, 8, 32, 16), (4, 9, 5, 20), (2, 1, 1, 1), (3, 13, 7, 33)]
+
+
+def _sequence_arrays(dtype, steps, batch, features, hidden, bias=True, state=True):
+    rng = np.random.default_rng(1)
+    gates = 4 * hidden
+    return [
+        rng.normal(size=(steps, batch, features)).astype(dtype),
+        rng.normal(size=(batch, hidden)).astype(dtype) if state else None,
+        rng.normal(size=(batch, hidden)).astype(dtype) if state else None,
+        (rng.normal(size=(gates, features)) * 0.5).astype(dtype),
+        (rng.normal(size=(gates, hidden)) * 0.5).astype(dtype),
+        rng.normal(size=gates).astype(dtype) if bias else None,
+        rng.normal(size=gates).astype(dtype) if bias else None,
+    ]
+
+
+@native_only
+@pytest.mark.parametrize("bias,state", [(True, True), (False, False)])
+@pytest.mark.parametrize("dtype,tol", [(np.float64, 1e-12), (np.float32, 3e-5)])
+@pytest.mark.parametrize("shape", SEQUENCE_SHAPES)
+def test_lstm_native_sequence_matches_the_reference(shape, dtype, tol, bias, state):
+    arrays = _sequence_arrays(dtype, *shape, bias=bias, state=state)
+    got = _native.kernels.lstm_sequence_forward(*arrays, packed=True)
+    expected = nn_fused._lstm_forward_reference(*arrays, packed=True)
+    for a, b in zip(got, expected):
+        np.testing.assert_allclose(a, b, rtol=tol, atol=tol)
+    steps, batch, _, hidden = shape
+    rng = np.random.default_rng(2)
+    grads = [rng.normal(size=s).astype(dtype) for s in ((steps, batch, hidden), (batch, hidden))]
+    x, _, _, w_ih, w_hh, _, _ = arrays
+    saved = expected[:4]
+    for grad_hs, grad_hy, grad_cy in [(grads[0], grads[1], grads[1]), (grads[0], None, None),
+                                      (None, grads[1], None)]:  # fmt: skip
+        for wanted in ([True] * 6, [False, False, False, True, True, True]):
+            args = (grad_hs, grad_hy, grad_cy, x, w_ih, w_hh, *saved, wanted)
+            got = _native.kernels.lstm_sequence_backward(*args)
+            expected_grads = nn_fused._lstm_backward_reference(*args)
+            for a, b, flag in zip(got, expected_grads, wanted):
+                assert (a is None) == (not flag)
+                if flag:
+                    np.testing.assert_allclose(a, b, rtol=tol, atol=tol)
+
+
+@native_only
+def test_lstm_native_sequence_rejects_bad_arguments():
+    x, h0, c0, w_ih, w_hh, b_ih, b_hh = _sequence_arrays(np.float32, 3, 2, 4, 5)
+    forward = _native.kernels.lstm_sequence_forward
+    with pytest.raises(ValueError, match="w_ih must be"):
+        forward(x, h0, c0, w_ih[:, :3].copy(), w_hh, b_ih, b_hh, packed=False)
+    with pytest.raises(ValueError, match="x must be"):
+        forward(x[0], h0, c0, w_ih, w_hh, b_ih, b_hh, packed=False)
+    with pytest.raises(ValueError, match="expected 10 elements"):
+        forward(x, h0[:1], c0, w_ih, w_hh, b_ih, b_hh, packed=False)
+    with pytest.raises(ValueError, match="expected 20 elements"):
+        forward(x, h0, c0, w_ih, w_hh, b_ih[:4], b_hh, packed=False)
+    with pytest.raises(TypeError, match="one float dtype"):
+        forward(x, h0, c0, w_ih.astype(np.float64), w_hh, b_ih, b_hh, packed=False)
+    with pytest.raises(TypeError, match="float32 or float64"):
+        forward(x.astype(np.int64), h0, c0, w_ih, w_hh, b_ih, b_hh, packed=False)
+    with pytest.raises(ValueError, match="C-contiguous"):
+        forward(x.transpose(1, 0, 2), h0, c0, w_ih, w_hh, b_ih, b_hh, packed=False)
+    saved = forward(x, h0, c0, w_ih, w_hh, b_ih, b_hh, packed=False)[:4]
+    backward = _native.kernels.lstm_sequence_backward
+    grad = np.ones((3, 2, 5), np.float32)
+    with pytest.raises(ValueError, match="6 flags"):
+        backward(grad, None, None, x, w_ih, w_hh, *saved, [True])
+    with pytest.raises(ValueError, match="expected 30 elements"):
+        backward(grad[:2], None, None, x, w_ih, w_hh, *saved, [True] * 6)
+    with pytest.raises(ValueError, match="expected 40 elements"):
+        backward(grad, None, None, x, w_ih, w_hh, saved[0][:2], *saved[1:], [True] * 6)
 
 
 # ------------------------------------------------------------- gradients (autograd)

@@ -650,37 +650,54 @@ def lstm_layer(input, h0, c0, w_ih, w_hh, b_ih=None, b_hh=None):
     when torch-autograd cannot record it; see :func:`lstm_layer_applies`).
 
     NOTE: the input projection of all steps is one matrix product (as PyTorch does it);
-    the time loop (``h W_hh^T`` and the pointwise gate math per step) is one native call.
-    The gates add up in the composite's order, ``(x W_ih^T + b_ih) + (h W_hh^T + b_hh)``.
+    natively the whole layer, projection and time loop (``h W_hh^T`` and the pointwise
+    gate math per step), is one call. The gates add up as
+    ``(b_ih + b_hh + x W_ih^T) + h W_hh^T`` there, as ``(x W_ih^T + b_ih) + (h W_hh^T +
+    b_hh)`` in the NumPy reference.
     """
     if not lstm_layer_applies(input, h0, c0, w_ih, w_hh, b_ih, b_hh):
         return None
-    x = input._np
+    if _native.ENABLED:
+        hs, cs, gates, tanh_cs, packed = _lstm_native().lstm_sequence_forward(
+            *_contiguous(input, h0, c0, w_ih, w_hh, b_ih, b_hh), packed=True
+        )
+    else:
+        hs, cs, gates, tanh_cs, packed = _lstm_forward_reference(
+            input._np, h0._np, c0._np, w_ih._np, w_hh._np, _array_or_none(b_ih),
+            _array_or_none(b_hh), packed=True,
+        )  # fmt: skip
+    result = make(packed, input._dtype)
+    saved = LSTMSaved(hs, cs, gates, tanh_cs)
+    return _record(LSTM_LAYER, (input, h0, c0, w_ih, w_hh, b_ih, b_hh), result, saved)
+
+
+def _contiguous(*tensors) -> list:
+    """The C-contiguous arrays of tensors (None stays None), as native kernels take them."""
+    return [None if t is None else np.ascontiguousarray(t._np) for t in tensors]
+
+
+def _array_or_none(t):
+    return None if t is None else t._np
+
+
+def _lstm_forward_reference(x, h0, c0, w_ih, w_hh, b_ih, b_hh, packed):
+    """NumPy reference of torch._C.lstm_sequence_forward (same arguments and results)."""
     steps, batch, features = x.shape
-    hidden = w_hh._np.shape[1]
+    hidden = w_hh.shape[1]
     dtype = x.dtype
-    projected = _mm(x.reshape(steps * batch, features), w_ih._np.T)
+    projected = _mm(x.reshape(steps * batch, features), w_ih.T)
     if b_ih is not None:
-        projected += b_ih._np
+        projected += b_ih
     projected = projected.reshape(steps, batch, 4 * hidden)
-    w_hh_t = w_hh._np.T
-    bias_hh = None if b_hh is None else np.ascontiguousarray(b_hh._np)
     hs = np.empty((steps + 1, batch, hidden), dtype=dtype)
     cs = np.empty((steps + 1, batch, hidden), dtype=dtype)
     gates = np.empty((steps, batch, 4 * hidden), dtype=dtype)
     tanh_cs = np.empty((steps, batch, hidden), dtype=dtype)
-    hs[0], cs[0] = h0._np, c0._np
-    if _native.ENABLED:  # the whole time loop in one native call
-        w_hh_t = np.ascontiguousarray(w_hh_t)
-        _lstm_native().lstm_layer_forward(projected, w_hh_t, bias_hh, hs, cs, gates, tanh_cs)
-    else:
-        _lstm_loop_reference(projected, w_hh_t, bias_hh, hs, cs, gates, tanh_cs)
-    out = np.empty((steps + 1, batch, hidden), dtype=dtype)
-    out[:steps] = hs[1:]
-    out[steps] = cs[steps]
-    result = make(out, input._dtype)
-    saved = LSTMSaved(hs, cs, gates, tanh_cs)
-    return _record(LSTM_LAYER, (input, h0, c0, w_ih, w_hh, b_ih, b_hh), result, saved)
+    hs[0] = 0 if h0 is None else h0
+    cs[0] = 0 if c0 is None else c0
+    _lstm_loop_reference(projected, w_hh.T, b_hh, hs, cs, gates, tanh_cs)
+    joined = np.concatenate([hs[1:], cs[steps:]]) if packed else None
+    return hs, cs, gates, tanh_cs, joined
 
 
 def lstm_layer_backward(grad: Tensor, inputs, saved: LSTMSaved, index: int):
@@ -695,36 +712,72 @@ def lstm_layer_backward(grad: Tensor, inputs, saved: LSTMSaved, index: int):
     return result
 
 
+def _wanted_gradients(inputs) -> list:
+    """Which of (dx, dh0, dc0, dw_ih, dw_hh, d_bias) the backward pass computes: those of
+    the inputs that require grad (the bias gradient serves both biases)."""
+    input, h0, c0, w_ih, w_hh, b_ih, b_hh = inputs
+    wanted = [t._requires_grad for t in (input, h0, c0, w_ih, w_hh)]
+    wanted.append(b_ih is not None and (b_ih._requires_grad or b_hh._requires_grad))
+    return wanted
+
+
 def _lstm_layer_gradients(grad: Tensor, inputs, saved: LSTMSaved) -> list:
-    input, _, _, w_ih, w_hh, b_ih, _ = inputs
     g = np.ascontiguousarray(grad._np)
-    steps, batch, hidden = saved.tanh_cs.shape
-    dtype = g.dtype
+    steps = len(g) - 1  # the rows of every h_t, then the final c's
+    return _lstm_gradients(inputs, saved, g[:steps], None, g[steps], grad._dtype)
+
+
+def _lstm_gradients(inputs, saved: LSTMSaved, grad_hs, grad_hy, grad_cy, dtype) -> list:
+    """The gradients of the inputs of a whole LSTM layer (None for those not wanted) from
+    the C-contiguous arrays of the gradients of its outputs, each None where it has none:
+    every h_t (T, B, H), the final h and the final c (B, H)."""
+    input, _, _, w_ih, w_hh, _, _ = inputs
+    wanted = _wanted_gradients(inputs)
+    arrays = (saved.hs, saved.cs, saved.gates, saved.tanh_cs)
+    if _native.ENABLED:
+        x, w_i, w_h = _contiguous(input, w_ih, w_hh)
+        found = _lstm_native().lstm_sequence_backward(
+            grad_hs, grad_hy, grad_cy, x, w_i, w_h, *arrays, wanted
+        )
+    else:
+        found = _lstm_backward_reference(
+            grad_hs, grad_hy, grad_cy, input._np, w_ih._np, w_hh._np, *arrays, wanted
+        )
+    dx, dh0, dc0, dw_ih, dw_hh, d_bias = found
+    wrapped = [None if a is None else make(a, dtype) for a in (dx, dh0, dc0, dw_ih, dw_hh)]
+    if d_bias is None:
+        return [*wrapped, None, None]
+    return [*wrapped, make(d_bias, dtype), make(d_bias.copy(), dtype)]  # a tensor each
+
+
+def _lstm_backward_reference(
+    grad_hs, grad_hy, grad_cy, x, w_ih, w_hh, hs, cs, gates, tanh_cs, wanted
+) -> list:
+    """NumPy reference of torch._C.lstm_sequence_backward (same arguments and results)."""
+    steps, batch, hidden = tanh_cs.shape
+    dtype = gates.dtype
+    grad = np.zeros((steps + 1, batch, hidden), dtype=dtype)  # the layout of the loop's
+    if grad_hs is not None:
+        grad[:steps] = grad_hs
+    if grad_hy is not None:
+        grad[steps - 1] += grad_hy
+    if grad_cy is not None:
+        grad[steps] = grad_cy
     dz = np.empty((steps, batch, 4 * hidden), dtype=dtype)
     dc = np.empty((batch, hidden), dtype=dtype)
     dh_next = np.empty((batch, hidden), dtype=dtype)
-    w = np.ascontiguousarray(w_hh._np)
-    backward = (
-        _lstm_native().lstm_layer_backward if _native.ENABLED else _lstm_loop_backward_reference
-    )
-    backward(g, saved.gates, saved.cs, saved.tanh_cs, w, dz, dh_next, dc)
+    _lstm_loop_backward_reference(grad, gates, cs, tanh_cs, w_hh, dz, dh_next, dc)
     rows = dz.reshape(steps * batch, 4 * hidden)
-    x = input._np
     features = x.shape[2]
-    d_input = _mm(rows, w_ih._np).reshape(steps, batch, features)
-    d_w_ih = _mm(rows.T, x.reshape(steps * batch, features))
-    d_w_hh = _mm(rows.T, saved.hs[:steps].reshape(steps * batch, hidden))
-    dtype_t = grad._dtype
-    d_bias = None if b_ih is None else rows.sum(0)
-    return [
-        make(d_input, dtype_t),
-        make(dh_next, dtype_t),
-        make(dc, dtype_t),
-        make(d_w_ih, dtype_t),
-        make(d_w_hh, dtype_t),
-        None if d_bias is None else make(d_bias, dtype_t),
-        None if d_bias is None else make(d_bias.copy(), dtype_t),  # a tensor of its own
+    found = [
+        _mm(rows, w_ih).reshape(steps, batch, features) if wanted[0] else None,
+        dh_next if wanted[1] else None,
+        dc if wanted[2] else None,
+        _mm(rows.T, x.reshape(steps * batch, features)) if wanted[3] else None,
+        _mm(rows.T, hs[:steps].reshape(steps * batch, hidden)) if wanted[4] else None,
+        rows.sum(0) if wanted[5] else None,
     ]
+    return found
 
 
 def lstm_layer_composite(input, h0, c0, w_ih, w_hh, b_ih=None, b_hh=None) -> Tensor:
