@@ -65,6 +65,51 @@ def range_with_start(x):
     return z
 
 
+def grow_by_rows(x):
+    y = x[:1]
+    for i in range(1, x.size(0)):
+        y = torch.cat([y, x[i : i + 1] * i], 0)
+    return y
+
+
+def nested_loops(x):
+    acc = torch.zeros_like(x)
+    for i in range(x.size(0)):
+        for j in range(x.size(1)):
+            acc = acc + x * (i - j)
+    return acc
+
+
+def over_rows(x):
+    total = torch.zeros(x.size(1))
+    for row in x:
+        total = total + row.relu()
+    return total
+
+
+def branch_on_shape(x):
+    n = x.shape[0]
+    if n > 2:
+        x = x * 2
+    return x
+
+
+def doubling_with_counter(x):
+    i = 0
+    while bool(x.sum() < 100) and i < 50:
+        x = x * 2
+        i += 1
+    return x, i
+
+
+def branches_of_other_shapes(x):
+    if x.mean() > 0:
+        y = x.sum(0)
+    else:
+        y = x[0]
+    return y
+
+
 class Recurrent(nn.Module):
     def __init__(self) -> None:
         super().__init__()
@@ -139,6 +184,30 @@ def cases() -> dict:
             ["x"],
             {"x": [0]},
             [(r(1, 2),), (r(6, 2),)],
+        ),
+        "grow_by_rows": (
+            grow_by_rows,
+            (r(4, 3),),
+            ["x"],
+            {"x": [0]},
+            [(r(6, 3),), (r(1, 3),)],
+        ),
+        "nested_loops": (nested_loops, (r(3, 2),), ["x"], {"x": [0, 1]}, [(r(5, 4),)]),
+        "over_rows": (over_rows, (r(3, 2),), ["x"], {"x": [0]}, [(r(5, 2),)]),
+        "branch_on_shape": (branch_on_shape, (r(3, 2),), ["x"], {"x": [0]}, [(r(1, 2),)]),
+        "doubling_with_counter": (
+            doubling_with_counter,
+            (r(3).abs() + 0.1,),
+            ["x"],
+            {},
+            [(r(3).abs() * 0.01 + 0.001,), (r(3).abs() + 200,)],
+        ),
+        "branches_of_other_shapes": (
+            branches_of_other_shapes,
+            (r(3, 2).abs(),),
+            ["x"],
+            {"x": [0]},
+            [(-r(3, 2).abs(),)],
         ),
         "recurrent_module": (
             Recurrent,

@@ -26,10 +26,11 @@ CASES = cases_onnx_control_flow.cases()
 # (elsewhere it folds or rewrites differently: a zeros_like of a static shape, the trip
 # count of range(start, stop, step), how `break` becomes the loop condition)
 SAME_OPS = {"branch_on_sum", "loop_over_rows", "halve_until_small", "repeat_count",
-            "recurrent_module"}  # fmt: skip
+            "recurrent_module", "nested_loops", "branches_of_other_shapes"}  # fmt: skip
 _NOT_COMPARED = {"Constant", "Cast", "Identity", "Not"}
-# `break` is a flag read by nested Ifs here, PyTorch folds it into the loop condition
-OTHER_NESTING = {"counter_and_break"}
+# `break` is a flag read by nested Ifs here, PyTorch folds it into the loop condition;
+# PyTorch writes a short-circuit `and` as an If, here both sides are computed (And)
+OTHER_NESTING = {"counter_and_break", "doubling_with_counter"}
 
 
 def _script(program):

@@ -289,11 +289,11 @@ class GraphContext:
         """A 1-D int64 value of ``sizes``: constant where all are numbers, else the
         recorded sizes (:class:`SymbolicInt`) concatenated with the numbers."""
         sizes = list(sizes)
-        if not any(isinstance(s, SymbolicInt) for s in sizes):
+        if not any(isinstance(s, SymbolicValue) for s in sizes):
             return self.int64s(int(s) for s in sizes)
         parts = [
             self.unsqueeze(self.cast(s, torch.int64), [0])
-            if isinstance(s, SymbolicInt)
+            if isinstance(s, SymbolicValue)
             else self.int64s([int(s)])
             for s in sizes
         ]

@@ -154,6 +154,8 @@ class ExprTranslator:
                 value = typed(self.g.op("Mul", sign, self.g.op("Floor", self.g.op(
                     "Abs", value))), value.dtype, value.sizes)  # fmt: skip
             return typed(self.number(value, casts[name]), casts[name], ())
+        if name == "slice" and not tree.keywords:  # x[a:b] with bounds on graph values
+            return slice(*(self.visit(a) for a in tree.args))
         if name == "len" and len(tree.args) == 1:
             inner = tree.args[0]
             if isinstance(inner, ast.Call) and getattr(inner.func, "id", None) == "range":
@@ -177,6 +179,12 @@ class ExprTranslator:
                     g.constant(adjust, torch.int64))  # fmt: skip
         count = g.op("Div", span, g.constant(int(step), torch.int64))
         return typed(g.op("Max", count, g.constant(0, torch.int64)), torch.int64, ())
+
+    def visit_Attribute(self, tree: ast.Attribute):  # noqa: N802
+        value = self.visit(tree.value)
+        if tree.attr == "shape" and isinstance(value, SymbolicValue) and value.sizes is not None:
+            return [self.t.size(value, d) for d in range(len(value.sizes))]
+        raise self.fail(f"the attribute '{_shown(tree)}'")
 
     def visit_Subscript(self, tree: ast.Subscript):  # noqa: N802
         container, index = self.visit(tree.value), self.visit(tree.slice)

@@ -117,6 +117,8 @@ class _Translator:
         """``x.size(dim)``: element ``dim`` of ``Shape(x)`` as a recorded size."""
         g = self.g
         sizes = tensor.sizes if isinstance(tensor, SymbolicValue) else tuple(tensor.shape)
+        if dim is None:  # x.size(): every size
+            return [self.size(tensor, d) for d in range(len(sizes))]
         if not isinstance(tensor, SymbolicValue):
             return sizes[dim]
         dim = int(dim) + len(sizes) if int(dim) < 0 else int(dim)

@@ -217,14 +217,17 @@ def unbind(g, self, dim=0):
 
 
 def _bound(value):
-    return value if isinstance(value, SymbolicInt) else int(value)
+    """A slice bound: a number, or a graph value (a recorded size; in a scripted loop, a
+    value computed from the loop counter)."""
+    return value if isinstance(value, SymbolicValue) else int(value)
 
 
 def _slice(g: GraphContext, value, axis: int, start, stop, step):
     start = 0 if start is None else _bound(start)
     stop = (INT64_MAX if (step or 1) > 0 else INT64_MIN) if stop is None else _bound(stop)
     step = 1 if step is None else int(step)
-    if not _dynamic([start, stop]) and start == 0 and stop == INT64_MAX and step == 1:
+    dynamic = any(isinstance(b, SymbolicValue) for b in (start, stop))
+    if not dynamic and start == 0 and stop == INT64_MAX and step == 1:
         return value
     return g.op("Slice", value, g.shape_tensor([start]), g.shape_tensor([stop]),
                 g.int64s([axis]), g.int64s([step]))  # fmt: skip
