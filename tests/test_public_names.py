@@ -56,7 +56,6 @@ ATEN_NN = (
 SPARSE_ONLY = "PyTorch 2.13 has this kernel for sparse tensors only (strided input raises)"
 LOWRANK = "randomized and iterative linear algebra (lobpcg, svd/pca_lowrank) is not built"
 SPECIAL = "these special functions (Airy, Bessel of the first/second kind) are not built"
-RESIZE = "resizing a tensor's storage in place (resize_, resize_as_) is not built"
 MONITOR = "torch.monitor, the throughput benchmark and the C++ backtrace helpers are not built"
 SERIALIZATION_CPP = "C++ classes of PyTorch's serialization (its zip writer, storage contexts)"
 MODULE_LAYOUT = (
@@ -158,7 +157,6 @@ MISSING: dict[str, dict[str, str]] = {
         ATEN_NN: "gru lstm rnn_relu rnn_tanh",
         SPARSE_ONLY: "native_norm",
         LOWRANK: "lobpcg pca_lowrank svd_lowrank",
-        RESIZE: "resize_as_",
         MONITOR: """
             AVG AggregationType BenchmarkConfig BenchmarkExecutionStats LockingLogger LoggerBase
             NoopLogger SUM ThroughputBenchmark monitor
@@ -195,7 +193,6 @@ MISSING: dict[str, dict[str, str]] = {
         OLD_SPARSE: """
             resize_as_sparse_ smm sparse_mask sparse_resize_ sparse_resize_and_clear_ sspaddmm
         """,
-        RESIZE: "resize resize_ resize_as resize_as_",
         INFERENCE_FLAG: "is_inference",
         COMPLEX32: "chalf",
         NEW_IN_2X: """

@@ -304,7 +304,50 @@ TESTING = {
     ),
 }
 
-CASES: dict[str, str] = {**NN_INPLACE, **WINDOWS, **STFT, **TENSOR_METHODS, **TESTING}
+RESIZE = {
+    "resize_shrink": (
+        "a = torch.arange(6.); b = a.resize_(2, 2); (b is a, a, a.stride(), a.storage_offset())"
+    ),
+    "resize_back": "a = torch.arange(6.); a.resize_(2, 2); a.resize_(3); a",
+    "resize_grow_shared": (
+        "c = torch.arange(4.); d = c.view(2, 2); c.resize_(6); c[1] = 9; "
+        "(c[:4], d, c.untyped_storage().nbytes(), "
+        "d.untyped_storage().data_ptr() == c.untyped_storage().data_ptr())"
+    ),
+    "resize_offset": (
+        "e = torch.arange(6.)[2:]; e.resize_(5); "
+        "(e.shape, e.storage_offset(), e.untyped_storage().nbytes(), e[:4])"
+    ),
+    "resize_restrides": "f = torch.arange(8.).reshape(2, 4).t(); f.resize_(2, 2); (f, f.stride())",
+    "resize_same_shape": "g = torch.arange(8.).reshape(2, 4).t(); g.resize_(4, 2); g.stride()",
+    "resize_channels_last": (
+        "h = torch.ones(1, 2, 2, 3); h.resize_(1, 2, 2, 3, memory_format=torch.channels_last); "
+        "h.stride()"
+    ),
+    "resize_requires_grad": "torch.ones(2, requires_grad=True).resize_(3)",
+    "resize_negative": "torch.ones(2).resize_(-1)",
+    "resize_tuple": "torch.ones(2).resize_((2, 3)).shape",
+    "resize_list": "torch.ones(2).resize_([3]).shape",
+    "resize_as_function": "torch.resize_as_(torch.ones(2), torch.ones(3, 2)).shape",
+    "resize_as_method": "torch.ones(2).resize_as_(torch.ones(2, 3, dtype=torch.int64))",
+    "resize_scalar": "torch.tensor(5.).resize_(1, 1)",
+    "resize_version": "x = torch.ones(3); v = x._version; x.resize_(2); x._version - v",
+    "resize_out_of_place": "torch.arange(4.).resize(2, 2)",
+    "resize_out_of_place_count": "torch.ones(2).resize(3)",
+    "resize_as_out_of_place": "torch.ones(2, 2).resize_as(torch.ones(4))",
+    "resize_grad": (
+        "x = torch.arange(4., requires_grad=True); (x.resize(2, 2) * 2).sum().backward(); x.grad"
+    ),
+}
+
+CASES: dict[str, str] = {
+    **NN_INPLACE,
+    **WINDOWS,
+    **STFT,
+    **TENSOR_METHODS,
+    **TESTING,
+    **RESIZE,
+}
 
 #: cases whose error message is this project's own wording (only the type is compared)
 TYPE_ONLY = {"assert_allclose_fails"}

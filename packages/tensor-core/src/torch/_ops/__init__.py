@@ -29,6 +29,7 @@ from . import (  # noqa: F401
     reduction,
     removed,
     resampling,
+    resize,
     scans,
     scatter,
     shape_ops,
