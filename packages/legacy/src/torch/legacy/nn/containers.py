@@ -52,32 +52,31 @@ class Container(Module):
     def __len__(self):
         return len(self.modules)
 
-    def zeroGradParameters(self):
+    def _each(self, method: str, *args) -> None:
+        """Call ``method(*args)`` on every child module."""
         for module in self.modules:
-            module.zeroGradParameters()
+            getattr(module, method)(*args)
+
+    def zeroGradParameters(self):
+        self._each("zeroGradParameters")
 
     def updateParameters(self, learningRate):
-        for module in self.modules:
-            module.updateParameters(learningRate)
+        self._each("updateParameters", learningRate)
 
     def training(self):
         super().training()
-        for module in self.modules:
-            module.training()
+        self._each("training")
 
     def evaluate(self):
         super().evaluate()
-        for module in self.modules:
-            module.evaluate()
+        self._each("evaluate")
 
     def reset(self, stdv=None):
-        for module in self.modules:
-            module.reset(stdv)
+        self._each("reset", stdv)
 
     def clearState(self):
         super().clearState()
-        for module in self.modules:
-            module.clearState()
+        self._each("clearState")
         return self
 
     def parameters(self):
