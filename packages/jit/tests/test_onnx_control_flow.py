@@ -194,3 +194,17 @@ def test_unsupported_constructs_are_named(program, error, words):
     with pytest.raises(error, match=words.replace("{", r"\{").replace("(", r"\(")
                        .replace(")", r"\)").replace("<", "<")):  # fmt: skip
         _export(_script(program), args)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{"opset_version": 13}, {"opset_version": 17}, {"do_constant_folding": False}],
+    ids=["opset13", "opset17", "no-folding"],
+)
+@pytest.mark.parametrize("name", ["recurrent_module", "halve_until_small"])
+def test_opsets_and_parameters_as_initializers(name, options):
+    program, args, names, axes, others = CASES[name]
+    scripted = _script(program)
+    data = _export(scripted, args, input_names=names, dynamic_axes=axes, **options)
+    for inputs in [args, *others]:
+        _assert_same_outputs(data, scripted, inputs, names)
