@@ -27,12 +27,6 @@ class FoldedAtZero(TransformedDistribution):
         base = self._base_class(0, scale, validate_args=False)
         super().__init__(base, AbsTransform(), validate_args=validate_args)
 
-    def expand(self, batch_shape, _instance=None):
-        # checked against the public class (HalfNormal, HalfCauchy) as its own expand would
-        public = next(c for c in type(self).__mro__ if FoldedAtZero in c.__bases__)
-        new = self._get_checked_instance(public, _instance)
-        return super().expand(batch_shape, _instance=new)
-
     scale = _forwarded("base_dist.scale")
 
     @property

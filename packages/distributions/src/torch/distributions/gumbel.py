@@ -8,7 +8,6 @@ from numbers import Number
 import torch
 
 from . import constraints
-from .distribution import _expand_attributes
 from .transformed_distribution import TransformedDistribution
 from .transforms import AffineTransform, ExpTransform
 from .uniform import Uniform
@@ -38,6 +37,8 @@ class Gumbel(TransformedDistribution):
     arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
     support = constraints.real
 
+    _expanded_attributes = ("loc", "scale")
+
     def __init__(self, loc, scale, validate_args=None) -> None:
         self.loc, self.scale = broadcast_all(loc, scale)
         info = torch.finfo(self.loc.dtype)
@@ -57,11 +58,6 @@ class Gumbel(TransformedDistribution):
             AffineTransform(loc=loc, scale=-self.scale),
         ]
         super().__init__(base, transforms, validate_args=validate_args)
-
-    def expand(self, batch_shape, _instance=None):
-        new = self._get_checked_instance(Gumbel, _instance)
-        _expand_attributes(self, new, batch_shape, ("loc", "scale"))
-        return super().expand(batch_shape, _instance=new)
 
     def log_prob(self, value):
         if self._validate_args:

@@ -41,10 +41,6 @@ class InverseGamma(TransformedDistribution):
         minus_one = -base.rate.new_ones(())
         super().__init__(base, PowerTransform(minus_one), validate_args=validate_args)
 
-    def expand(self, batch_shape, _instance=None):
-        new = self._get_checked_instance(InverseGamma, _instance)
-        return super().expand(batch_shape, _instance=new)
-
     concentration = _forwarded("base_dist.concentration")
     rate = _forwarded("base_dist.rate")
 

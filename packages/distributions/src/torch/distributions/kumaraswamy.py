@@ -7,7 +7,6 @@ import math
 import torch
 
 from . import constraints
-from .distribution import _expand_attributes
 from .transformed_distribution import TransformedDistribution
 from .transforms import AffineTransform, PowerTransform
 from .uniform import Uniform
@@ -48,6 +47,8 @@ class Kumaraswamy(TransformedDistribution):
     support = constraints.unit_interval
     has_rsample = True
 
+    _expanded_attributes = ("concentration1", "concentration0")
+
     def __init__(self, concentration1, concentration0, validate_args=None) -> None:
         self.concentration1, self.concentration0 = broadcast_all(concentration1, concentration0)
         base = Uniform(
@@ -61,11 +62,6 @@ class Kumaraswamy(TransformedDistribution):
             PowerTransform(exponent=self.concentration1.reciprocal()),
         ]
         super().__init__(base, transforms, validate_args=validate_args)
-
-    def expand(self, batch_shape, _instance=None):
-        new = self._get_checked_instance(Kumaraswamy, _instance)
-        _expand_attributes(self, new, batch_shape, ("concentration1", "concentration0"))
-        return super().expand(batch_shape, _instance=new)
 
     @property
     def mean(self):

@@ -39,10 +39,6 @@ class LogisticNormal(TransformedDistribution):
             base = base.expand([1])
         super().__init__(base, StickBreakingTransform(), validate_args=validate_args)
 
-    def expand(self, batch_shape, _instance=None):
-        new = self._get_checked_instance(LogisticNormal, _instance)
-        return super().expand(batch_shape, _instance=new)
-
     # the normal inside the Independent that TransformedDistribution wraps it in
     loc = _forwarded("base_dist.base_dist.loc")
     scale = _forwarded("base_dist.base_dist.scale")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from . import constraints
-from .distribution import _expand_attributes
 from .exponential import Exponential
 from .transformed_distribution import TransformedDistribution
 from .transforms import AffineTransform, ExpTransform
@@ -32,16 +31,13 @@ class Pareto(TransformedDistribution):
 
     arg_constraints = {"alpha": constraints.positive, "scale": constraints.positive}
 
+    _expanded_attributes = ("scale", "alpha")
+
     def __init__(self, scale, alpha, validate_args=None) -> None:
         self.scale, self.alpha = broadcast_all(scale, alpha)
         base = Exponential(self.alpha, validate_args=validate_args)
         transforms = [ExpTransform(), AffineTransform(loc=0, scale=self.scale)]
         super().__init__(base, transforms, validate_args=validate_args)
-
-    def expand(self, batch_shape, _instance=None):
-        new = self._get_checked_instance(Pareto, _instance)
-        _expand_attributes(self, new, batch_shape, ("scale", "alpha"))
-        return super().expand(batch_shape, _instance=new)
 
     @property
     def mean(self):

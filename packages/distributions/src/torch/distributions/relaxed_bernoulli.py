@@ -85,10 +85,6 @@ class RelaxedBernoulli(TransformedDistribution):
         base = LogitRelaxedBernoulli(temperature, probs, logits)
         super().__init__(base, SigmoidTransform(), validate_args=validate_args)
 
-    def expand(self, batch_shape, _instance=None):
-        new = self._get_checked_instance(RelaxedBernoulli, _instance)
-        return super().expand(batch_shape, _instance=new)
-
     temperature = _forwarded("base_dist.temperature")
     logits = _forwarded("base_dist.logits")
     probs = _forwarded("base_dist.probs")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import torch
 
 from . import constraints
-from .distribution import Distribution, _init_expanded
+from .distribution import Distribution, _expand_attributes, _init_expanded
 from .independent import Independent
 from .transforms import ComposeTransform, Transform
 from .utils import _sum_rightmost
@@ -32,6 +32,9 @@ class TransformedDistribution(Distribution):
         >>> log_normal.log_prob(torch.tensor(1.0))
         tensor(-0.9189)
     """
+
+    # parameters kept beside the base and the transforms, expanded with them
+    _expanded_attributes = ()
 
     arg_constraints: dict = {}
 
@@ -67,8 +70,13 @@ class TransformedDistribution(Distribution):
         super().__init__(forward_shape[:cut], forward_shape[cut:], validate_args=validate_args)
 
     def expand(self, batch_shape, _instance=None):
-        new = self._get_checked_instance(TransformedDistribution, _instance)
+        # The expand of every transformed distribution of this package (PyTorch repeats
+        # it in each): a subclass with its own __init__ must bring its own expand, as
+        # checked against the nearest class of this package, the one that would define it.
+        owner = next(c for c in type(self).__mro__ if c.__module__.startswith(__package__))
+        new = self._get_checked_instance(owner, _instance)
         batch_shape = torch.Size(batch_shape)
+        _expand_attributes(self, new, batch_shape, self._expanded_attributes)
         shape = batch_shape + self.event_shape
         for t in reversed(self.transforms):
             shape = t.inverse_shape(shape)
