@@ -3,8 +3,6 @@ windows (im2col), so that its three gradients are matrix products too."""
 
 from __future__ import annotations
 
-import math
-
 import torch
 
 from ._windows import as_batch, pad, pooled_size, sum_windows, windows
@@ -61,8 +59,7 @@ class SpatialConvolution(Module):
         return self
 
     def reset(self, stdv=None):
-        stdv = stdv if stdv is not None else 1.0 / math.sqrt(self.kW * self.kH * self.nInputPlane)
-        self._uniform_(stdv, self.weight, self.bias)
+        self._reset_uniform(stdv, self.kW * self.kH * self.nInputPlane, self.weight, self.bias)
         return self
 
     def _geometry(self, x):

@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-import math
-
 import torch
 
 from .module import Module
@@ -54,8 +52,7 @@ class Linear(Module):
         return self
 
     def reset(self, stdv=None):
-        stdv = stdv if stdv is not None else 1.0 / math.sqrt(self.weight.size(1))
-        self._uniform_(stdv, self.weight, self.bias)
+        self._reset_uniform(stdv, self.weight.size(1), self.weight, self.bias)
         return self
 
     def _check(self, input):
@@ -199,8 +196,7 @@ class CMul(Module):
         self.reset()
 
     def reset(self, stdv=None):
-        stdv = stdv if stdv is not None else 1.0 / math.sqrt(self.weight.numel())
-        self._uniform_(stdv, self.weight)
+        self._reset_uniform(stdv, self.weight.numel(), self.weight)
         return self
 
     def _weight_for(self, input):
@@ -256,8 +252,7 @@ class Add(Module):
         self.reset()
 
     def reset(self, stdv=None):
-        stdv = stdv if stdv is not None else 1.0 / math.sqrt(self.bias.numel())
-        self._uniform_(stdv, self.bias)
+        self._reset_uniform(stdv, self.bias.numel(), self.bias)
         return self
 
     def updateOutput(self, input):

@@ -209,9 +209,10 @@ class Module(_HoldsTensors):
             if tensor is not None:
                 tensor.uniform_(-stdv, stdv)
 
-    @staticmethod
-    def _default_stdv(fan_in):
-        return 1.0 / math.sqrt(fan_in)
+    def _reset_uniform(self, stdv, fan_in, *tensors):
+        """Lua Torch's default ``reset``: ``tensors`` uniform in ``[-stdv, stdv]``, ``stdv``
+        defaulting to ``1 / sqrt(fan_in)``."""
+        self._uniform_(stdv if stdv is not None else 1.0 / math.sqrt(fan_in), *tensors)
 
 
 def _flatten(tensors):
