@@ -8,7 +8,7 @@ import torch
 
 from . import _probs_logits, constraints
 from ._probs_logits import ProbsOrLogitsParam
-from .distribution import _expand_params
+from .distribution import _draw_elementwise, _expand_params
 from .exp_family import ExponentialFamily
 from .utils import broadcast_all
 
@@ -67,9 +67,7 @@ class Bernoulli(ProbsOrLogitsParam, ExponentialFamily):
         return self.probs * (1 - self.probs)
 
     def sample(self, sample_shape=torch.Size()):
-        shape = self._extended_shape(sample_shape)
-        with torch.no_grad():
-            return torch.bernoulli(self.probs.expand(shape))
+        return _draw_elementwise(self, torch.bernoulli, sample_shape, self.probs)
 
     def log_prob(self, value):
         if self._validate_args:

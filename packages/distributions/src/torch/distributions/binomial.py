@@ -6,7 +6,7 @@ import torch
 
 from . import _probs_logits, constraints
 from ._probs_logits import ProbsOrLogitsParam
-from .distribution import Distribution, _expand_params
+from .distribution import Distribution, _draw_elementwise, _expand_params
 
 __all__ = ["Binomial"]
 
@@ -78,9 +78,7 @@ class Binomial(ProbsOrLogitsParam, Distribution):
         return self.total_count * self.probs * (1 - self.probs)
 
     def sample(self, sample_shape=torch.Size()):
-        shape = self._extended_shape(sample_shape)
-        with torch.no_grad():
-            return torch.binomial(self.total_count.expand(shape), self.probs.expand(shape))
+        return _draw_elementwise(self, torch.binomial, sample_shape, self.total_count, self.probs)
 
     def log_prob(self, value):
         if self._validate_args:

@@ -304,6 +304,15 @@ def _expand_attributes(self, new, batch_shape, names) -> None:
         setattr(new, name, getattr(self, name).expand(batch_shape))
 
 
+def _draw_elementwise(self, sampler, sample_shape, *params):
+    """``sample`` through a core sampler that draws one value per element of its
+    arguments (``torch.bernoulli``, ``torch.poisson``, ...): ``params`` expanded to the
+    sample's shape, without gradient."""
+    shape = self._extended_shape(sample_shape)
+    with torch.no_grad():
+        return sampler(*(param.expand(shape) for param in params))
+
+
 def _param_event_dims(dist, name) -> int:
     """How many rightmost dims of parameter ``name`` are not batch dims."""
     return getattr(dist, "_param_event_dims", {}).get(name, 0)

@@ -9,7 +9,7 @@ import torch
 
 from . import constraints
 from ._location_scale import LocationScale
-from .distribution import _expand_params
+from .distribution import _draw_elementwise, _expand_params
 from .exp_family import ExponentialFamily
 from .utils import _standard_normal
 
@@ -50,9 +50,7 @@ class Normal(LocationScale, ExponentialFamily):
         return self.stddev.pow(2)
 
     def sample(self, sample_shape=torch.Size()):
-        shape = self._extended_shape(sample_shape)
-        with torch.no_grad():
-            return torch.normal(self.loc.expand(shape), self.scale.expand(shape))
+        return _draw_elementwise(self, torch.normal, sample_shape, self.loc, self.scale)
 
     def _standard_draws(self, shape):
         return _standard_normal(shape, dtype=self.loc.dtype, device=self.loc.device)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import torch
 
 from . import constraints
-from .distribution import _batch_shape_of, _expand_params
+from .distribution import _batch_shape_of, _draw_elementwise, _expand_params
 from .exp_family import ExponentialFamily
 from .utils import broadcast_all
 
@@ -51,9 +51,7 @@ class Poisson(ExponentialFamily):
         return self.rate
 
     def sample(self, sample_shape=torch.Size()):
-        shape = self._extended_shape(sample_shape)
-        with torch.no_grad():
-            return torch.poisson(self.rate.expand(shape))
+        return _draw_elementwise(self, torch.poisson, sample_shape, self.rate)
 
     def log_prob(self, value):
         if self._validate_args:
