@@ -1,11 +1,9 @@
 """The autograd API snippets of autograd_cases.py against what real PyTorch gave
 (golden/autograd_api.json, written by tools/golden/record_autograd.py)."""
 
-import math
-
 import autograd_cases
 import pytest
-from conftest import check_golden_outcome, has_nn
+from conftest import check_golden_outcome, close, has_nn
 
 
 def _cases(golden):
@@ -30,12 +28,5 @@ def test_matches_pytorch(name, golden):
 
 
 def _close(a, b) -> bool:
-    """Equal, floats to 1e-6 relative (NumPy's and PyTorch's float32 exp can differ in the
-    last bit), NaN equal to NaN."""
-    if isinstance(a, float) and isinstance(b, float):
-        return (math.isnan(a) and math.isnan(b)) or math.isclose(a, b, rel_tol=1e-6, abs_tol=1e-9)
-    if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(_close(x, y) for x, y in zip(a, b))
-    if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(_close(a[k], b[k]) for k in a)
-    return a == b
+    # floats to 1e-6 relative: NumPy's and PyTorch's float32 exp can differ in the last bit
+    return close(a, b, rel_tol=1e-6)
