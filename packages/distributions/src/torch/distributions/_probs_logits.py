@@ -41,15 +41,17 @@ class ProbsOrLogits:
 
     _is_binary = True
 
-    def _set_probs_or_logits(self, probs, logits, *others):
-        """Store the given one of ``probs``/``logits`` broadcast with ``others`` (tensors
-        or numbers); return it, the broadcast ``others`` and the batch shape (empty when
-        the parameter was a Python number)."""
+    def _set_probs_or_logits(self, probs, logits):
+        """Store the given one of ``probs``/``logits`` as a tensor; return the batch
+        shape (empty for a Python number)."""
         name, given = _given_probs_or_logits(probs, logits)
-        *others, value = broadcast_all(*others, given)
+        (value,) = broadcast_all(given)
+        self._store(name, value)
+        return torch.Size() if isinstance(given, Number) else value.size()
+
+    def _store(self, name, value) -> None:
+        """Keep the given parameter under its name (and, below, as ``_param``)."""
         setattr(self, name, value)
-        batch_shape = torch.Size() if isinstance(given, Number) else value.size()
-        return value, others, batch_shape
 
 
 class ProbsOrLogitsParam(ProbsOrLogits):
@@ -63,10 +65,18 @@ class ProbsOrLogitsParam(ProbsOrLogits):
     def _new(self, *args, **kwargs):
         return self._param.new(*args, **kwargs)
 
-    def _set_probs_or_logits(self, probs, logits, *others):
-        value, others, batch_shape = super()._set_probs_or_logits(probs, logits, *others)
+    def _store(self, name, value) -> None:
+        setattr(self, name, value)
         self._param = value
-        return value, others, batch_shape
+
+    def _set_count_and_probs_or_logits(self, total_count, probs, logits):
+        """The binomial family's parameters: ``total_count`` broadcast with the given one
+        of ``probs``/``logits`` and of its dtype; return the batch shape."""
+        name, given = _given_probs_or_logits(probs, logits)
+        count, value = broadcast_all(total_count, given)
+        self._store(name, value)
+        self.total_count = count.type_as(value)
+        return value.size()
 
     def _support_along_batch(self, values, expand: bool):
         """``values`` (the support, 1-D) along dim 0 before the batch dims, expanded over

@@ -43,7 +43,7 @@ class ContinuousBernoulli(ProbsOrLogitsParam, ExponentialFamily):
     logits = _probs_logits.logits
 
     def __init__(self, probs=None, logits=None, lims=(0.499, 0.501), validate_args=None):
-        _, _, batch_shape = self._set_probs_or_logits(probs, logits)
+        batch_shape = self._set_probs_or_logits(probs, logits)
         if probs is not None:
             if validate_args is not None:
                 if not self.arg_constraints["probs"].check(self.probs).all():

@@ -37,7 +37,7 @@ class Geometric(ProbsOrLogits, Distribution):
     probs = _probs_logits.probs
 
     def __init__(self, probs=None, logits=None, validate_args=None) -> None:
-        _, _, batch_shape = self._set_probs_or_logits(probs, logits)
+        batch_shape = self._set_probs_or_logits(probs, logits)
         super().__init__(batch_shape, validate_args=validate_args)
         if self._validate_args and probs is not None:
             value = self.probs

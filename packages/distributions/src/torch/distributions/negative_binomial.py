@@ -43,9 +43,8 @@ class NegativeBinomial(ProbsOrLogitsParam, Distribution):
     probs = _probs_logits.probs
 
     def __init__(self, total_count, probs=None, logits=None, validate_args=None) -> None:
-        param, (count,), _ = self._set_probs_or_logits(probs, logits, total_count)
-        self.total_count = count.type_as(param)
-        super().__init__(param.size(), validate_args=validate_args)
+        batch_shape = self._set_count_and_probs_or_logits(total_count, probs, logits)
+        super().__init__(batch_shape, validate_args=validate_args)
 
     def expand(self, batch_shape, _instance=None):
         names = ("total_count", "probs", "logits")

@@ -33,7 +33,7 @@ class LogitRelaxedBernoulli(ProbsOrLogitsParam, Distribution):
 
     def __init__(self, temperature, probs=None, logits=None, validate_args=None) -> None:
         self.temperature = temperature
-        _, _, batch_shape = self._set_probs_or_logits(probs, logits)
+        batch_shape = self._set_probs_or_logits(probs, logits)
         super().__init__(batch_shape, validate_args=validate_args)
 
     def expand(self, batch_shape, _instance=None):
