@@ -174,8 +174,7 @@ MISSING: dict[str, dict[str, str]] = {
             classproperty get_file_path legacy_contiguous_format prepare_multiprocessing_environment
         """,
         NEW_IN_2X: """
-            from_file frombuffer hash_tensor histogramdd quasirandom segment_reduce
-            slice_inverse thread_safe_generator
+            hash_tensor quasirandom segment_reduce slice_inverse thread_safe_generator
         """,
     },
     "torch.Tensor": {

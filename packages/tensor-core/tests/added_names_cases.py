@@ -21,6 +21,15 @@ def grad_of(f, *values):
     return leaf.grad
 class Sub(torch.Tensor):
     pass
+def temp_file(values):
+    import os, tempfile
+    import numpy as np
+    path = os.path.join(tempfile.mkdtemp(), "values.bin")
+    np.asarray(values, dtype=np.float32).tofile(path)
+    return path
+def file_floats(path):
+    import numpy as np
+    return np.fromfile(path, dtype=np.float32).tolist()
 def step_in_hook(t):
     with torch.no_grad():
         t.sub_(t.grad)
@@ -340,8 +349,58 @@ RESIZE = {
     ),
 }
 
+_ARRAY = "import array; a = array.array('i', [1, 2, 3, 4]); "
+_POINTS = "x = torch.tensor([[0., 1.], [1., 0.], [2., 0.], [2., 2.], [0.5, 1.5]]); "
+CREATION = {
+    "frombuffer_shares": _ARRAY
+    + "t = torch.frombuffer(a, dtype=torch.int32); t[0] = -1; (t, a[0])",
+    "frombuffer_count_offset": _ARRAY + "torch.frombuffer(a, dtype=torch.int32, count=2, offset=4)",
+    "frombuffer_bytearray": "torch.frombuffer(bytearray([1, 0, 2, 0]), dtype=torch.int16)",
+    "frombuffer_bytes": "torch.frombuffer(b'\\x01\\x02', dtype=torch.uint8)",
+    "frombuffer_grad": (
+        "torch.frombuffer(bytearray(8), dtype=torch.float32, requires_grad=True).requires_grad"
+    ),
+    "frombuffer_count_too_big": _ARRAY + "torch.frombuffer(a, dtype=torch.int32, count=5)",
+    "frombuffer_offset_too_big": _ARRAY + "torch.frombuffer(a, dtype=torch.int32, offset=16)",
+    "frombuffer_not_multiple": _ARRAY + "torch.frombuffer(a, dtype=torch.int64, offset=3)",
+    "frombuffer_empty": "torch.frombuffer(bytearray(0), dtype=torch.int16)",
+    "frombuffer_not_buffer": "torch.frombuffer([1, 2], dtype=torch.int16)",
+    "frombuffer_negative_offset": _ARRAY + "torch.frombuffer(a, dtype=torch.int32, offset=-1)",
+    "from_file_private": (
+        "p = temp_file([0, 1, 2, 3]); t = torch.from_file(p, size=4, dtype=torch.float32); "
+        "t[0] = 9; (t, file_floats(p))"
+    ),
+    "from_file_shared": (
+        "p = temp_file([0, 1, 2, 3]); t = torch.from_file(p, shared=True, size=4); t[1] = 7; "
+        "file_floats(p)"
+    ),
+    "from_file_prefix": "torch.from_file(temp_file([5, 6, 7]), size=2)",
+    "from_file_too_small": ("torch.from_file(temp_file([0, 1]), size=10).shape"),
+    "from_file_empty": "torch.from_file(temp_file([1]), shared=False, size=0)",
+    "histogramdd_weights": (
+        _POINTS + "torch.histogramdd(x, bins=[3, 3], weight=torch.tensor([1., 2., 4., 8., 16.]))"
+    ),
+    "histogramdd_density_range": (
+        _POINTS + "torch.histogramdd(x, bins=2, range=[0., 1., 0., 2.], density=True)"
+    ),
+    "histogramdd_edges": (
+        _POINTS + "torch.histogramdd(x, bins=[torch.tensor([0., 1., 2.5]), torch.tensor([0., 2.])])"
+    ),
+    "histogramdd_float64": (
+        "torch.histogramdd(torch.tensor([[1.], [2.], [2.]], dtype=torch.float64), bins=2)"
+    ),
+    "histogramdd_names": _POINTS + "r = torch.histogramdd(x, bins=2); (type(r).__name__, r.hist)",
+    "histogramdd_long": _POINTS + "torch.histogramdd(x.long(), bins=2)",
+    "histogramdd_bins_size": _POINTS + "torch.histogramdd(x, bins=[2])",
+    "histogramdd_range_size": _POINTS + "torch.histogramdd(x, bins=2, range=[0., 1.])",
+    "histogramdd_range_order": _POINTS + "torch.histogramdd(x, bins=2, range=[1., 0., 0., 1.])",
+    "histogramdd_zero_bins": _POINTS + "torch.histogramdd(x, bins=0)",
+    "histogramdd_1d": _POINTS + "torch.histogramdd(x[0], bins=2)",
+}
+
 CASES: dict[str, str] = {
     **NN_INPLACE,
+    **CREATION,
     **WINDOWS,
     **STFT,
     **TENSOR_METHODS,
@@ -349,8 +408,9 @@ CASES: dict[str, str] = {
     **RESIZE,
 }
 
-#: cases whose error message is this project's own wording (only the type is compared)
-TYPE_ONLY = {"assert_allclose_fails"}
+#: cases whose error message is this project's own wording or names a temporary file
+#: (only the type is compared)
+TYPE_ONLY = {"assert_allclose_fails", "from_file_too_small"}
 
 #: cases that record or backpropagate (skipped without torch-autograd)
 NEEDS_AUTOGRAD = {name for name in CASES if name.endswith("_grad") or name.endswith("_leaf")} | {

@@ -17,6 +17,7 @@ __all__ = [
     "topk",
     "frexp",
     "histogram",
+    "histogramdd",
 ]
 
 
@@ -45,3 +46,4 @@ topk = _structseq("topk")
 nanmedian = _structseq("nanmedian")
 frexp = _structseq("frexp", ("mantissa", "exponent"))
 histogram = _structseq("histogram", ("hist", "bin_edges"))
+histogramdd = _structseq("histogramdd", ("hist", "bin_edges"))
