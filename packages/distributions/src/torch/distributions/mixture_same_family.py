@@ -7,6 +7,7 @@ import torch
 from . import constraints
 from .categorical import Categorical
 from .distribution import Distribution, _init_expanded
+from .utils import _forwarded
 
 __all__ = ["MixtureSameFamily"]
 
@@ -86,13 +87,8 @@ class MixtureSameFamily(Distribution):
     def support(self):
         return constraints.MixtureSameFamilyConstraint(self._component_distribution.support)
 
-    @property
-    def mixture_distribution(self):
-        return self._mixture_distribution
-
-    @property
-    def component_distribution(self):
-        return self._component_distribution
+    mixture_distribution = _forwarded("_mixture_distribution")
+    component_distribution = _forwarded("_component_distribution")
 
     @property
     def mean(self):
