@@ -171,6 +171,8 @@ class Module(_HoldsTensors):
     def reset(self, stdv=None):
         pass
 
+    type = _HoldsTensors.type  # listed in the class's API page
+
     def clearState(self):
         """Drop the buffers kept between calls (``output``, ``gradInput``, ...), e.g.
         before saving the module."""
