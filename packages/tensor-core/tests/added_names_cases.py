@@ -338,7 +338,10 @@ RESIZE = {
     "resize_tuple": "torch.ones(2).resize_((2, 3)).shape",
     "resize_list": "torch.ones(2).resize_([3]).shape",
     "resize_as_function": "torch.resize_as_(torch.ones(2), torch.ones(3, 2)).shape",
-    "resize_as_method": "torch.ones(2).resize_as_(torch.ones(2, 3, dtype=torch.int64))",
+    "resize_as_method": (
+        "r = torch.ones(2).resize_as_(torch.ones(2, 3, dtype=torch.int64)); "
+        "(r.shape, r.dtype, r[0, :2])"
+    ),
     "resize_scalar": "torch.tensor(5.).resize_(1, 1)",
     "resize_version": "x = torch.ones(3); v = x._version; x.resize_(2); x._version - v",
     "resize_out_of_place": "torch.arange(4.).resize(2, 2)",
@@ -398,8 +401,38 @@ CREATION = {
     "histogramdd_1d": _POINTS + "torch.histogramdd(x[0], bins=2)",
 }
 
+_LOW_RANK = (
+    "torch.manual_seed(0); A = torch.randn(6, 4, dtype=torch.float64); torch.manual_seed(1); "
+)
+LOW_RANK = {
+    # singular values, and the products U diag(S) V^H (free of the vectors' signs)
+    "svd_lowrank": _LOW_RANK + "U, S, V = torch.svd_lowrank(A, q=3); (S, U @ torch.diag(S) @ V.mT)",
+    "svd_lowrank_wide": (
+        _LOW_RANK + "U, S, V = torch.svd_lowrank(A.T, q=2, niter=1); "
+        "(S, U.shape, V.shape, U @ torch.diag(S) @ V.mT)"
+    ),
+    "svd_lowrank_batched": (
+        _LOW_RANK + "U, S, V = torch.svd_lowrank(torch.randn(2, 5, 3), q=2); (S, U.shape, V.shape)"
+    ),
+    "svd_lowrank_float32": _LOW_RANK + "torch.svd_lowrank(A.float(), q=2)[1]",
+    "svd_lowrank_q_too_big": _LOW_RANK + "torch.svd_lowrank(A, q=7)[1]",
+    "svd_lowrank_M": (
+        _LOW_RANK + "M = torch.ones(6, 4, dtype=torch.float64); "
+        "U, S, V = torch.svd_lowrank(A, q=4, M=M); (S, U @ torch.diag(S) @ V.mT + M)"
+    ),
+    "pca_lowrank": _LOW_RANK + "U, S, V = torch.pca_lowrank(A); (S, U.shape)",
+    "pca_lowrank_uncentered": _LOW_RANK + "torch.pca_lowrank(A, q=2, center=False)[1]",
+    "pca_lowrank_q": _LOW_RANK + "torch.pca_lowrank(A, q=7)",
+    "pca_lowrank_niter": _LOW_RANK + "torch.pca_lowrank(A, niter=-1)",
+    "svd_lowrank_grad": (
+        "torch.manual_seed(0); v = torch.randn(12, dtype=torch.float64); torch.manual_seed(1); "
+        "grad_of(lambda t: torch.svd_lowrank(t.reshape(4, 3), q=2)[1], *v.tolist())"
+    ),
+}
+
 CASES: dict[str, str] = {
     **NN_INPLACE,
+    **LOW_RANK,
     **CREATION,
     **WINDOWS,
     **STFT,

@@ -20,6 +20,7 @@ from . import (  # noqa: F401
     linalg,
     linalg_solvers,
     losses,
+    lowrank,
     lu,
     nn_functional,
     nn_inplace,
