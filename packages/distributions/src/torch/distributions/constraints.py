@@ -323,16 +323,14 @@ class _LessThan(_UpperBounded):
         return value < self.upper_bound
 
 
-class _Interval(Constraint):
-    """Reals in ``[lower_bound, upper_bound]``."""
+class _TwoBounded(Constraint):
+    """What the intervals share: holding and showing both bounds (the half-open one is
+    no closed interval, as in PyTorch: neither derives from the other)."""
 
     def __init__(self, lower_bound, upper_bound):
         self.lower_bound = lower_bound
         self.upper_bound = upper_bound
         super().__init__()
-
-    def check(self, value):
-        return (self.lower_bound <= value) & (value <= self.upper_bound)
 
     def __repr__(self):
         return (
@@ -341,7 +339,14 @@ class _Interval(Constraint):
         )
 
 
-class _HalfOpenInterval(_Interval):
+class _Interval(_TwoBounded):
+    """Reals in ``[lower_bound, upper_bound]``."""
+
+    def check(self, value):
+        return (self.lower_bound <= value) & (value <= self.upper_bound)
+
+
+class _HalfOpenInterval(_TwoBounded):
     """Reals in ``[lower_bound, upper_bound)``."""
 
     def check(self, value):
