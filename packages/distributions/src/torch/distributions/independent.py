@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Generic, TypeVar
+
 import torch
 
 from . import constraints
@@ -10,8 +12,10 @@ from .utils import _forwarded, _sum_rightmost
 
 __all__ = ["Independent"]
 
+D = TypeVar("D", bound=Distribution)  # the type of the wrapped distribution
 
-class Independent(Distribution):
+
+class Independent(Distribution, Generic[D]):
     """``base_distribution`` with its ``reinterpreted_batch_ndims`` rightmost batch dims
     made event dims: ``log_prob`` sums over them (a diagonal multivariate normal from a
     batch of normals).
