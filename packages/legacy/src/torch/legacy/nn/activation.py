@@ -52,9 +52,6 @@ class Threshold(Module):
             self.gradInput = gradOutput.masked_fill(dropped, 0)
         return self.gradInput
 
-    def __repr__(self):
-        return f"nn.{type(self).__name__}"
-
 
 class ReLU(Threshold):
     """``y = max(x, 0)``.

@@ -49,9 +49,6 @@ class Criterion(_HoldsTensors):
         self.gradInput = self.gradInput.new_empty(0)
         return self
 
-    def __repr__(self):
-        return f"nn.{type(self).__name__}"
-
 
 def _check_same_size(input, target, name):
     if input.numel() != target.numel():

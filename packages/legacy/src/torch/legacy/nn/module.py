@@ -43,7 +43,7 @@ def _dtype_of(type_name):
 
 class _HoldsTensors:
     """What modules and criterions share: converting the tensors they hold to another
-    type, and deep copies."""
+    type, deep copies, and Lua Torch's repr."""
 
     def type(self, type=None, tensorCache=None):
         """Without arguments, the tensor type name of this module (``"torch.FloatTensor"``);
@@ -65,6 +65,9 @@ class _HoldsTensors:
 
     def clone(self):
         return copy.deepcopy(self)
+
+    def __repr__(self):
+        return f"nn.{type(self).__name__}"
 
 
 class Module(_HoldsTensors):
@@ -200,9 +203,6 @@ class Module(_HoldsTensors):
     def findModules(self, typename):
         name = typename.split(".")[-1]
         return [m for m in self.listModules() if type(m).__name__ == name]
-
-    def __repr__(self):
-        return f"nn.{type(self).__name__}"
 
     # -- helpers for subclasses ---------------------------------------------------------
 
