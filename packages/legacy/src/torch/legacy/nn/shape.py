@@ -39,7 +39,16 @@ class Identity(Module):
         return self.gradInput
 
 
-class Reshape(Module):
+class _Reshaping(Module):
+    """A module whose output is its input's elements in another shape: the gradient is
+    ``gradOutput`` in the input's shape."""
+
+    def updateGradInput(self, input, gradOutput):
+        self.gradInput = gradOutput.contiguous().view(input.shape)
+        return self.gradInput
+
+
+class Reshape(_Reshaping):
     """Reshape each sample to ``size``; an input with more elements than ``size`` holds
     is a batch (its first dimension kept).
 
@@ -75,15 +84,11 @@ class Reshape(Module):
             self.output = x.view(self.size)
         return self.output
 
-    def updateGradInput(self, input, gradOutput):
-        self.gradInput = gradOutput.contiguous().view(input.shape)
-        return self.gradInput
-
     def __repr__(self):
         return "nn.Reshape(" + "x".join(str(s) for s in self.size) + ")"
 
 
-class View(Module):
+class View(_Reshaping):
     """View the input as ``size`` (one ``-1`` allowed); with ``setNumInputDims(n)`` an
     input with more than ``n`` dimensions is a batch and keeps its first dimension.
 
@@ -125,10 +130,6 @@ class View(Module):
         x = input.contiguous()
         self.output = x.view(self.size) if batch is None else x.view(batch, *self.size)
         return self.output
-
-    def updateGradInput(self, input, gradOutput):
-        self.gradInput = gradOutput.contiguous().view(input.shape)
-        return self.gradInput
 
     def __repr__(self):
         return "nn.View(" + ", ".join(str(s) for s in self.size) + ")"
