@@ -68,10 +68,6 @@ TYPING = "a typing alias or flag of PyTorch's sources"
 INTERNAL = "an internal helper of PyTorch's implementation without an underscore"
 NEW_IN_2X = "added in PyTorch 2.x and not built yet"
 DATAPIPES = "torch.utils.data.datapipes (DataPipes, deprecated in PyTorch) are not built"
-ANOMALY = (
-    "anomaly mode's state lives in torch-autograd: use torch.autograd.set_detect_anomaly "
-    "and torch.autograd.detect_anomaly"
-)
 ENGINE = "the autograd engine runs on the calling thread; no settings for worker threads"
 INFERENCE_FLAG = "tensors do not record that inference_mode made them"
 MODULES_NOT_PROVIDED = (
@@ -166,7 +162,6 @@ MISSING: dict[str, dict[str, str]] = {
         """,
         LEGACY_STORAGE: "Storage StorageBase",
         MODULES_NOT_PROVIDED: "package",
-        ANOMALY: "is_anomaly_check_nan_enabled is_anomaly_enabled set_anomaly_enabled",
         INFERENCE_FLAG: "is_inference",
         RUNTIME_BLAS: "has_mkl",
         TYPING: "TYPE_CHECKING USE_GLOBAL_DEPS USE_RTLD_GLOBAL_WITH_LIBTORCH",

@@ -230,6 +230,10 @@ _LAZY_NAMES = {
     "windows": "signal",
     "vmap": "func",
     "GradScaler": "amp",
+    # anomaly mode's state is torch-autograd's
+    "is_anomaly_enabled": "autograd.anomaly_mode",
+    "is_anomaly_check_nan_enabled": "autograd.anomaly_mode",
+    "set_anomaly_enabled": "autograd.anomaly_mode",
 }
 
 

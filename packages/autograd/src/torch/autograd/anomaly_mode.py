@@ -12,6 +12,7 @@ __all__ = [
     "set_detect_anomaly",
     "is_anomaly_enabled",
     "is_anomaly_check_nan_enabled",
+    "set_anomaly_enabled",
 ]
 
 
@@ -23,6 +24,19 @@ def is_anomaly_enabled() -> bool:
 def is_anomaly_check_nan_enabled() -> bool:
     """Whether anomaly detection also checks backward results for NaN."""
     return state.check_nan
+
+
+def set_anomaly_enabled(enabled: bool, check_nan: bool = True) -> None:
+    """Turn anomaly detection on or off for the rest of the program (``torch.
+    set_anomaly_enabled``; :class:`set_detect_anomaly` restores the previous state on
+    exit)."""
+    for position, (name, value) in enumerate((("enabled", enabled), ("check_nan", check_nan))):
+        if not isinstance(value, bool):
+            raise TypeError(
+                f"set_anomaly_enabled(): argument '{name}' (position {position + 1}) must be "
+                f"bool, not {type(value).__name__}"
+            )
+    state.enabled, state.check_nan = enabled, check_nan
 
 
 class _AnomalySwitch:
