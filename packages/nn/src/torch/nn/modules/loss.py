@@ -506,6 +506,11 @@ class MultiMarginLoss(_WeightedLoss):
         )  # fmt: skip
 
 
+def _check_margin_positive(loss_name: str, margin) -> None:
+    if margin <= 0:
+        raise ValueError(f"{loss_name}: expected margin to be greater than 0, got {margin} instead")
+
+
 class TripletMarginLoss(_Loss):
     """``max(d(a, p) - d(a, n) + margin, 0)`` with p-norm distances.
 
@@ -533,10 +538,7 @@ class TripletMarginLoss(_Loss):
         reduction: str = "mean",
     ) -> None:
         super().__init__(size_average, reduce, reduction)
-        if margin <= 0:
-            raise ValueError(
-                f"TripletMarginLoss: expected margin to be greater than 0, got {margin} instead"
-            )
+        _check_margin_positive("TripletMarginLoss", margin)
         self.margin = margin
         self.p = p
         self.eps = eps
@@ -574,11 +576,7 @@ class TripletMarginWithDistanceLoss(_Loss):
         reduction: str = "mean",
     ) -> None:
         super().__init__(None, None, reduction)
-        if margin <= 0:
-            raise ValueError(
-                "TripletMarginWithDistanceLoss: expected margin to be greater than 0, got "
-                f"{margin} instead"
-            )
+        _check_margin_positive("TripletMarginWithDistanceLoss", margin)
         # None means the Euclidean pairwise distance, held as a submodule (it shows in repr)
         self.distance_function = (
             distance_function if distance_function is not None else PairwiseDistance()
