@@ -3,7 +3,7 @@ and ``prim::Loop`` become ONNX ``If`` and ``Loop`` nodes with subgraphs.
 
 A scripted graph has no shapes, and the symbolic functions need the dtype and rank of
 what they translate. So the graph is run on the example inputs while it is translated
-(:class:`Examples`, one concrete value per IR value) and each node's outputs get the
+(:class:`~torch.onnx._script_examples.Examples`, one concrete value per IR value) and each node's outputs get the
 dtype and sizes of their example values. Control flow whose condition or trip count is
 known at export time is resolved as a trace would resolve it: the taken branch is
 translated in place, a loop is unrolled. Otherwise:
@@ -16,7 +16,8 @@ translated in place, a loop is unrolled. Otherwise:
   body takes (iteration, condition, carried values) and returns (condition, carried
   values); a ``while`` loop keeps its maximal trip count, as PyTorch writes it.
 - ``prim::Expr`` (Python arithmetic, comparisons, ``bool()``, ``len()`` ... of the
-  script compiler) on graph values becomes ONNX ops on 0-dim tensors.
+  script compiler) on graph values becomes ONNX ops on 0-dim tensors
+  (:mod:`torch.onnx._script_exprs`).
 
 What ONNX ``If``/``Loop`` cannot carry (lists, tuples, dicts changed inside a loop or
 returned by a branch, list indexing by a loop counter) raises
