@@ -18,6 +18,7 @@ import torch
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 TESTS = ROOT / "packages" / "nn" / "tests"
+sys.path.insert(0, str(TESTS))  # snippet_lines.py
 sys.path.insert(0, str(TESTS / "utils"))
 
 import prune_cases  # noqa: E402

@@ -4,6 +4,7 @@
 import functools
 import json
 import pathlib
+import sys
 import warnings
 from collections import OrderedDict
 
@@ -14,6 +15,8 @@ import torch
 from torch import nn
 
 GOLDEN = pathlib.Path(__file__).parent / "golden"
+# the snippet helpers shared by the cases modules of the subfolders (and their recorders)
+sys.path.insert(0, str(pathlib.Path(__file__).parent))
 
 
 @functools.cache

@@ -4,7 +4,7 @@ test_parallel_nodevice.py replays. Each snippet's last line is an expression."""
 
 from __future__ import annotations
 
-import warnings
+from snippet_lines import run_lines
 
 _LINEAR = "torch.manual_seed(0)\nnet = torch.nn.Linear(2, 2)\n"
 
@@ -29,13 +29,8 @@ def outcome(code: str) -> dict:
     """What running ``code`` gives: ``{"value": repr}`` or ``{"error", "message"}``."""
     import torch
 
-    lines = code.split("\n")
-    scope = {"torch": torch}
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            exec("\n".join(lines[:-1]), scope)
-            value = eval(lines[-1], scope)
+        value = run_lines(code, {"torch": torch})
     except BaseException as error:  # noqa: BLE001 - the recorded outcome
         return {"error": type(error).__name__, "message": str(error)}
     return {"value": repr(value)}

@@ -6,7 +6,8 @@ expression; tensors are compared through ``tolist()``."""
 from __future__ import annotations
 
 import re
-import warnings
+
+from snippet_lines import run_lines
 
 _SETUP = (
     "import torch\n"
@@ -129,13 +130,8 @@ def _plain(value):
 
 def outcome(code: str) -> dict:
     """What running ``code`` gives: ``{"value": repr}`` or ``{"error", "message"}``."""
-    lines = code.split("\n")
-    scope: dict = {}
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            exec("\n".join(lines[:-1]), scope)
-            value = eval(lines[-1], scope)
+        value = run_lines(code, {})
     except BaseException as error:  # noqa: BLE001 - the recorded outcome
         return {"error": type(error).__name__, "message": _normalise(str(error))}
     return {"value": repr(_plain(value))}
