@@ -3,10 +3,10 @@ and ``prim::Loop`` become ONNX ``If`` and ``Loop`` nodes with subgraphs.
 
 A scripted graph has no shapes, and the symbolic functions need the dtype and rank of
 what they translate. So the graph is run on the example inputs while it is translated
-(:class:`~torch.onnx._script_examples.Examples`, one concrete value per IR value) and each node's outputs get the
-dtype and sizes of their example values. Control flow whose condition or trip count is
-known at export time is resolved as a trace would resolve it: the taken branch is
-translated in place, a loop is unrolled. Otherwise:
+(:class:`~torch.onnx._script_examples.Examples`, one concrete value per IR value) and
+each node's outputs get the dtype and sizes of their example values. Control flow whose
+condition or trip count is known at export time is resolved as a trace would resolve
+it: the taken branch is translated in place, a loop is unrolled. Otherwise:
 
 - ``prim::If`` on a graph value: both branches are translated into ``then_branch`` /
   ``else_branch`` subgraphs; branch results are cast to the dtype of the branch the
