@@ -199,10 +199,7 @@ MISSING.update({
     "torch.nn": {
         QUANTIZED: "intrinsic qat quantizable quantized",
         MODULE_LAYOUT: "attention",
-        NEW_IN_2X: """
-            AdaptiveLogSoftmaxWithLoss FractionalMaxPool2d FractionalMaxPool3d
-            LinearCrossEntropyLoss LinearCrossEntropyOptions
-        """,
+        NEW_IN_2X: "AdaptiveLogSoftmaxWithLoss LinearCrossEntropyLoss LinearCrossEntropyOptions",
     },
     "torch.nn.functional": {
         TYPING: "BroadcastingList1 BroadcastingList2 BroadcastingList3 ScalingType SwizzleType",
@@ -212,21 +209,14 @@ MISSING.update({
             has_torch_function_variadic
         """,
         DOCS: "reproducibility_notes sparse_support_notes tf32_notes",
-        NEW_IN_2X: """
-            fractional_max_pool2d fractional_max_pool2d_with_indices fractional_max_pool3d
-            fractional_max_pool3d_with_indices grouped_mm linear_cross_entropy scaled_grouped_mm
-            scaled_mm
-        """,
+        NEW_IN_2X: "grouped_mm linear_cross_entropy scaled_grouped_mm scaled_mm",
     },
     "torch.nn.modules": {
         MODULE_LAYOUT: """
             adaptive channelshuffle distance fold instancenorm linear_cross_entropy_options
             pixelshuffle upsampling
         """,
-        NEW_IN_2X: """
-            AdaptiveLogSoftmaxWithLoss FractionalMaxPool2d FractionalMaxPool3d
-            LinearCrossEntropyLoss LinearCrossEntropyOptions
-        """,
+        NEW_IN_2X: "AdaptiveLogSoftmaxWithLoss LinearCrossEntropyLoss LinearCrossEntropyOptions",
     },
     "torch.nn.parallel": {
         CUDA: "comm",

@@ -18,6 +18,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 #: package -> (cases module, golden file) under its tests/
 CASES = {
     "tensor-core": ("added_names_cases.py", "golden/added_names.json"),
+    "nn": ("added_nn_cases.py", "golden/added_nn_names.json"),
 }
 
 

@@ -16,6 +16,8 @@ from .attention import *  # noqa: F403
 from .attention import __all__ as _attention_all
 from .conv import *  # noqa: F403
 from .conv import __all__ as _conv_all
+from .fractional_pool import *  # noqa: F403
+from .fractional_pool import __all__ as _fractional_pool_all
 from .linear import *  # noqa: F403
 from .linear import __all__ as _linear_all
 from .loss import *  # noqa: F403
@@ -24,5 +26,11 @@ from .normalization import *  # noqa: F403
 from .normalization import __all__ as _normalization_all
 
 __all__ = (
-    _activation_all + _attention_all + _conv_all + _linear_all + _loss_all + _normalization_all
+    _activation_all
+    + _attention_all
+    + _conv_all
+    + _fractional_pool_all
+    + _linear_all
+    + _loss_all
+    + _normalization_all
 )

@@ -1,4 +1,5 @@
-"""Pooling layers: max, average, adaptive, power-average (LP) and max-unpooling."""
+"""Pooling layers: max, average, adaptive, power-average (LP), fractional max and
+max-unpooling."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ __all__ = [
     "MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d",
     "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AdaptiveMaxPool3d", "AdaptiveAvgPool1d",
     "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "LPPool1d", "LPPool2d", "LPPool3d",
-    "MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d",
+    "MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d", "FractionalMaxPool2d", "FractionalMaxPool3d",
 ]  # fmt: skip
 
 
@@ -389,3 +390,88 @@ MaxUnpool3d = _layer(
     _ntuple=staticmethod(_triple),
     _functional=staticmethod(F.max_unpool3d),
 )
+
+
+class _FractionalMaxPoolNd(Module):
+    _nd = 2
+
+    def __init__(
+        self,
+        kernel_size,
+        output_size=None,
+        output_ratio=None,
+        return_indices: bool = False,
+        _random_samples=None,
+    ) -> None:
+        super().__init__()
+        name, ntuple = type(self).__name__, (_pair if self._nd == 2 else _triple)
+        self.kernel_size = ntuple(kernel_size)
+        self.return_indices = return_indices
+        self.register_buffer("_random_samples", _random_samples)
+        self.output_size = ntuple(output_size) if output_size is not None else None
+        self.output_ratio = ntuple(output_ratio) if output_ratio is not None else None
+        if output_size is None and output_ratio is None:
+            raise ValueError(
+                f"{name} requires specifying either an output size, or a pooling ratio"
+            )
+        if output_size is not None and output_ratio is not None:
+            raise ValueError("only one of output_size and output_ratio may be specified")
+        if self.output_ratio is not None and not all(0 < r < 1 for r in self.output_ratio):
+            raise ValueError(f"output_ratio must be between 0 and 1 (got {output_ratio})")
+
+    def forward(self, input):
+        pool = F.fractional_max_pool2d if self._nd == 2 else F.fractional_max_pool3d
+        return pool(
+            input,
+            self.kernel_size,
+            self.output_size,
+            self.output_ratio,
+            self.return_indices,
+            _random_samples=self._random_samples,
+        )
+
+
+class FractionalMaxPool2d(_FractionalMaxPoolNd):
+    """2-d fractional max pooling (see :func:`torch.nn.functional.fractional_max_pool2d`):
+    windows of ``kernel_size`` at pseudo-random starts, to an ``output_size`` or an
+    ``output_ratio`` (in (0, 1)) of the input's size.
+
+    Args:
+        kernel_size (int or tuple): the window size.
+        output_size (int or tuple, optional): the output's height and width.
+        output_ratio (float or tuple, optional): the output size as a fraction of the
+            input's (one of the two, not both).
+        return_indices (bool): also return the flat index of each maximum. Default: False.
+
+    Shape:
+        - Input: (N, C, H, W) or (C, H, W); Output: (N, C, Ho, Wo) or (C, Ho, Wo).
+
+    Examples::
+
+        >>> import torch
+        >>> from torch import nn
+        >>> _ = torch.manual_seed(0)
+        >>> nn.FractionalMaxPool2d(3, output_ratio=0.5)(torch.randn(1, 2, 8, 6)).shape
+        torch.Size([1, 2, 4, 3])
+    """
+
+    _nd = 2
+
+
+class FractionalMaxPool3d(_FractionalMaxPoolNd):
+    """3-d fractional max pooling (see :class:`FractionalMaxPool2d`).
+
+    Shape:
+        - Input: (N, C, T, H, W) or (C, T, H, W); Output: (N, C, To, Ho, Wo) or
+          (C, To, Ho, Wo).
+
+    Examples::
+
+        >>> import torch
+        >>> from torch import nn
+        >>> _ = torch.manual_seed(0)
+        >>> nn.FractionalMaxPool3d(2, output_size=(2, 3, 3))(torch.randn(1, 1, 5, 6, 7)).shape
+        torch.Size([1, 1, 2, 3, 3])
+    """
+
+    _nd = 3

@@ -1,0 +1,130 @@
+"""Expressions using the public names of PyTorch 2.13 that torch-nn added for the
+public-names check of issue 20 (tests/test_public_names.py at the repository root):
+fractional max pooling, the adaptive log-softmax. tools/golden/record_added_names.py
+records what real PyTorch gives (golden/added_nn_names.json); test_added_nn_names.py
+compares, values to a relative tolerance of 1e-5. Each outcome is the value (tensors
+as dtype, shape and values) or the error's builtin type and message.
+"""
+
+from __future__ import annotations
+
+import math
+
+SETUP = """
+import torch.nn as nn
+import torch.nn.functional as F
+torch.manual_seed(0)
+x = torch.randn(2, 3, 7, 8)
+x3 = torch.randn(1, 2, 5, 6, 7)
+def pool_grad(**kw):
+    xg = x.clone().requires_grad_()
+    torch.manual_seed(1)
+    F.fractional_max_pool2d(xg, 2, **kw).sum().backward()
+    return xg.grad
+"""
+
+_SEEDED = "torch.manual_seed(1); "
+FRACTIONAL = {
+    "fmp2d_indices": _SEEDED
+    + "F.fractional_max_pool2d(x, 2, output_size=(4, 5), return_indices=True)",
+    "fmp2d_ratio": _SEEDED + "F.fractional_max_pool2d(x, (3, 2), output_ratio=(0.5, 0.5))",
+    "fmp2d_samples": (
+        "s = torch.tensor([[[0.3, 0.7]] * 3] * 2); "
+        "F.fractional_max_pool2d(x, 2, output_size=3, _random_samples=s)"
+    ),
+    "fmp2d_unbatched_module": (
+        _SEEDED + "m = nn.FractionalMaxPool2d(2, output_ratio=(0.5, 0.5)); (repr(m), m(x[0]))"
+    ),
+    "fmp2d_float64_nan": (
+        _SEEDED + "y = x.double(); y[0, 0, 1, 1] = float('nan'); "
+        "F.fractional_max_pool2d(y, 3, output_size=3, return_indices=True)"
+    ),
+    "fmp2d_grad": "pool_grad(output_size=(4, 5))",
+    "fmp3d_indices": (
+        "torch.manual_seed(2); F.fractional_max_pool3d(x3, 2, output_size=(3, 3, 4), "
+        "return_indices=True)"
+    ),
+    "fmp3d_module_ratio": (
+        "torch.manual_seed(2); nn.FractionalMaxPool3d((2, 2, 3), output_ratio=0.6)(x3)"
+    ),
+    "fmp3d_ratio_scalar": "torch.manual_seed(2); F.fractional_max_pool3d(x3, 2, output_ratio=0.5)",
+    "fmp2d_no_size": "F.fractional_max_pool2d(x, 2)",
+    "fmp2d_scalar_ratio": "F.fractional_max_pool2d(x, 2, output_ratio=1.5)",
+    "fmp2d_ratio_length": "F.fractional_max_pool2d(x, 2, output_ratio=(0.5, 0.5, 0.5))",
+    "fmp2d_too_large": "F.fractional_max_pool2d(x, 2, output_size=(7, 8))",
+    "fmp3d_too_large_time": "F.fractional_max_pool3d(x3, 2, output_size=(5, 3, 3))",
+    "fmp3d_too_large_width": "F.fractional_max_pool3d(x3, 2, output_size=(3, 3, 7))",
+    "fmp2d_samples_batch": (
+        "F.fractional_max_pool2d(x, 2, output_size=(4, 5), _random_samples=torch.rand(1, 3, 2))"
+    ),
+    "fmp2d_samples_channels": (
+        "F.fractional_max_pool2d(x, 2, output_size=3, _random_samples=torch.rand(2, 5, 2))"
+    ),
+    "fmp2d_samples_dims": (
+        "F.fractional_max_pool2d(x, 2, output_size=3, _random_samples=torch.rand(2, 3, 3))"
+    ),
+    "fmp_module_no_size": "nn.FractionalMaxPool2d(2)",
+    "fmp_module_both": "nn.FractionalMaxPool2d(2, output_size=3, output_ratio=0.5)",
+    "fmp_module_ratio_range": "nn.FractionalMaxPool2d(2, output_ratio=1.2)",
+    "fmp_module_fields": (
+        "m = nn.FractionalMaxPool2d(3, output_size=4, return_indices=True); "
+        "(m.output_size, m.output_ratio, m.kernel_size, list(m._buffers), "
+        "list(m.state_dict()), repr(nn.FractionalMaxPool3d(2, output_size=2)))"
+    ),
+}
+
+CASES: dict[str, str] = {**FRACTIONAL}
+
+#: cases that backpropagate
+NEEDS_AUTOGRAD = {name for name in CASES if name.endswith("_grad")}
+
+
+def _describe(torch, value):
+    if isinstance(value, torch.Tensor):
+        items = value.detach().reshape(-1).tolist()
+        return {"dtype": str(value.dtype), "shape": list(value.shape), "values": _floats(items)}
+    if isinstance(value, (tuple, list)):
+        return [_describe(torch, v) for v in value]
+    if isinstance(value, float):
+        return repr(value) if math.isnan(value) or math.isinf(value) else value
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    return repr(value)
+
+
+def _floats(items):
+    if isinstance(items, list):
+        return [_floats(v) for v in items]
+    if isinstance(items, float) and (math.isnan(items) or math.isinf(items)):
+        return repr(items)
+    return items
+
+
+def outcome(torch, code: str) -> dict:
+    """The value of ``code`` (statements joined by "; ", the last an expression) or its
+    error (builtin type and first line of the message)."""
+    import warnings
+
+    namespace = {"torch": torch, "__name__": "added_nn_cases"}
+    exec(SETUP, namespace)
+    *statements, expression = code.split("; ")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            for statement in statements:
+                exec(statement, namespace)
+            return {"value": _describe(torch, eval(expression, namespace))}
+        except Exception as error:  # noqa: BLE001 - the exception is the recorded result
+            kind = next(k for k in type(error).__mro__ if k.__module__ == "builtins")
+            return {"error": kind.__name__, "message": str(error).split("\n")[0]}
+
+
+def close(got, expected, rtol: float = 1e-5) -> bool:
+    """Whether two outcomes agree, numbers to ``rtol`` (and an absolute 1e-6)."""
+    if isinstance(expected, dict) and isinstance(got, dict):
+        return set(got) == set(expected) and all(close(got[k], expected[k], rtol) for k in got)
+    if isinstance(expected, list) and isinstance(got, list):
+        return len(got) == len(expected) and all(map(close, got, expected))
+    if isinstance(expected, float) and isinstance(got, (int, float)) and not isinstance(got, bool):
+        return math.isclose(got, expected, rel_tol=rtol, abs_tol=1e-6)
+    return got == expected
