@@ -86,3 +86,37 @@ def test_nccl_all_reduce(rt):
     xs = [torch.full((4,), float(i + 1), device=f"cuda:{i}") for i in range(2)]
     nccl.all_reduce(xs)
     assert xs[1].cpu().tolist() == [3.0] * 4
+
+
+def test_library_kernels_match_the_cpu(rt):
+    """cuDNN's convolution, softmax and average pooling, cupyx.scipy.special and cuRAND
+    draws (taken only on real CuPy; the simulated devices run the composites)."""
+    import torch.nn.functional as F  # noqa: N812
+
+    torch.manual_seed(0)
+    x = torch.randn(2, 3, 9, 9, requires_grad=True)
+    w = torch.randn(4, 3, 3, 3, requires_grad=True)
+    for stride in (1, 2):
+        host = F.conv2d(x, w, padding=1, stride=stride)
+        host.sum().backward()
+        host_grads = x.grad.clone(), w.grad.clone()
+        x.grad = w.grad = None
+        xd, wd = x.detach().cuda().requires_grad_(True), w.detach().cuda().requires_grad_(True)
+        device = F.conv2d(xd, wd, padding=1, stride=stride)
+        device.sum().backward()
+        assert torch.allclose(device.cpu(), host.detach(), atol=1e-4)
+        assert torch.allclose(xd.grad.cpu(), host_grads[0], atol=1e-3)
+        assert torch.allclose(wd.grad.cpu(), host_grads[1], atol=1e-3)
+    y = torch.randn(5, 7)
+    for f in (
+        lambda t: torch.softmax(t, 1),
+        lambda t: torch.log_softmax(t, 0),
+        lambda t: torch.erf(t),
+        lambda t: torch.lgamma(t.abs() + 0.5),
+        lambda t: torch.digamma(t.abs() + 0.5),
+    ):
+        assert torch.allclose(f(y.cuda()).cpu(), f(y), atol=1e-5)
+    assert torch.allclose(F.avg_pool2d(x.detach().cuda(), 3).cpu(), F.avg_pool2d(x.detach(), 3))
+    torch.cuda.manual_seed(0)
+    drawn = torch.rand(1000, device="cuda")
+    assert drawn.is_cuda and 0 <= float(drawn.min()) and float(drawn.max()) < 1

@@ -11,7 +11,7 @@ from . import _dtype
 from . import _memory_format as _mf
 from ._creation_layout import is_sparse_layout, refuse_sparse, sparse_empty, sparse_like
 from ._dtype_support import refuse_kernel, to_float8
-from ._interface.backends import place_fresh
+from ._interface.backends import dispatch_device, filled_on, place_fresh
 from ._interface.backends import resolve as resolve_device
 from ._tensor import Tensor, _dense_flat, make
 
@@ -47,7 +47,7 @@ def _parse_size(size, fn: str) -> tuple:
 
 def _check_device(device):
     """The resolved non-CPU device a factory puts its result on, or None for the CPU."""
-    return None if device is None else resolve_device(device)
+    return dispatch_device() if device is None else resolve_device(device)
 
 
 def _finish(array: np.ndarray, dtype, requires_grad: bool, device=None) -> Tensor:
@@ -193,7 +193,17 @@ def _filled(fn, size, value, dtype, device, requires_grad):
         dtype = _dtype.get_default_dtype()
     if dtype._limited == "float8":
         value = to_float8(np.asarray(value, np.float64), dtype)
+    elif device is not None:  # filled on the device itself: no host array, no copy
+        return _finish_device(filled_on(device, shape, dtype.np_dtype, value), dtype, requires_grad)
     return _finish(np.full(shape, value, dtype=dtype.np_dtype), dtype, requires_grad, device)
+
+
+def _finish_device(array, dtype, requires_grad: bool) -> Tensor:
+    """Wrap a fresh C-contiguous array made on a device."""
+    result = make(array, dtype)
+    if requires_grad:
+        result.requires_grad_(True)
+    return result
 
 
 def zeros(*size, dtype=None, layout=None, device=None, requires_grad=False) -> Tensor:
@@ -243,6 +253,8 @@ def empty(
     dtype = dtype or _dtype.get_default_dtype()
     name = _mf.format_name(memory_format, "empty", "contiguous_format")
     if name == "contiguous_format":
+        if device is not None:  # allocated on the device itself
+            return _finish_device(filled_on(device, shape, dtype.np_dtype), dtype, requires_grad)
         return _finish(np.empty(shape, dtype=dtype.np_dtype), dtype, requires_grad, device)
     strides = _mf.format_strides(shape, name)
     return _finish_exact(
@@ -271,6 +283,10 @@ def _like(input: Tensor, fill, dtype, device, requires_grad, memory_format) -> T
     dtype = dtype or input._dtype
     name = _mf.format_name(memory_format, "empty_like")
     strides = _mf.target_strides(input._np.shape, input.stride(), name)
+    if device is not None and dtype._limited != "float8":
+        if tuple(strides) == _mf.contiguous_strides(input._np.shape):
+            array = filled_on(device, input._np.shape, dtype.np_dtype, fill)
+            return _finish_device(array, dtype, requires_grad)
     array = _mf.empty_array(input._np.shape, strides, dtype.np_dtype)
     if fill is not None:
         if dtype._limited == "float8":

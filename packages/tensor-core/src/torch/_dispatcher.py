@@ -199,7 +199,7 @@ def _op_of(name: str):
             name = _OPERATOR_OPS.get(_IN_PLACE[inner], _IN_PLACE[inner]) + "_"
         else:
             name = _OPERATOR_OPS.get(inner, inner)
-    return ops[name] if name in ops else None
+    return ops.lookup(name)  # registered, or declared (a composite)
 
 
 def _dispatching(function, name: str, op=None):
@@ -212,6 +212,10 @@ def _dispatching(function, name: str, op=None):
         depth = getattr(local, "depth", 0)
         if depth:
             # inside an op already sent to a device: composites mix in host constants
+            if op is not None:
+                kernel = op.kernels.get(local.device.type)
+                if getattr(kernel, "runs_binding", False):
+                    return kernel(function, *args, **kwargs)  # e.g. a host round trip
             result = function(*args, **kwargs)
             return _place_results(result, local.device, local.backend, local.inputs)
         device = common_device(args, kwargs, check)
@@ -221,9 +225,18 @@ def _dispatching(function, name: str, op=None):
         kernel = op.kernels.get(device.type) if op is not None else None
         inputs = {id(t) for value in (*args, *kwargs.values()) for t in _tensors_of(value)}
         local.depth, local.device, local.backend, local.inputs = 1, device, backend, inputs
+        # the device of the inputs is current while the op runs (where a device's array
+        # module allocates and launches, as ``cupy.cuda.Device(i)``)
+        select = getattr(backend, "select", None)
+        previous = select(device.index) if select is not None else None
         try:
-            result = (kernel or function)(*args, **kwargs)
+            if kernel is not None and getattr(kernel, "runs_binding", False):
+                result = kernel(function, *args, **kwargs)
+            else:
+                result = (kernel or function)(*args, **kwargs)
         finally:
+            if select is not None:
+                backend.restore(previous)
             local.depth = 0
             local.device = local.backend = local.inputs = None
         return _place_results(result, device, backend, inputs)

@@ -36,7 +36,16 @@ warnings.filterwarnings(
 
 _grad_state = _grad_mode._state
 _add_reduce = np.add.reduce  # the C reduction, without ndarray.sum's Python wrapper
-_asarray = np.asarray
+_np_asarray = np.asarray
+
+
+def _asarray(value, dtype=None):
+    """``np.asarray`` keeping a device array (CuPy's: a reduction's 0-dim result) as it is."""
+    if isinstance(value, np.ndarray) or not hasattr(value, "__array_function__"):
+        return _np_asarray(value, dtype=dtype)
+    return value if dtype is None or value.dtype == dtype else value.astype(dtype)
+
+
 _ndarray = np.ndarray
 _np_matmul = np.matmul  # only for products too small for any BLAS to thread (see below)
 _gated_matmul = _blas.matmul
@@ -302,7 +311,7 @@ def matmul_2d(op, general):
                     rows * a.shape[1] * columns < _UNTHREADED_WORK
                     and type(a) is type(b) is _ndarray
                 ):
-                    product = _np_matmul(a, b)  # matmul_arrays' choice, without its call
+                    product = _np_matmul(a, b)  # (empty products)
                 else:
                     product = matmul_arrays(a, b)
                 # a fresh C-contiguous product: only size-0/1 dims need _from_array's fixes

@@ -37,6 +37,13 @@ def _check_zero_dim_index(index) -> None:
         )
 
 
+def _is_array(item) -> bool:
+    """Whether an index entry is an array: host NumPy, or a device's (CuPy's) array."""
+    return isinstance(item, np.ndarray) or (
+        hasattr(item, "__array_function__") and not isinstance(item, np.generic)
+    )
+
+
 def _convert(item, advanced: list):
     """One index entry in NumPy's terms; records in ``advanced`` whether it is advanced."""
     if isinstance(item, Tensor):
@@ -94,7 +101,8 @@ def convert_index(index):
 def _index(input: Tensor, index):
     """Advanced indexing: a new tensor (recorded as the ``index`` op)."""
     try:
-        result = np.array(input._np[index], order="C")  # always a copy, as in PyTorch
+        result = input._np[index]  # always a copy, as in PyTorch
+        result = np.array(result, order="C") if isinstance(result, np.ndarray) else result.copy()
     except IndexError as error:
         raise _index_error(error, input._np.ndim) from None
     return record(
@@ -122,7 +130,7 @@ def _split_basic(index: tuple):
     advanced part."""
     basic, rest = [], []
     for item in index:
-        if isinstance(item, np.ndarray):
+        if _is_array(item):
             keeps = item.ndim if item.dtype == bool else 1
             basic += [slice(None)] * keeps
             rest.append(item)
@@ -143,14 +151,14 @@ def _split_basic(index: tuple):
 def _check_masks(shape, index: tuple) -> None:
     dim = 0
     ellipsis_span = len(shape) - sum(
-        (i.ndim if isinstance(i, np.ndarray) and i.dtype == bool else 1)
+        (i.ndim if _is_array(i) and i.dtype == bool else 1)
         for i in index
         if i is not None and i is not Ellipsis
     )
     for item in index:
         if item is Ellipsis:
             dim += ellipsis_span
-        elif isinstance(item, np.ndarray) and item.dtype == bool:
+        elif _is_array(item) and item.dtype == bool:
             for k, size in enumerate(item.shape):
                 if dim + k < len(shape) and shape[dim + k] != size:
                     raise IndexError(
@@ -338,7 +346,7 @@ def setitem(self: Tensor, index, value) -> None:
             source = source.astype(self._np.dtype)
     else:
         source = value
-    if not advanced and isinstance(source, np.ndarray):
+    if not advanced and _is_array(source):
         source = _drop_leading_ones(source, self._np[_with_ellipsis(converted)].ndim)
     try:
         self._np[converted] = source

@@ -122,6 +122,35 @@ def process_settings() -> dict:
     }
 
 
+def on_host(*arrays) -> bool:
+    """Whether every array given (None skipped) is host memory: native kernels read only
+    host arrays; a device array (CuPy's) takes the array-generic NumPy path, which its
+    array module runs on the device (NEP 13/18)."""
+    for array in arrays:
+        if array is not None and not isinstance(array, np.ndarray):
+            return False
+    return True
+
+
+def device_library(array):
+    """The library calls of the backend a device array belongs to (``special``, cuDNN's
+    ``convolution``... on CUDA; see ``torch.cuda._device_library``), or None."""
+    from ._interface.backends import backend_of_array
+
+    return getattr(backend_of_array(array), "library", None)
+
+
+def special_of(name: str, array):
+    """Special function ``name`` (``erf``, ``lgamma``, ``digamma``, ...) of a float32/64
+    array: the native kernel on the host, the device library's on a device."""
+    if isinstance(array, np.ndarray):
+        return special(name, array)
+    library = device_library(array)
+    if library is None:
+        raise TypeError(f"special function {name}: no kernel for {type(array).__name__}")
+    return library.special(name, array)
+
+
 def all_c_contiguous_numpy(*operands) -> bool:
     """Whether every NumPy array among ``operands`` is C-contiguous."""
     return all(a.flags.c_contiguous for a in operands if isinstance(a, np.ndarray))
@@ -139,7 +168,7 @@ _FLOATS = ("float32", "float64")
 def large_binary(name: str, a, b):
     """``a (name) b`` by the threaded native kernel when both are big same-shape
     C-contiguous float arrays of one dtype; None otherwise (the caller uses NumPy)."""
-    if not ENABLED or getattr(a, "size", 0) < PARALLEL_MIN_SIZE:
+    if not ENABLED or getattr(a, "size", 0) < PARALLEL_MIN_SIZE or type(a) is not np.ndarray:
         return None
     if (
         type(b) is not type(a)
@@ -157,6 +186,7 @@ def large_exp(a):
     array, or None (the caller uses NumPy)."""
     if (
         not ENABLED
+        or type(a) is not np.ndarray
         or a.size < PARALLEL_MIN_SIZE
         or a.dtype.name not in _FLOATS
         or not a.flags.c_contiguous
@@ -170,7 +200,9 @@ def native_sum(a):
     PARALLEL_MIN_SIZE elements in PyTorch's summation order (bit-identical results),
     above it split across threads and accumulated in double precision."""
     # dtype.char, not dtype.name: the name is computed in Python on every access
-    if not ENABLED or a.dtype.char not in "fd" or not a.flags.c_contiguous:
+    if not ENABLED or type(a) is not np.ndarray or a.dtype.char not in "fd":
+        return None
+    if not a.flags.c_contiguous:
         return None
     if a.size < PARALLEL_MIN_SIZE:
         return kernels.cascade_sum(a)
@@ -195,6 +227,7 @@ def _as_5d(array: np.ndarray) -> np.ndarray:
 def _conv_eligible(x: np.ndarray, w: np.ndarray, stride) -> bool:
     return (
         ENABLED
+        and on_host(x, w)
         and x.dtype == w.dtype
         and x.dtype.name in _FLOATS
         and 1 <= x.ndim - 2 <= 3
@@ -215,10 +248,24 @@ def _padding_lists(pads, dilation):
     return [1] * lead + list(dilation), lo, hi
 
 
+def _cudnn(array):
+    """cuDNN's kernels for a device array (see ``torch.cuda._device_library``), or None."""
+    library = device_library(array)
+    return None if library is None else library.cudnn
+
+
 def conv_forward(x: np.ndarray, w: np.ndarray, bias, stride, pads, dilation, groups):
     """The convolution by the native kernel (``pads`` as (before, after) pairs), or None
-    when it does not apply (strided, other dtypes): the caller uses NumPy."""
+    when it does not apply (strided, other dtypes): the caller uses NumPy. On a device:
+    cuDNN's, or None (the NumPy path then runs on the device's array module)."""
+    if not on_host(x, w, bias):
+        cudnn = _cudnn(x)
+        return (
+            None if cudnn is None else cudnn.convolution(x, w, bias, stride, pads, dilation, groups)
+        )
     if not _conv_eligible(x, w, stride) or (bias is not None and bias.dtype != x.dtype):
+        return None
+    if not on_host(bias):
         return None
     dil, lo, hi = _padding_lists(pads, dilation)
     out = kernels.conv_forward(_as_5d(x), _as_5d(w), bias, dil, lo, hi, groups, _conv_threads(x, w))
@@ -228,8 +275,16 @@ def conv_forward(x: np.ndarray, w: np.ndarray, bias, stride, pads, dilation, gro
 def conv_weight_grad(
     x: np.ndarray, grad: np.ndarray, w: np.ndarray, stride, pads, dilation, groups
 ):
-    """The weight gradient of a convolution by the native kernel, or None."""
-    if not _conv_eligible(x, w, stride) or grad.dtype != x.dtype:
+    """The weight gradient of a convolution by the native kernel (cuDNN's on a device),
+    or None."""
+    if not on_host(x, grad, w):
+        cudnn = _cudnn(x)
+        return (
+            None
+            if cudnn is None
+            else cudnn.convolution_weight_grad(x, grad, w, stride, pads, dilation, groups)
+        )
+    if not _conv_eligible(x, w, stride) or grad.dtype != x.dtype or not on_host(grad):
         return None
     dil, lo, hi = _padding_lists(pads, dilation)
     result = kernels.conv_weight_grad(
@@ -259,6 +314,7 @@ def _along(array: np.ndarray, dim: int) -> np.ndarray:
 def _indexing_applies(out: np.ndarray, src: np.ndarray) -> bool:
     return (
         ENABLED
+        and on_host(out, src)
         and out.dtype.name in _INDEXING_DTYPES
         and src.dtype == out.dtype
         and out.flags.c_contiguous
@@ -269,7 +325,7 @@ def _indexing_applies(out: np.ndarray, src: np.ndarray) -> bool:
 def index_accumulate(out: np.ndarray, dim: int, index: np.ndarray, src: np.ndarray, alpha=1):
     """``out[..., index[j], ...] += alpha * src[..., j, ...]`` along ``dim`` in place
     (indices in [0, size)); False when the native kernel does not apply."""
-    if not _indexing_applies(out, src) or out.ndim == 0:
+    if not _indexing_applies(out, src) or out.ndim == 0 or not on_host(index):
         return False
     index = np.ascontiguousarray(index, dtype=np.int64).reshape(-1)
     source = _along(np.ascontiguousarray(src), dim)
@@ -282,6 +338,8 @@ def scatter_accumulate(out: np.ndarray, dim: int, index: np.ndarray, src: np.nda
     index shaped like ``out`` except along ``dim`` and a source shaped like the index."""
     if not _indexing_applies(out, src) or out.ndim == 0 or index.shape != src.shape:
         return False
+    if not on_host(index):
+        return False
     if any(n != m for i, (n, m) in enumerate(zip(index.shape, out.shape)) if i != dim):
         return False
     index = _along(np.ascontiguousarray(index, dtype=np.int64), dim)
@@ -293,6 +351,8 @@ def gather_along(src: np.ndarray, dim: int, index: np.ndarray):
     """``src[..., index[i, j, k], ...]`` along ``dim`` for an index shaped like ``src``
     except along ``dim``; None when the native kernel does not apply."""
     if not ENABLED or src.dtype.name not in _INDEXING_DTYPES or src.ndim == 0:
+        return None
+    if not on_host(src, index):
         return None
     if any(n != m for i, (n, m) in enumerate(zip(index.shape, src.shape)) if i != dim):
         return None
@@ -347,7 +407,8 @@ def blas_matmul(a, b):
     external BLAS; None when there is none or the operands do not fit (the caller uses
     NumPy: broadcasting, small products, other dtypes, unusual strides)."""
     if (
-        a.ndim != b.ndim
+        not on_host(a, b)
+        or a.ndim != b.ndim
         or a.ndim not in (2, 3)
         or a.dtype is not b.dtype
         or a.dtype.char not in "fd"

@@ -26,7 +26,7 @@ from ._creation_layout import is_sparse_layout, refuse_sparse, sparse_like
 from ._device import device as _device_cls
 from ._native import kernels, special
 from ._ops._dispatch import defop
-from ._tensor import Tensor
+from ._tensor import Tensor, make
 
 __all__ = [
     "Generator",
@@ -399,9 +399,49 @@ def _shape(size, fn: str) -> tuple:
 
 def _check_cpu(device):
     """The resolved non-CPU device a random factory fills on, or None for the CPU."""
-    from ._interface.backends import resolve
+    from ._interface.backends import dispatch_device, resolve
 
-    return None if device is None else resolve(device)
+    return dispatch_device() if device is None else resolve(device)
+
+
+def _device_draws(device, kind: str, shape: tuple, dtype, generator, *params):
+    """Draws made on ``device`` (a resolved non-CPU device) by its generator, in its
+    memory: ``kind`` is "uniform" (low, high), "normal" (mean, std), "integers" (low,
+    high) or "bernoulli" (p). The device's library makes them (``torch.cuda``'s: cuRAND
+    through CuPy, or the simulated device's generator writing into its memory)."""
+    from ._interface.backends import get_backend
+
+    backend = get_backend(device.type)
+    generator = _gen(_device_gen(generator, device))
+    library = getattr(backend, "library", None)
+    if library is None:  # a backend without a random library: host draws, handed over
+        return backend.adopt(host_draws(kind, tuple(shape), dtype, generator, params), device.index)
+    return library.random(kind, tuple(shape), dtype.np_dtype, generator, device.index, params)
+
+
+def host_draws(kind: str, shape: tuple, dtype, generator, params) -> np.ndarray:
+    """The draws :func:`_device_draws` asks for, made on the host by ``generator``."""
+    if kind == "uniform":
+        return uniform_array(shape, dtype, generator, *params)
+    if kind == "normal":
+        return normal_array(shape, dtype, generator, *params)
+    if kind == "integers":
+        return integer_array(shape, params[0], params[1], dtype, generator)
+    if kind == "bernoulli":
+        draws = generator._uniform53(math.prod(shape)).reshape(shape)
+        return (draws < params[0]).astype(dtype.np_dtype)
+    raise ValueError(f"unknown kind of random draws: {kind!r}")
+
+
+def _device_of(tensor: Tensor):
+    """The resolved device of a tensor on a non-CPU device, else None."""
+    return None if type(tensor._np) is np.ndarray else tensor._device
+
+
+def _new_drawn(device, kind, shape, dtype, generator, requires_grad, *params) -> Tensor:
+    """A new tensor of ``kind`` draws made on ``device``."""
+    result = make(_device_draws(device, kind, shape, dtype, generator, *params), dtype)
+    return result.requires_grad_(True) if requires_grad else result
 
 
 def _device_gen(generator, device):
@@ -432,6 +472,9 @@ def rand(
     device = _check_cpu(device)
     generator = _device_gen(generator, device)
     dtype = dtype or _dtype.get_default_dtype()
+    if device is not None:
+        shape = _shape(size, "rand")
+        return _new_drawn(device, "uniform", shape, dtype, generator, requires_grad, 0.0, 1.0)
     return _new(uniform_array(_shape(size, "rand"), dtype, generator), dtype, requires_grad, device)
 
 
@@ -453,6 +496,9 @@ def randn(
     device = _check_cpu(device)
     generator = _device_gen(generator, device)
     dtype = dtype or _dtype.get_default_dtype()
+    if device is not None:
+        shape = _shape(size, "randn")
+        return _new_drawn(device, "normal", shape, dtype, generator, requires_grad, 0.0, 1.0)
     return _new(normal_array(_shape(size, "randn"), dtype, generator), dtype, requires_grad, device)
 
 
@@ -490,6 +536,11 @@ def randint(
     elif high is None:
         low, high = 0, low
     dtype = dtype or _dtype.int64
+    if device is not None:
+        _check_random_bounds(dtype, int(low), int(high))
+        shape = _shape((size,), "randint")
+        bounds = (int(low), int(high))
+        return _new_drawn(device, "integers", shape, dtype, generator, requires_grad, *bounds)
     array = integer_array(_shape((size,), "randint"), int(low), int(high), dtype, generator)
     return _new(array, dtype, requires_grad, device)
 
@@ -834,6 +885,12 @@ def _register_fill_ops() -> dict:
 @defop("uniform_", method=True, public=False)
 def uniform_(self: Tensor, from_: float = 0.0, to: float = 1.0, *, generator=None) -> Tensor:
     """Fill with uniform numbers on [``from_``, ``to``)."""
+    device = _device_of(self)
+    if device is not None:
+        _check_uniform_bounds(self._dtype, from_, to)
+        shape = _fill_shape(self)
+        draws = _device_draws(device, "uniform", shape, self._dtype, generator, from_, to)
+        return _fill(self, draws, "uniform_")
     return _fill(
         self, uniform_array(_fill_shape(self), self._dtype, generator, from_, to), "uniform_"
     )
@@ -842,6 +899,12 @@ def uniform_(self: Tensor, from_: float = 0.0, to: float = 1.0, *, generator=Non
 def normal_(self: Tensor, mean: float = 0.0, std: float = 1.0, *, generator=None) -> Tensor:
     """Fill with normal numbers of ``mean`` and ``std``."""
     shape = _fill_shape(self)
+    device = _device_of(self)
+    if device is not None:
+        if std < 0:
+            raise RuntimeError(f"normal expects std >= 0.0, but found std {std:g}")
+        draws = _device_draws(device, "normal", shape, self._dtype, generator, mean, std)
+        return _fill(self, draws, "normal_")
     # PyTorch's 16-at-a-time path is for contiguous tensors only
     contiguous = self._np.flags.c_contiguous
     array = normal_array(shape, self._dtype, generator, mean, std, one_at_a_time=not contiguous)
@@ -1012,6 +1075,10 @@ def bernoulli_(self: Tensor, p=0.5, *, generator=None) -> Tensor:
             f"\"bernoulli_scalar_cpu_\" not implemented for '{dtype._legacy[:-6]}'"
         )
     shape = _fill_shape(self)
+    device = _device_of(self)
+    if device is not None:
+        draws = _device_draws(device, "bernoulli", shape, dtype, generator, p)
+        return _fill(self, draws, "bernoulli_.float")
     draws = _gen(generator)._uniform53(math.prod(shape)).reshape(shape)
     return _fill(self, (draws < p).astype(dtype.np_dtype), "bernoulli_.float")
 

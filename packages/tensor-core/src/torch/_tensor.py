@@ -67,7 +67,10 @@ class Tensor:
             array = _with_contiguous_strides(array)
         elif not array.flags.c_contiguous and _dense_flat(array) is None:
             # compact, keeping the dims' memory order (and a device's array type)
-            array = np.array(array, order="K", subok=True)
+            if isinstance(array, _ndarray):
+                array = np.array(array, order="K", subok=True)
+            else:  # a device array (CuPy's refuses np.array)
+                array = array.copy(order="K")
         return make(array, dtype if dtype is not None else _dtype.from_numpy_dtype(array.dtype))
 
     def _alias(self, array: np.ndarray, offset: int | None = None) -> Tensor:
@@ -98,8 +101,8 @@ class Tensor:
         offset = self._offset_
         if offset is None:
             buffer = self._storage._buffer
-            start = buffer.__array_interface__["data"][0] if buffer.size else 0
-            address = self._np.__array_interface__["data"][0]
+            start = _address(buffer) if buffer.size else 0
+            address = _address(self._np)
             offset = self._offset_ = (address - start) // self._np.itemsize
         return offset
 
@@ -522,11 +525,23 @@ def restrided(array: np.ndarray, shape, strides, **options) -> np.ndarray:
     """``np.lib.stride_tricks.as_strided``, also for ml_dtypes' types (float8_e5m2, ...),
     whose array-interface type string NumPy cannot read back: those go through a view
     as unsigned integers of the same size."""
+    if not isinstance(array, _ndarray):  # a device array: its array module's as_strided
+        from ._interface.backends import backend_of_array
+
+        tricks = backend_of_array(array).array_module.lib.stride_tricks
+        return tricks.as_strided(array, shape, strides)
     as_strided = np.lib.stride_tricks.as_strided
     if array.dtype.isbuiltin == 1 or array.dtype.kind == "V":
         return as_strided(array, shape, strides, **options)
     bits = array.view(_SAME_SIZE_UINT[array.itemsize])
     return as_strided(bits, shape, strides, **options).view(array.dtype)
+
+
+def _address(array) -> int:
+    """Where ``array``'s first element is (a device array, CuPy's: its data pointer)."""
+    if isinstance(array, _ndarray):
+        return array.__array_interface__["data"][0]
+    return array.data.ptr
 
 
 def _dense_flat(array: np.ndarray):

@@ -559,8 +559,8 @@ def _accumulate(node, grad) -> None:
         _run_accumulator(node, _as_tensor(grad), None, False)
         return
     if type(grad) is not _ndarray:
-        if isinstance(grad, _Tensor):
-            node.accumulate(grad, False)
+        if not isinstance(grad, np.generic):  # a Tensor, or a device backend's array
+            node.accumulate(_as_tensor(grad), False)
             return
         grad = np.asarray(grad)  # a NumPy scalar
     dtype = _dtype_of(leaf)

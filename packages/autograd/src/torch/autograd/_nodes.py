@@ -415,6 +415,8 @@ class AccumulateGrad(_NodeBase):
                 leaf.grad = grad
             elif create_graph:  # a differentiable copy
                 leaf.grad = grad.contiguous() if not grad.is_contiguous() else grad.clone()
+            elif not isinstance(_array(leaf), np.ndarray):  # a device array (CuPy's):
+                leaf.grad = _from_array(_array(grad).copy(), _dtype_of(grad))  # copied there
             else:  # a copy of its own (an optimizer updates it in place)
                 array = _empty_in_layout_of(_array(leaf))
                 np.copyto(array, _array(grad))

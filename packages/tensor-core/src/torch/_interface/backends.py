@@ -37,6 +37,8 @@ __all__ = [
     "device_of_array",
     "is_dispatching",
     "cuda_runtime",
+    "dispatch_device",
+    "filled_on",
 ]
 
 
@@ -299,6 +301,22 @@ def cuda_backend():
         runtime = _runtime.get()
         backend = runtime.backend if runtime is not None else None
     return backend
+
+
+def dispatch_device():
+    """The device of the op this thread is running on a non-CPU device, or None: a factory
+    called without a device inside such an op (a composite's constant) makes its tensor
+    there, as PyTorch's kernels make theirs with their input's options."""
+    return getattr(_local, "device", None) if getattr(_local, "depth", 0) else None
+
+
+def filled_on(dev, shape: tuple, np_dtype, value=None):
+    """A new array made on ``dev`` (a resolved non-CPU device), filled with ``value``
+    there (None: uninitialised): no host array, no copy."""
+    array = _backends[dev.type].empty(shape, np.dtype(np_dtype), dev.index)
+    if value is not None:
+        array.fill(value)
+    return array
 
 
 def place_fresh(tensor, dev):

@@ -82,10 +82,58 @@ def operand(x, dtype) -> np.ndarray:
     if isinstance(x, Tensor):
         array = x._np
         return array if array.dtype == dtype.np_dtype else array.astype(dtype.np_dtype)
+    # a scalar operand is a NumPy scalar, not a 0-dim array: device arrays (CuPy's) take
+    # scalars but refuse host arrays, and NumPy promotes the two alike
     if type(x) is int and dtype._category == 1:
         # a weak Python int wraps into the tensor's integer type, as in PyTorch
-        return np.asarray(np.int64(x) if -(2**63) <= x < 2**63 else x).astype(dtype.np_dtype)
-    return np.asarray(x, dtype=dtype.np_dtype)
+        return np.asarray(np.int64(x) if -(2**63) <= x < 2**63 else x).astype(dtype.np_dtype)[()]
+    if hasattr(x, "__array_function__"):  # an array (a device array stays on its device)
+        return as_array(x, dtype.np_dtype)
+    return np.asarray(x, dtype=dtype.np_dtype)[()]
+
+
+def scalar(value, np_dtype):
+    """``value`` (a Python number) as a NumPy scalar of ``np_dtype``: a constant that mixes
+    with device arrays (CuPy takes scalars, never host arrays, in its kernels)."""
+    return np.asarray(value, dtype=np_dtype)[()]
+
+
+def array_module(array):
+    """The module whose functions compute on ``array``: NumPy for host arrays, the array
+    module of a device's backend (CuPy) for device arrays."""
+    if isinstance(array, np.ndarray):
+        return np
+    from .._interface.backends import backend_of_array
+
+    return backend_of_array(array).array_module
+
+
+def window_view(array, shape, strides):
+    """A read-only strided view of ``array`` (``as_strided``), on its own device."""
+    if isinstance(array, np.ndarray):
+        return np.lib.stride_tricks.as_strided(array, shape, strides, writeable=False)
+    return array_module(array).lib.stride_tricks.as_strided(array, shape, strides)
+
+
+def contiguous(value, np_dtype=None):
+    """``np.ascontiguousarray(value, np_dtype)`` (at least 1-dim, as NumPy's) that keeps a
+    device array on its device."""
+    if isinstance(value, np.ndarray) or not hasattr(value, "__array_function__"):
+        return np.ascontiguousarray(value, dtype=np_dtype)
+    value = as_array(value, np_dtype, "C")
+    return value.reshape(1) if value.ndim == 0 else value
+
+
+def as_array(value, np_dtype=None, order=None):
+    """``np.asarray(value, np_dtype, order)`` that keeps a device array on its device:
+    CuPy's arrays refuse ``np.asarray``, so they are cast with their own ``astype``."""
+    if isinstance(value, (np.ndarray, np.generic)) or not hasattr(value, "__array_function__"):
+        return np.asarray(value, dtype=np_dtype, order=order)
+    if np_dtype is not None and value.dtype != np_dtype:
+        value = value.astype(np_dtype)
+    if order == "C" and not value.flags.c_contiguous:
+        value = value.copy(order="C")
+    return value
 
 
 def check_tensor(x, op: str, arg: str = "input") -> None:
@@ -372,7 +420,7 @@ def sparse_kernel(name: str, error: SparseLayoutError):
 
 def wrap_array(array, dtype) -> Tensor:
     """A new tensor of ``dtype`` from a computed array, C-contiguous (0-dim stays 0-dim)."""
-    return Tensor._from_array(np.asarray(array, dtype=dtype.np_dtype, order="C"), dtype)
+    return Tensor._from_array(as_array(array, dtype.np_dtype, "C"), dtype)
 
 
 # ------------------------------------------------------------- ops refusing complex input

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._dispatch import defop, kernel_refusal
+from ._dispatch import as_array, defop, kernel_refusal
 from .pointwise import _arith, _binary, _bool_refused, _plain, _true_div
 
 __all__ = ["maximum", "minimum", "fmax", "fmin", "atan2", "hypot", "fmod", "arctan2"]
@@ -18,7 +18,7 @@ def _floating(dtype, *_):
 
 
 def _fmod(a, b, dtype):
-    if dtype._category <= 1 and np.any(np.asarray(b) == 0):
+    if dtype._category <= 1 and np.any(as_array(b) == 0):
         raise RuntimeError("ZeroDivisionError")
     return np.fmod(a, b)
 

@@ -19,7 +19,7 @@ import torch
 from .. import _dtype
 from .._interface import OpDef
 from .._tensor import Tensor, _is_grad_recording
-from ._dispatch import defop, kernel_refusal, record
+from ._dispatch import contiguous, defop, kernel_refusal, record
 from .gather_scatter import _inplace
 from .sorting import _SORT_REFUSES_COMPLEX, _long
 
@@ -109,7 +109,7 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None) -> Ten
     counts = _repeat_counts(repeats, input._np.shape[d])
     if not _is_grad_recording(input):  # one NumPy call; the indexing below records grads
         repeated = np.repeat(input._np, counts, axis=d)
-        return Tensor._from_array(np.ascontiguousarray(repeated), input._dtype)
+        return Tensor._from_array(contiguous(repeated), input._dtype)
     rows = _long(np.repeat(np.arange(counts.size), counts))
     return input.index_select(d, rows)
 
@@ -129,7 +129,7 @@ def unique_consecutive(
         starts = np.ones(flat.size, dtype=bool)
         if flat.size:
             starts[1:] = flat[1:] != flat[:-1]
-        values = Tensor._from_array(np.ascontiguousarray(flat[starts]), input._dtype)
+        values = Tensor._from_array(contiguous(flat[starts]), input._dtype)
         inverse_shape = array.shape
     else:
         d = input._wrap_dim(dim)
@@ -236,7 +236,7 @@ def _triangle_indices(name, row, col, offset, dtype, lower):
     rows, cols = np.indices((row, col)).reshape(2, -1)
     keep = cols - rows <= offset if lower else cols - rows >= offset
     pairs = np.stack([rows[keep], cols[keep]]) if row * col else np.zeros((2, 0), np.int64)
-    return Tensor._from_array(np.ascontiguousarray(pairs.astype(dtype.np_dtype)), dtype)
+    return Tensor._from_array(contiguous(pairs.astype(dtype.np_dtype)), dtype)
 
 
 @defop("tril_indices")
@@ -279,7 +279,7 @@ def _fill_diagonal(result: Tensor, offset: int, d1: int, d2: int, values: Tensor
     """``result`` with its diagonal written from ``values`` by an out-of-place scatter of
     flat positions (so the gradient reaches ``values`` through indexing)."""
     positions = np.arange(result._np.size).reshape(result._np.shape)
-    picked = np.ascontiguousarray(np.diagonal(positions, offset, d1, d2))
+    picked = contiguous(np.diagonal(positions, offset, d1, d2))
     flat = result.reshape(-1)
     return flat.index_put((_long(picked),), values.to(result.dtype)).reshape(result.shape)
 

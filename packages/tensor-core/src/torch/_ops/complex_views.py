@@ -16,7 +16,7 @@ import numpy as np
 
 from .. import _dtype
 from .._tensor import Tensor
-from ._dispatch import check_tensor, defop, record, register_op
+from ._dispatch import as_array, check_tensor, defop, record, register_op
 from .views import _with_strides
 
 __all__ = ["view_as_real", "view_as_complex", "real", "imag", "conj", "is_conj", "complex"]
@@ -206,7 +206,7 @@ def complex(real: Tensor, imag: Tensor) -> Tensor:  # noqa: A001 - PyTorch's nam
     _complex_parts_check(real, imag)
     a, b = np.broadcast_arrays(real._np, imag._np)
     dtype = real._dtype.to_complex()
-    result = Tensor._from_array(np.asarray(a + 1j * b, dtype=dtype.np_dtype), dtype)
+    result = Tensor._from_array(as_array(a + 1j * b, dtype.np_dtype), dtype)
     return record(COMPLEX, (real, imag), result)
 
 

@@ -13,7 +13,7 @@ import numpy as np
 from .. import _blas, _dtype
 from .._return_types import _structseq
 from .._tensor import Tensor
-from ._dispatch import record, register_op, wrap_array
+from ._dispatch import as_array, contiguous, record, register_op, wrap_array
 
 __all__ = [
     "LinAlgError",
@@ -62,7 +62,7 @@ _wrap = wrap_array
 
 def _wrap_lapack(array, dtype) -> Tensor:
     """A matrix result laid out column-major per matrix, as LAPACK (and PyTorch) give it."""
-    column_major = np.ascontiguousarray(np.asarray(array, dtype=dtype.np_dtype).swapaxes(-1, -2))
+    column_major = contiguous(as_array(array, dtype.np_dtype).swapaxes(-1, -2))
     return Tensor._from_array(column_major.swapaxes(-1, -2), dtype)
 
 
@@ -496,7 +496,7 @@ def _tolerances(values: np.ndarray, atol, rtol, shape) -> np.ndarray:
         rtol = np.finfo(values.dtype).eps * max(shape) if atol is None or np.all(atol == 0) else 0
     atol = 0.0 if atol is None else atol
     largest = values.max(-1) if values.shape[-1] else np.zeros(values.shape[:-1])
-    return np.maximum(atol, np.asarray(rtol) * largest)
+    return np.maximum(atol, as_array(rtol) * largest)
 
 
 def pinv(A: Tensor, *, atol=None, rtol=None, hermitian: bool = False) -> Tensor:
@@ -581,7 +581,7 @@ def matrix_rank(A: Tensor, tol=None, hermitian: bool = False, *, atol=None, rtol
     else:
         values = _blas.linalg.svd(A._np, compute_uv=False)
     cutoff = _tolerances(values, atol, rtol, A._np.shape[-2:])
-    return _wrap(np.asarray((values > cutoff[..., None]).sum(-1)), _dtype.int64)
+    return _wrap(as_array((values > cutoff[..., None]).sum(-1)), _dtype.int64)
 
 
 def norm(A: Tensor, ord=None, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:

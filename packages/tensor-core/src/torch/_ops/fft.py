@@ -218,7 +218,7 @@ def _resized(input: Tensor, dims, sizes) -> Tensor:
         elif n > current:
             shape = list(input.shape)
             shape[d] = n - current
-            input = cat([input, _zeros(shape, dtype=input._dtype)], d)
+            input = cat([input, _zeros(shape, dtype=input._dtype, device=input.device)], d)
     return input
 
 

@@ -10,7 +10,7 @@ import numpy as np
 
 from .._dtype_support import FLOAT8_BY_NUMPY, to_float8
 from .._tensor import Tensor
-from ._dispatch import check_inplace_fill, check_tensor, defop, record, register_op
+from ._dispatch import as_array, check_inplace_fill, check_tensor, defop, record, register_op
 from .pointwise import INPLACE, _snapshot
 
 __all__ = ["fill", "fill_", "zero_"]
@@ -36,7 +36,7 @@ def _store(array: np.ndarray, scalar) -> None:
     if array.dtype.kind not in "c" and isinstance(scalar, (complex, np.complexfloating)):
         scalar = scalar.real  # PyTorch keeps the real part when filling a real tensor
     if array.dtype in FLOAT8_BY_NUMPY:  # PyTorch's float8 rounding of the value
-        scalar = to_float8(np.asarray(scalar, np.float64), FLOAT8_BY_NUMPY[array.dtype])
+        scalar = to_float8(as_array(scalar, np.float64), FLOAT8_BY_NUMPY[array.dtype])
     with np.errstate(all="ignore"):
         np.copyto(array, scalar, casting="unsafe")
 

@@ -14,7 +14,7 @@ import torch
 
 from .. import _dtype, _return_types
 from .._tensor import Tensor
-from ._dispatch import defop, record, register_op
+from ._dispatch import as_array, defop, record, register_op
 from .complex_views import _complex_parts_check, complex
 from .gather_scatter import _inplace
 from .pointwise import _legacy_name as _legacy
@@ -44,7 +44,7 @@ def frexp(input: Tensor):
     if not input._dtype.is_floating_point:
         raise RuntimeError("torch.frexp() only supports floating-point dtypes")
     _, exponent = np.frexp(input._np)
-    exponent = np.asarray(exponent, dtype=np.int32)
+    exponent = as_array(exponent, np.int32)
     # NOTE: the mantissa as input * 2 ** -exponent, so its gradient is 2 ** -exponent
     scale = Tensor._from_array(np.ldexp(np.ones(exponent.shape), -exponent), _dtype.float64)
     mantissa = input * scale.to(input.dtype)

@@ -9,6 +9,8 @@ from .. import _dtype, _native
 from .._tensor import Tensor
 from ._dispatch import (
     adopt_history,
+    array_module,
+    as_array,
     check_inplace,
     check_inplace_fill,
     defop,
@@ -136,7 +138,7 @@ def gather(input: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False)
     if array is None:
         array = np.take_along_axis(input._np[corner], idx, axis=d)
     return record(
-        GATHER, (input, index), Tensor._from_array(np.asarray(array, order="C"), input._dtype), (d,)
+        GATHER, (input, index), Tensor._from_array(as_array(array, None, "C"), input._dtype), (d,)
     )
 
 
@@ -155,10 +157,10 @@ def _scatter_into(array: np.ndarray, d: int, idx: np.ndarray, src, accumulate):
         else src[tuple(slice(0, n) for n in idx.shape)]
     )
     if accumulate is True and _native.scatter_accumulate(
-        array, d, _nonnegative(idx, array.shape[d]), np.asarray(src, dtype=array.dtype)
+        array, d, _nonnegative(idx, array.shape[d]), as_array(src, array.dtype)
     ):
         return
-    grid = list(np.indices(idx.shape, sparse=True))
+    grid = list(array_module(idx).indices(idx.shape, sparse=True))  # on the index's device
     grid[d] = idx
     if accumulate == "multiply":
         np.multiply.at(array, tuple(grid), src)
@@ -271,7 +273,7 @@ def flip(input: Tensor, *dims) -> Tensor:
     for d in wrapped:
         if wrapped.count(d) > 1:
             raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
-    array = np.asarray(np.flip(input._np, wrapped), order="C")
+    array = as_array(np.flip(input._np, wrapped), None, "C")
     return record(FLIP, (input,), Tensor._from_array(array, input._dtype), (wrapped,))
 
 

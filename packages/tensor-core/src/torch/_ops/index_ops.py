@@ -15,7 +15,7 @@ import numpy as np
 
 from .. import _dtype, _native
 from .._tensor import Tensor, _is_grad_recording
-from ._dispatch import defop, record, register_op
+from ._dispatch import array_module, as_array, contiguous, defop, record, register_op
 from .gather_scatter import (
     _bounds,
     _check_scatter_shapes,
@@ -118,7 +118,7 @@ def index_add(input: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha=1
     _strict_bounds(index, input._np.shape[d] if input._np.ndim else 1, d)
     if input._np.ndim and not _is_grad_recording(input, source):
         # the native row accumulation, without an index expanded to the source's shape
-        result = np.array(input._np, order="C")
+        result = input._np.copy(order="C")
         rows = index._np.astype(np.int64, copy=False)
         if _native.index_accumulate(result, d, rows, source._np, alpha):
             return Tensor._from_array(result, input._dtype)
@@ -251,7 +251,7 @@ _UFUNCS = {
 
 
 def _scatter_grid(index: np.ndarray, d: int) -> tuple:
-    grid = list(np.indices(index.shape, sparse=True))
+    grid = list(array_module(index).indices(index.shape, sparse=True))
     grid[d] = index
     return tuple(grid)
 
@@ -323,7 +323,7 @@ def scatter_reduce(
     _strict_bounds(index, input._np.shape[d] if input._np.ndim else 1, d)
     idx = np.where(idx < 0, idx + input._np.shape[d], idx) if idx.size else idx
     array = _scatter_reduce_array(input._np, d, idx, src._np, reduce, include_self)
-    result = Tensor._from_array(np.asarray(array, order="C"), input._dtype)
+    result = Tensor._from_array(as_array(array, None, "C"), input._dtype)
     return record(SCATTER_REDUCE, (input, index, src), result, (d, reduce, include_self))
 
 
@@ -445,5 +445,5 @@ def unravel_index(indices, shape) -> tuple:
     coords = np.unravel_index(flat, shape) if shape else ()
     # views of the columns of one (..., ndim) tensor, as PyTorch lays them out
     stacked = np.stack(coords, -1) if coords else np.zeros(flat.shape + (0,), np.int64)
-    table = Tensor._from_array(np.ascontiguousarray(stacked, dtype=np.int64), _dtype.int64)
+    table = Tensor._from_array(contiguous(stacked, np.int64), _dtype.int64)
     return tuple(table[..., i] for i in range(len(shape)))

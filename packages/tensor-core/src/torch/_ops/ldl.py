@@ -25,7 +25,7 @@ from .. import _blas, _dtype
 from .._return_types import _structseq
 from .._tensor import Tensor
 from . import decompositions as _dec
-from ._dispatch import register_op
+from ._dispatch import as_array, register_op
 from .householder import _column_major, _legacy
 from .out_variants import add_out
 
@@ -217,7 +217,7 @@ def _raise_info(name: str, info: np.ndarray) -> None:
 
 
 def _int32(array) -> Tensor:
-    return Tensor._from_array(np.asarray(array, dtype=np.int32, order="C"), _dtype.int32)
+    return Tensor._from_array(as_array(array, np.int32, "C"), _dtype.int32)
 
 
 def ldl_factor_ex(A: Tensor, *, hermitian: bool = False, check_errors: bool = False):  # noqa: N803

@@ -7,7 +7,7 @@ import numpy as np
 from .. import _blas, _fastpath, _native
 from .._interface import OpDef, array_kernels, ops
 from .._tensor import Tensor
-from ._dispatch import SparseLayoutError, check_tensor, defop, record, sparse_kernel
+from ._dispatch import SparseLayoutError, as_array, check_tensor, defop, record, sparse_kernel
 
 __all__ = ["matmul"]
 
@@ -62,7 +62,7 @@ def matmul(input: Tensor, other: Tensor) -> Tensor:
             result = _blas.matmul(input._np, other._np)
     except ValueError:
         raise _matmul_error(input._np.shape, other._np.shape) from None
-    return record(MATMUL, (input, other), Tensor._from_array(np.asarray(result), input._dtype))
+    return record(MATMUL, (input, other), Tensor._from_array(as_array(result), input._dtype))
 
 
 def _shape(t: Tensor) -> str:
@@ -297,7 +297,7 @@ def einsum(equation: str, *operands) -> Tensor:
         )
     except ValueError as error:
         raise RuntimeError(f"einsum(): {error}") from None
-    result = Tensor._from_array(np.asarray(array, dtype=dtype.np_dtype, order="C"), dtype)
+    result = Tensor._from_array(as_array(array, dtype.np_dtype, "C"), dtype)
     return record(EINSUM, operands, result, (tuple(specs), output_spec))
 
 

@@ -24,7 +24,7 @@ import torch
 
 from .. import _dtype
 from .._tensor import Tensor, make
-from ._dispatch import defop, record, register_op
+from ._dispatch import as_array, contiguous, defop, record, register_op
 from .distances import pairwise_distance
 
 __all__ = [
@@ -175,8 +175,8 @@ def _ctc_loss(
         )
     lp = log_probs._np
     tg = targets._np
-    in_lengths = np.asarray(input_lengths, dtype=np.int64).reshape(-1)
-    tg_lengths = np.asarray(target_lengths, dtype=np.int64).reshape(-1)
+    in_lengths = as_array(input_lengths, np.int64).reshape(-1)
+    tg_lengths = as_array(target_lengths, np.int64).reshape(-1)
     _check(lp, tg, in_lengths.tolist(), tg_lengths.tolist(), blank)
     steps, batch, classes = lp.shape
     ext, valid, skip = _extended_labels(tg.astype(np.int64), tg_lengths, blank, classes)
@@ -207,7 +207,7 @@ def _ctc_loss(
         likelihood = np.log(np.exp(end - top) + np.exp(before - top)) + top
     # an empty input explains only an empty target
     likelihood = np.where(in_lengths == 0, np.where(tg_lengths == 0, 0.0, -np.inf), likelihood)
-    nll = np.asarray(-likelihood, dtype=lp.dtype)
+    nll = as_array(-likelihood, lp.dtype)
     result = Tensor._from_array(nll, log_probs._dtype)
     saved = CTCSaved(
         log_probs=lp,
@@ -282,7 +282,7 @@ def ctc_loss_backward(grad: Tensor, saved: CTCSaved) -> Tensor:
     gradient scaled by its output gradient."""
     unit = _unit_gradient(saved)
     scale = grad._np.astype(unit.dtype).reshape(1, -1, 1)
-    return make(np.ascontiguousarray(unit * scale), grad._dtype)
+    return make(contiguous(unit * scale), grad._dtype)
 
 
 def ctc_loss_backward_op(grad: Tensor, log_probs: Tensor, saved: CTCSaved) -> Tensor:

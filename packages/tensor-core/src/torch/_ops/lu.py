@@ -17,13 +17,13 @@ from .. import _dtype
 from .._return_types import _structseq
 from .._tensor import Tensor
 from . import decompositions as _dec
-from ._dispatch import defop
+from ._dispatch import as_array, contiguous, defop
 
 __all__ = ["lu", "lu_solve", "lu_unpack"]
 
 
 def _int32(array) -> Tensor:
-    return Tensor._from_array(np.asarray(array, dtype=np.int32, order="C"), _dtype.int32)
+    return Tensor._from_array(as_array(array, np.int32, "C"), _dtype.int32)
 
 
 # ------------------------------------------------------------------------------- LU
@@ -178,7 +178,7 @@ def lu_unpack(LU_data: Tensor, LU_pivots: Tensor, unpack_data=True, unpack_pivot
     lower = torch.tril(LU_data[..., :, :k], -1) + eye
     upper = torch.triu(LU_data[..., :k, :])
     perm = _permutation(LU_pivots._np.astype(np.int64), m, LU_data._np.dtype)
-    P = Tensor._from_array(np.ascontiguousarray(perm), LU_data._dtype)  # noqa: N806
+    P = Tensor._from_array(contiguous(perm), LU_data._dtype)  # noqa: N806
     return _LuUnpack(P, lower, upper)
 
 

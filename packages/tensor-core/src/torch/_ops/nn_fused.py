@@ -18,7 +18,7 @@ import numpy as np
 
 from .. import _blas, _dtype, _grad_mode, _native
 from .._tensor import Tensor, make
-from ._dispatch import record, register_op
+from ._dispatch import as_array, contiguous, record, register_op
 
 __all__: list[str] = []
 
@@ -44,6 +44,8 @@ _ONE_THREAD_WORK = 1 << 22
 def _mm(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """A 2-D float product, by the external BLAS when core uses one (as core's
     ``matmul``), else NumPy."""
+    if not _native.on_host(a, b):
+        return _blas.matmul(a, b)  # a device product (cuBLAS through CuPy)
     work = a.shape[0] * a.shape[1] * b.shape[1]
     if work >= _ONE_THREAD_WORK or not (_native.ENABLED and _native._blas_ready()):
         out = _native.blas_matmul(a, b)
@@ -64,7 +66,7 @@ def _record(op, inputs, result, saved=()):
 
 
 def _wrap(array: np.ndarray, dtype) -> Tensor:
-    return Tensor._from_array(np.ascontiguousarray(array), dtype)
+    return Tensor._from_array(contiguous(array), dtype)
 
 
 # ------------------------------------------------------------------------- linear
@@ -144,12 +146,13 @@ def relu(input: Tensor):
     if input._dtype not in _FLOATS:
         return None
     x = input._np
-    if _native.ENABLED and x.flags.c_contiguous and x.size >= _NATIVE_RELU_FROM:
+    native = _native.ENABLED and _native.on_host(x)
+    if native and x.flags.c_contiguous and x.size >= _NATIVE_RELU_FROM:
         # one vectorised (and, on large arrays, threaded) pass; NumPy's is 4x slower
         result = make(_native.kernels.relu(x), input._dtype)
     else:
         # np.asarray: a 0-d input gives a NumPy scalar, and tensors hold arrays
-        result = Tensor._from_array(np.asarray(np.maximum(x, 0)), input._dtype)
+        result = Tensor._from_array(as_array(np.maximum(x, 0)), input._dtype)
     return _record(RELU, (input,), result)
 
 
@@ -160,11 +163,11 @@ _NATIVE_RELU_FROM = 1024
 def relu_backward(grad: Tensor, result: Tensor) -> Tensor:
     """``grad`` where the relu's result is positive, else 0."""
     g, y = grad._np, result._np
-    if _native.ENABLED and g.dtype == y.dtype and g.shape == y.shape:
+    if _native.ENABLED and _native.on_host(g, y) and g.dtype == y.dtype and g.shape == y.shape:
         # one vectorised pass (np.where with a scalar branches per element here)
-        out = _native.kernels.relu_backward(np.ascontiguousarray(g), np.ascontiguousarray(y))
+        out = _native.kernels.relu_backward(contiguous(g), contiguous(y))
         return make(out.reshape(g.shape), grad._dtype)  # ascontiguousarray makes 0-d 1-d
-    return make(np.asarray(np.where(y > 0, g, np.zeros((), dtype=g.dtype))), grad._dtype)
+    return make(as_array(np.where(y > 0, g, g.dtype.type(0))), grad._dtype)
 
 
 RELU = _register("_relu", relu, "_relu(Tensor self) -> Tensor")
@@ -186,6 +189,8 @@ def layer_norm(input: Tensor, shape: tuple, weight, bias, eps: float):
     shape), and the caller takes the composite."""
     if not _native.ENABLED or input._dtype not in _FLOATS or not shape:
         return None
+    if not _native.on_host(input._np):
+        return None  # a device tensor: the composite's ops run on the device
     for parameter in (weight, bias):
         if parameter is not None and (
             not isinstance(parameter, Tensor)
@@ -197,7 +202,7 @@ def layer_norm(input: Tensor, shape: tuple, weight, bias, eps: float):
     cols = math.prod(shape)
     if cols == 0 or x.size == 0:
         return None
-    rows = np.ascontiguousarray(x).reshape(-1, cols)
+    rows = contiguous(x).reshape(-1, cols)
     out, mean, rstd = _native.kernels.layer_norm(
         rows, _flat_or_none(weight), _flat_or_none(bias), float(eps)
     )
@@ -206,14 +211,14 @@ def layer_norm(input: Tensor, shape: tuple, weight, bias, eps: float):
 
 
 def _flat_or_none(parameter):
-    return None if parameter is None else np.ascontiguousarray(parameter._np).reshape(-1)
+    return None if parameter is None else contiguous(parameter._np).reshape(-1)
 
 
 def layer_norm_backward(grad, input, weight, mean, rstd, shape, which: str) -> Tensor:
     """The gradient of :func:`layer_norm` for ``which`` of "input", "weight", "bias"."""
     cols = math.prod(shape)
-    g = np.ascontiguousarray(grad._np, dtype=input._np.dtype).reshape(-1, cols)
-    x = np.ascontiguousarray(input._np).reshape(-1, cols)
+    g = contiguous(grad._np, input._np.dtype).reshape(-1, cols)
+    x = contiguous(input._np).reshape(-1, cols)
     if which == "input":
         out = _native.kernels.layer_norm_input_grad(g, x, mean, rstd, _flat_or_none(weight))
         return make(out.reshape(input._np.shape), grad._dtype)
@@ -248,6 +253,8 @@ def batch_norm(input: Tensor, running_mean, running_var, weight, bias, momentum,
     x = input._np
     if not _native.ENABLED or input._dtype not in _FLOATS or x.ndim < 2 or x.size == 0:
         return None
+    if not _native.on_host(x):
+        return None  # a device tensor: the composite's ops run on the device
     channels = x.shape[1]
     for parameter in (weight, bias, running_mean, running_var):
         if parameter is not None and (
@@ -256,7 +263,7 @@ def batch_norm(input: Tensor, running_mean, running_var, weight, bias, momentum,
             or parameter._np.shape != (channels,)
         ):
             return None
-    planes = np.ascontiguousarray(x).reshape(x.shape[0], channels, -1)
+    planes = contiguous(x).reshape(x.shape[0], channels, -1)
     mean64, var64 = _native.kernels.batch_norm_stats(planes)
     invstd64 = 1 / np.sqrt(var64 + eps)
     dtype = x.dtype
@@ -265,7 +272,7 @@ def batch_norm(input: Tensor, running_mean, running_var, weight, bias, momentum,
     if bias is not None:
         shift64 = shift64 + bias._np
     out = _native.kernels.batch_norm_apply(
-        planes, scale64.astype(dtype), np.ascontiguousarray(shift64, dtype=dtype)
+        planes, scale64.astype(dtype), contiguous(shift64, dtype)
     )
     mean, invstd = mean64.astype(dtype), invstd64.astype(dtype)
     if running_mean is not None:
@@ -293,9 +300,9 @@ def _update_running(running_mean, running_var, mean, var64, count, momentum, dty
 def batch_norm_backward(grad, input, weight, mean, invstd, which: str) -> Tensor:
     """The gradient of :func:`batch_norm` for ``which`` of "input", "weight", "bias"."""
     x = input._np
-    planes = np.ascontiguousarray(x).reshape(x.shape[0], x.shape[1], -1)
-    g = np.ascontiguousarray(grad._np, dtype=x.dtype).reshape(planes.shape)
-    w = None if weight is None else np.ascontiguousarray(weight._np)
+    planes = contiguous(x).reshape(x.shape[0], x.shape[1], -1)
+    g = contiguous(grad._np, x.dtype).reshape(planes.shape)
+    w = None if weight is None else contiguous(weight._np)
     grad_x, sum_g, sum_gx = _native.kernels.batch_norm_backward(
         g, planes, mean, invstd, w, which == "input"
     )
@@ -330,7 +337,7 @@ def softmax_forward(x: np.ndarray):
     or None (the caller uses NumPy)."""
     if not _native.ENABLED or x.dtype.char not in "fd" or x.ndim == 0 or x.size == 0:
         return None
-    if not x.flags.c_contiguous:
+    if not _native.on_host(x) or not x.flags.c_contiguous:
         return None
     return _native.kernels.softmax(x.reshape(-1, x.shape[-1])).reshape(x.shape)
 
@@ -341,6 +348,7 @@ def softmax_backward(grad: Tensor, result: Tensor, dim: int, log: bool) -> Tenso
     g, y = grad._np, result._np
     if (
         _native.ENABLED
+        and _native.on_host(g, y)
         and dim == y.ndim - 1
         and y.size
         and g.dtype == y.dtype
@@ -348,15 +356,15 @@ def softmax_backward(grad: Tensor, result: Tensor, dim: int, log: bool) -> Tenso
         and g.shape == y.shape
     ):
         cols = y.shape[-1]
-        rows_g = np.ascontiguousarray(g).reshape(-1, cols)
-        rows_y = np.ascontiguousarray(y).reshape(-1, cols)
+        rows_g = contiguous(g).reshape(-1, cols)
+        rows_y = contiguous(y).reshape(-1, cols)
         out = _native.kernels.softmax_backward(rows_g, rows_y, log)
         return make(out.reshape(y.shape), grad._dtype)
     if log:
         out = g - np.exp(y) * g.sum(dim, keepdims=True)
     else:
         out = y * (g - (g * y).sum(dim, keepdims=True))
-    return _wrap(np.asarray(out), grad._dtype)
+    return _wrap(as_array(out), grad._dtype)
 
 
 _register(
@@ -404,7 +412,7 @@ def mse_loss_backward(grad: Tensor, diff: Tensor, reduction: str) -> Tensor:
     scale = 2.0 * grad._np.astype(d.dtype)
     if reduction == "mean" and d.size:
         scale = scale / d.dtype.type(d.size)
-    return make(np.asarray(d * scale, dtype=d.dtype), diff._dtype)
+    return make(as_array(d * scale, d.dtype), diff._dtype)
 
 
 MSE_LOSS = _register(
@@ -433,9 +441,9 @@ def cross_entropy(input: Tensor, target: Tensor, ignore_index: int, reduction: s
     with np.errstate(all="ignore"):
         shifted = x - np.max(x, axis=1, keepdims=True)
         logp = shifted - np.log(np.sum(np.exp(shifted), axis=1, keepdims=True))
-    losses = -logp[np.arange(x.shape[0]), safe] * weights
+    losses = -logp[np.arange(x.shape[0], like=x), safe] * weights
     loss, denominator = _reduce_losses(losses, weights, reduction)
-    result = Tensor._from_array(np.asarray(loss, dtype=x.dtype), input._dtype)
+    result = Tensor._from_array(as_array(loss, x.dtype), input._dtype)
     saved = (reduction, logp, safe, weights, denominator)
     return _record(CROSS_ENTROPY, (input, target), result, saved)
 
@@ -444,9 +452,9 @@ def cross_entropy_backward(grad: Tensor, reduction, logp, safe, weights, denomin
     """``(softmax(input) - one_hot(target)) * weight`` scaled by the output gradient (and
     divided by the counted weight for "mean")."""
     probabilities = np.exp(logp)
-    probabilities[np.arange(logp.shape[0]), safe] -= 1
+    probabilities[np.arange(logp.shape[0], like=logp), safe] -= 1
     scale = _row_scale(grad, weights, reduction, denominator, logp.dtype)
-    return make(np.asarray(probabilities * scale, dtype=logp.dtype), grad._dtype)
+    return make(as_array(probabilities * scale, logp.dtype), grad._dtype)
 
 
 def _class_targets(input: Tensor, target, ignore_index: int, reduction: str):
@@ -481,10 +489,10 @@ def _reduce_losses(losses: np.ndarray, weights: np.ndarray, reduction: str):
     if reduction == "none":
         return losses, None
     if reduction == "sum":
-        return np.asarray(losses.sum(dtype=dtype)), None
+        return as_array(losses.sum(dtype=dtype)), None
     denominator = weights.sum(dtype=dtype)
     with np.errstate(all="ignore"):
-        return np.asarray(losses.sum(dtype=dtype) / denominator, dtype=dtype), denominator
+        return as_array(losses.sum(dtype=dtype) / denominator, dtype), denominator
 
 
 def _row_scale(grad: Tensor, weights, reduction, denominator, dtype) -> np.ndarray:
@@ -507,7 +515,7 @@ def nll_loss(input: Tensor, target: Tensor, ignore_index: int, reduction: str):
     x = input._np
     losses = -x[np.arange(x.shape[0]), safe] * weights
     loss, denominator = _reduce_losses(losses, weights, reduction)
-    result = Tensor._from_array(np.asarray(loss, dtype=x.dtype), input._dtype)
+    result = Tensor._from_array(as_array(loss, x.dtype), input._dtype)
     saved = (reduction, x.shape, safe, weights, denominator)
     return _record(NLL_LOSS, (input, target), result, saved)
 
@@ -558,6 +566,8 @@ def lstm_layer_applies(input, h0, c0, w_ih, w_hh, b_ih, b_hh) -> bool:
     dtype = input._dtype
     if dtype not in _FLOATS or any(t._dtype is not dtype for t in tensors):
         return False
+    if not _native.on_host(*(t._np for t in tensors)):
+        return False  # device tensors: the composite's ops (each a device kernel)
     if input._np.ndim != 3 or input._np.shape[0] == 0:
         return False
     gates, hidden = w_hh._np.shape
@@ -819,6 +829,8 @@ def gru_layer_applies(input, h0, w_ih, w_hh, b_ih, b_hh) -> bool:
     dtype = input._dtype
     if dtype not in _FLOATS or any(t._dtype is not dtype for t in tensors):
         return False
+    if not _native.on_host(*(t._np for t in tensors)):
+        return False  # device tensors: the composite's ops (each a device kernel)
     if input._np.ndim != 3 or input._np.shape[0] == 0:
         return False
     gates, hidden = w_hh._np.shape
@@ -892,12 +904,12 @@ def gru_layer(input, h0, w_ih, w_hh, b_ih=None, b_hh=None):
     if b_ih is not None:
         projected += b_ih._np
     projected = projected.reshape(steps, batch, 3 * hidden)
-    bias_hh = None if b_hh is None else np.ascontiguousarray(b_hh._np)
+    bias_hh = None if b_hh is None else contiguous(b_hh._np)
     hs = np.empty((steps + 1, batch, hidden), dtype=dtype)
     gates = np.empty((steps, batch, 3 * hidden), dtype=dtype)
     hn = np.empty((steps, batch, hidden), dtype=dtype)
     hs[0] = h0._np
-    w_hh_t = np.ascontiguousarray(w_hh._np.T)
+    w_hh_t = contiguous(w_hh._np.T)
     if _native.ENABLED:
         _lstm_native().gru_layer_forward(projected, w_hh_t, bias_hh, hs, gates, hn)
     else:
@@ -920,13 +932,13 @@ def gru_layer_backward(grad: Tensor, inputs, saved: GRUSaved, index: int):
 
 def _gru_layer_gradients(grad: Tensor, inputs, saved: GRUSaved) -> list:
     input, _, w_ih, w_hh, b_ih, _ = inputs
-    g = np.ascontiguousarray(grad._np)
+    g = contiguous(grad._np)
     steps, batch, hidden = saved.hn.shape
     dtype = g.dtype
     dgx = np.empty((steps, batch, 3 * hidden), dtype=dtype)
     dgh = np.empty((steps, batch, 3 * hidden), dtype=dtype)
     dh0 = np.empty((batch, hidden), dtype=dtype)
-    w = np.ascontiguousarray(w_hh._np)
+    w = contiguous(w_hh._np)
     backward = (
         _lstm_native().gru_layer_backward if _native.ENABLED else _gru_loop_backward_reference
     )
@@ -985,6 +997,8 @@ def rnn_layer_applies(input, h0, w_ih, w_hh, b_ih, b_hh) -> bool:
     dtype = input._dtype
     if dtype not in _FLOATS or any(t._dtype is not dtype for t in tensors):
         return False
+    if not _native.on_host(*(t._np for t in tensors)):
+        return False  # device tensors: the composite's ops (each a device kernel)
     if input._np.ndim != 3 or input._np.shape[0] == 0:
         return False
     hidden = w_hh._np.shape[1]
@@ -1043,10 +1057,10 @@ def rnn_layer(input, h0, w_ih, w_hh, b_ih=None, b_hh=None, nonlinearity: str = "
     if b_ih is not None:
         projected += b_ih._np
     projected = projected.reshape(steps, batch, hidden)
-    bias_hh = None if b_hh is None else np.ascontiguousarray(b_hh._np)
+    bias_hh = None if b_hh is None else contiguous(b_hh._np)
     hs = np.empty((steps + 1, batch, hidden), dtype=x.dtype)
     hs[0] = h0._np
-    w_hh_t = np.ascontiguousarray(w_hh._np.T)
+    w_hh_t = contiguous(w_hh._np.T)
     relu = nonlinearity == "relu"
     if _native.ENABLED:
         _lstm_native().rnn_layer_forward(projected, w_hh_t, bias_hh, hs, relu)
@@ -1070,11 +1084,11 @@ def rnn_layer_backward(grad: Tensor, inputs, saved: RNNSaved, index: int):
 
 def _rnn_layer_gradients(grad: Tensor, inputs, saved: RNNSaved) -> list:
     input, _, w_ih, w_hh, b_ih, _ = inputs
-    g = np.ascontiguousarray(grad._np)
+    g = contiguous(grad._np)
     steps, batch, hidden = g.shape
     dz = np.empty_like(g)
     dh0 = np.empty((batch, hidden), dtype=g.dtype)
-    w = np.ascontiguousarray(w_hh._np)
+    w = contiguous(w_hh._np)
     if _native.ENABLED:
         _lstm_native().rnn_layer_backward(g, saved.hs, w, dz, dh0, saved.relu)
     else:

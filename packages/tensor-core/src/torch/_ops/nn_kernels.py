@@ -18,7 +18,16 @@ import numpy as np
 from .. import _blas, _dtype, _native
 from .._tensor import Tensor, _is_grad_recording
 from . import nn_fused
-from ._dispatch import defop, kernel_refusal, record, refuse_complex, register_op
+from ._dispatch import (
+    as_array,
+    contiguous,
+    defop,
+    kernel_refusal,
+    record,
+    refuse_complex,
+    register_op,
+    window_view,
+)
 from .gather_scatter import _inplace
 
 __all__ = [
@@ -73,7 +82,7 @@ def _windows(padded: np.ndarray, kernel, stride, dilation, out_shape) -> np.ndar
         + tuple(strides[2 + i] * stride[i] for i in range(nd))
         + tuple(strides[2 + i] * dilation[i] for i in range(nd))
     )
-    return np.lib.stride_tricks.as_strided(padded, shape, view_strides, writeable=False)
+    return window_view(padded, shape, view_strides)
 
 
 # ------------------------------------------------------------------ convolution
@@ -137,14 +146,14 @@ def _columns(x: np.ndarray, pads, kernel, stride, dilation, out_shape, groups):
     nd = len(kernel)
     # (N, C, *out, *k) -> (C, *k, N, *out)
     order = (1,) + tuple(range(2 + nd, 2 + 2 * nd)) + (0,) + tuple(range(2, 2 + nd))
-    cols = np.ascontiguousarray(windows.transpose(order))
+    cols = contiguous(windows.transpose(order))
     return cols.reshape(groups, (c // groups) * math.prod(kernel), n * math.prod(out_shape))
 
 
 def _grad_columns(g: np.ndarray, groups: int) -> np.ndarray:
     """An output gradient (N, C_out, *out) as (groups, Og, N * out)."""
     n, c_out = g.shape[:2]
-    moved = np.ascontiguousarray(np.moveaxis(g, 1, 0))  # (C_out, N, *out)
+    moved = contiguous(np.moveaxis(g, 1, 0))  # (C_out, N, *out)
     return moved.reshape(groups, c_out // groups, n * math.prod(g.shape[2:]))
 
 
@@ -172,7 +181,7 @@ def convolution(
         result = _convolution_reference(
             input._np, weight._np, bias_array, stride, pads, dilation, kernel, out_shape, groups
         )
-    output = Tensor._from_array(np.ascontiguousarray(result, dtype=dtype.np_dtype), dtype)
+    output = Tensor._from_array(contiguous(result, dtype.np_dtype), dtype)
     saved = (stride, pads, dilation, groups)
     output = record(CONVOLUTION, (input, weight, bias), output, saved)
     return output.squeeze(0) if unbatched else output
@@ -211,7 +220,7 @@ def conv_backward(
     out_shape = g.shape[2:]
     if which == "bias":
         return Tensor._from_array(
-            np.asarray(g.sum(axis=(0,) + tuple(range(2, 2 + nd))), order="C"), grad._dtype
+            as_array(g.sum(axis=(0,) + tuple(range(2, 2 + nd))), None, "C"), grad._dtype
         )
     kernel = weight._np.shape[2:]
     native = _native_conv_grad(g, input._np, weight._np, stride, pads, dilation, groups, which)
@@ -221,14 +230,14 @@ def conv_backward(
     if which == "weight":
         cols = _columns(input._np, pads, kernel, stride, dilation, out_shape, groups)
         w = _blas.matmul(g_cols, cols.transpose(0, 2, 1))  # (G, Og, Cg*K)
-        return Tensor._from_array(np.ascontiguousarray(w.reshape(weight._np.shape)), grad._dtype)
+        return Tensor._from_array(contiguous(w.reshape(weight._np.shape)), grad._dtype)
     c_in = input._np.shape[1]
     w = weight._np.reshape(groups, c_out // groups, -1)
     cols = _blas.matmul(w.transpose(0, 2, 1), g_cols)  # (G, Cg*K, N*out)
     # (C_in, *k, N, *out)
     cols = cols.reshape((c_in,) + tuple(kernel) + (n,) + tuple(out_shape))
     padded_shape = (n, c_in) + tuple(s + a + b for s, (a, b) in zip(input._np.shape[2:], pads))
-    result = np.zeros(padded_shape, dtype=g.dtype)
+    result = np.zeros(padded_shape, dtype=g.dtype, like=g)  # on the device of grad
     grouped = result.reshape((n, groups, c_in // groups) + padded_shape[2:])
     # fold: one strided add per kernel position
     for position in np.ndindex(*kernel):
@@ -241,9 +250,7 @@ def conv_backward(
         source = source.reshape((n, groups, c_in // groups) + tuple(out_shape))
         grouped[(slice(None), slice(None), slice(None)) + target] += source
     inner = tuple(slice(a, a + s) for (a, _), s in zip(pads, input._np.shape[2:]))
-    return Tensor._from_array(
-        np.ascontiguousarray(result[(slice(None), slice(None)) + inner]), grad._dtype
-    )
+    return Tensor._from_array(contiguous(result[(slice(None), slice(None)) + inner]), grad._dtype)
 
 
 def _native_conv_grad(g, x, w, stride, pads, dilation, groups, which):
@@ -253,6 +260,8 @@ def _native_conv_grad(g, x, w, stride, pads, dilation, groups, which):
     with the weight flipped in space and its channel axes swapped per group."""
     if which == "weight":
         return _native.conv_weight_grad(x, g, w, stride, pads, dilation, groups)
+    if any(s != 1 for s in stride):
+        return None  # the flipped-kernel identity below holds for stride 1 only
     kernel = w.shape[2:]
     reach = [d * (k - 1) for d, k in zip(dilation, kernel)]
     grad_pads = tuple((r - lo, r - hi) for r, (lo, hi) in zip(reach, pads))
@@ -377,8 +386,8 @@ def max_pool(
         values, indices = native
     else:
         values, indices = _max_pool_reference(x, windows, kernel, stride, dilation, pads, out)
-    result = Tensor._from_array(np.ascontiguousarray(values), input._dtype)
-    index_tensor = Tensor._from_array(np.ascontiguousarray(indices, dtype=np.int64), _dtype.int64)
+    result = Tensor._from_array(contiguous(values), input._dtype)
+    index_tensor = Tensor._from_array(contiguous(indices, np.int64), _dtype.int64)
     if unbatched:
         input_b = input.unsqueeze(0)
     else:
@@ -395,13 +404,15 @@ def _native_max_pool(x, kernel, stride, padding, dilation, out):
     nd = len(kernel)
     if not _native.ENABLED or nd > 2 or x.dtype.char not in "fd" or 0 in x.shape:
         return None
+    if not _native.on_host(x):
+        return None
     if nd == 1:  # a 1-d plane is a 2-d plane of height 1
         kernel, stride, padding, dilation, out = (
             (1,) + tuple(kernel), (1,) + tuple(stride), (0,) + tuple(padding),
             (1,) + tuple(dilation), (1,) + tuple(out),
         )  # fmt: skip
     spatial = x.shape[2:] if nd == 2 else (1,) + x.shape[2:]
-    planes = np.ascontiguousarray(x).reshape((-1,) + spatial)
+    planes = contiguous(x).reshape((-1,) + spatial)
     values, indices = _native.kernels.max_pool2d_with_indices(
         planes, list(kernel), list(stride), list(padding), list(dilation), out[0], out[1]
     )
@@ -420,7 +431,7 @@ def _max_pool_reference(x, windows, kernel, stride, dilation, pads, out):
     for k, offset in enumerate(np.ndindex(*kernel)):
         piece = windows[(slice(None), slice(None)) + (slice(None),) * nd + offset]
         if values is None:
-            values, position = piece.copy(), np.zeros(piece.shape, dtype=np.int64)
+            values, position = piece.copy(), np.zeros(piece.shape, dtype=np.int64, like=piece)
             continue
         take = piece > values
         if floating:
@@ -431,7 +442,9 @@ def _max_pool_reference(x, windows, kernel, stride, dilation, pads, out):
     offsets = np.unravel_index(position, kernel)
     coords = []
     for i in range(nd):
-        grid = np.arange(out[i]).reshape((1, 1) + tuple(-1 if j == i else 1 for j in range(nd)))
+        grid = np.arange(out[i], like=x).reshape(
+            (1, 1) + tuple(-1 if j == i else 1 for j in range(nd))
+        )
         coords.append(grid * stride[i] + offsets[i] * dilation[i] - pads[i][0])
     indices = np.ravel_multi_index(tuple(np.broadcast_arrays(*coords)), x.shape[2:], mode="clip")
     return values, indices
@@ -452,12 +465,13 @@ def max_pool_backward(grad: Tensor, input: Tensor, indices: Tensor) -> Tensor:
     planes = x.shape[0] * x.shape[1]
     plane_size = math.prod(x.shape[2:])
     g = grad._np
-    if _native.ENABLED and g.dtype.char in "fd" and g.dtype == x.dtype:
+    if _native.ENABLED and _native.on_host(g, x) and g.dtype.char in "fd" and g.dtype == x.dtype:
         summed = _native.kernels.max_pool_backward(
-            np.ascontiguousarray(g), np.ascontiguousarray(indices._np), planes, plane_size
+            contiguous(g), contiguous(indices._np), planes, plane_size
         )
         return Tensor._from_array(summed.reshape(x.shape), grad._dtype)
-    flat_index = indices._np.reshape(planes, -1) + np.arange(planes)[:, None] * plane_size
+    starts = np.arange(planes, like=indices._np)[:, None] * plane_size  # on the device
+    flat_index = indices._np.reshape(planes, -1) + starts
     summed = np.bincount(
         flat_index.reshape(-1),
         weights=grad._np.reshape(-1).astype(np.float64),
@@ -527,13 +541,19 @@ def avg_pool(
     kernel, stride, padding, _, out = _pool_geometry(
         x, kernel_size, stride, padding, 1, ceil_mode, nd, "avg"
     )
+    values = None
+    if not _native.on_host(x) and count_include_pad and not ceil_mode and not divisor_override:
+        cudnn = _native._cudnn(x)  # cuDNN's average pooling on a device, where there is one
+        pads = tuple((p, p) for p in padding)
+        values = None if cudnn is None else cudnn.average_pooling(x, kernel, stride, pads)
     divisors = _avg_divisors(
-        x.shape[2:], kernel, stride, padding, out, count_include_pad, divisor_override
+        x.shape[2:], kernel, stride, padding, out, count_include_pad, divisor_override, x
     )
-    padded, _ = _padded_for_pool(x, kernel, stride, padding, (1,) * nd, out, 0)
-    windows = _windows(padded, kernel, stride, (1,) * nd, out)
-    sums = windows.sum(axis=tuple(range(2 + nd, 2 + 2 * nd)), dtype=np.float64)
-    values = (sums / divisors).astype(x.dtype)
+    if values is None:
+        padded, _ = _padded_for_pool(x, kernel, stride, padding, (1,) * nd, out, 0)
+        windows = _windows(padded, kernel, stride, (1,) * nd, out)
+        sums = windows.sum(axis=tuple(range(2 + nd, 2 + 2 * nd)), dtype=np.float64)
+        values = (sums / divisors).astype(x.dtype)
     input_b = input.unsqueeze(0) if unbatched else input
     result = record(
         AVG_POOL,
@@ -544,12 +564,15 @@ def avg_pool(
     return result.squeeze(0) if unbatched else result
 
 
-def _avg_divisors(spatial, kernel, stride, padding, out, count_include_pad, divisor_override):
+def _avg_divisors(
+    spatial, kernel, stride, padding, out, count_include_pad, divisor_override, like=None
+):
+    """The count each window averages over, made where ``like`` (the input) lives."""
     if divisor_override:
-        return np.full(out, float(divisor_override))
-    divisors = np.ones(out)
+        return np.full(out, float(divisor_override), like=like)
+    divisors = np.ones(out, like=like)
     for i, (size, k, s, p, o) in enumerate(zip(spatial, kernel, stride, padding, out)):
-        start = np.arange(o) * s - p
+        start = np.arange(o, like=like) * s - p
         end = np.minimum(start + k, size + p)
         counted = end - start  # window clipped to the padded input
         if not count_include_pad:
@@ -581,13 +604,13 @@ def avg_pool_backward(grad: Tensor, input: Tensor, kernel, stride, padding, divi
         max((o - 1) * s + k, size + 2 * p)
         for o, s, k, size, p in zip(out, stride, kernel, x.shape[2:], padding)
     )
-    result = np.zeros(padded_shape, dtype=np.float64)
+    result = np.zeros(padded_shape, dtype=np.float64, like=share)  # on the device of grad
     for position in np.ndindex(*kernel):
         target = tuple(slice(q, q + (o - 1) * s + 1, s) for q, o, s in zip(position, out, stride))
         result[(slice(None), slice(None)) + target] += share
     inner = tuple(slice(p, p + size) for p, size in zip(padding, x.shape[2:]))
     return Tensor._from_array(
-        np.ascontiguousarray(result[(slice(None),) * 2 + inner].astype(x.dtype)), grad._dtype
+        contiguous(result[(slice(None),) * 2 + inner].astype(x.dtype)), grad._dtype
     )
 
 
@@ -670,11 +693,15 @@ def _softmax(input: Tensor, dim: int, dtype, log: bool) -> Tensor:
     if x._dtype._category == 3:
         name = "log_softmax" if log else "softmax"
         refuse_complex(name if d == x._np.ndim - 1 else name + ".dim", x._dtype)
-    array = None if log or d != x._np.ndim - 1 else nn_fused.softmax_forward(x._np)
+    if _native.on_host(x._np):
+        array = None if log or d != x._np.ndim - 1 else nn_fused.softmax_forward(x._np)
+    else:  # on a device: cuDNN's softmax where there is one
+        cudnn = _native._cudnn(x._np)
+        array = None if cudnn is None else cudnn.softmax(x._np, d, log)
     if array is None:
         with np.errstate(all="ignore"):
             array = _softmax_array(x._np, d, log)
-    result = Tensor._from_array(np.asarray(array, order="C"), x._dtype)
+    result = Tensor._from_array(as_array(array, None, "C"), x._dtype)
     return record(LOG_SOFTMAX if log else SOFTMAX, (x,), result, (d,))
 
 
@@ -754,7 +781,7 @@ def convolution_transpose(
     array = result._np
     if bias is not None:
         array = array + bias._np.reshape((1, c_out) + (1,) * nd)
-    output = Tensor._from_array(np.ascontiguousarray(array, dtype=input._np.dtype), input._dtype)
+    output = Tensor._from_array(contiguous(array, input._np.dtype), input._dtype)
     output = record(
         CONVOLUTION_TRANSPOSE, (input, weight, bias), output, (stride, pads, dilation, groups)
     )

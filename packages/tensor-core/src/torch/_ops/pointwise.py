@@ -16,6 +16,7 @@ from .._native import large_binary, large_exp
 from .._tensor import Tensor, make
 from ._dispatch import (
     SparseLayoutError,
+    as_array,
     check_array_overlap,
     check_inplace,
     complex_refusing,
@@ -25,6 +26,7 @@ from ._dispatch import (
     record,
     register_op,
     result_type,
+    scalar,
     sparse_kernel,
     tensor_pair_dtype,
 )
@@ -118,7 +120,7 @@ def _first_tensor(name, input, other):
     if isinstance(input, Tensor):
         return input
     if isinstance(other, Tensor):
-        return Tensor._from_array(np.asarray(input, dtype=result_type(input, other).np_dtype))
+        return Tensor._from_array(as_array(input, result_type(input, other).np_dtype))
     raise TypeError(f"{name}(): argument 'input' must be Tensor, not {type(input).__name__}")
 
 
@@ -189,7 +191,7 @@ def _integral_only(name):
 
 
 def _check_integer_divisor(a, b, dtype) -> None:
-    if dtype._category <= 1 and np.any(np.asarray(b) == 0):
+    if dtype._category <= 1 and np.any(as_array(b) == 0):
         raise RuntimeError("ZeroDivisionError")
 
 
@@ -204,10 +206,10 @@ def _remainder(a, b, dtype):
 
 
 def _pow(a, b, dtype):
-    if dtype._category <= 1 and np.any(np.asarray(b) < 0):
+    if dtype._category <= 1 and np.any(as_array(b) < 0):
         if np.ndim(b) == 0:  # a Python number exponent
             raise RuntimeError("Integers to negative integer powers are not allowed.")
-        return _integer_pow(np.asarray(a), np.asarray(b))
+        return _integer_pow(as_array(a), as_array(b))
     # NOTE: a scalar exponent of 0.5 is a square root, as PyTorch computes it: np.power
     # rounds x ** 0.5 differently from one NumPy version to the next, np.sqrt never does
     # (scalars arrive here as 0-d arrays)
@@ -244,7 +246,7 @@ def _div_kernel(a, b, dtype, rounding_mode):
         if dtype._category <= 1:
             _check_integer_divisor(a, b, dtype)
             quotient = np.floor_divide(a, b)
-            inexact = (np.remainder(a, b) != 0) & ((np.asarray(a) < 0) != (np.asarray(b) < 0))
+            inexact = (np.remainder(a, b) != 0) & ((as_array(a) < 0) != (as_array(b) < 0))
             return quotient + inexact.astype(quotient.dtype)
         return np.trunc(np.true_divide(a, b))
     raise ValueError(
@@ -279,11 +281,11 @@ def _shift(ufunc):
     def kernel(a, b, dtype):
         # shifting by the width or more gives 0 (or -1 for negative numbers shifted right)
         bits = dtype.itemsize * 8
-        b = np.asarray(b)
-        result = ufunc(a, np.clip(b, 0, bits - 1).astype(np.asarray(a).dtype))
+        b = as_array(b)
+        result = ufunc(a, np.clip(b, 0, bits - 1).astype(as_array(a).dtype))
         too_far = (b >= bits) | (b < 0)  # PyTorch treats negative counts as too far too
         if np.any(too_far):
-            fill = np.where(np.asarray(a) < 0, -1, 0) if ufunc is np.right_shift else 0
+            fill = np.where(as_array(a) < 0, -1, 0) if ufunc is np.right_shift else 0
             result = np.where(too_far, fill, result).astype(result.dtype)
         return result
 
@@ -353,16 +355,14 @@ def _binary(
                     "For integral input tensors, argument alpha must not be a "
                     "floating point number."
                 )
-            other = operand(other, compute_dtype) * np.asarray(
-                alpha_value, dtype=compute_dtype.np_dtype
-            )
+            other = operand(other, compute_dtype) * scalar(alpha_value, compute_dtype.np_dtype)
         a, b = operand(input, compute_dtype), operand(other, compute_dtype)
         try:
             with np.errstate(all="ignore"):
                 result = kernel(a, b, compute_dtype, *extra)
         except ValueError:
             raise _broadcast_error(input, other) from None
-        return np.asarray(result, dtype=result_dtype.np_dtype), result_dtype
+        return as_array(result, result_dtype.np_dtype), result_dtype
 
     def function(input, other, *, out=None, **kwargs):
         alpha_value = kwargs.pop("alpha", 1) if alpha else 1
@@ -486,7 +486,7 @@ def _write_direct(self: Tensor, other, ufunc, rule, alpha_value, extra, recordin
             raise RuntimeError(
                 "For integral input tensors, argument alpha must not be a floating point number."
             )
-        b = b * np.asarray(alpha_value, dtype=compute_dtype.np_dtype)
+        b = b * scalar(alpha_value, compute_dtype.np_dtype)
     snapshot = _snapshot(self) if recording else None
     ufunc(a, b, out=self._np, casting="unsafe")
     self._bump_version()
@@ -543,7 +543,7 @@ def _unary(
             refuse_limited(name, dtype)
         made = result_dtype(dtype) if result_dtype else dtype
         with np.errstate(all="ignore"):
-            result = np.asarray(kernel(operand(input, dtype), **values), dtype=made.np_dtype)
+            result = as_array(kernel(operand(input, dtype), **values), made.np_dtype)
         if out is not None:
             return _write_out(out, result, made)
         tensor = _wrap(result, made, (input._np,))

@@ -14,7 +14,7 @@ import torch
 
 from .. import _dtype
 from .._tensor import Tensor
-from ._dispatch import check_tensor, defop, kernel_refusal, result_type
+from ._dispatch import as_array, check_tensor, contiguous, defop, kernel_refusal, result_type
 from .gather_scatter import _inplace as _write_inplace
 from .pointwise import INPLACE, abs, exp, log, mul, pow, sign, sub
 from .pointwise import _legacy_name as _legacy
@@ -77,7 +77,7 @@ def _floating(x: Tensor) -> Tensor:
 def _as_tensor(x, like: Tensor) -> Tensor:
     if isinstance(x, Tensor):
         return x
-    return Tensor._from_array(np.asarray(x, dtype=result_type(x, like).np_dtype))
+    return Tensor._from_array(as_array(x, result_type(x, like).np_dtype))
 
 
 # ------------------------------------------------------------------------ clamps
@@ -343,7 +343,9 @@ def isreal(input: Tensor) -> Tensor:
     """
     check_tensor(input, "isreal")
     if not input._dtype.is_complex:
-        return Tensor._from_array(np.ones(input._np.shape, dtype=bool), _dtype.bool_)
+        return Tensor._from_array(
+            np.ones(input._np.shape, dtype=bool, like=input._np), _dtype.bool_
+        )
     return Tensor._from_array(input._np.imag == 0, _dtype.bool_)
 
 
@@ -375,7 +377,7 @@ def isclose(
         >>> torch.isclose(torch.tensor([1.0, 2.0]), torch.tensor([1.0 + 1e-7, 2.1]))
         tensor([ True, False])
     """
-    return Tensor._from_array(np.asarray(_close(input, other, rtol, atol, equal_nan)), _dtype.bool_)
+    return Tensor._from_array(as_array(_close(input, other, rtol, atol, equal_nan)), _dtype.bool_)
 
 
 def allclose(
@@ -473,7 +475,7 @@ def _integer_pair(name: str, input: Tensor, other: Tensor, kernel) -> Tensor:
         raise NotImplementedError(f"\"{name}_cpu\" not implemented for '{_legacy(input._dtype)}'")
     dtype = _dtype.promote_types(input._dtype, other._dtype)
     result = kernel(input._np, other._np).astype(dtype.np_dtype)
-    return Tensor._from_array(np.ascontiguousarray(result), dtype)
+    return Tensor._from_array(contiguous(result), dtype)
 
 
 @defop("gcd", method=True, inplace=True, out=True, torch_inplace=True)

@@ -19,7 +19,7 @@ import numpy as np
 from .. import _dtype
 from .._interface import ops
 from .._tensor import Tensor
-from ._dispatch import defop, kernel_refusal, record, refuse_complex
+from ._dispatch import contiguous, defop, kernel_refusal, record, refuse_complex
 from .nn_functional import _composite
 from .nn_kernels import MAX_POOL
 
@@ -343,7 +343,7 @@ def _interpolate_antialiased(input, out, scales, align: bool, mode: str):
     h, w = input.shape[2], input.shape[3]
     mw = _aa_matrix(w, out[1], scales[1], align, mode).astype(np_dtype)
     mh = _aa_matrix(h, out[0], scales[0], align, mode).astype(np_dtype)
-    result = torch.matmul(work, Tensor._from_array(np.ascontiguousarray(mw.T), work.dtype))
+    result = torch.matmul(work, Tensor._from_array(contiguous(mw.T), work.dtype))
     result = torch.matmul(Tensor._from_array(mh, work.dtype), result)
     return result.to(input.dtype) if result.dtype != input.dtype else result
 
@@ -575,7 +575,7 @@ def _grid_sample(input: Tensor, grid: Tensor, mode: str, padding_mode: str, alig
         picked = flat.gather(
             2,
             Tensor._from_array(
-                np.ascontiguousarray(index.reshape(n, 1, count * points)), _dtype.int64
+                contiguous(index.reshape(n, 1, count * points)), _dtype.int64
             ).expand(n, c, count * points),
         )
         picked = picked.reshape(n, c, count, points)

@@ -12,7 +12,7 @@ import numpy as np
 import torch
 
 from .._tensor import Tensor
-from ._dispatch import defop, record, register_op
+from ._dispatch import as_array, contiguous, defop, record, register_op
 from .gather_scatter import _inplace
 from .pointwise import _legacy_name as _legacy
 
@@ -28,7 +28,7 @@ def _complex_log1p(z: np.ndarray) -> np.ndarray:
     """c10's ``log1p`` of complex numbers on CPU (Kahan's: ``log(u) * z / (u - 1)`` with
     ``u = 1 + z``), part by part as c10 does it (adding 1 leaves the imaginary part's
     sign), so that results match PyTorch's, tiny-value overflows included."""
-    z = np.asarray(z)
+    z = as_array(z)
     u = np.array(z)
     u.real += 1
     log_u = np.log(u)
@@ -81,7 +81,7 @@ def _logaddexp_complex(input: Tensor, other: Tensor) -> Tensor:
     a = input._np.astype(dtype.np_dtype, copy=False)
     b = other._np.astype(dtype.np_dtype, copy=False)
     a, b = np.broadcast_arrays(a, b)
-    result = Tensor._from_array(np.ascontiguousarray(_complex_log_add_exp(a, b)), dtype)
+    result = Tensor._from_array(contiguous(_complex_log_add_exp(a, b)), dtype)
     return record(LOGADDEXP_COMPLEX, (input, other), result)
 
 
@@ -118,7 +118,7 @@ def logcumsumexp(input: Tensor, dim: int) -> Tensor:
         with np.errstate(all="ignore"):
             result = np.logaddexp.accumulate(array, axis=d).reshape(input._np.shape)
     # NOTE: asarray, not ascontiguousarray (which makes a 0-dim result 1-dim)
-    out = Tensor._from_array(np.asarray(result, order="C"), input._dtype)
+    out = Tensor._from_array(as_array(result, None, "C"), input._dtype)
     return record(LOGCUMSUMEXP, (input,), out, (d,))
 
 

@@ -10,7 +10,7 @@ import numpy as np
 
 from .. import _native
 from .._tensor import Tensor
-from ._dispatch import record, register_op
+from ._dispatch import array_module, record, register_op
 
 __all__ = ["view_scatter", "view_gather", "index_scatter"]
 
@@ -44,24 +44,25 @@ def _reads_each_once(shape, strides) -> bool:
     return True
 
 
-def _buffer(input_geometry, view_geometry, dtype):
+def _buffer(input_geometry, view_geometry, dtype, like=None):
     (in_shape, in_strides, in_off), (v_shape, v_strides, v_off) = input_geometry, view_geometry
     base = min(in_off, v_off)
     end = max(in_off + _extent(in_shape, in_strides), v_off + _extent(v_shape, v_strides))
-    return np.zeros(max(end - base, 0), dtype=dtype), base
+    return np.zeros(max(end - base, 0), dtype=dtype, like=like), base
 
 
 def _strided(buffer, shape, strides, start):
     itemsize = buffer.itemsize
-    return np.lib.stride_tricks.as_strided(
-        buffer[start:], shape, tuple(s * itemsize for s in strides)
-    )
+    strides = tuple(s * itemsize for s in strides)
+    if not isinstance(buffer, np.ndarray):  # a device array: its array module's view
+        return array_module(buffer).lib.stride_tricks.as_strided(buffer[start:], shape, strides)
+    return np.lib.stride_tricks.as_strided(buffer[start:], shape, strides)
 
 
 def view_scatter(grad: Tensor, input_geometry, view_geometry) -> Tensor:
     """The gradient of a view: ``grad`` (laid out as the view) summed into zeros laid out
     as the view's input; positions the view reads twice get both contributions."""
-    buffer, base = _buffer(input_geometry, view_geometry, grad._np.dtype)
+    buffer, base = _buffer(input_geometry, view_geometry, grad._np.dtype, grad._np)
     v_shape, v_strides, v_off = view_geometry
     if _reads_each_once(v_shape, v_strides):
         # no position is read twice (slices, selects, chunks, transposes): a plain
@@ -71,18 +72,18 @@ def view_scatter(grad: Tensor, input_geometry, view_geometry) -> Tensor:
         positions = _flat_positions(v_shape, v_strides, v_off - base)
         np.add.at(buffer, positions.reshape(-1), grad._np.reshape(-1))
     in_shape, in_strides, in_off = input_geometry
-    result = np.array(_strided(buffer, in_shape, in_strides, in_off - base))
+    result = _strided(buffer, in_shape, in_strides, in_off - base).copy()
     result = Tensor._from_array(result, grad._dtype)
     return record(VIEW_SCATTER, (grad,), result, (input_geometry, view_geometry))
 
 
 def view_gather(grad: Tensor, input_geometry, view_geometry) -> Tensor:
     """The adjoint of :func:`view_scatter`: lay ``grad`` out as the input, read the view."""
-    buffer, base = _buffer(input_geometry, view_geometry, grad._np.dtype)
+    buffer, base = _buffer(input_geometry, view_geometry, grad._np.dtype, grad._np)
     in_shape, in_strides, in_off = input_geometry
     _strided(buffer, in_shape, in_strides, in_off - base)[...] = grad._np
     v_shape, v_strides, v_off = view_geometry
-    result = np.array(_strided(buffer, v_shape, v_strides, v_off - base))
+    result = _strided(buffer, v_shape, v_strides, v_off - base).copy()
     result = Tensor._from_array(result, grad._dtype)
     return record(VIEW_GATHER, (grad,), result, (input_geometry, view_geometry))
 
@@ -107,7 +108,7 @@ def _rows_accumulated(result: np.ndarray, index, grad: np.ndarray) -> bool:
 def index_scatter(grad: Tensor, index, shape) -> Tensor:
     """The gradient of advanced indexing: ``grad`` summed into zeros of ``shape`` at
     ``index`` (repeated indices accumulate)."""
-    result = np.zeros(shape, dtype=grad._np.dtype)
+    result = np.zeros(shape, dtype=grad._np.dtype, like=grad._np)  # on grad's device
     if not _rows_accumulated(result, index, grad._np):
         np.add.at(result, index, grad._np)
     return record(INDEX_SCATTER, (grad,), Tensor._from_array(result, grad._dtype), (index, shape))

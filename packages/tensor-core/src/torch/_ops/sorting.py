@@ -9,7 +9,7 @@ import numpy as np
 from .. import _dtype, _return_types
 from .._interface import OpDef
 from .._tensor import Tensor
-from ._dispatch import defop, kernel_refusal, record, refuse_complex, result_type
+from ._dispatch import as_array, defop, kernel_refusal, record, refuse_complex, result_type
 from .gather_scatter import gather
 
 __all__ = [
@@ -32,7 +32,7 @@ _SORT_REFUSES_COMPLEX = (RuntimeError, " Sort does not support complex dtypes on
 
 
 def _long(array) -> Tensor:
-    return Tensor._from_array(np.asarray(array, dtype=np.int64, order="C"), _dtype.int64)
+    return Tensor._from_array(as_array(array, np.int64, "C"), _dtype.int64)
 
 
 def _order(array: np.ndarray, axis: int, descending: bool) -> np.ndarray:
@@ -127,7 +127,7 @@ def unique(
     else:
         values, inverse, counts = _unique_flat(input._np)
         inverse = inverse.reshape(input._np.shape)
-    result = [Tensor._from_array(np.asarray(values, order="C"), input._dtype)]
+    result = [Tensor._from_array(as_array(values, None, "C"), input._dtype)]
     record(UNIQUE if dim is None else UNIQUE_DIM, (input,), result[0])
     if return_inverse:
         result.append(_long(inverse))
@@ -207,7 +207,7 @@ def searchsorted(
                 "left while right was True"
             )
         right = side == "right"
-    values = input._np if isinstance(input, Tensor) else np.asarray(input)
+    values = input._np if isinstance(input, Tensor) else as_array(input)
     boundaries = sorted_sequence._np
     if sorter is not None:
         if sorter._np.shape != boundaries.shape:
@@ -253,7 +253,7 @@ def searchsorted(
         result = np.stack([np.searchsorted(r, q, side=how) for r, q in zip(rows, queries)])
         result = result.reshape(values.shape)
     dtype = _dtype.int32 if out_int32 else _dtype.int64
-    return Tensor._from_array(np.asarray(result, dtype=dtype.np_dtype), dtype)
+    return Tensor._from_array(as_array(result, dtype.np_dtype), dtype)
 
 
 @defop("bucketize", out=True)
@@ -285,7 +285,7 @@ def bincount(input: Tensor, weights=None, minlength: int = 0) -> Tensor:
     if weights is None or not input._np.size:  # PyTorch: int64 counts for no input
         return _long(counts.astype(np.int64))
     dtype = weights._dtype if weights._dtype.is_floating_point else _dtype.float64
-    result = Tensor._from_array(np.asarray(counts, dtype=dtype.np_dtype), dtype)
+    result = Tensor._from_array(as_array(counts, dtype.np_dtype), dtype)
     return record(BINCOUNT, (weights,), result)
 
 
@@ -335,7 +335,7 @@ def histc(input: Tensor, bins: int = 100, min: float = 0, max: float = 0) -> Ten
 @defop("isin")
 def isin(elements, test_elements, *, assume_unique: bool = False, invert: bool = False):
     """Whether each of ``elements`` is among ``test_elements`` (either may be a number)."""
-    values = elements._np if isinstance(elements, Tensor) else np.asarray(elements)
-    tests = test_elements._np if isinstance(test_elements, Tensor) else np.asarray(test_elements)
+    values = elements._np if isinstance(elements, Tensor) else as_array(elements)
+    tests = test_elements._np if isinstance(test_elements, Tensor) else as_array(test_elements)
     found = np.isin(values, tests, invert=invert)
-    return Tensor._from_array(np.asarray(found, dtype=bool), _dtype.bool_)
+    return Tensor._from_array(as_array(found, bool), _dtype.bool_)

@@ -19,7 +19,9 @@ from .._interface import OpDef, ops
 from .._tensor import Tensor
 from ._dispatch import (
     adopt_history,
+    as_array,
     check_inplace,
+    contiguous,
     defop,
     kernel_refusal,
     record,
@@ -38,7 +40,7 @@ _FAMILY = "special"
 
 def _scaled_bessel(x: np.ndarray, order: int) -> np.ndarray:
     """``exp(-|x|) * I_order(|x|)`` for order 0 or 1, in float64."""
-    a = np.abs(np.asarray(x, dtype=np.float64))
+    a = np.abs(as_array(x, np.float64))
     result = np.empty_like(a)
     small = a <= 30
     if small.any():
@@ -154,7 +156,7 @@ _BERNOULLI_OVER_FACTORIAL = [
 def _hurwitz_zeta(s: np.ndarray, q: np.ndarray) -> np.ndarray:
     """``sum over k >= 0 of (k + q) ** -s`` for s > 1 (inf at s = 1, NaN below), by
     Euler-Maclaurin summation after N direct terms."""
-    s, q = np.broadcast_arrays(np.asarray(s, np.float64), np.asarray(q, np.float64))
+    s, q = np.broadcast_arrays(as_array(s, np.float64), as_array(q, np.float64))
     with np.errstate(all="ignore"):
         n = 12
         total = np.zeros(s.shape)
@@ -186,22 +188,22 @@ def special_zeta(input, other) -> Tensor:
     dtype = result_type(input, other)
     refuse_complex("special_zeta", dtype)
     dtype = _floating_result(dtype)
-    x = input._np if isinstance(input, Tensor) else np.asarray(input)
-    q = other._np if isinstance(other, Tensor) else np.asarray(other)
+    x = input._np if isinstance(input, Tensor) else as_array(input)
+    q = other._np if isinstance(other, Tensor) else as_array(other)
     value = _hurwitz_zeta(x, q).astype(dtype.np_dtype)
-    return Tensor._from_array(np.ascontiguousarray(value), dtype)
+    return Tensor._from_array(contiguous(value), dtype)
 
 
 ops.lookup("special_zeta").extra["binding"] = "torch.special.zeta"
 
 
 def _polygamma_array(n: int, x: np.ndarray) -> np.ndarray:
-    from .._native import special
+    from .._native import special_of
 
     if n == 0:
-        return special("digamma", x.astype(np.float64))
+        return special_of("digamma", x.astype(np.float64))
     if n == 1:
-        return special("trigamma", x.astype(np.float64))
+        return special_of("trigamma", x.astype(np.float64))
     sign = -1.0 if n % 2 == 0 else 1.0
     return sign * math.factorial(n) * _hurwitz_zeta(n + 1, x)
 
@@ -215,7 +217,7 @@ def polygamma(n: int, input: Tensor) -> Tensor:
     dtype = _floating_result(input._dtype)
     with np.errstate(all="ignore"):
         value = _polygamma_array(int(n), input._np).astype(dtype.np_dtype)
-    result = Tensor._from_array(np.ascontiguousarray(value), dtype)
+    result = Tensor._from_array(contiguous(value), dtype)
     return record(POLYGAMMA, (input,), result, (int(n),))
 
 
@@ -268,7 +270,7 @@ def multigammaln(input: Tensor, p: int) -> Tensor:
 def _regularized_gamma(a: np.ndarray, x: np.ndarray, upper: bool) -> np.ndarray:
     """P(a, x) (or Q = 1 - P with ``upper``): a series where x < a + 1, else a
     continued fraction for Q (evaluated by the modified Lentz method)."""
-    a, x = np.broadcast_arrays(np.asarray(a, np.float64), np.asarray(x, np.float64))
+    a, x = np.broadcast_arrays(as_array(a, np.float64), as_array(x, np.float64))
     out = np.full(a.shape, np.nan)
     with np.errstate(all="ignore"):
         log_prefix = (
@@ -348,7 +350,7 @@ def _incomplete_dtype(input: Tensor, other: Tensor, upper: bool):
 def _incomplete(input, other, upper: bool) -> Tensor:
     dtype = _incomplete_dtype(input, other, upper)
     value = _regularized_gamma(input._np, other._np, upper).astype(dtype.np_dtype)
-    result = Tensor._from_array(np.ascontiguousarray(value), dtype)
+    result = Tensor._from_array(contiguous(value), dtype)
     # differentiable in ``other`` only, as in PyTorch (the backward for ``input`` raises)
     return record(IGAMMAC if upper else IGAMMA, (input, other), result)
 
@@ -438,8 +440,8 @@ def _polynomial(recurrence, first):
         from ._dispatch import result_type
 
         dtype = _floating_result(result_type(input, n))
-        x = np.asarray(input._np if isinstance(input, Tensor) else input, np.float64)
-        orders = np.asarray(n._np if isinstance(n, Tensor) else n).astype(np.int64)
+        x = as_array(input._np if isinstance(input, Tensor) else input, np.float64)
+        orders = as_array(n._np if isinstance(n, Tensor) else n).astype(np.int64)
         x, orders = np.broadcast_arrays(x, orders)
         top = int(orders.max()) if orders.size else 0
         previous, current = np.ones(x.shape), first(x)
@@ -449,7 +451,7 @@ def _polynomial(recurrence, first):
             previous, current = current, recurrence(k, x, current, previous)
             result = np.where(orders == k + 1, current, result)
         result = np.where(orders < 0, 0.0, result)
-        return Tensor._from_array(np.ascontiguousarray(result.astype(dtype.np_dtype)), dtype)
+        return Tensor._from_array(contiguous(result.astype(dtype.np_dtype)), dtype)
 
     return function
 
@@ -472,7 +474,7 @@ def _shifted(polynomial):
     """The shifted polynomial ``P*(x) = P(2x - 1)`` (orthogonal on [0, 1])."""
 
     def function(input, n) -> Tensor:
-        x = input if isinstance(input, Tensor) else Tensor._from_array(np.asarray(input))
+        x = input if isinstance(input, Tensor) else Tensor._from_array(as_array(input))
         return polynomial(x * 2 - 1, n)
 
     return function

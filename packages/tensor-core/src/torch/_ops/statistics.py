@@ -14,7 +14,7 @@ import torch
 from .. import _dtype, _return_types
 from .._interface import OpDef
 from .._tensor import Tensor
-from ._dispatch import defop, record
+from ._dispatch import contiguous, defop, record
 from .pointwise import _legacy_name as _legacy
 from .pointwise_composites import _as_float
 from .reduction import _check_median_dtype
@@ -113,8 +113,8 @@ def histogram(input: Tensor, bins=100, *, range=None, weight=None, density=False
     counts, bin_edges = np.histogram(data, bins=edges, range=range, weights=w, density=density)
     dtype = input._dtype
     result = (
-        Tensor._from_array(np.ascontiguousarray(counts, dtype=dtype.np_dtype), dtype),
-        Tensor._from_array(np.ascontiguousarray(bin_edges, dtype=dtype.np_dtype), dtype),
+        Tensor._from_array(contiguous(counts, dtype.np_dtype), dtype),
+        Tensor._from_array(contiguous(bin_edges, dtype.np_dtype), dtype),
     )
     # as PyTorch's fallback node: edges for the inputs that require grad only
     inputs = tuple(t for t in (input, bins, weight) if isinstance(t, Tensor) and t.requires_grad)

@@ -9,6 +9,7 @@ from .. import _dtype, _grad_mode
 from .._tensor import Tensor
 from ._dispatch import (
     adopt_history,
+    as_array,
     check_inplace,
     defop,
     operand,
@@ -16,6 +17,7 @@ from ._dispatch import (
     refuse_complex,
     register_op,
     result_type,
+    scalar,
 )
 from .pointwise import INPLACE, _check_broadcast_into, _snapshot, _wrap, can_cast
 
@@ -146,7 +148,7 @@ def where(condition, input=None, other=None):
         array = np.where(condition._np, _array(input, dtype), _array(other, dtype))
     except ValueError:
         raise _broadcast_failure(condition, input, other) from None
-    result = _wrap(np.asarray(array, dtype=dtype.np_dtype), dtype, _arrays(condition, input, other))
+    result = _wrap(as_array(array, dtype.np_dtype), dtype, _arrays(condition, input, other))
     return record(WHERE, (condition, input, other), result)
 
 
@@ -206,7 +208,7 @@ def clamp(input: Tensor, min=None, max=None, *, out=None) -> Tensor:  # noqa: A0
         array = np.maximum(array, operand(min, dtype))
     if max is not None:
         array = np.minimum(array, operand(max, dtype))
-    result = _wrap(np.asarray(array, dtype=dtype.np_dtype), dtype, _arrays(input, min, max))
+    result = _wrap(as_array(array, dtype.np_dtype), dtype, _arrays(input, min, max))
     if out is not None:
         from .pointwise import _write_out
 
@@ -253,9 +255,9 @@ def lerp(input: Tensor, end: Tensor, weight) -> Tensor:
     start, stop = operand(input, dtype), operand(end, dtype)
     w = operand(weight, dtype)
     span = stop - start
-    one = np.asarray(1, dtype=dtype.np_dtype)
+    one = scalar(1, dtype.np_dtype)
     array = np.where(np.abs(w) < 0.5, start + w * span, stop - span * (one - w))
-    result = _wrap(np.asarray(array, dtype=dtype.np_dtype), dtype, _arrays(input, end, weight))
+    result = _wrap(as_array(array, dtype.np_dtype), dtype, _arrays(input, end, weight))
     return record(LERP, (input, end, weight), result)
 
 
@@ -268,8 +270,8 @@ LERP = _register("lerp", lerp, "lerp(Tensor self, Tensor end, Tensor weight) -> 
 def _addc(op, input, tensor1, tensor2, value, dtype, combine=np.multiply) -> Tensor:
     """``input + value * tensor1 (combine) tensor2`` in ``dtype``, recorded as ``op``."""
     a, b, c = operand(input, dtype), operand(tensor1, dtype), operand(tensor2, dtype)
-    array = a + combine(np.asarray(value, dtype=dtype.np_dtype) * b, c)
-    result = Tensor._from_array(np.asarray(array, dtype=dtype.np_dtype), dtype)
+    array = a + combine(scalar(value, dtype.np_dtype) * b, c)
+    result = Tensor._from_array(as_array(array, dtype.np_dtype), dtype)
     return record(op, (input, tensor1, tensor2), result, (value,))
 
 
@@ -342,20 +344,20 @@ def _lerp_direct(self: Tensor, end, weight) -> bool:
     if arrays is None:
         return False
     a, stop = self._np, arrays[0]
-    w = np.asarray(weight, dtype=a.dtype)
+    w = scalar(weight, a.dtype)
     span = np.subtract(stop, a)
     if abs(weight) < 0.5:
         np.multiply(span, w, out=span)
         np.add(a, span, out=a)
     else:
-        np.multiply(span, np.asarray(1, dtype=a.dtype) - w, out=span)
+        np.multiply(span, scalar(1, a.dtype) - w, out=span)
         np.subtract(stop, span, out=a)
     return True
 
 
 def _scaled_product(ufunc, b, c, value, dtype):
     """``value * b (ufunc) c`` in ``dtype``, reusing the one temporary."""
-    tmp = np.multiply(np.asarray(value, dtype=dtype), b)
+    tmp = np.multiply(scalar(value, dtype), b)
     if tmp.shape == np.broadcast_shapes(tmp.shape, c.shape):
         return ufunc(tmp, c, out=tmp)
     return ufunc(tmp, c)

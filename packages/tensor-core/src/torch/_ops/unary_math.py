@@ -8,9 +8,9 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _dtype, _fastpath
-from .._native import special
+from .._native import special_of
 from .._tensor import Tensor
-from ._dispatch import defop, kernel_refusal
+from ._dispatch import as_array, defop, kernel_refusal, scalar
 from .pointwise import _floating_result, _refuse_bool, _unary
 
 __all__ = [
@@ -94,7 +94,7 @@ def _in_double(kernel):
 
     def wrapped(array, **params):
         if array.dtype.kind == "f" and array.dtype != np.float64:
-            return np.asarray(kernel(array.astype(np.float64), **params)).astype(array.dtype)
+            return as_array(kernel(array.astype(np.float64), **params)).astype(array.dtype)
         return kernel(array, **params)
 
     return wrapped
@@ -105,21 +105,21 @@ def _special(name):
 
     def kernel(array):
         if array.dtype in (np.float32, np.float64):
-            return special(name, array)
-        return special(name, array.astype(np.float32)).astype(array.dtype)
+            return special_of(name, array)
+        return special_of(name, array.astype(np.float32)).astype(array.dtype)
 
     return kernel
 
 
 def _sigmoid(array):
-    one = np.asarray(1, dtype=array.dtype)
+    one = scalar(1, array.dtype)
     return one / (one + np.exp(-array))
 
 
 def _logit(array, eps=None):
     if eps is not None:
         array = np.clip(array, eps, 1 - eps)
-    return np.log(array / (np.asarray(1, dtype=array.dtype) - array))
+    return np.log(array / (scalar(1, array.dtype) - array))
 
 
 _INTEGER_NAMES = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char"}
@@ -166,7 +166,7 @@ def _bool_test(name, kernel, doc):
         array = input._np
         if array.dtype.kind not in "fc":  # integers are always finite numbers
             return Tensor._from_array(np.full(array.shape, name == "isfinite"), _dtype.bool_)
-        return Tensor._from_array(np.asarray(kernel(array)), _dtype.bool_)
+        return Tensor._from_array(as_array(kernel(array)), _dtype.bool_)
 
     function.__name__ = function.__qualname__ = name
     function.__doc__ = doc
@@ -176,7 +176,7 @@ def _bool_test(name, kernel, doc):
 sqrt = _math("sqrt", np.sqrt, "Square root elementwise.")
 defop("sqrt", sqrt, method=True, inplace=True, torch_inplace=True)
 rsqrt = _math(
-    "rsqrt", lambda a: np.asarray(1, a.dtype) / np.sqrt(a), "``1 / sqrt(input)`` elementwise."
+    "rsqrt", lambda a: scalar(1, a.dtype) / np.sqrt(a), "``1 / sqrt(input)`` elementwise."
 )
 defop("rsqrt", rsqrt, method=True, inplace=True, torch_inplace=True)
 expm1 = _math("expm1", np.expm1, "``exp(input) - 1``, accurate near 0.", precise=True)
@@ -304,7 +304,7 @@ _trigamma = _math(
     "_trigamma", _special("trigamma"), "The derivative of ``digamma``.", differentiable=False
 )
 defop("_trigamma", _trigamma, inplace=True, public=False)  # Tensor._trigamma_
-reciprocal = _math("reciprocal", lambda a: np.asarray(1, a.dtype) / a, "``1 / input`` elementwise.")
+reciprocal = _math("reciprocal", lambda a: scalar(1, a.dtype) / a, "``1 / input`` elementwise.")
 defop("reciprocal", reciprocal, method=True, inplace=True, torch_inplace=True)
 
 

@@ -17,7 +17,15 @@ from .._interface import OpDef
 from .._interface.backends import strided_view as array_view
 from .._memory_format import contiguous_strides
 from .._tensor import Tensor
-from ._dispatch import SparseLayoutError, check_tensor, defop, record, register_op, sparse_kernel
+from ._dispatch import (
+    SparseLayoutError,
+    check_tensor,
+    contiguous,
+    defop,
+    record,
+    register_op,
+    sparse_kernel,
+)
 
 __all__ = [
     "view",
@@ -304,9 +312,7 @@ def reshape(input: Tensor, *shape) -> Tensor:
         if strides is not None:
             result = strided_alias(input, target, strides, input._offset)
         else:
-            result = Tensor._from_array(
-                np.ascontiguousarray(input._np).reshape(target), input._dtype
-            )
+            result = Tensor._from_array(contiguous(input._np).reshape(target), input._dtype)
     return record(RESHAPE, (input,), result, (tuple(input._np.shape),))
 
 

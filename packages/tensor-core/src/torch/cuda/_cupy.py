@@ -5,9 +5,10 @@ used and total bytes are ``memory_allocated`` and ``memory_reserved``; an alloca
 keeps the peaks), each thread has a current device and a current stream per device
 (``cupy.cuda.Stream`` objects, made current with ``with stream:`` semantics), events are
 ``cupy.cuda.Event``, pinned host memory comes from ``cupyx.empty_pinned`` and the
-collectives run on NCCL through ``cupy.cuda.nccl``. Ops: the matrix products use
-``cupy.matmul`` (cuBLAS); every other op takes a host round trip until it has a CUDA
-kernel (``torch.cuda._device_kernels``).
+collectives run on NCCL through ``cupy.cuda.nccl``. Ops run on the device
+(``torch.cuda._device_kernels``): core's array-generic kernels on CuPy arrays (cuBLAS for
+the matrix products), library calls (``torch.cuda._device_library``: cuDNN, special
+functions), and a host round trip for the few ops listed in ``HOST_ROUND_TRIP``.
 
 Nothing here is imported unless CuPy is installed and ``torch.cuda`` is first used.
 This module has not run on a GPU in this project's CI: ``nox -s gpu`` exercises it.
@@ -46,10 +47,13 @@ class CupyBackend(backends.Backend):
     device_type = "cuda"
 
     def __init__(self, runtime: CupyRuntime, cupy, count: int) -> None:
+        from ._device_library import CupyLibrary
+
         self.runtime = runtime
         self.cupy = cupy
         self.array_module = cupy
         self.count = count
+        self.library = CupyLibrary(cupy)
 
     def owns(self, array) -> bool:
         return isinstance(array, self.cupy.ndarray)
@@ -96,6 +100,20 @@ class CupyBackend(backends.Backend):
 
     def strided_view(self, buffer, shape, dtype, offset, strides):
         return self.cupy.ndarray(shape, dtype, buffer.data + offset, strides)
+
+    def select(self, index: int) -> int:
+        """Make device ``index`` current for the kernels (where CuPy allocates and
+        launches); returns the previous one for :meth:`restore`."""
+        runtime = self.cupy.cuda.runtime
+        previous = runtime.getDevice()
+        if previous != index:
+            runtime.setDevice(index)
+        return previous
+
+    def restore(self, previous: int) -> None:
+        runtime = self.cupy.cuda.runtime
+        if runtime.getDevice() != previous:
+            runtime.setDevice(previous)
 
     def synchronize(self, index=None) -> None:
         self.cupy.cuda.Device(0 if index is None else index).synchronize()

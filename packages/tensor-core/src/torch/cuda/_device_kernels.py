@@ -1,27 +1,98 @@
-"""The per-op kernels of a cuda backend whose arrays the host kernels cannot read (CuPy's).
+"""The per-op kernels of a cuda backend whose arrays the host cannot read (CuPy's, and the
+strict simulated arrays that stand for them in CI: ``torch.cuda._strict``).
 
-Core's ops are written over NumPy, and many call native host kernels (``torch._C``) or
-convert to NumPy on the way; neither works on device memory. Until an op has a CUDA
-kernel of its own, the backend registers a *host round trip* for it
-(``ops[name].kernels["cuda"]``): its tensor arguments are copied to the host with
-``.cpu()``, the CPU op runs, and its tensor results are copied back with ``.to(device)``.
-The copies are recorded for autograd like any ``.to()``, so gradients are right; it is
-slow, and an in-place op writes its result back into the device tensor.
+Every op runs one of two ways (:func:`device_path`):
 
-Library kernels replace the round trip where they exist: the matrix products run
-``xp.matmul`` on the backend's array module (cuBLAS through CuPy). Simulated devices can
-run with these same kernels (``SimulatedRuntime(n, host_kernels=False)``), which is how CI
-tests them without a GPU.
+- ``"device"``: core's own code, run on the device arrays (no per-op kernel: the
+  dispatcher calls the binding). Core's kernels are written against NumPy's protocols
+  (NEP 13/18): ``np.tanh(a)``, ``np.concatenate``, ``np.matmul`` on a ``cupy.ndarray``
+  run CuPy's kernels (cuBLAS for products) and give device arrays. Where core calls a
+  native host kernel (``torch._C``), the call is made only for host arrays
+  (``torch._native.on_host``) and a device array takes the op's array-generic NumPy form,
+  or a library call of the device (``torch.cuda._device_library``: cuDNN's convolution,
+  softmax and average pooling, ``cupyx.scipy.special``). Random numbers are drawn by the
+  device's generator in device memory.
+- ``"host"``: a host round trip (``ops[name].kernels["cuda"]``), the last resort, for the
+  ops in :data:`HOST_ROUND_TRIP` only (each with its reason): tensor arguments copied to
+  the host with ``.cpu()``, the CPU binding, results copied back with ``.to(device)``,
+  recorded for autograd like any ``.to()``; an in-place op writes its result back into
+  the device tensor. The dispatcher takes it inside composites too.
+
+While an op runs, the device of its inputs is current (``Backend.select``), so the arrays
+it allocates land there, as on CuPy with ``cupy.cuda.Device(i)``.
 """
 
 from __future__ import annotations
 
 from torch._interface import backends, ops
 
-__all__ = ["install", "uninstall", "LIBRARY_KERNELS"]
+__all__ = ["install", "uninstall", "HOST_ROUND_TRIP", "device_path", "host_round_trip"]
 
-# ops that are plumbing or handle devices themselves (never round-tripped)
+# ops that are plumbing or handle devices themselves (never given a kernel)
 _SKIP = {"_to_device", "_to_copy", "to", "cpu", "cuda", "copy_"}
+
+#: op name -> why it takes the host round trip on a cuda device (the only ops that do)
+HOST_ROUND_TRIP: dict[str, str] = {}
+
+
+def _round_trips(reason: str, *names: str) -> None:
+    for name in names:
+        HOST_ROUND_TRIP[name] = reason
+
+
+_round_trips(
+    "LU/LDL/QR factorisation code that pivots and loops on host values (CuPy's "
+    "cupy.linalg has no pivoted LU, LDL or geqrf/ormqr to call instead)",
+    "det",
+    "_slogdet",
+    "_lu",
+    "_lu_factor",
+    "geqrf",
+    "ormqr",
+    "_ldl_solve",
+    "matrix_exp",
+)
+_round_trips(
+    "sparse tensors keep their indices in host NumPy arrays (COO/CSR bookkeeping)",
+    "sparse_coo_tensor",
+    "to_dense",
+    "coalesce",
+    "to_sparse",
+    "sparse_mm",
+    "sparse_sum",
+)
+_round_trips(
+    "scatters by np.add.at / np.multiply.at over an index grid made with host "
+    "np.indices (cupyx.scatter_add would serve; not written yet)",
+    "scatter_reduce",
+    "index_fill",
+    "index_reduce",
+    "embedding_bag",
+)
+_round_trips(
+    "its kernel builds host arrays of positions or weights (np.arange/np.indices/"
+    "np.ones without like=) and mixes them with the data",
+    "adaptive_max_pool",
+    "interpolate",
+    "grid_sampler",
+    "affine_grid_generator",
+    "convolution_transpose",
+    "exp2",
+    "ldexp",
+    "angle",
+    "frexp",
+    "polygamma",
+    "mvlgamma",
+    "diag_embed",
+    "combinations",
+    "pdist",
+    "quantile",
+    "cov",
+    "corrcoef",
+    "gradient",
+    "fill",
+    "_ctc_loss",
+)
 
 
 def _move(value, device):
@@ -31,15 +102,16 @@ def _move(value, device):
     if isinstance(value, torch.Tensor):
         return value.to(device)
     if isinstance(value, (list, tuple)) and any(isinstance(v, torch.Tensor) for v in value):
-        return type(value)(_move(v, device) for v in value)
+        moved = [_move(v, device) for v in value]
+        return type(value)(*moved) if hasattr(value, "_fields") else type(value)(moved)
     return value
 
 
 def host_round_trip(op):
-    """A kernel running ``op``'s CPU function on host copies of its tensor arguments."""
-    function = op.function
+    """A kernel running the called binding of ``op`` on host copies of its tensor
+    arguments (the dispatcher hands it the binding: ``runs_binding``)."""
 
-    def kernel(*args, **kwargs):
+    def kernel(binding, *args, **kwargs):
         import torch
 
         local = backends._local
@@ -48,7 +120,7 @@ def host_round_trip(op):
         try:
             host_args = [_move(a, "cpu") for a in args]
             host_kwargs = {k: _move(v, "cpu") for k, v in kwargs.items()}
-            result = function(*host_args, **host_kwargs)
+            result = binding(*host_args, **host_kwargs)
             if op.inplace and args and isinstance(args[0], torch.Tensor):
                 with torch.no_grad():
                     args[0].copy_(host_args[0].to(device))
@@ -58,38 +130,39 @@ def host_round_trip(op):
             local.depth = depth
 
     kernel.__wrapped_op__ = op
+    kernel.device_path = "host"
+    kernel.runs_binding = True
     return kernel
 
 
-def _matmul(input, other):
-    """``input @ other`` by the array module's product (cuBLAS on CuPy), recorded."""
-    from torch._interface.tensors import wrap
-    from torch._ops._dispatch import record
-
-    if input.dtype != other.dtype or input.dim() == 0 or other.dim() == 0:
-        return host_round_trip(ops["matmul"])(input, other)
-    xp = backends.get_backend("cuda").array_module
-    result = xp.matmul(input._np, other._np)
-    return record(ops["matmul"], (input, other), wrap(xp.ascontiguousarray(result), input._dtype))
-
-
-#: op name -> the library kernel that replaces its host round trip
-LIBRARY_KERNELS = {"matmul": _matmul}
-
 _installed: list[str] = []
+_state = {"installed": False}
+
+
+def device_path(name: str) -> str | None:
+    """How op ``name`` runs on a cuda device now: ``"host"`` (a round trip), ``"device"``
+    (core's own code on the device arrays), or None (no cuda backend with these kernels
+    installed, no such op, or a plumbing op)."""
+    op = ops.lookup(name)
+    if op is None or name in _SKIP or not _state["installed"]:
+        return None
+    return getattr(op.kernels.get("cuda"), "device_path", None) or "device"
 
 
 def install() -> None:
-    """Register a cuda kernel for every op (its library kernel, else a round trip)."""
-    for op in ops.everything():
-        if op.name in _SKIP or op.function is None or "cuda" in op.kernels:
+    """Register the host round trips (:data:`HOST_ROUND_TRIP`); every other op runs its
+    own code on the device arrays."""
+    _state["installed"] = True
+    for name in HOST_ROUND_TRIP:
+        op = ops.lookup(name)
+        if op is None or "cuda" in op.kernels:
             continue
-        kernel = LIBRARY_KERNELS.get(op.name) or host_round_trip(op)
-        op.kernels["cuda"] = kernel
-        _installed.append(op.name)
+        op.kernels["cuda"] = host_round_trip(op)
+        _installed.append(name)
 
 
 def uninstall() -> None:
+    _state["installed"] = False
     for name in _installed:
         op = ops.lookup(name)
         if op is not None:

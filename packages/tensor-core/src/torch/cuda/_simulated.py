@@ -29,7 +29,13 @@ from torch._interface import backends
 from . import _memory
 from ._runtime import Runtime
 
-__all__ = ["SimulatedArray", "SimulatedBackend", "SimulatedRuntime", "SimulatedProperties"]
+__all__ = [
+    "SimulatedArray",
+    "SimulatedBackend",
+    "StrictBackend",
+    "SimulatedRuntime",
+    "SimulatedProperties",
+]
 
 # id(root memory) -> (the counters of its device, bytes) of the blocks alive
 _blocks: dict[int, tuple[_memory.MemoryCounters, int]] = {}
@@ -89,8 +95,11 @@ class SimulatedBackend(backends.Backend):
     array_module = np
 
     def __init__(self, runtime: SimulatedRuntime, count: int) -> None:
+        from ._device_library import SimulatedLibrary
+
         self.runtime = runtime
         self.count = count
+        self.library = SimulatedLibrary(self._tag)
         self.host_to_device = 0  # copies from the host
         self.device_to_host = 0
         self.device_to_device = 0
@@ -147,6 +156,76 @@ class SimulatedBackend(backends.Backend):
         return self.runtime.generator(index)
 
 
+class StrictBackend(SimulatedBackend):
+    """Device type "cuda" on strict device arrays (``torch.cuda._strict.DeviceArray``):
+    host memory that refuses implicit conversion to NumPy as ``cupy.ndarray`` does, so a
+    kernel that would read device memory on the host fails here as it would on CuPy.
+    Every transfer is counted, including the host results a kernel hands back
+    (``adopt``: on CuPy a copy to the device)."""
+
+    def __init__(self, runtime: SimulatedRuntime, count: int) -> None:
+        from . import _strict
+        from ._device_library import SimulatedLibrary
+
+        self._strict = _strict
+        self.array_module = _strict.xp
+        super().__init__(runtime, count)
+        self.library = SimulatedLibrary()
+        self.device_to_device = 0
+
+    # the counters are the strict arrays' (``.get()``, ``.item()`` count there too)
+    host_to_device = property(
+        lambda self: self._strict.transfers.host_to_device,
+        lambda self, value: setattr(self._strict.transfers, "host_to_device", value),
+    )
+    device_to_host = property(
+        lambda self: self._strict.transfers.device_to_host,
+        lambda self, value: setattr(self._strict.transfers, "device_to_host", value),
+    )
+
+    scalar_reads = property(
+        lambda self: self._strict.transfers.scalar_reads,
+        lambda self, value: setattr(self._strict.transfers, "scalar_reads", value),
+    )
+
+    def owns(self, array) -> bool:
+        return isinstance(array, self._strict.DeviceArray)
+
+    def empty(self, shape, dtype, index):
+        return self._strict.DeviceArray(np.empty(shape, dtype), 0 if index is None else index)
+
+    def from_host(self, array, index, copy=True):
+        self.host_to_device += 1  # always a transfer: device memory is not host memory
+        host = np.array(array, copy=True, order="C", subok=False)
+        return self._strict.DeviceArray(host, 0 if index is None else index)
+
+    def to_host(self, array):
+        return array.get()
+
+    def to_device(self, array, index):
+        self.device_to_device += 1
+        return self._strict.DeviceArray(array._host.copy(order="C"), index)
+
+    def adopt(self, array, index):
+        if isinstance(array, self._strict.DeviceArray):
+            return array if array.index == index else self.to_device(array, index)
+        return self.from_host(array, index)
+
+    def strided_view(self, buffer, shape, dtype, offset, strides):
+        view = np.ndarray(shape, dtype, buffer._host, offset, strides)
+        return self._strict.DeviceArray(view, buffer.index)
+
+    def select(self, index: int) -> int:
+        """Make device ``index`` current for the kernels (where ``xp.empty`` allocates, as
+        ``cupy.cuda.Device(index)`` does); returns the previous one for :meth:`restore`."""
+        transfers = self._strict.transfers
+        previous, transfers.current_index = transfers.current_index, index
+        return previous
+
+    def restore(self, previous: int) -> None:
+        self._strict.transfers.current_index = previous
+
+
 class SimulatedProperties:
     """``torch.cuda.get_device_properties`` of a simulated device (an H100-like card)."""
 
@@ -185,7 +264,14 @@ class SimulatedRuntime(Runtime):
         #: False: run the kernels of a backend whose memory the host cannot read (CuPy's:
         #: library kernels, else host round trips; ``torch.cuda._device_kernels``)
         self.host_kernels = host_kernels
-        self.backend = SimulatedBackend(self, count)
+        if host_kernels:
+            self.array_type = SimulatedArray
+            self.backend = SimulatedBackend(self, count)
+        else:
+            from ._strict import DeviceArray
+
+            self.array_type = DeviceArray
+            self.backend = StrictBackend(self, count)
         self.Stream, self.Event = _streams.simulated_classes(self)
         self._pinned: dict[int, int] = {}  # id(root of a pinned host buffer) -> bytes
         self.open()
@@ -195,15 +281,17 @@ class SimulatedRuntime(Runtime):
             _counters.setdefault(index, _memory.MemoryCounters())
         super().open()
         if not self.host_kernels:
-            from . import _device_kernels
+            from . import _device_kernels, _strict
 
+            _strict.transfers.track = _track
             _device_kernels.install()
 
     def close(self) -> None:
         if not self.host_kernels:
-            from . import _device_kernels
+            from . import _device_kernels, _strict
 
             _device_kernels.uninstall()
+            _strict.transfers.track = None
         super().close()
         _counters.clear()  # blocks alive past this point are no longer counted
 
