@@ -5,12 +5,15 @@ constrained parameters (PyTorch 2.13's ``torch.distributions``).
 Samplers are compositions of core's random functions, so the same seed gives the same
 draws as PyTorch. Scoring functions are differentiable::
 
-    >>> import torch
-    >>> from torch.distributions import Normal
     >>> mu = torch.tensor(0.0, requires_grad=True)
     >>> Normal(mu, 1.0).log_prob(torch.tensor(1.0)).backward()
     >>> mu.grad
     tensor(1.)
+
+The examples in this package's docstrings assume ``import torch`` and
+``from torch.distributions import *`` (with the submodules ``constraints``,
+``transforms``, ``kl`` and ``utils``), and a ``torch.manual_seed(0)`` before each
+docstring's examples: the samples they show are the draws PyTorch gives for that seed.
 """
 
 from . import transforms as transforms

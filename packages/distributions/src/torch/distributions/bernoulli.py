@@ -30,9 +30,6 @@ class Bernoulli(ProbsOrLogitsParam, ExponentialFamily):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.distributions import Bernoulli
-        >>> _ = torch.manual_seed(0)
         >>> Bernoulli(torch.tensor([0.3, 0.7])).sample()
         tensor([0., 0.])
     """

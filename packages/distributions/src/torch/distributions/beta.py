@@ -25,9 +25,6 @@ class Beta(ExponentialFamily):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.distributions import Beta
-        >>> _ = torch.manual_seed(0)
         >>> Beta(torch.tensor([0.5]), torch.tensor([0.5])).sample()
         tensor([0.0176])
     """

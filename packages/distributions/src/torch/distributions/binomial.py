@@ -35,9 +35,6 @@ class Binomial(ProbsOrLogitsParam, Distribution):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.distributions import Binomial
-        >>> _ = torch.manual_seed(0)
         >>> Binomial(10, torch.tensor([0.5, 0.2])).sample()
         tensor([7., 2.])
     """

@@ -25,9 +25,6 @@ class Categorical(ProbsOrLogitsParam, Distribution):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.distributions import Categorical
-        >>> _ = torch.manual_seed(0)
         >>> Categorical(torch.tensor([0.25, 0.25, 0.25, 0.25])).sample((3,))
         tensor([3, 2, 1])
     """

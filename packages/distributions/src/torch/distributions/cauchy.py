@@ -24,9 +24,6 @@ class Cauchy(LocationScale, Distribution):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.distributions import Cauchy
-        >>> _ = torch.manual_seed(0)
         >>> Cauchy(torch.tensor([0.0]), torch.tensor([1.0])).sample()
         tensor([10.5977])
     """

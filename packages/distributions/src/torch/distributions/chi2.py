@@ -18,9 +18,6 @@ class Chi2(Gamma):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.distributions import Chi2
-        >>> _ = torch.manual_seed(0)
         >>> Chi2(torch.tensor([1.0])).sample()
         tensor([0.0016])
     """

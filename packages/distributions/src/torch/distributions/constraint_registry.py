@@ -10,8 +10,6 @@ receives the instance. Extend them with ``register``.
 
 Examples::
 
-    >>> import torch
-    >>> from torch.distributions import biject_to, constraints
     >>> t = biject_to(constraints.interval(0.0, 1.0))
     >>> t(torch.tensor([0.0]))
     tensor([0.5000])
@@ -39,8 +37,6 @@ class ConstraintRegistry:
 
         Examples::
 
-            >>> from torch.distributions import constraints, transforms
-            >>> from torch.distributions.constraint_registry import ConstraintRegistry
             >>> registry = ConstraintRegistry()
             >>> @registry.register(constraints.positive)
             ... def _to_positive(constraint):

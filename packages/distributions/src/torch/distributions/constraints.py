@@ -9,8 +9,6 @@ parameterised ones (``interval(0, 1)``, ``greater_than(2.0)``, ``independent(rea
 
 Examples::
 
-    >>> import torch
-    >>> from torch.distributions import constraints
     >>> constraints.positive.check(torch.tensor([1.0, -1.0]))
     tensor([ True, False])
     >>> constraints.interval(0.0, 2.0)

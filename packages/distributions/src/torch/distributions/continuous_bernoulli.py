@@ -28,9 +28,6 @@ class ContinuousBernoulli(ProbsOrLogitsParam, ExponentialFamily):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.distributions import ContinuousBernoulli
-        >>> _ = torch.manual_seed(0)
         >>> ContinuousBernoulli(torch.tensor([0.3])).sample()
         tensor([0.3936])
     """

@@ -49,9 +49,6 @@ class Dirichlet(ExponentialFamily):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.distributions import Dirichlet
-        >>> _ = torch.manual_seed(0)
         >>> Dirichlet(torch.tensor([0.5, 0.5])).sample()
         tensor([0.0176, 0.9824])
     """

@@ -21,9 +21,6 @@ class Exponential(ExponentialFamily):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.distributions import Exponential
-        >>> _ = torch.manual_seed(0)
         >>> Exponential(torch.tensor([1.0])).sample()
         tensor([3.5083])
     """

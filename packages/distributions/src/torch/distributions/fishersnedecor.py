@@ -25,9 +25,6 @@ class FisherSnedecor(Distribution):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.distributions import FisherSnedecor
-        >>> _ = torch.manual_seed(0)
         >>> FisherSnedecor(torch.tensor([1.0]), torch.tensor([2.0])).sample()
         tensor([0.0133])
     """

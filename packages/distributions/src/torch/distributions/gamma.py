@@ -25,9 +25,6 @@ class Gamma(ExponentialFamily):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.distributions import Gamma
-        >>> _ = torch.manual_seed(0)
         >>> Gamma(torch.tensor([1.0]), torch.tensor([1.0])).sample()
         tensor([2.8824])
     """

@@ -26,9 +26,6 @@ class GeneralizedPareto(Distribution):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.distributions import GeneralizedPareto
-        >>> _ = torch.manual_seed(0)
         >>> m = GeneralizedPareto(torch.tensor([0.0]), torch.tensor([1.0]), torch.tensor([0.5]))
         >>> m.sample()
         tensor([0.8179])

@@ -23,9 +23,6 @@ class Geometric(ProbsOrLogits, Distribution):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.distributions import Geometric
-        >>> _ = torch.manual_seed(0)
         >>> Geometric(torch.tensor([0.3])).sample()
         tensor([1.])
     """

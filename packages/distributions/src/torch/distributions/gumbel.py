@@ -27,9 +27,6 @@ class Gumbel(TransformedDistribution):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.distributions import Gumbel
-        >>> _ = torch.manual_seed(0)
         >>> Gumbel(torch.tensor([0.0]), torch.tensor([1.0])).sample()
         tensor([0.3557])
     """

@@ -21,9 +21,6 @@ class HalfCauchy(FoldedAtZero):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.distributions import HalfCauchy
-        >>> _ = torch.manual_seed(0)
         >>> HalfCauchy(torch.tensor([1.0])).sample()
         tensor([10.5977])
     """

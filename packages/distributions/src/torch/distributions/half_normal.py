@@ -19,9 +19,6 @@ class HalfNormal(FoldedAtZero):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.distributions import HalfNormal
-        >>> _ = torch.manual_seed(0)
         >>> HalfNormal(torch.tensor([1.0])).sample()
         tensor([1.5410])
     """

@@ -27,8 +27,6 @@ class Independent(Distribution, Generic[D]):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.distributions import Independent, Normal
         >>> d = Independent(Normal(torch.zeros(3), torch.ones(3)), 1)
         >>> d.batch_shape, d.event_shape
         (torch.Size([]), torch.Size([3]))

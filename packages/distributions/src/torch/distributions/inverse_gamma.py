@@ -25,9 +25,6 @@ class InverseGamma(TransformedDistribution):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.distributions import InverseGamma
-        >>> _ = torch.manual_seed(0)
         >>> InverseGamma(torch.tensor([2.0]), torch.tensor([3.0])).sample()
         tensor([0.6590])
     """

@@ -7,8 +7,6 @@ family without a specific formula, the Bregman divergence of the log-normaliser 
 
 Examples::
 
-    >>> import torch
-    >>> from torch.distributions import Normal, kl_divergence
     >>> kl_divergence(Normal(0.0, 1.0), Normal(1.0, 2.0))
     tensor(0.4431)
 """
@@ -68,7 +66,6 @@ def register_kl(type_p, type_q):
 
     Examples::
 
-        >>> from torch.distributions import Normal, kl
         >>> class MyNormal(Normal):
         ...     pass
         >>> @kl.register_kl(MyNormal, MyNormal)

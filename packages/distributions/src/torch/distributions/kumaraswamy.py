@@ -33,9 +33,6 @@ class Kumaraswamy(TransformedDistribution):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.distributions import Kumaraswamy
-        >>> _ = torch.manual_seed(0)
         >>> Kumaraswamy(torch.tensor([1.0]), torch.tensor([1.0])).sample()
         tensor([0.5037])
     """

@@ -21,9 +21,6 @@ class Laplace(LocationScale, Distribution):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.distributions import Laplace
-        >>> _ = torch.manual_seed(0)
         >>> Laplace(torch.tensor([0.0]), torch.tensor([1.0])).sample()
         tensor([-0.0075])
     """

@@ -27,9 +27,6 @@ class LKJCholesky(Distribution):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.distributions import LKJCholesky
-        >>> _ = torch.manual_seed(0)
         >>> LKJCholesky(2, 0.5).sample().shape
         torch.Size([2, 2])
     """

@@ -21,9 +21,6 @@ class LogNormal(TransformedDistribution):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.distributions import LogNormal
-        >>> _ = torch.manual_seed(0)
         >>> LogNormal(torch.tensor([0.0]), torch.tensor([1.0])).sample()
         tensor([4.6692])
     """

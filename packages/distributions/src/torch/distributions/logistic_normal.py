@@ -22,9 +22,6 @@ class LogisticNormal(TransformedDistribution):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.distributions import LogisticNormal
-        >>> _ = torch.manual_seed(0)
         >>> LogisticNormal(torch.zeros(2), torch.ones(2)).sample()
         tensor([0.7001, 0.1281, 0.1718])
     """

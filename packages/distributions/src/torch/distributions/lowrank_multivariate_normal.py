@@ -46,9 +46,6 @@ class LowRankMultivariateNormal(SymmetricAboutLoc, Distribution):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.distributions import LowRankMultivariateNormal
-        >>> _ = torch.manual_seed(0)
         >>> factor = torch.tensor([[1.0], [0.0]])
         >>> m = LowRankMultivariateNormal(torch.zeros(2), factor, torch.ones(2))
         >>> m.sample()

@@ -24,8 +24,6 @@ class MixtureSameFamily(Distribution):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.distributions import Categorical, MixtureSameFamily, Normal
         >>> mix = Categorical(torch.ones(3))
         >>> comp = Normal(torch.tensor([-1.0, 0.0, 1.0]), torch.ones(3))
         >>> gmm = MixtureSameFamily(mix, comp)

@@ -29,9 +29,6 @@ class Multinomial(OverCategorical, Distribution):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.distributions import Multinomial
-        >>> _ = torch.manual_seed(0)
         >>> Multinomial(10, torch.tensor([1.0, 1.0, 1.0, 1.0])).sample()
         tensor([1., 3., 3., 3.])
     """

@@ -84,9 +84,6 @@ class MultivariateNormal(_GivenByOneMatrix, SymmetricAboutLoc, Distribution):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.distributions import MultivariateNormal
-        >>> _ = torch.manual_seed(0)
         >>> MultivariateNormal(torch.zeros(2), torch.eye(2)).sample()
         tensor([ 1.5410, -0.2934])
     """

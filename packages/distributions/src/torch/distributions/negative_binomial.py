@@ -25,9 +25,6 @@ class NegativeBinomial(ProbsOrLogitsParam, Distribution):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.distributions import NegativeBinomial
-        >>> _ = torch.manual_seed(0)
         >>> NegativeBinomial(5.0, torch.tensor([0.5])).sample()
         tensor([9.])
     """

@@ -26,9 +26,6 @@ class Normal(LocationScale, ExponentialFamily):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.distributions import Normal
-        >>> _ = torch.manual_seed(0)
         >>> Normal(torch.tensor([0.0]), torch.tensor([1.0])).sample()
         tensor([1.5410])
     """

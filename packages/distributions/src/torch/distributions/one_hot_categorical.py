@@ -22,9 +22,6 @@ class OneHotCategorical(OverCategorical, Distribution):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.distributions import OneHotCategorical
-        >>> _ = torch.manual_seed(0)
         >>> OneHotCategorical(torch.tensor([0.25, 0.25, 0.25, 0.25])).sample()
         tensor([0., 0., 1., 0.])
     """

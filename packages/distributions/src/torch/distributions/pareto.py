@@ -22,9 +22,6 @@ class Pareto(TransformedDistribution):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.distributions import Pareto
-        >>> _ = torch.manual_seed(0)
         >>> Pareto(torch.tensor([1.0]), torch.tensor([1.0])).sample()
         tensor([33.3923])
     """

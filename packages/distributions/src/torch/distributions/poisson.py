@@ -21,9 +21,6 @@ class Poisson(ExponentialFamily):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.distributions import Poisson
-        >>> _ = torch.manual_seed(0)
         >>> Poisson(torch.tensor([4.0])).sample()
         tensor([7.])
     """

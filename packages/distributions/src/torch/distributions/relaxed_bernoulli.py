@@ -70,9 +70,6 @@ class RelaxedBernoulli(TransformedDistribution):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.distributions import RelaxedBernoulli
-        >>> _ = torch.manual_seed(0)
         >>> RelaxedBernoulli(torch.tensor([2.2]), torch.tensor([0.1, 0.2, 0.3, 0.99])).sample()
         tensor([0.2679, 0.4786, 0.1907, 0.7743])
     """

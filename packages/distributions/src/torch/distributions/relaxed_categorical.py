@@ -71,9 +71,6 @@ class RelaxedOneHotCategorical(TransformedDistribution):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.distributions import RelaxedOneHotCategorical
-        >>> _ = torch.manual_seed(0)
         >>> m = RelaxedOneHotCategorical(torch.tensor([2.2]), torch.tensor([0.1, 0.2, 0.3, 0.4]))
         >>> m.sample()
         tensor([0.1911, 0.4083, 0.1791, 0.2215])

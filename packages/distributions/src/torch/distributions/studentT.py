@@ -27,9 +27,6 @@ class StudentT(Distribution):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.distributions import StudentT
-        >>> _ = torch.manual_seed(0)
         >>> StudentT(torch.tensor([2.0])).sample()
         tensor([2.2854])
     """

@@ -25,9 +25,6 @@ class TransformedDistribution(Distribution):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.distributions import Normal, TransformedDistribution
-        >>> from torch.distributions.transforms import ExpTransform
         >>> log_normal = TransformedDistribution(Normal(0.0, 1.0), [ExpTransform()])
         >>> log_normal.log_prob(torch.tensor(1.0))
         tensor(-0.9189)

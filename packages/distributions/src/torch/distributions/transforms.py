@@ -9,8 +9,6 @@ event spans). ``cache_size=1`` remembers the last pair so that ``t.inv(t(x))`` r
 
 Examples::
 
-    >>> import torch
-    >>> from torch.distributions.transforms import ExpTransform, AffineTransform
     >>> t = ExpTransform()
     >>> t(torch.tensor([0.0, 1.0]))
     tensor([1.0000, 2.7183])

@@ -23,9 +23,6 @@ class Uniform(Distribution):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.distributions import Uniform
-        >>> _ = torch.manual_seed(0)
         >>> Uniform(torch.tensor([0.0]), torch.tensor([5.0])).sample()
         tensor([2.4813])
     """

@@ -43,8 +43,6 @@ def broadcast_all(*values):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.distributions.utils import broadcast_all
         >>> loc, scale = broadcast_all(torch.zeros(2), 1.0)
         >>> scale
         tensor([1., 1.])
@@ -89,8 +87,6 @@ def clamp_probs(probs):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.distributions.utils import clamp_probs
         >>> clamp_probs(torch.tensor([0.0, 0.5, 1.0]))
         tensor([1.1921e-07, 5.0000e-01, 1.0000e+00])
     """

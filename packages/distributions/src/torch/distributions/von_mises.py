@@ -73,9 +73,6 @@ class VonMises(SymmetricAboutLoc, Distribution):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.distributions import VonMises
-        >>> _ = torch.manual_seed(0)
         >>> VonMises(torch.tensor([1.0]), torch.tensor([1.0])).sample()
         tensor([1.2782])
     """

@@ -25,9 +25,6 @@ class Weibull(TransformedDistribution):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.distributions import Weibull
-        >>> _ = torch.manual_seed(0)
         >>> Weibull(torch.tensor([1.0]), torch.tensor([1.0])).sample()
         tensor([3.5083])
     """

@@ -46,9 +46,6 @@ class Wishart(_GivenByOneMatrix, ExponentialFamily):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.distributions import Wishart
-        >>> _ = torch.manual_seed(0)
         >>> Wishart(torch.tensor([2.0]), covariance_matrix=torch.eye(2)).sample().shape
         torch.Size([1, 2, 2])
     """
