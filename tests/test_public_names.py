@@ -199,7 +199,7 @@ MISSING.update({
     "torch.nn": {
         QUANTIZED: "intrinsic qat quantizable quantized",
         MODULE_LAYOUT: "attention",
-        NEW_IN_2X: "AdaptiveLogSoftmaxWithLoss LinearCrossEntropyLoss LinearCrossEntropyOptions",
+        NEW_IN_2X: "LinearCrossEntropyLoss LinearCrossEntropyOptions",
     },
     "torch.nn.functional": {
         TYPING: "BroadcastingList1 BroadcastingList2 BroadcastingList3 ScalingType SwizzleType",
@@ -213,10 +213,10 @@ MISSING.update({
     },
     "torch.nn.modules": {
         MODULE_LAYOUT: """
-            adaptive channelshuffle distance fold instancenorm linear_cross_entropy_options
+            channelshuffle distance fold instancenorm linear_cross_entropy_options
             pixelshuffle upsampling
         """,
-        NEW_IN_2X: "AdaptiveLogSoftmaxWithLoss LinearCrossEntropyLoss LinearCrossEntropyOptions",
+        NEW_IN_2X: "LinearCrossEntropyLoss LinearCrossEntropyOptions",
     },
     "torch.nn.parallel": {
         CUDA: "comm",

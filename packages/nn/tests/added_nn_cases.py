@@ -73,7 +73,45 @@ FRACTIONAL = {
     ),
 }
 
-CASES: dict[str, str] = {**FRACTIONAL}
+_ASM = (
+    "torch.manual_seed(3); "
+    "asm = nn.AdaptiveLogSoftmaxWithLoss(8, 10, cutoffs=[3, 6], div_value=2.0); "
+)
+_X = "torch.manual_seed(4); inp = torch.randn(5, 8); "
+ADAPTIVE = {
+    "asm_repr": _ASM
+    + "(repr(asm), asm.shortlist_size, asm.n_clusters, asm.head_size, asm.cutoffs)",
+    "asm_forward": _ASM + _X + "asm(inp, torch.tensor([0, 4, 9, 2, 7]))",
+    "asm_forward_names": _ASM
+    + _X
+    + "r = asm(inp, torch.tensor([1, 1, 1, 1, 1])); (r.output, r.loss)",
+    "asm_unbatched": _ASM + _X + "asm(inp[0], torch.tensor(8))",
+    "asm_log_prob": _ASM + _X + "asm.log_prob(inp)",
+    "asm_log_prob_unbatched": _ASM + _X + "asm.log_prob(inp[1])",
+    "asm_predict": _ASM + _X + "asm.predict(inp * 3)",
+    "asm_predict_shortlist": _ASM + _X + "asm.head.weight.data[3:] = -5; asm.predict(inp)",
+    "asm_predict_clusters": _ASM + _X + "asm.head.weight.data[:3] = -5; asm.predict(inp)",
+    "asm_predict_unbatched": _ASM + _X + "asm.predict(inp[2])",
+    "asm_head_bias": (
+        "torch.manual_seed(3); asm = nn.AdaptiveLogSoftmaxWithLoss(6, 5, [2], head_bias=True); "
+        + _X.replace("8)", "6)")
+        + "(asm(inp, torch.tensor([0, 1, 2, 3, 4])), "
+        "[tuple(p.shape) for p in asm.parameters()])"
+    ),
+    "asm_grad": (
+        _ASM + _X + "asm(inp, torch.tensor([0, 4, 9, 2, 7])).loss.backward(); "
+        "(asm.head.weight.grad, asm.tail[1][1].weight.grad)"
+    ),
+    "asm_bad_cutoffs": "nn.AdaptiveLogSoftmaxWithLoss(8, 10, cutoffs=[6, 3])",
+    "asm_cutoff_too_big": "nn.AdaptiveLogSoftmaxWithLoss(8, 10, cutoffs=[3, 10])",
+    "asm_target_range": _ASM + _X + "asm(inp, torch.tensor([0, 4, 10, 2, 7]))",
+    "asm_batch_mismatch": _ASM + _X + "asm(inp, torch.tensor([0, 4]))",
+    "asm_input_dims": _ASM + "asm(torch.ones(2, 3, 8), torch.tensor([0, 4]))",
+    "asm_target_dims": _ASM + "asm(torch.ones(2, 8), torch.tensor([[0, 4]]))",
+    "asm_scalar_target_dims": _ASM + "asm(torch.ones(2, 8), torch.tensor(1))",
+}
+
+CASES: dict[str, str] = {**FRACTIONAL, **ADAPTIVE}
 
 #: cases that backpropagate
 NEEDS_AUTOGRAD = {name for name in CASES if name.endswith("_grad")}

@@ -2,6 +2,8 @@
 
 from .activation import *  # noqa: F403
 from .activation import __all__ as _activation
+from .adaptive import *  # noqa: F403
+from .adaptive import __all__ as _adaptive
 from .container import *  # noqa: F403
 from .container import __all__ as _container
 from .conv import *  # noqa: F403
@@ -33,6 +35,6 @@ from .transformer import __all__ as _transformer
 
 __all__ = (
     ["Module", "LazyModuleMixin"]
-    + _activation + _container + _conv + _dropout + _flatten + _linear + _loss + _misc
+    + _activation + _adaptive + _container + _conv + _dropout + _flatten + _linear + _loss + _misc
     + _normalization + _padding + _pooling + _rnn + _sparse + _transformer
 )  # fmt: skip
