@@ -41,10 +41,8 @@ __all__ = ["has_dynamic_control_flow", "translate_script"]
 
 # prim::Expr templates whose result is known at export time whatever the input tensors
 _STATIC_EXPRS = (
-    "{0} is None",
-    "{0} is not None",
-    "({0} is None)",
-    "({0} is not None)",
+    "({0} is {1})",  # `x is None`: whether an Optional input was given
+    "({0} is not {1})",
     "{0}.dtype",
     "{0}.device",
     "{0}.ndim",
@@ -203,7 +201,11 @@ class _ScriptTranslator(_Translator):
                     f"{node.source or 'an unknown line'}) is not supported (ONNX sequences are "
                     f"not written)"
                 )
-        if _is_static_node(node) or not _contains_symbolic(args):
+        if _is_static_node(node) and node.outputs:  # a dtype, a device, `is None` ...
+            result = self.examples.get(node.output())
+            if result is UNKNOWN:
+                result = run_expr(node, args)
+        elif not _contains_symbolic(args):
             result = run_expr(node, args)
         elif node.attrs["expr"].startswith("assert "):
             return  # an assertion on graph values: ONNX has none (as PyTorch drops them)

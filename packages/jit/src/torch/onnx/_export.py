@@ -134,9 +134,9 @@ def _trace(model, args: tuple, kwargs: dict):
     module, if any) stands for."""
     from torch.jit import ScriptFunction, ScriptModule
 
-    if isinstance(model, (ScriptModule, ScriptFunction)) and not _has_shapes(model):
-        # scripted code: its graph has no shapes, so record a run of it on ``args``
-        # (its parameters are found by identity; control flow takes the example's path)
+    if isinstance(model, ScriptModule) and not _has_shapes(model):
+        # a script module without control flow on its inputs: its graph has no shapes,
+        # so record a run of it on ``args`` (its parameters are found by identity)
         graph, _ = _trace(_run_of(model), args, kwargs)
         return graph, None
     if isinstance(model, (ScriptModule, ScriptFunction)):
@@ -170,31 +170,14 @@ def _has_shapes(program) -> bool:
 
 
 def _run_of(program):
-    """A plain function running ``program`` (traced as a function)."""
+    """A plain function running the script module ``program`` (traced as a function; a
+    scripted function is translated from its graph instead, see ``_translate_script``)."""
 
-    from torch.jit import ScriptFunction
-
-    if isinstance(program, ScriptFunction):
-        # its graph's code, unfused (a fusion group's native kernel would not be
-        # recorded): calling the ScriptFunction from traced code would record one
-        # prim::CallFunction node (same package, so the private hops are ours)
-        from torch.jit._codegen import compile_graph
-        from torch.jit._program import _bind_keywords
-
-        compiled = compile_graph(program.graph, "run")
-
-        def run(*args, **kwargs):  # missing arguments take the function's defaults
-            return compiled(*_bind_keywords(program.graph, args, dict(kwargs), 0))
-
-    else:
-
-        def run(*args, **kwargs):
-            return program(*args, **kwargs)
+    def run(*args, **kwargs):
+        return program(*args, **kwargs)
 
     # the program's input names name the graph inputs of the trace
-    names = [v.name for v in program.graph.inputs]
-    if isinstance(program, torch.jit.ScriptModule):
-        names = names[1:]  # self
+    names = [v.name for v in program.graph.inputs][1:]  # without self
     kind = inspect.Parameter.POSITIONAL_OR_KEYWORD
     names = [n if n.isidentifier() else f"input_{i}" for i, n in enumerate(names)]
     run.__signature__ = inspect.Signature([inspect.Parameter(n, kind) for n in names])
