@@ -212,11 +212,9 @@ MISSING.update({
         NEW_IN_2X: "grouped_mm linear_cross_entropy scaled_grouped_mm scaled_mm",
     },
     "torch.nn.modules": {
-        MODULE_LAYOUT: """
-            channelshuffle distance fold instancenorm linear_cross_entropy_options
-            pixelshuffle upsampling
+        NEW_IN_2X: """
+            LinearCrossEntropyLoss LinearCrossEntropyOptions linear_cross_entropy_options
         """,
-        NEW_IN_2X: "LinearCrossEntropyLoss LinearCrossEntropyOptions",
     },
     "torch.nn.parallel": {
         CUDA: "comm",
@@ -240,7 +238,6 @@ MISSING.update({
         """,
         TORCH_FUNCTION: "handle_torch_function has_torch_function is_tensor_like",
         ENGINE: "is_multithreading_enabled set_multithreading_enabled is_view_replay_enabled",
-        MODULE_LAYOUT: "grad_mode",
         INTERNAL: "SavedTensor enforce_grad_layout_policy",
         NEW_IN_2X: "NestedIOFunction",
     },
