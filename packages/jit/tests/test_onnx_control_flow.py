@@ -208,3 +208,33 @@ def test_opsets_and_parameters_as_initializers(name, options):
     data = _export(scripted, args, input_names=names, dynamic_axes=axes, **options)
     for inputs in [args, *others]:
         _assert_same_outputs(data, scripted, inputs, names)
+
+
+class _LayersInControlFlow(torch.nn.Module):
+    """Library layers inside input-dependent loops and branches (their scripted
+    forwards are inlined into the subgraphs)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.layer = torch.nn.TransformerEncoderLayer(8, 2, 16, dropout=0.0, batch_first=True)
+        self.conv = torch.nn.Conv1d(8, 8, 3, padding=1)
+        self.norm = torch.nn.LayerNorm(8)
+        self.lstm = torch.nn.LSTM(8, 8, batch_first=True)
+
+    def forward(self, x):
+        for _ in range(x.size(0)):
+            x = self.norm(self.layer(x))
+        if x.sum() > 0:
+            x = self.conv(x.transpose(1, 2)).transpose(1, 2)
+        y, _ = self.lstm(x)
+        return y
+
+
+def test_library_layers_inside_loops_and_branches():
+    scripted = _script(_LayersInControlFlow)
+    x = torch.randn(2, 5, 8)
+    data = _export(scripted, (x,), input_names=["x"], dynamic_axes={"x": [0, 1]})
+    ops = [n.op_type for n in onnx.load_from_string(data).graph.node]
+    assert {"Loop", "If", "LSTM"} <= set(ops)
+    for shape in ((2, 5, 8), (3, 4, 8), (1, 6, 8)):
+        _assert_same_outputs(data, scripted, (torch.randn(*shape),), ["x"])

@@ -171,6 +171,8 @@ class _ScriptTranslator(_Translator):
                     raise OnnxExporterError("prim::RaiseException reached")
             else:
                 super().translate_node(node)
+            for value in node.outputs:  # e.g. the parts of a tuple a symbolic returned
+                _fill_types(self.env.get(value), self.examples.get(value))
 
     def run_subgraph_block(self, block: _ir.Block) -> None:
         saved = self.outer
@@ -211,8 +213,10 @@ class _ScriptTranslator(_Translator):
             return  # an assertion on graph values: ONNX has none (as PyTorch drops them)
         elif node.attrs["expr"] == "{0}":  # Optional narrowed to its element
             result = args[0]
-        elif not any(isinstance(a, SymbolicValue) for a in args):
-            result = run_expr(node, args)  # containers holding graph values
+        elif not any(isinstance(a, SymbolicValue) for a in args) or (
+            isinstance(args[0], (list, dict)) and node.attrs["expr"].startswith("{0}.")
+        ):  # containers holding graph values, a method of a list or dict (append ...)
+            result = run_expr(node, args)
         else:
             result = ExprTranslator(self, node, args).translate()
         if node.outputs:
@@ -416,6 +420,17 @@ class _ScriptTranslator(_Translator):
             out.dtype = dtype
             out.sizes = example_type(example)[1] if example is not UNKNOWN else None
             self.env[value] = out
+
+
+def _fill_types(value, example) -> None:
+    """Give the graph values in ``value`` without a dtype those of ``example`` (the same
+    structure of example values)."""
+    if isinstance(value, SymbolicValue):
+        if value.dtype is None:
+            value.dtype, value.sizes = example_type(example)
+    elif isinstance(value, (list, tuple)) and isinstance(example, (list, tuple)):
+        for item, item_example in zip(value, example):
+            _fill_types(item, item_example)
 
 
 def _only_raises(block: _ir.Block) -> bool:

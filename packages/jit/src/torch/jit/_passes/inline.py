@@ -64,12 +64,15 @@ def _splice(call: Node, callee_graph: Graph, modules: dict, callee_module) -> No
     arguments = list(call.inputs)
     params = callee_graph.inputs
     mapping: dict[Value, Value] = dict(zip(params, arguments))
-    if kwnames:  # keyword arguments bound by parameter name
-        positional = arguments[: len(arguments) - len(kwnames)]
-        by_name = dict(zip(kwnames, arguments[len(positional) :]))
-        mapping = dict(zip(params, positional))
-        for param in params[len(positional) :]:
+    positional = arguments[: len(arguments) - len(kwnames)]
+    by_name = dict(zip(kwnames, arguments[len(positional) :]))
+    mapping = dict(zip(params, positional))
+    for param in params[len(positional) :]:  # by name, else the callee's default
+        if param.debug_name in by_name:
             mapping[param] = by_name[param.debug_name]
+        else:
+            default = callee_graph.defaults[param.debug_name]
+            mapping[param] = block.graph.constant(default, block, before=call)
     if callee_module is not None:
         modules[arguments[0]] = callee_module
     index = block.nodes.index(call)

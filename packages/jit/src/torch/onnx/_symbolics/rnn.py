@@ -48,7 +48,7 @@ def _hidden_size(w_hh) -> int:
     return sizes_of(w_hh)[1]
 
 
-@symbolic("_lstm_layer")
+@symbolic("_lstm_layer", "lstm_layer")  # core's op; the scripted nn.LSTM's node
 def lstm_layer(g, input, h0, c0, w_ih, w_hh, b_ih=None, b_hh=None):
     y, _y_h, y_c = g.op(
         "LSTM",
@@ -66,7 +66,7 @@ def lstm_layer(g, input, h0, c0, w_ih, w_hh, b_ih=None, b_hh=None):
     return g.op("Concat", g.squeeze(y, [1]), y_c, axis_i=0)
 
 
-@symbolic("_gru_layer")
+@symbolic("_gru_layer", "gru_layer")  # core's op; the scripted nn.GRU's node
 def gru_layer(g, input, h0, w_ih, w_hh, b_ih=None, b_hh=None):
     y, _y_h = g.op(
         "GRU",
@@ -83,7 +83,7 @@ def gru_layer(g, input, h0, w_ih, w_hh, b_ih=None, b_hh=None):
     return g.squeeze(y, [1])
 
 
-@symbolic("_rnn_layer")
+@symbolic("_rnn_layer", "rnn_layer")  # core's op; the scripted nn.RNN's node
 def rnn_layer(g, input, h0, w_ih, w_hh, b_ih=None, b_hh=None, nonlinearity="tanh"):
     y, _y_h = g.op(
         "RNN",
