@@ -190,7 +190,7 @@ MISSING: dict[str, dict[str, str]] = {
         INFERENCE_FLAG: "is_inference",
         COMPLEX32: "chalf",
         NEW_IN_2X: """
-            grad_dtype hash_tensor index module_load name output_nr slice_inverse
+            grad_dtype hash_tensor index name output_nr slice_inverse
         """,
     },
 }
@@ -298,7 +298,7 @@ MISSING.update({
         """,
         CUDA: "backend_registration generate_methods_for_privateuse1_backend "
               "rename_privateuse1_backend",
-        INTERNAL: "backcompat cmake_prefix_path deterministic set_module swap_tensors weak",
+        INTERNAL: "backcompat cmake_prefix_path deterministic set_module weak",
     },
     "torch.utils.data": {
         DATAPIPES: """

@@ -259,6 +259,22 @@ TENSOR_METHODS = {
         HOOKED + "p.register_post_accumulate_grad_hook(lambda t: calls.append(1)); "
         "torch.autograd.grad((p * 2).sum(), p); calls"
     ),
+    "module_load": "t = torch.ones(2); r = t.module_load(torch.zeros(2)); (r, t, r is t)",
+    "module_load_assign": (
+        "q = torch.ones(2, requires_grad=True); r = q.module_load(torch.zeros(2), assign=True); "
+        "(r, r.requires_grad)"
+    ),
+    "module_load_leaf": "torch.ones(2, requires_grad=True).module_load(torch.zeros(2))",
+    "swap_tensors": (
+        "a = torch.ones(2); b = torch.zeros(3, dtype=torch.int64); a.foo = 1; ia = id(a); "
+        "r = torch.utils.swap_tensors(a, b); (r, a, b, id(a) == ia, b.foo, hasattr(a, 'foo'))"
+    ),
+    "swap_tensors_classes": (
+        "p = torch.nn.Parameter(torch.ones(2)) if hasattr(torch, 'nn') else None; "
+        "t = torch.zeros(2); torch.utils.swap_tensors(p, t); "
+        "(type(p).__name__, type(t).__name__, p, t.detach(), t.requires_grad)"
+    ),
+    "swap_tensors_not_tensor": "torch.utils.swap_tensors(torch.ones(1), 3)",
     "post_accumulate_grad_no_grad": "torch.ones(2).register_post_accumulate_grad_hook(print)",
     "post_accumulate_grad_nonleaf": (HOOKED + "(p * 2).register_post_accumulate_grad_hook(print)"),
 }
@@ -446,6 +462,9 @@ CASES: dict[str, str] = {
 TYPE_ONLY = {"assert_allclose_fails", "from_file_too_small"}
 
 #: cases that record or backpropagate (skipped without torch-autograd)
+#: cases that need torch-nn
+NEEDS_NN = {"swap_tensors_classes"}
+
 NEEDS_AUTOGRAD = {name for name in CASES if name.endswith("_grad") or name.endswith("_leaf")} | {
     name for name in TENSOR_METHODS if name != "as_subclass_not_tensor"
 }

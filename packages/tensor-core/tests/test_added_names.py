@@ -6,7 +6,7 @@ import pathlib
 
 import added_names_cases as cases
 import pytest
-from conftest import has_autograd
+from conftest import has_autograd, has_nn
 
 import torch
 
@@ -21,6 +21,8 @@ def test_every_case_is_recorded():
 def test_case_matches_pytorch(name):
     if name in cases.NEEDS_AUTOGRAD and not has_autograd():
         pytest.skip("needs torch-autograd, which is not installed")
+    if name in cases.NEEDS_NN and not has_nn():
+        pytest.skip("needs torch-nn, which is not installed")
     expected = dict(GOLDEN[name])
     assert expected.pop("code") == cases.CASES[name], "re-record: the case changed"
     got = cases.outcome(torch, cases.CASES[name])

@@ -1,7 +1,8 @@
 """Tensor methods PyTorch added in 2.x for tensor subclasses and training loops:
 ``Tensor.as_subclass`` (an alias of another Tensor subclass, still in the autograd graph)
 and ``Tensor.register_post_accumulate_grad_hook`` (a hook run once a leaf's ``.grad``
-holds its new sum, e.g. to step an optimizer during backward)."""
+holds its new sum, e.g. to step an optimizer during backward) and ``Tensor.module_load``
+(how ``load_state_dict`` maps a state-dict value onto a parameter)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from .._interface import tensors as _tensors
 from .._tensor import Tensor
 from ._dispatch import defop
 
-__all__ = ["as_subclass", "register_post_accumulate_grad_hook"]
+__all__ = ["as_subclass", "register_post_accumulate_grad_hook", "module_load"]
 
 
 def _as_subclass(self: Tensor, cls) -> Tensor:
@@ -46,3 +47,16 @@ register_post_accumulate_grad_hook = defop(
     method=_register_post_accumulate_grad_hook,
     public=False,
 )
+
+
+def _module_load(self: Tensor, other, assign: bool = False):
+    """How ``nn.Module.load_state_dict`` turns the state-dict value ``other`` into what
+    replaces this parameter or buffer when it swaps tensors: by default
+    ``self.copy_(other).detach()``, or ``other.detach()`` with ``assign``. Subclasses
+    override it; the result must be a new object (neither ``self`` nor ``other``)."""
+    if assign:
+        return other.detach()
+    return self.copy_(other).detach()
+
+
+module_load = defop("module_load", _module_load, method=_module_load, public=False)

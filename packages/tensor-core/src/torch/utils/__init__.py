@@ -6,6 +6,14 @@ __path__ = __import__("pkgutil").extend_path(__path__, __name__)
 _LAZY_SUBMODULES = ("data", "dlpack", "hooks")
 
 
+def swap_tensors(t1, t2) -> None:
+    """Swap everything two tensors hold, keeping each object's identity (see
+    :func:`torch.utils._swap.swap_tensors`)."""
+    from ._swap import swap_tensors as swap
+
+    swap(t1, t2)
+
+
 def __getattr__(name):
     if name in _LAZY_SUBMODULES:
         import importlib
