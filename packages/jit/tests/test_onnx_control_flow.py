@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import io
 import warnings
-from typing import List  # noqa: UP035 - TorchScript reads typing.List
+from typing import List, Optional  # noqa: UP035 - TorchScript reads typing
 
 import numpy as np
 import pytest
@@ -123,6 +123,29 @@ def test_branches_take_the_dtype_of_the_example_branch():
     data = _export(scripted, (torch.randn(3), torch.tensor([1])), input_names=["x", "n"])
     for n in (torch.tensor([1]), torch.tensor([-1])):
         _assert_same_outputs(data, scripted, (torch.randn(3), n), ["x", "n"])
+
+
+def _same_flag_in_both_branches(x):
+    extra: Optional[torch.Tensor] = None  # noqa: UP045 - the script subset
+    scale = 2
+    if x.sum() > 0:
+        y = x * 2
+        scale = 2
+    else:
+        y = x - 1
+    if extra is not None:
+        y = y + extra
+    return y * scale
+
+
+def test_values_both_branches_know_stay_python():
+    scripted = _script(_same_flag_in_both_branches)
+    proto = onnx.load_from_string(_export(scripted, (torch.randn(3),)))
+    (if_node,) = [n for n in proto.graph.node if n.op_type == "If"]
+    assert len(if_node.output) == 1  # y only: scale is 2 either way
+    data = proto.SerializeToString()
+    for x in (torch.randn(3).abs(), -torch.randn(3).abs()):
+        _assert_same_outputs(data, scripted, (x,), ["x"])
 
 
 def test_a_raising_branch_is_taken_not_to_happen():

@@ -246,28 +246,33 @@ class _ScriptTranslator(_Translator):
                 self.tolerant = saved
             branches.append((nodes, results, [self.examples.get(v) for v in block.outputs]))
         order = [taken_index or 0, 1 - (taken_index or 0)]
-        outputs = []
+        # outputs both branches give as the same known value (None, a flag) stay Python
+        kept = [i for i in range(len(node.outputs))
+                if not _same_known(branches[0][1][i], branches[1][1][i])]  # fmt: skip
+        for i in range(len(node.outputs)):
+            if i not in kept:
+                value = node.outputs[i]
+                self.env[value] = branches[0][1][i]
+                self.examples.values[value] = branches[order[0]][2][i]
+        if not kept:
+            return
+        types = [self.branch_output_type(node, i, branches, order) for i in kept]
         graphs = {}
-        types = [
-            self.branch_output_type(node, i, branches, order) for i in range(len(node.outputs))
-        ]
         for index in order:
             nodes, results, _ = branches[index]
             with self.g.subgraph() as sub_nodes:
                 sub_nodes.extend(nodes)
-                names = [self.subgraph_output(r, t, node, i)
-                         for i, (r, t) in enumerate(zip(results, types))]  # fmt: skip
+                names = [self.subgraph_output(results[i], t, node, i)
+                         for i, t in zip(kept, types)]  # fmt: skip
             graphs[index] = _make_graph(sub_nodes, f"if_branch_{index}", [], names, types)
-        outputs = self.g.op("If", self.condition(condition), outputs=len(node.outputs),
+        outputs = self.g.op("If", self.condition(condition), outputs=len(kept),
                             then_branch=graphs[0], else_branch=graphs[1])  # fmt: skip
-        outputs = [outputs] if len(node.outputs) == 1 else list(outputs)
-        for value, out, (dtype, sizes) in zip(node.outputs, outputs, types):
+        outputs = [outputs] if len(kept) == 1 else list(outputs)
+        for i, out, (dtype, sizes) in zip(kept, outputs, types):
             out.dtype, out.sizes = dtype, sizes
-            self.env[value] = out
-            example = branches[taken_index][2] if taken_index is not None else None
-            self.examples.values[value] = (
-                example[node.outputs.index(value)] if example is not None else UNKNOWN
-            )
+            self.env[node.outputs[i]] = out
+            example = UNKNOWN if taken_index is None else branches[taken_index][2][i]
+            self.examples.values[node.outputs[i]] = example
 
     def inline_branch(self, node: _ir.Node, index: int) -> None:
         block = node.blocks[index]
@@ -431,6 +436,16 @@ def _fill_types(value, example) -> None:
     elif isinstance(value, (list, tuple)) and isinstance(example, (list, tuple)):
         for item, item_example in zip(value, example):
             _fill_types(item, item_example)
+
+
+def _same_known(a, b) -> bool:
+    """Whether two branch results are the same value known at export time."""
+    if _contains_symbolic(a) or _contains_symbolic(b) or isinstance(a, torch.Tensor):
+        return False
+    try:
+        return a is b or (type(a) is type(b) and bool(a == b))
+    except Exception:  # noqa: BLE001 - values without a plain equality
+        return False
 
 
 def _only_raises(block: _ir.Block) -> bool:
