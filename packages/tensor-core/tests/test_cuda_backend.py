@@ -96,7 +96,8 @@ def test_ops_stay_on_their_device_and_match_the_host(rt):
     ):
         result = f(d)
         assert result.device == d.device
-        assert torch.equal(result.cpu(), f(x))
+        # allclose: the host's small products are torch._C's, the simulated device's NumPy's
+        assert torch.allclose(result.cpu(), f(x), rtol=1e-6, atol=1e-6)
 
 
 def test_mixing_devices_raises_pytorchs_error(rt):

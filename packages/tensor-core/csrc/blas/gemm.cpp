@@ -18,6 +18,7 @@
 #include "common/checks.h"
 #include "common/gil.h"
 #include "common/parallel.h"
+#include "common/registry.h"
 
 using torch_core::same_dtype;
 
@@ -187,4 +188,5 @@ void register_blas(py::module_& m) {
   m.def("blas_gemm", &gemm, py::arg("a"), py::arg("b"), py::arg("out"), py::arg("threads") = 0,
         "out = a @ b (2-D, or 3-D with equal batch) with the loaded BLAS; false if the "
         "operands' strides do not fit CBLAS (nothing is written then).");
+  register_small_matmul(m);
 }

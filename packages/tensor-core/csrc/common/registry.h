@@ -9,6 +9,7 @@ void register_slot_readers(pybind11::module_& m);      // common/slot_readers.cp
 void register_fork_gate(pybind11::module_& m);         // common/fork_gate.cpp
 void register_process_settings(pybind11::module_& m);  // process/settings.cpp
 void register_blas(pybind11::module_& m);              // blas/gemm.cpp
+void register_small_matmul(pybind11::module_& m);      // blas/small_matmul.cpp (by register_blas)
 void register_conv(pybind11::module_& m);              // conv/bindings.cpp
 void register_elementwise(pybind11::module_& m);       // elementwise/bindings.cpp
 void register_indexing(pybind11::module_& m);          // indexing/bindings.cpp

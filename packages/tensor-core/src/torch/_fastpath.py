@@ -20,7 +20,14 @@ import numpy as np
 
 from . import _blas, _dtype, _grad_mode
 from ._memory_format import pointwise_layout
-from ._native import _BLAS_MIN_WORK, all_c_contiguous, blas_matmul, large_binary, native_sum
+from ._native import (
+    _BLAS_MIN_WORK,
+    all_c_contiguous,
+    blas_matmul,
+    large_binary,
+    native_sum,
+    small_matmul,
+)
 from ._ops._dispatch import record_checked
 from ._tensor import Tensor, make, make_view
 
@@ -299,6 +306,15 @@ def matmul_2d(op, general):
         if type(other) is Tensor:
             a, b = self._np, other._np
             dtype = self._dtype
+            if dtype is other._dtype and dtype in _FULL_FLOATS:
+                # matmul_arrays' choice for small matrices, without its call: fresh
+                # C-contiguous products, with PyTorch's strides
+                product = small_matmul(a, b)
+                if product is not None:
+                    result = make(product, dtype)
+                    if _grad_state.enabled and (self._requires_grad or other._requires_grad):
+                        return record_checked(op, (self, other), result, ())
+                    return result
             if (
                 a.ndim == 2
                 and b.ndim == 2
@@ -334,7 +350,8 @@ def matmul_arrays(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     (``torch._interface.array_kernels["matmul"]``)."""
     work = a.shape[0] * a.shape[1] * b.shape[-1] if a.ndim == 2 and b.ndim == 2 else None
     if work is not None and work < _UNTHREADED_WORK:
-        return _np_matmul(a, b)  # (for a device's arrays too: their module's, NEP 13)
+        product = small_matmul(a, b)  # None for a device's arrays: their module's (NEP 13)
+        return _np_matmul(a, b) if product is None else product
     if type(a) is not _ndarray or type(b) is not _ndarray:
         return _np_matmul(a, b)  # a device's arrays: their module's product (NEP 13)
     if work is not None and work < _BLAS_MIN_WORK:

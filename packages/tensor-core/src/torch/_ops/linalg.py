@@ -57,7 +57,10 @@ def matmul(input: Tensor, other: Tensor) -> Tensor:
             f"{_C_TYPE_NAMES.get(other._dtype.name, other._dtype.name)}"
         )
     try:
-        result = _native.blas_matmul(input._np, other._np)
+        # small matrices natively (as the operator's fast path), large ones by the BLAS
+        result = _native.small_matmul(input._np, other._np)
+        if result is None:
+            result = _native.blas_matmul(input._np, other._np)
         if result is None:
             result = _blas.matmul(input._np, other._np)
     except ValueError:
