@@ -94,7 +94,6 @@ NOT_ON_DEVICE = {
     "adaptive_max_pool": "the op database's entry calls the pooling helper directly",
     "interpolate": "resampling builds host index arrays before the op is dispatched",
     "interpolate_antialias": "resampling builds host index arrays",
-    "convolution_transpose": "its kernel builds a host buffer for the scatter of columns",
     "_ctc_loss": "the CTC recursion builds host arrays of label positions",
     "sparse_coo_tensor": "sparse tensors are host-only in this backend",
     "to_dense": "sparse tensors are host-only in this backend",

@@ -55,7 +55,7 @@ def fill(input: Tensor, value) -> Tensor:
     """
     check_tensor(input, "fill")
     scalar = _scalar(value, "fill")
-    array = np.empty(input._np.shape, dtype=input._np.dtype)
+    array = np.empty(input._np.shape, dtype=input._np.dtype, like=input._np)  # its device
     _store(array, scalar)
     return record(FILL, (input, value), Tensor._from_array(array, input._dtype))
 

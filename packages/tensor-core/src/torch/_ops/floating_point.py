@@ -46,7 +46,8 @@ def frexp(input: Tensor):
     _, exponent = np.frexp(input._np)
     exponent = as_array(exponent, np.int32)
     # NOTE: the mantissa as input * 2 ** -exponent, so its gradient is 2 ** -exponent
-    scale = Tensor._from_array(np.ldexp(np.ones(exponent.shape), -exponent), _dtype.float64)
+    ones = np.ones(exponent.shape, like=exponent)  # on the device of the input
+    scale = Tensor._from_array(np.ldexp(ones, -exponent), _dtype.float64)
     mantissa = input * scale.to(input.dtype)
     return _return_types.frexp(mantissa, Tensor._from_array(exponent, _dtype.int32))
 

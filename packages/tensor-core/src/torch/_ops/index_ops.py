@@ -274,13 +274,13 @@ def _scatter_reduce_array(array, d, idx, src, reduce, include_self):
     result = array.copy()
     grid = _scatter_grid(idx, d)
     src = src[tuple(slice(0, n) for n in idx.shape)]
-    hit = np.zeros(array.shape, dtype=bool)
+    hit = np.zeros(array.shape, dtype=bool, like=array)  # on the device of the data
     hit[grid] = True
     if not include_self:
         result[hit] = _identity(reduce, array.dtype)
     _UFUNCS[reduce].at(result, grid, src)
     if reduce == "mean":
-        counts = np.zeros(array.shape, dtype=np.int64)
+        counts = np.zeros(array.shape, dtype=np.int64, like=array)
         np.add.at(counts, grid, 1)
         if include_self:
             counts += 1

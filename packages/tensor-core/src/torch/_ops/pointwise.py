@@ -120,7 +120,9 @@ def _first_tensor(name, input, other):
     if isinstance(input, Tensor):
         return input
     if isinstance(other, Tensor):
-        return Tensor._from_array(as_array(input, result_type(input, other).np_dtype))
+        # a 0-dim tensor where ``other`` lives (its device, as PyTorch wraps the number)
+        dtype = result_type(input, other).np_dtype
+        return Tensor._from_array(np.full((), input, dtype=dtype, like=other._np))
     raise TypeError(f"{name}(): argument 'input' must be Tensor, not {type(input).__name__}")
 
 

@@ -156,10 +156,13 @@ _BERNOULLI_OVER_FACTORIAL = [
 def _hurwitz_zeta(s: np.ndarray, q: np.ndarray) -> np.ndarray:
     """``sum over k >= 0 of (k + q) ** -s`` for s > 1 (inf at s = 1, NaN below), by
     Euler-Maclaurin summation after N direct terms."""
-    s, q = np.broadcast_arrays(as_array(s, np.float64), as_array(q, np.float64))
+    q = as_array(q, np.float64)
+    if not hasattr(s, "shape"):  # a number: an array where q lives (its device)
+        s = np.full(q.shape, s, dtype=np.float64, like=q)
+    s, q = np.broadcast_arrays(as_array(s, np.float64), q)
     with np.errstate(all="ignore"):
         n = 12
-        total = np.zeros(s.shape)
+        total = np.zeros(s.shape, like=s)  # on the device of s
         for k in range(n):
             total += (q + k) ** -s
         a = q + n
@@ -249,7 +252,8 @@ def mvlgamma(input: Tensor, p: int) -> Tensor:
     if p < 1:
         raise RuntimeError("p has to be greater than or equal to 1")
     x = input if input._dtype.is_floating_point else input.to(_dtype.get_default_dtype())
-    offsets = Tensor._from_array(np.arange(p, dtype=x._np.dtype) / -2, x._dtype)
+    offsets = np.arange(p, dtype=x._np.dtype, like=x._np) / -2  # on the device of x
+    offsets = Tensor._from_array(offsets, x._dtype)
     terms = lgamma(x.unsqueeze(-1) + offsets)
     return reduce_sum(terms, -1) + p * (p - 1) / 4 * math.log(math.pi)
 
