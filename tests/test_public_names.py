@@ -55,7 +55,6 @@ ATEN_NN = (
 )
 SPARSE_ONLY = "PyTorch 2.13 has this kernel for sparse tensors only (strided input raises)"
 LOWRANK = "the iterative eigensolver lobpcg is not built (svd_lowrank and pca_lowrank are)"
-SPECIAL = "these special functions (Airy, Bessel of the first/second kind) are not built"
 MONITOR = "torch.monitor, the throughput benchmark and the C++ backtrace helpers are not built"
 SERIALIZATION_CPP = "C++ classes of PyTorch's serialization (its zip writer, storage contexts)"
 MODULE_LAYOUT = (
@@ -275,10 +274,6 @@ MISSING.update({
     "torch.fft": {DOCS: "common_args factory_common_args"},
     "torch.special": {
         DOCS: "common_args multi_dim_common",
-        SPECIAL: """
-            airy_ai bessel_j0 bessel_j1 bessel_y0 bessel_y1 modified_bessel_k0
-            modified_bessel_k1 scaled_modified_bessel_k0 scaled_modified_bessel_k1
-        """,
     },
     "torch.sparse": {
         TYPING: "DimOrDims",
