@@ -148,3 +148,13 @@ def test_backward_ops_are_recorded():
         (x.exp() * 2).sum().backward()
     names = {e.name for e in prof.function_events}
     assert {"aten::exp", "aten::mul", "aten::sum"} <= names
+
+
+def test_profiler_activity_and_kineto_available_are_also_autograds():
+    # PyTorch 2.13 exports both from torch.autograd and torch.autograd.profiler too
+    import torch.profiler
+
+    assert torch.autograd.ProfilerActivity is torch.profiler.ProfilerActivity
+    assert torch.autograd.profiler.ProfilerActivity is torch.profiler.ProfilerActivity
+    assert torch.autograd.kineto_available is torch.profiler.kineto_available
+    assert torch.autograd.profiler.kineto_available() is False

@@ -20,6 +20,7 @@ require_core_api(0, 6, "torch-autograd")
 
 from . import anomaly_mode, forward_ad, function, functional, graph, profiler  # noqa: E402
 from ._api import backward, grad  # noqa: E402
+from ._profiler_kinds import ProfilerActivity, kineto_available  # noqa: E402, F401 - PyTorch has them here
 from ._version import __version__  # noqa: E402
 from .anomaly_mode import detect_anomaly, set_detect_anomaly  # noqa: E402
 from .function import Function, once_differentiable  # noqa: E402

@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import warnings
 
+from ._profiler_kinds import ProfilerActivity, kineto_available  # noqa: F401 - as PyTorch's
 from ._profiler_recorder import Recorder, current
 from .profiler_util import EventList, FunctionEvent, FunctionEventAvg
 

@@ -21,10 +21,13 @@ from ._eager_transforms import (
     vjp,
 )
 from ._functional_call import functional_call, stack_module_state
+from ._utilities import debug_unwrap, functionalize, replace_all_batch_norm_modules_
 from ._vmap import vmap
 
 __all__ = [
+    "debug_unwrap",
     "functional_call",
+    "functionalize",
     "grad",
     "grad_and_value",
     "hessian",
@@ -32,6 +35,7 @@ __all__ = [
     "jacrev",
     "jvp",
     "linearize",
+    "replace_all_batch_norm_modules_",
     "stack_module_state",
     "vjp",
     "vmap",

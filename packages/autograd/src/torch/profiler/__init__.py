@@ -2,6 +2,7 @@
 schedule and trace callbacks; ``record_function`` to mark blocks). Built on the recorder
 of ``torch.autograd.profiler``, shipped by torch-autograd."""
 
+from torch.autograd._profiler_kinds import kineto_available
 from torch.autograd.profiler import record_function
 
 from . import profiler  # noqa: F401 - torch.profiler.profiler, as in PyTorch
@@ -24,8 +25,3 @@ __all__ = [
     "record_function",
     "kineto_available",
 ]
-
-
-def kineto_available() -> bool:
-    """Whether PyTorch's Kineto tracer is built in: False (ops are timed in Python)."""
-    return False

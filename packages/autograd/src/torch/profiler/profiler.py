@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from torch.autograd import profiler as _autograd_profiler
+from torch.autograd._profiler_kinds import ProfilerActivity
 from torch.autograd.profiler_util import EventList
 
 __all__ = [
@@ -23,18 +24,6 @@ __all__ = [
     "supported_activities",
     "profile",
 ]
-
-
-class ProfilerActivity(enum.Enum):
-    """What a profile records: ``CPU`` ops are what there is here; the device kinds are
-    accepted and record nothing (there are no device kernels)."""
-
-    CPU = 0
-    XPU = 1
-    MTIA = 2
-    CUDA = 3
-    HPU = 4
-    PrivateUse1 = 5
 
 
 class ProfilerAction(enum.Enum):
