@@ -43,16 +43,7 @@ warnings.filterwarnings(
 
 _grad_state = _grad_mode._state
 _add_reduce = np.add.reduce  # the C reduction, without ndarray.sum's Python wrapper
-_np_asarray = np.asarray
-
-
-def _asarray(value, dtype=None):
-    """``np.asarray`` keeping a device array (CuPy's: a reduction's 0-dim result) as it is."""
-    if isinstance(value, np.ndarray) or not hasattr(value, "__array_function__"):
-        return _np_asarray(value, dtype=dtype)
-    return value if dtype is None or value.dtype == dtype else value.astype(dtype)
-
-
+_asarray = np.asarray
 _ndarray = np.ndarray
 _np_matmul = np.matmul  # only for products too small for any BLAS to thread (see below)
 _gated_matmul = _blas.matmul
@@ -249,7 +240,8 @@ def sum_all(op, general):
 
     def method(self, *args, **kwargs):
         # float32/64 only: NumPy sums half precision in half, PyTorch in float32
-        if not args and not kwargs and self._dtype in _FULL_FLOATS:
+        # (a device's array takes the general path: its reduction stays on the device)
+        if not args and not kwargs and self._dtype in _FULL_FLOATS and type(self._np) is _ndarray:
             big = native_sum(self._np)
             if big is not None:
                 result = make(_asarray(big, dtype=self._np.dtype), self._dtype)

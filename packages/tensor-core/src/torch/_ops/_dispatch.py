@@ -11,6 +11,7 @@ from .. import _dtype, _grad_mode, _interface
 from .._interface import OpDef, get_grad_engine, ops
 from .._tensor import Tensor
 
+_ndarray = np.ndarray
 _PY_SCALAR_DTYPE = {bool: _dtype.bool_, int: _dtype.int64}
 _grad_state = _grad_mode._state
 
@@ -82,20 +83,26 @@ def operand(x, dtype) -> np.ndarray:
     if isinstance(x, Tensor):
         array = x._np
         return array if array.dtype == dtype.np_dtype else array.astype(dtype.np_dtype)
-    # a scalar operand is a NumPy scalar, not a 0-dim array: device arrays (CuPy's) take
-    # scalars but refuse host arrays, and NumPy promotes the two alike
     if type(x) is int and dtype._category == 1:
         # a weak Python int wraps into the tensor's integer type, as in PyTorch
-        return np.asarray(np.int64(x) if -(2**63) <= x < 2**63 else x).astype(dtype.np_dtype)[()]
+        value = np.asarray(np.int64(x) if -(2**63) <= x < 2**63 else x).astype(dtype.np_dtype)
+        return value if saved_on_device is None else value[()]
+    if saved_on_device is None:  # only the CPU: a 0-dim array (the faster ufunc operand)
+        return np.asarray(x, dtype=dtype.np_dtype)
     if hasattr(x, "__array_function__"):  # an array (a device array stays on its device)
         return as_array(x, dtype.np_dtype)
-    return np.asarray(x, dtype=dtype.np_dtype)[()]
+    # with a device backend, a NumPy scalar: device arrays (CuPy's) take scalars but
+    # refuse host arrays, and NumPy promotes the two alike
+    return dtype.np_dtype.type(x)
 
 
 def scalar(value, np_dtype):
     """``value`` (a Python number) as a NumPy scalar of ``np_dtype``: a constant that mixes
-    with device arrays (CuPy takes scalars, never host arrays, in its kernels)."""
-    return np.asarray(value, dtype=np_dtype)[()]
+    with device arrays (CuPy takes scalars, never host arrays, in its kernels); a 0-dim
+    array while the CPU is the only device (NumPy's ufuncs take those faster)."""
+    if saved_on_device is None:
+        return np.asarray(value, dtype=np_dtype)
+    return np.dtype(np_dtype).type(value)
 
 
 def array_module(array):
@@ -127,6 +134,10 @@ def contiguous(value, np_dtype=None):
 def as_array(value, np_dtype=None, order=None):
     """``np.asarray(value, np_dtype, order)`` that keeps a device array on its device:
     CuPy's arrays refuse ``np.asarray``, so they are cast with their own ``astype``."""
+    if type(value) is _ndarray:  # the hot path: a host result
+        if order is None:
+            return value if np_dtype is None or value.dtype == np_dtype else value.astype(np_dtype)
+        return np.asarray(value, dtype=np_dtype, order=order)
     if isinstance(value, (np.ndarray, np.generic)) or not hasattr(value, "__array_function__"):
         return np.asarray(value, dtype=np_dtype, order=order)
     if np_dtype is not None and value.dtype != np_dtype:

@@ -44,7 +44,7 @@ _ONE_THREAD_WORK = 1 << 22
 def _mm(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """A 2-D float product, by the external BLAS when core uses one (as core's
     ``matmul``), else NumPy."""
-    if not _native.on_host(a, b):
+    if not (isinstance(a, np.ndarray) and isinstance(b, np.ndarray)):
         return _blas.matmul(a, b)  # a device product (cuBLAS through CuPy)
     work = a.shape[0] * a.shape[1] * b.shape[1]
     if work >= _ONE_THREAD_WORK or not (_native.ENABLED and _native._blas_ready()):
@@ -146,7 +146,7 @@ def relu(input: Tensor):
     if input._dtype not in _FLOATS:
         return None
     x = input._np
-    native = _native.ENABLED and _native.on_host(x)
+    native = _native.ENABLED and isinstance(x, np.ndarray)
     if native and x.flags.c_contiguous and x.size >= _NATIVE_RELU_FROM:
         # one vectorised (and, on large arrays, threaded) pass; NumPy's is 4x slower
         result = make(_native.kernels.relu(x), input._dtype)
@@ -163,7 +163,8 @@ _NATIVE_RELU_FROM = 1024
 def relu_backward(grad: Tensor, result: Tensor) -> Tensor:
     """``grad`` where the relu's result is positive, else 0."""
     g, y = grad._np, result._np
-    if _native.ENABLED and _native.on_host(g, y) and g.dtype == y.dtype and g.shape == y.shape:
+    host = isinstance(g, np.ndarray) and isinstance(y, np.ndarray)
+    if _native.ENABLED and host and g.dtype == y.dtype and g.shape == y.shape:
         # one vectorised pass (np.where with a scalar branches per element here)
         out = _native.kernels.relu_backward(contiguous(g), contiguous(y))
         return make(out.reshape(g.shape), grad._dtype)  # ascontiguousarray makes 0-d 1-d
@@ -337,7 +338,7 @@ def softmax_forward(x: np.ndarray):
     or None (the caller uses NumPy)."""
     if not _native.ENABLED or x.dtype.char not in "fd" or x.ndim == 0 or x.size == 0:
         return None
-    if not _native.on_host(x) or not x.flags.c_contiguous:
+    if not isinstance(x, np.ndarray) or not x.flags.c_contiguous:
         return None
     return _native.kernels.softmax(x.reshape(-1, x.shape[-1])).reshape(x.shape)
 
@@ -348,7 +349,8 @@ def softmax_backward(grad: Tensor, result: Tensor, dim: int, log: bool) -> Tenso
     g, y = grad._np, result._np
     if (
         _native.ENABLED
-        and _native.on_host(g, y)
+        and isinstance(g, np.ndarray)
+        and isinstance(y, np.ndarray)
         and dim == y.ndim - 1
         and y.size
         and g.dtype == y.dtype

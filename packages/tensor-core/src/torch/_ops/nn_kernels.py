@@ -693,7 +693,7 @@ def _softmax(input: Tensor, dim: int, dtype, log: bool) -> Tensor:
     if x._dtype._category == 3:
         name = "log_softmax" if log else "softmax"
         refuse_complex(name if d == x._np.ndim - 1 else name + ".dim", x._dtype)
-    if _native.on_host(x._np):
+    if isinstance(x._np, np.ndarray):
         array = None if log or d != x._np.ndim - 1 else nn_fused.softmax_forward(x._np)
     else:  # on a device: cuDNN's softmax where there is one
         cudnn = _native._cudnn(x._np)
