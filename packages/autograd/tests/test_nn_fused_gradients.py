@@ -84,6 +84,21 @@ CASES = {
     ),
 }  # fmt: skip
 
+# the three-output LSTM layer arrived after torch-core 0.6
+if hasattr(nn_fused, "lstm_sequence"):
+    CASES["lstm_sequence"] = lambda: (
+        nn_fused.lstm_sequence,
+        (_leaf(4, 2, 3), _leaf(2, 5), _leaf(2, 5), _leaf(20, 3, scale=0.5),
+         _leaf(20, 5, scale=0.5), _leaf(20), _leaf(20)),
+    )  # fmt: skip
+    CASES["lstm_sequence_zero_state"] = lambda: (
+        lambda x, w_ih, w_hh: nn_fused.lstm_sequence(x, None, None, w_ih, w_hh),
+        (_leaf(3, 2, 3), _leaf(16, 3), _leaf(16, 4)),
+    )
+needs_sequence = pytest.mark.skipif(
+    not hasattr(nn_fused, "lstm_sequence"), reason="torch-core without _lstm_sequence"
+)
+
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_fused_gradients_match_finite_differences(name):
@@ -118,3 +133,34 @@ def test_lstm_layer_gradients_are_handed_out_once_per_backward():
     out.sum().backward()  # a second pass through the same graph
     for x, expected in zip(inputs, first):
         torch.testing.assert_close(x.grad, expected)
+
+
+@needs_sequence
+def test_lstm_sequence_gradients_match_the_composite_and_ignore_writes_into_outputs():
+    # one node for the layer (PyTorch's name); its outputs are copies, so writing into
+    # them in place changes no gradient (the node reads its own saved state)
+    torch.manual_seed(0)
+    _, inputs = CASES["lstm_sequence"]()
+    outputs = nn_fused.lstm_sequence(*inputs)
+    assert {o.grad_fn.name() for o in outputs} == {"MkldnnRnnLayerBackward0"}
+    weights = [torch.rand_like(o) for o in outputs]
+    loss = sum((o * w).sum() for o, w in zip(outputs, weights))
+    for o in outputs:
+        o.detach().mul_(0)
+    fused = torch.autograd.grad(loss, inputs)
+    composite = nn_fused.lstm_sequence_composite(*inputs)
+    expected = torch.autograd.grad(sum((o * w).sum() for o, w in zip(composite, weights)), inputs)
+    for got, want in zip(fused, expected):
+        torch.testing.assert_close(got, want)
+    only_c = torch.autograd.grad(nn_fused.lstm_sequence(*inputs)[2].sum(), inputs[3])[0]
+    want_c = torch.autograd.grad(nn_fused.lstm_sequence_composite(*inputs)[2].sum(), inputs[3])
+    torch.testing.assert_close(only_c, want_c[0])
+
+
+def test_writing_into_an_output_of_a_multi_output_node_raises_at_backward():
+    # as in PyTorch: the write is recorded, backward refuses the modified saved output
+    x = torch.randn(3, 3, dtype=torch.float64, requires_grad=True)
+    u, s, v = torch.linalg.svd(x)
+    u.mul_(2)
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        (u.sum() + s.sum()).backward()

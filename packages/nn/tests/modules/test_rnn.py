@@ -98,3 +98,35 @@ def test_recurrent_layers_run_as_one_fused_node_each():
     # projections and packed input keep the step-by-step composite
     projected = torch.nn.LSTM(4, 6, proj_size=3)
     assert "MkldnnRnnLayerBackward0" not in _graph_names(projected(x)[0])
+
+
+@pytest.mark.skipif(
+    "_lstm_sequence" not in core_ops, reason="this torch-core has no three-output LSTM layer"
+)
+def test_lstm_fused_layer_matches_the_step_composite_and_owns_its_outputs():
+    # the fused layer (zero initial state made natively, final states as rows of h_n and
+    # c_n) against the same module with a projection-free step-by-step run
+    torch.manual_seed(0)
+    lstm = torch.nn.LSTM(4, 6, num_layers=2, dropout=0.0)
+    x = torch.randn(5, 3, 4, requires_grad=True)
+    out, (h, c) = lstm(x)
+    assert h.shape == c.shape == (2, 3, 6) and torch.equal(h[-1], out[-1])
+    grads = torch.autograd.grad((out.sum() + h.sum() * 2 + c.sum() * 3), [x, *lstm.parameters()])
+    zeros = torch.zeros(2, 3, 6)
+    packed = torch.nn.utils.rnn.pack_padded_sequence(x, [5, 5, 5])  # the composite's path
+    out_c, (h_c, c_c) = lstm(packed, (zeros, zeros))
+    out_c = torch.nn.utils.rnn.pad_packed_sequence(out_c)[0]
+    torch.testing.assert_close(out, out_c)
+    torch.testing.assert_close((h, c), (h_c, c_c))
+    expected = torch.autograd.grad(
+        (out_c.sum() + h_c.sum() * 2 + c_c.sum() * 3), [x, *lstm.parameters()]
+    )
+    for got, want in zip(grads, expected):
+        torch.testing.assert_close(got, want)
+    # outputs are the caller's: writing into them changes no gradient (as in PyTorch
+    # for h_n and c_n)
+    out, (h, c) = lstm(x)
+    h.add_(1)
+    c.sub_(5)
+    again = torch.autograd.grad((out.sum() + h.sum() * 2 + c.sum() * 3), [x])[0]
+    torch.testing.assert_close(again, grads[0])

@@ -133,6 +133,10 @@ class Engine(GradEngine):
             first = _NO_EDGE
         elif fn is not None and fn is not _STALE_VIEW and fn._num_outputs == 1:
             first = (fn, 0)
+        elif fn is not None and fn is not _STALE_VIEW and _grad_fn(output) is fn:
+            # an in-place write into an output of a node with several: the source is the
+            # snapshot of the output's old value, which stands where the output does
+            first = (fn, fn._output_nr(output))
         else:
             first = edge_from(source, fn)
         if count == 1:
@@ -200,7 +204,10 @@ class Engine(GradEngine):
         edges = tuple([edge(x) for x in inputs])
         inputs = _unsaved_to_meta(inputs, which or ())
         versions = _input_versions(inputs, which) if which else ()
-        outs = tuple(_saved_result(o) for o in outputs)
+        if cls._derivative.reads_outputs:
+            outs = tuple(_saved_result(o) for o in outputs)
+        else:
+            outs = None
         node = cls(inputs, saved, edges, versions, outs, outputs)
         if _anomaly_state.enabled:
             _anomaly.attach_trace(node)

@@ -308,7 +308,8 @@ class MultiOutputNode(Node):
         inputs = self._saved_inputs()
         self._check_versions()
         outputs = self._saved_outputs()
-        if _grad_mode.enabled:  # create_graph: the saved outputs as outputs of this node
+        if _grad_mode.enabled and outputs is not None:
+            # create_graph: the saved outputs as outputs of this node
             for nr, result in enumerate(outputs):
                 _set_history(result, self)
                 self._output_refs.append((weakref.ref(result), nr))
@@ -323,12 +324,15 @@ class MultiOutputNode(Node):
 
     __call__ = apply
 
-    def _saved_outputs(self) -> tuple:
+    def _saved_outputs(self):
+        """The saved outputs, None when the formulas read none (``reads_outputs``)."""
+        if self._out is None:
+            return None
         return tuple([_rebuilt(out) for out in self._out])
 
     def _check_versions(self) -> None:
         self._check_input_versions()
-        for out in self._out:
+        for out in self._out or ():
             if type(out) is tuple and out[2][0] != out[3]:
                 result = _wrap(out[0], out[1])
                 raise RuntimeError(
@@ -359,8 +363,9 @@ def _pack_saved(node, output) -> None:
         inputs[index] = _saved_hooks.pack(inputs[index], hooks)
     node._inputs = tuple(inputs)
     node._versions = ()
-    if type(output) is tuple:  # a multi-output node keeps each output
-        node._out = tuple(_saved_hooks.pack(o, hooks) for o in output)
+    if type(output) is tuple:  # a multi-output node keeps each output it reads
+        if node._out is not None:
+            node._out = tuple(_saved_hooks.pack(o, hooks) for o in output)
     elif node._out is not None:
         node._out = _saved_hooks.pack(output, hooks)
     node._get_extra().packed = True

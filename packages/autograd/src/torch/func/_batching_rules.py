@@ -536,7 +536,7 @@ def decline(level, name, original, args, kwargs):
 
 
 _register("_linear _mse_loss _cross_entropy _nll_loss _relu _lstm_layer _gru_layer", decline)
-_register("_rnn_layer _layer_norm _batch_norm", decline)
+_register("_rnn_layer _layer_norm _batch_norm _lstm_sequence", decline)
 
 
 def trailing_dims(level, name, original, args, kwargs):

@@ -588,15 +588,22 @@ class LSTMSaved:
     (T + 1, B, H)), the activated gates (T, B, 4H) and tanh of each new cell state; and
     the gradients last computed from them (every input's formula reads the same pass)."""
 
-    __slots__ = ("hs", "cs", "gates", "tanh_cs", "grad_key", "grads")
+    __slots__ = ("hs", "cs", "gates", "tanh_cs", "grad_key", "grads", "wanted")
 
-    def __init__(self, hs, cs, gates, tanh_cs):
+    def __init__(self, hs, cs, gates, tanh_cs, wanted=None):
         self.hs, self.cs, self.gates, self.tanh_cs = hs, cs, gates, tanh_cs
         self.grad_key = self.grads = None
+        #: which of (dx, dh0, dc0, dw_ih, dw_hh, d_bias) backward computes (see
+        #: _wanted_gradients), as the inputs required grad when the op ran
+        self.wanted = wanted
 
     def composite(self, *inputs):
         """The layer recomputed by recorded composites (for double backward)."""
         return lstm_layer_composite(*inputs)
+
+    def sequence_composite(self, *inputs) -> tuple:
+        """:func:`lstm_sequence`'s three outputs recomputed so (for double backward)."""
+        return lstm_sequence_composite(*inputs)
 
 
 def _lstm_step_reference(z, c_prev, c, h, tanh_c) -> None:
@@ -679,8 +686,9 @@ def lstm_layer(input, h0, c0, w_ih, w_hh, b_ih=None, b_hh=None):
             _array_or_none(b_hh), packed=True,
         )  # fmt: skip
     result = make(packed, input._dtype)
-    saved = LSTMSaved(hs, cs, gates, tanh_cs)
-    return _record(LSTM_LAYER, (input, h0, c0, w_ih, w_hh, b_ih, b_hh), result, saved)
+    inputs = (input, h0, c0, w_ih, w_hh, b_ih, b_hh)
+    saved = LSTMSaved(hs, cs, gates, tanh_cs, _wanted_gradients(inputs))
+    return _record(LSTM_LAYER, inputs, result, saved)
 
 
 def _contiguous(*tensors) -> list:
@@ -726,9 +734,10 @@ def lstm_layer_backward(grad: Tensor, inputs, saved: LSTMSaved, index: int):
 
 def _wanted_gradients(inputs) -> list:
     """Which of (dx, dh0, dc0, dw_ih, dw_hh, d_bias) the backward pass computes: those of
-    the inputs that require grad (the bias gradient serves both biases)."""
+    the inputs that require grad (the bias gradient serves both biases; None inputs, the
+    zero initial states of :func:`lstm_sequence`, need none)."""
     input, h0, c0, w_ih, w_hh, b_ih, b_hh = inputs
-    wanted = [t._requires_grad for t in (input, h0, c0, w_ih, w_hh)]
+    wanted = [t is not None and t._requires_grad for t in (input, h0, c0, w_ih, w_hh)]
     wanted.append(b_ih is not None and (b_ih._requires_grad or b_hh._requires_grad))
     return wanted
 
@@ -744,7 +753,7 @@ def _lstm_gradients(inputs, saved: LSTMSaved, grad_hs, grad_hy, grad_cy, dtype) 
     the C-contiguous arrays of the gradients of its outputs, each None where it has none:
     every h_t (T, B, H), the final h and the final c (B, H)."""
     input, _, _, w_ih, w_hh, _, _ = inputs
-    wanted = _wanted_gradients(inputs)
+    wanted = saved.wanted
     arrays = (saved.hs, saved.cs, saved.gates, saved.tanh_cs)
     if _native.ENABLED:
         x, w_i, w_h = _contiguous(input, w_ih, w_hh)
@@ -817,6 +826,101 @@ _register(
     "_lstm_layer_backward",
     lstm_layer_backward,
     "_lstm_layer_backward(Tensor grad, ...) -> Tensor[]",
+    differentiable=False,
+)
+
+
+# ------------------------------------------------------ LSTM layer, three outputs
+
+
+def lstm_sequence_applies(input, h0, c0, w_ih, w_hh, b_ih, b_hh) -> bool:
+    """Whether :func:`lstm_sequence` takes these operands: as :func:`lstm_layer`, with
+    either initial state None (zeros)."""
+    tensors = [t for t in (input, h0, c0, w_ih, w_hh, b_ih, b_hh) if t is not None]
+    dtype = input._dtype
+    if dtype not in _FLOATS or any(t._dtype is not dtype for t in tensors):
+        return False
+    if not all(isinstance(t._np, np.ndarray) for t in tensors):
+        return False  # device arrays: the composite's ops
+    x, w = input._np, w_hh._np
+    if x.ndim != 3 or x.shape[0] == 0 or w.ndim != 2 or w_ih._np.ndim != 2:
+        return False
+    gates, hidden = w.shape
+    state = (x.shape[1], hidden)
+    return (
+        gates == 4 * hidden
+        and w_ih._np.shape == (gates, x.shape[2])
+        and all(t is None or t._np.shape == state for t in (h0, c0))
+        and (b_ih is None) == (b_hh is None)
+        and all(b is None or b._np.shape == (gates,) for b in (b_ih, b_hh))
+    )
+
+
+def lstm_sequence(input, h0, c0, w_ih, w_hh, b_ih=None, b_hh=None):
+    """One LSTM layer over a (T, B, I) sequence as one op with three outputs, as PyTorch's
+    fused layer: every h_t (T, B, H), the final h and the final c as (1, B, H) rows of
+    ``h_n`` and ``c_n``. ``h0`` and ``c0`` (B, H) may be None (zeros). None where the op
+    does not apply (see :func:`lstm_sequence_applies`) or torch-autograd cannot record it.
+
+    NOTE: the outputs are copies of the states backward reads (the node saves none of
+    them), so writing into them in place is harmless.
+    """
+    if not lstm_sequence_applies(input, h0, c0, w_ih, w_hh, b_ih, b_hh):
+        return None
+    if _native.ENABLED:
+        hs, cs, gates, tanh_cs, _ = _lstm_native().lstm_sequence_forward(
+            *_contiguous(input, h0, c0, w_ih, w_hh, b_ih, b_hh), packed=False
+        )
+    else:
+        hs, cs, gates, tanh_cs, _ = _lstm_forward_reference(
+            *[_array_or_none(t) for t in (input, h0, c0, w_ih, w_hh, b_ih, b_hh)], packed=False
+        )
+    dtype, steps = input._dtype, len(gates)
+    outputs = tuple(make(a.copy(), dtype) for a in (hs[1:], hs[steps:], cs[steps:]))
+    inputs = (input, h0, c0, w_ih, w_hh, b_ih, b_hh)
+    saved = LSTMSaved(hs, cs, gates, tanh_cs, _wanted_gradients(inputs))
+    return _record(LSTM_SEQUENCE, inputs, outputs, saved)
+
+
+def lstm_sequence_backward(grads, inputs, saved: LSTMSaved, index: int):
+    """The gradient of :func:`lstm_sequence` for its input number ``index`` from the
+    gradients of its three outputs (a list, None for an output that got none); one pass
+    back through time gives them all, handed out once each (as :func:`lstm_layer_backward`)."""
+    found = saved.grads
+    if saved.grad_key is not grads or found is None or found[index] is None:
+        arrays = [None if g is None else np.ascontiguousarray(g._np) for g in grads]
+        found = _lstm_gradients(inputs, saved, *arrays, inputs[3]._dtype)
+        saved.grad_key, saved.grads = grads, found
+    result, found[index] = found[index], None
+    return result
+
+
+def lstm_sequence_composite(input, h0, c0, w_ih, w_hh, b_ih=None, b_hh=None) -> tuple:
+    """:func:`lstm_sequence` by core's ``lstm_cell`` composite, step by step (the reference,
+    and what double backward differentiates)."""
+    import torch
+
+    from .nn_functional import lstm_cell
+
+    zeros = input.new_zeros((input.shape[1], w_hh.shape[1]))
+    h, c = (zeros if h0 is None else h0), (zeros if c0 is None else c0)
+    hiddens = []
+    for t in range(input.shape[0]):
+        h, c = lstm_cell(input[t], (h, c), w_ih, w_hh, b_ih, b_hh)
+        hiddens.append(h)
+    return torch.stack(hiddens), h.unsqueeze(0), c.unsqueeze(0)
+
+
+LSTM_SEQUENCE = _register(
+    "_lstm_sequence",
+    lstm_sequence,
+    "_lstm_sequence(Tensor input, Tensor? h0, Tensor? c0, Tensor w_ih, Tensor w_hh, "
+    "Tensor? b_ih, Tensor? b_hh) -> (Tensor, Tensor, Tensor)",
+)
+_register(
+    "_lstm_sequence_backward",
+    lstm_sequence_backward,
+    "_lstm_sequence_backward(Tensor[] grads, ...) -> Tensor",
     differentiable=False,
 )
 

@@ -36,6 +36,10 @@ class Derivative:
     #: for an output that got none) and the saved outputs (connected to the node under
     #: ``create_graph``, so double backward flows through them)
     outputs: int = 1
+    #: with several outputs: whether the formulas read them (then they are saved and
+    #: writing into one in place makes backward raise); off for an op whose own saved
+    #: state serves its backward (core's fused LSTM layer: its outputs are copies of it)
+    reads_outputs: bool = True
 
 
 def sum_to_shape(grad, shape: tuple):

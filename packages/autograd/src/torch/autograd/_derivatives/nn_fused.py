@@ -168,6 +168,38 @@ def _recurrent_layer(backward: str):
     return formula
 
 
+def _lstm_sequence(index: int):
+    """The formula of input ``index`` of core's three-output LSTM layer (``_lstm_sequence``:
+    every h_t, the final h, the final c), from the gradients of its outputs."""
+
+    def formula(grads, inputs, saved, outputs):
+        if not torch.is_grad_enabled():
+            return _fn("_lstm_sequence_backward")(grads, inputs, saved, index)
+        # create_graph: differentiate the step-by-step composite, which records every op
+        if saved.grad_key is not grads or saved.grads is None or saved.grads[index] is None:
+            result = saved.sequence_composite(*inputs)
+            pairs = [(out, g) for out, g in zip(result, grads) if g is not None]
+            wanted = [x for x in inputs if isinstance(x, torch.Tensor) and x.requires_grad]
+            found = iter(
+                torch.autograd.grad(
+                    [out for out, _ in pairs],
+                    wanted,
+                    [g for _, g in pairs],
+                    create_graph=True,
+                    allow_unused=True,
+                )
+            )
+            saved.grads = [
+                next(found) if isinstance(x, torch.Tensor) and x.requires_grad else None
+                for x in inputs
+            ]
+            saved.grad_key = grads
+        result, saved.grads[index] = saved.grads[index], None
+        return result
+
+    return formula
+
+
 NN_FUSED = {
     "_linear": Derivative(
         "AddmmBackward0",
@@ -196,6 +228,15 @@ NN_FUSED = {
         (_recurrent_layer("_lstm_layer_backward"),),
         variadic=True,
         saved_inputs=(0, 3, 4),
+    ),
+    # PyTorch's node of its fused layer; every input is kept (the composite of double
+    # backward reads them all); the outputs are copies of core's saved state, not read
+    "_lstm_sequence": Derivative(
+        "MkldnnRnnLayerBackward0",
+        tuple(_lstm_sequence(index) for index in range(7)),
+        saved_inputs=tuple(range(7)),
+        outputs=3,
+        reads_outputs=False,
     ),
     "_gru_layer": Derivative(
         "GruLayerBackward0",

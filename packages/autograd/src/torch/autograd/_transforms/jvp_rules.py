@@ -572,7 +572,7 @@ def decline(level, name, original, args, kwargs, pargs, pkwargs):
 
 
 _register("_linear _mse_loss _cross_entropy _nll_loss _relu _lstm_layer _gru_layer", decline)
-_register("_rnn_layer _layer_norm _batch_norm", decline)
+_register("_rnn_layer _layer_norm _batch_norm _lstm_sequence", decline)
 
 
 def dropout(level, name, original, args, kwargs, pargs, pkwargs):

@@ -1,6 +1,7 @@
 """Recurrent layers as ONNX's LSTM, GRU and RNN ops.
 
-nn.LSTM/GRU/RNN trace as one core op per layer and direction (``_lstm_layer`` ...) on
+nn.LSTM/GRU/RNN trace as one core op per layer and direction (``_lstm_sequence``,
+``_gru_layer`` ...) on
 sequence-first input; a reverse direction is traced as flips around a forward layer. Each
 becomes one single-direction ONNX op. The gate blocks of the weights are reordered:
 PyTorch stacks LSTM gates as (input, forget, cell, output), ONNX as (input, output,
@@ -64,6 +65,25 @@ def lstm_layer(g, input, h0, c0, w_ih, w_hh, b_ih=None, b_hh=None):
     )
     # core's layer returns the hidden states then the final cell state, stacked
     return g.op("Concat", g.squeeze(y, [1]), y_c, axis_i=0)
+
+
+@symbolic("_lstm_sequence")  # core's three-output layer, which nn.LSTM calls
+def lstm_sequence(g, input, h0, c0, w_ih, w_hh, b_ih=None, b_hh=None):
+    # every h_t, then the final h and c as (1, B, H) rows: ONNX's Y (squeezed of its
+    # direction axis), Y_h and Y_c; None initial states are zeros, as ONNX's defaults
+    y, y_h, y_c = g.op(
+        "LSTM",
+        input,
+        _reorder(g, w_ih, _LSTM_ORDER),
+        _reorder(g, w_hh, _LSTM_ORDER),
+        _bias(g, b_ih, b_hh, _LSTM_ORDER),
+        None,  # sequence_lens: every sequence is full
+        None if h0 is None else g.unsqueeze(h0, [0]),
+        None if c0 is None else g.unsqueeze(c0, [0]),
+        hidden_size_i=_hidden_size(w_hh),
+        outputs=3,
+    )
+    return g.squeeze(y, [1]), y_h, y_c
 
 
 @symbolic("_gru_layer", "gru_layer")  # core's op; the scripted nn.GRU's node

@@ -14,6 +14,7 @@ import numbers
 import warnings
 
 import torch
+from torch._interface import ops as _core_ops
 
 from .. import init
 from ..functional._common import core, fused_op
@@ -25,6 +26,9 @@ __all__ = ["RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell"
 
 _GATES = {"LSTM": 4, "GRU": 3, "RNN_TANH": 1, "RNN_RELU": 1}
 _LSTM_LAYER = fused_op("_lstm_layer")
+# core's LSTM layer with three outputs (output, final h, final c) as PyTorch's fused one;
+# cores up to 0.6.0 have only the packed layer above
+_LSTM_SEQUENCE = fused_op("_lstm_sequence") if "_lstm_sequence" in _core_ops else None
 _GRU_LAYER = fused_op("_gru_layer")
 _RNN_LAYER = fused_op("_rnn_layer")
 _CELLS = {
@@ -189,6 +193,7 @@ class RNNBase(Module):
         if fused_out is not None:
             out, state = fused_out
             return (_reverse_within(out, lengths) if reverse else out), state
+        state = self._zero_state_if_none(state, x)
         outputs = []
         for t in range(steps):
             running = None if lengths is None else (lengths > t).unsqueeze(1)
@@ -217,6 +222,12 @@ class RNNBase(Module):
             return None if hiddens is None else (hiddens, hiddens[-1:])
         if self.mode != "LSTM" or w_hr is not None:
             return None
+        if _LSTM_SEQUENCE is not None:
+            found = _LSTM_SEQUENCE.function(x, state[0], state[1], w_ih, w_hh, b_ih, b_hh)
+            if found is not None:
+                output, h, c = found
+                return output, (h, c)
+        state = self._zero_state_if_none(state, x)
         packed = _LSTM_LAYER.function(x, state[0], state[1], w_ih, w_hh, b_ih, b_hh)
         if packed is None:
             return None
@@ -225,10 +236,25 @@ class RNNBase(Module):
         # final states stay (1, B, H) slices, ready to be the rows of h_n and c_n.
         return packed[:steps], (packed[steps - 1 : steps], packed[steps:])
 
+    def _zero_state_if_none(self, state, x):
+        """An LSTM state left None by :meth:`_initial_state` as zeros (B, H) (the fused
+        layer makes its own)."""
+        if not isinstance(state, tuple) or state[0] is not None:
+            return state
+        real_hidden = self.proj_size if self.proj_size > 0 else self.hidden_size
+        like = {"dtype": x.dtype, "device": x.device}
+        batch = x.shape[1]
+        return (
+            torch.zeros(batch, real_hidden, **like),
+            torch.zeros(batch, self.hidden_size, **like),
+        )
+
     def _initial_state(self, input, hx, batch: int):
         directions = 2 if self.bidirectional else 1
         real_hidden = self.proj_size if self.proj_size > 0 else self.hidden_size
         rows = self.num_layers * directions
+        if hx is None and self.mode == "LSTM" and _LSTM_SEQUENCE is not None:
+            return (None, None)  # zeros: made by the layers that need them
         if hx is None:
             like = {"dtype": input.dtype, "device": input.device}
             h = torch.zeros(rows, batch, real_hidden, **like)
@@ -238,6 +264,8 @@ class RNNBase(Module):
         return hx
 
     def _check_hidden(self, hx, batch: int) -> None:
+        if isinstance(hx, tuple) and hx[0] is None:
+            return  # zeros of the right size
         directions = 2 if self.bidirectional else 1
         real_hidden = self.proj_size if self.proj_size > 0 else self.hidden_size
         expected = [(self.num_layers * directions, batch, real_hidden)]
@@ -300,15 +328,18 @@ class RNNBase(Module):
             outs = []
             for direction in range(directions):
                 row = layer * directions + direction
-                state = (hx[0][row], hx[1][row]) if self.mode == "LSTM" else hx[row]
+                if self.mode != "LSTM":
+                    state = hx[row]
+                else:
+                    state = (None, None) if hx[0] is None else (hx[0][row], hx[1][row])
                 weights = self._layer_weights(layer, direction)
                 out, state = self._run_direction(x, state, weights, lengths, direction == 1)
                 outs.append(out)
                 if self.mode == "LSTM":
-                    finals_h.append(_as_row(state[0]))
-                    finals_c.append(_as_row(state[1]))
+                    finals_h.append(state[0])
+                    finals_c.append(state[1])
                 else:
-                    finals_h.append(_as_row(state))
+                    finals_h.append(state)
             x = outs[0] if directions == 1 else torch.cat(outs, 2)
             if self.dropout and self.training and layer < self.num_layers - 1:
                 x = core("dropout")(x, self.dropout, True)
@@ -323,7 +354,12 @@ def _as_row(state):
     return state if state.dim() == 3 else state.unsqueeze(0)
 
 
-def _rows(rows):
+def _rows(states):
+    """h_n (or c_n) from the final state of every layer and direction: (B, H) states are
+    stacked (a copy, as in PyTorch), the (1, B, H) rows of the fused layers joined."""
+    if all(state.dim() == 2 for state in states):
+        return torch.stack(states)
+    rows = [_as_row(state) for state in states]
     return rows[0] if len(rows) == 1 else torch.cat(rows)
 
 
