@@ -60,6 +60,19 @@ def _mutation_window():
         _mutation_allowed[0] = saved
 
 
+@_contextmanager
+def _flags_scope(set_flags, *values):
+    """The body of every backend's ``flags()``: set the switches with ``set_flags(*values)``
+    (even when frozen), run the block, then restore what ``set_flags`` returned."""
+    with _mutation_window():
+        previous = set_flags(*values)
+    try:
+        yield
+    finally:
+        with _mutation_window():
+            set_flags(*previous)
+
+
 class ContextProp:
     """A module attribute read and written through a getter and a setter."""
 
@@ -139,16 +152,9 @@ def set_flags(_fp32_precision="none"):
     return previous
 
 
-@_contextmanager
 def flags(fp32_precision="none"):
     """Set the generic float32 precision inside a ``with`` block."""
-    with _mutation_window():
-        previous = set_flags(fp32_precision)
-    try:
-        yield
-    finally:
-        with _mutation_window():
-            set_flags(*previous)
+    return _flags_scope(set_flags, fp32_precision)
 
 
 class GenericModule(PropModule):

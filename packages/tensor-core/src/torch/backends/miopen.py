@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import sys as _sys
-from contextlib import contextmanager as _contextmanager
 
-from . import ContextProp, PropModule, _mutation_window, _precision
+from . import ContextProp, PropModule, _flags_scope, _precision
 
 __all__ = ["flags", "set_flags", "ContextProp", "MiopenModule", "PropModule"]
 
@@ -25,16 +24,9 @@ def set_flags(_immediate=None):
     return previous
 
 
-@_contextmanager
 def flags(immediate=False):
     """Set MIOpen's immediate mode inside a ``with`` block."""
-    with _mutation_window():
-        previous = set_flags(immediate)
-    try:
-        yield
-    finally:
-        with _mutation_window():
-            set_flags(*previous)
+    return _flags_scope(set_flags, immediate)
 
 
 class MiopenModule(PropModule):

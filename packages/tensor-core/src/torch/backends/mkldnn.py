@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import sys as _sys
 import warnings as _warnings
-from contextlib import contextmanager as _contextmanager
 
 from . import (
     ContextProp,
     PropModule,
+    _flags_scope,
     _FP32Precision,
-    _mutation_window,
     _precision,
     _precision_prop,
 )
@@ -112,16 +111,9 @@ def set_flags(_enabled=None, _deterministic=None, _allow_tf32=None, _fp32_precis
     return previous
 
 
-@_contextmanager
 def flags(enabled=False, deterministic=False, allow_tf32=True, fp32_precision="none"):
     """Set oneDNN's switches inside a ``with`` block."""
-    with _mutation_window():
-        previous = set_flags(enabled, deterministic, allow_tf32, fp32_precision)
-    try:
-        yield
-    finally:
-        with _mutation_window():
-            set_flags(*previous)
+    return _flags_scope(set_flags, enabled, deterministic, allow_tf32, fp32_precision)
 
 
 class MkldnnModule(PropModule):

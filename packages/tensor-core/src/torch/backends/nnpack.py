@@ -3,9 +3,7 @@ is kept and read back."""
 
 from __future__ import annotations
 
-from contextlib import contextmanager as _contextmanager
-
-from . import ContextProp, PropModule, _mutation_window, _precision
+from . import ContextProp, PropModule, _flags_scope, _precision
 
 __all__ = ["is_available", "flags", "set_flags", "ContextProp", "PropModule"]
 
@@ -25,13 +23,6 @@ def set_flags(_enabled):
     return previous
 
 
-@_contextmanager
 def flags(enabled=False):
     """Switch NNPACK on or off inside a ``with`` block."""
-    with _mutation_window():
-        previous = set_flags(enabled)
-    try:
-        yield
-    finally:
-        with _mutation_window():
-            set_flags(previous[0])
+    return _flags_scope(set_flags, enabled)

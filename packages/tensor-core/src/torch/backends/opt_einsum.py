@@ -4,11 +4,10 @@
 from __future__ import annotations
 
 import sys as _sys
-from contextlib import contextmanager as _contextmanager
 from functools import lru_cache as _lru_cache
 from typing import Any as _Any
 
-from . import ContextProp, PropModule, _mutation_window  # noqa: F401 - PyTorch shows ContextProp
+from . import ContextProp, PropModule, _flags_scope  # noqa: F401 - PyTorch shows ContextProp
 
 __all__ = [
     "is_available",
@@ -79,16 +78,9 @@ def set_flags(_enabled=None, _strategy=None):
     return previous
 
 
-@_contextmanager
 def flags(enabled=None, strategy=None):
     """Set ``enabled`` and ``strategy`` inside a ``with`` block."""
-    with _mutation_window():
-        previous = set_flags(enabled, strategy)
-    try:
-        yield
-    finally:
-        with _mutation_window():
-            set_flags(*previous)
+    return _flags_scope(set_flags, enabled, strategy)
 
 
 class OptEinsumModule(PropModule):

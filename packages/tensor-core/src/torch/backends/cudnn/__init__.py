@@ -21,15 +21,14 @@ from __future__ import annotations
 
 import sys as _sys
 import warnings as _warnings
-from contextlib import contextmanager as _contextmanager
 
 import torch as _torch
 
 from .. import (
     ContextProp,
     PropModule,
+    _flags_scope,
     _FP32Precision,
-    _mutation_window,
     _precision,
     _precision_prop,
 )
@@ -159,7 +158,6 @@ def set_flags(
     return previous
 
 
-@_contextmanager
 def flags(
     enabled=False,
     benchmark=False,
@@ -171,21 +169,16 @@ def flags(
 ):
     """Set cuDNN's switches inside a ``with`` block and restore them on exit. Arguments
     left out take the defaults shown (so ``flags()`` alone turns cuDNN off)."""
-    with _mutation_window():
-        previous = set_flags(
-            enabled,
-            benchmark,
-            benchmark_limit,
-            deterministic,
-            allow_tf32,
-            fp32_precision,
-            depthwise_kernel,
-        )
-    try:
-        yield
-    finally:
-        with _mutation_window():
-            set_flags(*previous)
+    return _flags_scope(
+        set_flags,
+        enabled,
+        benchmark,
+        benchmark_limit,
+        deterministic,
+        allow_tf32,
+        fp32_precision,
+        depthwise_kernel,
+    )
 
 
 class _BenchmarkLimit(ContextProp):
