@@ -28,7 +28,7 @@ def is_anomaly_check_nan_enabled() -> bool:
 
 def set_anomaly_enabled(enabled: bool, check_nan: bool = True) -> None:
     """Turn anomaly detection on or off for the rest of the program (``torch.
-    set_anomaly_enabled``; :class:`set_detect_anomaly` restores the previous state on
+    set_anomaly_enabled``; ``set_detect_anomaly`` restores the previous state on
     exit)."""
     for position, (name, value) in enumerate((("enabled", enabled), ("check_nan", check_nan))):
         if not isinstance(value, bool):
@@ -69,7 +69,7 @@ class detect_anomaly(_AnomalySwitch):  # noqa: N801 - PyTorch's public name
 
     Examples::
 
-        >>> import warnings, torch
+        >>> import warnings
         >>> x = torch.tensor([0.0], requires_grad=True)
         >>> with warnings.catch_warnings():
         ...     warnings.simplefilter("ignore")
@@ -105,7 +105,6 @@ class set_detect_anomaly(_AnomalySwitch):  # noqa: N801 - PyTorch's public name
 
     Examples::
 
-        >>> import torch
         >>> with torch.autograd.set_detect_anomaly(True):
         ...     torch.autograd.anomaly_mode.is_anomaly_enabled()
         True

@@ -72,21 +72,21 @@ def _write(self: Tensor, compute) -> Tensor:
 
 @defop("celu_")
 def celu_(input: Tensor, alpha: float = 1.0) -> Tensor:
-    """In-place :func:`torch.celu`."""
+    """In-place ``torch.celu``."""
     _refuse_integer(input, "elu_cpu")
     return _write(input, lambda x: nnf.celu(x, alpha))
 
 
 @defop("selu_")
 def selu_(input: Tensor) -> Tensor:
-    """In-place :func:`torch.selu`."""
+    """In-place ``torch.selu``."""
     _refuse_integer(input, "elu_cpu")
     return _write(input, nnf.selu)
 
 
 @defop("threshold_")
 def threshold_(input: Tensor, threshold: float, value: float) -> Tensor:
-    """In-place :func:`torch.threshold`: elements not above ``threshold`` become
+    """In-place ``torch.threshold``: elements not above ``threshold`` become
     ``value``."""
     return _write(input, lambda x: nnf.threshold(x, threshold, value))
 
@@ -99,7 +99,7 @@ def rrelu_(
     training: bool = False,
     generator=None,
 ) -> Tensor:
-    """In-place :func:`torch.rrelu`; in training the slopes are drawn once."""
+    """In-place ``torch.rrelu``; in training the slopes are drawn once."""
     _refuse_integer(input, "leaky_relu_cpu")
     if not training:
         return _write(input, lambda x: nnf.rrelu(x, lower, upper, False))
@@ -134,25 +134,25 @@ def _dropout_into(input: Tensor, mask_shape, p: float, train: bool, alpha: bool)
 
 @defop("dropout_")
 def dropout_(input: Tensor, p: float = 0.5, train: bool = True) -> Tensor:
-    """In-place :func:`torch.dropout`."""
+    """In-place ``torch.dropout``."""
     return _dropout_into(input, tuple(input.shape), p, train, alpha=False)
 
 
 @defop("feature_dropout_")
 def feature_dropout_(input: Tensor, p: float = 0.5, train: bool = True) -> Tensor:
-    """In-place :func:`torch.feature_dropout` (whole channels of each sample)."""
+    """In-place ``torch.feature_dropout`` (whole channels of each sample)."""
     return _dropout_into(input, nnf._channel_shape(input), p, train, alpha=False)
 
 
 @defop("alpha_dropout_")
 def alpha_dropout_(input: Tensor, p: float = 0.5, train: bool = True) -> Tensor:
-    """In-place :func:`torch.alpha_dropout`."""
+    """In-place ``torch.alpha_dropout``."""
     return _dropout_into(input, tuple(input.shape), p, train, alpha=True)
 
 
 @defop("feature_alpha_dropout_")
 def feature_alpha_dropout_(input: Tensor, p: float = 0.5, train: bool = True) -> Tensor:
-    """In-place :func:`torch.feature_alpha_dropout`."""
+    """In-place ``torch.feature_alpha_dropout``."""
     return _dropout_into(input, nnf._channel_shape(input), p, train, alpha=True)
 
 
@@ -258,7 +258,7 @@ def channel_shuffle(input: Tensor, groups: int) -> Tensor:
 
 @defop("native_channel_shuffle")
 def native_channel_shuffle(input: Tensor, groups: int) -> Tensor:
-    """:func:`torch.channel_shuffle` (PyTorch's kernel without the autograd wrapper)."""
+    """``torch.channel_shuffle`` (PyTorch's kernel without the autograd wrapper)."""
     return _shuffle(input, groups)
 
 
@@ -277,7 +277,7 @@ def _grid_sampler_of(dims: int):
 
     sampler.__name__ = sampler.__qualname__ = f"grid_sampler_{dims}d"
     sampler.__doc__ = (
-        f":func:`torch.grid_sampler` for {dims + 2}-D input only (ATen's integer modes)."
+        f"``torch.grid_sampler`` for {dims + 2}-D input only (ATen's integer modes)."
     )
     return sampler
 

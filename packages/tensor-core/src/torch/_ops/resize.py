@@ -88,7 +88,7 @@ def _resize_(self: Tensor, *sizes, memory_format=None) -> Tensor:
 
 
 def _resize_as_(self: Tensor, the_template: Tensor, *, memory_format=None) -> Tensor:
-    """:meth:`resize_` to the shape of ``the_template`` (its dtype is not taken)."""
+    """``resize_`` to the shape of ``the_template`` (its dtype is not taken)."""
     return _resize_(self, *the_template.shape, memory_format=memory_format)
 
 
@@ -118,7 +118,7 @@ def _resize(self: Tensor, *sizes) -> Tensor:
 
 
 def _resize_as(self: Tensor, tensor: Tensor) -> Tensor:
-    """Deprecated: :meth:`resize` to the shape of ``tensor``."""
+    """Deprecated: ``resize`` to the shape of ``tensor``."""
     warnings.warn("non-inplace resize_as is deprecated", UserWarning, stacklevel=2)
     shape = tuple(tensor.shape)
     _same_count(self, shape)

@@ -138,7 +138,7 @@ def hann_window(
     pin_memory: bool = False,
     requires_grad: bool = False,
 ) -> Tensor:
-    """``0.5 - 0.5 cos(2 pi n / N)`` (see :func:`hamming_window` for N).
+    """``0.5 - 0.5 cos(2 pi n / N)`` (see ``hamming_window`` for N).
 
     Examples::
 
@@ -451,7 +451,7 @@ def istft(
     length=None,
     return_complex: bool = False,
 ) -> Tensor:
-    """Inverse of :func:`stft`: the inverse DFT of each frame, windowed, overlap-added and
+    """Inverse of ``stft``: the inverse DFT of each frame, windowed, overlap-added and
     divided by the overlap-added squared window (which must not vanish anywhere kept).
     ``length`` trims or zero-pads the signal to that many samples.
 

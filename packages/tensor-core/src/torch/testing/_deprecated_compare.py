@@ -20,7 +20,7 @@ _TOLERANCES = {
 
 
 def assert_allclose(actual, expected, rtol=None, atol=None, equal_nan=True, msg="") -> None:
-    """Deprecated: use :func:`torch.testing.assert_close`.
+    """Deprecated: use ``torch.testing.assert_close``.
 
     Raise AssertionError unless ``|actual - expected| <= atol + rtol * |expected|``
     elementwise. ``rtol`` and ``atol`` are both given or both left out (then they follow

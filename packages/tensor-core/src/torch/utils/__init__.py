@@ -8,7 +8,7 @@ _LAZY_SUBMODULES = ("data", "dlpack", "hooks")
 
 def swap_tensors(t1, t2) -> None:
     """Swap everything two tensors hold, keeping each object's identity (see
-    :func:`torch.utils._swap.swap_tensors`)."""
+    ``torch.utils._swap.swap_tensors``)."""
     from ._swap import swap_tensors as swap
 
     swap(t1, t2)

@@ -41,8 +41,8 @@ class AdaptiveLogSoftmaxWithLoss(Module):
     div_value ** (i + 1)``.
 
     ``forward(input, target)`` returns ``(output, loss)``: the log-probability of each
-    target and the mean negative log-likelihood. :meth:`log_prob` gives the full
-    distribution, :meth:`predict` the most likely class.
+    target and the mean negative log-likelihood. ``log_prob`` gives the full
+    distribution, ``predict`` the most likely class.
 
     Args:
         in_features (int): size of each input sample.

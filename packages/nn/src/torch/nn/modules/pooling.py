@@ -432,7 +432,7 @@ class _FractionalMaxPoolNd(Module):
 
 
 class FractionalMaxPool2d(_FractionalMaxPoolNd):
-    """2-d fractional max pooling (see :func:`torch.nn.functional.fractional_max_pool2d`):
+    """2-d fractional max pooling (see ``torch.nn.functional.fractional_max_pool2d``):
     windows of ``kernel_size`` at pseudo-random starts, to an ``output_size`` or an
     ``output_ratio`` (in (0, 1)) of the input's size.
 
@@ -459,7 +459,7 @@ class FractionalMaxPool2d(_FractionalMaxPoolNd):
 
 
 class FractionalMaxPool3d(_FractionalMaxPoolNd):
-    """3-d fractional max pooling (see :class:`FractionalMaxPool2d`).
+    """3-d fractional max pooling (see ``FractionalMaxPool2d``).
 
     Shape:
         - Input: (N, C, T, H, W) or (C, T, H, W); Output: (N, C, To, Ho, Wo) or

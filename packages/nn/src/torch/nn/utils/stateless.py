@@ -17,7 +17,7 @@ def functional_call(
     tie_weights: bool = True,
     strict: bool = False,
 ):
-    """Deprecated: use :func:`torch.func.functional_call` (the same arguments). Calls
+    """Deprecated: use ``torch.func.functional_call`` (the same arguments). Calls
     ``module`` with its parameters and buffers replaced by ``parameters_and_buffers``
     for this call.
 
