@@ -202,3 +202,24 @@ def custom_bwd(bwd=None, *, device_type: str):
             return bwd(*args, **kwargs)
 
     return decorate_bwd
+
+
+def _old_name_init(device_type: str, default_dtype):
+    """The ``__init__`` of ``torch.<device_type>.amp.autocast``, the deprecated spelling of
+    ``autocast(device_type, ...)``: ``dtype`` defaults to ``default_dtype``, and a
+    FutureWarning."""
+
+    def __init__(self, enabled: bool = True, dtype=None, cache_enabled: bool = True) -> None:  # noqa: N807
+        warnings.warn(
+            f"`torch.{device_type}.amp.autocast(args...)` is deprecated. Please use "
+            f"`torch.amp.autocast('{device_type}', args...)` instead.",
+            FutureWarning,
+            stacklevel=2,
+        )
+        dtype = default_dtype if dtype is None else dtype
+        autocast.__init__(
+            self, device_type, enabled=enabled, dtype=dtype, cache_enabled=cache_enabled
+        )
+
+    __init__.__qualname__ = "autocast.__init__"  # as errors about its arguments name it
+    return __init__

@@ -331,3 +331,29 @@ def _cuda_available() -> bool:
     import torch.cuda
 
     return torch.cuda.is_available()
+
+
+def _old_name_init(device: str):
+    """The ``__init__`` of ``torch.<device>.amp.GradScaler``, the deprecated spelling of
+    ``GradScaler(device, ...)``: the same arguments less ``device``, and a FutureWarning."""
+
+    def __init__(  # noqa: N807 - the method it becomes
+        self,
+        init_scale: float = 2.0**16,
+        growth_factor: float = 2.0,
+        backoff_factor: float = 0.5,
+        growth_interval: int = 2000,
+        enabled: bool = True,
+    ) -> None:
+        warnings.warn(
+            f"`torch.{device}.amp.GradScaler(args...)` is deprecated. Please use "
+            f"`torch.amp.GradScaler('{device}', args...)` instead.",
+            FutureWarning,
+            stacklevel=2,
+        )
+        GradScaler.__init__(
+            self, device, init_scale, growth_factor, backoff_factor, growth_interval, enabled
+        )
+
+    __init__.__qualname__ = "GradScaler.__init__"  # as errors about its arguments name it
+    return __init__

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import warnings
-
 from ...amp import autocast_mode
 
 __all__ = ["autocast"]
@@ -18,12 +16,4 @@ class autocast(autocast_mode.autocast):  # noqa: N801 - PyTorch's name
         cache_enabled (bool): Default: True.
     """
 
-    def __init__(self, enabled: bool = True, dtype=None, cache_enabled: bool = True) -> None:
-        warnings.warn(
-            "`torch.cpu.amp.autocast(args...)` is deprecated. Please use "
-            "`torch.amp.autocast('cpu', args...)` instead.",
-            FutureWarning,
-            stacklevel=2,
-        )
-        dtype = autocast_mode._dtype.bfloat16 if dtype is None else dtype
-        super().__init__("cpu", enabled=enabled, dtype=dtype, cache_enabled=cache_enabled)
+    __init__ = autocast_mode._old_name_init("cpu", autocast_mode._dtype.bfloat16)

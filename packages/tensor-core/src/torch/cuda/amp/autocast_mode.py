@@ -28,10 +28,7 @@ class autocast(autocast_mode.autocast):  # noqa: N801 - PyTorch's name
         cache_enabled (bool): Default: True.
     """
 
-    def __init__(self, enabled: bool = True, dtype=None, cache_enabled: bool = True) -> None:
-        _deprecated("autocast", "torch.amp.autocast('cuda', args...)")
-        dtype = autocast_mode._dtype.float16 if dtype is None else dtype
-        super().__init__("cuda", enabled=enabled, dtype=dtype, cache_enabled=cache_enabled)
+    __init__ = autocast_mode._old_name_init("cuda", autocast_mode._dtype.float16)
 
 
 def custom_fwd(fwd=None, *, cast_inputs=None):
