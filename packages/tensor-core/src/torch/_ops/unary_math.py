@@ -88,6 +88,22 @@ def _math(
     )
 
 
+def _math_op(name, kernel, doc, *, aliases=(), torch_inplace=True, fast=None, **options):
+    """Declare math op ``name`` in one call: :func:`_math` makes it, :func:`defop` binds
+    ``torch.<name>`` (``torch.<name>_`` too unless ``torch_inplace=False``), the Tensor
+    method and its in-place form, and ``aliases``."""
+    function = _math(name, kernel, doc, **options)
+    return defop(
+        name,
+        function,
+        method=True,
+        inplace=True,
+        aliases=aliases,
+        torch_inplace=torch_inplace,
+        fast=fast,
+    )
+
+
 def _in_double(kernel):
     """Evaluate reduced-precision floats in float64 and round once: NumPy's float32
     transcendental functions are a few ulp off where PyTorch's are within one."""
@@ -173,37 +189,25 @@ def _bool_test(name, kernel, doc):
     return function
 
 
-sqrt = _math("sqrt", np.sqrt, "Square root elementwise.")
-defop("sqrt", sqrt, method=True, inplace=True, torch_inplace=True)
-rsqrt = _math(
+sqrt = _math_op("sqrt", np.sqrt, "Square root elementwise.")
+rsqrt = _math_op(
     "rsqrt", lambda a: scalar(1, a.dtype) / np.sqrt(a), "``1 / sqrt(input)`` elementwise."
 )
-defop("rsqrt", rsqrt, method=True, inplace=True, torch_inplace=True)
-expm1 = _math("expm1", np.expm1, "``exp(input) - 1``, accurate near 0.", precise=True)
-defop("expm1", expm1, method=True, inplace=True, torch_inplace=True)
-log1p = _math("log1p", np.log1p, "``log(1 + input)``, accurate near 0.", precise=True)
-defop("log1p", log1p, method=True, inplace=True, torch_inplace=True)
-log2 = _math("log2", np.log2, "Base-2 logarithm elementwise.", precise=True)
-defop("log2", log2, method=True, inplace=True, torch_inplace=True)
-log10 = _math("log10", np.log10, "Base-10 logarithm elementwise.", precise=True)
-defop("log10", log10, method=True, inplace=True, torch_inplace=True)
-sin = _math("sin", np.sin, "Sine elementwise.", precise=True)
-defop("sin", sin, method=True, inplace=True, torch_inplace=True)
-cos = _math("cos", np.cos, "Cosine elementwise.", precise=True)
-defop("cos", cos, method=True, inplace=True, torch_inplace=True)
-tan = _math("tan", np.tan, "Tangent elementwise.", precise=True)
-defop("tan", tan, method=True, inplace=True, torch_inplace=True)
-asin = _math("asin", np.arcsin, "Inverse sine elementwise.", precise=True)
-defop("asin", asin, method=True, inplace=True, aliases=("arcsin",), torch_inplace=True)
-acos = _math("acos", np.arccos, "Inverse cosine elementwise.", precise=True)
-defop("acos", acos, method=True, inplace=True, aliases=("arccos",), torch_inplace=True)
-atan = _math("atan", np.arctan, "Inverse tangent elementwise.", precise=True)
-defop("atan", atan, method=True, inplace=True, aliases=("arctan",), torch_inplace=True)
-sinh = _math("sinh", np.sinh, "Hyperbolic sine elementwise.", precise=True)
-defop("sinh", sinh, method=True, inplace=True, torch_inplace=True)
-cosh = _math("cosh", np.cosh, "Hyperbolic cosine elementwise.", precise=True)
-defop("cosh", cosh, method=True, inplace=True, torch_inplace=True)
-tanh = _math(
+expm1 = _math_op("expm1", np.expm1, "``exp(input) - 1``, accurate near 0.", precise=True)
+log1p = _math_op("log1p", np.log1p, "``log(1 + input)``, accurate near 0.", precise=True)
+log2 = _math_op("log2", np.log2, "Base-2 logarithm elementwise.", precise=True)
+log10 = _math_op("log10", np.log10, "Base-10 logarithm elementwise.", precise=True)
+sin = _math_op("sin", np.sin, "Sine elementwise.", precise=True)
+cos = _math_op("cos", np.cos, "Cosine elementwise.", precise=True)
+tan = _math_op("tan", np.tan, "Tangent elementwise.", precise=True)
+asin = _math_op("asin", np.arcsin, "Inverse sine elementwise.", precise=True, aliases=("arcsin",))
+acos = _math_op("acos", np.arccos, "Inverse cosine elementwise.", precise=True, aliases=("arccos",))
+atan = _math_op(
+    "atan", np.arctan, "Inverse tangent elementwise.", precise=True, aliases=("arctan",)
+)
+sinh = _math_op("sinh", np.sinh, "Hyperbolic sine elementwise.", precise=True)
+cosh = _math_op("cosh", np.cosh, "Hyperbolic cosine elementwise.", precise=True)
+tanh = _math_op(
     "tanh",
     np.tanh,
     """Hyperbolic tangent elementwise.
@@ -214,22 +218,26 @@ Examples::
     >>> torch.tanh(torch.tensor([0.0, 1.0]))
     tensor([0.0000, 0.7616])
 """,
-)
-defop(
-    "tanh",
-    tanh,
-    method=True,
-    inplace=True,
-    torch_inplace=True,
     fast={"binding": _fastpath.unary(np.tanh)},
 )
-asinh = _math("asinh", np.arcsinh, "Inverse hyperbolic sine elementwise.", precise=True)
-defop("asinh", asinh, method=True, inplace=True, aliases=("arcsinh",), torch_inplace=True)
-acosh = _math("acosh", np.arccosh, "Inverse hyperbolic cosine elementwise.", precise=True)
-defop("acosh", acosh, method=True, inplace=True, aliases=("arccosh",), torch_inplace=True)
-atanh = _math("atanh", np.arctanh, "Inverse hyperbolic tangent elementwise.", precise=True)
-defop("atanh", atanh, method=True, inplace=True, aliases=("arctanh",), torch_inplace=True)
-sigmoid = _math(
+asinh = _math_op(
+    "asinh", np.arcsinh, "Inverse hyperbolic sine elementwise.", precise=True, aliases=("arcsinh",)
+)
+acosh = _math_op(
+    "acosh",
+    np.arccosh,
+    "Inverse hyperbolic cosine elementwise.",
+    precise=True,
+    aliases=("arccosh",),
+)
+atanh = _math_op(
+    "atanh",
+    np.arctanh,
+    "Inverse hyperbolic tangent elementwise.",
+    precise=True,
+    aliases=("arctanh",),
+)
+sigmoid = _math_op(
     "sigmoid",
     _sigmoid,
     """The logistic function ``1 / (1 + exp(-input))``.
@@ -240,16 +248,9 @@ Examples::
     >>> torch.sigmoid(torch.tensor([0.0, 2.0]))
     tensor([0.5000, 0.8808])
 """,
-)
-defop(
-    "sigmoid",
-    sigmoid,
-    method=True,
-    inplace=True,
-    torch_inplace=True,
     fast={"binding": _fastpath.unary(_sigmoid)},
 )
-logit = _math(
+logit = _math_op(
     "logit",
     _logit,
     """``log(p / (1 - p))``; with ``eps``, ``p`` is first clamped
@@ -257,8 +258,7 @@ to [eps, 1 - eps].""",
     params=(("eps", None),),
     refuses_complex=kernel_refusal("logit_cpu"),
 )
-defop("logit", logit, method=True, inplace=True, torch_inplace=True)
-erf = _math(
+erf = _math_op(
     "erf",
     _special("erf"),
     """The error function elementwise.
@@ -271,21 +271,18 @@ Examples::
 """,
     refuses_complex=kernel_refusal("erf_vml_cpu"),
 )
-defop("erf", erf, method=True, inplace=True, torch_inplace=True)
-erfc = _math(
+erfc = _math_op(
     "erfc",
     _special("erfc"),
     "``1 - erf(input)``, accurate for large inputs.",
     refuses_complex=kernel_refusal("erfc_vml_cpu"),
 )
-defop("erfc", erfc, method=True, inplace=True, torch_inplace=True)
-erfinv = _math(
+erfinv = _math_op(
     "erfinv",
     _special("erfinv"),
     "The inverse of the error function.",
     refuses_complex=kernel_refusal("erfinv_vml_cpu"),
 )
-defop("erfinv", erfinv, method=True, inplace=True, torch_inplace=True)
 lgamma = _math(
     "lgamma",
     _special("lgamma"),
@@ -304,8 +301,7 @@ _trigamma = _math(
     "_trigamma", _special("trigamma"), "The derivative of ``digamma``.", differentiable=False
 )
 defop("_trigamma", _trigamma, inplace=True, public=False)  # Tensor._trigamma_
-reciprocal = _math("reciprocal", lambda a: scalar(1, a.dtype) / a, "``1 / input`` elementwise.")
-defop("reciprocal", reciprocal, method=True, inplace=True, torch_inplace=True)
+reciprocal = _math_op("reciprocal", lambda a: scalar(1, a.dtype) / a, "``1 / input`` elementwise.")
 
 
 def _square_dtype(dtype):
@@ -316,42 +312,38 @@ def _rounding(kernel_name):
     return lambda dtype: _refuse_bool(kernel_name, dtype)
 
 
-square = _math("square", np.square, "``input * input`` elementwise.", check=_square_dtype)
-defop("square", square, method=True, inplace=True, torch_inplace=True)
-floor = _math(
+square = _math_op("square", np.square, "``input * input`` elementwise.", check=_square_dtype)
+floor = _math_op(
     "floor",
     np.floor,
     "Round down elementwise.",
     check=_rounding("floor_vml_cpu"),
     refuses_complex=(NotImplementedError, "floor is not supported for complex inputs"),
 )
-defop("floor", floor, method=True, inplace=True, torch_inplace=True)
-ceil = _math(
+ceil = _math_op(
     "ceil",
     np.ceil,
     "Round up elementwise.",
     check=_rounding("ceil_vml_cpu"),
     refuses_complex=(NotImplementedError, "ceil is not supported for complex inputs"),
 )
-defop("ceil", ceil, method=True, inplace=True, torch_inplace=True)
-trunc = _math(
+trunc = _math_op(
     "trunc",
     np.trunc,
     "Round towards zero elementwise.",
     check=_rounding("trunc_vml_cpu"),
     refuses_complex=(NotImplementedError, "trunc is not supported for complex inputs"),
+    aliases=("fix",),
 )
-defop("trunc", trunc, method=True, inplace=True, aliases=("fix",), torch_inplace=True)
 fix = trunc
-frac = _math(
+frac = _math_op(
     "frac",
     lambda a: a - np.trunc(a),
     "``input - trunc(input)`` elementwise.",
     check=_no_integers("frac"),
     refuses_complex=kernel_refusal("frac_cpu"),
 )
-defop("frac", frac, method=True, inplace=True, torch_inplace=True)
-round = _math(
+round = _math_op(
     "round",
     _round,
     """Round half to even, to ``decimals`` decimal places.
@@ -366,8 +358,7 @@ Examples::
     params=(("decimals", 0),),
     refuses_complex=kernel_refusal("round_vml_cpu"),
 )
-defop("round", round, method=True, inplace=True, torch_inplace=True)
-nan_to_num = _math(
+nan_to_num = _math_op(
     "nan_to_num",
     _nan_to_num,
     """``input`` with NaN, +inf and -inf replaced
@@ -375,7 +366,6 @@ by ``nan`` (default 0), ``posinf`` and ``neginf`` (default: the dtype's extremes
     check=_same,
     params=(("nan", 0.0), ("posinf", None), ("neginf", None)),
 )
-defop("nan_to_num", nan_to_num, method=True, inplace=True, torch_inplace=True)
 
 isnan = _bool_test("isnan", np.isnan, "Whether each element is NaN.")
 defop("isnan", isnan, method=True)
