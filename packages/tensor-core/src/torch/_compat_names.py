@@ -132,7 +132,6 @@ def norm_except_dim(v: Tensor, pow: float = 2, dim: int = 0) -> Tensor:  # noqa:
 
     Examples::
 
-        >>> import torch
         >>> torch.norm_except_dim(torch.tensor([[3.0, 4.0], [0.0, 5.0]]), 2, 0)
         tensor([[5.],
                 [5.]])
@@ -157,7 +156,6 @@ def empty_permuted(
 
     Examples::
 
-        >>> import torch
         >>> torch.empty_permuted((2, 3, 4), (0, 2, 1)).stride()
         (12, 1, 3)
     """

@@ -133,7 +133,6 @@ def to(self: Tensor, *args, **kwargs) -> Tensor:
 
     Examples::
 
-        >>> import torch
         >>> x = torch.tensor([1.5, 2.5])
         >>> x.to(torch.int32), x.to("cpu") is x, x.to(torch.ones(1, dtype=torch.float64)).dtype
         (tensor([1, 2], dtype=torch.int32), True, torch.float64)
@@ -185,7 +184,6 @@ def type_(self: Tensor, dtype=None, non_blocking: bool = False, **kwargs):
 
     Examples::
 
-        >>> import torch
         >>> torch.zeros(1, dtype=torch.float64).type()
         'torch.DoubleTensor'
         >>> torch.zeros(1).type(torch.IntTensor).dtype
@@ -272,7 +270,6 @@ def cuda(self: Tensor, device=None, non_blocking=False, memory_format=None) -> T
 
     Examples::
 
-        >>> import torch
         >>> torch.ones(2).cuda()  # doctest: +SKIP
         tensor([1., 1.], device='cuda:0')
     """
@@ -306,7 +303,6 @@ def pin_memory(self: Tensor, device=None) -> Tensor:
 
     Examples::
 
-        >>> import torch
         >>> torch.ones(2).pin_memory().is_pinned()  # doctest: +SKIP
         True
     """
@@ -327,7 +323,6 @@ def is_pinned(self: Tensor, device=None) -> bool:
 
     Examples::
 
-        >>> import torch
         >>> torch.ones(2).is_pinned()
         False
     """
@@ -344,7 +339,6 @@ def get_device(self: Tensor) -> int:
 
     Examples::
 
-        >>> import torch
         >>> torch.ones(2).get_device()
         -1
     """
@@ -358,7 +352,6 @@ def clone(input: Tensor, *, memory_format: memory_format | None = None) -> Tenso
 
     Examples::
 
-        >>> import torch
         >>> x = torch.zeros(2, 3).t()
         >>> x.clone().stride(), x.clone().data_ptr() != x.data_ptr()
         ((1, 3), True)
@@ -393,7 +386,6 @@ def copy_(self: Tensor, src, non_blocking: bool = False) -> Tensor:
 
     Examples::
 
-        >>> import torch
         >>> x = torch.zeros(2, 3)
         >>> x.copy_(torch.tensor([1, 2, 3]))
         tensor([[1., 2., 3.],
@@ -512,7 +504,6 @@ def new_zeros(
 
     Examples::
 
-        >>> import torch
         >>> torch.tensor([1], dtype=torch.int16).new_zeros(2, 2)
         tensor([[0, 0],
                 [0, 0]], dtype=torch.int16)

@@ -102,7 +102,6 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False) -> Tensor:
 
     Examples::
 
-        >>> import torch
         >>> torch.tensor([[1, 2], [3, 4]])
         tensor([[1, 2],
                 [3, 4]])
@@ -212,7 +211,6 @@ def zeros(*size, dtype=None, layout=None, device=None, requires_grad=False) -> T
 
     Examples::
 
-        >>> import torch
         >>> torch.zeros(2, 3).shape
         torch.Size([2, 3])
     """
@@ -242,7 +240,6 @@ def empty(
 
     Examples::
 
-        >>> import torch
         >>> torch.empty(2, 3, 4, 5, memory_format=torch.channels_last).stride()
         (60, 1, 15, 3)
     """
@@ -318,7 +315,6 @@ def zeros_like(
 
     Examples::
 
-        >>> import torch
         >>> torch.zeros_like(torch.ones(3, 2).t()).stride()
         (1, 2)
         >>> torch.zeros_like(torch.ones(1, 3, 2, 2), memory_format=torch.channels_last).stride()
@@ -337,7 +333,6 @@ def ones_like(
 
     Examples::
 
-        >>> import torch
         >>> torch.ones_like(torch.zeros(2, dtype=torch.int32))
         tensor([1, 1], dtype=torch.int32)
     """
@@ -353,7 +348,6 @@ def arange(
 
     Examples::
 
-        >>> import torch
         >>> torch.arange(5)
         tensor([0, 1, 2, 3, 4])
         >>> torch.arange(1, 2.5, 0.5)
@@ -394,7 +388,6 @@ def empty_like(
 
     Examples::
 
-        >>> import torch
         >>> torch.empty_like(torch.zeros(2, 3)).shape
         torch.Size([2, 3])
     """
@@ -420,7 +413,6 @@ def full_like(
 
     Examples::
 
-        >>> import torch
         >>> torch.full_like(torch.zeros(2, dtype=torch.int64), 7)
         tensor([7, 7])
     """
@@ -444,7 +436,6 @@ def range(
 
     Examples::
 
-        >>> import torch
         >>> torch.range(1, 3)  # doctest: +SKIP
         tensor([1., 2., 3.])
     """
@@ -574,7 +565,6 @@ def linspace(
 
     Examples::
 
-        >>> import torch
         >>> torch.linspace(0, 1, 5)
         tensor([0.0000, 0.2500, 0.5000, 0.7500, 1.0000])
     """
@@ -665,7 +655,6 @@ def eye(
 
     Examples::
 
-        >>> import torch
         >>> torch.eye(2, 3, dtype=torch.int64)
         tensor([[1, 0, 0],
                 [0, 1, 0]])

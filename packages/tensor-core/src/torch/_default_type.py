@@ -28,7 +28,6 @@ def set_default_tensor_type(t) -> None:
 
     Examples::
 
-        >>> import torch
         >>> torch.set_default_tensor_type(torch.DoubleTensor)  # doctest: +SKIP
         >>> torch.tensor([1.5]).dtype  # doctest: +SKIP
         torch.float64
@@ -75,7 +74,6 @@ def is_storage(obj) -> bool:
 
     Examples::
 
-        >>> import torch
         >>> torch.is_storage(torch.ones(2).untyped_storage()), torch.is_storage(torch.ones(2))
         (True, False)
     """

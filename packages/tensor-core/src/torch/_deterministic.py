@@ -30,7 +30,6 @@ def use_deterministic_algorithms(mode: bool, *, warn_only: bool = False) -> None
 
     Examples::
 
-        >>> import torch
         >>> torch.use_deterministic_algorithms(True)
         >>> torch.are_deterministic_algorithms_enabled()
         True

@@ -22,7 +22,6 @@ class device:
 
     Examples::
 
-        >>> import torch
         >>> torch.device("cuda:1")
         device(type='cuda', index=1)
         >>> torch.device("cpu").type
@@ -88,7 +87,6 @@ def get_default_device() -> device:
 
     Examples::
 
-        >>> import torch
         >>> torch.get_default_device()
         device(type='cpu')
     """

@@ -190,7 +190,6 @@ def get_default_dtype() -> dtype:
 
     Examples::
 
-        >>> import torch
         >>> torch.get_default_dtype()
         torch.float32
     """

@@ -20,7 +20,6 @@ class finfo:
 
     Examples::
 
-        >>> import torch
         >>> torch.finfo(torch.float16).max, torch.finfo(torch.bfloat16).eps
         (65504.0, 0.0078125)
     """
@@ -59,7 +58,6 @@ class iinfo:
 
     Examples::
 
-        >>> import torch
         >>> torch.iinfo(torch.int8).min, torch.iinfo(torch.uint8).max
         (-128, 255)
     """

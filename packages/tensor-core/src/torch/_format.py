@@ -50,7 +50,6 @@ def set_printoptions(
 
     Examples::
 
-        >>> import torch
         >>> torch.set_printoptions(precision=2)
         >>> torch.tensor([1.12345])
         tensor([1.12])

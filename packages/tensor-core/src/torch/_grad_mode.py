@@ -88,7 +88,6 @@ class no_grad(_FixedGradMode):
 
     Examples::
 
-        >>> import torch
         >>> with torch.no_grad():
         ...     torch.is_grad_enabled()
         False
@@ -104,7 +103,6 @@ class enable_grad(_FixedGradMode):
 
     Examples::
 
-        >>> import torch
         >>> with torch.no_grad(), torch.enable_grad():
         ...     torch.is_grad_enabled()
         True
@@ -124,7 +122,6 @@ class set_grad_enabled(_GradModeContext):
 
     Examples::
 
-        >>> import torch
         >>> with torch.set_grad_enabled(False):
         ...     torch.is_grad_enabled()
         False
@@ -157,7 +154,6 @@ class inference_mode(_GradModeContext):
 
     Examples::
 
-        >>> import torch
         >>> with torch.inference_mode():
         ...     torch.is_inference_mode_enabled(), torch.is_grad_enabled()
         (True, False)

@@ -31,7 +31,6 @@ def from_dlpack(ext_tensor, *, device=None, copy=None) -> Tensor:
     Examples::
 
         >>> import numpy as np
-        >>> import torch
         >>> a = np.arange(3.0)
         >>> t = torch.from_dlpack(a)
         >>> a[0] = 7.0

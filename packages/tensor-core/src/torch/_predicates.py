@@ -23,7 +23,6 @@ def is_complex(input: Tensor) -> bool:
 
     Examples::
 
-        >>> import torch
         >>> torch.is_complex(torch.zeros(2, dtype=torch.complex64))
         True
         >>> torch.is_complex(torch.zeros(2))
@@ -40,7 +39,6 @@ def is_nonzero(input: Tensor) -> bool:
 
     Examples::
 
-        >>> import torch
         >>> torch.is_nonzero(torch.tensor([[0.5]])), torch.is_nonzero(torch.tensor(0))
         (True, False)
     """
@@ -59,7 +57,6 @@ def is_same_size(input: Tensor, other: Tensor) -> bool:
 
     Examples::
 
-        >>> import torch
         >>> torch.is_same_size(torch.zeros(2, 3), torch.ones(2, 3))
         True
     """
@@ -76,7 +73,6 @@ def typename(obj) -> str:
 
     Examples::
 
-        >>> import torch
         >>> torch.typename(torch.zeros(2)), torch.typename(3), torch.typename(torch.Tensor)
         ('torch.FloatTensor', 'int', 'torch.Tensor')
     """

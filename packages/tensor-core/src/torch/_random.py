@@ -80,7 +80,6 @@ class Generator:
 
     Examples::
 
-        >>> import torch
         >>> g = torch.Generator().manual_seed(0)
         >>> torch.rand(2, generator=g)
         tensor([0.4963, 0.7682])
@@ -190,8 +189,6 @@ def manual_seed(seed) -> Generator:
 
     Examples::
 
-        >>> import torch
-        >>> _ = torch.manual_seed(0)
         >>> torch.rand(3)
         tensor([0.4963, 0.7682, 0.0885])
     """
@@ -461,8 +458,6 @@ def rand(
 
     Examples::
 
-        >>> import torch
-        >>> _ = torch.manual_seed(0)
         >>> torch.rand(2, 2)
         tensor([[0.4963, 0.7682],
                 [0.0885, 0.1320]])
@@ -486,8 +481,6 @@ def randn(
 
     Examples::
 
-        >>> import torch
-        >>> _ = torch.manual_seed(0)
         >>> torch.randn(3)
         tensor([ 1.5410, -0.2934, -2.1788])
     """
@@ -518,8 +511,6 @@ def randint(
 
     Examples::
 
-        >>> import torch
-        >>> _ = torch.manual_seed(0)
         >>> torch.randint(0, 10, (5,))
         tensor([4, 9, 3, 0, 3])
     """
@@ -553,8 +544,6 @@ def randperm(
 
     Examples::
 
-        >>> import torch
-        >>> _ = torch.manual_seed(0)
         >>> torch.randperm(5)
         tensor([4, 0, 1, 3, 2])
     """
@@ -582,8 +571,6 @@ def normal(
 
     Examples::
 
-        >>> import torch
-        >>> _ = torch.manual_seed(0)
         >>> torch.normal(2.0, 3.0, (3,))
         tensor([ 6.6230,  1.1197, -4.5364])
     """
@@ -618,8 +605,6 @@ def bernoulli(input: Tensor, p=None, *, generator=None, out=None) -> Tensor:
 
     Examples::
 
-        >>> import torch
-        >>> _ = torch.manual_seed(0)
         >>> torch.bernoulli(torch.full((6,), 0.5))
         tensor([1., 0., 1., 1., 1., 0.])
     """
@@ -648,8 +633,6 @@ def multinomial(
 
     Examples::
 
-        >>> import torch
-        >>> _ = torch.manual_seed(0)
         >>> torch.multinomial(torch.tensor([0.0, 10.0, 3.0, 0.0]), 2)
         tensor([1, 2])
     """

@@ -183,8 +183,6 @@ def poisson(input: Tensor, generator=None) -> Tensor:
 
     Examples::
 
-        >>> import torch
-        >>> _ = torch.manual_seed(0)
         >>> torch.poisson(torch.tensor([1.0, 4.0, 20.0]))
         tensor([ 2.,  5., 17.])
     """
@@ -295,8 +293,6 @@ def binomial(count: Tensor, prob: Tensor, generator=None) -> Tensor:
 
     Examples::
 
-        >>> import torch
-        >>> _ = torch.manual_seed(0)
         >>> torch.binomial(torch.tensor([10.0, 100.0]), torch.tensor([0.5, 0.2]))
         tensor([ 7., 21.])
     """

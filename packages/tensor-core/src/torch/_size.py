@@ -12,7 +12,6 @@ class Size(tuple):
 
     Examples::
 
-        >>> import torch
         >>> s = torch.Size([2, 3])
         >>> s, s.numel()
         (torch.Size([2, 3]), 6)

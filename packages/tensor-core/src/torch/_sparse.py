@@ -293,7 +293,6 @@ def sparse_coo_tensor(
 
     Examples::
 
-        >>> import torch
         >>> s = torch.sparse_coo_tensor([[0, 1], [2, 0]], [3.0, 4.0], (2, 3))
         >>> s.to_dense()
         tensor([[0., 0., 3.],
@@ -399,7 +398,6 @@ def to_sparse(input: Tensor, sparse_dim: int | None = None) -> SparseTensor:
 
     Examples::
 
-        >>> import torch
         >>> torch.tensor([[0.0, 2.0], [3.0, 0.0]]).to_sparse()._indices()
         tensor([[0, 1],
                 [1, 0]])
@@ -431,7 +429,6 @@ def to_dense(input: Tensor) -> Tensor:
 
     Examples::
 
-        >>> import torch
         >>> torch.sparse_coo_tensor([[1, 1]], [2.0, 5.0], (3,)).to_dense()
         tensor([0., 7., 0.])
     """

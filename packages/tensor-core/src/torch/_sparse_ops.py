@@ -163,7 +163,6 @@ def mm(mat1, mat2) -> Tensor:
 
     Examples::
 
-        >>> import torch
         >>> s = torch.sparse_coo_tensor([[0, 1], [1, 0]], [2.0, 3.0], (2, 2))
         >>> torch.sparse.mm(s, torch.tensor([[1.0], [10.0]]))
         tensor([[20.],
@@ -218,7 +217,6 @@ def addmm(input: Tensor, mat1: SparseTensor, mat2: Tensor, *, beta=1, alpha=1) -
 
     Examples::
 
-        >>> import torch
         >>> s = torch.sparse_coo_tensor([[0], [0]], [2.0], (1, 1))
         >>> torch.sparse.addmm(torch.ones(1, 1), s, torch.ones(1, 1), beta=0.5)
         tensor([[2.5000]])
@@ -242,7 +240,6 @@ def sparse_sum(input, dim=None, dtype=None) -> Tensor:
 
     Examples::
 
-        >>> import torch
         >>> s = torch.sparse_coo_tensor([[0, 1, 1], [2, 0, 2]], [3.0, 4.0, 5.0], (2, 3))
         >>> torch.sparse.sum(s), torch.sparse.sum(s, 0).to_dense()
         (tensor(12.), tensor([4., 0., 8.]))

@@ -40,7 +40,6 @@ def set_num_threads(int: int) -> None:  # noqa: A002 (PyTorch's parameter name)
 
     Examples::
 
-        >>> import torch
         >>> torch.set_num_threads(1)
         >>> torch.get_num_threads()
         1

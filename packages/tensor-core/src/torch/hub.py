@@ -123,7 +123,6 @@ def get_dir() -> str:
 
     Examples::
 
-        >>> import torch
         >>> torch.hub.get_dir().endswith("hub")
         True
     """
@@ -579,7 +578,7 @@ def load(
 
     Examples::
 
-        >>> import os, tempfile, torch
+        >>> import os, tempfile
         >>> folder = tempfile.mkdtemp()
         >>> with open(os.path.join(folder, "hubconf.py"), "w") as f:
         ...     _ = f.write("def double(x):\\n    return 2 * x\\n")

@@ -12,7 +12,6 @@ block (``torch.nn.functional``, say) is seen only from the next mode on.
 
 Examples::
 
-    >>> import torch
     >>> from torch.overrides import TorchFunctionMode
     >>> class Count(TorchFunctionMode):
     ...     calls = 0

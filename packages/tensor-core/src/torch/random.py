@@ -2,8 +2,6 @@
 
 Examples::
 
-    >>> import torch
-    >>> _ = torch.random.manual_seed(0)
     >>> with torch.random.fork_rng():
     ...     _ = torch.rand(3)  # draws inside do not move the state outside
     >>> torch.rand(1)

@@ -104,7 +104,7 @@ class safe_globals:
 
     Examples::
 
-        >>> import fractions, io, torch
+        >>> import fractions, io
         >>> buffer = io.BytesIO()
         >>> torch.save({"ratio": fractions.Fraction(1, 3)}, buffer)
         >>> with torch.serialization.safe_globals([fractions.Fraction]):
@@ -165,7 +165,7 @@ def save(
 
     Examples::
 
-        >>> import io, torch
+        >>> import io
         >>> x = torch.arange(6.0)
         >>> buffer = io.BytesIO()
         >>> torch.save({"x": x, "head": x[:2]}, buffer)
@@ -318,7 +318,7 @@ def load(
 
     Examples::
 
-        >>> import io, torch
+        >>> import io
         >>> buffer = io.BytesIO()
         >>> torch.save([torch.ones(2), 3], buffer)
         >>> _ = buffer.seek(0)
@@ -392,7 +392,7 @@ def get_unsafe_globals_in_checkpoint(f) -> list[str]:
 
     Examples::
 
-        >>> import collections, io, torch
+        >>> import collections, io
         >>> buffer = io.BytesIO()
         >>> torch.save({"n": collections.Counter("aab"), "t": torch.ones(1)}, buffer)
         >>> _ = buffer.seek(0)

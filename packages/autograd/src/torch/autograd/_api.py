@@ -28,7 +28,6 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
 
     Examples::
 
-        >>> import torch
         >>> x = torch.tensor([1.0, 2.0], requires_grad=True)
         >>> torch.autograd.backward((x * x).sum())
         >>> x.grad
@@ -59,7 +58,6 @@ def grad(
 
     Examples::
 
-        >>> import torch
         >>> x = torch.tensor(3.0, requires_grad=True)
         >>> torch.autograd.grad(x * x, x)
         (tensor(6.),)

@@ -18,7 +18,6 @@ class RemovableHandle:
 
     Examples::
 
-        >>> import torch
         >>> x = torch.ones(2, requires_grad=True)
         >>> handle = x.register_hook(lambda g: g * 3)
         >>> (x * 1).sum().backward()

@@ -7,7 +7,6 @@ back. When the block exits, the dual tensors made in it act as their primals.
 
 Examples::
 
-    >>> import torch
     >>> import torch.autograd.forward_ad as fwAD
     >>> x = torch.tensor([1.0, 2.0])
     >>> with fwAD.dual_level():
@@ -133,7 +132,6 @@ class dual_level:
 
     Examples::
 
-        >>> import torch
         >>> import torch.autograd.forward_ad as fwAD
         >>> with fwAD.dual_level():
         ...     x = fwAD.make_dual(torch.tensor(0.0), torch.tensor(1.0))

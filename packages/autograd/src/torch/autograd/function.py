@@ -171,7 +171,6 @@ class Function(metaclass=FunctionMeta):
 
     Examples::
 
-        >>> import torch
         >>> class Cube(torch.autograd.Function):
         ...     @staticmethod
         ...     def forward(ctx, x, scale):
@@ -333,7 +332,6 @@ def once_differentiable(fn):
 
     Examples::
 
-        >>> import torch
         >>> from torch.autograd.function import once_differentiable
         >>> class Double(torch.autograd.Function):
         ...     @staticmethod

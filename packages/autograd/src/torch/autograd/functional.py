@@ -117,7 +117,6 @@ def vjp(func, inputs, v=None, create_graph=False, strict=False):
 
     Examples::
 
-        >>> import torch
         >>> from torch.autograd.functional import vjp
         >>> vjp(lambda x: (x ** 2).sum(), torch.tensor([1.0, 2.0]))
         (tensor(5.), tensor([2., 4.]))
@@ -152,7 +151,6 @@ def jvp(func, inputs, v=None, create_graph=False, strict=False):
 
     Examples::
 
-        >>> import torch
         >>> from torch.autograd.functional import jvp
         >>> jvp(lambda x: x ** 2, torch.tensor([1.0, 2.0]), torch.tensor([1.0, 1.0]))
         (tensor([1., 4.]), tensor([2., 4.]))
@@ -197,7 +195,6 @@ def jacobian(
 
     Examples::
 
-        >>> import torch
         >>> from torch.autograd.functional import jacobian
         >>> jacobian(lambda x: x ** 2, torch.tensor([1.0, 2.0]))
         tensor([[2., 0.],
@@ -289,7 +286,6 @@ def hessian(
 
     Examples::
 
-        >>> import torch
         >>> from torch.autograd.functional import hessian
         >>> hessian(lambda x: (x ** 3).sum(), torch.tensor([1.0, 2.0]))
         tensor([[ 6.,  0.],
@@ -347,7 +343,6 @@ _HESSIAN_PRODUCT_DOC = """{summary}
 
     Examples::
 
-        >>> import torch
         >>> from torch.autograd.functional import {name}
         >>> {name}(lambda x: (x ** 3).sum(), torch.tensor([1.0, 2.0]), torch.ones(2))
         (tensor(9.), tensor([ 6., 12.]))

@@ -157,7 +157,6 @@ def gradcheck(
 
     Examples::
 
-        >>> import torch
         >>> x = torch.rand(3, dtype=torch.float64, requires_grad=True)
         >>> torch.autograd.gradcheck(torch.sin, (x,))
         True
@@ -237,7 +236,6 @@ def gradgradcheck(
 
     Examples::
 
-        >>> import torch
         >>> x = torch.rand(3, dtype=torch.float64, requires_grad=True)
         >>> torch.autograd.gradgradcheck(lambda t: t ** 3, (x,))
         True

@@ -33,7 +33,6 @@ class Node(abc.ABC):
 
     Examples::
 
-        >>> import torch
         >>> x = torch.ones(2, requires_grad=True)
         >>> isinstance((x * 2).grad_fn, torch.autograd.graph.Node)
         True
@@ -82,7 +81,6 @@ def get_gradient_edge(tensor: torch.Tensor) -> GradientEdge:
 
     Examples::
 
-        >>> import torch
         >>> x = torch.ones(2, requires_grad=True)
         >>> torch.autograd.graph.get_gradient_edge(x * 2).node.name()
         'MulBackward0'
@@ -105,7 +103,6 @@ def increment_version(tensor: torch.Tensor | Iterable[torch.Tensor]) -> None:
 
     Examples::
 
-        >>> import torch
         >>> x = torch.ones(2, requires_grad=True)
         >>> y = x * 1
         >>> z = (y * y).sum()
@@ -135,7 +132,6 @@ class saved_tensors_hooks:  # noqa: N801 - PyTorch's public name
 
     Examples::
 
-        >>> import torch
         >>> x = torch.ones(3, requires_grad=True)
         >>> seen = []
         >>> with torch.autograd.graph.saved_tensors_hooks(
@@ -172,7 +168,6 @@ class save_on_cpu(saved_tensors_hooks):  # noqa: N801 - PyTorch's public name
 
     Examples::
 
-        >>> import torch
         >>> x = torch.ones(2, requires_grad=True)
         >>> with torch.autograd.graph.save_on_cpu():
         ...     y = (x * x).sum()
@@ -205,7 +200,6 @@ def disable_saved_tensors_hooks(error_message: str) -> Iterator[None]:
 
     Examples::
 
-        >>> import torch
         >>> with torch.autograd.graph.disable_saved_tensors_hooks("not here"):
         ...     try:
         ...         with torch.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t):
@@ -257,7 +251,6 @@ def register_multi_grad_hook(tensors, fn: Callable, *, mode: str = "all") -> _Mu
 
     Examples::
 
-        >>> import torch
         >>> a = torch.ones(2, requires_grad=True)
         >>> b = torch.ones(1, requires_grad=True)
         >>> c = torch.ones(1, requires_grad=True)

@@ -48,7 +48,6 @@ class profile:  # noqa: N801 - PyTorch's name
 
     Examples::
 
-        >>> import torch
         >>> from torch.autograd import profiler
         >>> a = torch.ones(4, 4)
         >>> with profiler.profile() as prof:
@@ -171,7 +170,6 @@ class record_function:  # noqa: N801 - PyTorch's name
 
     Examples::
 
-        >>> import torch
         >>> from torch.autograd import profiler
         >>> with profiler.profile() as prof:
         ...     with profiler.record_function("block"):

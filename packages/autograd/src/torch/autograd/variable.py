@@ -37,7 +37,6 @@ class Variable(metaclass=VariableMeta):
 
     Examples::
 
-        >>> import torch
         >>> from torch.autograd import Variable
         >>> x = Variable(torch.ones(2), requires_grad=True)
         >>> type(x), x.requires_grad, isinstance(torch.zeros(1), Variable)

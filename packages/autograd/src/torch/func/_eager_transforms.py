@@ -67,7 +67,6 @@ def vjp(func, *primals, has_aux: bool = False):
 
     Examples::
 
-        >>> import torch
         >>> from torch.func import vjp
         >>> out, vjp_fn = vjp(torch.sin, torch.tensor([0.0, 1.0]))
         >>> vjp_fn(torch.ones(2))
@@ -240,7 +239,6 @@ def grad_and_value(func, argnums=0, has_aux: bool = False):
 
     Examples::
 
-        >>> import torch
         >>> from torch.func import grad_and_value
         >>> grad_and_value(lambda x: (x ** 2).sum())(torch.tensor([1.0, 2.0]))
         (tensor([2., 4.]), tensor(5.))
@@ -295,7 +293,6 @@ def grad(func, argnums=0, has_aux: bool = False):
 
     Examples::
 
-        >>> import torch
         >>> from torch.func import grad
         >>> grad(torch.sin)(torch.tensor(0.0))
         tensor(1.)
@@ -329,7 +326,6 @@ def jvp(func, primals, tangents, *, strict: bool = False, has_aux: bool = False)
 
     Examples::
 
-        >>> import torch
         >>> from torch.func import jvp
         >>> jvp(torch.sin, (torch.tensor(0.0),), (torch.tensor(2.0),))
         (tensor(0.), tensor(2.))
@@ -399,7 +395,6 @@ def linearize(func, *primals):
 
     Examples::
 
-        >>> import torch
         >>> from torch.func import linearize
         >>> out, jvp_fn = linearize(torch.sin, torch.tensor(0.0))
         >>> jvp_fn(torch.tensor(3.0))
@@ -437,7 +432,6 @@ def jacrev(func, argnums=0, *, has_aux: bool = False, chunk_size=None, _prealloc
 
     Examples::
 
-        >>> import torch
         >>> from torch.func import jacrev
         >>> jacrev(torch.sin)(torch.tensor([0.0, 0.0]))
         tensor([[1., 0.],
@@ -481,7 +475,6 @@ def jacfwd(func, argnums=0, has_aux: bool = False, *, randomness: str = "error")
 
     Examples::
 
-        >>> import torch
         >>> from torch.func import jacfwd
         >>> jacfwd(lambda x: x ** 2)(torch.tensor([1.0, 2.0]))
         tensor([[2., 0.],
@@ -531,7 +524,6 @@ def hessian(func, argnums=0):
 
     Examples::
 
-        >>> import torch
         >>> from torch.func import hessian
         >>> hessian(lambda x: (x ** 3).sum())(torch.tensor([1.0, 2.0]))
         tensor([[ 6.,  0.],

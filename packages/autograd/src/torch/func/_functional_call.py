@@ -116,7 +116,6 @@ def functional_call(
 
     Examples::
 
-        >>> import torch
         >>> from torch.func import functional_call
         >>> class Scale(torch.nn.Module):
         ...     def __init__(self):
@@ -156,7 +155,6 @@ def stack_module_state(models) -> tuple[dict, dict]:
 
     Examples::
 
-        >>> import torch
         >>> from torch.func import stack_module_state
         >>> params, buffers = stack_module_state([torch.nn.Linear(2, 3) for _ in range(4)])
         >>> params["weight"].shape

@@ -23,7 +23,6 @@ def functionalize(func: Callable[..., Any], *, remove: str = "mutations") -> Cal
 
     Examples::
 
-        >>> import torch
         >>> def f(x):
         ...     y = x.clone()
         ...     y.add_(1)

@@ -361,7 +361,6 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
 
     Examples::
 
-        >>> import torch
         >>> from torch.func import vmap
         >>> vmap(torch.dot)(torch.ones(3, 2), torch.ones(3, 2))
         tensor([2., 2., 2.])

@@ -207,7 +207,6 @@ class profile(_KinetoProfile):  # noqa: N801 - PyTorch's name
 
     Examples::
 
-        >>> import torch
         >>> from torch.profiler import ProfilerActivity, profile
         >>> with profile(activities=[ProfilerActivity.CPU]) as prof:
         ...     y = torch.ones(3).sum()

@@ -377,7 +377,6 @@ def checkpoint(
 
     Examples::
 
-        >>> import torch
         >>> from torch.utils.checkpoint import checkpoint
         >>> x = torch.ones(3, requires_grad=True)
         >>> y = checkpoint(lambda t: (t * 2).sin(), x, use_reentrant=False)

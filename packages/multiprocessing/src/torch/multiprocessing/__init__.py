@@ -9,8 +9,6 @@ maps the same memory, so a child's in-place writes are seen by the parent.
 
 Examples::
 
-    >>> import torch
-    >>> import torch.multiprocessing as mp
     >>> mp.get_sharing_strategy()
     'file_descriptor'
     >>> t = torch.zeros(3).share_memory_()
@@ -51,7 +49,6 @@ def set_sharing_strategy(new_strategy: str) -> None:
 
     Examples::
 
-        >>> import torch.multiprocessing as mp
         >>> mp.set_sharing_strategy("file_system")
         >>> mp.get_sharing_strategy()
         'file_system'
@@ -70,7 +67,6 @@ def get_all_sharing_strategies() -> set:
 
     Examples::
 
-        >>> import torch.multiprocessing as mp
         >>> sorted(mp.get_all_sharing_strategies())
         ['file_descriptor', 'file_system']
     """

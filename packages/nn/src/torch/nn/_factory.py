@@ -15,7 +15,6 @@ def factory_kwargs(kwargs):
 
     Examples::
 
-        >>> import torch
         >>> torch.nn.factory_kwargs({"device": "cpu", "factory_kwargs": {"dtype": torch.float64}})
         {'dtype': torch.float64, 'device': 'cpu'}
     """

@@ -36,7 +36,6 @@ def calculate_gain(nonlinearity: str, param=None) -> float:
 
     Examples::
 
-        >>> from torch import nn
         >>> nn.init.calculate_gain("tanh")
         1.6666666666666667
     """
@@ -69,8 +68,6 @@ def uniform_(tensor, a: float = 0.0, b: float = 1.0, generator=None):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> w = nn.init.uniform_(torch.empty(2, 3), -1, 1)
         >>> bool((w.abs() <= 1).all())
         True
@@ -93,8 +90,6 @@ def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0, generator=None):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> w = nn.init.trunc_normal_(torch.empty(100), a=-1.0, b=1.0)
         >>> bool((w.abs() <= 1).all())
         True

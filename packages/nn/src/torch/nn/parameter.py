@@ -22,8 +22,6 @@ class Parameter(torch.Tensor):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> nn.Parameter(torch.tensor([1.0, 2.0]))
         Parameter containing:
         tensor([1., 2.], requires_grad=True)
@@ -63,8 +61,6 @@ class Buffer(torch.Tensor):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> m = nn.Module()
         >>> m.steps = nn.Buffer(torch.zeros(1))
         >>> list(m.state_dict())
@@ -250,7 +246,6 @@ class UninitializedParameter(UninitializedTensorMixin, Parameter):
 
     Examples::
 
-        >>> from torch import nn
         >>> p = nn.UninitializedParameter()
         >>> p.materialize((2, 3))
         >>> type(p).__name__, tuple(p.shape)

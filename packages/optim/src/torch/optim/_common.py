@@ -191,7 +191,6 @@ _DOC_LINES = {
 }
 _DOC_EXAMPLE = """Examples::
 
-    >>> import torch
     >>> w = torch.tensor({0})
     >>> w.grad = torch.tensor({1})
     >>> torch.optim.{2}.step()

@@ -32,7 +32,6 @@ class LBFGS(Optimizer):
 
     Examples::
 
-        >>> import torch
         >>> x = torch.tensor([3.0, -1.0])
         >>> def closure():
         ...     x.grad = 2 * (x - torch.tensor([1.0, 2.0]))

@@ -104,7 +104,6 @@ class LRScheduler:
 
     Examples::
 
-        >>> import torch
         >>> opt = torch.optim.SGD([torch.zeros(1)], lr=1.0)
         >>> sched = torch.optim.lr_scheduler.StepLR(opt, step_size=2, gamma=0.5)
         >>> for _ in range(4):
@@ -246,7 +245,6 @@ class LambdaLR(_LambdaState, LRScheduler):
 
     Examples::
 
-        >>> import torch
         >>> opt = torch.optim.SGD([torch.zeros(1)], lr=1.0)
         >>> sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda epoch: 0.5**epoch)
         >>> opt.step(); sched.step(); sched.get_last_lr()
@@ -273,7 +271,6 @@ class MultiplicativeLR(_LambdaState, LRScheduler):
 
     Examples::
 
-        >>> import torch
         >>> opt = torch.optim.SGD([torch.zeros(1)], lr=1.0)
         >>> sched = torch.optim.lr_scheduler.MultiplicativeLR(opt, lambda epoch: 0.5)
         >>> opt.step(); sched.step(); sched.get_last_lr()
@@ -307,7 +304,6 @@ class StepLR(LRScheduler):
 
     Examples::
 
-        >>> import torch
         >>> opt = torch.optim.SGD([torch.zeros(1)], lr=1.0)
         >>> sched = torch.optim.lr_scheduler.StepLR(opt, step_size=1, gamma=0.5)
         >>> opt.step(); sched.step(); sched.get_last_lr()
@@ -340,7 +336,6 @@ class MultiStepLR(LRScheduler):
 
     Examples::
 
-        >>> import torch
         >>> opt = torch.optim.SGD([torch.zeros(1)], lr=1.0)
         >>> sched = torch.optim.lr_scheduler.MultiStepLR(opt, milestones=[1], gamma=0.5)
         >>> opt.step(); sched.step(); sched.get_last_lr()
@@ -376,7 +371,6 @@ class ConstantLR(LRScheduler):
 
     Examples::
 
-        >>> import torch
         >>> opt = torch.optim.SGD([torch.zeros(1)], lr=1.0)
         >>> sched = torch.optim.lr_scheduler.ConstantLR(opt, factor=0.5, total_iters=1)
         >>> sched.get_last_lr()
@@ -417,7 +411,6 @@ class LinearLR(LRScheduler):
 
     Examples::
 
-        >>> import torch
         >>> opt = torch.optim.SGD([torch.zeros(1)], lr=1.0)
         >>> sched = torch.optim.lr_scheduler.LinearLR(opt, start_factor=0.5, total_iters=2)
         >>> sched.get_last_lr()
@@ -466,7 +459,6 @@ class ExponentialLR(LRScheduler):
 
     Examples::
 
-        >>> import torch
         >>> opt = torch.optim.SGD([torch.zeros(1)], lr=1.0)
         >>> sched = torch.optim.lr_scheduler.ExponentialLR(opt, gamma=0.5)
         >>> opt.step(); sched.step(); sched.get_last_lr()
@@ -498,7 +490,6 @@ class PolynomialLR(LRScheduler):
 
     Examples::
 
-        >>> import torch
         >>> opt = torch.optim.SGD([torch.zeros(1)], lr=1.0)
         >>> sched = torch.optim.lr_scheduler.PolynomialLR(opt, total_iters=2)
         >>> opt.step(); sched.step(); sched.get_last_lr()
@@ -536,7 +527,6 @@ class CosineAnnealingLR(LRScheduler):
 
     Examples::
 
-        >>> import torch
         >>> opt = torch.optim.SGD([torch.zeros(1)], lr=1.0)
         >>> sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=2)
         >>> opt.step(); sched.step(); [round(lr, 6) for lr in sched.get_last_lr()]
@@ -586,7 +576,6 @@ class CosineAnnealingWarmRestarts(LRScheduler):
 
     Examples::
 
-        >>> import torch
         >>> opt = torch.optim.SGD([torch.zeros(1)], lr=1.0)
         >>> sched = torch.optim.lr_scheduler.CosineAnnealingWarmRestarts(opt, T_0=2)
         >>> lrs = []
@@ -697,7 +686,6 @@ class CyclicLR(LRScheduler):
 
     Examples::
 
-        >>> import torch
         >>> opt = torch.optim.SGD([torch.zeros(1)], lr=0.1, momentum=0.9)
         >>> sched = torch.optim.lr_scheduler.CyclicLR(opt, 0.1, 1.0, step_size_up=2)
         >>> opt.step(); sched.step(); [round(lr, 6) for lr in sched.get_last_lr()]
@@ -832,7 +820,6 @@ class OneCycleLR(LRScheduler):
 
     Examples::
 
-        >>> import torch
         >>> opt = torch.optim.SGD([torch.zeros(1)], lr=0.1, momentum=0.9)
         >>> sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=1.0, total_steps=10)
         >>> [round(lr, 6) for lr in sched.get_last_lr()]
@@ -977,7 +964,6 @@ class ReduceLROnPlateau(LRScheduler):
 
     Examples::
 
-        >>> import torch
         >>> opt = torch.optim.SGD([torch.zeros(1)], lr=1.0)
         >>> sched = torch.optim.lr_scheduler.ReduceLROnPlateau(opt, patience=0, factor=0.5)
         >>> for loss in (1.0, 1.0, 1.0):
@@ -1140,7 +1126,6 @@ class SequentialLR(_Composite):
 
     Examples::
 
-        >>> import torch
         >>> from torch.optim import lr_scheduler
         >>> opt = torch.optim.SGD([torch.zeros(1)], lr=1.0)
         >>> warm = lr_scheduler.ConstantLR(opt, factor=0.5, total_iters=2)
@@ -1206,7 +1191,6 @@ class ChainedScheduler(_Composite):
 
     Examples::
 
-        >>> import torch
         >>> from torch.optim import lr_scheduler
         >>> opt = torch.optim.SGD([torch.zeros(1)], lr=1.0)
         >>> a = lr_scheduler.ConstantLR(opt, factor=0.5, total_iters=2)

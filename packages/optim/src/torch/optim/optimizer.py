@@ -71,7 +71,6 @@ def register_optimizer_step_pre_hook(hook) -> RemovableHandle:
 
     Examples::
 
-        >>> import torch
         >>> from torch.optim.optimizer import register_optimizer_step_pre_hook
         >>> handle = register_optimizer_step_pre_hook(lambda opt, args, kwargs: None)
         >>> handle.remove()
@@ -84,7 +83,6 @@ def register_optimizer_step_post_hook(hook) -> RemovableHandle:
 
     Examples::
 
-        >>> import torch
         >>> from torch.optim.optimizer import register_optimizer_step_post_hook
         >>> handle = register_optimizer_step_post_hook(lambda opt, args, kwargs: None)
         >>> handle.remove()
@@ -151,7 +149,6 @@ class Optimizer:
 
     Examples::
 
-        >>> import torch
         >>> w, b = torch.zeros(2), torch.zeros(1)
         >>> opt = torch.optim.SGD([{"params": [w]}, {"params": [b], "lr": 0.5}], lr=0.1)
         >>> [group["lr"] for group in opt.param_groups]
@@ -214,7 +211,6 @@ class Optimizer:
 
         Examples::
 
-            >>> import torch
             >>> opt = torch.optim.SGD([torch.zeros(2)], lr=0.1)
             >>> opt.add_param_group({"params": [torch.zeros(3)], "momentum": 0.9})
             >>> opt.param_groups[1]["lr"], opt.param_groups[1]["momentum"]
@@ -293,7 +289,6 @@ class Optimizer:
 
         Examples::
 
-            >>> import torch
             >>> w = torch.zeros(2)
             >>> w.grad = torch.ones(2)
             >>> opt = torch.optim.SGD([w], lr=0.1)
@@ -440,7 +435,6 @@ class Optimizer:
 
         Examples::
 
-            >>> import torch
             >>> opt = torch.optim.SGD([torch.zeros(1)], lr=0.1)
             >>> calls = []
             >>> handle = opt.register_step_pre_hook(lambda o, a, k: calls.append("pre"))
@@ -455,7 +449,6 @@ class Optimizer:
 
         Examples::
 
-            >>> import torch
             >>> opt = torch.optim.SGD([torch.zeros(1)], lr=0.1)
             >>> handle = opt.register_step_post_hook(lambda o, a, k: print("stepped"))
             >>> opt.step()
@@ -489,7 +482,6 @@ class Optimizer:
 
         Examples::
 
-            >>> import torch
             >>> w = torch.zeros(2)
             >>> w.grad = torch.ones(2)
             >>> opt = torch.optim.SGD([w], lr=0.1, momentum=0.9)
@@ -526,7 +518,6 @@ class Optimizer:
 
         Examples::
 
-            >>> import torch
             >>> w = torch.zeros(2)
             >>> w.grad = torch.ones(2)
             >>> opt = torch.optim.SGD([w], lr=0.1, momentum=0.9)

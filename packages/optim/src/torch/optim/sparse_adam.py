@@ -29,7 +29,6 @@ class SparseAdam(Optimizer):
 
     Examples::
 
-        >>> import torch
         >>> w = torch.zeros(4)
         >>> w.grad = torch.sparse_coo_tensor([[1, 3]], [0.5, -2.0], (4,))
         >>> torch.optim.SparseAdam([w], lr=0.1).step()

@@ -129,7 +129,6 @@ class AveragedModel(Module):
 
     Examples::
 
-        >>> import torch
         >>> from torch.optim.swa_utils import AveragedModel
         >>> net = torch.nn.Linear(1, 1, bias=False)
         >>> swa = AveragedModel(net)
@@ -210,7 +209,6 @@ def update_bn(loader, model, device=None) -> None:
 
     Examples::
 
-        >>> import torch
         >>> from torch.optim.swa_utils import update_bn
         >>> net = torch.nn.BatchNorm1d(1)
         >>> update_bn([torch.tensor([[1.0], [3.0]]), torch.tensor([[5.0], [7.0]])], net)
@@ -252,7 +250,6 @@ class SWALR(LRScheduler):
 
     Examples::
 
-        >>> import torch
         >>> from torch.optim.swa_utils import SWALR
         >>> opt = torch.optim.SGD([torch.zeros(1, requires_grad=True)], lr=1.0)
         >>> sched = SWALR(opt, swa_lr=0.1, anneal_epochs=2, anneal_strategy="linear")

@@ -100,7 +100,7 @@ class set_default_mmap_options:
 
     Examples::
 
-        >>> import mmap, torch
+        >>> import mmap
         >>> with torch.serialization.set_default_mmap_options(mmap.MAP_SHARED):
         ...     torch.serialization.get_default_mmap_options() == mmap.MAP_SHARED
         True
@@ -136,7 +136,7 @@ class skip_data:
 
     Examples::
 
-        >>> import io, torch
+        >>> import io
         >>> buffer = io.BytesIO()
         >>> with torch.serialization.skip_data():
         ...     torch.save(torch.ones(3), buffer)

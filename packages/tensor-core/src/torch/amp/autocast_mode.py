@@ -50,7 +50,6 @@ class autocast:  # noqa: N801 - PyTorch's name
 
     Examples::
 
-        >>> import torch
         >>> a, b = torch.ones(2, 3), torch.ones(3, 2)
         >>> with torch.autocast("cpu", dtype=torch.bfloat16):
         ...     (a @ b).dtype, (a + 1).dtype

@@ -54,7 +54,6 @@ class GradScaler:
 
     Examples::
 
-        >>> import torch
         >>> scaler = torch.amp.GradScaler("cpu", init_scale=8.0)
         >>> scaler.scale(torch.tensor(1.5))
         tensor(12.)

@@ -10,7 +10,6 @@ import time).
 
 Examples::
 
-    >>> import torch
     >>> torch.compiler.is_compiling()
     False
     >>> @torch.compiler.disable
@@ -105,7 +104,6 @@ def compile(
 
     Examples::
 
-        >>> import torch
         >>> square = torch.compile(lambda x: x * x)
         >>> square(torch.tensor(3))
         tensor(9)

@@ -2,7 +2,6 @@
 
 Examples::
 
-    >>> import torch
     >>> s = torch.sparse_coo_tensor([[0, 1], [1, 0]], [2.0, 3.0], (2, 2))
     >>> torch.sparse.mm(s, torch.eye(2))
     tensor([[0., 2.],

@@ -26,7 +26,6 @@ class check_sparse_tensor_invariants:  # noqa: N801 - PyTorch's name
 
     Examples::
 
-        >>> import torch
         >>> with torch.sparse.check_sparse_tensor_invariants():
         ...     torch.sparse.check_sparse_tensor_invariants.is_enabled()
         True

@@ -138,7 +138,6 @@ def ndtr(input: Tensor) -> Tensor:
 
     Examples::
 
-        >>> import torch
         >>> torch.special.ndtr(torch.tensor([0.0, 1.0]))
         tensor([0.5000, 0.8413])
     """

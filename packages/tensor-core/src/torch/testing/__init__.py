@@ -39,7 +39,6 @@ def assert_close(
 
     Examples::
 
-        >>> import torch
         >>> torch.testing.assert_close(torch.tensor([1.0, 2.0]), torch.tensor([1.0, 2.0 + 1e-7]))
         >>> torch.testing.assert_close(torch.tensor([1.0]), torch.tensor([1.1]))
         Traceback (most recent call last):

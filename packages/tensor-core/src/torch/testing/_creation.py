@@ -121,9 +121,7 @@ def make_tensor(
 
     Examples::
 
-        >>> import torch
         >>> from torch.testing import make_tensor
-        >>> _ = torch.manual_seed(0)
         >>> make_tensor(3, dtype=torch.float32, device="cpu", low=-1, high=1)
         tensor([-0.0075,  0.5364, -0.8230])
     """

@@ -17,7 +17,6 @@ def swap_tensors(t1, t2) -> None:
 
     Examples::
 
-        >>> import torch
         >>> a, b = torch.ones(2), torch.zeros(3, dtype=torch.int64)
         >>> torch.utils.swap_tensors(a, b)
         >>> a, b

@@ -9,7 +9,6 @@ needs module hooks) is not built, so ``get_flop_counts()`` has that one key.
 
 Examples::
 
-    >>> import torch
     >>> from torch.utils.flop_counter import FlopCounterMode
     >>> with FlopCounterMode(display=False) as counter:
     ...     _ = torch.mm(torch.ones(4, 3), torch.ones(3, 5))

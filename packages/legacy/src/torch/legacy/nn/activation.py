@@ -21,8 +21,6 @@ class Threshold(Module):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.legacy import nn
         >>> nn.Threshold(1.0, -1.0).forward(torch.tensor([0.5, 2.0]))
         tensor([-1.,  2.])
     """
@@ -58,8 +56,6 @@ class ReLU(Threshold):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.legacy import nn
         >>> nn.ReLU().forward(torch.tensor([-1.0, 2.0]))
         tensor([0., 2.])
     """
@@ -73,8 +69,6 @@ class Tanh(Module):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.legacy import nn
         >>> nn.Tanh().forward(torch.zeros(2))
         tensor([0., 0.])
     """
@@ -93,8 +87,6 @@ class Sigmoid(Module):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.legacy import nn
         >>> nn.Sigmoid().forward(torch.zeros(2))
         tensor([0.5000, 0.5000])
     """
@@ -121,8 +113,6 @@ class SoftMax(Module):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.legacy import nn
         >>> nn.SoftMax().forward(torch.zeros(1, 4))
         tensor([[0.2500, 0.2500, 0.2500, 0.2500]])
     """
@@ -143,8 +133,6 @@ class LogSoftMax(Module):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.legacy import nn
         >>> nn.LogSoftMax().forward(torch.zeros(2)).exp()
         tensor([0.5000, 0.5000])
     """

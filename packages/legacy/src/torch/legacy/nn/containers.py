@@ -98,8 +98,6 @@ class Sequential(Container):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.legacy import nn
         >>> net = nn.Sequential().add(nn.Linear(4, 3)).add(nn.Tanh())
         >>> net.forward(torch.zeros(2, 4)).shape
         torch.Size([2, 3])
@@ -145,8 +143,6 @@ class Concat(Container):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.legacy import nn
         >>> both = nn.Concat(1).add(nn.Linear(3, 2)).add(nn.Linear(3, 4))
         >>> both.forward(torch.zeros(5, 3)).shape
         torch.Size([5, 6])
@@ -192,8 +188,6 @@ class ConcatTable(Container):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.legacy import nn
         >>> split = nn.ConcatTable().add(nn.Identity()).add(nn.Tanh())
         >>> [t.shape for t in split.forward(torch.zeros(2, 3))]
         [torch.Size([2, 3]), torch.Size([2, 3])]
@@ -220,8 +214,6 @@ class ParallelTable(Container):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.legacy import nn
         >>> par = nn.ParallelTable().add(nn.Linear(2, 1)).add(nn.Identity())
         >>> [t.shape for t in par.forward([torch.zeros(4, 2), torch.zeros(3)])]
         [torch.Size([4, 1]), torch.Size([3])]

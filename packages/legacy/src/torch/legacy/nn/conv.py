@@ -30,8 +30,6 @@ class SpatialConvolution(Module):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.legacy import nn
         >>> conv = nn.SpatialConvolution(1, 4, 3, 3, 1, 1, 1)
         >>> conv.forward(torch.zeros(2, 1, 8, 8)).shape
         torch.Size([2, 4, 8, 8])

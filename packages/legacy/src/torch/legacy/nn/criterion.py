@@ -17,8 +17,6 @@ class Criterion(_HoldsTensors):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.legacy import nn
         >>> crit = nn.MSECriterion()
         >>> crit.forward(torch.tensor([1.0, 2.0]), torch.tensor([1.0, 4.0]))
         2.0

@@ -52,8 +52,6 @@ class MSECriterion(_ElementwiseCriterion):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.legacy import nn
         >>> nn.MSECriterion().forward(torch.tensor([0.0, 2.0]), torch.tensor([1.0, 1.0]))
         1.0
     """
@@ -70,8 +68,6 @@ class AbsCriterion(_ElementwiseCriterion):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.legacy import nn
         >>> nn.AbsCriterion().forward(torch.tensor([0.0, 3.0]), torch.tensor([1.0, 1.0]))
         1.5
     """
@@ -88,8 +84,6 @@ class SmoothL1Criterion(_ElementwiseCriterion):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.legacy import nn
         >>> nn.SmoothL1Criterion().forward(torch.tensor([0.5, 3.0]), torch.zeros(2))
         1.3125
     """
@@ -107,8 +101,6 @@ class MarginCriterion(_ElementwiseCriterion):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.legacy import nn
         >>> nn.MarginCriterion().forward(torch.tensor([0.5, 2.0]), torch.tensor([1.0, 1.0]))
         0.25
     """
@@ -131,8 +123,6 @@ class DistKLDivCriterion(_ElementwiseCriterion):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.legacy import nn
         >>> crit = nn.DistKLDivCriterion()
         >>> round(crit.forward(torch.tensor([0.5, 0.5]).log(), torch.tensor([0.5, 0.5])), 6)
         0.0
@@ -159,8 +149,6 @@ class BCECriterion(_ElementwiseCriterion):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.legacy import nn
         >>> round(nn.BCECriterion().forward(torch.tensor([0.5]), torch.tensor([1.0])), 4)
         0.6931
     """
@@ -199,8 +187,6 @@ class ClassNLLCriterion(Criterion):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.legacy import nn
         >>> logp = torch.tensor([[0.25, 0.75], [0.5, 0.5]]).log()
         >>> round(nn.ClassNLLCriterion().forward(logp, torch.tensor([1, 0])), 4)
         0.4904
@@ -265,8 +251,6 @@ class CrossEntropyCriterion(Criterion):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.legacy import nn
         >>> round(nn.CrossEntropyCriterion().forward(torch.zeros(1, 4), torch.tensor([2])), 4)
         1.3863
     """

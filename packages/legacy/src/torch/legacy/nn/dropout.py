@@ -19,8 +19,6 @@ class Dropout(Module):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.legacy import nn
         >>> drop = nn.Dropout(0.5)
         >>> drop.evaluate()
         >>> drop.forward(torch.ones(3))

@@ -29,8 +29,6 @@ class Linear(Module):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.legacy import nn
         >>> m = nn.Linear(2, 1)
         >>> _ = m.weight.fill_(1.0), m.bias.fill_(0.5)
         >>> m.forward(torch.tensor([[1.0, 2.0]]))
@@ -104,8 +102,6 @@ class LookupTable(Module):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.legacy import nn
         >>> table = nn.LookupTable(10, 3)
         >>> table.forward(torch.tensor([[0, 9], [1, 1]])).shape
         torch.Size([2, 2, 3])
@@ -178,8 +174,6 @@ class CMul(Module):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.legacy import nn
         >>> m = nn.CMul(3)
         >>> _ = m.weight.copy_(torch.tensor([1.0, 2.0, 3.0]))
         >>> m.forward(torch.ones(2, 3))
@@ -231,8 +225,6 @@ class Add(Module):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.legacy import nn
         >>> m = nn.Add(2)
         >>> _ = m.bias.fill_(1.0)
         >>> m.forward(torch.zeros(3, 2))
@@ -283,8 +275,6 @@ class Mul(Module):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.legacy import nn
         >>> m = nn.Mul()
         >>> _ = m.weight.fill_(3.0)
         >>> m.forward(torch.ones(2))

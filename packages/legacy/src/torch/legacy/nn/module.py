@@ -81,8 +81,6 @@ class Module(_HoldsTensors):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.legacy import nn
         >>> m = nn.Linear(3, 2)
         >>> out = m.forward(torch.ones(4, 3))
         >>> grad = m.backward(torch.ones(4, 3), torch.ones(4, 2))

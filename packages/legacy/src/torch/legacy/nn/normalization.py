@@ -28,8 +28,6 @@ class BatchNormalization(Module):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.legacy import nn
         >>> bn = nn.BatchNormalization(2)
         >>> out = bn.forward(torch.tensor([[1.0, 2.0], [3.0, 6.0]]))
         >>> out.mean(0).abs().max() < 1e-6
@@ -134,8 +132,6 @@ class SpatialBatchNormalization(BatchNormalization):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.legacy import nn
         >>> nn.SpatialBatchNormalization(3).forward(torch.randn(4, 3, 5, 5)).shape
         torch.Size([4, 3, 5, 5])
     """

@@ -91,8 +91,6 @@ class SpatialMaxPooling(_Pooling):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.legacy import nn
         >>> pool = nn.SpatialMaxPooling(2, 2)
         >>> pool.forward(torch.arange(16.0).view(1, 4, 4))
         tensor([[[ 5.,  7.],
@@ -132,8 +130,6 @@ class SpatialAveragePooling(_Pooling):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.legacy import nn
         >>> nn.SpatialAveragePooling(2, 2, 2, 2).forward(torch.arange(16.0).view(1, 4, 4))
         tensor([[[ 2.5000,  4.5000],
                  [10.5000, 12.5000]]])

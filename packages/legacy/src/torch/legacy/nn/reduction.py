@@ -37,8 +37,6 @@ class Sum(Module):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.legacy import nn
         >>> nn.Sum(1).forward(torch.ones(2, 3))
         tensor([3., 3.])
     """
@@ -76,8 +74,6 @@ class Mean(Sum):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.legacy import nn
         >>> nn.Mean(0).forward(torch.tensor([[1.0, 2.0], [3.0, 4.0]]))
         tensor([2., 3.])
     """
@@ -91,8 +87,6 @@ class Max(Module):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.legacy import nn
         >>> m = nn.Max(1)
         >>> m.forward(torch.tensor([[1.0, 5.0], [7.0, 2.0]])), m.indices
         (tensor([5., 7.]), tensor([1, 0]))

@@ -24,8 +24,6 @@ class Identity(Module):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.legacy import nn
         >>> nn.Identity().forward(torch.ones(2))
         tensor([1., 1.])
     """
@@ -59,8 +57,6 @@ class Reshape(_Reshaping):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.legacy import nn
         >>> nn.Reshape(4).forward(torch.zeros(3, 2, 2)).shape
         torch.Size([3, 4])
     """
@@ -94,8 +90,6 @@ class View(_Reshaping):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.legacy import nn
         >>> nn.View(-1).forward(torch.zeros(2, 3)).shape
         torch.Size([6])
         >>> nn.View(6).setNumInputDims(2).forward(torch.zeros(4, 2, 3)).shape
@@ -142,8 +136,6 @@ class Narrow(Module):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.legacy import nn
         >>> nn.Narrow(0, 1, 2).forward(torch.arange(5.0))
         tensor([1., 2.])
         >>> nn.Narrow(0, 1, -1).forward(torch.arange(5.0))
@@ -183,8 +175,6 @@ class Transpose(Module):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.legacy import nn
         >>> nn.Transpose((0, 1), (1, 2)).forward(torch.zeros(2, 3, 4)).shape
         torch.Size([3, 4, 2])
     """

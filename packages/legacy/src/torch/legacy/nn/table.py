@@ -34,8 +34,6 @@ class JoinTable(Module):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.legacy import nn
         >>> nn.JoinTable(0).forward([torch.ones(2), torch.zeros(1)])
         tensor([1., 1., 0.])
     """
@@ -70,8 +68,6 @@ class SelectTable(Module):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.legacy import nn
         >>> nn.SelectTable(-1).forward([torch.zeros(1), torch.ones(2)])
         tensor([1., 1.])
     """
@@ -108,8 +104,6 @@ class CAddTable(Module):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.legacy import nn
         >>> nn.CAddTable().forward([torch.ones(2), torch.ones(2)])
         tensor([2., 2.])
     """
@@ -135,8 +129,6 @@ class CMulTable(Module):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.legacy import nn
         >>> nn.CMulTable().forward([torch.tensor([2.0, 3.0]), torch.tensor([4.0, 5.0])])
         tensor([ 8., 15.])
     """

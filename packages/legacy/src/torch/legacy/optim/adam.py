@@ -29,8 +29,6 @@ def adam(opfunc, x, config=None, state=None):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.legacy import optim
         >>> x, _ = optim.adam(lambda x: (float(x @ x), 2 * x), torch.tensor([1.0]),
         ...                   {"learningRate": 0.1})
         >>> round(float(x), 4)
@@ -76,8 +74,6 @@ def adamax(opfunc, x, config=None, state=None):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.legacy import optim
         >>> x, _ = optim.adamax(lambda x: (float(x @ x), 2 * x), torch.tensor([1.0]))
         >>> round(float(x), 4)
         0.998

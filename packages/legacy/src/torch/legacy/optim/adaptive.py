@@ -26,8 +26,6 @@ def adagrad(opfunc, x, config=None, state=None):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.legacy import optim
         >>> optim.adagrad(lambda x: (float(x @ x), 2 * x), torch.tensor([3.0]),
         ...               {"learningRate": 0.5})[0]
         tensor([2.5000])
@@ -65,8 +63,6 @@ def adadelta(opfunc, x, config=None, state=None):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.legacy import optim
         >>> x, (fx,) = optim.adadelta(lambda x: (float(x @ x), 2 * x), torch.tensor([1.0]))
         >>> fx, bool(x < 1)
         (1.0, True)
@@ -109,8 +105,6 @@ def rmsprop(opfunc, x, config=None, state=None):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.legacy import optim
         >>> x, _ = optim.rmsprop(lambda x: (float(x @ x), 2 * x), torch.tensor([1.0]))
         >>> round(float(x), 4)
         0.9
@@ -148,8 +142,6 @@ def rprop(opfunc, x, config=None, state=None):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.legacy import optim
         >>> optim.rprop(lambda x: (float(x @ x), 2 * x), torch.tensor([1.0, -1.0]))[0]
         tensor([ 0.9000, -0.9000])
     """

@@ -51,8 +51,6 @@ def cg(opfunc, x, config=None, state=None):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.legacy import optim
         >>> def rosenbrock(x):
         ...     a, b = float(x[0]), float(x[1])
         ...     f = (1 - a) ** 2 + 100 * (b - a * a) ** 2

@@ -63,8 +63,6 @@ def lbfgs(opfunc, x, config=None, state=None):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.legacy import optim
         >>> target = torch.tensor([1.0, -3.0], dtype=torch.float64)
         >>> bowl = lambda x: (float(((x - target) ** 2).sum()), 2 * (x - target))
         >>> x, f_hist, _ = optim.lbfgs(bowl, torch.zeros(2, dtype=torch.float64))

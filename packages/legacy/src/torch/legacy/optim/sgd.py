@@ -34,8 +34,6 @@ def sgd(opfunc, x, config=None, state=None):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.legacy import optim
         >>> x = torch.tensor([1.0, -2.0])
         >>> quadratic = lambda x: (float((x * x).sum()), 2 * x)
         >>> optim.sgd(quadratic, x, {"learningRate": 0.25})
@@ -82,8 +80,6 @@ def nag(opfunc, x, config=None, state=None):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.legacy import optim
         >>> x, state = torch.tensor([1.0]), {}
         >>> for _ in range(200):
         ...     _ = optim.nag(lambda x: (float(x @ x), 2 * x), x, {"learningRate": 0.1}, state)
@@ -133,8 +129,6 @@ def asgd(opfunc, x, config=None, state=None):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.legacy import optim
         >>> x, fx, ax = optim.asgd(lambda x: (float(x @ x), 2 * x), torch.ones(2))
         >>> ax is not x and bool((ax == x).all())
         True

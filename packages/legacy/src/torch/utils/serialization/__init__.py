@@ -47,7 +47,7 @@ def load_lua(filename, format="binary", long_size=8, unknown_classes=True):
 
     Examples::
 
-        >>> import io, torch
+        >>> import io
         >>> from torch.utils.serialization import load_lua, save_lua
         >>> buffer = io.BytesIO()
         >>> save_lua({"w": torch.arange(3.0), "n": 2}, buffer)
@@ -77,7 +77,7 @@ def save_lua(obj, filename, format="binary", long_size=8):
 
     Examples::
 
-        >>> import io, torch
+        >>> import io
         >>> from torch.utils.serialization import load_lua, save_lua
         >>> buffer = io.BytesIO()
         >>> save_lua([1, "two", True], buffer, format="ascii")

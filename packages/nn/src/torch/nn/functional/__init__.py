@@ -4,8 +4,6 @@ torch-core's; this package fixes the arguments and error messages.
 
 Examples::
 
-    >>> import torch
-    >>> import torch.nn.functional as F
     >>> F.relu(torch.tensor([-1.0, 1.0]))
     tensor([0., 1.])
 """

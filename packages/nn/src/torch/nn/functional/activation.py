@@ -24,8 +24,6 @@ def threshold(input, threshold: float, value: float, inplace: bool = False):
 
     Examples::
 
-        >>> import torch
-        >>> import torch.nn.functional as F
         >>> F.threshold(torch.tensor([0.5, 2.0]), 1.0, -1.0)
         tensor([-1.,  2.])
     """
@@ -42,8 +40,6 @@ def relu(input, inplace: bool = False):
 
     Examples::
 
-        >>> import torch
-        >>> import torch.nn.functional as F
         >>> F.relu(torch.tensor([-1.0, 2.0]))
         tensor([0., 2.])
     """
@@ -252,8 +248,6 @@ def softmax(input, dim=None, _stacklevel: int = 3, dtype=None):
 
     Examples::
 
-        >>> import torch
-        >>> import torch.nn.functional as F
         >>> F.softmax(torch.tensor([0.0, 0.0]), dim=0)
         tensor([0.5000, 0.5000])
     """

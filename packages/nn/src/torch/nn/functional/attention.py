@@ -45,8 +45,6 @@ def scaled_dot_product_attention(
 
     Examples::
 
-        >>> import torch
-        >>> import torch.nn.functional as F
         >>> q = k = v = torch.ones(1, 2, 4)
         >>> F.scaled_dot_product_attention(q, k, v)
         tensor([[[1., 1., 1., 1.],

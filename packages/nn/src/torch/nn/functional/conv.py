@@ -419,8 +419,6 @@ def pad(input, pad, mode: str = "constant", value=None):
 
     Examples::
 
-        >>> import torch
-        >>> import torch.nn.functional as F
         >>> F.pad(torch.ones(1, 2), (1, 0))
         tensor([[0., 1., 1.]])
     """

@@ -182,9 +182,6 @@ def _without_indices(nd: int, with_indices):
 
     Examples::
 
-        >>> import torch
-        >>> import torch.nn.functional as F
-        >>> _ = torch.manual_seed(0)
         >>> F.fractional_max_pool2d(torch.randn(1, 1, 5, 5), 2, output_size=3).shape
         torch.Size([1, 1, 3, 3])
     """

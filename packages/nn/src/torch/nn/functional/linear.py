@@ -27,8 +27,6 @@ def linear(input, weight, bias=None):
 
     Examples::
 
-        >>> import torch
-        >>> import torch.nn.functional as F
         >>> F.linear(torch.ones(1, 2), torch.ones(3, 2), torch.zeros(3))
         tensor([[2., 2., 2.]])
     """
@@ -109,8 +107,6 @@ def embedding(
 
     Examples::
 
-        >>> import torch
-        >>> import torch.nn.functional as F
         >>> F.embedding(torch.tensor([1]), torch.arange(6.0).reshape(3, 2))
         tensor([[2., 3.]])
         >>> w = torch.zeros(3, 2, requires_grad=True)
@@ -243,8 +239,6 @@ def one_hot(tensor, num_classes: int = -1):
 
     Examples::
 
-        >>> import torch
-        >>> import torch.nn.functional as F
         >>> F.one_hot(torch.tensor([0, 2]))
         tensor([[1, 0, 0],
                 [0, 0, 1]])

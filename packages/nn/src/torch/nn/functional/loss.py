@@ -47,8 +47,6 @@ def nll_loss(
 
     Examples::
 
-        >>> import torch
-        >>> import torch.nn.functional as F
         >>> F.nll_loss(torch.tensor([[-1.0, -2.0]]), torch.tensor([1]))
         tensor(2.)
     """
@@ -220,8 +218,6 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction: str = "me
 
     Examples::
 
-        >>> import torch
-        >>> import torch.nn.functional as F
         >>> F.mse_loss(torch.tensor([1.0, 3.0]), torch.tensor([1.0, 1.0]))
         tensor(2.)
     """

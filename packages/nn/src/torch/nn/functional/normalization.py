@@ -136,8 +136,6 @@ def dropout(input, p: float = 0.5, training: bool = True, inplace: bool = False)
 
     Examples::
 
-        >>> import torch
-        >>> import torch.nn.functional as F
         >>> F.dropout(torch.ones(3), p=0.5, training=False)
         tensor([1., 1., 1.])
     """

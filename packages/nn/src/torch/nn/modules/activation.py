@@ -35,8 +35,6 @@ class Threshold(Module):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> nn.Threshold(0.1, 20)(torch.tensor([0.0, 1.0]))
         tensor([20.,  1.])
     """
@@ -78,8 +76,6 @@ class ReLU(_InplaceActivation):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> nn.ReLU()(torch.tensor([-1.0, 2.0]))
         tensor([0., 2.])
         >>> nn.ReLU(inplace=True)
@@ -99,8 +95,6 @@ class RReLU(Module):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> nn.RReLU(0.1, 0.3).eval()(torch.tensor([-1.0, 1.0]))
         tensor([-0.2000,  1.0000])
     """
@@ -129,8 +123,6 @@ class Hardtanh(Module):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> nn.Hardtanh(-2, 2)(torch.tensor([-3.0, 0.5, 3.0]))
         tensor([-2.0000,  0.5000,  2.0000])
     """
@@ -155,8 +147,6 @@ class ReLU6(Hardtanh):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> nn.ReLU6()(torch.tensor([-1.0, 7.0]))
         tensor([0., 6.])
     """
@@ -173,8 +163,6 @@ class Sigmoid(Module):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> nn.Sigmoid()(torch.tensor([0.0]))
         tensor([0.5000])
     """
@@ -188,8 +176,6 @@ class Hardsigmoid(_InplaceActivation):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> nn.Hardsigmoid()(torch.tensor([0.0, 3.0]))
         tensor([0.5000, 1.0000])
     """
@@ -205,8 +191,6 @@ class Tanh(Module):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> nn.Tanh()(torch.tensor([0.0]))
         tensor([0.])
     """
@@ -220,8 +204,6 @@ class SiLU(_InplaceActivation):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> nn.SiLU()(torch.tensor([0.0]))
         tensor([0.])
     """
@@ -234,8 +216,6 @@ class Mish(_InplaceActivation):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> nn.Mish()(torch.tensor([0.0]))
         tensor([0.])
     """
@@ -248,8 +228,6 @@ class Hardswish(_InplaceActivation):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> nn.Hardswish()(torch.tensor([3.0]))
         tensor([3.])
     """
@@ -268,8 +246,6 @@ class ELU(Module):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> nn.ELU()(torch.tensor([1.0]))
         tensor([1.])
     """
@@ -291,8 +267,6 @@ class CELU(ELU):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> nn.CELU(2.0)(torch.tensor([1.0]))
         tensor([1.])
     """
@@ -306,8 +280,6 @@ class SELU(_InplaceActivation):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> nn.SELU()(torch.tensor([1.0]))
         tensor([1.0507])
     """
@@ -326,8 +298,6 @@ class GLU(Module):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> nn.GLU()(torch.tensor([2.0, 0.0]))
         tensor([1.])
     """
@@ -351,8 +321,6 @@ class GELU(Module):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> nn.GELU(approximate="tanh")
         GELU(approximate='tanh')
     """
@@ -376,8 +344,6 @@ class Hardshrink(Module):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> nn.Hardshrink()(torch.tensor([0.2, 1.0]))
         tensor([0., 1.])
     """
@@ -401,8 +367,6 @@ class LeakyReLU(Module):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> nn.LeakyReLU(0.1)(torch.tensor([-1.0, 1.0]))
         tensor([-0.1000,  1.0000])
     """
@@ -424,8 +388,6 @@ class LogSigmoid(Module):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> nn.LogSigmoid()(torch.tensor([0.0]))
         tensor([-0.6931])
     """
@@ -442,8 +404,6 @@ class Softplus(Module):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> nn.Softplus()(torch.tensor([0.0]))
         tensor([0.6931])
     """
@@ -468,8 +428,6 @@ class Softshrink(Module):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> nn.Softshrink()(torch.tensor([0.2, 1.0]))
         tensor([0.0000, 0.5000])
     """
@@ -494,8 +452,6 @@ class PReLU(Module):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> nn.PReLU()(torch.tensor([-4.0, 1.0]))
         tensor([-1.,  1.], grad_fn=<WhereBackward0>)
     """
@@ -525,8 +481,6 @@ class Softsign(Module):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> nn.Softsign()(torch.tensor([1.0]))
         tensor([0.5000])
     """
@@ -540,8 +494,6 @@ class Tanhshrink(Module):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> nn.Tanhshrink()(torch.tensor([0.0]))
         tensor([0.])
     """
@@ -571,8 +523,6 @@ class Softmin(_SoftmaxFamily):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> nn.Softmin(dim=0)(torch.tensor([0.0, 0.0]))
         tensor([0.5000, 0.5000])
     """
@@ -588,8 +538,6 @@ class Softmax(_SoftmaxFamily):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> nn.Softmax(dim=1)
         Softmax(dim=1)
     """
@@ -602,8 +550,6 @@ class LogSoftmax(_SoftmaxFamily):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> nn.LogSoftmax(dim=0)(torch.tensor([0.0, 0.0]))
         tensor([-0.6931, -0.6931])
     """
@@ -616,8 +562,6 @@ class Softmax2d(Module):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> nn.Softmax2d()(torch.zeros(2, 1, 1))
         tensor([[[0.5000]],
         <BLANKLINE>
@@ -654,8 +598,6 @@ class MultiheadAttention(Module):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> attn = nn.MultiheadAttention(8, 2)
         >>> x = torch.randn(5, 3, 8)
         >>> out, weights = attn(x, x, x)

@@ -46,8 +46,6 @@ class Sequential(Module):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> net = nn.Sequential(nn.Linear(4, 3), nn.ReLU())
         >>> net
         Sequential(
@@ -174,7 +172,6 @@ class ModuleList(Module):
 
     Examples::
 
-        >>> from torch import nn
         >>> layers = nn.ModuleList([nn.Linear(2, 2) for _ in range(3)])
         >>> layers
         ModuleList(
@@ -288,7 +285,6 @@ class ModuleDict(Module):
 
     Examples::
 
-        >>> from torch import nn
         >>> d = nn.ModuleDict({"act": nn.ReLU(), "lin": nn.Linear(1, 1)})
         >>> list(d.keys())
         ['act', 'lin']
@@ -385,8 +381,6 @@ class ParameterList(Module):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> ps = nn.ParameterList([torch.zeros(2), torch.ones(3)])
         >>> ps
         ParameterList(
@@ -466,8 +460,6 @@ class ParameterDict(Module):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> pd = nn.ParameterDict({"scale": torch.ones(1)})
         >>> pd
         ParameterDict(  (scale): Parameter containing: [torch.FloatTensor of size 1])

@@ -180,8 +180,6 @@ def _conv_class(nd, ntuple, functional, doc_shape):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> m = nn.Conv{nd}d(4, 8, 3, stride=2)
         >>> m(torch.randn((2, 4) + (9,) * {nd})).shape[:2]
         torch.Size([2, 8])
@@ -281,8 +279,6 @@ def _conv_transpose_class(nd, ntuple, functional):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> m = nn.ConvTranspose{nd}d(4, 2, 3, stride=2)
         >>> m(torch.randn((1, 4) + (5,) * {nd})).shape[2:]
         torch.Size({[11] * nd})

@@ -39,8 +39,6 @@ class Dropout(_DropoutNd):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> m = nn.Dropout(p=0.2)
         >>> m
         Dropout(p=0.2, inplace=False)

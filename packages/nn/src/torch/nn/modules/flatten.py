@@ -18,8 +18,6 @@ class Flatten(Module):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> nn.Flatten()(torch.ones(32, 1, 5, 5)).shape
         torch.Size([32, 25])
     """
@@ -45,8 +43,6 @@ class Unflatten(Module):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> nn.Unflatten(1, (2, 5))(torch.ones(2, 10)).shape
         torch.Size([2, 2, 5])
     """

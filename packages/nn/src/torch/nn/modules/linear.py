@@ -20,8 +20,6 @@ class Identity(Module):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> nn.Identity(54, unused="x")(torch.ones(2))
         tensor([1., 1.])
     """
@@ -68,8 +66,6 @@ class Linear(Module):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> m = nn.Linear(20, 30)
         >>> m(torch.randn(128, 20)).shape
         torch.Size([128, 30])
@@ -115,8 +111,6 @@ class Bilinear(Module):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> m = nn.Bilinear(20, 30, 40)
         >>> m(torch.randn(128, 20), torch.randn(128, 30)).shape
         torch.Size([128, 40])
@@ -159,8 +153,6 @@ class LazyLinear(LazyModuleMixin, Linear):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> m = nn.LazyLinear(3)
         >>> m(torch.ones(2, 5)).shape
         torch.Size([2, 3])

@@ -54,8 +54,6 @@ class L1Loss(_ElementwiseLoss):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> nn.L1Loss()(torch.tensor([1.0, 3.0]), torch.tensor([2.0, 2.0]))
         tensor(1.)
     """
@@ -68,8 +66,6 @@ class MSELoss(_ElementwiseLoss):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> nn.MSELoss(reduction="sum")(torch.tensor([1.0, 3.0]), torch.tensor([2.0, 2.0]))
         tensor(2.)
     """
@@ -90,8 +86,6 @@ class NLLLoss(_WeightedLoss):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> nn.NLLLoss()(torch.tensor([[-0.5, -1.5]]), torch.tensor([0]))
         tensor(0.5000)
     """
@@ -134,8 +128,6 @@ class CrossEntropyLoss(_WeightedLoss):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> nn.CrossEntropyLoss()(torch.tensor([[0.0, 0.0]]), torch.tensor([1]))
         tensor(0.6931)
     """
@@ -170,8 +162,6 @@ class PoissonNLLLoss(_Loss):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> nn.PoissonNLLLoss()(torch.tensor([0.0]), torch.tensor([1.0]))
         tensor(1.)
     """
@@ -206,8 +196,6 @@ class GaussianNLLLoss(_Loss):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> nn.GaussianNLLLoss()(torch.zeros(2), torch.zeros(2), torch.ones(2))
         tensor(0.)
     """
@@ -233,8 +221,6 @@ class KLDivLoss(_Loss):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> p = torch.tensor([[0.5, 0.5]])
         >>> nn.KLDivLoss(reduction="batchmean")(p.log(), p)
         tensor(0.)
@@ -259,8 +245,6 @@ class BCELoss(_WeightedLoss):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> nn.BCELoss()(torch.tensor([0.5]), torch.tensor([1.0]))
         tensor(0.6931)
     """
@@ -279,8 +263,6 @@ class BCEWithLogitsLoss(_Loss):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> nn.BCEWithLogitsLoss()(torch.tensor([0.0]), torch.tensor([1.0]))
         tensor(0.6931)
     """
@@ -306,8 +288,6 @@ class HingeEmbeddingLoss(_Loss):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> nn.HingeEmbeddingLoss()(torch.tensor([0.3, 0.3]), torch.tensor([1.0, -1.0]))
         tensor(0.5000)
     """
@@ -327,8 +307,6 @@ class MultiLabelMarginLoss(_ElementwiseLoss):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> x = torch.tensor([[0.1, 0.2, 0.4, 0.8]])
         >>> nn.MultiLabelMarginLoss()(x, torch.tensor([[3, 0, -1, 1]]))
         tensor(0.8500)
@@ -345,8 +323,6 @@ class SmoothL1Loss(_Loss):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> nn.SmoothL1Loss()(torch.tensor([0.0, 3.0]), torch.tensor([0.5, 0.0]))
         tensor(1.3125)
     """
@@ -369,8 +345,6 @@ class HuberLoss(_Loss):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> nn.HuberLoss()(torch.tensor([0.0, 3.0]), torch.tensor([0.5, 0.0]))
         tensor(1.3125)
     """
@@ -388,8 +362,6 @@ class SoftMarginLoss(_ElementwiseLoss):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> nn.SoftMarginLoss()(torch.tensor([0.0]), torch.tensor([1.0]))
         tensor(0.6931)
     """
@@ -402,8 +374,6 @@ class MultiLabelSoftMarginLoss(_WeightedLoss):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> nn.MultiLabelSoftMarginLoss()(torch.zeros(1, 2), torch.tensor([[1.0, 0.0]]))
         tensor(0.6931)
     """
@@ -437,8 +407,6 @@ class CosineEmbeddingLoss(_PairMarginLoss):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> x = torch.tensor([[1.0, 0.0]])
         >>> nn.CosineEmbeddingLoss()(x, x, torch.tensor([1.0]))
         tensor(0.)
@@ -455,8 +423,6 @@ class MarginRankingLoss(_PairMarginLoss):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> nn.MarginRankingLoss()(torch.tensor([1.0]), torch.tensor([2.0]), torch.tensor([1.0]))
         tensor(1.)
     """
@@ -473,8 +439,6 @@ class MultiMarginLoss(_WeightedLoss):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> nn.MultiMarginLoss()(torch.tensor([[0.1, 0.2, 0.4, 0.8]]), torch.tensor([3]))
         tensor(0.3250)
     """
@@ -520,8 +484,6 @@ class TripletMarginLoss(_Loss):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> a = torch.zeros(1, 2)
         >>> nn.TripletMarginLoss()(a, a, a + 3)
         tensor(0.)
@@ -560,8 +522,6 @@ class TripletMarginWithDistanceLoss(_Loss):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> a = torch.zeros(1, 2)
         >>> nn.TripletMarginWithDistanceLoss()(a, a, a + 3)
         tensor(0.)
@@ -604,8 +564,6 @@ class CTCLoss(_Loss):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> lp = torch.zeros(2, 1, 2).log_softmax(2)
         >>> nn.CTCLoss()(lp, torch.tensor([[1]]), torch.tensor([2]), torch.tensor([1]))
         tensor(0.2877)

@@ -21,8 +21,6 @@ class PixelShuffle(Module):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> nn.PixelShuffle(3)(torch.randn(1, 9, 4, 4)).shape
         torch.Size([1, 1, 12, 12])
     """
@@ -46,8 +44,6 @@ class PixelUnshuffle(Module):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> nn.PixelUnshuffle(3)(torch.randn(1, 1, 12, 12)).shape
         torch.Size([1, 9, 4, 4])
     """
@@ -68,8 +64,6 @@ class ChannelShuffle(Module):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> nn.ChannelShuffle(2)(torch.arange(4.0).reshape(1, 4, 1, 1)).flatten()
         tensor([0., 2., 1., 3.])
     """
@@ -96,8 +90,6 @@ class Upsample(Module):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> nn.Upsample(scale_factor=2)(torch.ones(1, 1, 2, 2)).shape
         torch.Size([1, 1, 4, 4])
         >>> nn.Upsample(scale_factor=2, mode="bilinear")
@@ -142,8 +134,6 @@ class UpsamplingNearest2d(Upsample):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> nn.UpsamplingNearest2d(scale_factor=2)(torch.ones(1, 1, 1, 1)).shape
         torch.Size([1, 1, 2, 2])
     """
@@ -157,8 +147,6 @@ class UpsamplingBilinear2d(Upsample):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> nn.UpsamplingBilinear2d(scale_factor=2)(torch.ones(1, 1, 1, 1)).shape
         torch.Size([1, 1, 2, 2])
     """
@@ -175,8 +163,6 @@ class Fold(Module):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> nn.Fold((3, 3), 2)(torch.ones(1, 4, 4)).shape
         torch.Size([1, 1, 3, 3])
     """
@@ -209,8 +195,6 @@ class Unfold(Module):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> nn.Unfold(2)(torch.ones(1, 1, 3, 3)).shape
         torch.Size([1, 4, 4])
     """
@@ -240,8 +224,6 @@ class PairwiseDistance(Module):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> nn.PairwiseDistance(eps=0)(torch.tensor([[3.0, 0.0]]), torch.tensor([[0.0, 4.0]]))
         tensor([5.])
     """
@@ -264,8 +246,6 @@ class CosineSimilarity(Module):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> nn.CosineSimilarity()(torch.tensor([[1.0, 0.0]]), torch.tensor([[1.0, 1.0]]))
         tensor([0.7071])
     """

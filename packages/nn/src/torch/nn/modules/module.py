@@ -112,8 +112,6 @@ class Module:
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> class Affine(nn.Module):
         ...     def __init__(self):
         ...         super().__init__()
@@ -514,7 +512,6 @@ class Module:
 
         Examples::
 
-            >>> from torch import nn
             >>> for key in nn.Sequential(nn.Linear(2, 3), nn.BatchNorm1d(3)).state_dict():
             ...     print(key)
             0.weight
@@ -777,8 +774,6 @@ class Module:
 
         Examples::
 
-            >>> import torch
-            >>> from torch import nn
             >>> net = nn.Sequential(nn.Linear(2, 2), nn.Linear(2, 1))
             >>> def init(m):
             ...     if isinstance(m, nn.Linear):

@@ -165,7 +165,6 @@ def _batch_norm_class(nd, allowed, expected):
 
     Examples::
 
-        >>> from torch import nn
         >>> m = nn.BatchNorm{nd}d(100)
         >>> m.eps, m.momentum, m.affine, m.track_running_stats
         (1e-05, 0.1, True, True)
@@ -247,7 +246,6 @@ def _instance_norm_class(nd):
 
     Examples::
 
-        >>> from torch import nn
         >>> m = nn.InstanceNorm{nd}d(3)
         >>> m.affine, m.track_running_stats
         (False, False)
@@ -274,8 +272,6 @@ class LayerNorm(Module):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> nn.LayerNorm(10)
         LayerNorm((10,), eps=1e-05, elementwise_affine=True, bias=True)
         >>> nn.LayerNorm(2)(torch.tensor([[1.0, 3.0]]))
@@ -326,7 +322,6 @@ class GroupNorm(Module):
 
     Examples::
 
-        >>> from torch import nn
         >>> nn.GroupNorm(3, 6)
         GroupNorm(3, 6, eps=1e-05, affine=True, bias=True)
     """
@@ -378,7 +373,6 @@ class RMSNorm(Module):
 
     Examples::
 
-        >>> from torch import nn
         >>> nn.RMSNorm(4)
         RMSNorm((4,), eps=None, elementwise_affine=True)
     """
@@ -433,7 +427,6 @@ class LocalResponseNorm(_ResponseNorm):
 
     Examples::
 
-        >>> from torch import nn
         >>> nn.LocalResponseNorm(2)
         LocalResponseNorm(2, alpha=0.0001, beta=0.75, k=1.0)
     """
@@ -507,8 +500,6 @@ class SyncBatchNorm(_BatchNorm):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> nn.SyncBatchNorm(3)(torch.randn(4, 3, 2, 2)).shape
         torch.Size([4, 3, 2, 2])
     """
@@ -611,7 +602,6 @@ class CrossMapLRN2d(_ResponseNorm):
 
     Examples::
 
-        >>> from torch import nn
         >>> nn.CrossMapLRN2d(3)
         CrossMapLRN2d(3, alpha=0.0001, beta=0.75, k=1)
     """

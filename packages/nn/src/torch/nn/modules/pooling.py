@@ -61,8 +61,6 @@ class MaxPool1d(_MaxPoolNd):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> nn.MaxPool1d(2)(torch.tensor([[1.0, 3.0, 2.0, 0.0]]))
         tensor([[3., 2.]])
     """
@@ -117,8 +115,6 @@ class AvgPool1d(Module):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> nn.AvgPool1d(2)(torch.tensor([[1.0, 3.0, 2.0, 0.0]]))
         tensor([[2., 1.]])
     """
@@ -448,9 +444,6 @@ class FractionalMaxPool2d(_FractionalMaxPoolNd):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
-        >>> _ = torch.manual_seed(0)
         >>> nn.FractionalMaxPool2d(3, output_ratio=0.5)(torch.randn(1, 2, 8, 6)).shape
         torch.Size([1, 2, 4, 3])
     """
@@ -467,9 +460,6 @@ class FractionalMaxPool3d(_FractionalMaxPoolNd):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
-        >>> _ = torch.manual_seed(0)
         >>> nn.FractionalMaxPool3d(2, output_size=(2, 3, 3))(torch.randn(1, 1, 5, 6, 7)).shape
         torch.Size([1, 1, 2, 3, 3])
     """

@@ -89,8 +89,6 @@ class Embedding(_EmbeddingTable):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> emb = nn.Embedding(10, 3, padding_idx=0)
         >>> emb
         Embedding(10, 3, padding_idx=0)
@@ -154,8 +152,6 @@ class Embedding(_EmbeddingTable):
 
         Examples::
 
-            >>> import torch
-            >>> from torch import nn
             >>> emb = nn.Embedding.from_pretrained(torch.tensor([[1.0, 2.0], [3.0, 4.0]]))
             >>> emb(torch.tensor([1]))
             tensor([[3., 4.]])
@@ -187,8 +183,6 @@ class EmbeddingBag(_EmbeddingTable):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> bag = nn.EmbeddingBag(10, 3, mode="sum")
         >>> bag(torch.tensor([1, 2, 4, 5]), torch.tensor([0, 2])).shape
         torch.Size([2, 3])

@@ -128,8 +128,6 @@ class TransformerEncoderLayer(_TransformerLayer):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> layer = nn.TransformerEncoderLayer(d_model=8, nhead=2, dim_feedforward=16)
         >>> layer(torch.randn(5, 3, 8)).shape
         torch.Size([5, 3, 8])
@@ -157,8 +155,6 @@ class TransformerDecoderLayer(_TransformerLayer):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> layer = nn.TransformerDecoderLayer(d_model=8, nhead=2, dim_feedforward=16)
         >>> layer(torch.randn(4, 3, 8), torch.randn(6, 3, 8)).shape
         torch.Size([4, 3, 8])
@@ -204,8 +200,6 @@ class TransformerEncoder(Module):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> layer = nn.TransformerEncoderLayer(8, 2, 16, batch_first=True)
         >>> nn.TransformerEncoder(layer, 2)(torch.randn(3, 5, 8)).shape
         torch.Size([3, 5, 8])
@@ -250,8 +244,6 @@ class TransformerDecoder(Module):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> layer = nn.TransformerDecoderLayer(8, 2, 16)
         >>> nn.TransformerDecoder(layer, 2)(torch.randn(4, 3, 8), torch.randn(6, 3, 8)).shape
         torch.Size([4, 3, 8])
@@ -292,8 +284,6 @@ class Transformer(Module):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> model = nn.Transformer(d_model=8, nhead=2, num_encoder_layers=1,
         ...                        num_decoder_layers=1, dim_feedforward=16)
         >>> model(torch.randn(6, 2, 8), torch.randn(4, 2, 8)).shape
@@ -373,7 +363,6 @@ class Transformer(Module):
 
         Examples::
 
-            >>> from torch import nn
             >>> nn.Transformer.generate_square_subsequent_mask(3)
             tensor([[0., -inf, -inf],
                     [0., 0., -inf],

@@ -40,8 +40,6 @@ class DataParallel(Module):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> net = nn.DataParallel(nn.Linear(3, 2))
         >>> net(torch.ones(4, 3)).shape
         torch.Size([4, 2])

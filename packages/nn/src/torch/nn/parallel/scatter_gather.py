@@ -28,7 +28,6 @@ def scatter(inputs, target_gpus, dim: int = 0):
 
     Examples::
 
-        >>> import torch
         >>> from torch.nn.parallel import scatter
         >>> pieces = scatter(torch.arange(4.0), [0, 1])  # doctest: +SKIP
         >>> [p.device.index for p in pieces]  # doctest: +SKIP
@@ -74,7 +73,6 @@ def gather(outputs, target_device, dim: int = 0):
 
     Examples::
 
-        >>> import torch
         >>> from torch.nn.parallel import gather
         >>> pieces = [torch.ones(2, device=f"cuda:{i}") for i in (0, 1)]  # doctest: +SKIP
         >>> gather(pieces, 0)  # doctest: +SKIP

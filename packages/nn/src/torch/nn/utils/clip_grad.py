@@ -30,7 +30,6 @@ def get_total_norm(tensors, norm_type: float = 2.0, error_if_nonfinite: bool = F
 
     Examples::
 
-        >>> import torch
         >>> from torch.nn.utils import get_total_norm
         >>> get_total_norm([torch.tensor([3.0]), torch.tensor([4.0])])
         tensor(5.)
@@ -87,8 +86,6 @@ def clip_grad_norm_(
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> p = nn.Parameter(torch.zeros(2))
         >>> p.grad = torch.tensor([3.0, 4.0])
         >>> nn.utils.clip_grad_norm_([p], 1.0)
@@ -127,8 +124,6 @@ def clip_grad_value_(parameters, clip_value: float, foreach=None) -> None:
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> p = nn.Parameter(torch.zeros(2))
         >>> p.grad = torch.tensor([-3.0, 0.5])
         >>> nn.utils.clip_grad_value_([p], 1.0)

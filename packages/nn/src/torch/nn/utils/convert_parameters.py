@@ -12,8 +12,6 @@ def parameters_to_vector(parameters):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> nn.utils.parameters_to_vector([torch.ones(2, 2), torch.zeros(1)])
         tensor([1., 1., 1., 1., 0.])
     """
@@ -26,8 +24,6 @@ def vector_to_parameters(vec, parameters) -> None:
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> ps = [nn.Parameter(torch.zeros(2)), nn.Parameter(torch.zeros(1))]
         >>> nn.utils.vector_to_parameters(torch.tensor([1.0, 2.0, 3.0]), ps)
         >>> ps[1]

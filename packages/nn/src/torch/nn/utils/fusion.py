@@ -26,8 +26,6 @@ def fuse_conv_bn_weights(conv_w, conv_b, bn_rm, bn_rv, bn_eps, bn_w, bn_b, trans
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> conv, bn = nn.Conv2d(1, 2, 3).eval(), nn.BatchNorm2d(2).eval()
         >>> w, b = nn.utils.fuse_conv_bn_weights(conv.weight, conv.bias, bn.running_mean,
         ...     bn.running_var, bn.eps, bn.weight, bn.bias)

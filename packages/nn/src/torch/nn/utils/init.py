@@ -22,7 +22,6 @@ def skip_init(module_cls, *args, **kwargs):
 
     Examples::
 
-        >>> import torch
         >>> m = torch.nn.utils.skip_init(torch.nn.Linear, 3, 2)
         >>> m.weight.shape
         torch.Size([2, 3])

@@ -27,7 +27,6 @@ def convert_conv2d_weight_memory_format(module, memory_format):
 
     Examples::
 
-        >>> import torch
         >>> conv = torch.nn.Conv2d(3, 4, 3)
         >>> _ = torch.nn.utils.convert_conv2d_weight_memory_format(conv, torch.channels_last)
         >>> conv.weight.stride()

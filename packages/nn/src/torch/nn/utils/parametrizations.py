@@ -175,8 +175,6 @@ def orthogonal(
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> m = nn.utils.parametrizations.orthogonal(nn.Linear(4, 4))
         >>> Q = m.weight
         >>> torch.allclose(Q.T @ Q, torch.eye(4), atol=1e-5)
@@ -240,7 +238,6 @@ def weight_norm(module: Module, name: str = "weight", dim: int | None = 0) -> Mo
 
     Examples::
 
-        >>> from torch import nn
         >>> m = nn.utils.parametrizations.weight_norm(nn.Linear(20, 40))
         >>> m.parametrizations.weight.original0.shape
         torch.Size([40, 1])
@@ -347,7 +344,6 @@ def spectral_norm(
 
     Examples::
 
-        >>> from torch import nn
         >>> m = nn.utils.parametrizations.spectral_norm(nn.Linear(20, 40))
         >>> list(m.state_dict())[1:]
         ['parametrizations.weight.original', 'parametrizations.weight.0._u', 'parametrizations.weight.0._v']

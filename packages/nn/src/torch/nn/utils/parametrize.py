@@ -45,8 +45,6 @@ def cached():
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> from torch.nn.utils import parametrize
         >>> class Double(nn.Module):
         ...     def forward(self, X):
@@ -310,8 +308,6 @@ def register_parametrization(
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> from torch.nn.utils import parametrize
         >>> class Symmetric(nn.Module):
         ...     def forward(self, X):

@@ -380,7 +380,6 @@ def identity(module, name):
 
     Examples::
 
-        >>> import torch
         >>> from torch.nn.utils import prune
         >>> m = prune.identity(torch.nn.Linear(2, 3), "weight")
         >>> m.weight_mask
@@ -405,7 +404,6 @@ def l1_unstructured(module, name, amount, importance_scores=None):
 
     Examples::
 
-        >>> import torch
         >>> from torch.nn.utils import prune
         >>> m = torch.nn.Linear(4, 2)
         >>> m = prune.l1_unstructured(m, "weight", amount=0.5)

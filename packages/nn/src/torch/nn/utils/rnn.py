@@ -34,7 +34,6 @@ class PackedSequence(_PackedFields):
 
     Examples::
 
-        >>> import torch
         >>> from torch.nn.utils.rnn import pack_sequence
         >>> packed = pack_sequence([torch.tensor([1, 2, 3]), torch.tensor([4, 5])])
         >>> packed.data, packed.batch_sizes
@@ -106,7 +105,6 @@ def pack_padded_sequence(input, lengths, batch_first: bool = False, enforce_sort
 
     Examples::
 
-        >>> import torch
         >>> from torch.nn.utils.rnn import pack_padded_sequence
         >>> x = torch.tensor([[1, 2, 3], [4, 5, 0]])
         >>> pack_padded_sequence(x, [3, 2], batch_first=True).data
@@ -157,7 +155,6 @@ def pad_packed_sequence(
 
     Examples::
 
-        >>> import torch
         >>> from torch.nn.utils.rnn import pack_sequence, pad_packed_sequence
         >>> packed = pack_sequence([torch.tensor([1, 2, 3]), torch.tensor([4, 5])])
         >>> pad_packed_sequence(packed, batch_first=True)
@@ -209,7 +206,6 @@ def pad_sequence(
 
     Examples::
 
-        >>> import torch
         >>> from torch.nn.utils.rnn import pad_sequence
         >>> pad_sequence([torch.tensor([1, 2]), torch.tensor([3])], batch_first=True)
         tensor([[1, 2],

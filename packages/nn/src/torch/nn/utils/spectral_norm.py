@@ -98,8 +98,6 @@ def spectral_norm(
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> m = nn.utils.spectral_norm(nn.Linear(20, 40))
         >>> m.weight_u.shape, m.weight_orig.shape
         (torch.Size([40]), torch.Size([40, 20]))

@@ -23,8 +23,7 @@ def functional_call(
 
     Examples::
 
-        >>> import warnings, torch
-        >>> from torch import nn
+        >>> import warnings
         >>> from torch.nn.utils import stateless
         >>> lin = nn.Linear(2, 1)
         >>> values = {"weight": torch.ones(1, 2), "bias": torch.zeros(1)}

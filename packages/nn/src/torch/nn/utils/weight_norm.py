@@ -69,8 +69,6 @@ def weight_norm(module, name: str = "weight", dim: int = 0):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> m = nn.utils.weight_norm(nn.Linear(20, 40))
         >>> m.weight_g.shape, m.weight_v.shape
         (torch.Size([40, 1]), torch.Size([40, 20]))

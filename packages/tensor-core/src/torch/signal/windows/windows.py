@@ -67,7 +67,6 @@ def exponential(
 
     Examples::
 
-        >>> import torch
         >>> torch.signal.windows.exponential(3)
         tensor([0.3679, 1.0000, 0.3679])
     """
@@ -97,7 +96,6 @@ def cosine(
 
     Examples::
 
-        >>> import torch
         >>> torch.signal.windows.cosine(3)
         tensor([0.5000, 1.0000, 0.5000])
     """
@@ -122,7 +120,6 @@ def gaussian(
 
     Examples::
 
-        >>> import torch
         >>> torch.signal.windows.gaussian(3)
         tensor([0.6065, 1.0000, 0.6065])
     """
@@ -151,7 +148,6 @@ def kaiser(
 
     Examples::
 
-        >>> import torch
         >>> torch.signal.windows.kaiser(3, beta=2.0)
         tensor([0.4387, 1.0000, 0.4387])
     """
@@ -183,7 +179,6 @@ def general_cosine(
 
     Examples::
 
-        >>> import torch
         >>> torch.signal.windows.general_cosine(3, a=[0.5, 0.5])
         tensor([0., 1., 0.])
     """
@@ -220,7 +215,6 @@ def general_hamming(
 
     Examples::
 
-        >>> import torch
         >>> torch.signal.windows.general_hamming(3, alpha=0.6)
         tensor([0.2000, 1.0000, 0.2000])
     """
@@ -328,7 +322,6 @@ def bartlett(
 
     Examples::
 
-        >>> import torch
         >>> torch.signal.windows.bartlett(5)
         tensor([0.0000, 0.5000, 1.0000, 0.5000, 0.0000])
     """

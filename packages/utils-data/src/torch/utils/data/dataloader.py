@@ -95,8 +95,6 @@ class DataLoader:
 
     Examples::
 
-        >>> import torch
-        >>> from torch.utils.data import DataLoader, TensorDataset
         >>> ds = TensorDataset(torch.arange(5.0), torch.arange(5))
         >>> for x, y in DataLoader(ds, batch_size=2):
         ...     print(x, y)

@@ -51,8 +51,6 @@ class IterableDataset(Dataset[T_co]):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.utils.data import DataLoader, IterableDataset
         >>> class Numbers(IterableDataset):
         ...     def __init__(self, n):
         ...         self.n = n
@@ -77,8 +75,6 @@ class TensorDataset(Dataset[tuple]):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.utils.data import TensorDataset
         >>> ds = TensorDataset(torch.arange(3), torch.tensor([1.0, 2.0, 3.0]))
         >>> len(ds), ds[1]
         (3, (tensor(1), tensor(2.)))
@@ -111,7 +107,6 @@ class StackDataset(Dataset):
 
     Examples::
 
-        >>> from torch.utils.data import StackDataset
         >>> StackDataset([1, 2], ["a", "b"])[1]
         (2, 'b')
         >>> StackDataset(x=[1, 2], y=["a", "b"])[0]
@@ -172,7 +167,6 @@ class ConcatDataset(Dataset):
 
     Examples::
 
-        >>> from torch.utils.data import ConcatDataset
         >>> ds = ConcatDataset([[1, 2, 3], [10, 20]])
         >>> len(ds), ds[3], ds[-1], ds.cumulative_sizes
         (5, 10, 20, [3, 5])
@@ -212,7 +206,6 @@ class ChainDataset(IterableDataset):
 
     Examples::
 
-        >>> from torch.utils.data import ChainDataset, IterableDataset
         >>> class Count(IterableDataset):
         ...     def __init__(self, n):
         ...         self.n = n
@@ -252,7 +245,6 @@ class Subset(Dataset):
 
     Examples::
 
-        >>> from torch.utils.data import Subset
         >>> sub = Subset(["a", "b", "c", "d"], [3, 1])
         >>> len(sub), sub[0], sub.__getitems__([0, 1])
         (2, 'd', ['d', 'b'])
@@ -298,8 +290,6 @@ def random_split(dataset: Dataset, lengths: Sequence[int | float], generator=Non
 
     Examples::
 
-        >>> import torch
-        >>> from torch.utils.data import random_split
         >>> a, b = random_split(range(10), [3, 7], generator=torch.Generator().manual_seed(42))
         >>> list(a), list(b)
         ([2, 6, 1], [8, 4, 5, 0, 9, 3, 7])

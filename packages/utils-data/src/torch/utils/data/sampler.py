@@ -53,7 +53,6 @@ class SequentialSampler(Sampler[int]):
 
     Examples::
 
-        >>> from torch.utils.data import SequentialSampler
         >>> list(SequentialSampler("abc"))
         [0, 1, 2]
     """
@@ -83,8 +82,6 @@ class RandomSampler(Sampler[int]):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.utils.data import RandomSampler
         >>> list(RandomSampler(range(5), generator=torch.Generator().manual_seed(0)))
         [4, 0, 1, 3, 2]
         >>> g = torch.Generator().manual_seed(0)
@@ -162,8 +159,6 @@ class SubsetRandomSampler(Sampler[int]):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.utils.data import SubsetRandomSampler
         >>> g = torch.Generator().manual_seed(0)
         >>> list(SubsetRandomSampler([10, 20, 30], generator=g))
         [30, 10, 20]
@@ -193,8 +188,6 @@ class WeightedRandomSampler(Sampler[int]):
 
     Examples::
 
-        >>> import torch
-        >>> from torch.utils.data import WeightedRandomSampler
         >>> g = torch.Generator().manual_seed(0)
         >>> list(WeightedRandomSampler([0.0, 1.0, 0.0, 3.0], 5, generator=g))
         [3, 3, 3, 3, 3]
@@ -242,7 +235,6 @@ class BatchSampler(Sampler[list]):
 
     Examples::
 
-        >>> from torch.utils.data import BatchSampler
         >>> list(BatchSampler(range(7), batch_size=3, drop_last=False))
         [[0, 1, 2], [3, 4, 5], [6]]
         >>> list(BatchSampler(range(7), batch_size=3, drop_last=True))

@@ -3,7 +3,7 @@ TensorBoard event files.
 
 Examples::
 
-    >>> import tempfile, torch
+    >>> import tempfile
     >>> from torch.utils.tensorboard import SummaryWriter
     >>> with SummaryWriter(tempfile.mkdtemp()) as writer:
     ...     for step in range(3):

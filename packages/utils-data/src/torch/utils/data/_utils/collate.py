@@ -43,7 +43,6 @@ def collate(batch, *, collate_fn_map: dict | None = None):
 
     Examples::
 
-        >>> import torch
         >>> from torch.utils.data._utils.collate import collate, default_collate_fn_map
         >>> collate([{"x": 1}, {"x": 2}], collate_fn_map=default_collate_fn_map)
         {'x': tensor([1, 2])}
@@ -231,8 +230,6 @@ def default_collate(batch: list) -> Any:
 
     Examples::
 
-        >>> import torch
-        >>> from torch.utils.data import default_collate
         >>> default_collate([0, 1, 2])
         tensor([0, 1, 2])
         >>> default_collate([(torch.tensor([1.0]), 0), (torch.tensor([2.0]), 1)])
@@ -259,7 +256,6 @@ def default_convert(data: Any) -> Any:
     Examples::
 
         >>> import numpy as np
-        >>> from torch.utils.data import default_convert
         >>> default_convert((np.array([1, 2]), "label", 3))
         [tensor([1, 2]), 'label', 3]
     """

@@ -64,7 +64,6 @@ def get_worker_info() -> WorkerInfo | None:
 
     Examples::
 
-        >>> from torch.utils.data import get_worker_info
         >>> get_worker_info() is None  # in the main process
         True
     """

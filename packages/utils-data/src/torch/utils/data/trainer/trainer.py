@@ -35,8 +35,6 @@ class Trainer:
 
     Examples::
 
-        >>> import torch
-        >>> from torch.utils.data import Trainer
         >>> from torch.utils.data.trainer.plugins import LossMonitor
         >>> class Scale:  # a one-parameter model with a hand-written gradient
         ...     w = 1.0
