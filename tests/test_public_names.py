@@ -68,13 +68,11 @@ TYPING = "a typing alias or flag of PyTorch's sources"
 INTERNAL = "an internal helper of PyTorch's implementation without an underscore"
 NEW_IN_2X = "added in PyTorch 2.x and not built yet"
 DATAPIPES = "torch.utils.data.datapipes (DataPipes, deprecated in PyTorch) are not built"
-ENGINE = "the autograd engine runs on the calling thread; no settings for worker threads"
 INFERENCE_FLAG = "tensors do not record that inference_mode made them"
 MODULES_NOT_PROVIDED = (
     "torch.package (packaging models with their code into one archive) is not provided"
 )
-LEGACY_STORAGE = "the storage base classes of the legacy API (use TypedStorage/UntypedStorage)"
-RUNTIME_BLAS = "the BLAS is chosen at run time: torch.backends.mkl.is_available() answers"
+LEGACY_STORAGE = "the C++ base class of the legacy storages (use TypedStorage/UntypedStorage)"
 LEGACY_TYPES = "the legacy sparse tensor types stop at the dtypes of PyTorch 0.4 (no bfloat16)"
 COMPLEX32 = "complex32 has no conversion kernels here (the limited dtypes' work)"
 PARALLEL_START = "starting spawned workers in parallel (TORCH_MP_PARALLEL_START) is not built"
@@ -160,10 +158,9 @@ MISSING: dict[str, dict[str, str]] = {
         SERIALIZATION_CPP: """
             DeserializationStorageContext PyTorchFileWriter SerializationStorageContext
         """,
-        LEGACY_STORAGE: "Storage StorageBase",
+        LEGACY_STORAGE: "StorageBase",
         MODULES_NOT_PROVIDED: "package",
         INFERENCE_FLAG: "is_inference",
-        RUNTIME_BLAS: "has_mkl",
         TYPING: "TYPE_CHECKING USE_GLOBAL_DEPS USE_RTLD_GLOBAL_WITH_LIBTORCH",
         INTERNAL: """
             classproperty get_file_path legacy_contiguous_format prepare_multiprocessing_environment
@@ -233,7 +230,6 @@ MISSING.update({
     "torch.autograd": {
         PROFILER: "DeviceType ProfilerConfig ProfilerEvent ProfilerState profiler_legacy",
         TORCH_FUNCTION: "handle_torch_function has_torch_function is_tensor_like",
-        ENGINE: "is_multithreading_enabled set_multithreading_enabled is_view_replay_enabled",
         INTERNAL: "SavedTensor enforce_grad_layout_policy",
         NEW_IN_2X: "NestedIOFunction",
     },

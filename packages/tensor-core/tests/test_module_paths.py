@@ -31,3 +31,8 @@ def test_types_aliases_annotate_and_check():
         return shape[0]
 
     assert first(torch.Size([3, 4])) == 3
+
+
+def test_storage_and_has_mkl_as_in_pytorch():
+    assert torch.Storage is torch.FloatStorage
+    assert torch.has_mkl is torch.backends.mkl.is_available()

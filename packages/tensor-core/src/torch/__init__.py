@@ -159,6 +159,7 @@ _sparse.bind()
 _compat_names.bind()  # Tensor.dim_order, storage_type, the removed eig/solve/..., ...
 globals().update(LEGACY_TYPES)  # torch.FloatTensor, torch.LongTensor, ...
 globals().update(LEGACY_STORAGES)  # torch.FloatStorage, ... (the names checkpoints use)
+Storage = LEGACY_STORAGES["FloatStorage"]  # torch.Storage is FloatStorage, as in PyTorch
 
 
 def is_tensor(obj) -> bool:
@@ -242,6 +243,10 @@ def __getattr__(name):
         return _siblings.import_sibling(f"{__name__}.{name}")
     if name in _LAZY_NAMES:
         return getattr(_siblings.import_sibling(f"{__name__}.{_LAZY_NAMES[name]}"), name)
+    if name == "has_mkl":  # the BLAS is chosen at run time: ask it on first use
+        from .backends import mkl
+
+        return mkl.is_available()
     raise AttributeError(f"module 'torch' has no attribute '{name}'")
 
 

@@ -24,6 +24,11 @@ from ._profiler_kinds import ProfilerActivity, kineto_available  # noqa: E402, F
 from ._version import __version__  # noqa: E402
 from .anomaly_mode import detect_anomaly, set_detect_anomaly  # noqa: E402
 from .function import Function, once_differentiable  # noqa: E402
+from .grad_mode import (  # noqa: E402, F401 - PyTorch has them here
+    is_multithreading_enabled,
+    is_view_replay_enabled,
+    set_multithreading_enabled,
+)
 from .gradcheck import GradcheckError, gradcheck, gradgradcheck  # noqa: E402
 from .variable import Variable  # noqa: E402
 
