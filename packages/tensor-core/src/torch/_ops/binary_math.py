@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._dispatch import as_array, defop, kernel_refusal
-from .pointwise import _arith, _binary, _bool_refused, _plain, _true_div
+from ._dispatch import as_array, kernel_refusal
+from .pointwise import _arith, _binary_op, _bool_refused, _plain, _true_div
 
 __all__ = ["maximum", "minimum", "fmax", "fmin", "atan2", "hypot", "fmod", "arctan2"]
 
@@ -23,7 +23,7 @@ def _fmod(a, b, dtype):
     return np.fmod(a, b)
 
 
-maximum = _binary(
+maximum = _binary_op(
     "maximum",
     _plain(np.maximum),
     _arith,
@@ -40,8 +40,7 @@ Examples::
     family=_FAMILY,
     refuses_complex=(RuntimeError, "maximum not implemented for complex tensors."),
 )
-defop("maximum", maximum, method=True, inplace=True)
-minimum = _binary(
+minimum = _binary_op(
     "minimum",
     _plain(np.minimum),
     _arith,
@@ -50,8 +49,7 @@ minimum = _binary(
     family=_FAMILY,
     refuses_complex=(RuntimeError, "minimum not implemented for complex tensors."),
 )
-defop("minimum", minimum, method=True, inplace=True)
-fmax = _binary(
+fmax = _binary_op(
     "fmax",
     _plain(np.fmax),
     _arith,
@@ -60,8 +58,7 @@ fmax = _binary(
     family=_FAMILY,
     refuses_complex=(RuntimeError, "fmax not implemented for complex tensors."),
 )
-defop("fmax", fmax, method=True, inplace=True)
-fmin = _binary(
+fmin = _binary_op(
     "fmin",
     _plain(np.fmin),
     _arith,
@@ -70,8 +67,7 @@ fmin = _binary(
     family=_FAMILY,
     refuses_complex=(RuntimeError, "fmin not implemented for complex tensors."),
 )
-defop("fmin", fmin, method=True, inplace=True)
-atan2 = _binary(
+atan2 = _binary_op(
     "atan2",
     _plain(np.arctan2),
     _floating,
@@ -79,8 +75,8 @@ atan2 = _binary(
     True,
     family=_FAMILY,
     refuses_complex=kernel_refusal("atan2_cpu"),
+    aliases=("arctan2",),
 )
-defop("atan2", atan2, method=True, inplace=True, aliases=("arctan2",))
 arctan2 = atan2
 
 
@@ -97,7 +93,7 @@ def _floating_only(kernel_name):
     return rule
 
 
-hypot = _binary(
+hypot = _binary_op(
     "hypot",
     _plain(np.hypot),
     _floating_only("hypot_cpu"),
@@ -106,8 +102,7 @@ hypot = _binary(
     family=_FAMILY,
     refuses_complex=kernel_refusal("hypot_cpu"),
 )
-defop("hypot", hypot, method=True, inplace=True)
-fmod = _binary(
+fmod = _binary_op(
     "fmod",
     _fmod,
     _bool_refused("fmod_cpu"),
@@ -124,4 +119,3 @@ Examples::
     family=_FAMILY,
     refuses_complex=kernel_refusal("fmod_cpu"),
 )
-defop("fmod", fmod, method=True, inplace=True)

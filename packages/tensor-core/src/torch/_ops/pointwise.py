@@ -279,7 +279,7 @@ def _plain(ufunc):
     return kernel
 
 
-def _shift(ufunc):
+def _shifted(ufunc):
     def kernel(a, b, dtype):
         # shifting by the width or more gives 0 (or -1 for negative numbers shifted right)
         bits = dtype.itemsize * 8
@@ -448,6 +448,14 @@ def _binary(
 _DIRECT_OTHERS = frozenset((Tensor, int, float, bool))
 
 
+def _binary_op(name, kernel, rule, doc, differentiable, *, aliases=(), fast=None, **options):
+    """Declare binary op ``name`` in one call: :func:`_binary` makes it (``options`` are
+    its keywords), :func:`defop` binds ``torch.<name>``, the Tensor method and its
+    in-place form, ``aliases`` and the ``fast`` hot paths."""
+    function = _binary(name, kernel, rule, doc, differentiable, **options)
+    return defop(name, function, method=True, inplace=True, aliases=aliases, fast=fast)
+
+
 def _check_writable(self: Tensor, dtype) -> None:
     if not can_cast(dtype, self._dtype):
         raise RuntimeError(
@@ -599,6 +607,24 @@ def _unary(
     return function
 
 
+def _unary_op(
+    name, kernel, doc, differentiable, *, aliases=(), torch_inplace=True, fast=None, **options
+):
+    """Declare unary op ``name`` in one call: :func:`_unary` makes it (``options`` are its
+    keywords), :func:`defop` binds ``torch.<name>`` (``torch.<name>_`` too unless
+    ``torch_inplace=False``), the Tensor method and its in-place form, and ``aliases``."""
+    function = _unary(name, kernel, doc, differentiable, **options)
+    return defop(
+        name,
+        function,
+        method=True,
+        inplace=True,
+        aliases=aliases,
+        torch_inplace=torch_inplace,
+        fast=fast,
+    )
+
+
 def _floating_result(dtype):
     return dtype if dtype._category in _FLOATING else _dtype.get_default_dtype()
 
@@ -634,7 +660,7 @@ def _bitwise_not_check(dtype):
 
 # -------------------------------------------------------------------------- ops
 
-add = _binary(
+add = _binary_op(
     "add",
     _plain(np.add),
     _arith,
@@ -655,19 +681,13 @@ Examples::
 """,
     True,
     alpha=True,
-)
-defop(
-    "add",
-    add,
-    method=True,
-    inplace=True,
     fast={
         "Tensor.__add__": _fastpath.binary(np.add),
         "Tensor.__radd__": _fastpath.reflected(np.add),
     },
 )
 
-sub = _binary(
+sub = _binary_op(
     "sub",
     _plain(np.subtract),
     _sub_rule,
@@ -682,12 +702,6 @@ Examples::
 """,
     True,
     alpha=True,
-)
-defop(
-    "sub",
-    sub,
-    method=True,
-    inplace=True,
     aliases=("subtract",),
     fast={
         "Tensor.__sub__": _fastpath.binary(np.subtract),
@@ -695,7 +709,7 @@ defop(
     },
 )
 
-mul = _binary(
+mul = _binary_op(
     "mul",
     _plain(np.multiply),
     _arith,
@@ -708,12 +722,6 @@ Examples::
     tensor([2.5000, 5.0000, 7.5000])
 """,
     True,
-)
-defop(
-    "mul",
-    mul,
-    method=True,
-    inplace=True,
     aliases=("multiply",),
     fast={
         "Tensor.__mul__": _fastpath.binary(np.multiply),
@@ -731,7 +739,7 @@ def _div_rule(dtype, rounding_mode=None):
     return _true_div(dtype) if rounding_mode is None else _arith(dtype)
 
 
-div = _binary(
+div = _binary_op(
     "div",
     _div_kernel,
     _div_rule,
@@ -748,12 +756,6 @@ Examples::
     tensor([ 2, -3])
 """,
     True,
-)
-defop(
-    "div",
-    div,
-    method=True,
-    inplace=True,
     aliases=("divide", "true_divide"),
     # tensor / tensor fast for floating dtypes only: integers divide into the default float
     fast={
@@ -764,7 +766,7 @@ defop(
 
 true_divide = div
 
-floor_divide = _binary(
+floor_divide = _binary_op(
     "floor_divide",
     _floor_divide,
     _bool_refused("div_floor_cpu"),
@@ -781,9 +783,8 @@ Examples::
     inplace_recorded_as_itself=True,
     refuses_complex=kernel_refusal("div_floor_cpu"),
 )
-defop("floor_divide", floor_divide, method=True, inplace=True)
 
-remainder = _binary(
+remainder = _binary_op(
     "remainder",
     _remainder,
     _bool_refused("remainder_cpu"),
@@ -799,9 +800,8 @@ Examples::
     True,
     refuses_complex=kernel_refusal("remainder_cpu"),
 )
-defop("remainder", remainder, method=True, inplace=True)
 
-pow = _binary(
+pow = _binary_op(
     "pow",
     _pow,
     _bool_refused("pow"),
@@ -815,7 +815,6 @@ Examples::
 """,
     True,
 )
-defop("pow", pow, method=True, inplace=True)
 
 _COMPARE_DOC = """``input {sym} other`` elementwise, as a bool tensor.
 
@@ -825,125 +824,51 @@ Examples::
     >>> torch.{name}(torch.tensor([1, 2, 3]), 2)
     {example}
 """
-eq = _binary(
-    "eq",
-    _plain(np.equal),
-    _compare,
-    _COMPARE_DOC.format(sym="==", name="eq", example="tensor([False,  True, False])"),
-    False,
-)
-defop("eq", eq, method=True, inplace=True)
-ne = _binary(
-    "ne",
-    _plain(np.not_equal),
-    _compare,
-    _COMPARE_DOC.format(sym="!=", name="ne", example="tensor([ True, False,  True])"),
-    False,
-)
-defop("ne", ne, method=True, inplace=True, aliases=("not_equal",))
-lt = _binary(
-    "lt",
-    _plain(np.less),
-    _compare,
-    _COMPARE_DOC.format(sym="<", name="lt", example="tensor([ True, False, False])"),
-    False,
-    refuses_complex=kernel_refusal("lt_cpu"),
-)
-defop("lt", lt, method=True, inplace=True, aliases=("less",))
-le = _binary(
-    "le",
-    _plain(np.less_equal),
-    _compare,
-    _COMPARE_DOC.format(sym="<=", name="le", example="tensor([ True,  True, False])"),
-    False,
-    refuses_complex=kernel_refusal("le_cpu"),
-)
-defop("le", le, method=True, inplace=True, aliases=("less_equal",))
-gt = _binary(
-    "gt",
-    _plain(np.greater),
-    _compare,
-    _COMPARE_DOC.format(sym=">", name="gt", example="tensor([False, False,  True])"),
-    False,
-    refuses_complex=kernel_refusal("gt_cpu"),
-)
-defop("gt", gt, method=True, inplace=True, aliases=("greater",))
-ge = _binary(
-    "ge",
-    _plain(np.greater_equal),
-    _compare,
-    _COMPARE_DOC.format(sym=">=", name="ge", example="tensor([False,  True,  True])"),
-    False,
-    refuses_complex=kernel_refusal("ge_cpu"),
-)
-defop("ge", ge, method=True, inplace=True, aliases=("greater_equal",))
 
-bitwise_and = _binary(
-    "bitwise_and",
-    _plain(np.bitwise_and),
-    _integral_only("bitwise_and"),
-    "Bitwise AND of integer or bool tensors (``&``).",
-    False,
-)
-defop("bitwise_and", bitwise_and, method=True, inplace=True)
-bitwise_or = _binary(
-    "bitwise_or",
-    _plain(np.bitwise_or),
-    _integral_only("bitwise_or"),
-    "Bitwise OR of integer or bool tensors (``|``).",
-    False,
-)
-defop("bitwise_or", bitwise_or, method=True, inplace=True)
-bitwise_xor = _binary(
-    "bitwise_xor",
-    _plain(np.bitwise_xor),
-    _integral_only("bitwise_xor"),
-    "Bitwise XOR of integer or bool tensors (``^``).",
-    False,
-)
-defop("bitwise_xor", bitwise_xor, method=True, inplace=True)
-bitwise_left_shift = _binary(
-    "bitwise_left_shift",
-    _shift(np.left_shift),
-    _bool_refused("lshift_cpu", _integral_only("lshift")),
-    "``input << other``.",
-    False,
-)
-defop("bitwise_left_shift", bitwise_left_shift, method=True, inplace=True)
-bitwise_right_shift = _binary(
-    "bitwise_right_shift",
-    _shift(np.right_shift),
-    _bool_refused("rshift_cpu", _integral_only("rshift")),
-    "``input >> other``.",
-    False,
-)
-defop("bitwise_right_shift", bitwise_right_shift, method=True, inplace=True)
-logical_and = _binary(
-    "logical_and",
-    _plain(np.logical_and),
-    _logical,
-    "Elementwise logical AND (nonzero is true), as a bool tensor.",
-    False,
-)
-defop("logical_and", logical_and, method=True, inplace=True)
-logical_or = _binary(
-    "logical_or",
-    _plain(np.logical_or),
-    _logical,
-    "Elementwise logical OR (nonzero is true), as a bool tensor.",
-    False,
-)
-defop("logical_or", logical_or, method=True, inplace=True)
-logical_xor = _binary(
-    "logical_xor",
-    _plain(np.logical_xor),
-    _logical,
-    "Elementwise logical XOR (nonzero is true), as a bool tensor.",
-    False,
-)
-defop("logical_xor", logical_xor, method=True, inplace=True)
 
-neg = _unary(
+def _comparison(name, ufunc, sym, example, aliases=(), refuses_complex=True):
+    """A comparison op: a bool result, no derivative; the ordering ones refuse complex
+    inputs with their CPU kernel's error."""
+    doc = _COMPARE_DOC.format(sym=sym, name=name, example=example)
+    refusal = kernel_refusal(f"{name}_cpu") if refuses_complex else None
+    return _binary_op(
+        name, _plain(ufunc), _compare, doc, False, aliases=aliases, refuses_complex=refusal
+    )
+
+
+eq = _comparison("eq", np.equal, "==", "tensor([False,  True, False])", refuses_complex=False)
+ne = _comparison("ne", np.not_equal, "!=", "tensor([ True, False,  True])", ("not_equal",), False)
+lt = _comparison("lt", np.less, "<", "tensor([ True, False, False])", ("less",))
+le = _comparison("le", np.less_equal, "<=", "tensor([ True,  True, False])", ("less_equal",))
+gt = _comparison("gt", np.greater, ">", "tensor([False, False,  True])", ("greater",))
+ge = _comparison("ge", np.greater_equal, ">=", "tensor([False,  True,  True])", ("greater_equal",))
+
+
+def _bitwise(name, ufunc, word, sign):
+    doc = f"Bitwise {word} of integer or bool tensors (``{sign}``)."
+    return _binary_op(name, _plain(ufunc), _integral_only(name), doc, False)
+
+
+def _shift(name, ufunc, kernel_name, sign):
+    rule = _bool_refused(f"{kernel_name}_cpu", _integral_only(kernel_name))
+    return _binary_op(name, _shifted(ufunc), rule, f"``input {sign} other``.", False)
+
+
+def _logical_op(name, ufunc, word):
+    doc = f"Elementwise logical {word} (nonzero is true), as a bool tensor."
+    return _binary_op(name, _plain(ufunc), _logical, doc, False)
+
+
+bitwise_and = _bitwise("bitwise_and", np.bitwise_and, "AND", "&")
+bitwise_or = _bitwise("bitwise_or", np.bitwise_or, "OR", "|")
+bitwise_xor = _bitwise("bitwise_xor", np.bitwise_xor, "XOR", "^")
+bitwise_left_shift = _shift("bitwise_left_shift", np.left_shift, "lshift", "<<")
+bitwise_right_shift = _shift("bitwise_right_shift", np.right_shift, "rshift", ">>")
+logical_and = _logical_op("logical_and", np.logical_and, "AND")
+logical_or = _logical_op("logical_or", np.logical_or, "OR")
+logical_xor = _logical_op("logical_xor", np.logical_xor, "XOR")
+
+neg = _unary_op(
     "neg",
     np.negative,
     """``-input`` elementwise.
@@ -956,10 +881,10 @@ Examples::
 """,
     True,
     check=_neg_check,
+    aliases=("negative",),
 )
-defop("neg", neg, method=True, inplace=True, aliases=("negative",), torch_inplace=True)
 negative = neg
-abs = _unary(
+abs = _unary_op(
     "abs",
     np.abs,
     """Absolute value elementwise.
@@ -973,8 +898,8 @@ Examples::
     True,
     check=lambda d: _refuse_bool("abs_cpu", d),
     result_dtype=lambda d: d.to_real() if d.is_complex else d,
+    aliases=("absolute",),
 )
-defop("abs", abs, method=True, inplace=True, aliases=("absolute",), torch_inplace=True)
 absolute = abs
 
 
@@ -982,7 +907,7 @@ def _sign(array):
     return array.copy() if array.dtype == np.bool_ else np.sign(array)  # sign(True) is True
 
 
-sign = _unary(
+sign = _unary_op(
     "sign",
     _sign,
     "-1, 0 or 1 by the sign of each element.",
@@ -993,7 +918,6 @@ sign = _unary(
         "torch.sgn instead.",
     ),
 )
-defop("sign", sign, method=True, inplace=True, torch_inplace=True)
 
 
 def _exp(array):
@@ -1001,25 +925,18 @@ def _exp(array):
     return np.exp(array) if result is None else result
 
 
-exp = _unary(
+# the hot path calls the kernel without _unary's argument handling and np.errstate
+# (NumPy's warnings are filtered for torch's modules by torch._fastpath)
+exp = _unary_op(
     "exp",
     _exp,
     """``e ** input`` elementwise (integers give the default float
 dtype).""",
     True,
     check=_floating_result,
-)
-# the hot path calls the kernel without _unary's argument handling and np.errstate
-# (NumPy's warnings are filtered for torch's modules by torch._fastpath)
-defop(
-    "exp",
-    exp,
-    method=True,
-    inplace=True,
-    torch_inplace=True,
     fast={"binding": _fastpath.unary(_exp)},
 )
-log = _unary(
+log = _unary_op(
     "log",
     np.log,
     """Natural logarithm elementwise (integers give the default float
@@ -1027,8 +944,7 @@ dtype).""",
     True,
     check=_floating_result,
 )
-defop("log", log, method=True, inplace=True, torch_inplace=True)
-bitwise_not = _unary(
+bitwise_not = _unary_op(
     "bitwise_not",
     np.invert,
     """Bitwise NOT (``~``); logical NOT for bool
@@ -1042,8 +958,8 @@ Examples::
 """,
     False,
     check=_bitwise_not_check,
+    torch_inplace=False,
 )
-defop("bitwise_not", bitwise_not, method=True, inplace=True)
 
 
 @defop("logical_not", method=True)
