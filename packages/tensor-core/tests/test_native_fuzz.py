@@ -389,6 +389,35 @@ def rnn_args(draw, name):
     return tuple(args)
 
 
+@st.composite
+def lstm_sequence_args(draw, name):
+    dims = draw(DIMS)
+    t, b, h, i = dims["T"], dims["B"], dims["H"], draw(st.integers(0, 3))
+    if name == "lstm_sequence_forward":
+        shapes = {"x": (t, b, i), "h0": (b, h), "c0": (b, h), "w_ih": (4 * h, i),
+                  "w_hh": (4 * h, h), "b_ih": (4 * h,), "b_hh": (4 * h,)}  # fmt: skip
+    else:
+        shapes = {"grad_hs": (t, b, h), "grad_hy": (b, h), "grad_cy": (b, h), "x": (t, b, i),
+                  "w_ih": (4 * h, i), "w_hh": (4 * h, h), "hs": (t + 1, b, h),
+                  "cs": (t + 1, b, h), "gates": (t, b, 4 * h), "tanh_cs": (t, b, h)}  # fmt: skip
+    for optional in ("h0", "c0", "b_ih", "b_hh", "grad_hs", "grad_hy", "grad_cy"):
+        if optional in shapes and draw(st.booleans()):
+            shapes[optional] = None
+    args = list(draw(shaped(shapes)).values())
+    if name == "lstm_sequence_forward":
+        return (*args, draw(st.one_of(st.booleans(), NON_ARRAYS)))
+    flags = st.lists(st.booleans(), min_size=6, max_size=6)
+    return (*args, draw(st.one_of(flags, flags, st.lists(st.booleans()), NON_ARRAYS)))
+
+
+@st.composite
+def small_matmul_args(draw, name):
+    m, k, n = (draw(st.integers(0, 5)) for _ in range(3))
+    operands = draw(shaped({"a": (m, k), "b": (k, n)}))
+    extra = draw(st.lists(st.one_of(arrays(), NON_ARRAYS), max_size=1))  # a wrong count
+    return (operands["a"], operands["b"], *extra)
+
+
 # Optimizer signatures: P params, L a state list, O an optional state list (None or a
 # list), D a per-parameter float list, Q a per-parameter bool list, f a float, b a bool,
 # i the decay mode, t threads.
@@ -560,6 +589,7 @@ STRATEGIES = {
     "gather_along": indexing_args,
     "blas_gemm": blas_args,
     "blas_load": blas_args,
+    "small_matmul": small_matmul_args,
     "max_pool2d_with_indices": pool_args,
     "max_pool_backward": pool_args,
     "relu_backward": rnn_args,
@@ -585,6 +615,8 @@ STRATEGIES = {
     "rnn_layer_backward": rnn_args,
     "gru_layer_forward": rnn_args,
     "gru_layer_backward": rnn_args,
+    "lstm_sequence_forward": lstm_sequence_args,
+    "lstm_sequence_backward": lstm_sequence_args,
     "nn_use_blas": path_args,
     "optim_vml_load": path_args,
     "optim_vml_loaded": no_args,
