@@ -80,7 +80,6 @@ Future.__module__ = "torch.jit"
 def fork(func: Callable[..., T], *args, **kwargs) -> Future[T]:
     """Start ``func(*args, **kwargs)`` and return a :class:`Future` of its result.
 
-    >>> import torch
     >>> future = torch.jit.fork(lambda a, b: a + b, 1, 2)
     >>> torch.jit.wait(future)
     3

@@ -41,8 +41,6 @@ def freeze(mod, preserved_attrs: list[str] | None = None, optimize_numerics: boo
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> model = nn.Sequential(nn.Conv2d(1, 2, 3), nn.BatchNorm2d(2)).eval()
         >>> frozen = torch.jit.freeze(torch.jit.trace(model, torch.ones(1, 1, 5, 5)))
         >>> "aten::batch_norm" in str(frozen.graph)
@@ -124,7 +122,6 @@ def optimize_for_inference(mod, other_methods: list[str] | None = None):
 
     Examples::
 
-        >>> import torch
         >>> model = torch.nn.Sequential(torch.nn.Linear(3, 3), torch.nn.Tanh()).eval()
         >>> traced = torch.jit.trace(model, torch.ones(2, 3))
         >>> fast = torch.jit.optimize_for_inference(traced)

@@ -68,7 +68,6 @@ def _tag(fn: Any, modifier: FunctionModifiers) -> Any:
 def export(fn):
     """Compile this method of a scripted module even if ``forward`` does not call it.
 
-    >>> import torch
     >>> @torch.jit.export
     ... def helper(x):
     ...     return x + 1
@@ -129,7 +128,6 @@ def annotate(the_type, the_value):
     """Tell the script compiler the type of ``the_value`` (an empty list or dict, a None
     that is an ``Optional``); in eager Python it returns ``the_value``.
 
-        >>> import torch
         >>> from typing import List
         >>> torch.jit.annotate(List[int], [])
         []
@@ -194,7 +192,6 @@ def isinstance(obj, target_type) -> bool:  # noqa: A001 - torch.jit.isinstance
     ``Dict[str, Tensor]``, ``Optional[int]``, ``Tuple[int, str]``) by checking the
     elements.
 
-        >>> import torch
         >>> from typing import Dict, List
         >>> torch.jit.isinstance([1, 2], List[int]), torch.jit.isinstance({"a": 1}, Dict[str, str])
         (True, False)

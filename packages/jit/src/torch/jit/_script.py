@@ -39,7 +39,6 @@ def script_if_tracing(fn):
     """Compile ``fn`` with :func:`script` only when it is called during a trace (so
     that its control flow survives in the trace); eager calls run it as Python.
 
-        >>> import torch
         >>> @torch.jit.script_if_tracing
         ... def twice(x):
         ...     return x * 2

@@ -253,7 +253,7 @@ def save(m, f, _extra_files=None) -> None:
 
     Examples::
 
-        >>> import io, torch
+        >>> import io
         >>> traced = torch.jit.trace(torch.nn.Linear(2, 1), torch.ones(1, 2))
         >>> buffer = io.BytesIO()
         >>> torch.jit.save(traced, buffer)

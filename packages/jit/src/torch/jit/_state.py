@@ -32,7 +32,6 @@ def is_scripting() -> bool:
     Use it to keep code that the script compiler does not support out of scripted
     functions::
 
-        >>> import torch
         >>> torch.jit.is_scripting()
         False
     """
@@ -42,7 +41,6 @@ def is_scripting() -> bool:
 def is_tracing() -> bool:
     """True while :func:`torch.jit.trace` runs the traced code.
 
-    >>> import torch
     >>> torch.jit.is_tracing()
     False
     """

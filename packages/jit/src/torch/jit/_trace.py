@@ -482,7 +482,6 @@ def trace(
 
     Examples::
 
-        >>> import torch
         >>> traced = torch.jit.trace(lambda x: x * 2 + 1, torch.ones(2))
         >>> traced(torch.tensor([1.0, 2.0]))
         tensor([3., 5.])
@@ -560,8 +559,6 @@ def trace_module(
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> traced = torch.jit.trace_module(nn.Linear(3, 2), {"forward": torch.ones(1, 3)})
         >>> traced(torch.ones(4, 3)).shape
         torch.Size([4, 2])

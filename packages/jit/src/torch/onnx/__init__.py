@@ -138,7 +138,7 @@ def export(
 
     Example::
 
-        >>> import io, torch
+        >>> import io
         >>> buffer = io.BytesIO()
         >>> torch.onnx.export(torch.nn.Linear(3, 2), (torch.randn(1, 3),), buffer,
         ...                   dynamo=False)  # doctest: +SKIP

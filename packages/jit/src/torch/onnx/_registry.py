@@ -82,7 +82,6 @@ def register_custom_op_symbolic(symbolic_name: str, symbolic_fn: Callable, opset
     domain, whose version goes in ``custom_opsets``). Tensor inputs arrive as values of the
     ONNX graph, everything known at export time (numbers, lists, None) as Python values.
 
-        >>> import torch
         >>> def my_relu(g, x):
         ...     return g.op("Relu", x)
         >>> torch.onnx.register_custom_op_symbolic("aten::relu", my_relu, 13)

@@ -13,7 +13,6 @@ def is_in_onnx_export() -> bool:
     """True while :func:`torch.onnx.export` runs the model (so that code can take a path
     that exports well).
 
-        >>> import torch
         >>> torch.onnx.is_in_onnx_export()
         False
     """
