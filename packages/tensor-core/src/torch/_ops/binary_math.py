@@ -23,10 +23,24 @@ def _fmod(a, b, dtype):
     return np.fmod(a, b)
 
 
-maximum = _binary_op(
+def _extremum(name, ufunc, doc):
+    refusal = (RuntimeError, f"{name} not implemented for complex tensors.")
+    return _binary_op(
+        name, _plain(ufunc), _arith, doc, True, family=_FAMILY, refuses_complex=refusal
+    )
+
+
+def _math_binary(name, kernel, rule, doc, aliases=()):
+    """An op of this family whose complex refusal is its CPU kernel's."""
+    refusal = kernel_refusal(f"{name}_cpu")
+    return _binary_op(
+        name, kernel, rule, doc, True, family=_FAMILY, refuses_complex=refusal, aliases=aliases
+    )
+
+
+maximum = _extremum(
     "maximum",
-    _plain(np.maximum),
-    _arith,
+    np.maximum,
     """The larger of two elements (NaN if
 either is NaN).
 
@@ -36,45 +50,19 @@ Examples::
     >>> torch.maximum(torch.tensor([1.0, 5.0]), torch.tensor([3.0, 2.0]))
     tensor([3., 5.])
 """,
-    True,
-    family=_FAMILY,
-    refuses_complex=(RuntimeError, "maximum not implemented for complex tensors."),
 )
-minimum = _binary_op(
-    "minimum",
-    _plain(np.minimum),
-    _arith,
-    "The smaller of two elements (NaN if either is NaN).",
-    True,
-    family=_FAMILY,
-    refuses_complex=(RuntimeError, "minimum not implemented for complex tensors."),
+minimum = _extremum("minimum", np.minimum, "The smaller of two elements (NaN if either is NaN).")
+fmax = _extremum(
+    "fmax", np.fmax, "The larger of two elements, ignoring a NaN when the other is a number."
 )
-fmax = _binary_op(
-    "fmax",
-    _plain(np.fmax),
-    _arith,
-    "The larger of two elements, ignoring a NaN when the other is a number.",
-    True,
-    family=_FAMILY,
-    refuses_complex=(RuntimeError, "fmax not implemented for complex tensors."),
+fmin = _extremum(
+    "fmin", np.fmin, "The smaller of two elements, ignoring a NaN when the other is a number."
 )
-fmin = _binary_op(
-    "fmin",
-    _plain(np.fmin),
-    _arith,
-    "The smaller of two elements, ignoring a NaN when the other is a number.",
-    True,
-    family=_FAMILY,
-    refuses_complex=(RuntimeError, "fmin not implemented for complex tensors."),
-)
-atan2 = _binary_op(
+atan2 = _math_binary(
     "atan2",
     _plain(np.arctan2),
     _floating,
     "The angle of the point (``other``, ``input``), in (-pi, pi].",
-    True,
-    family=_FAMILY,
-    refuses_complex=kernel_refusal("atan2_cpu"),
     aliases=("arctan2",),
 )
 arctan2 = atan2
@@ -93,16 +81,13 @@ def _floating_only(kernel_name):
     return rule
 
 
-hypot = _binary_op(
+hypot = _math_binary(
     "hypot",
     _plain(np.hypot),
     _floating_only("hypot_cpu"),
     "``sqrt(input**2 + other**2)`` elementwise, without overflow.",
-    True,
-    family=_FAMILY,
-    refuses_complex=kernel_refusal("hypot_cpu"),
 )
-fmod = _binary_op(
+fmod = _math_binary(
     "fmod",
     _fmod,
     _bool_refused("fmod_cpu"),
@@ -115,7 +100,4 @@ Examples::
     >>> torch.fmod(torch.tensor([5, -5]), 3)
     tensor([ 2, -2])
 """,
-    True,
-    family=_FAMILY,
-    refuses_complex=kernel_refusal("fmod_cpu"),
 )

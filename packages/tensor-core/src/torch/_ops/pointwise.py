@@ -607,6 +607,15 @@ def _unary(
     return function
 
 
+def _operator_fast(operator, ufunc, floats_only=False):
+    """The hot paths of ``Tensor.__<operator>__`` and ``__r<operator>__`` (``floats_only``:
+    the forward one takes tensor / tensor for floating dtypes only)."""
+    return {
+        f"Tensor.__{operator}__": _fastpath.binary(ufunc, floats_only=floats_only),
+        f"Tensor.__r{operator}__": _fastpath.reflected(ufunc),
+    }
+
+
 def _unary_op(
     name, kernel, doc, differentiable, *, aliases=(), torch_inplace=True, fast=None, **options
 ):
@@ -614,15 +623,8 @@ def _unary_op(
     keywords), :func:`defop` binds ``torch.<name>`` (``torch.<name>_`` too unless
     ``torch_inplace=False``), the Tensor method and its in-place form, and ``aliases``."""
     function = _unary(name, kernel, doc, differentiable, **options)
-    return defop(
-        name,
-        function,
-        method=True,
-        inplace=True,
-        aliases=aliases,
-        torch_inplace=torch_inplace,
-        fast=fast,
-    )
+    forms = {"aliases": aliases, "torch_inplace": torch_inplace, "fast": fast}
+    return defop(name, function, method=True, inplace=True, **forms)
 
 
 def _floating_result(dtype):
@@ -681,10 +683,7 @@ Examples::
 """,
     True,
     alpha=True,
-    fast={
-        "Tensor.__add__": _fastpath.binary(np.add),
-        "Tensor.__radd__": _fastpath.reflected(np.add),
-    },
+    fast=_operator_fast("add", np.add),
 )
 
 sub = _binary_op(
@@ -703,10 +702,7 @@ Examples::
     True,
     alpha=True,
     aliases=("subtract",),
-    fast={
-        "Tensor.__sub__": _fastpath.binary(np.subtract),
-        "Tensor.__rsub__": _fastpath.reflected(np.subtract),
-    },
+    fast=_operator_fast("sub", np.subtract),
 )
 
 mul = _binary_op(
@@ -723,10 +719,7 @@ Examples::
 """,
     True,
     aliases=("multiply",),
-    fast={
-        "Tensor.__mul__": _fastpath.binary(np.multiply),
-        "Tensor.__rmul__": _fastpath.reflected(np.multiply),
-    },
+    fast=_operator_fast("mul", np.multiply),
 )
 
 
@@ -758,10 +751,7 @@ Examples::
     True,
     aliases=("divide", "true_divide"),
     # tensor / tensor fast for floating dtypes only: integers divide into the default float
-    fast={
-        "Tensor.__truediv__": _fastpath.binary(np.true_divide, floats_only=True),
-        "Tensor.__rtruediv__": _fastpath.reflected(np.true_divide),
-    },
+    fast=_operator_fast("truediv", np.true_divide, floats_only=True),
 )
 
 true_divide = div

@@ -11,7 +11,7 @@ from .. import _dtype, _fastpath
 from .._native import special_of
 from .._tensor import Tensor
 from ._dispatch import as_array, defop, kernel_refusal, scalar
-from .pointwise import _floating_result, _refuse_bool, _unary
+from .pointwise import _floating_result, _refuse_bool, _unary, _unary_op
 
 __all__ = [
     "sqrt",
@@ -88,20 +88,13 @@ def _math(
     )
 
 
-def _math_op(name, kernel, doc, *, aliases=(), torch_inplace=True, fast=None, **options):
-    """Declare math op ``name`` in one call: :func:`_math` makes it, :func:`defop` binds
-    ``torch.<name>`` (``torch.<name>_`` too unless ``torch_inplace=False``), the Tensor
-    method and its in-place form, and ``aliases``."""
-    function = _math(name, kernel, doc, **options)
-    return defop(
-        name,
-        function,
-        method=True,
-        inplace=True,
-        aliases=aliases,
-        torch_inplace=torch_inplace,
-        fast=fast,
-    )
+def _math_op(
+    name, kernel, doc, *, differentiable=True, check=_floating_result, precise=False, **options
+):
+    """Declare math op ``name`` in one call (:func:`_unary_op`, in this family): ``options``
+    are :func:`_unary_op`'s keywords, the others :func:`_math`'s."""
+    kernel = _in_double(kernel) if precise else kernel
+    return _unary_op(name, kernel, doc, differentiable, check=check, family=_FAMILY, **options)
 
 
 def _in_double(kernel):
@@ -114,6 +107,13 @@ def _in_double(kernel):
         return kernel(array, **params)
 
     return wrapped
+
+
+def _special_op(name, doc, refusing_kernel, torch_inplace=True):
+    """A native special function as an op, refusing complex inputs with the error of
+    PyTorch's ``refusing_kernel``."""
+    refusal = kernel_refusal(refusing_kernel)
+    return _math_op(name, _special(name), doc, refuses_complex=refusal, torch_inplace=torch_inplace)
 
 
 def _special(name):
@@ -258,9 +258,8 @@ to [eps, 1 - eps].""",
     params=(("eps", None),),
     refuses_complex=kernel_refusal("logit_cpu"),
 )
-erf = _math_op(
+erf = _special_op(
     "erf",
-    _special("erf"),
     """The error function elementwise.
 
 Examples::
@@ -269,34 +268,14 @@ Examples::
     >>> torch.erf(torch.tensor([0.0, 1.0]))
     tensor([0.0000, 0.8427])
 """,
-    refuses_complex=kernel_refusal("erf_vml_cpu"),
+    "erf_vml_cpu",
 )
-erfc = _math_op(
-    "erfc",
-    _special("erfc"),
-    "``1 - erf(input)``, accurate for large inputs.",
-    refuses_complex=kernel_refusal("erfc_vml_cpu"),
+erfc = _special_op("erfc", "``1 - erf(input)``, accurate for large inputs.", "erfc_vml_cpu")
+erfinv = _special_op("erfinv", "The inverse of the error function.", "erfinv_vml_cpu")
+lgamma = _special_op(
+    "lgamma", "``log(|gamma(input)|)`` elementwise.", "lgamma_vml_cpu", torch_inplace=False
 )
-erfinv = _math_op(
-    "erfinv",
-    _special("erfinv"),
-    "The inverse of the error function.",
-    refuses_complex=kernel_refusal("erfinv_vml_cpu"),
-)
-lgamma = _math(
-    "lgamma",
-    _special("lgamma"),
-    "``log(|gamma(input)|)`` elementwise.",
-    refuses_complex=kernel_refusal("lgamma_vml_cpu"),
-)
-defop("lgamma", lgamma, method=True, inplace=True)
-digamma = _math(
-    "digamma",
-    _special("digamma"),
-    "The derivative of ``lgamma``.",
-    refuses_complex=kernel_refusal("digamma"),
-)
-defop("digamma", digamma, method=True, inplace=True)
+digamma = _special_op("digamma", "The derivative of ``lgamma``.", "digamma", torch_inplace=False)
 _trigamma = _math(
     "_trigamma", _special("trigamma"), "The derivative of ``digamma``.", differentiable=False
 )
@@ -312,29 +291,17 @@ def _rounding(kernel_name):
     return lambda dtype: _refuse_bool(kernel_name, dtype)
 
 
+def _rounding_op(name, ufunc, doc, aliases=()):
+    """``floor``, ``ceil``, ``trunc``: bool and complex inputs refused as in PyTorch."""
+    refusal = (NotImplementedError, f"{name} is not supported for complex inputs")
+    check = _rounding(f"{name}_vml_cpu")
+    return _math_op(name, ufunc, doc, check=check, refuses_complex=refusal, aliases=aliases)
+
+
 square = _math_op("square", np.square, "``input * input`` elementwise.", check=_square_dtype)
-floor = _math_op(
-    "floor",
-    np.floor,
-    "Round down elementwise.",
-    check=_rounding("floor_vml_cpu"),
-    refuses_complex=(NotImplementedError, "floor is not supported for complex inputs"),
-)
-ceil = _math_op(
-    "ceil",
-    np.ceil,
-    "Round up elementwise.",
-    check=_rounding("ceil_vml_cpu"),
-    refuses_complex=(NotImplementedError, "ceil is not supported for complex inputs"),
-)
-trunc = _math_op(
-    "trunc",
-    np.trunc,
-    "Round towards zero elementwise.",
-    check=_rounding("trunc_vml_cpu"),
-    refuses_complex=(NotImplementedError, "trunc is not supported for complex inputs"),
-    aliases=("fix",),
-)
+floor = _rounding_op("floor", np.floor, "Round down elementwise.")
+ceil = _rounding_op("ceil", np.ceil, "Round up elementwise.")
+trunc = _rounding_op("trunc", np.trunc, "Round towards zero elementwise.", aliases=("fix",))
 fix = trunc
 frac = _math_op(
     "frac",
