@@ -259,7 +259,7 @@ MISSING.update({
         """,
     },
     "torch.optim": {
-        NEW_IN_2X: "Adafactor Muon swap_in_optimizer_params_and_state",
+        NEW_IN_2X: "Muon swap_in_optimizer_params_and_state",
     },
     "torch.optim.lr_scheduler": {IMPORTED: "inf"},
     "torch.linalg": {DOCS: "common_notes"},

@@ -64,6 +64,11 @@ OPTIMIZERS = {
         "weight_decay": dict(weight_decay=0.1),
         "maximize": dict(maximize=True),
     },
+    "Adafactor": {
+        "default": dict(),
+        "lr_decay": dict(lr=0.1, beta2_decay=-0.5, weight_decay=0.1),
+        "eps_d_maximize": dict(lr=0.05, eps=(1e-6, 1e-2), d=2.0, maximize=True),
+    },
     "ASGD": {
         "default": dict(lr=0.01),
         "averaging": dict(lr=0.01, t0=5, lambd=0.01, alpha=0.5),

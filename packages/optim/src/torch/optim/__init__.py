@@ -13,6 +13,7 @@ require_core_api(0, 6, "torch-optim")
 from . import lr_scheduler  # noqa: E402
 from ._version import __version__  # noqa: E402
 from .adadelta import Adadelta  # noqa: E402
+from .adafactor import Adafactor  # noqa: E402
 from .adagrad import Adagrad  # noqa: E402
 from .adam import Adam  # noqa: E402
 from .adamax import Adamax  # noqa: E402
@@ -30,6 +31,7 @@ from .sparse_adam import SparseAdam  # noqa: E402
 __all__ = [
     "ASGD",
     "Adadelta",
+    "Adafactor",
     "Adagrad",
     "Adam",
     "AdamW",
