@@ -34,7 +34,6 @@ def diff(input: Tensor, n: int = 1, dim: int = -1, prepend=None, append=None) ->
 
     Examples::
 
-        >>> import torch
         >>> torch.diff(torch.tensor([1, 4, 9, 16]))
         tensor([3, 5, 7])
     """

@@ -90,7 +90,6 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None) -> Ten
 
     Examples::
 
-        >>> import torch
         >>> torch.repeat_interleave(torch.tensor([1, 2]), 2)
         tensor([1, 1, 2, 2])
         >>> torch.repeat_interleave(torch.tensor([2, 0, 1]))

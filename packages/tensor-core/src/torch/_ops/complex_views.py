@@ -45,7 +45,6 @@ def view_as_real(input: Tensor) -> Tensor:
 
     Examples::
 
-        >>> import torch
         >>> z = torch.tensor([1 + 2j, 3 - 4j])
         >>> torch.view_as_real(z)
         tensor([[ 1.,  2.],
@@ -92,7 +91,6 @@ def view_as_complex(input: Tensor) -> Tensor:
 
     Examples::
 
-        >>> import torch
         >>> torch.view_as_complex(torch.tensor([[1.0, 2.0], [3.0, -4.0]]))
         tensor([1.+2.j, 3.-4.j])
     """
@@ -114,7 +112,6 @@ def real(input: Tensor) -> Tensor:
 
     Examples::
 
-        >>> import torch
         >>> torch.real(torch.tensor([1 + 2j, 3 - 4j]))
         tensor([1., 3.])
     """
@@ -130,7 +127,6 @@ def imag(input: Tensor) -> Tensor:
 
     Examples::
 
-        >>> import torch
         >>> torch.imag(torch.tensor([1 + 2j, 3 - 4j]))
         tensor([ 2., -4.])
     """
@@ -146,7 +142,6 @@ def is_conj(input: Tensor) -> bool:
 
     Examples::
 
-        >>> import torch
         >>> torch.tensor([1 + 2j]).conj().is_conj()
         False
     """
@@ -160,7 +155,6 @@ def conj(input: Tensor) -> Tensor:
 
     Examples::
 
-        >>> import torch
         >>> torch.conj(torch.tensor([1 + 2j, 3 - 4j]))
         tensor([1.-2.j, 3.+4.j])
     """
@@ -199,7 +193,6 @@ def complex(real: Tensor, imag: Tensor) -> Tensor:  # noqa: A001 - PyTorch's nam
 
     Examples::
 
-        >>> import torch
         >>> torch.complex(torch.tensor([1.0, 3.0]), torch.tensor([2.0, -4.0]))
         tensor([1.+2.j, 3.-4.j])
     """

@@ -97,7 +97,6 @@ def inv(A: Tensor) -> Tensor:
 
     Examples::
 
-        >>> import torch
         >>> torch.linalg.inv(torch.tensor([[2.0, 1.0], [1.0, 3.0]]))
         tensor([[ 0.6000, -0.2000],
                 [-0.2000,  0.4000]])

@@ -350,7 +350,6 @@ def fft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None = N
 
     Examples::
 
-        >>> import torch
         >>> torch.fft.fft(torch.tensor([1.0, 2.0, 3.0, 4.0]))
         tensor([10.+0.j, -2.+2.j, -2.+0.j, -2.-2.j])
         >>> torch.fft.fft(torch.tensor([1.0, 1.0]), n=4, norm="forward")
@@ -368,7 +367,6 @@ def ifft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None = 
 
     Examples::
 
-        >>> import torch
         >>> torch.fft.ifft(torch.tensor([10.0 + 0j, -2 + 2j, -2, -2 - 2j]))
         tensor([1.+0.j, 2.+0.j, 3.+0.j, 4.+0.j])
     """
@@ -385,7 +383,6 @@ def rfft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None = 
 
     Examples::
 
-        >>> import torch
         >>> torch.fft.rfft(torch.tensor([1.0, 2.0, 3.0, 4.0]))
         tensor([10.+0.j, -2.+2.j, -2.+0.j])
     """
@@ -406,7 +403,6 @@ def irfft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None =
 
     Examples::
 
-        >>> import torch
         >>> torch.fft.irfft(torch.tensor([10.0 + 0j, -2 + 2j, -2]))
         tensor([1., 2., 3., 4.])
         >>> torch.fft.irfft(torch.tensor([10.0 + 0j, -2 + 2j, -2]), n=3).shape
@@ -429,7 +425,6 @@ def hfft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None = 
 
     Examples::
 
-        >>> import torch
         >>> torch.fft.hfft(torch.tensor([1.0, 2.0, 3.0]))
         tensor([ 8., -2.,  0., -2.])
     """
@@ -450,7 +445,6 @@ def ihfft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None =
 
     Examples::
 
-        >>> import torch
         >>> torch.fft.ihfft(torch.tensor([8.0, -2.0, 0.0, -2.0]))
         tensor([1.-0.j, 2.-0.j, 3.-0.j])
     """
@@ -476,7 +470,6 @@ def fftn(input: Tensor, s=None, dim=None, norm: str | None = None, *, out=None) 
 
     Examples::
 
-        >>> import torch
         >>> torch.fft.fftn(torch.tensor([[1.0, 2.0], [3.0, 4.0]]))
         tensor([[10.+0.j, -2.+0.j],
                 [-4.+0.j,  0.+0.j]])
@@ -491,7 +484,6 @@ def ifftn(input: Tensor, s=None, dim=None, norm: str | None = None, *, out=None)
 
     Examples::
 
-        >>> import torch
         >>> torch.fft.ifftn(torch.tensor([[10.0, -2.0], [-4.0, 0.0]])).real
         tensor([[1., 2.],
                 [3., 4.]])
@@ -506,7 +498,6 @@ def rfftn(input: Tensor, s=None, dim=None, norm: str | None = None, *, out=None)
 
     Examples::
 
-        >>> import torch
         >>> torch.fft.rfftn(torch.ones(2, 4)).shape
         torch.Size([2, 3])
     """
@@ -530,7 +521,6 @@ def irfftn(input: Tensor, s=None, dim=None, norm: str | None = None, *, out=None
 
     Examples::
 
-        >>> import torch
         >>> torch.fft.irfftn(torch.fft.rfftn(torch.ones(2, 3)), s=(2, 3))
         tensor([[1., 1., 1.],
                 [1., 1., 1.]])
@@ -546,7 +536,6 @@ def hfftn(input: Tensor, s=None, dim=None, norm: str | None = None, *, out=None)
 
     Examples::
 
-        >>> import torch
         >>> torch.fft.hfftn(torch.ones(2, 2)).shape
         torch.Size([2, 2])
     """
@@ -561,7 +550,6 @@ def ihfftn(input: Tensor, s=None, dim=None, norm: str | None = None, *, out=None
 
     Examples::
 
-        >>> import torch
         >>> torch.fft.ihfftn(torch.ones(2, 4)).shape
         torch.Size([2, 3])
     """
@@ -645,7 +633,6 @@ def fftfreq(
 
     Examples::
 
-        >>> import torch
         >>> torch.fft.fftfreq(4)
         tensor([ 0.0000,  0.2500, -0.5000, -0.2500])
     """
@@ -671,7 +658,6 @@ def rfftfreq(
 
     Examples::
 
-        >>> import torch
         >>> torch.fft.rfftfreq(5, d=0.5)
         tensor([0.0000, 0.4000, 0.8000])
     """
@@ -699,7 +685,6 @@ def fftshift(input: Tensor, dim=None) -> Tensor:
 
     Examples::
 
-        >>> import torch
         >>> torch.fft.fftshift(torch.fft.fftfreq(5))
         tensor([-0.4000, -0.2000,  0.0000,  0.2000,  0.4000])
     """
@@ -711,7 +696,6 @@ def ifftshift(input: Tensor, dim=None) -> Tensor:
 
     Examples::
 
-        >>> import torch
         >>> torch.fft.ifftshift(torch.fft.fftshift(torch.arange(5)))
         tensor([0, 1, 2, 3, 4])
     """

@@ -48,7 +48,6 @@ def fill(input: Tensor, value) -> Tensor:
 
     Examples::
 
-        >>> import torch
         >>> torch.fill(torch.zeros(2, 2, dtype=torch.int32), 7)
         tensor([[7, 7],
                 [7, 7]], dtype=torch.int32)
@@ -68,7 +67,6 @@ def fill_(self: Tensor, value) -> Tensor:
 
     Examples::
 
-        >>> import torch
         >>> x = torch.arange(4.0)
         >>> x.fill_(2.5)
         tensor([2.5000, 2.5000, 2.5000, 2.5000])
@@ -91,7 +89,6 @@ def zero_(self: Tensor) -> Tensor:
 
     Examples::
 
-        >>> import torch
         >>> x = torch.ones(2, 3)
         >>> x[0].zero_()
         tensor([0., 0., 0.])

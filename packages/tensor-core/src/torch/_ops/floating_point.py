@@ -35,7 +35,6 @@ def frexp(input: Tensor):
 
     Examples::
 
-        >>> import torch
         >>> torch.frexp(torch.tensor([8.0, 0.3]))
         torch.return_types.frexp(
         mantissa=tensor([0.5000, 0.6000]),

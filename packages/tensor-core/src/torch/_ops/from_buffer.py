@@ -59,7 +59,7 @@ def frombuffer(buffer, *, dtype, count: int = -1, offset: int = 0, requires_grad
 
     Examples::
 
-        >>> import array, torch
+        >>> import array
         >>> a = array.array("i", [1, 2, 3])
         >>> t = torch.frombuffer(a, dtype=torch.int32)
         >>> t[0] = 7
@@ -134,7 +134,7 @@ def from_file(
 
     Examples::
 
-        >>> import os, tempfile, torch
+        >>> import os, tempfile
         >>> path = os.path.join(tempfile.mkdtemp(), "t.bin")
         >>> torch.from_file(path, shared=True, size=3, dtype=torch.int16)
         tensor([0, 0, 0], dtype=torch.int16)

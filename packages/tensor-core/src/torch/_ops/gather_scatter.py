@@ -114,7 +114,6 @@ def gather(input: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False)
 
     Examples::
 
-        >>> import torch
         >>> torch.gather(torch.tensor([[1, 2], [3, 4]]), 1, torch.tensor([[0, 0], [1, 0]]))
         tensor([[1, 1],
                 [4, 3]])
@@ -200,7 +199,6 @@ def scatter_add(input: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
 
     Examples::
 
-        >>> import torch
         >>> torch.zeros(3).scatter_add(0, torch.tensor([0, 2, 0]), torch.tensor([1.0, 2.0, 3.0]))
         tensor([4., 0., 2.])
     """

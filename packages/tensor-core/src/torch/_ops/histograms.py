@@ -63,7 +63,6 @@ def histogramdd(input: Tensor, bins, *, range=None, weight=None, density: bool =
 
     Examples::
 
-        >>> import torch
         >>> points = torch.tensor([[0., 1.], [1., 0.], [2., 2.]])
         >>> torch.histogramdd(points, bins=2).hist
         tensor([[0., 1.],

@@ -117,7 +117,6 @@ def geqrf(input: Tensor, *, out=None):
 
     Examples::
 
-        >>> import torch
         >>> A = torch.tensor([[3.0, 1.0], [4.0, 2.0]])
         >>> a, tau = torch.geqrf(A)
         >>> a
@@ -210,7 +209,6 @@ def ormqr(
 
     Examples::
 
-        >>> import torch
         >>> A = torch.tensor([[3.0, 1.0], [4.0, 2.0]])
         >>> a, tau = torch.geqrf(A)
         >>> torch.ormqr(a, tau, torch.eye(2), transpose=True) @ A  # Q^H A = R

@@ -108,7 +108,6 @@ def index_add(input: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha=1
 
     Examples::
 
-        >>> import torch
         >>> torch.zeros(3).index_add(0, torch.tensor([0, 2, 0]), torch.tensor([1.0, 2.0, 3.0]))
         tensor([4., 0., 2.])
     """
@@ -302,7 +301,6 @@ def scatter_reduce(
 
     Examples::
 
-        >>> import torch
         >>> x = torch.tensor([1.0, 5.0, 2.0, 4.0])
         >>> torch.zeros(2).scatter_reduce(0, torch.tensor([0, 0, 1, 1]), x, "amax")
         tensor([5., 4.])

@@ -241,7 +241,6 @@ def ldl_factor_ex(A: Tensor, *, hermitian: bool = False, check_errors: bool = Fa
 
     Examples::
 
-        >>> import torch
         >>> A = torch.tensor([[0.0, 1.0], [1.0, 0.0]])
         >>> torch.linalg.ldl_factor_ex(A)
         torch.return_types.linalg_ldl_factor_ex(
@@ -269,7 +268,6 @@ def ldl_factor(A: Tensor, *, hermitian: bool = False):  # noqa: N803
 
     Examples::
 
-        >>> import torch
         >>> A = torch.tensor([[4.0, 2.0], [2.0, 3.0]], dtype=torch.float64)
         >>> LD, pivots = torch.linalg.ldl_factor(A)
         >>> LD
@@ -389,7 +387,6 @@ def ldl_solve(LD: Tensor, pivots: Tensor, B: Tensor, *, hermitian: bool = False)
 
     Examples::
 
-        >>> import torch
         >>> A = torch.tensor([[0.0, 2.0], [2.0, 1.0]], dtype=torch.float64)
         >>> LD, pivots = torch.linalg.ldl_factor(A)
         >>> torch.linalg.ldl_solve(LD, pivots, torch.tensor([[2.0], [3.0]], dtype=torch.float64))

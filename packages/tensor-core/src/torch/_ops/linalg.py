@@ -32,7 +32,6 @@ def matmul(input: Tensor, other: Tensor) -> Tensor:
 
     Examples::
 
-        >>> import torch
         >>> a = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
         >>> torch.matmul(a, torch.tensor([1.0, 1.0]))
         tensor([3., 7.])
@@ -143,7 +142,6 @@ def mm(input: Tensor, mat2: Tensor) -> Tensor:
 
     Examples::
 
-        >>> import torch
         >>> torch.mm(torch.ones(2, 3), torch.ones(3, 1)).shape
         torch.Size([2, 1])
     """
@@ -268,7 +266,6 @@ def einsum(equation: str, *operands) -> Tensor:
 
     Examples::
 
-        >>> import torch
         >>> torch.einsum("ij,jk->ik", torch.ones(2, 3), torch.ones(3, 4)).shape
         torch.Size([2, 4])
     """

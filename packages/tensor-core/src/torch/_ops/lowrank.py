@@ -56,8 +56,6 @@ def svd_lowrank(A: Tensor, q: int | None = 6, niter: int | None = 2, M: Tensor |
 
     Examples::
 
-        >>> import torch
-        >>> _ = torch.manual_seed(0)
         >>> A = torch.randn(6, 2) @ torch.randn(2, 4)  # rank 2
         >>> U, S, V = torch.svd_lowrank(A, q=2)
         >>> torch.allclose(U @ torch.diag(S) @ V.T, A, atol=1e-5)
@@ -74,8 +72,6 @@ def pca_lowrank(A: Tensor, q: int | None = None, center: bool = True, niter: int
 
     Examples::
 
-        >>> import torch
-        >>> _ = torch.manual_seed(0)
         >>> U, S, V = torch.pca_lowrank(torch.randn(10, 3), q=2)
         >>> V.shape
         torch.Size([3, 2])

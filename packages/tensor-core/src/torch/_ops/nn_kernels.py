@@ -654,7 +654,6 @@ def relu(input: Tensor) -> Tensor:
 
     Examples::
 
-        >>> import torch
         >>> torch.relu(torch.tensor([-1.0, 2.0]))
         tensor([0., 2.])
     """

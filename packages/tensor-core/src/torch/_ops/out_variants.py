@@ -142,7 +142,6 @@ def add_out(function, name: str | None = None, exact: bool = False):
 
     Examples::
 
-        >>> import torch
         >>> from torch._ops.out_variants import add_out
         >>> trace = add_out(lambda x: x.diagonal().sum(), "trace")
         >>> out = torch.empty(0)

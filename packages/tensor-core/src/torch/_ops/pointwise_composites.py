@@ -88,7 +88,6 @@ def clamp_min(input: Tensor, min) -> Tensor:  # noqa: A002
 
     Examples::
 
-        >>> import torch
         >>> torch.clamp_min(torch.tensor([1.0, 5.0]), 2)
         tensor([2., 5.])
     """
@@ -100,7 +99,6 @@ def clamp_max(input: Tensor, max) -> Tensor:  # noqa: A002
 
     Examples::
 
-        >>> import torch
         >>> torch.clamp_max(torch.tensor([1.0, 5.0]), 2)
         tensor([1., 2.])
     """
@@ -115,7 +113,6 @@ def sgn(input: Tensor) -> Tensor:
 
     Examples::
 
-        >>> import torch
         >>> torch.sgn(torch.tensor([-2.0, 0.0, 3.0])), torch.sgn(torch.tensor([3 + 4j]))
         (tensor([-1.,  0.,  1.]), tensor([0.6000+0.8000j]))
     """
@@ -134,7 +131,6 @@ def exp2(input: Tensor) -> Tensor:
 
     Examples::
 
-        >>> import torch
         >>> torch.exp2(torch.tensor([1, 3]))
         tensor([2., 8.])
     """
@@ -147,7 +143,6 @@ def deg2rad(input: Tensor) -> Tensor:
 
     Examples::
 
-        >>> import torch
         >>> torch.deg2rad(torch.tensor([180.0, -90.0]))
         tensor([ 3.1416, -1.5708])
     """
@@ -160,7 +155,6 @@ def rad2deg(input: Tensor) -> Tensor:
 
     Examples::
 
-        >>> import torch
         >>> torch.rad2deg(torch.tensor([3.141592653589793 / 2]))
         tensor([90.])
     """
@@ -174,7 +168,6 @@ def angle(input: Tensor) -> Tensor:
 
     Examples::
 
-        >>> import torch
         >>> torch.angle(torch.tensor([-1.0, 2.0]))
         tensor([3.1416, 0.0000])
     """
@@ -196,7 +189,6 @@ def xlogy(input, other) -> Tensor:
 
     Examples::
 
-        >>> import torch
         >>> torch.xlogy(torch.tensor([0.0, 2.0]), torch.tensor([0.0, 3.0]))
         tensor([0.0000, 2.1972])
     """
@@ -236,7 +228,6 @@ def logaddexp(input: Tensor, other: Tensor) -> Tensor:
 
     Examples::
 
-        >>> import torch
         >>> torch.logaddexp(torch.tensor([1.0, -1e30]), torch.tensor([2.0, -1e30]))
         tensor([ 2.3133e+00, -1.0000e+30])
     """
@@ -258,7 +249,6 @@ def logaddexp2(input: Tensor, other: Tensor) -> Tensor:
 
     Examples::
 
-        >>> import torch
         >>> torch.logaddexp2(torch.tensor([1.0]), torch.tensor([1.0]))
         tensor([2.])
     """
@@ -273,7 +263,6 @@ def copysign(input, other) -> Tensor:
 
     Examples::
 
-        >>> import torch
         >>> torch.copysign(torch.tensor([1.0, 2.0]), torch.tensor([-0.0, 1.0]))
         tensor([-1.,  2.])
     """
@@ -289,7 +278,6 @@ def float_power(input, exponent) -> Tensor:
 
     Examples::
 
-        >>> import torch
         >>> torch.float_power(torch.tensor([2]), 2)
         tensor([4.], dtype=torch.float64)
     """
@@ -324,7 +312,6 @@ def signbit(input: Tensor) -> Tensor:
 
     Examples::
 
-        >>> import torch
         >>> torch.signbit(torch.tensor([-0.0, 1.0, -2.0]))
         tensor([ True, False,  True])
     """
@@ -337,7 +324,6 @@ def isreal(input: Tensor) -> Tensor:
 
     Examples::
 
-        >>> import torch
         >>> torch.isreal(torch.tensor([1 + 0j, 1j]))
         tensor([ True, False])
     """
@@ -373,7 +359,6 @@ def isclose(
 
     Examples::
 
-        >>> import torch
         >>> torch.isclose(torch.tensor([1.0, 2.0]), torch.tensor([1.0 + 1e-7, 2.1]))
         tensor([ True, False])
     """
@@ -387,7 +372,6 @@ def allclose(
 
     Examples::
 
-        >>> import torch
         >>> torch.allclose(torch.ones(2), torch.ones(2) + 1e-6)
         True
     """
@@ -399,7 +383,6 @@ def equal(input: Tensor, other: Tensor) -> bool:
 
     Examples::
 
-        >>> import torch
         >>> torch.equal(torch.ones(2), torch.ones(2, dtype=torch.int64))
         True
         >>> torch.equal(torch.ones(2), torch.ones(3))

@@ -109,7 +109,6 @@ def sum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor
 
     Examples::
 
-        >>> import torch
         >>> x = torch.tensor([[1, 2], [3, 4]])
         >>> torch.sum(x), torch.sum(x, 0), torch.sum(x, dim=1, keepdim=True)
         (tensor(10), tensor([4, 6]), tensor([[3],
@@ -155,7 +154,6 @@ def mean(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tenso
 
     Examples::
 
-        >>> import torch
         >>> torch.mean(torch.tensor([[1.0, 2.0], [3.0, 5.0]]), dim=0)
         tensor([2.0000, 3.5000])
     """
@@ -315,7 +313,6 @@ def max(input: Tensor, dim=None, keepdim: bool = False, *, out=None):  # noqa: A
 
     Examples::
 
-        >>> import torch
         >>> x = torch.tensor([[1.0, 3.0], [4.0, 2.0]])
         >>> torch.max(x)
         tensor(4.)
@@ -413,7 +410,6 @@ def var(
 
     Examples::
 
-        >>> import torch
         >>> torch.var(torch.tensor([1.0, 2.0, 4.0]))
         tensor(2.3333)
         >>> torch.var(torch.tensor([1.0, 3.0]), correction=0)

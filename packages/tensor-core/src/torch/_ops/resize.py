@@ -62,7 +62,6 @@ def _resize_(self: Tensor, *sizes, memory_format=None) -> Tensor:
 
     Examples::
 
-        >>> import torch
         >>> t = torch.arange(6.)
         >>> t.resize_(2, 2)
         tensor([[0., 1.],

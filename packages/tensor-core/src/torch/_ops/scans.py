@@ -102,7 +102,6 @@ def logcumsumexp(input: Tensor, dim: int) -> Tensor:
 
     Examples::
 
-        >>> import torch
         >>> torch.logcumsumexp(torch.tensor([0.0, 0.0, 2.0]), 0)
         tensor([0.0000, 0.6931, 2.2395])
     """

@@ -51,7 +51,6 @@ def cat(tensors, dim: int = 0, *, out=None) -> Tensor:
 
     Examples::
 
-        >>> import torch
         >>> torch.cat([torch.zeros(1, 2), torch.ones(2, 2)]).shape
         torch.Size([3, 2])
     """
@@ -111,7 +110,6 @@ def stack(tensors, dim: int = 0, *, out=None) -> Tensor:
 
     Examples::
 
-        >>> import torch
         >>> torch.stack([torch.zeros(2), torch.ones(2)], dim=1)
         tensor([[0., 1.],
                 [0., 1.]])
@@ -157,7 +155,6 @@ def repeat(input: Tensor, *sizes) -> Tensor:
 
     Examples::
 
-        >>> import torch
         >>> torch.tensor([1, 2]).repeat(2, 2)
         tensor([[1, 2, 1, 2],
                 [1, 2, 1, 2]])

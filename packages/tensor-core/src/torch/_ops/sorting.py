@@ -56,7 +56,6 @@ def sort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool = 
 
     Examples::
 
-        >>> import torch
         >>> torch.sort(torch.tensor([3, 1, 2]))
         torch.return_types.sort(
         values=tensor([1, 2, 3]),

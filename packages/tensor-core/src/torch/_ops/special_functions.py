@@ -104,7 +104,6 @@ i0 = _special_unary(
 
 Examples::
 
-    >>> import torch
     >>> torch.i0(torch.tensor([0.0, 1.0]))
     tensor([1.0000, 1.2661])
 """,

@@ -112,7 +112,6 @@ def hamming_window(
 
     Examples::
 
-        >>> import torch
         >>> torch.hamming_window(4)
         tensor([0.0800, 0.5400, 1.0000, 0.5400])
     """
@@ -142,7 +141,6 @@ def hann_window(
 
     Examples::
 
-        >>> import torch
         >>> torch.hann_window(4)
         tensor([0.0000, 0.5000, 1.0000, 0.5000])
     """
@@ -167,7 +165,6 @@ def blackman_window(
 
     Examples::
 
-        >>> import torch
         >>> torch.blackman_window(4, dtype=torch.float64)
         tensor([0.0000, 0.3400, 1.0000, 0.3400], dtype=torch.float64)
     """
@@ -197,7 +194,6 @@ def bartlett_window(
 
     Examples::
 
-        >>> import torch
         >>> torch.bartlett_window(4)
         tensor([0.0000, 0.5000, 1.0000, 0.5000])
     """
@@ -230,7 +226,6 @@ def kaiser_window(
 
     Examples::
 
-        >>> import torch
         >>> torch.kaiser_window(4, True, 2.0)
         tensor([0.4387, 0.8348, 1.0000, 0.8348])
     """
@@ -380,7 +375,6 @@ def stft(
 
     Examples::
 
-        >>> import torch
         >>> torch.stft(torch.arange(8.), 4, window=torch.hann_window(4), return_complex=True).shape
         torch.Size([3, 9])
     """
@@ -457,7 +451,6 @@ def istft(
 
     Examples::
 
-        >>> import torch
         >>> x = torch.arange(8.)
         >>> w = torch.hann_window(4)
         >>> torch.istft(torch.stft(x, 4, window=w, return_complex=True), 4, window=w)

@@ -125,7 +125,6 @@ def where(condition, input=None, other=None):
 
     Examples::
 
-        >>> import torch
         >>> x = torch.tensor([1.0, -2.0, 3.0])
         >>> torch.where(x > 0, x, 0.0)
         tensor([1., 0., 3.])
@@ -194,7 +193,6 @@ def clamp(input: Tensor, min=None, max=None, *, out=None) -> Tensor:  # noqa: A0
 
     Examples::
 
-        >>> import torch
         >>> torch.clamp(torch.tensor([-2.0, 0.5, 3.0]), min=-1, max=1)
         tensor([-1.0000,  0.5000,  1.0000])
     """
@@ -234,7 +232,6 @@ def lerp(input: Tensor, end: Tensor, weight) -> Tensor:
 
     Examples::
 
-        >>> import torch
         >>> torch.lerp(torch.tensor([0.0, 10.0]), torch.tensor([10.0, 20.0]), 0.25)
         tensor([ 2.5000, 12.5000])
     """
@@ -281,7 +278,6 @@ def addcmul(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value=1) -> Tens
 
     Examples::
 
-        >>> import torch
         >>> a, b = torch.tensor([1.0, 2.0]), torch.tensor([3.0, 4.0])
         >>> torch.addcmul(torch.ones(2), a, b, value=0.5)
         tensor([2.5000, 5.0000])

@@ -225,7 +225,6 @@ def view(input: Tensor, *shape) -> Tensor:
 
     Examples::
 
-        >>> import torch
         >>> x = torch.arange(6)
         >>> x.view(2, 3)
         tensor([[0, 1, 2],
@@ -298,7 +297,6 @@ def reshape(input: Tensor, *shape) -> Tensor:
 
     Examples::
 
-        >>> import torch
         >>> torch.arange(6).reshape(2, -1)
         tensor([[0, 1, 2],
                 [3, 4, 5]])
@@ -331,7 +329,6 @@ def permute(input: Tensor, *dims) -> Tensor:
 
     Examples::
 
-        >>> import torch
         >>> torch.zeros(2, 3, 4).permute(2, 0, 1).shape
         torch.Size([4, 2, 3])
     """
@@ -373,7 +370,6 @@ def expand(input: Tensor, *sizes) -> Tensor:
 
     Examples::
 
-        >>> import torch
         >>> torch.tensor([[1], [2]]).expand(2, 3)
         tensor([[1, 1, 1],
                 [2, 2, 2]])
@@ -430,7 +426,6 @@ def as_strided(input: Tensor, size, stride, storage_offset=None) -> Tensor:
 
     Examples::
 
-        >>> import torch
         >>> torch.arange(6).as_strided((2, 2), (1, 2), 1)
         tensor([[1, 3],
                 [2, 4]])
@@ -489,7 +484,6 @@ def transpose(input: Tensor, dim0: int, dim1: int) -> Tensor:
 
     Examples::
 
-        >>> import torch
         >>> torch.zeros(2, 3, 4).transpose(0, 2).stride()
         (1, 4, 12)
     """
@@ -543,7 +537,6 @@ def narrow(input: Tensor, dim: int, start, length: int, _op=None, _saved=()) -> 
 
     Examples::
 
-        >>> import torch
         >>> torch.arange(6).narrow(0, 2, 3)
         tensor([2, 3, 4])
     """
@@ -577,7 +570,6 @@ def select(input: Tensor, dim: int, index: int, _op=None, _saved=()) -> Tensor:
 
     Examples::
 
-        >>> import torch
         >>> torch.arange(6).view(2, 3).select(1, -1)
         tensor([2, 5])
     """
@@ -667,7 +659,6 @@ def unfold(input: Tensor, dimension: int, size: int, step: int) -> Tensor:
 
     Examples::
 
-        >>> import torch
         >>> torch.arange(5).unfold(0, 2, 2)
         tensor([[0, 1],
                 [2, 3]])
@@ -731,7 +722,6 @@ def split(tensor: Tensor, split_size_or_sections, dim: int = 0) -> tuple:
 
     Examples::
 
-        >>> import torch
         >>> [t.tolist() for t in torch.arange(5).split(2)]
         [[0, 1], [2, 3], [4]]
     """

@@ -224,7 +224,6 @@ def _unary(name: str, kernel, summary: str, example: str):
 
     Examples::
 
-        >>> import torch
         {example}
     """
     return function

@@ -266,7 +266,6 @@ hann = _named(
 
     Examples::
 
-        >>> import torch
         >>> torch.signal.windows.hann(3)
         tensor([0., 1., 0.])
     """,
@@ -278,7 +277,6 @@ hamming = _named(
 
     Examples::
 
-        >>> import torch
         >>> torch.signal.windows.hamming(3)
         tensor([0.0800, 1.0000, 0.0800])
     """,
@@ -290,7 +288,6 @@ blackman = _named(
 
     Examples::
 
-        >>> import torch
         >>> torch.signal.windows.blackman(3, dtype=torch.float64)
         tensor([-1.3878e-17,  1.0000e+00, -1.3878e-17], dtype=torch.float64)
     """,
@@ -302,7 +299,6 @@ nuttall = _named(
 
     Examples::
 
-        >>> import torch
         >>> torch.signal.windows.nuttall(3, dtype=torch.float64)
         tensor([3.6280e-04, 1.0000e+00, 3.6280e-04], dtype=torch.float64)
     """,
