@@ -329,6 +329,31 @@ def _register(
     )
 
 
+def _register_forms(
+    name, function, inplace, doc, signatures, differentiable, family, saved, refuses_complex
+):
+    """Name ``function`` and its in-place form ``inplace``, and register both OpDefs (with
+    ``signatures``, out-of-place first; the in-place one also in ``INPLACE``)."""
+    function.__name__ = function.__qualname__ = name
+    function.__doc__ = doc
+    inplace.__name__ = inplace.__qualname__ = name + "_"
+    op = _register(name, function, signatures[0], differentiable, family=family, saved=saved)
+    if refuses_complex is not None:
+        op.complex_refusal[""] = refuses_complex
+    inplace_op = _register(
+        name + "_",
+        inplace,
+        signatures[1],
+        differentiable,
+        inplace=True,
+        out_of_place=name,
+        family=family,
+        saved=saved,
+    )
+    INPLACE[name + "_"] = inplace
+    return op, inplace_op
+
+
 def _binary(
     name: str,
     kernel,
@@ -420,28 +445,16 @@ def _binary(
         return self
 
     direct = np.true_divide if name == "div" else getattr(kernel, "ufunc", None)
-    function.__name__ = function.__qualname__ = name
-    function.__doc__ = doc
-    inplace.__name__ = inplace.__qualname__ = name + "_"
     signature = f"{name}(Tensor self, Tensor other{', *, Scalar alpha=1' if alpha else ''})"
-    saved = ("alpha", "rounding_mode") if name == "div" else ("alpha",)  # what record gets
-    op = _register(
-        name, function, signature + " -> Tensor", differentiable, family=family, saved=saved
-    )
-    inplace_op = _register(
-        name + "_",
-        inplace,
+    signatures = (
+        signature + " -> Tensor",
         signature.replace("Tensor self", "Tensor(a!) self", 1) + " -> Tensor(a!)",
-        differentiable,
-        inplace=True,
-        out_of_place=name,
-        family=family,
-        saved=saved,
     )
-    INPLACE[name + "_"] = inplace
+    saved = ("alpha", "rounding_mode") if name == "div" else ("alpha",)  # what record gets
+    op, inplace_op = _register_forms(
+        name, function, inplace, doc, signatures, differentiable, family, saved, refuses_complex
+    )
     recorded_inplace = inplace_op if inplace_recorded_as_itself else op
-    if refuses_complex is not None:
-        op.complex_refusal[""] = refuses_complex
     return function
 
 
@@ -584,26 +597,11 @@ def _unary(
         return self
 
     direct = isinstance(kernel, np.ufunc) and not params
-    function.__name__ = function.__qualname__ = name
-    function.__doc__ = doc
-    inplace.__name__ = inplace.__qualname__ = name + "_"
+    signatures = (f"{name}(Tensor self) -> Tensor", f"{name}_(Tensor(a!) self) -> Tensor(a!)")
     saved = tuple(defaults)  # the keyword arguments, as record gets them
-    op = _register(
-        name, function, f"{name}(Tensor self) -> Tensor", differentiable, family=family, saved=saved
+    op, _ = _register_forms(
+        name, function, inplace, doc, signatures, differentiable, family, saved, refuses_complex
     )
-    if refuses_complex is not None:
-        op.complex_refusal[""] = refuses_complex
-    _register(
-        name + "_",
-        inplace,
-        f"{name}_(Tensor(a!) self) -> Tensor(a!)",
-        differentiable,
-        inplace=True,
-        out_of_place=name,
-        family=family,
-        saved=saved,
-    )
-    INPLACE[name + "_"] = inplace
     return function
 
 

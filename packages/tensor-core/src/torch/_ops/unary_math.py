@@ -189,6 +189,13 @@ def _bool_test(name, kernel, doc):
     return function
 
 
+def _infinity_test(name, ufunc, infinity):
+    """``isposinf``/``isneginf``: with ``out=``; complex inputs refused."""
+    test = _bool_test(name, ufunc, f"Whether each element is {infinity}.")
+    refusal = (RuntimeError, f"{name} does not support complex inputs.")
+    return defop(name, test, method=True, out=True, refuses_complex=refusal)
+
+
 sqrt = _math_op("sqrt", np.sqrt, "Square root elementwise.")
 rsqrt = _math_op(
     "rsqrt", lambda a: scalar(1, a.dtype) / np.sqrt(a), "``1 / sqrt(input)`` elementwise."
@@ -340,20 +347,8 @@ isinf = _bool_test("isinf", np.isinf, "Whether each element is +inf or -inf.")
 defop("isinf", isinf, method=True)
 isfinite = _bool_test("isfinite", np.isfinite, "Whether each element is finite.")
 defop("isfinite", isfinite, method=True)
-isposinf = defop(
-    "isposinf",
-    _bool_test("isposinf", np.isposinf, "Whether each element is +inf."),
-    method=True,
-    out=True,
-    refuses_complex=(RuntimeError, "isposinf does not support complex inputs."),
-)
-isneginf = defop(
-    "isneginf",
-    _bool_test("isneginf", np.isneginf, "Whether each element is -inf."),
-    method=True,
-    out=True,
-    refuses_complex=(RuntimeError, "isneginf does not support complex inputs."),
-)
+isposinf = _infinity_test("isposinf", np.isposinf, "+inf")
+isneginf = _infinity_test("isneginf", np.isneginf, "-inf")
 
 arcsin, arccos, arctan = asin, acos, atan
 arcsinh, arccosh, arctanh = asinh, acosh, atanh
