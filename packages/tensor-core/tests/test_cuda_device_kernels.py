@@ -86,11 +86,7 @@ _ENTRY_OPS = {
 #: reaches a host-only helper through a plain Python call (no dispatch), so on CuPy they
 #: raise (or copy outside the round trip). Each fails here until fixed.
 NOT_ON_DEVICE = {
-    "_slogdet": "linalg.slogdet calls the LU helper of torch._ops.lu directly",
-    "_lu": "linalg.lu calls the LU helper directly",
-    "_lu_factor": "linalg.lu_factor calls the LU helper directly",
     "ldl_solve": "linalg.ldl_solve calls the LDL helper directly",
-    "householder_product": "its composite makes host constants",
     "adaptive_max_pool": "the op database's entry calls the pooling helper directly",
     "interpolate": "resampling builds host index arrays before the op is dispatched",
     "interpolate_antialias": "resampling builds host index arrays",

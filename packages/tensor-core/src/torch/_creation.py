@@ -11,7 +11,7 @@ from . import _dtype
 from . import _memory_format as _mf
 from ._creation_layout import is_sparse_layout, refuse_sparse, sparse_empty, sparse_like
 from ._dtype_support import refuse_kernel, to_float8
-from ._interface.backends import dispatch_device, filled_on, place_fresh
+from ._interface.backends import dispatch_device, filled_on, made_on, place_fresh
 from ._interface.backends import resolve as resolve_device
 from ._tensor import Tensor, _dense_flat, make
 
@@ -132,6 +132,9 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False) -> Tensor:
         with np.errstate(all="ignore"):
             np.copyto(copied, array, casting="unsafe")
         return _finish_exact(copied, target, requires_grad, device)
+    if device is not None and type(data) in (int, float, bool) and not target._limited:
+        # a number on a device: filled there (no host copy)
+        return _finish_device(filled_on(device, (), target.np_dtype, data), target, requires_grad)
     return _finish(np.array(array, dtype=target.np_dtype, order="C"), target, requires_grad, device)
 
 
@@ -374,9 +377,11 @@ def arange(
     elif dtype._limited:
         refuse_kernel("arange_cpu", dtype)
     length = max(0, int(np.ceil((end - start) / step)))
-    values = start + step * np.arange(
-        length, dtype=np.float64 if dtype.is_floating_point else np.int64
-    )
+    steps_dtype = np.float64 if dtype.is_floating_point else np.int64
+    if device is not None:  # made on the device: no host copy
+        values = made_on(device, lambda xp: start + step * xp.arange(length, dtype=steps_dtype))
+        return _finish_device(values.astype(dtype.np_dtype), dtype, requires_grad)
+    values = start + step * np.arange(length, dtype=steps_dtype)
     return _finish(values.astype(dtype.np_dtype), dtype, requires_grad, device)
 
 
@@ -665,6 +670,9 @@ def eye(
     if n < 0 or (m is not None and m < 0):
         raise RuntimeError(f"n must be greater or equal to 0, got {min(n, m or 0)}")
     dtype = dtype or _dtype.get_default_dtype()
+    if device is not None and not dtype._limited:  # made on the device: no host copy
+        array = made_on(device, lambda xp: xp.eye(n, n if m is None else m, dtype=dtype.np_dtype))
+        return _finish_device(array, dtype, requires_grad)
     return _finish(
         np.eye(n, n if m is None else m, dtype=dtype.np_dtype), dtype, requires_grad, device
     )

@@ -39,6 +39,7 @@ __all__ = [
     "cuda_runtime",
     "dispatch_device",
     "filled_on",
+    "made_on",
 ]
 
 
@@ -317,6 +318,21 @@ def filled_on(dev, shape: tuple, np_dtype, value=None):
     if value is not None:
         array.fill(value)
     return array
+
+
+def made_on(dev, make):
+    """``make(module)``'s array made on ``dev`` (a resolved non-CPU device) by its backend's
+    array module (``cupy.eye``, ``cupy.arange``), with the device current; a backend
+    without ``select`` gets NumPy's array handed over (``adopt``)."""
+    backend = _backends[dev.type]
+    select = getattr(backend, "select", None)
+    if select is None:
+        return backend.adopt(make(np), dev.index)
+    previous = select(dev.index)
+    try:
+        return make(backend.array_module)
+    finally:
+        backend.restore(previous)
 
 
 def place_fresh(tensor, dev):

@@ -145,7 +145,7 @@ def _det_array(a: np.ndarray) -> np.ndarray:
 
     lu, pivots, _ = _lu_numpy(a)
     n = a.shape[-1]
-    swaps = (pivots != np.arange(1, n + 1)).sum(-1)
+    swaps = (pivots != np.arange(1, n + 1, like=pivots)).sum(-1)
     result = np.where(swaps % 2 == 1, -1.0, 1.0).astype(lu.dtype)
     for i in range(n):
         result = result * lu[..., i, i]

@@ -32,13 +32,13 @@ def _int32(array) -> Tensor:
 def _lu_numpy(a: np.ndarray, pivot: bool = True):
     """LU with partial pivoting of a batch of matrices, column by column (vectorised
     over the batch): ``(LU, pivots (1-based), info)`` as LAPACK's getrf gives them."""
-    lu = np.array(a, dtype=np.result_type(a, np.float32), copy=True)
+    lu = a.astype(np.result_type(a.dtype, np.float32), copy=True)  # on a's device
     *batch, m, n = lu.shape
     flat = lu.reshape(-1, m, n)
     k = min(m, n)
-    pivots = np.tile(np.arange(1, k + 1, dtype=np.int32), (flat.shape[0], 1))
-    info = np.zeros(flat.shape[0], dtype=np.int32)
-    rows = np.arange(flat.shape[0])
+    pivots = np.tile(np.arange(1, k + 1, dtype=np.int32, like=a), (flat.shape[0], 1))
+    info = np.zeros(flat.shape[0], dtype=np.int32, like=a)
+    rows = np.arange(flat.shape[0], like=a)
     for j in range(k):
         if pivot:
             p = j + np.argmax(np.abs(flat[:, j:, j]), axis=1)
@@ -122,14 +122,15 @@ def _permutation(pivots: np.ndarray, m: int, dtype) -> np.ndarray:
     """The permutation matrices P (with ``A = P L U``) of 1-based LAPACK pivots."""
     *batch, k = pivots.shape
     flat = pivots.reshape(-1, k) - 1
-    order = np.tile(np.arange(m), (flat.shape[0], 1))
+    order = np.tile(np.arange(m, like=flat), (flat.shape[0], 1))  # on the pivots' device
     for j in range(k):
         p = flat[:, j]
-        rows = np.arange(flat.shape[0])
+        rows = np.arange(flat.shape[0], like=flat)
         a, b = order[rows, j].copy(), order[rows, p].copy()
         order[rows, j], order[rows, p] = b, a
-    perm = np.zeros((flat.shape[0], m, m), dtype=dtype)
-    perm[np.arange(flat.shape[0])[:, None], order, np.arange(m)[None, :]] = 1
+    perm = np.zeros((flat.shape[0], m, m), dtype=dtype, like=flat)
+    batch_rows = np.arange(flat.shape[0], like=flat)[:, None]
+    perm[batch_rows, order, np.arange(m, like=flat)[None, :]] = 1
     return perm.reshape(*batch, m, m)
 
 
@@ -139,7 +140,7 @@ def linalg_lu(A: Tensor, *, pivot: bool = True):
     lu_array, pivots, _ = _lu_numpy(A._np, pivot)
     m, n = lu_array.shape[-2:]
     k = min(m, n)
-    lower = np.tril(lu_array[..., :, :k], -1) + np.eye(m, k, dtype=lu_array.dtype)
+    lower = np.tril(lu_array[..., :, :k], -1) + np.eye(m, k, dtype=lu_array.dtype, like=lu_array)
     upper = np.triu(lu_array[..., :k, :])
     perm = _permutation(pivots, m, lu_array.dtype)
     wrap = _dec._wrap
