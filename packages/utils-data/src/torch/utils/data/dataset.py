@@ -206,16 +206,16 @@ class ChainDataset(IterableDataset):
 
     Examples::
 
-        >>> class Count(IterableDataset):
-        ...     def __init__(self, n):
-        ...         self.n = n
+        >>> class Words(IterableDataset):
+        ...     def __init__(self, text):
+        ...         self.words = text.split()
         ...     def __iter__(self):
-        ...         return iter(range(self.n))
+        ...         yield from self.words
         ...     def __len__(self):
-        ...         return self.n
-        >>> chain = ChainDataset([Count(2), Count(3)])
+        ...         return len(self.words)
+        >>> chain = ChainDataset([Words("a b"), Words("c d e")])
         >>> list(chain), len(chain)
-        ([0, 1, 0, 1, 2], 5)
+        (['a', 'b', 'c', 'd', 'e'], 5)
     """
 
     def __init__(self, datasets: Iterable[Dataset]) -> None:
