@@ -14,10 +14,10 @@ from ._helpers import (
     BOOL,
     COMPLEX_FLOATING,
     INTEGRAL,
+    KINDS,
     NUMERIC,
     REAL_FLOATING,
     SIGNED,
-    UNSIGNED,
     array,
     check_device,
     check_dtype,
@@ -344,17 +344,6 @@ def _check_scalar_kind(scalar, dtype) -> None:
         raise TypeError(f"a Python {type(scalar).__name__} cannot promote with {dtype}")
 
 
-_KINDS = {
-    "bool": (BOOL,),
-    "signed integer": SIGNED,
-    "unsigned integer": UNSIGNED,
-    "integral": INTEGRAL,
-    "real floating": REAL_FLOATING,
-    "complex floating": COMPLEX_FLOATING,
-    "numeric": NUMERIC,
-}
-
-
 def isdtype(dtype, kind):
     """Whether ``dtype`` is ``kind``: a dtype, a kind name (``'integral'``, ...) or a
     tuple of them."""
@@ -362,9 +351,9 @@ def isdtype(dtype, kind):
     if isinstance(kind, tuple):
         return any(isdtype(dtype, k) for k in kind)
     if isinstance(kind, str):
-        if kind not in _KINDS:
+        if kind not in KINDS:
             raise ValueError(f"unknown data type kind {kind!r}")
-        return dtype in _KINDS[kind]
+        return dtype in KINDS[kind]
     return dtype is check_dtype(kind)
 
 

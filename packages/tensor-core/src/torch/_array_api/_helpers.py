@@ -24,6 +24,16 @@ INTEGRAL = SIGNED + UNSIGNED
 REAL_FLOATING = (_dtype.float32, _dtype.float64)
 COMPLEX_FLOATING = (_dtype.complex64, _dtype.complex128)
 NUMERIC = INTEGRAL + REAL_FLOATING + COMPLEX_FLOATING
+#: the standard's data type kinds (``isdtype``, ``info.dtypes(kind=...)``)
+KINDS = {
+    "bool": (BOOL,),
+    "signed integer": SIGNED,
+    "unsigned integer": UNSIGNED,
+    "integral": INTEGRAL,
+    "real floating": REAL_FLOATING,
+    "complex floating": COMPLEX_FLOATING,
+    "numeric": NUMERIC,
+}
 ALL = (BOOL,) + NUMERIC
 
 

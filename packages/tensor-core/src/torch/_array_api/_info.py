@@ -5,29 +5,15 @@ from __future__ import annotations
 from .. import _dtype
 from ._helpers import (
     BOOL,
-    COMPLEX_FLOATING,
     CPU,
-    INTEGRAL,
+    KINDS,
     NUMERIC,
-    REAL_FLOATING,
-    SIGNED,
-    UNSIGNED,
     check_device,
     default_complex,
     default_float,
 )
 
 __all__ = ["__array_namespace_info__"]
-
-_KINDS = {
-    "bool": (BOOL,),
-    "signed integer": SIGNED,
-    "unsigned integer": UNSIGNED,
-    "integral": INTEGRAL,
-    "real floating": REAL_FLOATING,
-    "complex floating": COMPLEX_FLOATING,
-    "numeric": NUMERIC,
-}
 
 
 class Info:
@@ -67,9 +53,9 @@ class Info:
             kinds = kind if isinstance(kind, tuple) else (kind,)
             chosen = []
             for k in kinds:
-                if k not in _KINDS:
+                if k not in KINDS:
                     raise ValueError(f"unknown data type kind {k!r}")
-                chosen.extend(d for d in _KINDS[k] if d not in chosen)
+                chosen.extend(d for d in KINDS[k] if d not in chosen)
         return {d.name: d for d in chosen}
 
 

@@ -103,20 +103,22 @@ def prod(x, /, *, axis=None, dtype=None, keepdims=False):
 
 def std(x, /, *, axis=None, correction=0.0, keepdims=False):
     """The standard deviation of ``x`` with ``correction`` (Bessel's for 1)."""
-    if needs_grad(x):
-        dims = _torch_dims(axis, x.ndim)
-        return torch.std(x, dim=dims, correction=correction, keepdim=keepdims)
-    with errstate():
-        return wrap(np.std(array(x), axis=_axis(axis), ddof=correction, keepdims=keepdims))
+    return _spread(np.std, torch.std, x, axis, correction, keepdims)
 
 
 def var(x, /, *, axis=None, correction=0.0, keepdims=False):
     """The variance of ``x`` with ``correction`` (Bessel's for 1)."""
+    return _spread(np.var, torch.var, x, axis, correction, keepdims)
+
+
+def _spread(np_function, torch_function, x, axis, correction, keepdims):
+    """``std``/``var``: through PyTorch's when ``x`` requires grad, else NumPy's (whose
+    ``ddof`` is the standard's ``correction``)."""
     if needs_grad(x):
         dims = _torch_dims(axis, x.ndim)
-        return torch.var(x, dim=dims, correction=correction, keepdim=keepdims)
+        return torch_function(x, dim=dims, correction=correction, keepdim=keepdims)
     with errstate():
-        return wrap(np.var(array(x), axis=_axis(axis), ddof=correction, keepdims=keepdims))
+        return wrap(np_function(array(x), axis=_axis(axis), ddof=correction, keepdims=keepdims))
 
 
 def _cumulative(np_function, x, axis, dtype, include_initial):
