@@ -74,8 +74,9 @@ def adamax(opfunc, x, config=None, state=None):
 
     Examples::
 
-        >>> x, _ = optim.adamax(lambda x: (float(x @ x), 2 * x), torch.tensor([1.0]))
-        >>> round(float(x), 4)
+        >>> steep = lambda x: (float(100 * x @ x), 200 * x)
+        >>> x, _ = optim.adamax(steep, torch.tensor([1.0]))
+        >>> round(float(x), 4)  # the first step is learningRate, whatever the gradient's size
         0.998
     """
     config, state = config_and_state(config, state)

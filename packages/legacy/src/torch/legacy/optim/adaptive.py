@@ -105,9 +105,13 @@ def rmsprop(opfunc, x, config=None, state=None):
 
     Examples::
 
-        >>> x, _ = optim.rmsprop(lambda x: (float(x @ x), 2 * x), torch.tensor([1.0]))
-        >>> round(float(x), 4)
+        >>> quadratic = lambda x: (float(x @ x), 2 * x)
+        >>> x, _ = optim.rmsprop(quadratic, torch.tensor([1.0]))
+        >>> round(float(x), 4)  # m starts at 0: a large first step
         0.9
+        >>> x, _ = optim.rmsprop(quadratic, torch.tensor([1.0]), {"initialMean": 4.0})
+        >>> round(float(x), 4)
+        0.99
     """
     config, state = config_and_state(config, state)
     lr = config.get("learningRate", 1e-2)
