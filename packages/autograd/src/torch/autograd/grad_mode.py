@@ -47,7 +47,6 @@ class set_multithreading_enabled:  # noqa: N801 - PyTorch's public name
 
     Examples::
 
-        >>> import torch
         >>> with torch.autograd.set_multithreading_enabled(False):
         ...     torch.autograd.is_multithreading_enabled()
         False
