@@ -18,7 +18,7 @@ from ._dispatch import (
     record,
     register_op,
 )
-from .pointwise import INPLACE, _snapshot, can_cast
+from .pointwise import INPLACE, _cast_error, _shape_error, _snapshot, can_cast
 
 __all__ = ["gather", "scatter", "scatter_add", "index_select", "masked_fill", "flip"]
 
@@ -289,15 +289,9 @@ def _inplace(function, name, fills=False):
         result = function(self, *args, **kwargs)
         snapshot = _snapshot(self) if recording else None
         if result._dtype is not self._dtype and not can_cast(result._dtype, self._dtype):
-            raise RuntimeError(
-                f"result type {result._dtype._legacy[:-6]} can't be cast to the desired "
-                f"output type {self._dtype._legacy[:-6]}"
-            )
+            raise _cast_error(result._dtype, self)
         if result._np.shape != self._np.shape:
-            raise RuntimeError(
-                f"output with shape {list(self._np.shape)} doesn't match the broadcast shape "
-                f"{list(result._np.shape)}"
-            )
+            raise _shape_error(self._np.shape, result._np.shape)
         self._np[...] = result._np
         self._bump_version()
         if recording:

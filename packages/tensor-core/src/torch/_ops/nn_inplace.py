@@ -18,7 +18,7 @@ from .._tensor import Tensor
 from . import nn_functional as nnf
 from ._dispatch import adopt_history, check_inplace, defop
 from .nn_functional import _refuse_integer
-from .pointwise import _snapshot, can_cast
+from .pointwise import _cast_error, _snapshot, can_cast
 
 __all__ = [
     "celu_",
@@ -55,10 +55,7 @@ def _write(self: Tensor, compute) -> Tensor:
     with _grad_mode.no_grad():
         result = compute(self)
     if not can_cast(result._dtype, self._dtype):
-        raise RuntimeError(
-            f"result type {result._dtype._legacy[:-6]} can't be cast to the desired output "
-            f"type {self._dtype._legacy[:-6]}"
-        )
+        raise _cast_error(result._dtype, self)
     if result is not self:
         np.copyto(self._np, result._np, casting="unsafe")
         self._bump_version()
@@ -276,9 +273,7 @@ def _grid_sampler_of(dims: int):
         return _t().grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners)
 
     sampler.__name__ = sampler.__qualname__ = f"grid_sampler_{dims}d"
-    sampler.__doc__ = (
-        f"``torch.grid_sampler`` for {dims + 2}-D input only (ATen's integer modes)."
-    )
+    sampler.__doc__ = f"``torch.grid_sampler`` for {dims + 2}-D input only (ATen's integer modes)."
     return sampler
 
 

@@ -17,7 +17,7 @@ import numpy as np
 from .. import _grad_mode, _return_types
 from .._tensor import Tensor
 from ._dispatch import check_array_overlap
-from .pointwise import can_cast
+from .pointwise import _cast_error, can_cast
 
 __all__ = ["add_out", "copy_into_out"]
 
@@ -89,10 +89,7 @@ def _copy_one(result: Tensor, out, name: str, exact: bool = False) -> Tensor:
             f"operation's result requires dtype {result._dtype._legacy[:-6]}"
         )
     if name in POINTWISE and not can_cast(result._dtype, out._dtype):
-        raise RuntimeError(
-            f"result type {result._dtype._legacy[:-6]} can't be cast to the desired output "
-            f"type {out._dtype._legacy[:-6]}"
-        )
+        raise _cast_error(result._dtype, out)
     if name not in POINTWISE and not _castable(result._dtype, out._dtype, exact):
         raise RuntimeError(
             f"Expected out tensor to have dtype {_dtype_name(result._dtype)}, but got "

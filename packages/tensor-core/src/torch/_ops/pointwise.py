@@ -89,6 +89,23 @@ def _legacy_name(d) -> str:
     return d._legacy[: -len("Tensor")]
 
 
+def _cast_error(dtype, target, target_name=None) -> RuntimeError:
+    """PyTorch's error for a result of ``dtype`` that cannot be written into the tensor
+    ``target`` (``target_name``: how to spell its dtype, when not the legacy way)."""
+    return RuntimeError(
+        f"result type {_legacy_name(dtype)} can't be cast to the desired output type "
+        f"{target_name or _legacy_name(target._dtype)}"
+    )
+
+
+def _shape_error(shape, broadcast_shape) -> RuntimeError:
+    """PyTorch's error for an in-place result of ``broadcast_shape`` that does not fit the
+    ``shape`` of the tensor written into."""
+    return RuntimeError(
+        f"output with shape {list(shape)} doesn't match the broadcast shape {list(broadcast_shape)}"
+    )
+
+
 def _binary_dtype(a, b):
     # hot path: two tensors with dims, cached per dtype pair
     if type(a) is Tensor and type(b) is Tensor and a._np.ndim and b._np.ndim:
@@ -100,10 +117,7 @@ def _write_out(out: Tensor, array: np.ndarray, dtype) -> Tensor:
     if not isinstance(out, Tensor):
         raise TypeError(f"argument 'out' must be Tensor, not {type(out).__name__}")
     if not can_cast(dtype, out._dtype):
-        raise RuntimeError(
-            f"result type {_legacy_name(dtype)} can't be cast to the desired "
-            f"output type {_legacy_name(out._dtype)}"
-        )
+        raise _cast_error(dtype, out)
     if out._np.shape != array.shape:
         # resized to the result, as PyTorch does (with its warning when it held elements)
         from .out_variants import _resize
@@ -426,15 +440,9 @@ def _binary(
         except SparseLayoutError as error:
             return sparse_kernel(name + "_", error)(self, other, alpha_value, *extra)
         if not can_cast(dtype, self._dtype):
-            raise RuntimeError(
-                f"result type {_legacy_name(dtype)} can't be cast to the desired "
-                f"output type {_legacy_name(self._dtype)}"
-            )
+            raise _cast_error(dtype, self)
         if result.shape != self._np.shape:
-            raise RuntimeError(
-                f"output with shape {list(self._np.shape)} doesn't match the "
-                f"broadcast shape {list(result.shape)}"
-            )
+            raise _shape_error(self._np.shape, result.shape)
         snapshot = _snapshot(self) if recording else None
         np.copyto(self._np, result, casting="unsafe")
         self._bump_version()
@@ -471,10 +479,7 @@ def _binary_op(name, kernel, rule, doc, differentiable, *, aliases=(), fast=None
 
 def _check_writable(self: Tensor, dtype) -> None:
     if not can_cast(dtype, self._dtype):
-        raise RuntimeError(
-            f"result type {_legacy_name(dtype)} can't be cast to the desired "
-            f"output type {_legacy_name(self._dtype)}"
-        )
+        raise _cast_error(dtype, self)
 
 
 def _check_broadcast_into(self: Tensor, *operands) -> None:
@@ -487,10 +492,7 @@ def _check_broadcast_into(self: Tensor, *operands) -> None:
             except ValueError:
                 raise _broadcast_error(self, b) from None
             if result != shape:
-                raise RuntimeError(
-                    f"output with shape {list(shape)} doesn't match the broadcast shape "
-                    f"{list(result)}"
-                )
+                raise _shape_error(shape, result)
 
 
 def _write_direct(self: Tensor, other, ufunc, rule, alpha_value, extra, recording, name):
@@ -581,10 +583,7 @@ def _unary(
         if result_dtype and result_dtype(dtype) is not dtype:
             raise RuntimeError(f"In-place {name} is not supported for complex tensors.")
         if not can_cast(dtype, self._dtype):
-            raise RuntimeError(
-                f"result type {_legacy_name(dtype)} can't be cast to the desired "
-                f"output type {_legacy_name(self._dtype)}"
-            )
+            raise _cast_error(dtype, self)
         snapshot = _snapshot(self) if recording else None
         if direct and dtype is self._dtype and type(self) is Tensor:
             kernel(self._np, out=self._np)  # a plain ufunc: straight into the tensor

@@ -412,7 +412,7 @@ def _incomplete_method(upper: bool):
 
 def _incomplete_inplace(upper: bool):
     from ._dispatch import result_type
-    from .pointwise import _legacy_name, can_cast
+    from .pointwise import _cast_error, can_cast
 
     name = ("igammac" if upper else "igamma") + "_"
     write = _inplace_binary(_incomplete_method(upper), name)
@@ -422,10 +422,7 @@ def _incomplete_inplace(upper: bool):
         # the common dtype must fit self before the kernel runs (as TensorIterator checks)
         dtype = result_type(self, other)
         if not can_cast(dtype, self._dtype):
-            raise RuntimeError(
-                f"result type {_legacy_name(dtype)} can't be cast to the desired "
-                f"output type {_legacy_name(self._dtype)}"
-            )
+            raise _cast_error(dtype, self)
         return write(self, other)
 
     method.__name__ = name

@@ -19,7 +19,15 @@ from ._dispatch import (
     result_type,
     scalar,
 )
-from .pointwise import INPLACE, _check_broadcast_into, _snapshot, _wrap, can_cast
+from .pointwise import (
+    INPLACE,
+    _cast_error,
+    _check_broadcast_into,
+    _shape_error,
+    _snapshot,
+    _wrap,
+    can_cast,
+)
 
 __all__ = ["where", "clamp", "clip", "lerp", "addcmul", "addcdiv"]
 
@@ -79,15 +87,9 @@ def _inplace(name, function, direct=None, differentiable=True):
             target = (
                 _cpp_name(self._dtype) if name.startswith("clamp") else self._dtype._legacy[:-6]
             )
-            raise RuntimeError(
-                f"result type {result._dtype._legacy[:-6]} can't be cast to the "
-                f"desired output type {target}"
-            )
+            raise _cast_error(result._dtype, self, target)
         if result._np.shape != self._np.shape:
-            raise RuntimeError(
-                f"output with shape {list(self._np.shape)} doesn't match the "
-                f"broadcast shape {list(result._np.shape)}"
-            )
+            raise _shape_error(self._np.shape, result._np.shape)
         snapshot = _snapshot(self) if recording else None
         np.copyto(self._np, result._np, casting="unsafe")
         self._bump_version()
