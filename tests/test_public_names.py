@@ -272,7 +272,7 @@ MISSING.update({
         SPARSE_MORE: """
             SparseSemiStructuredTensor SparseSemiStructuredTensorCUSPARSELT
             SparseSemiStructuredTensorCUTLASS as_sparse_gradcheck log_softmax sampled_addmm
-            semi_structured softmax spdiags spsolve to_sparse_semi_structured
+            semi_structured softmax spsolve to_sparse_semi_structured
         """,
         LEGACY_TYPES: "BFloat16Tensor",
     },

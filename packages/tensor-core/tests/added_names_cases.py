@@ -486,8 +486,27 @@ BESSEL = {
     "bessel_no_grad": ("torch.special.bessel_j0(torch.ones(2, requires_grad=True)).requires_grad"),
 }
 
+_DIAGS = "d = torch.arange(1., 13.).reshape(3, 4); "
+SPDIAGS = {
+    "spdiags": _DIAGS + "s = torch.sparse.spdiags(d, torch.tensor([0, -1, 2]), (4, 4)); "
+    "(s._indices(), s._values(), s.to_dense())",
+    "spdiags_wide": _DIAGS + "torch.sparse.spdiags(d, torch.tensor([0, 1, -2]), (3, 5)).to_dense()",
+    "spdiags_vector": _DIAGS + "torch.sparse.spdiags(d[0], torch.tensor([0]), (4, 4)).to_dense()",
+    "spdiags_scalar_offset": (
+        _DIAGS + "torch.sparse.spdiags(d[:1], torch.tensor(1), (2, 6)).to_dense()"
+    ),
+    "spdiags_duplicates": _DIAGS + "torch.sparse.spdiags(d, torch.tensor([0, 0, 1]), (4, 4))",
+    "spdiags_count": _DIAGS + "torch.sparse.spdiags(d, torch.tensor([0, 1]), (4, 4))",
+    "spdiags_float_offsets": _DIAGS + "torch.sparse.spdiags(d, torch.tensor([0., 1., 2.]), (4, 4))",
+    "spdiags_layout": (
+        _DIAGS + "torch.sparse.spdiags(d, torch.tensor([0, 1, 2]), (4, 4), layout=torch.strided)"
+    ),
+    "spdiags_offsets_dims": _DIAGS + "torch.sparse.spdiags(d, torch.tensor([[0, 1, 2]]), (4, 4))",
+}
+
 CASES: dict[str, str] = {
     **NN_INPLACE,
+    **SPDIAGS,
     **BESSEL,
     **LOW_RANK,
     **CREATION,

@@ -16,8 +16,9 @@ from .._sparse import legacy_types
 from .._sparse_ops import addmm, mm
 from .._sparse_ops import sparse_sum as sum
 from ._invariants import check_sparse_tensor_invariants
+from ._spdiags import spdiags
 
 # the legacy constructors of PyTorch 0.x: torch.sparse.FloatTensor(indices, values, size)
 globals().update(legacy_types())
 
-__all__ = ["mm", "sum", "addmm", "check_sparse_tensor_invariants", *legacy_types()]
+__all__ = ["mm", "sum", "addmm", "check_sparse_tensor_invariants", "spdiags", *legacy_types()]
