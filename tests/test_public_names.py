@@ -444,6 +444,14 @@ def test_allowed_names_are_still_missing(module):
     assert not stale, f"{module} has these now; delete them from MISSING: {' '.join(stale)}"
 
 
+def test_every_allowed_name_has_a_reason():
+    for module, reasons in MISSING.items():
+        for reason, names in reasons.items():
+            assert isinstance(reason, str) and len(reason.split()) >= 4, (module, reason)
+            assert names.split(), f"{module}: a reason without names: {reason}"
+    assert all(len(reason.split()) >= 4 for reason in MISSING_MODULES.values())
+
+
 def test_allow_list_names_only_recorded_names():
     for module in MISSING:
         unknown = sorted(set(_allowed(module)) - set(RECORDED.get(module, {})))
