@@ -222,14 +222,19 @@ def _resized(input: Tensor, dims, sizes) -> Tensor:
     return input
 
 
-def _one_dim(input, n, dim, name: str):
-    """The checked ``dim`` (wrapped) and ``n`` (the size of ``dim`` when None) of a 1-D
-    transform."""
+def _checked_dim(input, n, dim, name: str) -> int:
+    """The ``dim`` of a 1-D transform, wrapped, after the argument checks."""
     _check_tensor(input, name)
     _check_int(dim, name, "dim")
     if n is not None:
         _check_int(n, name, "n")
-    dim = _wrap_dim(input, dim)
+    return _wrap_dim(input, dim)
+
+
+def _one_dim(input, n, dim, name: str):
+    """The checked ``dim`` (wrapped) and ``n`` (the size of ``dim`` when None) of a 1-D
+    transform."""
+    dim = _checked_dim(input, n, dim, name)
     return dim, _check_points(input.shape[dim] if n is None else int(n))
 
 
@@ -408,11 +413,7 @@ def irfft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None =
         >>> torch.fft.irfft(torch.tensor([10.0 + 0j, -2 + 2j, -2]), n=3).shape
         torch.Size([3])
     """
-    _check_tensor(input, "irfft")
-    _check_int(dim, "irfft", "dim")
-    if n is not None:
-        _check_int(n, "irfft", "n")
-    dim = _wrap_dim(input, dim)
+    dim = _checked_dim(input, n, dim, "irfft")
     result = _half_to_real(input, (dim,), (None,), n, norm, False, "irfft")
     return _with_out(result, out, "irfft", input)
 
@@ -428,11 +429,7 @@ def hfft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None = 
         >>> torch.fft.hfft(torch.tensor([1.0, 2.0, 3.0]))
         tensor([ 8., -2.,  0., -2.])
     """
-    _check_tensor(input, "hfft")
-    _check_int(dim, "hfft", "dim")
-    if n is not None:
-        _check_int(n, "hfft", "n")
-    dim = _wrap_dim(input, dim)
+    dim = _checked_dim(input, n, dim, "hfft")
     result = _half_to_real(input, (dim,), (None,), n, norm, True, "hfft")
     return _with_out(result, out, "hfft", input)
 

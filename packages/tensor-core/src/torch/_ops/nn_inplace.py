@@ -129,28 +129,32 @@ def _dropout_into(input: Tensor, mask_shape, p: float, train: bool, alpha: bool)
     return _write(input, lambda x: x * keep / (1 - p))
 
 
-@defop("dropout_")
-def dropout_(input: Tensor, p: float = 0.5, train: bool = True) -> Tensor:
-    """In-place ``torch.dropout``."""
-    return _dropout_into(input, tuple(input.shape), p, train, alpha=False)
+def _inplace_dropout(name: str, feature: bool, alpha: bool, doc: str):
+    """The in-place dropout ``name``: of whole channels with ``feature``, keeping the mean
+    and variance (SELU's alpha dropout) with ``alpha``."""
+
+    def function(input: Tensor, p: float = 0.5, train: bool = True) -> Tensor:
+        mask_shape = nnf._channel_shape(input) if feature else tuple(input.shape)
+        return _dropout_into(input, mask_shape, p, train, alpha=alpha)
+
+    function.__name__ = function.__qualname__ = name
+    function.__doc__ = doc
+    return defop(name, function)
 
 
-@defop("feature_dropout_")
-def feature_dropout_(input: Tensor, p: float = 0.5, train: bool = True) -> Tensor:
-    """In-place ``torch.feature_dropout`` (whole channels of each sample)."""
-    return _dropout_into(input, nnf._channel_shape(input), p, train, alpha=False)
-
-
-@defop("alpha_dropout_")
-def alpha_dropout_(input: Tensor, p: float = 0.5, train: bool = True) -> Tensor:
-    """In-place ``torch.alpha_dropout``."""
-    return _dropout_into(input, tuple(input.shape), p, train, alpha=True)
-
-
-@defop("feature_alpha_dropout_")
-def feature_alpha_dropout_(input: Tensor, p: float = 0.5, train: bool = True) -> Tensor:
-    """In-place ``torch.feature_alpha_dropout``."""
-    return _dropout_into(input, nnf._channel_shape(input), p, train, alpha=True)
+dropout_ = _inplace_dropout("dropout_", False, False, "In-place ``torch.dropout``.")
+feature_dropout_ = _inplace_dropout(
+    "feature_dropout_",
+    True,
+    False,
+    "In-place ``torch.feature_dropout`` (whole channels of each sample).",
+)
+alpha_dropout_ = _inplace_dropout(
+    "alpha_dropout_", False, True, "In-place ``torch.alpha_dropout``."
+)
+feature_alpha_dropout_ = _inplace_dropout(
+    "feature_alpha_dropout_", True, True, "In-place ``torch.feature_alpha_dropout``."
+)
 
 
 @defop("native_dropout")

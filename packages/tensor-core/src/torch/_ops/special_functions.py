@@ -97,9 +97,18 @@ def _special_unary(name: str, kernel, doc: str, method: bool = True, refuses_com
     return function
 
 
-i0 = _special_unary(
+def _modified_bessel(name, order, scaled, doc, refusing_kernel, method=False):
+    """``I0``/``I1`` (``scaled``: times ``exp(-|x|)``) as an op; complex inputs are refused
+    with the error of PyTorch's ``refusing_kernel``."""
+    refusal = kernel_refusal(refusing_kernel)
+    kernel = _bessel_kernel(order, scaled)
+    return _special_unary(name, kernel, doc, method=method, refuses_complex=refusal)
+
+
+i0 = _modified_bessel(
     "i0",
-    _bessel_kernel(0, scaled=False),
+    0,
+    False,
     """The modified Bessel function of the first kind of order 0.
 
 Examples::
@@ -107,30 +116,15 @@ Examples::
     >>> torch.i0(torch.tensor([0.0, 1.0]))
     tensor([1.0000, 1.2661])
 """,
-    refuses_complex=kernel_refusal("i0_vml_cpu"),
+    "i0_vml_cpu",
+    method=True,
 )
 defop("i0", i0, method=True, inplace=True, torch_inplace=True)
-special_i0e = _special_unary(
-    "special_i0e",
-    _bessel_kernel(0, scaled=True),
-    "``exp(-|x|) * i0(x)``.",
-    method=False,
-    refuses_complex=kernel_refusal("i0e_cpu"),
+special_i0e = _modified_bessel("special_i0e", 0, True, "``exp(-|x|) * i0(x)``.", "i0e_cpu")
+special_i1 = _modified_bessel(
+    "special_i1", 1, False, "The modified Bessel function of the first kind of order 1.", "i1_cpu"
 )
-special_i1 = _special_unary(
-    "special_i1",
-    _bessel_kernel(1, scaled=False),
-    "The modified Bessel function of the first kind of order 1.",
-    method=False,
-    refuses_complex=kernel_refusal("i1_cpu"),
-)
-special_i1e = _special_unary(
-    "special_i1e",
-    _bessel_kernel(1, scaled=True),
-    "``exp(-|x|) * i1(x)``.",
-    method=False,
-    refuses_complex=kernel_refusal("i1e_cpu"),
-)
+special_i1e = _modified_bessel("special_i1e", 1, True, "``exp(-|x|) * i1(x)``.", "i1e_cpu")
 
 
 # ----------------------------------------------------------------- zeta, polygamma
