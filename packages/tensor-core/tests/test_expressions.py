@@ -6,14 +6,13 @@ import json
 import pathlib
 import re
 
+import golden_groups
 import pytest
 from golden_describe import outcome
 
 import torch
 
 GOLDEN = json.loads((pathlib.Path(__file__).parent / "golden" / "expressions.json").read_text())
-# expressions that record gradients need torch-autograd (absent from core's own tests)
-_GRADIENT_WORDS = ("requires_grad=True", "requires_grad_(", "backward(", ".grad")
 # functions that only torch.nn.functional has (without torch-nn, F is core's namespace of
 # the nn functions PyTorch also has as torch.<name>)
 _NN_ONLY = re.compile(
@@ -24,16 +23,7 @@ _NN_ONLY = re.compile(
 )
 
 
-def _marks(code: str) -> list:
-    marks = [pytest.mark.autograd] if any(w in code for w in _GRADIENT_WORDS) else []
-    return marks + ([pytest.mark.nn] if _NN_ONLY.search(code) else [])
-
-
-CASES = [
-    pytest.param(group, code, id=f"{group}:{code}", marks=_marks(code))
-    for group, cases in GOLDEN["groups"].items()
-    for code in cases
-]
+CASES = golden_groups.cases(GOLDEN, needs_nn=lambda code: _NN_ONLY.search(code) is not None)
 
 
 @pytest.mark.parametrize("group,code", CASES)

@@ -513,19 +513,13 @@ polygamma_ = _inplace_binary(_polygamma_method, "polygamma_")
 mvlgamma_ = _inplace_binary(mvlgamma, "mvlgamma_")
 igamma_ = _incomplete_inplace(upper=False)
 igammac_ = _incomplete_inplace(upper=True)
-defop(
-    "igamma",
-    igamma,
-    method=_incomplete_method(upper=False),
-    inplace=True,
-    out=True,
-    refuses_complex={"": kernel_refusal("igamma_cpu")},
-)
-defop(
-    "igammac",
-    igammac,
-    method=_incomplete_method(upper=True),
-    inplace=True,
-    out=True,
-    refuses_complex={"": kernel_refusal("igammac_cpu")},
-)
+
+
+def _declare_incomplete_gamma(name, function, upper: bool) -> None:
+    refusal = {"": kernel_refusal(f"{name}_cpu")}
+    method = _incomplete_method(upper=upper)
+    defop(name, function, method=method, inplace=True, out=True, refuses_complex=refusal)
+
+
+_declare_incomplete_gamma("igamma", igamma, upper=False)
+_declare_incomplete_gamma("igammac", igammac, upper=True)
