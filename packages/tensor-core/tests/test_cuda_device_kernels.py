@@ -86,11 +86,6 @@ _ENTRY_OPS = {
 #: reaches a host-only helper through a plain Python call (no dispatch), so on CuPy they
 #: raise (or copy outside the round trip). Each fails here until fixed.
 NOT_ON_DEVICE = {
-    "ldl_solve": "linalg.ldl_solve calls the LDL helper directly",
-    "adaptive_max_pool": "the op database's entry calls the pooling helper directly",
-    "interpolate": "resampling builds host index arrays before the op is dispatched",
-    "interpolate_antialias": "resampling builds host index arrays",
-    "_ctc_loss": "the CTC recursion builds host arrays of label positions",
     "sparse_coo_tensor": "sparse tensors are host-only in this backend",
     "to_dense": "sparse tensors are host-only in this backend",
     "coalesce": "sparse tensors are host-only in this backend",

@@ -245,6 +245,22 @@ def _dispatching(function, name: str, op=None):
     return dispatch
 
 
+_direct_calls: dict[str, object] = {}
+
+
+def call_op(name: str, function, *args, **kwargs):
+    """``function``, the Python form of registered op ``name`` that a composite calls
+    directly (no public binding of its own), run as its binding would be: with no device
+    backend installed it is a plain call; on a device, the op's device kernel (a host round
+    trip) applies, inside a composite too."""
+    if not _originals:
+        return function(*args, **kwargs)
+    dispatch = _direct_calls.get(name)
+    if dispatch is None:
+        dispatch = _direct_calls[name] = _dispatching(function, name)
+    return dispatch(*args, **kwargs)
+
+
 def _takes_device(function) -> bool:
     try:
         return "device" in inspect.signature(function).parameters

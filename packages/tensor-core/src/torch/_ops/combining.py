@@ -10,8 +10,6 @@ views, pointwise math), so gradients need no entries of their own.
 
 from __future__ import annotations
 
-import itertools
-
 import numpy as np
 
 import torch
@@ -186,8 +184,14 @@ def combinations(input: Tensor, r: int = 2, with_replacement: bool = False) -> T
         raise RuntimeError(f"Expect a non-negative number, but got {r}")
     if r == 0:
         return torch.empty(0, dtype=input.dtype)
-    pick = itertools.combinations_with_replacement if with_replacement else itertools.combinations
-    rows = np.array(list(pick(range(input._np.size), r)), dtype=np.int64).reshape(-1, r)
+    # every r-tuple of positions (row-major, so lexicographic), kept where non-decreasing
+    # (with replacement) or increasing: built by the input's array module, on its device
+    grids = np.meshgrid(*[np.arange(input._np.size, like=input._np)] * r, indexing="ij")
+    flat = [g.reshape(-1) for g in grids]
+    keep = np.ones(flat[0].shape, dtype=bool, like=input._np)
+    for earlier, later in zip(flat, flat[1:]):
+        keep &= (earlier <= later) if with_replacement else (earlier < later)
+    rows = np.stack([f[keep] for f in flat], axis=1).astype(np.int64)
     return input[_long(rows)]
 
 
@@ -270,14 +274,14 @@ def diag_embed(input: Tensor, offset: int = 0, dim1: int = -2, dim2: int = -1) -
     shape = list(input._np.shape[:-1])
     for d in sorted((d1, d2)):
         shape.insert(d, n)
-    result = torch.zeros(shape, dtype=input.dtype)
+    result = torch.zeros(shape, dtype=input.dtype, device=input.device)
     return _fill_diagonal(result, offset, d1, d2, input)
 
 
 def _fill_diagonal(result: Tensor, offset: int, d1: int, d2: int, values: Tensor) -> Tensor:
     """``result`` with its diagonal written from ``values`` by an out-of-place scatter of
     flat positions (so the gradient reaches ``values`` through indexing)."""
-    positions = np.arange(result._np.size).reshape(result._np.shape)
+    positions = np.arange(result._np.size, like=result._np).reshape(result._np.shape)
     picked = contiguous(np.diagonal(positions, offset, d1, d2))
     flat = result.reshape(-1)
     return flat.index_put((_long(picked),), values.to(result.dtype)).reshape(result.shape)

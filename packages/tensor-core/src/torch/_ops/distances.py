@@ -4,8 +4,11 @@ their parts."""
 
 from __future__ import annotations
 
+import numpy as np
+
 import torch
 
+from .. import _dtype
 from .._tensor import Tensor
 from ._dispatch import defop
 
@@ -36,5 +39,9 @@ def pdist(input: Tensor, p: float = 2.0) -> Tensor:
     if input.dim() != 2:
         raise RuntimeError(f"pdist only supports 2D tensors, got: {input.dim()}D")
     n = input.shape[0]
-    first, second = torch.triu_indices(n, n, 1)
+    # the pairs i < j, in row-major order, made on the input's device
+    positions = np.arange(n, like=input._np)
+    above = positions[:, None] < positions[None, :]
+    first = Tensor._from_array(np.broadcast_to(positions[:, None], (n, n))[above], _dtype.int64)
+    second = Tensor._from_array(np.broadcast_to(positions[None, :], (n, n))[above], _dtype.int64)
     return torch.linalg.vector_norm(input[first] - input[second], p, -1)

@@ -150,11 +150,12 @@ def _check_source_dtype(input: Tensor, src) -> None:
 
 
 def _scatter_into(array: np.ndarray, d: int, idx: np.ndarray, src, accumulate):
-    src = (
-        np.broadcast_to(src, idx.shape)
-        if np.ndim(src) == 0
-        else src[tuple(slice(0, n) for n in idx.shape)]
-    )
+    if np.ndim(src) != 0:
+        src = src[tuple(slice(0, n) for n in idx.shape)]
+    elif isinstance(array, np.ndarray) or not isinstance(src, (int, float, complex, np.generic)):
+        src = np.broadcast_to(src, idx.shape)
+    # else a number written into a device array broadcasts itself (a host array of it
+    # would be an upload)
     if accumulate is True and _native.scatter_accumulate(
         array, d, _nonnegative(idx, array.shape[d]), as_array(src, array.dtype)
     ):

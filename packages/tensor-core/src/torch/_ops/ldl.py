@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _blas, _dtype
+from .. import _blas, _dispatcher, _dtype
 from .._return_types import _structseq
 from .._tensor import Tensor
 from . import decompositions as _dec
@@ -176,6 +176,11 @@ def _ldl_factor_op(A: Tensor, hermitian: bool = False):  # noqa: N803
     return LD, pivots, info
 
 
+def _factor(A: Tensor, hermitian: bool):  # noqa: N803
+    """``_ldl_factor`` through the dispatcher: on a device, its host round trip."""
+    return _dispatcher.call_op("_ldl_factor", _ldl_factor_op, A, hermitian)
+
+
 LDL_FACTOR = register_op(
     "_ldl_factor",
     _ldl_factor_op,
@@ -250,7 +255,7 @@ def ldl_factor_ex(A: Tensor, *, hermitian: bool = False, check_errors: bool = Fa
         info=tensor(0, dtype=torch.int32))
     """
     _check_factor_input("ldl_factor_ex", A)
-    LD, pivots, info = _ldl_factor_op(A, hermitian)  # noqa: N806
+    LD, pivots, info = _factor(A, hermitian)  # noqa: N806
     if check_errors:
         _raise_info("ldl_factor_ex", info)
     return _LDL_FACTOR_EX(LD, _int32(pivots), _int32(info))
@@ -278,7 +283,7 @@ def ldl_factor(A: Tensor, *, hermitian: bool = False):  # noqa: N803
                 [0.2500]], dtype=torch.float64)
     """
     _check_factor_input("ldl_factor_ex", A, "ldl_factor")
-    LD, pivots, info = _ldl_factor_op(A, hermitian)  # noqa: N806
+    LD, pivots, info = _factor(A, hermitian)  # noqa: N806
     _raise_info("ldl_factor", info)
     return _LDL_FACTOR(LD, _int32(pivots))
 
@@ -433,7 +438,8 @@ def ldl_solve(LD: Tensor, pivots: Tensor, B: Tensor, *, hermitian: bool = False)
             f"torch.linalg.ldl_solve: Expected pivots to be integers. Got {_legacy(pivots._dtype)}"
         )
     _check_factor_input("ldl_solve", LD)
-    return _ldl_solve_op(LD, pivots, B, hermitian)
+    # through the dispatcher: on a device, the op's host round trip (torch.cuda)
+    return _dispatcher.call_op("_ldl_solve", _ldl_solve_op, LD, pivots, B, hermitian)
 
 
 #: functions of ``torch.linalg`` defined here (name there -> function)

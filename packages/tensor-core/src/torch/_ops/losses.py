@@ -22,7 +22,7 @@ import numpy as np
 
 import torch
 
-from .. import _dtype
+from .. import _dispatcher, _dtype
 from .._tensor import Tensor, make
 from ._dispatch import as_array, contiguous, defop, record, register_op
 from .distances import pairwise_distance
@@ -437,7 +437,10 @@ def ctc_loss(
     unbatched = log_probs.dim() == 2
     if unbatched:  # one sequence: its targets are read as concatenated targets
         log_probs = log_probs.unsqueeze(1)
-    losses_ = _ctc_loss(log_probs, targets, in_lengths, tg_lengths, blank, zero_infinity)
+    # through the dispatcher: on a device, the op's host round trip (torch.cuda)
+    losses_ = _dispatcher.call_op(
+        "_ctc_loss", _ctc_loss, log_probs, targets, in_lengths, tg_lengths, blank, zero_infinity
+    )
     if zero_infinity:
         losses_ = torch.where(losses_ == math.inf, torch.zeros_like(losses_), losses_)
     if reduction == 1:

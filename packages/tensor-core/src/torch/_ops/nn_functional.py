@@ -753,21 +753,21 @@ def embedding_bag_parts(
     bag_starts = starts[:-1] if last else starts
     bags = bag_starts.size
     if bags:
-        bag_of = np.searchsorted(bag_starts, np.arange(n), side="right") - 1
-    else:
-        bag_of = np.full(n, -1)
+        bag_of = np.searchsorted(bag_starts, np.arange(n, like=flat), side="right") - 1
+    else:  # positions made by the indices' array module: on their device
+        bag_of = np.full(n, -1, like=flat)
     bag_of = bag_of.astype(np.int64)
     member = bag_of >= 0
     kept = member & (flat != padding_idx) if padding_idx is not None else member
     counted = kept.copy()
     if last and padding_idx is None and mode != "max" and starts.size:
-        counted &= np.arange(n) < starts[-1]
+        counted &= np.arange(n, like=flat) < starts[-1]
     bag_size = np.bincount(bag_of[kept], minlength=bags).astype(np.int64)[:bags]
     offset2bag = Tensor._from_array(np.where(member, bag_of, 0), _dtype.int64)
     sizes = Tensor._from_array(bag_size, _dtype.int64)
     if mode == "max":
-        out = torch.zeros(bags, columns, dtype=weight.dtype)
-        best = np.zeros((bags, columns), dtype=np.int64)
+        out = torch.zeros(bags, columns, dtype=weight.dtype, device=weight.device)
+        best = np.zeros((bags, columns), dtype=np.int64, like=flat)
         if kept.any():
             rows = weight[Tensor._from_array(flat[kept], _dtype.int64)]
             index = Tensor._from_array(np.repeat(bag_of[kept][:, None], columns, 1), _dtype.int64)
@@ -776,8 +776,10 @@ def embedding_bag_parts(
             values = weight._np[flat[kept]]
             owner = bag_of[kept]
             for column in range(columns):
-                order = np.lexsort((np.arange(values.shape[0])[::-1], values[:, column], owner))
-                tail = np.r_[owner[order][1:] != owner[order][:-1], True]
+                ties = np.arange(values.shape[0], like=flat)[::-1]
+                order = np.lexsort((ties, values[:, column], owner))
+                last = np.ones(1, dtype=bool, like=flat)
+                tail = np.concatenate([owner[order][1:] != owner[order][:-1], last])
                 chosen = order[tail]
                 best[owner[chosen], column] = flat[kept][chosen]
         return out, offset2bag, sizes, Tensor._from_array(best, _dtype.int64)
@@ -786,14 +788,15 @@ def embedding_bag_parts(
         picked = Tensor._from_array(np.nonzero(counted)[0], _dtype.int64)
         rows = rows * per_sample_weights.reshape(-1)[picked].unsqueeze(-1)
     index = Tensor._from_array(np.repeat(bag_of[counted][:, None], columns, 1), _dtype.int64)
-    out = torch.zeros(bags, columns, dtype=weight.dtype).scatter_add(0, index, rows)
+    out = torch.zeros(bags, columns, dtype=weight.dtype, device=weight.device)
+    out = out.scatter_add(0, index, rows)
     if mode == "mean":
         divisor = Tensor._from_array(
             np.maximum(bag_size, 1)[:, None].astype(np.int64), _dtype.int64
         )
         out = (out / divisor).to(weight.dtype)
         return out, offset2bag, sizes, sizes.clone()
-    zeros = torch.zeros(starts.size, dtype=torch.int64)
+    zeros = torch.zeros(starts.size, dtype=torch.int64, device=weight.device)
     if padding_idx is None:
-        offset2bag = torch.empty(0, dtype=torch.int64)
+        offset2bag = torch.empty(0, dtype=torch.int64, device=weight.device)
     return out, offset2bag, zeros, zeros.clone()

@@ -12,6 +12,7 @@ adaptive average pooling."""
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -108,8 +109,8 @@ def adaptive_max_pool(input: Tensor, output_size, return_indices: bool = False, 
     x = input._np[None] if unbatched else input._np
     out = _output_size(output_size, x.shape[2:], nd)
     bounds = [_bounds(x.shape[2 + k], out[k]) for k in range(nd)]
-    values = np.empty(x.shape[:2] + out, dtype=x.dtype)
-    indices = np.empty(x.shape[:2] + out, dtype=np.int64)
+    values = np.empty(x.shape[:2] + out, dtype=x.dtype, like=x)  # on the input's device
+    indices = np.empty(x.shape[:2] + out, dtype=np.int64, like=x)
     plane = x.reshape(x.shape[:2] + (-1,))
     for position in np.ndindex(*out):  # a loop over output cells, each a vectorised max
         window = tuple(slice(bounds[k][0][p], bounds[k][1][p]) for k, p in enumerate(position))
@@ -147,9 +148,10 @@ def adaptive_max_pool1d(input: Tensor, output_size):
 # ------------------------------------------------------------------ interpolate
 
 
-def _source_coordinates(out_size, in_size, scale, align_corners, mode):
-    """Where each output cell samples the input along one dim."""
-    dst = np.arange(out_size, dtype=np.float64)
+def _source_coordinates(out_size, in_size, scale, align_corners, mode, like):
+    """Where each output cell samples the input along one dim (an array made by the array
+    module of ``like``, the input's: on its device)."""
+    dst = np.arange(out_size, dtype=np.float64, like=like)
     if mode == "nearest":
         factor = 1.0 / scale if scale else in_size / out_size
         return np.minimum(np.floor(dst * factor), in_size - 1)
@@ -266,7 +268,9 @@ def interpolate(
     result = input
     for k in range(nd):
         dim = 2 + k
-        coords = _source_coordinates(out[k], spatial[k], scales[k], bool(align_corners), mode)
+        coords = _source_coordinates(
+            out[k], spatial[k], scales[k], bool(align_corners), mode, input._np
+        )
         if mode in ("nearest", "nearest-exact"):
             result = _take(result, dim, coords)
             continue
@@ -311,7 +315,7 @@ def _aa_filter(x: np.ndarray, mode: str) -> np.ndarray:
     return np.where(x < 1, near, np.where(x < 2, far, 0.0))
 
 
-def _aa_matrix(in_size: int, out_size: int, scale, align: bool, mode: str) -> np.ndarray:
+def _aa_matrix(in_size: int, out_size: int, scale, align: bool, mode: str, like) -> np.ndarray:
     """The (out_size, in_size) resampling matrix of one antialiased axis: each output pixel
     averages the input pixels under a filter stretched by the downscaling factor (unstretched
     when upscaling), the taps normalised to sum to one."""
@@ -324,10 +328,10 @@ def _aa_matrix(in_size: int, out_size: int, scale, align: bool, mode: str) -> np
     half_width = 1.0 if mode == "bilinear" else 2.0
     support = half_width * ratio if ratio >= 1.0 else half_width
     inv = 1.0 / ratio if ratio >= 1.0 else 1.0
-    center = ratio * (np.arange(out_size) + 0.5)
+    center = ratio * (np.arange(out_size, like=like) + 0.5)  # on the input's device
     low = np.maximum(np.trunc(center - support + 0.5), 0).astype(np.int64)
     high = np.minimum(np.trunc(center + support + 0.5).astype(np.int64), in_size)
-    taps = np.arange(in_size)[None, :]
+    taps = np.arange(in_size, like=like)[None, :]
     inside = (taps >= low[:, None]) & (taps < high[:, None])
     weights = np.where(inside, _aa_filter((taps - center[:, None] + 0.5) * inv, mode), 0.0)
     total = weights.sum(1, keepdims=True)
@@ -341,8 +345,8 @@ def _interpolate_antialiased(input, out, scales, align: bool, mode: str):
     np_dtype = np.float32 if input.dtype.itemsize <= 4 else np.float64
     work = input if input.dtype in (_dtype.float32, _dtype.float64) else input.float()
     h, w = input.shape[2], input.shape[3]
-    mw = _aa_matrix(w, out[1], scales[1], align, mode).astype(np_dtype)
-    mh = _aa_matrix(h, out[0], scales[0], align, mode).astype(np_dtype)
+    mw = _aa_matrix(w, out[1], scales[1], align, mode, input._np).astype(np_dtype)
+    mh = _aa_matrix(h, out[0], scales[0], align, mode, input._np).astype(np_dtype)
     result = torch.matmul(work, Tensor._from_array(contiguous(mw.T), work.dtype))
     result = torch.matmul(Tensor._from_array(mh, work.dtype), result)
     return result.to(input.dtype) if result.dtype != input.dtype else result
@@ -571,7 +575,7 @@ def _grid_sample(input: Tensor, grid: Tensor, mode: str, padding_mode: str, alig
         ``weights`` (a tensor (N, taps, *out))."""
         count = taps[0][0].shape[1]
         index = sum(t * s for (t, _), s in zip(taps, strides))
-        inside = np.logical_and.reduce([m for _, m in taps])
+        inside = functools.reduce(np.logical_and, [m for _, m in taps])  # on the device
         picked = flat.gather(
             2,
             Tensor._from_array(
@@ -597,7 +601,8 @@ def _grid_sample(input: Tensor, grid: Tensor, mode: str, padding_mode: str, alig
         for k in range(nd):
             base = torch.floor(coords[k].detach())
             frac = coords[k] - base
-            tap = base._np[:, None] + np.arange(-1, 3).reshape((1, 4) + (1,) * len(out))
+            steps = np.arange(-1, 3, like=base._np)  # on the grid's device
+            tap = base._np[:, None] + steps.reshape((1, 4) + (1,) * len(out))
             axes.append((_pad_taps(tap, spatial[k], padding_mode, align), _cubic_t(frac)))
         (ty, my), wy = axes[0]
         (tx, mx), wx = axes[1]
@@ -625,7 +630,7 @@ def _grid_sample(input: Tensor, grid: Tensor, mode: str, padding_mode: str, alig
     for k in range(nd):
         base = torch.floor(coords[k].detach())
         frac = coords[k] - base
-        offsets = np.array([corner[k] for corner in corners]).reshape(
+        offsets = np.asarray([corner[k] for corner in corners], like=base._np).reshape(
             (1, len(corners)) + (1,) * len(out)
         )
         tap = base._np[:, None] + offsets
