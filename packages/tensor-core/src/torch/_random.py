@@ -22,6 +22,7 @@ import warnings
 import numpy as np
 
 from . import _dtype
+from ._creation import _finish, _parse_size
 from ._creation_layout import is_sparse_layout, refuse_sparse, sparse_like
 from ._device import device as _device_cls
 from ._native import kernels, special
@@ -377,21 +378,7 @@ def _default_random_range(dtype) -> int:
 # ------------------------------------------------------------------ tensor makers
 
 
-def _new(array: np.ndarray, dtype, requires_grad: bool, device=None) -> Tensor:
-    result = Tensor._from_array(array, dtype)
-    if device is not None:
-        from ._interface.backends import place_fresh
-
-        place_fresh(result, device)
-    if requires_grad:
-        result.requires_grad_(True)
-    return result
-
-
-def _shape(size, fn: str) -> tuple:
-    from ._creation import _parse_size
-
-    return _parse_size(size, fn)
+_shape = _parse_size
 
 
 def _check_cpu(device):
@@ -470,7 +457,9 @@ def rand(
     if device is not None:
         shape = _shape(size, "rand")
         return _new_drawn(device, "uniform", shape, dtype, generator, requires_grad, 0.0, 1.0)
-    return _new(uniform_array(_shape(size, "rand"), dtype, generator), dtype, requires_grad, device)
+    return _finish(
+        uniform_array(_shape(size, "rand"), dtype, generator), dtype, requires_grad, device
+    )
 
 
 @defop("randn")
@@ -492,7 +481,9 @@ def randn(
     if device is not None:
         shape = _shape(size, "randn")
         return _new_drawn(device, "normal", shape, dtype, generator, requires_grad, 0.0, 1.0)
-    return _new(normal_array(_shape(size, "randn"), dtype, generator), dtype, requires_grad, device)
+    return _finish(
+        normal_array(_shape(size, "randn"), dtype, generator), dtype, requires_grad, device
+    )
 
 
 @defop("randint")
@@ -533,7 +524,7 @@ def randint(
         bounds = (int(low), int(high))
         return _new_drawn(device, "integers", shape, dtype, generator, requires_grad, *bounds)
     array = integer_array(_shape((size,), "randint"), int(low), int(high), dtype, generator)
-    return _new(array, dtype, requires_grad, device)
+    return _finish(array, dtype, requires_grad, device)
 
 
 @defop("randperm")
@@ -554,7 +545,7 @@ def randperm(
     if n < 0:
         raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
     dtype = dtype or _dtype.int64
-    return _new(
+    return _finish(
         _gen(generator)._engine.randperm(int(n)).astype(dtype.np_dtype),
         dtype,
         requires_grad,
