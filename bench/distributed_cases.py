@@ -47,12 +47,14 @@ def _timed(fn, barrier, repeat: int, rounds: int = 5) -> float:
 
 def _timed_pair(first, second, barrier, repeat: int, rounds: int = 25) -> tuple[list, list]:
     """Seconds per call of ``first`` and ``second`` in each round, measured in
-    alternating rounds (so that a slow spell of a loaded machine hits both alike)."""
+    alternating rounds (so that a slow spell of a loaded machine hits both alike); which
+    one goes first alternates too (the first timing after the other's runs slower)."""
     first()
     second()
     samples: tuple[list, list] = ([], [])
-    for _ in range(rounds):
-        for fn, out in ((first, samples[0]), (second, samples[1])):
+    pair = ((first, samples[0]), (second, samples[1]))
+    for round_ in range(rounds):
+        for fn, out in pair if round_ % 2 == 0 else pair[::-1]:
             barrier()
             start = time.perf_counter()
             for _ in range(repeat):
@@ -72,7 +74,7 @@ def bandwidth(rank: int) -> list[dict]:
     for size in SIZES:
         tensor = torch.ones(size // 4)
         array = tensor.numpy()
-        repeat = max(2, min(100, (4 << 20) // size))
+        repeat = max(4, min(100, (8 << 20) // size))
         ours, direct = _timed_pair(  # the rounds' times
             lambda t=tensor: dist.all_reduce(t),
             lambda a=array: comm.Allreduce(MPI.IN_PLACE, a),
