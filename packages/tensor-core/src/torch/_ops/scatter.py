@@ -44,6 +44,15 @@ def _reads_each_once(shape, strides) -> bool:
     return True
 
 
+def _read_counts(buffer, geometry, base):
+    """How many elements of ``geometry`` read each of its positions in ``buffer``, laid
+    out as the geometry."""
+    shape, strides, offset = geometry
+    counts = np.zeros(buffer.shape, dtype=buffer.dtype, like=buffer)
+    np.add.at(counts, _flat_positions(shape, strides, offset - base).reshape(-1), 1)
+    return _strided(counts, shape, strides, offset - base)
+
+
 def _buffer(input_geometry, view_geometry, dtype, like=None):
     (in_shape, in_strides, in_off), (v_shape, v_strides, v_off) = input_geometry, view_geometry
     base = min(in_off, v_off)
@@ -73,6 +82,11 @@ def view_scatter(grad: Tensor, input_geometry, view_geometry) -> Tensor:
         np.add.at(buffer, positions.reshape(-1), grad._np.reshape(-1))
     in_shape, in_strides, in_off = input_geometry
     result = _strided(buffer, in_shape, in_strides, in_off - base).copy()
+    if not _reads_each_once(in_shape, in_strides):
+        # an input whose elements share memory (expanded, unfolded): a position's gradient
+        # is split among the elements that read it, as PyTorch's as_strided backward does,
+        # so that the input's own backward, which sums those elements, counts it once
+        np.divide(result, _read_counts(buffer, input_geometry, base), out=result)
     result = Tensor._from_array(result, grad._dtype)
     return record(VIEW_SCATTER, (grad,), result, (input_geometry, view_geometry))
 
@@ -81,7 +95,12 @@ def view_gather(grad: Tensor, input_geometry, view_geometry) -> Tensor:
     """The adjoint of :func:`view_scatter`: lay ``grad`` out as the input, read the view."""
     buffer, base = _buffer(input_geometry, view_geometry, grad._np.dtype, grad._np)
     in_shape, in_strides, in_off = input_geometry
-    _strided(buffer, in_shape, in_strides, in_off - base)[...] = grad._np
+    if _reads_each_once(in_shape, in_strides):
+        _strided(buffer, in_shape, in_strides, in_off - base)[...] = grad._np
+    else:  # the adjoint of view_scatter's split: shares of one position add up
+        shares = grad._np / _read_counts(buffer, input_geometry, base)
+        positions = _flat_positions(in_shape, in_strides, in_off - base)
+        np.add.at(buffer, positions.reshape(-1), shares.reshape(-1))
     v_shape, v_strides, v_off = view_geometry
     result = _strided(buffer, v_shape, v_strides, v_off - base).copy()
     result = Tensor._from_array(result, grad._dtype)
