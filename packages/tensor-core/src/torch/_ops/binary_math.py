@@ -46,7 +46,6 @@ either is NaN).
 
 Examples::
 
-    >>> import torch
     >>> torch.maximum(torch.tensor([1.0, 5.0]), torch.tensor([3.0, 2.0]))
     tensor([3., 5.])
 """,
@@ -96,7 +95,6 @@ dividend.
 
 Examples::
 
-    >>> import torch
     >>> torch.fmod(torch.tensor([5, -5]), 3)
     tensor([ 2, -2])
 """,

@@ -78,7 +78,6 @@ def can_cast(from_, to) -> bool:
 
     Examples::
 
-        >>> import torch
         >>> torch.can_cast(torch.float64, torch.float16), torch.can_cast(torch.float32, torch.int32)
         (True, False)
     """
@@ -674,7 +673,6 @@ Args:
 
 Examples::
 
-    >>> import torch
     >>> torch.add(torch.tensor([1, 2]), torch.tensor([10, 20]), alpha=2)
     tensor([21, 42])
 """,
@@ -692,7 +690,6 @@ sub = _binary_op(
 
 Examples::
 
-    >>> import torch
     >>> torch.sub(torch.tensor([5.0, 6.0]), 1)
     tensor([4., 5.])
 """,
@@ -710,7 +707,6 @@ mul = _binary_op(
 
 Examples::
 
-    >>> import torch
     >>> torch.mul(torch.tensor([1, 2, 3]), 2.5)
     tensor([2.5000, 5.0000, 7.5000])
 """,
@@ -739,7 +735,6 @@ div = _binary_op(
 
 Examples::
 
-    >>> import torch
     >>> torch.div(torch.tensor([1, 2, 3]), 2)
     tensor([0.5000, 1.0000, 1.5000])
     >>> torch.div(torch.tensor([5, -5]), 2, rounding_mode="floor")
@@ -762,7 +757,6 @@ floor_divide = _binary_op(
 
 Examples::
 
-    >>> import torch
     >>> torch.tensor([5, -5]) // 2
     tensor([ 2, -3])
 """,
@@ -780,7 +774,6 @@ sign of the divisor.
 
 Examples::
 
-    >>> import torch
     >>> torch.tensor([5, -5]) % 3
     tensor([2, 1])
 """,
@@ -796,7 +789,6 @@ pow = _binary_op(
 
 Examples::
 
-    >>> import torch
     >>> torch.pow(torch.tensor([2, 3]), 2), torch.tensor([1, 2]) ** 0.5
     (tensor([4, 9]), tensor([1.0000, 1.4142]))
 """,
@@ -807,7 +799,6 @@ _COMPARE_DOC = """``input {sym} other`` elementwise, as a bool tensor.
 
 Examples::
 
-    >>> import torch
     >>> torch.{name}(torch.tensor([1, 2, 3]), 2)
     {example}
 """
@@ -862,7 +853,6 @@ neg = _unary_op(
 
 Examples::
 
-    >>> import torch
     >>> torch.neg(torch.tensor([1.0, -2.0]))
     tensor([-1.,  2.])
 """,
@@ -878,7 +868,6 @@ abs = _unary_op(
 
 Examples::
 
-    >>> import torch
     >>> torch.abs(torch.tensor([-1, 2]))
     tensor([1, 2])
 """,
@@ -939,7 +928,6 @@ tensors.
 
 Examples::
 
-    >>> import torch
     >>> ~torch.tensor([True, False]), ~torch.tensor([1, 2])
     (tensor([False,  True]), tensor([-2, -3]))
 """,

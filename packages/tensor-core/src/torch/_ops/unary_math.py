@@ -221,7 +221,6 @@ tanh = _math_op(
 
 Examples::
 
-    >>> import torch
     >>> torch.tanh(torch.tensor([0.0, 1.0]))
     tensor([0.0000, 0.7616])
 """,
@@ -251,7 +250,6 @@ sigmoid = _math_op(
 
 Examples::
 
-    >>> import torch
     >>> torch.sigmoid(torch.tensor([0.0, 2.0]))
     tensor([0.5000, 0.8808])
 """,
@@ -271,7 +269,6 @@ erf = _special_op(
 
 Examples::
 
-    >>> import torch
     >>> torch.erf(torch.tensor([0.0, 1.0]))
     tensor([0.0000, 0.8427])
 """,
@@ -324,7 +321,6 @@ round = _math_op(
 
 Examples::
 
-    >>> import torch
     >>> torch.round(torch.tensor([0.5, 1.5, 2.567])), torch.round(torch.tensor([2.567]), decimals=1)
     (tensor([0., 2., 3.]), tensor([2.6000]))
 """,

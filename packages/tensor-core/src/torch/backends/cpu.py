@@ -12,7 +12,6 @@ def get_cpu_capability() -> str:
 
     Examples::
 
-        >>> import torch
         >>> torch.backends.cpu.get_cpu_capability() in ("AVX512", "AVX2", "SVE256", "DEFAULT")
         True
     """

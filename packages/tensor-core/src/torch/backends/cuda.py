@@ -6,7 +6,6 @@ the CUDA kernels read them. :func:`is_built` says whether a CUDA runtime is acti
 
 Examples::
 
-    >>> import torch
     >>> torch.backends.cuda.matmul.allow_tf32 = True
     >>> torch.backends.cuda.matmul.allow_tf32
     True
@@ -82,7 +81,6 @@ def is_built() -> bool:
 
     Examples::
 
-        >>> import torch
         >>> torch.backends.cuda.is_built() == torch.cuda.is_available()
         True
     """

@@ -19,7 +19,6 @@ def is_available() -> bool:
 
     Examples::
 
-        >>> import torch
         >>> isinstance(torch.backends.mkl.is_available(), bool)
         True
     """

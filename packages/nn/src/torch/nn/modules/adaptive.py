@@ -58,9 +58,6 @@ class AdaptiveLogSoftmaxWithLoss(Module):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
-        >>> _ = torch.manual_seed(0)
         >>> asm = nn.AdaptiveLogSoftmaxWithLoss(8, 10, cutoffs=[4, 8])
         >>> out = asm(torch.randn(3, 8), torch.tensor([1, 5, 9]))
         >>> out.output.shape, asm.log_prob(torch.randn(3, 8)).exp().sum(1).round().tolist()

@@ -421,8 +421,6 @@ class RNN(RNNBase):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> rnn = nn.RNN(10, 20, 2)
         >>> output, hn = rnn(torch.randn(5, 3, 10), torch.randn(2, 3, 20))
         >>> output.shape, hn.shape
@@ -480,8 +478,6 @@ class LSTM(RNNBase):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> lstm = nn.LSTM(10, 20, 2)
         >>> output, (hn, cn) = lstm(torch.randn(5, 3, 10))
         >>> output.shape, hn.shape, cn.shape
@@ -521,8 +517,6 @@ class GRU(RNNBase):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> gru = nn.GRU(10, 20, 2, batch_first=True)
         >>> output, hn = gru(torch.randn(3, 5, 10))
         >>> output.shape, hn.shape
@@ -622,8 +616,6 @@ class RNNCell(RNNCellBase):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> cell = nn.RNNCell(10, 20)
         >>> cell(torch.randn(3, 10)).shape
         torch.Size([3, 20])
@@ -657,8 +649,6 @@ class LSTMCell(RNNCellBase):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> h, c = nn.LSTMCell(10, 20)(torch.randn(3, 10))
         >>> h.shape, c.shape
         (torch.Size([3, 20]), torch.Size([3, 20]))
@@ -680,8 +670,6 @@ class GRUCell(RNNCellBase):
 
     Examples::
 
-        >>> import torch
-        >>> from torch import nn
         >>> nn.GRUCell(10, 20)(torch.randn(3, 10)).shape
         torch.Size([3, 20])
     """
