@@ -10,10 +10,12 @@
 #include <vector>
 
 #include "common/checks.h"
+#include "common/float_dispatch.h"
 #include "common/gil.h"
 #include "common/registry.h"
 #include "conv/conv.h"
 
+using torch_core::by_float_dtype;
 using torch_core::same_dtype;
 
 namespace py = pybind11;
@@ -104,9 +106,10 @@ py::array conv_forward(const py::array& x, const py::array& w, const py::object&
                        int threads) {
   const auto s = conv_shape(x, w, groups, dilation, pad_lo, pad_hi);
   threads = torch_core::checks::threads_or_default(threads);
-  if (same_dtype(py::dtype::of<float>(), x.dtype())) return conv_forward_typed<float>(x, w, bias, s, threads);
-  if (same_dtype(py::dtype::of<double>(), x.dtype())) return conv_forward_typed<double>(x, w, bias, s, threads);
-  throw py::type_error("convolution: input must be float32 or float64");
+  const char* refusal = "convolution: input must be float32 or float64";
+  return by_float_dtype(x.dtype(), refusal, [&](auto tag) {
+    return conv_forward_typed<decltype(tag)>(x, w, bias, s, threads);
+  });
 }
 
 template <typename T>
@@ -142,11 +145,10 @@ py::array conv_weight_grad(const py::array& x, const py::array& grad_out, const 
   const auto s = conv_shape(x, w, groups, dilation, pad_lo, pad_hi);
   threads = torch_core::checks::threads_or_default(threads);
   const std::vector<py::ssize_t> shape(w.shape(), w.shape() + 5);
-  if (same_dtype(py::dtype::of<float>(), x.dtype()))
-    return conv_weight_grad_typed<float>(x, grad_out, s, shape, threads);
-  if (same_dtype(py::dtype::of<double>(), x.dtype()))
-    return conv_weight_grad_typed<double>(x, grad_out, s, shape, threads);
-  throw py::type_error("convolution: input must be float32 or float64");
+  const char* refusal = "convolution: input must be float32 or float64";
+  return by_float_dtype(x.dtype(), refusal, [&](auto tag) {
+    return conv_weight_grad_typed<decltype(tag)>(x, grad_out, s, shape, threads);
+  });
 }
 
 }  // namespace

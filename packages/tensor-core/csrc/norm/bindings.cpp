@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "common/checks.h"
+#include "common/float_dispatch.h"
 #include "common/gil.h"
 #include "common/parallel.h"
 #include "common/registry.h"
@@ -102,13 +103,10 @@ py::tuple layer_norm_typed(const py::array& x, const py::object& weight, const p
 
 py::tuple layer_norm(const py::array& x, const py::object& weight, const py::object& bias,
                      double eps, int threads) {
-  if (same_dtype(x.dtype(), py::dtype::of<float>())) {
-    return layer_norm_typed<float>(x, weight, bias, eps, threads);
-  }
-  if (same_dtype(x.dtype(), py::dtype::of<double>())) {
-    return layer_norm_typed<double>(x, weight, bias, eps, threads);
-  }
-  throw py::type_error("layer_norm: input must be float32 or float64");
+  const char* refusal = "layer_norm: input must be float32 or float64";
+  return by_float_dtype(x.dtype(), refusal, [&](auto tag) {
+    return layer_norm_typed<decltype(tag)>(x, weight, bias, eps, threads);
+  });
 }
 
 template <typename T>
@@ -134,13 +132,10 @@ py::array layer_norm_input_grad_typed(const py::array& grad, const py::array& x,
 
 py::array layer_norm_input_grad(const py::array& grad, const py::array& x, const py::array& mean,
                                 const py::array& rstd, const py::object& weight, int threads) {
-  if (same_dtype(x.dtype(), py::dtype::of<float>())) {
-    return layer_norm_input_grad_typed<float>(grad, x, mean, rstd, weight, threads);
-  }
-  if (same_dtype(x.dtype(), py::dtype::of<double>())) {
-    return layer_norm_input_grad_typed<double>(grad, x, mean, rstd, weight, threads);
-  }
-  throw py::type_error("layer_norm_backward: input must be float32 or float64");
+  const char* refusal = "layer_norm_backward: input must be float32 or float64";
+  return by_float_dtype(x.dtype(), refusal, [&](auto tag) {
+    return layer_norm_input_grad_typed<decltype(tag)>(grad, x, mean, rstd, weight, threads);
+  });
 }
 
 // (grad_weight, grad_bias): per-thread double partial sums over rows, added in thread order
@@ -178,13 +173,10 @@ py::tuple layer_norm_param_grads_typed(const py::array& grad, const py::array& x
 
 py::tuple layer_norm_param_grads(const py::array& grad, const py::array& x, const py::array& mean,
                                  const py::array& rstd, int threads) {
-  if (same_dtype(x.dtype(), py::dtype::of<float>())) {
-    return layer_norm_param_grads_typed<float>(grad, x, mean, rstd, threads);
-  }
-  if (same_dtype(x.dtype(), py::dtype::of<double>())) {
-    return layer_norm_param_grads_typed<double>(grad, x, mean, rstd, threads);
-  }
-  throw py::type_error("layer_norm_backward: input must be float32 or float64");
+  const char* refusal = "layer_norm_backward: input must be float32 or float64";
+  return by_float_dtype(x.dtype(), refusal, [&](auto tag) {
+    return layer_norm_param_grads_typed<decltype(tag)>(grad, x, mean, rstd, threads);
+  });
 }
 
 template <typename T>
@@ -209,9 +201,10 @@ py::array softmax_typed(const py::array& x, int threads) {
 }
 
 py::array softmax(const py::array& x, int threads) {
-  if (same_dtype(x.dtype(), py::dtype::of<float>())) return softmax_typed<float>(x, threads);
-  if (same_dtype(x.dtype(), py::dtype::of<double>())) return softmax_typed<double>(x, threads);
-  throw py::type_error("softmax: input must be float32 or float64");
+  const char* refusal = "softmax: input must be float32 or float64";
+  return by_float_dtype(x.dtype(), refusal, [&](auto tag) {
+    return softmax_typed<decltype(tag)>(x, threads);
+  });
 }
 
 template <typename T>
@@ -232,13 +225,10 @@ py::array softmax_backward_typed(const py::array& grad, const py::array& y, bool
 }
 
 py::array softmax_backward(const py::array& grad, const py::array& y, bool log, int threads) {
-  if (same_dtype(y.dtype(), py::dtype::of<float>())) {
-    return softmax_backward_typed<float>(grad, y, log, threads);
-  }
-  if (same_dtype(y.dtype(), py::dtype::of<double>())) {
-    return softmax_backward_typed<double>(grad, y, log, threads);
-  }
-  throw py::type_error("softmax_backward: arrays must be float32 or float64");
+  const char* refusal = "softmax_backward: arrays must be float32 or float64";
+  return by_float_dtype(y.dtype(), refusal, [&](auto tag) {
+    return softmax_backward_typed<decltype(tag)>(grad, y, log, threads);
+  });
 }
 
 template <typename T>
@@ -254,9 +244,10 @@ py::array relu_typed(const py::array& x, int threads) {
 }
 
 py::array relu(const py::array& x, int threads) {
-  if (same_dtype(x.dtype(), py::dtype::of<float>())) return relu_typed<float>(x, threads);
-  if (same_dtype(x.dtype(), py::dtype::of<double>())) return relu_typed<double>(x, threads);
-  throw py::type_error("relu: input must be float32 or float64");
+  const char* refusal = "relu: input must be float32 or float64";
+  return by_float_dtype(x.dtype(), refusal, [&](auto tag) {
+    return relu_typed<decltype(tag)>(x, threads);
+  });
 }
 
 // ------------------------------------------------------------------ batch norm
@@ -299,11 +290,10 @@ py::tuple batch_norm_stats_typed(const py::array& x, int threads) {
 }
 
 py::tuple batch_norm_stats(const py::array& x, int threads) {
-  if (same_dtype(x.dtype(), py::dtype::of<float>())) return batch_norm_stats_typed<float>(x, threads);
-  if (same_dtype(x.dtype(), py::dtype::of<double>())) {
-    return batch_norm_stats_typed<double>(x, threads);
-  }
-  throw py::type_error("batch_norm_stats: input must be float32 or float64");
+  const char* refusal = "batch_norm_stats: input must be float32 or float64";
+  return by_float_dtype(x.dtype(), refusal, [&](auto tag) {
+    return batch_norm_stats_typed<decltype(tag)>(x, threads);
+  });
 }
 
 template <typename T>
@@ -325,13 +315,10 @@ py::array batch_norm_apply_typed(const py::array& x, const py::array& scale,
 
 py::array batch_norm_apply(const py::array& x, const py::array& scale, const py::array& shift,
                            int threads) {
-  if (same_dtype(x.dtype(), py::dtype::of<float>())) {
-    return batch_norm_apply_typed<float>(x, scale, shift, threads);
-  }
-  if (same_dtype(x.dtype(), py::dtype::of<double>())) {
-    return batch_norm_apply_typed<double>(x, scale, shift, threads);
-  }
-  throw py::type_error("batch_norm_apply: input must be float32 or float64");
+  const char* refusal = "batch_norm_apply: input must be float32 or float64";
+  return by_float_dtype(x.dtype(), refusal, [&](auto tag) {
+    return batch_norm_apply_typed<decltype(tag)>(x, scale, shift, threads);
+  });
 }
 
 // (grad_input or None, sum of grad, sum of grad * (x - mean)) per channel, the sums in double
@@ -366,13 +353,11 @@ py::tuple batch_norm_backward_typed(const py::array& grad, const py::array& x,
 py::tuple batch_norm_backward(const py::array& grad, const py::array& x, const py::array& mean,
                               const py::array& invstd, const py::object& weight,
                               bool input_grad, int threads) {
-  if (same_dtype(x.dtype(), py::dtype::of<float>())) {
-    return batch_norm_backward_typed<float>(grad, x, mean, invstd, weight, input_grad, threads);
-  }
-  if (same_dtype(x.dtype(), py::dtype::of<double>())) {
-    return batch_norm_backward_typed<double>(grad, x, mean, invstd, weight, input_grad, threads);
-  }
-  throw py::type_error("batch_norm_backward: input must be float32 or float64");
+  const char* refusal = "batch_norm_backward: input must be float32 or float64";
+  return by_float_dtype(x.dtype(), refusal, [&](auto tag) {
+    return batch_norm_backward_typed<decltype(tag)>(grad, x, mean, invstd, weight, input_grad,
+                                                    threads);
+  });
 }
 
 }  // namespace
