@@ -41,3 +41,12 @@ def raise_value_error(index):
 def fill_with_index(index, tensor):
     """A spawn child body: write ``index + 1`` into the parent's shared tensor row."""
     tensor[index].fill_(index + 1)
+
+
+def double_cuda_tensor_in_child(queue, done):
+    """A spawned child (started with TORCH_CUDA_SIMULATE set): receives a tensor on a
+    simulated CUDA device, reports where it is, and doubles it in place."""
+    tensor = queue.get()
+    done.put((str(tensor.device), tensor.cpu().tolist()))
+    tensor.mul_(2)
+    done.put("written")

@@ -1,5 +1,6 @@
-"""CUDA tensors and torch.multiprocessing: without CUDA IPC handles, sending one to
-another process raises a clear error (checked on core's simulated CUDA devices)."""
+"""CUDA tensors and torch.multiprocessing: on core's simulated CUDA devices a tensor sent to
+another process is received on the same device over the same (shared) memory, as CUDA IPC
+handles give it on a GPU."""
 
 from __future__ import annotations
 
@@ -7,16 +8,44 @@ import pickle
 from multiprocessing.reduction import ForkingPickler
 
 import pytest
+from mp_helpers import double_cuda_tensor_in_child
 
 import torch
-import torch.multiprocessing  # noqa: F401 - registers the reducers
+import torch.multiprocessing as mp
 from torch.cuda import _runtime
 
 
-def test_sending_a_cuda_tensor_raises_a_clear_error():
-    with _runtime.simulated(2):
-        x = torch.ones(3, device="cuda:1")
+@pytest.mark.parametrize("strict", [False, True], ids=["simulated", "strict"])
+def test_a_cuda_tensor_pickles_to_a_view_of_the_same_device_memory(strict):
+    with _runtime.simulated(2, host_kernels=not strict):
+        x = torch.arange(6.0, device="cuda:1")
         assert x.is_shared() and x.share_memory_() is x  # PyTorch: both hold for CUDA
-        with pytest.raises(RuntimeError, match="cannot send a tensor on cuda:1 to another"):
-            ForkingPickler.dumps(x, pickle.HIGHEST_PROTOCOL)
-        assert ForkingPickler.dumps(x.cpu(), pickle.HIGHEST_PROTOCOL)  # the way round
+        received = pickle.loads(ForkingPickler.dumps(x[2:], pickle.HIGHEST_PROTOCOL))
+        assert received.device == torch.device("cuda", 1)
+        received[0] = 100.0
+        assert x.cpu().tolist() == [0.0, 1.0, 100.0, 3.0, 4.0, 5.0]
+
+
+def test_a_spawned_process_writes_into_the_senders_cuda_tensor(monkeypatch):
+    # the child needs as many simulated devices as the sender (the documented limit)
+    monkeypatch.setenv(_runtime.SIMULATE_ENV, "2")
+    context = mp.get_context("spawn")
+    with _runtime.simulated(2):
+        x = torch.ones(4, device="cuda:1")
+        queue, done = context.Queue(), context.Queue()
+        child = context.Process(target=double_cuda_tensor_in_child, args=(queue, done))
+        child.start()
+        queue.put(x)
+        assert done.get(timeout=60) == ("cuda:1", [1.0, 1.0, 1.0, 1.0])
+        assert done.get(timeout=60) == "written"
+        child.join(60)
+        assert child.exitcode == 0
+        assert x.cpu().tolist() == [2.0, 2.0, 2.0, 2.0]
+
+
+def test_receiving_without_enough_simulated_devices_raises():
+    with _runtime.simulated(2):
+        data = ForkingPickler.dumps(torch.ones(2, device="cuda:1"), pickle.HIGHEST_PROTOCOL)
+        with _runtime.simulated(1):
+            with pytest.raises(RuntimeError, match="cannot receive a tensor on cuda:1"):
+                pickle.loads(data)

@@ -24,11 +24,9 @@ _NON_LEAF_MESSAGE = (
 
 
 def _device_message(device) -> str:
-    # PyTorch shares CUDA memory through CUDA IPC handles; the cuda backend has none yet
     return (
-        f"cannot send a tensor on {device} to another process: sharing device memory "
-        "between processes needs CUDA IPC handles, which torch's cuda backend does not "
-        "have yet; send tensor.cpu() and move it back with .to(device) in the receiver"
+        f"cannot send a tensor on {device} to another process: only CPU and CUDA tensors "
+        "can be shared; send tensor.cpu() and move it back with .to(device) in the receiver"
     )
 
 
@@ -84,6 +82,8 @@ def reduce_tensor(tensor: torch.Tensor):
     the other, and views sent separately still share one storage."""
     if tensor.requires_grad and not tensor.is_leaf:
         raise RuntimeError(_NON_LEAF_MESSAGE)
+    if tensor.device.type == "cuda":
+        return _reduce_cuda_tensor(tensor)
     if tensor.device.type != "cpu":
         raise RuntimeError(_device_message(tensor.device))
     if tensor.untyped_storage().nbytes():
@@ -107,6 +107,21 @@ def rebuild_tensor(storage, dtype, offset, size, stride, requires_grad) -> torch
     if requires_grad:
         tensor.requires_grad_(True)
     return tensor
+
+
+def _reduce_cuda_tensor(tensor: torch.Tensor):
+    """A CUDA tensor travels as core's description of its storage (a CUDA IPC handle, or
+    on simulated devices a shared host segment) and its geometry; the receiver views the
+    same device memory. As in PyTorch, the sender keeps the tensor alive meanwhile."""
+    description = sharing.share_device_storage(tensor.untyped_storage())
+    geometry = (tensor.storage_offset(), tuple(tensor.shape), tensor.stride())
+    return (rebuild_cuda_tensor, (description, tensor.dtype, geometry, tensor.requires_grad))
+
+
+def rebuild_cuda_tensor(description, dtype, geometry, requires_grad) -> torch.Tensor:
+    """The receiving side of a CUDA tensor: a tensor over the sender's device memory."""
+    storage = sharing.device_storage_from(description)
+    return rebuild_tensor(storage, dtype, *geometry, requires_grad)
 
 
 def init_reductions() -> None:

@@ -35,6 +35,8 @@ __all__ = [
     "storage_from_name",
     "typed_storage",
     "tensor_over",
+    "share_device_storage",
+    "device_storage_from",
 ]
 
 #: the sharing strategies: ``"file_descriptor"`` (anonymous segments passed as
@@ -101,6 +103,26 @@ def tensor_over(storage, dtype, offset: int, size, stride):
     given element offset, size and stride."""
     from .._creation import empty
 
-    tensor = empty(0, dtype=dtype).set_(storage, offset, size, stride)
+    tensor = empty(0, dtype=dtype, device=storage.device).set_(storage, offset, size, stride)
     tensor._version_ = None  # set_ counted as a write; a received tensor starts fresh
     return tensor
+
+
+def share_device_storage(storage) -> tuple:
+    """A picklable description of a CUDA ``storage`` for :func:`device_storage_from` in
+    another process: a CUDA IPC handle with the storage's offset in its allocation and the
+    device index on CuPy; on simulated devices a CPU storage over a shared segment (the
+    storage's memory moves there once, its tensors follow) and the device index. A CPU
+    storage inside it is pickled by the caller's storage reducer as any shared one."""
+    from ..cuda import _ipc
+
+    return _ipc.share(storage)
+
+
+def device_storage_from(description):
+    """The CUDA ``UntypedStorage`` a :func:`share_device_storage` description names, in this
+    process (on simulated devices it needs as many simulated devices as the sender's index
+    requires; otherwise ``RuntimeError``)."""
+    from ..cuda import _ipc
+
+    return _ipc.open_shared(description)

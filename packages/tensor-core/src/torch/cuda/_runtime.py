@@ -29,6 +29,7 @@ Which runtime ``get()`` makes, once, on first use:
 
 1. ``TORCH_CUDA_SIMULATE=N`` (N > 0): N simulated devices (``torch.cuda._simulated``),
    arrays in host memory with NumPy standing in for CuPy. Opt-in only; never the default.
+   With ``TORCH_CUDA_SIMULATE_STRICT=1`` too, strict ones (``torch.cuda._strict``).
 2. else, when the ``cupy`` package is installed (``torch-core[cuda12]``/``[cuda13]``) and
    sees a device: the CuPy runtime (``torch.cuda._cupy``).
 3. else ``None``. A CPU-only install never imports CuPy: ``find_spec`` looks for it
@@ -42,10 +43,13 @@ import importlib.util
 import os
 import threading
 
-__all__ = ["get", "require", "simulated", "device_index", "Runtime", "SIMULATE_ENV"]
+__all__ = ["get", "require", "simulated", "device_index", "Runtime", "SIMULATE_ENV", "STRICT_ENV"]
 
 #: the environment variable that turns on simulated devices: their count
 SIMULATE_ENV = "TORCH_CUDA_SIMULATE"
+#: set to 1 (with SIMULATE_ENV) for strict simulated devices: arrays the host cannot read,
+#: the kernels CuPy runs (``torch.cuda._strict``); opt-in, the default stays host kernels
+STRICT_ENV = "TORCH_CUDA_SIMULATE_STRICT"
 
 _lock = threading.RLock()
 _active = None
@@ -91,7 +95,8 @@ def _probe():
     if count:
         from ._simulated import SimulatedRuntime
 
-        return SimulatedRuntime(count)
+        strict = os.environ.get(STRICT_ENV, "").strip() == "1"
+        return SimulatedRuntime(count, host_kernels=not strict)
     if importlib.util.find_spec("cupy") is None:
         return None  # a CPU-only install: CuPy is never imported
     from . import _cupy
