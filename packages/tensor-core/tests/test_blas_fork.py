@@ -148,23 +148,21 @@ def test_nested_gated_calls_count_once():
     assert blas.gate_state() == (0, 0)
 
 
-EXIT_SCENARIO = textwrap.dedent(
+#: two daemon threads in matrix products, left running when the script ends
+BUSY_DAEMONS = textwrap.dedent(
     """
-    import threading, time
-    import torch
-
-    a = torch.randn(512, 512)
+    x = torch.randn(512, 512)
 
     def multiply():
         while True:
-            a @ a
+            x @ x
 
     for _ in range(2):
         threading.Thread(target=multiply, daemon=True).start()
     time.sleep(0.2)
-    print("exiting")
     """
 )
+EXIT_SCENARIO = "import threading, time\nimport torch\n" + BUSY_DAEMONS + 'print("exiting")\n'
 
 
 @pytest.mark.parametrize("blas_path", BLAS_PATHS)
@@ -187,8 +185,9 @@ def test_exit_while_daemon_threads_multiply(blas_path):
             process.kill()
 
 
-LATE_ATEXIT_SCENARIO = textwrap.dedent(
-    """
+LATE_ATEXIT_SCENARIO = (
+    textwrap.dedent(
+        """
     import atexit, threading, time
 
     def late():  # registered before torch's own handler: runs after the gate closed
@@ -198,17 +197,9 @@ LATE_ATEXIT_SCENARIO = textwrap.dedent(
 
     atexit.register(late)
     import torch
-
-    x = torch.randn(512, 512)
-
-    def multiply():
-        while True:
-            x @ x
-
-    for _ in range(2):
-        threading.Thread(target=multiply, daemon=True).start()
-    time.sleep(0.2)
     """
+    )
+    + BUSY_DAEMONS
 )
 
 
