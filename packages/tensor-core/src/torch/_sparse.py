@@ -562,7 +562,8 @@ def bind() -> None:
     _sparse_ops.register()
 
 
-def _register(name, function, signature):
+def _register(name, function, signature, binding=None):
+    """A sparse op's registry entry (bound as ``binding``, default ``torch.<name>``)."""
     register_op(
         name,
         function,
@@ -570,7 +571,7 @@ def _register(name, function, signature):
         "sparse",
         differentiable=False,
         composite=True,  # gradients come from the dense ops on the values
-        binding=f"torch.{name}",
+        binding=binding or f"torch.{name}",
     )
 
 

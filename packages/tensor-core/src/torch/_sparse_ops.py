@@ -11,10 +11,10 @@ import numpy as np
 
 from ._conversion import DTYPE_METHODS
 from ._ops import linalg, pointwise, reduction, views
-from ._ops._dispatch import SPARSE_KERNELS, register_op, result_type
+from ._ops._dispatch import SPARSE_KERNELS, result_type
 from ._ops.scatter import index_scatter
 from ._ops.shape_ops import cat
-from ._sparse import SparseTensor, _long_indices, _make, to_dense
+from ._sparse import SparseTensor, _long_indices, _make, _register, to_dense
 from ._tensor import Tensor
 
 __all__ = ["add", "sub", "mul", "div", "mm", "sparse_sum", "transpose", "t", "register"]
@@ -396,15 +396,7 @@ def register() -> None:
         ("sparse_mm", mm, "sparse_mm(Tensor sparse, Tensor dense) -> Tensor"),
         ("sparse_sum", sparse_sum, "sparse_sum(Tensor self, int[1]? dim=None) -> Tensor"),
     ):
-        register_op(
-            name,
-            function,
-            signature,
-            "sparse",
-            differentiable=False,
-            composite=True,  # gradients come from the dense ops on the values
-            binding=f"torch.sparse.{name[len('sparse_') :]}",
-        )
+        _register(name, function, signature, f"torch.sparse.{name[len('sparse_') :]}")
     for name, function in _methods().items():
         setattr(SparseTensor, name, function)
     SPARSE_KERNELS.update(
