@@ -16,9 +16,8 @@ from ._dispatch import (
     defop,
     operand,
     record,
-    register_op,
 )
-from .pointwise import INPLACE, _cast_error, _shape_error, _snapshot, can_cast
+from .pointwise import INPLACE, _cast_error, _family_register, _shape_error, _snapshot, can_cast
 
 __all__ = ["gather", "scatter", "scatter_add", "index_select", "masked_fill", "flip"]
 
@@ -35,17 +34,7 @@ _C_TYPE_NAMES = {
 }
 
 
-def _register(name, function, signature, differentiable=True, inplace=False, saved=("dim",)):
-    return register_op(
-        name,
-        function,
-        signature,
-        "gather_scatter",
-        differentiable=differentiable,
-        inplace=inplace,
-        out_of_place=name[:-1] if inplace else None,
-        saved=saved,
-    )
+_register = _family_register("gather_scatter", saved=("dim",))
 
 
 def _check_index(index: Tensor, what: str) -> np.ndarray:

@@ -468,6 +468,25 @@ def _binary(
 _DIRECT_OTHERS = frozenset((Tensor, int, float, bool))
 
 
+def _family_register(family: str, saved=()):
+    """The ``_register`` of an op family: registers ``name`` in ``family``; an in-place op
+    (``name`` ending in ``_``) names its out-of-place form."""
+
+    def register(name, function, signature, differentiable=True, inplace=False, saved=saved):
+        return register_op(
+            name,
+            function,
+            signature,
+            family,
+            differentiable=differentiable,
+            inplace=inplace,
+            out_of_place=name[:-1] if inplace else None,
+            saved=saved,
+        )
+
+    return register
+
+
 def _binary_op(name, kernel, rule, doc, differentiable, *, aliases=(), fast=None, **options):
     """Declare binary op ``name`` in one call: :func:`_binary` makes it (``options`` are
     its keywords), :func:`defop` binds ``torch.<name>``, the Tensor method and its

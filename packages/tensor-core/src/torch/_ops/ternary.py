@@ -15,7 +15,6 @@ from ._dispatch import (
     operand,
     record,
     refuse_complex,
-    register_op,
     result_type,
     scalar,
 )
@@ -23,6 +22,7 @@ from .pointwise import (
     INPLACE,
     _cast_error,
     _check_broadcast_into,
+    _family_register,
     _shape_error,
     _snapshot,
     _wrap,
@@ -32,17 +32,7 @@ from .pointwise import (
 __all__ = ["where", "clamp", "clip", "lerp", "addcmul", "addcdiv"]
 
 
-def _register(name, function, signature, differentiable=True, inplace=False, saved=()):
-    return register_op(
-        name,
-        function,
-        signature,
-        "ternary",
-        differentiable=differentiable,
-        inplace=inplace,
-        out_of_place=name[:-1] if inplace else None,
-        saved=saved,
-    )
+_register = _family_register("ternary")
 
 
 def _array(x, dtype):
