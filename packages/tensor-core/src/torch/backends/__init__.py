@@ -92,6 +92,26 @@ class ContextProp:
         self.setter(val)
 
 
+def _wrapping_methods(class_name: str):
+    """``__init__(m, name)`` and ``__getattr__`` of a module type PyTorch builds around the
+    original module ``m`` (the attributes its class lacks are read from ``m``). PyTorch
+    writes them in each such class, whose name errors about their arguments give."""
+
+    def __init__(self, m, name):  # noqa: N807 - the method it becomes
+        _types.ModuleType.__init__(self, name, getattr(m, "__doc__", None))
+        self.m = m
+
+    def __getattr__(self, attr):  # noqa: N807 - the method it becomes
+        wrapped = self.__dict__.get("m")
+        if wrapped is None:
+            raise AttributeError(f"module '{self.__name__}' has no attribute '{attr}'")
+        return getattr(wrapped, attr)
+
+    __init__.__qualname__ = f"{class_name}.__init__"
+    __getattr__.__qualname__ = f"{class_name}.__getattr__"
+    return __init__, __getattr__
+
+
 class PropModule(_types.ModuleType):
     """A module type whose class holds properties (``cudnn.enabled``, ...).
 
@@ -100,15 +120,7 @@ class PropModule(_types.ModuleType):
     one ``import`` returns. Building one around another module still works.
     """
 
-    def __init__(self, m, name):
-        super().__init__(name, getattr(m, "__doc__", None))
-        self.m = m
-
-    def __getattr__(self, attr):
-        wrapped = self.__dict__.get("m")
-        if wrapped is None:
-            raise AttributeError(f"module '{self.__name__}' has no attribute '{attr}'")
-        return getattr(wrapped, attr)
+    __init__, __getattr__ = _wrapping_methods("PropModule")
 
     def __dir__(self):
         names = set(super().__dir__())

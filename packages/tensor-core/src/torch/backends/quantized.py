@@ -7,6 +7,8 @@ from __future__ import annotations
 import sys as _sys
 import types as _types
 
+from . import _wrapping_methods
+
 __all__ = ["QuantizedEngine"]
 
 _ENGINE_IDS = {"none": 0, "": 0, None: 0, "fbgemm": 1, "qnnpack": 2, "onednn": 3, "x86": 4}
@@ -44,15 +46,7 @@ class _SupportedEnginesProp:
 class QuantizedEngine(_types.ModuleType):
     """The module type carrying ``engine`` and ``supported_engines``."""
 
-    def __init__(self, m, name):
-        super().__init__(name, getattr(m, "__doc__", None))
-        self.m = m
-
-    def __getattr__(self, attr):
-        wrapped = self.__dict__.get("m")
-        if wrapped is None:
-            raise AttributeError(f"module '{self.__name__}' has no attribute '{attr}'")
-        return getattr(wrapped, attr)
+    __init__, __getattr__ = _wrapping_methods("QuantizedEngine")
 
     engine = _EngineProp()
     supported_engines = _SupportedEnginesProp()

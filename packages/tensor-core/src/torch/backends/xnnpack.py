@@ -5,6 +5,8 @@ from __future__ import annotations
 import sys as _sys
 import types as _types
 
+from . import _wrapping_methods
+
 __all__ = ["XNNPACKEngine"]
 
 
@@ -19,15 +21,7 @@ class _Enabled:
 class XNNPACKEngine(_types.ModuleType):
     """The module type carrying the read-only ``enabled``."""
 
-    def __init__(self, m, name):
-        super().__init__(name, getattr(m, "__doc__", None))
-        self.m = m
-
-    def __getattr__(self, attr):
-        wrapped = self.__dict__.get("m")
-        if wrapped is None:
-            raise AttributeError(f"module '{self.__name__}' has no attribute '{attr}'")
-        return getattr(wrapped, attr)
+    __init__, __getattr__ = _wrapping_methods("XNNPACKEngine")
 
     enabled = _Enabled()
 
