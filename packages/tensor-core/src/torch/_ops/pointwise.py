@@ -473,15 +473,9 @@ def _family_register(family: str, saved=()):
     (``name`` ending in ``_``) names its out-of-place form."""
 
     def register(name, function, signature, differentiable=True, inplace=False, saved=saved):
-        return register_op(
-            name,
-            function,
-            signature,
-            family,
-            differentiable=differentiable,
-            inplace=inplace,
-            out_of_place=name[:-1] if inplace else None,
-            saved=saved,
+        out_of_place = name[:-1] if inplace else None
+        return _register(
+            name, function, signature, differentiable, inplace, out_of_place, family, saved
         )
 
     return register
