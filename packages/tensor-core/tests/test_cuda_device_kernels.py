@@ -214,3 +214,56 @@ def test_kernels_say_which_path_they_take(strict):
     for name in _device_kernels.HOST_ROUND_TRIP:
         assert torch._interface.ops.lookup(name) is not None, f"{name} is no registered op"
         assert _device_kernels.device_path(name) == "host", name
+
+
+# ------------------------------------------------- what CuPy's rules found outside ops
+
+
+def test_a_zero_dim_cpu_tensor_mixes_with_device_arrays(strict):
+    a = torch.ones(2, device="cuda")
+    result = a + torch.tensor(2.0)  # PyTorch treats it as a scalar; CuPy refuses host arrays
+    assert result.device == a.device and result.cpu().tolist() == [3.0, 3.0]
+    assert (torch.ones(2, dtype=torch.int64, device="cuda") * torch.tensor(1.5)).dtype == (
+        torch.float32
+    )
+
+
+def test_load_onto_another_device_than_the_current_one(strict):
+    import io
+
+    x = torch.arange(4.0, device="cuda")
+    buffer = io.BytesIO()
+    torch.save(x, buffer)
+    buffer.seek(0)
+    loaded = torch.load(buffer, map_location={"cuda:0": "cuda:0"})
+    assert loaded.device == x.device and loaded.cpu().tolist() == [0.0, 1.0, 2.0, 3.0]
+
+
+def test_the_current_device_of_strict_arrays_is_per_thread():
+    import threading
+
+    with _runtime.simulated(2, host_kernels=False) as runtime:
+        seen = []
+
+        def on_device_one():
+            previous = runtime.backend.select(1)
+            seen.append(_strict.xp.empty(1).index)
+            runtime.backend.restore(previous)
+
+        thread = threading.Thread(target=on_device_one)
+        thread.start()
+        thread.join()
+        assert seen == [1] and _strict.xp.empty(1).index == 0  # this thread's is unchanged
+
+
+def test_the_environment_selects_strict_simulated_devices():
+    import os
+    import subprocess
+
+    code = "import torch; print(type(torch.ones(1, device='cuda')._np).__name__)"
+    for strict_value, expected in (("1", "DeviceArray"), ("", "SimulatedArray")):
+        env = dict(os.environ, TORCH_CUDA_SIMULATE="1", TORCH_CUDA_SIMULATE_STRICT=strict_value)
+        out = subprocess.run(
+            [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+        )
+        assert out.stdout.strip() == expected

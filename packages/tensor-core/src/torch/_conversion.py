@@ -445,8 +445,9 @@ def set_(self: Tensor, source=None, storage_offset: int = 0, size=None, stride=N
             size = (storage.nbytes() // self._np.itemsize - storage_offset,)
         shape = tuple(size)
         stride = tuple(stride) if stride is not None else contiguous_strides(shape)
-        # on the storage's device (a device's arrays refuse host ones beside them)
-        empty = np.empty(0, self._dtype.np_dtype, like=storage._buffer)
+        # an empty view of the storage's own buffer: on its device, whichever is current
+        # (a device's arrays refuse host ones, and arrays of another device, beside them)
+        empty = storage._buffer[:0].view(self._dtype.np_dtype)
         holder = Tensor._from_array(empty, self._dtype)
         holder._storage = storage
         donor = strided_alias(holder, shape, stride, storage_offset)

@@ -103,6 +103,25 @@ def installed() -> bool:
     return bool(_originals)
 
 
+def _scalar_to_device(value, device):
+    if isinstance(value, Tensor) and value._device.type == "cpu" and not value.dim():
+        return value.to(device)
+    return value
+
+
+def _scalars_to_device(args, kwargs, device):
+    """0-dim CPU tensors among an op's arguments, which mix with any device as in PyTorch,
+    copied to ``device``: a backend whose arrays the host cannot read (CuPy's) refuses a
+    host array beside its own (a one-element upload; PyTorch passes it as a scalar)."""
+    if not any(
+        isinstance(v, Tensor) and v._device.type == "cpu" for v in (*args, *kwargs.values())
+    ):
+        return args, kwargs
+    args = tuple(_scalar_to_device(v, device) for v in args)
+    kwargs = {k: _scalar_to_device(v, device) for k, v in kwargs.items()}
+    return args, kwargs
+
+
 def _mixed_devices(first, second) -> RuntimeError:
     return RuntimeError(
         "Expected all tensors to be on the same device, but found at least two devices, "
@@ -223,6 +242,8 @@ def _dispatching(function, name: str, op=None):
             return function(*args, **kwargs)
         backend = _backends.get_backend(device.type)
         kernel = op.kernels.get(device.type) if op is not None else None
+        if check and getattr(backend, "select", None) is not None:
+            args, kwargs = _scalars_to_device(args, kwargs, device)
         inputs = {id(t) for value in (*args, *kwargs.values()) for t in _tensors_of(value)}
         local.depth, local.device, local.backend, local.inputs = 1, device, backend, inputs
         # the device of the inputs is current while the op runs (where a device's array

@@ -525,8 +525,8 @@ def nll_loss(input: Tensor, target: Tensor, ignore_index: int, reduction: str):
 def nll_loss_backward(grad: Tensor, reduction, shape, safe, weights, denominator):
     """``-one_hot(target) * weight``, scaled by the output gradient."""
     scale = _row_scale(grad, weights, reduction, denominator, weights.dtype)
-    out = np.zeros(shape, dtype=weights.dtype)
-    out[np.arange(shape[0]), safe] = -scale[:, 0]
+    out = np.zeros(shape, dtype=weights.dtype, like=scale)  # on the gradient's device
+    out[np.arange(shape[0], like=scale), safe] = -scale[:, 0]
     return make(out, grad._dtype)
 
 

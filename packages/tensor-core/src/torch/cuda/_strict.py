@@ -27,6 +27,8 @@ on CuPy, minus the GPU.
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 
 __all__ = ["DeviceArray", "xp", "IMPLICIT_CONVERSION", "transfers"]
@@ -47,10 +49,19 @@ class _Transfers:
         #: one element read back to decide something on the host (``bool(a.any())`` of a
         #: data-dependent check, ``.item()``): a synchronisation, not a bulk transfer
         self.scalar_reads = 0
-        #: the device index new arrays go to when no argument says (CuPy's current device)
-        self.current_index = 0
+        self._current = threading.local()
         #: called with the host memory of every new device array (memory accounting)
         self.track = None
+
+    @property
+    def current_index(self) -> int:
+        """The device index new arrays go to when no argument says: CuPy's current device,
+        which is per thread (DataParallel's replicas run in threads, one per device)."""
+        return getattr(self._current, "index", 0)
+
+    @current_index.setter
+    def current_index(self, index: int) -> None:
+        self._current.index = index
 
 
 transfers = _Transfers()
