@@ -85,14 +85,7 @@ _ENTRY_OPS = {
 #: entries that neither run on the device nor take their op's round trip yet: their code
 #: reaches a host-only helper through a plain Python call (no dispatch), so on CuPy they
 #: raise (or copy outside the round trip). Each fails here until fixed.
-NOT_ON_DEVICE = {
-    "sparse_coo_tensor": "sparse tensors are host-only in this backend",
-    "to_dense": "sparse tensors are host-only in this backend",
-    "coalesce": "sparse tensors are host-only in this backend",
-    "to_sparse": "sparse tensors are host-only in this backend",
-    "sparse_mm": "sparse tensors are host-only in this backend",
-    "sparse_sum": "sparse tensors are host-only in this backend",
-}
+NOT_ON_DEVICE: dict[str, str] = {}
 
 
 def _round_trip_entry(info) -> bool:
@@ -267,3 +260,17 @@ def test_the_environment_selects_strict_simulated_devices():
             [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
         )
         assert out.stdout.strip() == expected
+
+
+def test_sparse_tensors_keep_indices_with_their_values(strict):
+    indices = torch.tensor([[0, 1, 1], [2, 0, 2]])
+    values = torch.tensor([3.0, 4.0, 5.0], device="cuda")
+    s = torch.sparse_coo_tensor(indices, values, (2, 3))  # host indices follow the values
+    assert s.device == values.device and s._indices().device == values.device
+    dense = [[0.0, 0.0, 3.0], [4.0, 0.0, 5.0]]
+    assert s.to_dense().cpu().tolist() == dense and s.cpu().to_dense().tolist() == dense
+    assert (s + s).to_dense().device == values.device
+    assert s.clone().zero_()._values().device == values.device
+    with _runtime.simulated(2, host_kernels=False):
+        with pytest.raises(RuntimeError, match=r"device of indices \(1\) must match device of"):
+            torch.sparse_coo_tensor(indices.to("cuda:1"), values.to("cuda:0"), (2, 3))

@@ -169,6 +169,9 @@ def _place_results(result, device, backend, inputs=()):
     if isinstance(result, Tensor):
         if inputs and id(result) in inputs:
             return result
+        if result.is_sparse:  # its indices and values are tensors of their own
+            _place_results((result._indices_, result._values_), device, backend, inputs)
+            return result
         array = result._np
         if backend.owns(array) and backend.index_of(array) == device.index:
             return result

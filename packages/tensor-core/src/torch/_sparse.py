@@ -205,7 +205,8 @@ class SparseTensor(Tensor):
         values = self._values_.to(*args, **kwargs)
         if values is self._values_:
             return self
-        return _make(self._indices_, values, self._shape, self._coalesced)
+        indices = self._indices_.to(values.device)  # the indices live with the values
+        return _make(indices, values, self._shape, self._coalesced)
 
     def type(self, dtype=None, non_blocking: bool = False, **kwargs):
         if dtype is None:
@@ -217,7 +218,7 @@ class SparseTensor(Tensor):
         return _make(self._indices_.clone(), self._values_.clone(), self._shape, self._coalesced)
 
     def cpu(self) -> SparseTensor:
-        return self
+        return self.to("cpu")
 
     def numpy(self, *, force: bool = False):
         raise TypeError("can't convert Sparse layout tensor to numpy. Use Tensor.to_dense() first.")
@@ -257,7 +258,8 @@ def _make(indices: Tensor, values: Tensor, shape, coalesced: bool) -> SparseTens
 
 
 def _long_indices(array: np.ndarray) -> Tensor:
-    return Tensor._from_array(np.ascontiguousarray(array, dtype=np.int64), _dtype.int64)
+    array = array.astype(np.int64, copy=False)  # methods: on the array's own device
+    return Tensor._from_array(array if array.flags.c_contiguous else array.copy(), _dtype.int64)
 
 
 # ----------------------------------------------------------------------- construction
@@ -304,6 +306,7 @@ def sparse_coo_tensor(
     values = _as_values(values, dtype)
     if device is not None:
         values = values.to(device)
+    indices = _on_values_device(indices, values)
     _check_nnz(indices, values)
     shape = (
         _inferred_size(indices, values) if size is None else _checked_size(size, indices, values)
@@ -325,6 +328,19 @@ def _as_indices(indices) -> Tensor:
     if indices._dtype is not _dtype.int64:
         indices = _long_indices(indices._np)
     return indices
+
+
+def _on_values_device(indices: Tensor, values: Tensor) -> Tensor:
+    """The indices on the values' device: host indices are copied there (PyTorch accepts
+    them beside device values); indices on another device raise PyTorch's error."""
+    if indices.device == values.device:
+        return indices
+    if indices.device.type != "cpu":
+        raise RuntimeError(
+            f"device of indices ({indices.get_device()}) must match device of values "
+            f"({values.get_device()})"
+        )
+    return indices.to(values.device)
 
 
 def _as_values(values, dtype) -> Tensor:
@@ -378,14 +394,16 @@ def _check_bounds(indices: Tensor, shape: tuple) -> None:
     array = indices._np
     if not array.shape[1]:
         return
+    # each bound read back on its own (on a device: one element each, not the indices)
     low, high = array.min(axis=1), array.max(axis=1)
     for dim in range(array.shape[0]):
-        if low[dim] < 0:
-            raise RuntimeError(f"found negative index {low[dim]} for dim {dim}")
-        if high[dim] >= shape[dim]:
+        lowest, highest = int(low[dim]), int(high[dim])
+        if lowest < 0:
+            raise RuntimeError(f"found negative index {lowest} for dim {dim}")
+        if highest >= shape[dim]:
             raise RuntimeError(
                 f"size is inconsistent with indices: for dim {dim}, size is {shape[dim]} "
-                f"but found index {high[dim]}"
+                f"but found index {highest}"
             )
 
 
@@ -412,13 +430,13 @@ def to_sparse(input: Tensor, sparse_dim: int | None = None) -> SparseTensor:
             "is given"
         )
     if sparse_dim == 0:
-        indices = _long_indices(np.zeros((0, 1)))
+        indices = _long_indices(np.zeros((0, 1), like=input._np))  # on the input's device
         return _make(indices, input.unsqueeze(0), input._np.shape, True)
     mask = input._np != 0
     if sparse_dim < ndim:
         mask = mask.any(axis=tuple(range(sparse_dim, ndim)))
     positions = np.nonzero(mask)  # in row-major order: sorted, no duplicates
-    indices = _long_indices(np.stack(positions) if positions else np.zeros((0, 0)))
+    indices = _long_indices(np.stack(positions) if positions else np.zeros((0, 0), like=mask))
     values = input[tuple(_long_indices(p) for p in positions)]
     return _make(indices, values, input._np.shape, True)
 

@@ -320,9 +320,11 @@ def zero_(self: SparseTensor) -> SparseTensor:
     """Drop every stored entry in place (the size stays; no entries is coalesced)."""
     indices = self._indices_
     values = self._values_
-    empty_indices = _long_indices(np.empty((indices.shape[0], 0), dtype=np.int64))
+    # empty arrays on the tensor's device (made by its values' array module)
+    like = values._np
+    empty_indices = _long_indices(np.empty((indices.shape[0], 0), dtype=np.int64, like=like))
     empty_values = Tensor._from_array(
-        np.empty((0, *values.shape[1:]), dtype=values._np.dtype), values._dtype
+        np.empty((0, *values.shape[1:]), dtype=values._np.dtype, like=like), values._dtype
     )
     self._bump_version()
     return _assign(self, _make(empty_indices, empty_values, self._shape, True))

@@ -53,15 +53,6 @@ _round_trips(
     "CUDA kernel of its own is not written yet)",
     "_ctc_loss",
 )
-_round_trips(
-    "sparse tensors keep their indices in host NumPy arrays (COO/CSR bookkeeping)",
-    "sparse_coo_tensor",
-    "to_dense",
-    "coalesce",
-    "to_sparse",
-    "sparse_mm",
-    "sparse_sum",
-)
 
 
 def _move(value, device):

@@ -36,7 +36,8 @@ def _values_samples(dtype):
 
 
 def _sparse(values):
-    return torch.sparse_coo_tensor(_INDICES, values, _SHAPE + tuple(values.shape[1:]))
+    indices = torch.tensor(_INDICES)  # on the values' device in the CUDA device tests
+    return torch.sparse_coo_tensor(indices, values, _SHAPE + tuple(values.shape[1:]))
 
 
 def _dense_samples(dtype):
