@@ -65,6 +65,12 @@ def _refuses_complex(name: str):
 _NANSUM_REFUSES_COMPLEX = (RuntimeError, "nansum on CPU does not support complex inputs")
 
 
+#: the schema of a reduction over dims with an accumulation dtype (sum, mean)
+_OVER_DIMS = (
+    "{}(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor"
+)
+
+
 def _register(name, function, signature, differentiable=True, saved=("dim", "keepdim")):
     return register_op(
         name, function, signature, "reduction", differentiable=differentiable, saved=saved
@@ -129,11 +135,7 @@ def sum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor
     return record(SUM, (input,), _wrap(result, dtype), (dims, keepdim))
 
 
-SUM = _register(
-    "sum",
-    sum,
-    "sum(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor",
-)
+SUM = _register("sum", sum, _OVER_DIMS.format("sum"))
 
 
 @defop("nansum", method=True, out=True, refuses_complex=_NANSUM_REFUSES_COMPLEX)
@@ -165,11 +167,7 @@ def mean(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tenso
     return record(MEAN, (input,), _wrap(result, target), (dims, keepdim))
 
 
-MEAN = _register(
-    "mean",
-    mean,
-    "mean(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor",
-)
+MEAN = _register("mean", mean, _OVER_DIMS.format("mean"))
 
 
 @defop("nanmean", method=True, out=True, refuses_complex=_NANSUM_REFUSES_COMPLEX)
@@ -228,21 +226,22 @@ def _check_specified(input: Tensor, name: str, dim) -> None:
 @defop("amax", method=True, out=True, refuses_complex=kernel_refusal("max_values_cpu"))
 def amax(input: Tensor, dim=(), keepdim: bool = False) -> Tensor:
     """The largest value over ``dim`` (all dims by default); NaN if any is NaN."""
-    _check_specified(input, "amax", dim)
-    dims = normalize_dims(input, dim)
-    _check_nonempty(input, "amax", dims)
-    result = _nan_aware(np.max, input._np, dims, keepdim)
-    return record(AMAX, (input,), _wrap(result, input._dtype), (dims, keepdim))
+    return _extreme_values("amax", np.max, AMAX, input, dim, keepdim)
 
 
 @defop("amin", method=True, out=True, refuses_complex=kernel_refusal("min_values_cpu"))
 def amin(input: Tensor, dim=(), keepdim: bool = False) -> Tensor:
     """The smallest value over ``dim`` (all dims by default); NaN if any is NaN."""
-    _check_specified(input, "amin", dim)
+    return _extreme_values("amin", np.min, AMIN, input, dim, keepdim)
+
+
+def _extreme_values(name: str, reduce, op, input: Tensor, dim, keepdim: bool) -> Tensor:
+    """amax/amin: ``reduce`` (``np.max``/``np.min``) over ``dim``, a NaN propagating."""
+    _check_specified(input, name, dim)
     dims = normalize_dims(input, dim)
-    _check_nonempty(input, "amin", dims)
-    result = _nan_aware(np.min, input._np, dims, keepdim)
-    return record(AMIN, (input,), _wrap(result, input._dtype), (dims, keepdim))
+    _check_nonempty(input, name, dims)
+    result = _nan_aware(reduce, input._np, dims, keepdim)
+    return record(op, (input,), _wrap(result, input._dtype), (dims, keepdim))
 
 
 AMAX = _register("amax", amax, "amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor")
@@ -299,14 +298,12 @@ SELECT_ALONG = _register(
 )
 
 
-@defop(
-    "max",
-    method=True,
-    refuses_complex={
-        "": kernel_refusal("max_all"),
-        "dim": _refuses_complex("max"),
-    },
-)
+def _extreme_refusals(name: str) -> dict:
+    """max/min's complex refusals: of the whole tensor, and along a dim."""
+    return {"": kernel_refusal(f"{name}_all"), "dim": _refuses_complex(name)}
+
+
+@defop("max", method=True, refuses_complex=_extreme_refusals("max"))
 def max(input: Tensor, dim=None, keepdim: bool = False, *, out=None):  # noqa: A001
     """The largest element; with ``dim``, the named tuple ``(values, indices)`` along it;
     with a tensor as second argument, the elementwise ``maximum``.
@@ -324,14 +321,7 @@ def max(input: Tensor, dim=None, keepdim: bool = False, *, out=None):  # noqa: A
     return _extreme("max", input, dim, keepdim, largest=True)
 
 
-@defop(
-    "min",
-    method=True,
-    refuses_complex={
-        "": kernel_refusal("min_all"),
-        "dim": _refuses_complex("min"),
-    },
-)
+@defop("min", method=True, refuses_complex=_extreme_refusals("min"))
 def min(input: Tensor, dim=None, keepdim: bool = False, *, out=None):  # noqa: A001
     """The smallest element; with ``dim``, ``(values, indices)``; with a tensor, the
     elementwise ``minimum``."""
@@ -710,14 +700,7 @@ def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False):
     if keepdim:
         indices = np.expand_dims(indices, d)
     index_tensor = _wrap(indices, _dtype.int64)
-    source = input if input._np.ndim else input.reshape(1)
-    values = _select_along(
-        source,
-        index_tensor if input._np.ndim else index_tensor.reshape(1),
-        d,
-        keepdim or not input._np.ndim,
-    )
-    return _return_types.kthvalue(values.reshape(index_tensor.shape), index_tensor)
+    return _return_types.kthvalue(_values_at(input, index_tensor, d, keepdim), index_tensor)
 
 
 @defop("mode", method=True, out=True, refuses_complex=kernel_refusal("mode_cpu"))
@@ -738,11 +721,17 @@ def mode(input: Tensor, dim: int = -1, keepdim: bool = False):
     if keepdim and input._np.ndim:
         indices = np.expand_dims(indices, d)
     index_tensor = _wrap(indices, _dtype.int64)
+    return _return_types.mode(_values_at(input, index_tensor, d, keepdim), index_tensor)
+
+
+def _values_at(input: Tensor, index_tensor: Tensor, d: int, keepdim: bool) -> Tensor:
+    """The values of ``input`` at ``index_tensor`` along ``d``, shaped as the indices (a
+    0-dim input is read as one element)."""
     source = input if input._np.ndim else input.reshape(1)
-    result = _select_along(
+    values = _select_along(
         source,
         index_tensor if input._np.ndim else index_tensor.reshape(1),
         d,
         keepdim or not input._np.ndim,
     )
-    return _return_types.mode(result.reshape(index_tensor.shape), index_tensor)
+    return values.reshape(index_tensor.shape)
