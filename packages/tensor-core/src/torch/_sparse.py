@@ -286,7 +286,8 @@ def sparse_coo_tensor(
         size (sequence of int, optional): the tensor's size. Default: the smallest size
             holding every index, followed by the dims of a value.
         dtype (torch.dtype, optional): dtype of the values. Default: that of ``values``.
-        device (torch.device, optional): only the CPU exists so far. Default: ``None``.
+        device (torch.device, optional): where the values (and indices) go. Default: the
+            values' device (host indices beside device values are copied there).
         requires_grad (bool): whether the values are a leaf requiring grad. Default: ``False``.
         check_invariants (bool, optional): accepted for compatibility; indices are always
             checked against ``size``. Default: ``None``.
