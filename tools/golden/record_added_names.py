@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import pathlib
+import sys
 
 import torch
 
@@ -24,6 +25,7 @@ CASES = {
 
 def load_cases(package: str):
     path = ROOT / "packages" / package / "tests" / CASES[package][0]
+    sys.path.insert(0, str(path.parent))  # the cases import their folder's helpers
     spec = importlib.util.spec_from_file_location(path.stem, path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
