@@ -47,9 +47,10 @@ def test_batched_gemm_and_refused_layouts_write_nothing():
         assert _C.blas_gemm(a, b, out, 2)
         np.testing.assert_allclose(out, a @ b, rtol=1e-12, atol=1e-12 * 60)  # k = 60
     # columns two elements apart fit neither CBLAS layout: refused, output untouched
+    # (kernel=1 asks for the library; the packed product of test_packed_gemm takes them)
     strided = rng.standard_normal((50, 120))[:, ::2]
     out = np.zeros((50, 70))
-    assert not _C.blas_gemm(strided, rng.standard_normal((60, 70)), out)
+    assert not _C.blas_gemm(strided, rng.standard_normal((60, 70)), out, kernel=1)
     assert not out.any()
 
 

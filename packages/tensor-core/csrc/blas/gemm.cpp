@@ -17,12 +17,23 @@
 #include "blas/cblas.h"
 #include "common/checks.h"
 #include "common/gil.h"
+#include "common/isa.h"
 #include "common/parallel.h"
 #include "common/registry.h"
 
 using torch_core::same_dtype;
 
 namespace py = pybind11;
+
+// The cache-blocked product of blas/packed_gemm.inc, compiled for the AVX-512 tier only.
+namespace torch_core {
+namespace avx512 {
+template <typename T>
+void packed_gemm(std::int64_t m, std::int64_t n, std::int64_t k, const T* a, std::int64_t a0,
+                 std::int64_t a1, const T* b, std::int64_t b0, std::int64_t b1, T* c,
+                 std::int64_t ldc);
+}  // namespace avx512
+}  // namespace torch_core
 
 namespace {
 
@@ -96,6 +107,24 @@ void call_gemm(int ta, int tb, int m, int n, int k, const T* a, int lda, const T
   }
 }
 
+// Which product runs: the one place that chooses. kBlas and kPacked force one (tests
+// compare them); kAuto picks by the measurements in docs/native.md. On the AVX-512 tier
+// the packed product (packed_gemm.inc) runs about 2x MKL's speed (MKL's generic path on
+// AMD has no AVX-512) unless the result is so thin that most of its 12-row x 2-vector
+// tiles are padding (a 2 x 4096 @ 4096 x 2 product: 10x slower); then, and on the other
+// tiers, the library runs.
+enum class Kernel : int { kAuto = 0, kBlas = 1, kPacked = 2 };
+
+bool use_packed_gemm(Kernel kernel, std::int64_t m, std::int64_t n, std::int64_t item_size) {
+  if (kernel != Kernel::kAuto) return kernel == Kernel::kPacked;
+  if (torch_core::isa::cpu_tier() != torch_core::isa::Tier::kAvx512) return false;
+  constexpr std::int64_t kTileRows = 12, kTileBytes = 2 * 64;
+  const std::int64_t tile_cols = kTileBytes / item_size;
+  const double padded = static_cast<double>((m + kTileRows - 1) / kTileRows * kTileRows) *
+                        static_cast<double>((n + tile_cols - 1) / tile_cols * tile_cols);
+  return padded <= 2.0 * static_cast<double>(m) * static_cast<double>(n);
+}
+
 // Element strides of an array (NumPy gives bytes); false if one is not a whole element.
 bool element_strides(const py::array& x, std::int64_t* out) {
   for (py::ssize_t d = 0; d < x.ndim(); ++d) {
@@ -106,11 +135,50 @@ bool element_strides(const py::array& x, std::int64_t* out) {
   return true;
 }
 
+// out[i] = a[i] @ b[i] by the packed product, any element strides. Work items are
+// (matrix, band of the result) as in gemm_typed; each band packs its own operand blocks.
+template <typename T>
+void packed_typed(const py::array& a, const py::array& b, py::array& out, int threads,
+                  const std::int64_t* sa, const std::int64_t* sb) {
+  const bool batched = a.ndim() == 3;
+  const int o = batched ? 1 : 0;
+  const std::int64_t batch = batched ? a.shape(0) : 1;
+  const std::int64_t m = a.shape(o), k = a.shape(o + 1), n = b.shape(o + 1);
+  const T* pa = static_cast<const T*>(a.data());
+  const T* pb = static_cast<const T*>(b.data());
+  T* pc = static_cast<T*>(out.mutable_data());
+  const std::int64_t batch_a = batched ? sa[0] : 0, batch_b = batched ? sb[0] : 0;
+  if (static_cast<double>(batch) * m * n * k < double(1 << 21)) threads = 1;
+  torch_core::GilRelease nogil;  // only the buffers held by the caller are touched
+  const bool by_columns = n >= m;
+  const std::int64_t extent = by_columns ? n : m;
+  const std::int64_t blocks =
+      std::max<std::int64_t>(1, std::min<std::int64_t>(threads, extent / 64));
+  std::int64_t band = (extent + blocks - 1) / blocks;
+  band = (band + 31) / 32 * 32;  // whole tiles of rows or columns
+  torch_core::parallel_for(
+      static_cast<std::size_t>(batch * blocks), threads,
+      [&](std::size_t begin, std::size_t end, int) {
+        for (std::size_t item = begin; item < end; ++item) {
+          const std::int64_t i = static_cast<std::int64_t>(item) / blocks;
+          const std::int64_t start = (static_cast<std::int64_t>(item) % blocks) * band;
+          const std::int64_t size = std::min(band, extent - start);
+          if (size <= 0) continue;
+          const std::int64_t r0 = by_columns ? 0 : start, c0 = by_columns ? start : 0;
+          torch_core::avx512::packed_gemm<T>(
+              by_columns ? m : size, by_columns ? size : n, k, pa + i * batch_a + r0 * sa[o],
+              sa[o], sa[o + 1], pb + i * batch_b + c0 * sb[o + 1], sb[o], sb[o + 1],
+              pc + (i * m + r0) * n + c0, n);
+        }
+      });
+}
+
 // out[i] = a[i] @ b[i] for (batch, m, k) and (batch, k, n) arrays (batch dims of size
 // one are not broadcast here). Returns false, touching nothing, when the layout does not
 // fit CBLAS; the caller then uses NumPy.
 template <typename T>
-bool gemm_typed(const py::array& a, const py::array& b, py::array& out, int threads) {
+bool gemm_typed(const py::array& a, const py::array& b, py::array& out, int threads,
+                Kernel kernel) {
   const bool batched = a.ndim() == 3;
   const std::int64_t batch = batched ? a.shape(0) : 1;
   const std::int64_t m = a.shape(a.ndim() - 2), k = a.shape(a.ndim() - 1);
@@ -119,6 +187,10 @@ bool gemm_typed(const py::array& a, const py::array& b, py::array& out, int thre
   std::int64_t sa[3], sb[3];
   if (!element_strides(a, sa) || !element_strides(b, sb)) return false;
   const int o = batched ? 1 : 0;
+  if (use_packed_gemm(kernel, m, n, static_cast<std::int64_t>(sizeof(T)))) {
+    packed_typed<T>(a, b, out, threads, sa, sb);
+    return true;
+  }
   const Operand oa = describe(m, k, sa[o], sa[o + 1]);
   const Operand ob = describe(k, n, sb[o], sb[o + 1]);
   if (!oa.ok || !ob.ok) return false;
@@ -162,8 +234,13 @@ bool gemm_typed(const py::array& a, const py::array& b, py::array& out, int thre
   return true;
 }
 
-bool gemm(const py::array& a, const py::array& b, py::array& out, int threads) {
-  if (!library().handle) throw std::runtime_error("gemm: no BLAS library loaded");
+bool gemm(const py::array& a, const py::array& b, py::array& out, int threads, int kernel) {
+  if (kernel < 0 || kernel > 2) throw std::invalid_argument("gemm: kernel must be 0, 1 or 2");
+  const Kernel which = static_cast<Kernel>(kernel);
+  if (which == Kernel::kPacked && torch_core::isa::cpu_tier() != torch_core::isa::Tier::kAvx512)
+    throw std::invalid_argument("gemm: the packed product needs the AVX-512 tier");
+  if (!library().handle && which != Kernel::kPacked)
+    throw std::runtime_error("gemm: no BLAS library loaded");
   const bool shapes_ok = a.ndim() == b.ndim() && (a.ndim() == 2 || a.ndim() == 3) &&
                          out.ndim() == a.ndim() && a.shape(a.ndim() - 1) == b.shape(b.ndim() - 2) &&
                          (a.ndim() == 2 || (a.shape(0) == b.shape(0) && out.shape(0) == a.shape(0))) &&
@@ -175,8 +252,10 @@ bool gemm(const py::array& a, const py::array& b, py::array& out, int threads) {
   if (!(out.flags() & py::array::c_style) || !out.writeable())
     throw std::invalid_argument("gemm: output must be a writable C-contiguous array");
   threads = torch_core::checks::threads_or_default(threads);
-  if (same_dtype(a.dtype(), py::dtype::of<float>())) return gemm_typed<float>(a, b, out, threads);
-  if (same_dtype(a.dtype(), py::dtype::of<double>())) return gemm_typed<double>(a, b, out, threads);
+  if (same_dtype(a.dtype(), py::dtype::of<float>()))
+    return gemm_typed<float>(a, b, out, threads, which);
+  if (same_dtype(a.dtype(), py::dtype::of<double>()))
+    return gemm_typed<double>(a, b, out, threads, which);
   throw py::type_error("gemm: operands must be float32 or float64");
 }
 
@@ -186,7 +265,9 @@ void register_blas(py::module_& m) {
   m.def("blas_load", &load, py::arg("path"),
         "Load a CBLAS library (e.g. MKL's libmkl_rt) for blas_gemm; true once loaded.");
   m.def("blas_gemm", &gemm, py::arg("a"), py::arg("b"), py::arg("out"), py::arg("threads") = 0,
-        "out = a @ b (2-D, or 3-D with equal batch) with the loaded BLAS; false if the "
-        "operands' strides do not fit CBLAS (nothing is written then).");
+        py::arg("kernel") = 0,
+        "out = a @ b (2-D, or 3-D with equal batch) with the loaded BLAS or, on the AVX-512 "
+        "tier, the packed product (kernel: 0 chooses, 1 the BLAS, 2 the packed product); "
+        "false if the operands' strides do not fit CBLAS (nothing is written then).");
   register_small_matmul(m);
 }
