@@ -33,6 +33,8 @@ def test_the_protocol_is_what_siblings_use_and_no_more():
             "storage_from_name",
             "typed_storage",
             "tensor_over",
+            "share_device_storage",  # CUDA tensors between processes (issue 18)
+            "device_storage_from",
         ]
     )
     assert not hasattr(_interface, "shared_memory")  # the whole module is no longer lent
