@@ -563,6 +563,16 @@ def _linspace_real(lo, hi, step, count, first, real_t) -> np.ndarray:
     return _fused_multiply_add(step_v, n, base)
 
 
+def _spacing_args(name: str, start, end, steps, dtype, layout, device):
+    """The checks of linspace/logspace; their result's dtype and (non-CPU) device."""
+    if layout is not None and is_sparse_layout(layout, name, (start, end, steps)):
+        raise refuse_sparse(name)
+    device = _check_device(device)
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
+    return dtype or _dtype.get_default_dtype(), device
+
+
 def linspace(
     start, end, steps, *, dtype=None, layout=None, device=None, requires_grad=False
 ) -> Tensor:
@@ -573,12 +583,7 @@ def linspace(
         >>> torch.linspace(0, 1, 5)
         tensor([0.0000, 0.2500, 0.5000, 0.7500, 1.0000])
     """
-    if layout is not None and is_sparse_layout(layout, "linspace", (start, end, steps)):
-        raise refuse_sparse("linspace")
-    device = _check_device(device)
-    if steps < 0:
-        raise RuntimeError("number of steps must be non-negative")
-    dtype = dtype or _dtype.get_default_dtype()
+    dtype, device = _spacing_args("linspace", start, end, steps, dtype, layout, device)
     if steps == 1:
         return _finish(np.array([start], dtype=dtype.np_dtype), dtype, requires_grad, device)
     if steps == 0:
@@ -612,12 +617,7 @@ def logspace(
     16-bit floats), from the start for the first half and from the end for the second, and
     the power is the C library's double-precision ``pow``, cast to the output dtype.
     """
-    if layout is not None and is_sparse_layout(layout, "logspace", (start, end, steps)):
-        raise refuse_sparse("logspace")
-    device = _check_device(device)
-    if steps < 0:
-        raise RuntimeError("number of steps must be non-negative")
-    dtype = dtype or _dtype.get_default_dtype()
+    dtype, device = _spacing_args("logspace", start, end, steps, dtype, layout, device)
     np_dtype = dtype.np_dtype
     if steps == 0:
         return _finish(np.empty(0, dtype=np_dtype), dtype, requires_grad, device)
