@@ -114,27 +114,39 @@ def _extended_labels(targets: np.ndarray, target_lengths: np.ndarray, blank: int
     """The blank-extended label sequences (N, 2 S + 1), where each is defined, and where a
     position may be reached by skipping the one before (its label differs from the label
     two positions back)."""
+    # every array made by the array module of the lengths (on the device of log_probs)
+    like = target_lengths
     batch = len(target_lengths)
-    longest = int(target_lengths.max(initial=0))
+    longest = int(target_lengths.max()) if batch else 0
     width = 2 * longest + 1
     if targets.ndim == 1:
-        starts = np.concatenate([[0], np.cumsum(target_lengths)[:-1]]).astype(np.int64)
-        offsets = starts[:, None] + np.arange(longest)
+        first = np.zeros(1, dtype=np.int64, like=like)
+        starts = np.concatenate([first, np.cumsum(target_lengths)[:-1]]).astype(np.int64)
+        offsets = starts[:, None] + np.arange(longest, like=like)
         labels = targets[np.minimum(offsets, max(targets.shape[0] - 1, 0))] if longest else None
     else:
         labels = targets[:, :longest]
-    ext = np.full((batch, width), blank, dtype=np.int64)
-    inside = np.arange(longest)[None, :] < target_lengths[:, None]
+    ext = np.full((batch, width), blank, dtype=np.int64, like=like)
+    inside = np.arange(longest, like=like)[None, :] < target_lengths[:, None]
     if longest:
         ext[:, 1::2] = np.where(inside, labels, blank)
-    used = ext[np.arange(width)[None, :] <= 2 * target_lengths[:, None]]
-    if used.size and (used.min() < 0 or used.max() >= classes):
-        bad = used.min() if used.min() < 0 else used.max()
-        raise IndexError(f"ctc_loss(): target {bad} is out of bounds for {classes} classes")
-    valid = np.arange(width)[None, :] <= 2 * target_lengths[:, None]
-    skip = np.zeros((batch, width), dtype=bool)
+    valid = np.arange(width, like=like)[None, :] <= 2 * target_lengths[:, None]
+    used = ext[valid]
+    if used.size:  # two elements read back (a synchronisation on a device)
+        lowest, highest = int(used.min()), int(used.max())
+        if lowest < 0 or highest >= classes:
+            bad = lowest if lowest < 0 else highest
+            raise IndexError(f"ctc_loss(): target {bad} is out of bounds for {classes} classes")
+    skip = np.zeros((batch, width), dtype=bool, like=like)
     skip[:, 2:] = ext[:, 2:] != ext[:, :-2]
     return ext, valid, skip
+
+
+def _beside(lengths: np.ndarray, like):
+    """Host ``lengths`` as an array of the array module of ``like`` (on its device)."""
+    if isinstance(like, np.ndarray):
+        return lengths
+    return np.asarray(lengths.tolist(), dtype=np.int64, like=like)
 
 
 def _log_sum3(a, b, c):
@@ -175,14 +187,16 @@ def _ctc_loss(
         )
     lp = log_probs._np
     tg = targets._np
-    in_lengths = as_array(input_lengths, np.int64).reshape(-1)
-    tg_lengths = as_array(target_lengths, np.int64).reshape(-1)
-    _check(lp, tg, in_lengths.tolist(), tg_lengths.tolist(), blank)
+    in_host = as_array(input_lengths, np.int64).reshape(-1)
+    tg_host = as_array(target_lengths, np.int64).reshape(-1)
+    _check(lp, tg, in_host.tolist(), tg_host.tolist(), blank)
+    # the lengths (the caller's ints) on the device of log_probs: one small upload there
+    in_lengths, tg_lengths = _beside(in_host, lp), _beside(tg_host, lp)
     steps, batch, classes = lp.shape
     ext, valid, skip = _extended_labels(tg.astype(np.int64), tg_lengths, blank, classes)
     width = ext.shape[1]
-    rows = np.arange(batch)[:, None]
-    alpha = np.full((steps, batch, width), -np.inf, dtype=lp.dtype)
+    rows = np.arange(batch, like=lp)[:, None]
+    alpha = np.full((steps, batch, width), -np.inf, dtype=lp.dtype, like=lp)
     if steps:
         emit = lp[:, rows, ext]  # (T, N, L): each position's log-probability at each step
         alpha[0, :, 0] = emit[0, :, 0]
@@ -195,10 +209,11 @@ def _ctc_loss(
             step = _log_sum3(previous, one_back, two_back) + emit[t]
             alpha[t] = np.where(valid, step, -np.inf)
     last = np.maximum(in_lengths - 1, 0)
-    end = alpha[last, np.arange(batch), 2 * tg_lengths] if steps else np.full(batch, -np.inf)
+    samples = np.arange(batch, like=lp)
+    end = alpha[last, samples, 2 * tg_lengths] if steps else np.full(batch, -np.inf, like=lp)
     before = np.where(
         tg_lengths > 0,
-        alpha[last, np.arange(batch), np.maximum(2 * tg_lengths - 1, 0)] if steps else -np.inf,
+        alpha[last, samples, np.maximum(2 * tg_lengths - 1, 0)] if steps else -np.inf,
         -np.inf,
     )
     top = np.maximum(end, before)
@@ -230,16 +245,16 @@ def _unit_gradient(saved: CTCSaved) -> np.ndarray:
     steps, batch, classes = lp.shape
     width = ext.shape[1]
     in_lengths, tg_lengths = saved.input_lengths, saved.target_lengths
-    rows = np.arange(batch)[:, None]
+    rows = np.arange(batch, like=lp)[:, None]
     emit = lp[:, rows, ext]
-    positions = np.arange(width)[None, :]
+    positions = np.arange(width, like=lp)[None, :]
     finals = (positions == 2 * tg_lengths[:, None]) | (
         (positions == 2 * tg_lengths[:, None] - 1) & (tg_lengths[:, None] > 0)
     )
     skip_ahead = np.zeros_like(saved.skip)
     skip_ahead[:, :-2] = saved.skip[:, 2:]
     beta = np.full_like(alpha, -np.inf)
-    following = np.full((batch, width), -np.inf, dtype=lp.dtype)
+    following = np.full((batch, width), -np.inf, dtype=lp.dtype, like=lp)
     for t in range(steps - 1, -1, -1):
         one_ahead = _shift_left(following, 1) if width > 1 else -np.inf
         two_ahead = (
@@ -256,13 +271,14 @@ def _unit_gradient(saved: CTCSaved) -> np.ndarray:
     # NOTE: at each sample's last step PyTorch takes the last label's paths alone when that
     # label is the blank (its final blank's paths are overwritten, not added): as there
     last_is_blank = (tg_lengths > 0) & (
-        ext[np.arange(batch), np.maximum(2 * tg_lengths - 1, 0)] == ext[:, 0]
+        ext[rows[:, 0], np.maximum(2 * tg_lengths - 1, 0)] == ext[:, 0]
     )
     ends = np.nonzero(last_is_blank & (in_lengths > 0))[0]
     both[in_lengths[ends] - 1, ends, 2 * tg_lengths[ends]] = -np.inf
-    top = both.max(axis=2, keepdims=True, initial=-np.inf)
+    top = both.max(axis=2, keepdims=True)  # width >= 1: never an empty reduction
     top = np.where(np.isfinite(top), top, 0)
-    index = (np.arange(steps)[:, None, None] * batch + rows[None]) * classes + ext[None]
+    times = np.arange(steps, like=lp)
+    index = (times[:, None, None] * batch + rows[None]) * classes + ext[None]
     sums = np.bincount(
         index.reshape(-1),
         weights=np.exp(both - top).reshape(-1).astype(np.float64),
@@ -271,7 +287,7 @@ def _unit_gradient(saved: CTCSaved) -> np.ndarray:
     with np.errstate(divide="ignore", invalid="ignore"):
         per_class = np.log(sums).astype(lp.dtype) + top
         grad = np.exp(lp) - np.exp(per_class + saved.nll[None, :, None] - lp)
-    inside = np.arange(steps)[:, None] < in_lengths[None, :]
+    inside = times[:, None] < in_lengths[None, :]
     if saved.zero_infinity:
         inside = inside & (saved.nll != np.inf)[None, :]
     return np.where(inside[:, :, None], grad, 0).astype(lp.dtype)
@@ -444,7 +460,8 @@ def ctc_loss(
     if zero_infinity:
         losses_ = torch.where(losses_ == math.inf, torch.zeros_like(losses_), losses_)
     if reduction == 1:
-        divisor = torch.tensor(tg_lengths, dtype=losses_.dtype).clamp_min(1)
+        divisor = torch.tensor(tg_lengths, dtype=losses_.dtype, device=losses_.device)
+        divisor = divisor.clamp_min(1)
         return (losses_ / divisor).mean()
     if reduction == 2:
         return losses_.sum()

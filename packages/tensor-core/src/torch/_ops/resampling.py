@@ -630,9 +630,10 @@ def _grid_sample(input: Tensor, grid: Tensor, mode: str, padding_mode: str, alig
     for k in range(nd):
         base = torch.floor(coords[k].detach())
         frac = coords[k] - base
-        offsets = np.asarray([corner[k] for corner in corners], like=base._np).reshape(
-            (1, len(corners)) + (1,) * len(out)
-        )
+        # corner i's offset along dim k is bit nd - 1 - k of i (np.ndindex's order), made
+        # on the grid's device
+        bits = (np.arange(len(corners), like=base._np) >> (nd - 1 - k)) & 1
+        offsets = bits.reshape((1, len(corners)) + (1,) * len(out))
         tap = base._np[:, None] + offsets
         inside = (tap >= 0) & (tap <= spatial[k] - 1)
         taps.append((np.where(inside, tap, 0).astype(np.int64), inside))

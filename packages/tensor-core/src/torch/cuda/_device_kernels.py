@@ -47,12 +47,6 @@ _round_trips(
     "_ldl_factor",
     "_ldl_solve",
 )
-_round_trips(
-    "the CTC alpha/beta recursion loops over time steps and label positions on host "
-    "arrays (a per-step loop of small device launches would be slower than the copy; a "
-    "CUDA kernel of its own is not written yet)",
-    "_ctc_loss",
-)
 
 
 def _move(value, device):

@@ -141,6 +141,9 @@ def _call_on_device(function, args, kwargs, allow_host: bool = False, index=None
 
 # ----------------------------------------------------------------------- the array
 
+#: the array functions that convert their first argument (with ``like=`` a device array)
+_CONVERSIONS = frozenset({np.array, np.asarray, np.asanyarray, np.ascontiguousarray})
+
 
 class _Pointer:
     __slots__ = ("ptr",)
@@ -244,6 +247,9 @@ class DeviceArray:
         return _call_on_device(getattr(ufunc, method), inputs, kwargs)
 
     def __array_function__(self, func, types, args, kwargs):
+        if func in _CONVERSIONS and args and not isinstance(args[0], DeviceArray):
+            # ``np.asarray(data, like=a)``: CuPy copies the host data (lists too) over
+            transfers.host_to_device += 1
         return _call_on_device(func, args, kwargs)
 
     @property
