@@ -453,7 +453,7 @@ def ctc_loss(
     unbatched = log_probs.dim() == 2
     if unbatched:  # one sequence: its targets are read as concatenated targets
         log_probs = log_probs.unsqueeze(1)
-    # through the dispatcher: on a device, the op's host round trip (torch.cuda)
+    # through the dispatcher, as a binding: a device kernel registered for the op applies
     losses_ = _dispatcher.call_op(
         "_ctc_loss", _ctc_loss, log_probs, targets, in_lengths, tg_lengths, blank, zero_infinity
     )
