@@ -38,22 +38,27 @@ def _column_major(array, dtype) -> Tensor:
     """``array`` as a tensor whose matrices are stored column by column, with the strides
     PyTorch gives LAPACK results (also for empty and size-1 dims)."""
     shape = array.shape[:-2] + (array.shape[-1], array.shape[-2])
-    result = torch.empty(shape, dtype=dtype).mT
+    memory = np.empty(shape, dtype=dtype.np_dtype, like=array)  # on the array's device
+    result = Tensor._from_array(memory, dtype).mT
     result._np[...] = array
     return result
 
 
 def _geqrf_numpy(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """LAPACK's compact QR of every matrix of ``a`` (a copy is factorised)."""
-    a = np.array(a, copy=True)
+    a = a.copy()  # a method: on a's device
     m, n = a.shape[-2:]
     k = min(m, n)
-    tau = np.zeros(a.shape[:-2] + (k,), dtype=a.dtype)
+    tau = np.zeros(a.shape[:-2] + (k,), dtype=a.dtype, like=a)
     is_complex = np.iscomplexobj(a)
     for i in range(k):
         alpha = a[..., i, i].copy()
         x = a[..., i + 1 :, i]
-        xnorm = _blas.linalg.norm(x, axis=-1) if m > i + 1 else np.zeros(alpha.shape, a.real.dtype)
+        xnorm = (
+            _blas.linalg.norm(x, axis=-1)
+            if m > i + 1
+            else np.zeros(alpha.shape, a.real.dtype, like=a)
+        )
         if is_complex:
             keep = (xnorm == 0) & (alpha.imag == 0)
             norm = np.hypot(np.hypot(alpha.real, alpha.imag), xnorm)

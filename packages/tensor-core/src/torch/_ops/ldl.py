@@ -42,7 +42,7 @@ def _first_max(values: np.ndarray, valid: np.ndarray) -> np.ndarray:
     first = np.argmax(valid, axis=-1)
     cleaned = np.where(valid & ~np.isnan(values), values, -np.inf)
     best = np.argmax(cleaned, axis=-1)
-    rows = np.arange(values.shape[0])
+    rows = np.arange(values.shape[0], like=values)
     first_nan = np.isnan(values[rows, first])
     empty = ~np.isfinite(cleaned[rows, best]) & ~np.isinf(values[rows, best])
     return np.where(first_nan | empty, first, best)
@@ -56,8 +56,10 @@ def _ldl_numpy(a: np.ndarray, hermitian: bool):
     hermitian = hermitian and np.iscomplexobj(a)
     strict = np.tril(lower, -1)
     full = lower + (strict.conj() if hermitian else strict).swapaxes(-1, -2)
+    # every array below made by a's array module (on its device)
+    index = np.arange(n, like=a)
     if hermitian:
-        full[:, np.arange(n), np.arange(n)] = full[:, np.arange(n), np.arange(n)].real
+        full[:, index, index] = full[:, index, index].real
     complex_ = np.iscomplexobj(a)
 
     def size_off(x):
@@ -70,12 +72,11 @@ def _ldl_numpy(a: np.ndarray, hermitian: bool):
         return x.conj() if hermitian else x
 
     ld = np.zeros_like(full)
-    pivots = np.zeros((count, n), dtype=np.int32)
-    info = np.zeros(count, dtype=np.int32)
-    k = np.zeros(count, dtype=np.int64)
-    b = np.arange(count)
-    index = np.arange(n)
-    while np.any(k < n):
+    pivots = np.zeros((count, n), dtype=np.int32, like=a)
+    info = np.zeros(count, dtype=np.int32, like=a)
+    k = np.zeros(count, dtype=np.int64, like=a)
+    b = np.arange(count, like=a)
+    while np.any(k < n):  # one element read back per block column
         active = k < n
         kc = np.minimum(k, n - 1)
         akk = full[b, kc, kc]
@@ -291,8 +292,8 @@ def ldl_factor(A: Tensor, *, hermitian: bool = False):  # noqa: N803
 def _block_kinds(pivots: np.ndarray) -> np.ndarray:
     """Per column: 1 for a 1x1 block, 2 for the first and 0 for the second column of a
     2x2 block."""
-    kinds = np.zeros(pivots.shape, dtype=np.int8)
-    second = np.zeros(pivots.shape[:-1], dtype=bool)
+    kinds = np.zeros(pivots.shape, dtype=np.int8, like=pivots)
+    second = np.zeros(pivots.shape[:-1], dtype=bool, like=pivots)
     for j in range(pivots.shape[-1]):
         kinds[..., j] = np.where(second, 0, np.where(pivots[..., j] < 0, 2, 1))
         second = ~second & (pivots[..., j] < 0)
@@ -300,7 +301,7 @@ def _block_kinds(pivots: np.ndarray) -> np.ndarray:
 
 
 def _swap_rows(x: np.ndarray, r1: np.ndarray, r2: np.ndarray) -> None:
-    b = np.arange(x.shape[0])
+    b = np.arange(x.shape[0], like=x)
     first = x[b, r1].copy()
     x[b, r1] = x[b, r2]
     x[b, r2] = first
@@ -310,10 +311,10 @@ def _ldl_solve_numpy(ld: np.ndarray, pivots: np.ndarray, rhs: np.ndarray, hermit
     """LAPACK ``xSYTRS`` / ``xHETRS`` (lower) on broadcast, batch-flattened operands."""
     count, n, _ = ld.shape
     hermitian = hermitian and np.iscomplexobj(ld)
-    x = np.array(rhs, copy=True)
+    x = rhs.copy()  # a method: on rhs's device
     piv = pivots.astype(np.int64)
     kinds = _block_kinds(piv)
-    index = np.arange(n)
+    index = np.arange(n, like=ld)
     L = np.tril(ld, -1)  # noqa: N806
     Lc = L.conj() if hermitian else L  # noqa: N806
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -353,7 +354,7 @@ def _ldl_solve_numpy(ld: np.ndarray, pivots: np.ndarray, rhs: np.ndarray, hermit
             if j > 0:
                 x[last, j - 1] -= _blas.einsum("bi,bir->br", Lc[:, :, j - 1], tail)[last]
             source = np.where(one | last, np.abs(piv[:, j]) - 1, j)
-            _swap_rows(x, np.full(count, j), np.clip(source, 0, n - 1))
+            _swap_rows(x, np.full(count, j, like=x), np.clip(source, 0, n - 1))
     return x
 
 

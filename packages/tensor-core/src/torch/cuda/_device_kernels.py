@@ -40,15 +40,6 @@ def _round_trips(reason: str, *names: str) -> None:
         HOST_ROUND_TRIP[name] = reason
 
 
-_round_trips(
-    "LDL/QR factorisation code that loops on host values (CuPy's cupy.linalg has no "
-    "LDL or geqrf to call instead)",
-    "geqrf",
-    "_ldl_factor",
-    "_ldl_solve",
-)
-
-
 def _move(value, device):
     """Tensors in ``value`` (a tensor, or a list/tuple of them) moved to ``device``."""
     import torch
