@@ -31,13 +31,10 @@ __all__ = ["install", "uninstall", "HOST_ROUND_TRIP", "device_path", "host_round
 # ops that are plumbing or handle devices themselves (never given a kernel)
 _SKIP = {"_to_device", "_to_copy", "to", "cpu", "cuda", "copy_"}
 
-#: op name -> why it takes the host round trip on a cuda device (the only ops that do)
+#: op name -> why it takes the host round trip on a cuda device (the only ops that do).
+#: Empty since every op of the op database runs on the device; an op that cannot (code
+#: looping on host values, no library call to make instead) is listed here with its reason.
 HOST_ROUND_TRIP: dict[str, str] = {}
-
-
-def _round_trips(reason: str, *names: str) -> None:
-    for name in names:
-        HOST_ROUND_TRIP[name] = reason
 
 
 def _move(value, device):
