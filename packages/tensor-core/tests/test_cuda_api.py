@@ -114,6 +114,31 @@ def test_parameter_names(path):
     assert ours == GOLDEN["signatures"][path]
 
 
+def _backend_switches() -> dict:
+    """The plain values (flags, precisions, strategies) of every loaded torch.backends
+    module, to put back after snippets that set them."""
+    import sys
+
+    return {
+        (name, attr): value
+        for name, module in list(sys.modules.items())
+        if name.startswith("torch.backends") and module is not None
+        for attr, value in vars(module).items()
+        if not attr.startswith("_") and isinstance(value, (bool, int, float, str, type(None)))
+    }
+
+
+@pytest.fixture
+def backend_switches_restored():
+    import sys
+
+    saved = _backend_switches()
+    yield
+    for (name, attr), value in saved.items():
+        setattr(sys.modules[name], attr, value)
+
+
+@pytest.mark.usefixtures("backend_switches_restored")
 def test_recorded_snippets():
     """Every snippet in recorded order (some read switches that earlier ones set)."""
     if torch.cuda.is_available():
