@@ -200,9 +200,7 @@ def _quantile(input, q, dim, keepdim, interpolation, ignore_nan) -> Tensor:
     nan = np.isnan(ordered._np)
     count = (ordered._np.shape[-1] - nan.sum(-1, keepdims=True)) if ignore_nan else None
     if count is None:
-        count = np.full(
-            ordered._np.shape[:-1] + (1,), ordered._np.shape[-1], like=ordered._np
-        )
+        count = np.full(ordered._np.shape[:-1] + (1,), ordered._np.shape[-1], like=ordered._np)
     results = []
     for level in levels:
         # in the input's precision, as PyTorch computes it ("nearest" rounds half to even)
