@@ -1,7 +1,7 @@
 """torch.torch_version: ``TorchVersion``, the type of ``torch.__version__``.
 
 ``torch.__version__`` names the PyTorch release whose public behaviour this project
-follows, with torch-core's own release as the local label (``2.13.0+core.0.6.0``):
+follows, with torch-core's own release as the local label (``2.13.0+core.0.7.0``):
 libraries gate features on ``torch.__version__ >= "1.x"`` or ``>= (2, 0)``, and they
 must see the API they are getting. ``torch.version.core_version`` keeps torch-core's
 release alone.

@@ -2,7 +2,7 @@
 
 ``__version__`` (also ``torch.__version__``) is what PyTorch-facing code reads: the
 PyTorch release whose public behaviour this project follows, with torch-core's own
-release as the local label (``2.13.0+core.0.6.0``, a
+release as the local label (``2.13.0+core.0.7.0``, a
 :class:`~torch.torch_version.TorchVersion`), since libraries gate features on it.
 ``core_version`` is the torch-core distribution's release alone (each sibling wheel keeps
 its own). ``cuda`` is the CUDA version of the active runtime (``None`` without one);
@@ -12,7 +12,7 @@ its own). ``cuda`` is the CUDA version of the active runtime (``None`` without o
 from .torch_version import TorchVersion as _TorchVersion
 
 # the build backend reads torch-core's release from this first assignment
-__version__ = "0.6.0"
+__version__ = "0.7.0"
 
 __all__ = [  # noqa: F822 (cuda: a module attribute computed on access)
     "__version__",

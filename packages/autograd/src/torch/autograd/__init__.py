@@ -16,7 +16,7 @@ from torch import (
 from torch._interface import require_core_api
 
 # before the submodules, which use the interface this version of core provides
-require_core_api(0, 6, "torch-autograd")
+require_core_api(0, 7, "torch-autograd")
 
 from . import anomaly_mode, forward_ad, function, functional, graph, profiler  # noqa: E402
 from ._api import backward, grad  # noqa: E402

@@ -1,3 +1,3 @@
 """Version of the torch-autograd distribution."""
 
-__version__ = "0.6.0"
+__version__ = "0.7.0"

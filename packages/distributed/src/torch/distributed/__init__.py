@@ -33,7 +33,7 @@ from ._work import Future, Work
 from .distributed_c10d import *  # noqa: F403
 from .distributed_c10d import __all__ as _c10d_all
 
-require_core_api(0, 6, "torch-distributed")
+require_core_api(0, 7, "torch-distributed")
 
 
 def __getattr__(name: str):

@@ -1,3 +1,3 @@
 """Version of the torch-distributed distribution."""
 
-__version__ = "0.1.1"
+__version__ = "0.2.0"

@@ -61,7 +61,7 @@ from ._state import is_scripting, is_tracing
 from ._trace import TopLevelTracedModule, TracedModule, trace, trace_module
 from ._version import __version__
 
-require_core_api(0, 6, "torch-jit")
+require_core_api(0, 7, "torch-jit")
 
 _fork = fork
 _wait = wait

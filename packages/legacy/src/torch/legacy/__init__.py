@@ -7,6 +7,6 @@ from torch._interface import require_core_api
 
 from ._version import __version__
 
-require_core_api(0, 6, "torch-legacy")
+require_core_api(0, 7, "torch-legacy")
 
 __all__ = ["__version__"]

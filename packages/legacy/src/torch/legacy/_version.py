@@ -1,3 +1,3 @@
 """Version of the torch-legacy distribution."""
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"

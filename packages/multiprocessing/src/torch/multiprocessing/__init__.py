@@ -20,7 +20,7 @@ import multiprocessing as _mp
 
 from torch._interface import require_core_api, sharing
 
-require_core_api(0, 6, "torch-multiprocessing")
+require_core_api(0, 7, "torch-multiprocessing")
 
 from ._version import __version__  # noqa: E402
 from .reductions import init_reductions  # noqa: E402

@@ -1,3 +1,3 @@
 """Version of the torch-multiprocessing distribution."""
 
-__version__ = "0.4.0"
+__version__ = "0.5.0"

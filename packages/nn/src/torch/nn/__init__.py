@@ -20,7 +20,7 @@ from .parallel import DataParallel
 from .parameter import Buffer, Parameter, UninitializedBuffer, UninitializedParameter
 
 # 0.5: the fused ops and torch._interface.tensors, called without fallbacks
-require_core_api(0, 6, "torch-nn")
+require_core_api(0, 7, "torch-nn")
 
 __all__ = [
     "Parameter",

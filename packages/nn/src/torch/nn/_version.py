@@ -1,3 +1,3 @@
 """Version of the torch-nn distribution."""
 
-__version__ = "0.5.0"
+__version__ = "0.6.0"

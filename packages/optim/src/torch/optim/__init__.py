@@ -8,7 +8,7 @@ grad-mode switches.
 from torch._interface import require_core_api
 
 # checked before the submodules load: they use the interface's optim kernels (0.5)
-require_core_api(0, 6, "torch-optim")
+require_core_api(0, 7, "torch-optim")
 
 from . import lr_scheduler  # noqa: E402
 from ._version import __version__  # noqa: E402

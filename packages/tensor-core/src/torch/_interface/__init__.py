@@ -40,7 +40,7 @@ __all__ = [
 ]
 
 # 0.6: calls and tracing (op-call interception), native tensor readers, the cuda runtime
-CORE_API: tuple[int, int] = (0, 6)
+CORE_API: tuple[int, int] = (0, 7)  # 0.7: device storages between processes (sharing), GradEngine.register_post_accumulate_grad_hook, device kernels' backend hooks
 
 
 def require_core_api(major: int, minor: int, who: str) -> None:

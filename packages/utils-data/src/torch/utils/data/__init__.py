@@ -15,7 +15,7 @@
 from torch._interface import require_core_api
 
 # checked first: the modules below use the shared-memory protocol of extension API 0.5
-require_core_api(0, 6, "torch-utils-data")
+require_core_api(0, 7, "torch-utils-data")
 
 from ._version import __version__  # noqa: E402
 from .dataloader import DataLoader, default_collate, default_convert, get_worker_info  # noqa: E402

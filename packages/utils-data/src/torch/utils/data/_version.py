@@ -1,3 +1,3 @@
 """Version of the torch-utils-data distribution."""
 
-__version__ = "0.4.1"
+__version__ = "0.5.0"
