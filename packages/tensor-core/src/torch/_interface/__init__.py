@@ -40,7 +40,9 @@ __all__ = [
 ]
 
 # 0.6: calls and tracing (op-call interception), native tensor readers, the cuda runtime
-CORE_API: tuple[int, int] = (0, 7)  # 0.7: device storages between processes (sharing), GradEngine.register_post_accumulate_grad_hook, device kernels' backend hooks
+# 0.7: device storages between processes (sharing), post-accumulate-grad hooks
+# (GradEngine.register_post_accumulate_grad_hook), the device kernels' backend hooks
+CORE_API: tuple[int, int] = (0, 7)
 
 
 def require_core_api(major: int, minor: int, who: str) -> None:
