@@ -129,3 +129,20 @@ def test_random_numbers_are_drawn_on_the_device(strict):
     on_device = torch.rand(4, device="cuda").cpu()
     torch.manual_seed(3)
     assert torch.equal(on_device, torch.rand(4))
+
+
+@pytest.mark.parametrize(
+    "view, size, expected",
+    [
+        (lambda x: x.expand(3, 4)[1], 4, [1.0] * 4),
+        (lambda x: x.unfold(0, 4, 1)[:5], 10, [1.0, 2.0, 3.0, 4.0, 4.0, 3.0, 2.0, 1.0, 0.0, 0.0]),
+        (lambda x: x.expand(2, 4).t(), 4, [2.0] * 4),
+    ],
+)
+def test_gradients_through_views_of_overlapping_views_stay_on_the_device(view, size, expected):
+    # (PyTorch 2.13's values; the positions the split uses are made on the device)
+    with _runtime.simulated(1, host_kernels=False):
+        x = torch.arange(float(size), device="cuda", requires_grad=True)
+        view(x).sum().backward()
+        assert x.grad.device.type == "cuda"
+        assert x.grad.cpu().tolist() == expected

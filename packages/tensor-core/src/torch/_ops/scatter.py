@@ -21,12 +21,15 @@ def _extent(shape, strides) -> int:
     return sum((n - 1) * s for n, s in zip(shape, strides)) + 1
 
 
-def _flat_positions(shape, strides, offset) -> np.ndarray:
-    positions = np.full(shape, offset, dtype=np.int64)
+def _flat_positions(shape, strides, offset, like=None) -> np.ndarray:
+    """The flat buffer position of every element of a strided geometry (made with
+    ``like``'s array module: a device buffer takes device positions)."""
+    on = {} if like is None else {"like": like}
+    positions = np.full(shape, offset, dtype=np.int64, **on)
     for d, (n, s) in enumerate(zip(shape, strides)):
         index_shape = [1] * len(shape)
         index_shape[d] = n
-        positions = positions + (np.arange(n, dtype=np.int64) * s).reshape(index_shape)
+        positions = positions + (np.arange(n, dtype=np.int64, **on) * s).reshape(index_shape)
     return positions
 
 
@@ -49,7 +52,7 @@ def _read_counts(buffer, geometry, base):
     out as the geometry."""
     shape, strides, offset = geometry
     counts = np.zeros(buffer.shape, dtype=buffer.dtype, like=buffer)
-    np.add.at(counts, _flat_positions(shape, strides, offset - base).reshape(-1), 1)
+    np.add.at(counts, _flat_positions(shape, strides, offset - base, counts).reshape(-1), 1)
     return _strided(counts, shape, strides, offset - base)
 
 
@@ -78,7 +81,7 @@ def view_scatter(grad: Tensor, input_geometry, view_geometry) -> Tensor:
         # strided write, where np.add.at takes a position array and one add per element
         _strided(buffer, v_shape, v_strides, v_off - base)[...] = grad._np
     else:
-        positions = _flat_positions(v_shape, v_strides, v_off - base)
+        positions = _flat_positions(v_shape, v_strides, v_off - base, buffer)
         np.add.at(buffer, positions.reshape(-1), grad._np.reshape(-1))
     in_shape, in_strides, in_off = input_geometry
     result = _strided(buffer, in_shape, in_strides, in_off - base).copy()
@@ -99,7 +102,7 @@ def view_gather(grad: Tensor, input_geometry, view_geometry) -> Tensor:
         _strided(buffer, in_shape, in_strides, in_off - base)[...] = grad._np
     else:  # the adjoint of view_scatter's split: shares of one position add up
         shares = grad._np / _read_counts(buffer, input_geometry, base)
-        positions = _flat_positions(in_shape, in_strides, in_off - base)
+        positions = _flat_positions(in_shape, in_strides, in_off - base, buffer)
         np.add.at(buffer, positions.reshape(-1), shares.reshape(-1))
     v_shape, v_strides, v_off = view_geometry
     result = _strided(buffer, v_shape, v_strides, v_off - base).copy()
