@@ -379,7 +379,23 @@ def _tests_session(package: str) -> None:
 
 for _package in PACKAGES:
     _tests_session(_package)
-_group("tests", [f"tests-{p}" for p in PACKAGES], "Run every tests-* session (one per package).")
+
+
+@nox.session(name="tests-tensor-core-siblings", tags=["ci", "tests"])
+def tests_tensor_core_siblings(session: nox.Session) -> None:
+    """Run torch-core's tests marked autograd or nn (skipped by tests-tensor-core, which
+    installs core alone) with torch-autograd, torch-nn and torch-optim built from HEAD."""
+    _, extra = test_install("tensor-core")
+    install_wheels(session, ["tensor-core", "autograd", "nn", "optim"], extra=extra + MKL)
+    tests = str(ROOT / "packages" / "tensor-core" / "tests")
+    session.run("pytest", "-q", "-n", "2", "-p", "no:cacheprovider", "-m", "autograd or nn", tests)
+
+
+_group(
+    "tests",
+    [f"tests-{p}" for p in PACKAGES] + ["tests-tensor-core-siblings"],
+    "Run every tests-* session (one per package, and core's tests that need siblings).",
+)
 
 
 @nox.session(name="distributed-slow")
