@@ -5,13 +5,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from typing import IO, TYPE_CHECKING, Any, TypeAlias, Union
+from typing import IO, Any, TypeAlias, Union
 
 import torch
 from torch import Size, SymBool, SymFloat, SymInt, Tensor
-
-if TYPE_CHECKING:
-    from torch.autograd.graph import GradientEdge
 
 __all__ = ["Number", "Device", "FileLike", "Storage"]
 
@@ -39,8 +36,12 @@ py_sym_types = (SymInt, SymFloat, SymBool)
 
 _TensorOrTensors: TypeAlias = Tensor | Sequence[Tensor]
 _TensorOrOptionalTensors: TypeAlias = Tensor | Sequence[Tensor | None]
+# (a forward reference by full name: torch-core does not import torch-autograd)
 _TensorOrTensorsOrGradEdge: TypeAlias = Union[  # noqa: UP007 - a forward reference
-    Tensor, Sequence[Tensor], "GradientEdge", Sequence["GradientEdge"]
+    Tensor,
+    Sequence[Tensor],
+    "torch.autograd.graph.GradientEdge",
+    Sequence["torch.autograd.graph.GradientEdge"],
 ]
 
 #: the Python numbers a tensor op takes as a scalar
