@@ -135,6 +135,26 @@ bool element_strides(const py::array& x, std::int64_t* out) {
   return true;
 }
 
+// The work items of a (batched) product: each matrix's result split into bands of rows or
+// of columns, whichever dimension is longer, at least 64 wide so each block stays large
+// enough for the kernel's blocking; a band's width is rounded up to `align`. Columns are
+// preferred on a tie: MKL repacks all of B for every band of rows (2.5% more work for two
+// bands of a 1024^3 product here) but repacks little for a band of columns (0.5%).
+struct Bands {
+  bool by_columns;
+  std::int64_t extent, blocks, band;
+};
+
+Bands result_bands(std::int64_t m, std::int64_t n, int threads, std::int64_t align) {
+  Bands b;
+  b.by_columns = n >= m;
+  b.extent = b.by_columns ? n : m;
+  b.blocks = std::max<std::int64_t>(1, std::min<std::int64_t>(threads, b.extent / 64));
+  b.band = (b.extent + b.blocks - 1) / b.blocks;
+  b.band = (b.band + align - 1) / align * align;
+  return b;
+}
+
 // out[i] = a[i] @ b[i] by the packed product, any element strides. Work items are
 // (matrix, band of the result) as in gemm_typed; each band packs its own operand blocks.
 template <typename T>
@@ -150,12 +170,9 @@ void packed_typed(const py::array& a, const py::array& b, py::array& out, int th
   const std::int64_t batch_a = batched ? sa[0] : 0, batch_b = batched ? sb[0] : 0;
   if (static_cast<double>(batch) * m * n * k < double(1 << 21)) threads = 1;
   torch_core::GilRelease nogil;  // only the buffers held by the caller are touched
-  const bool by_columns = n >= m;
-  const std::int64_t extent = by_columns ? n : m;
-  const std::int64_t blocks =
-      std::max<std::int64_t>(1, std::min<std::int64_t>(threads, extent / 64));
-  std::int64_t band = (extent + blocks - 1) / blocks;
-  band = (band + 31) / 32 * 32;  // whole tiles of rows or columns
+  const Bands bands = result_bands(m, n, threads, 32);  // whole tiles of rows or columns
+  const bool by_columns = bands.by_columns;
+  const std::int64_t extent = bands.extent, blocks = bands.blocks, band = bands.band;
   torch_core::parallel_for(
       static_cast<std::size_t>(batch * blocks), threads,
       [&](std::size_t begin, std::size_t end, int) {
@@ -201,18 +218,11 @@ bool gemm_typed(const py::array& a, const py::array& b, py::array& out, int thre
   // below about 128^3 multiply-adds a second thread costs more than it saves
   if (static_cast<double>(batch) * m * n * k < double(1 << 21)) threads = 1;
   torch_core::GilRelease nogil;  // only the buffers held by the caller are touched
-  // Work items: (matrix, block of the result). A block is a band of rows or of columns,
-  // whichever dimension is longer, 64 or more wide so each GEMM call stays large enough
-  // for the library's blocking. Columns are preferred on a tie: MKL repacks all of B for
-  // every band of rows (2.5% more work for two bands of a 1024^3 product here) but
-  // repacks little for a band of columns (0.5%).
-  const bool by_columns = n >= m;
-  const std::int64_t extent = by_columns ? n : m;
-  const std::int64_t blocks =
-      std::max<std::int64_t>(1, std::min<std::int64_t>(threads, extent / 64));
-  // column bands start on a multiple of 16 elements, so each keeps the operands' alignment
-  std::int64_t band = (extent + blocks - 1) / blocks;
-  if (by_columns) band = (band + 15) / 16 * 16;
+  // work items: (matrix, band of the result); column bands start on a multiple of 16
+  // elements, so each keeps the operands' alignment
+  const Bands bands = result_bands(m, n, threads, n >= m ? 16 : 1);
+  const bool by_columns = bands.by_columns;
+  const std::int64_t extent = bands.extent, blocks = bands.blocks, band = bands.band;
   torch_core::parallel_for(
       static_cast<std::size_t>(batch * blocks), threads,
       [&](std::size_t begin, std::size_t end, int) {
