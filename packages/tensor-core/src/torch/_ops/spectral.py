@@ -72,6 +72,14 @@ def _finish(window: Tensor, periodic: bool, length: int, requires_grad: bool) ->
     return window
 
 
+def _window_points(name, length, periodic, dtype, device, requires_grad):
+    """The checked dtype, how many points to compute (one more for a periodic window, which
+    ``_finish`` drops) and, for lengths 0 and 1, the finished window (else None)."""
+    dtype = _window_start(name, length, dtype, device, requires_grad)
+    points = length + 1 if periodic else length
+    return dtype, points, _trivial(length, dtype, device, requires_grad)
+
+
 def _trivial(length, dtype, device, requires_grad):
     """The windows of length 0 and 1 (empty and ``[1.]``), or None."""
     if length > 1:
@@ -79,19 +87,6 @@ def _trivial(length, dtype, device, requires_grad):
     torch = _t()
     window = torch.ones(length, dtype=dtype, device=device)
     return window.requires_grad_(True) if requires_grad else window
-
-
-def _cosine_terms(length, periodic, coefficients, dtype, device):
-    """sum_k c_k cos(k * 2 pi n / N) in ``dtype`` (N = length, or length - 1 when
-    symmetric); ``coefficients`` carry their signs."""
-    torch = _t()
-    points = length + 1 if periodic else length
-    step = torch.arange(points, dtype=dtype, device=device) * (2 * math.pi / (points - 1))
-    total = None
-    for k, c in enumerate(coefficients):
-        term = torch.full_like(step, c) if k == 0 else torch.cos(step * k) * c
-        total = term if total is None else total + term
-    return total
 
 
 @defop("hamming_window")
@@ -115,12 +110,12 @@ def hamming_window(
         >>> torch.hamming_window(4)
         tensor([0.0800, 0.5400, 1.0000, 0.5400])
     """
-    dtype = _window_start("hamming_window", window_length, dtype, device, requires_grad)
-    trivial = _trivial(window_length, dtype, device, requires_grad)
+    dtype, points, trivial = _window_points(
+        "hamming_window", window_length, periodic, dtype, device, requires_grad
+    )
     if trivial is not None:
         return trivial
     torch = _t()
-    points = window_length + 1 if periodic else window_length
     step = torch.arange(points, dtype=dtype, device=device) * (2 * math.pi / (points - 1))
     window = torch.cos(step) * -beta + alpha
     return _finish(window, periodic, window_length, requires_grad)
@@ -168,12 +163,12 @@ def blackman_window(
         >>> torch.blackman_window(4, dtype=torch.float64)
         tensor([0.0000, 0.3400, 1.0000, 0.3400], dtype=torch.float64)
     """
-    dtype = _window_start("blackman_window", window_length, dtype, device, requires_grad)
-    trivial = _trivial(window_length, dtype, device, requires_grad)
+    dtype, points, trivial = _window_points(
+        "blackman_window", window_length, periodic, dtype, device, requires_grad
+    )
     if trivial is not None:
         return trivial
     torch = _t()
-    points = window_length + 1 if periodic else window_length
     half = torch.arange(points, dtype=dtype, device=device) * (math.pi / (points - 1))
     window = torch.cos(half * 4) * 0.08 - torch.cos(half * 2) * 0.5 + 0.42
     return _finish(window, periodic, window_length, requires_grad)
@@ -197,12 +192,12 @@ def bartlett_window(
         >>> torch.bartlett_window(4)
         tensor([0.0000, 0.5000, 1.0000, 0.5000])
     """
-    dtype = _window_start("bartlett_window", window_length, dtype, device, requires_grad)
-    trivial = _trivial(window_length, dtype, device, requires_grad)
+    dtype, points, trivial = _window_points(
+        "bartlett_window", window_length, periodic, dtype, device, requires_grad
+    )
     if trivial is not None:
         return trivial
     torch = _t()
-    points = window_length + 1 if periodic else window_length
     ramp = torch.arange(points, dtype=dtype, device=device) * (2.0 / (points - 1))
     rising = (points - 1) // 2 + 1  # the first half rises; the rest falls as 2 - ramp
     window = torch.cat([ramp[:rising], 2 - ramp[rising:]])
@@ -229,12 +224,12 @@ def kaiser_window(
         >>> torch.kaiser_window(4, True, 2.0)
         tensor([0.4387, 0.8348, 1.0000, 0.8348])
     """
-    dtype = _window_start("kaiser_window", window_length, dtype, device, requires_grad)
-    trivial = _trivial(window_length, dtype, device, requires_grad)
+    dtype, points, trivial = _window_points(
+        "kaiser_window", window_length, periodic, dtype, device, requires_grad
+    )
     if trivial is not None:
         return trivial
     torch = _t()
-    points = window_length + 1 if periodic else window_length
     center = (points - 1) / 2.0
     n = torch.arange(points, dtype=torch.float64, device=device)
     ratio = (n - center) / center
