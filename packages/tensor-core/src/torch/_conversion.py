@@ -471,6 +471,14 @@ def _new(self: Tensor, factory, size, dtype, requires_grad, device, **extra) -> 
     return result
 
 
+def _new_in_layout(self: Tensor, factory, size, dtype, layout, device, requires_grad) -> Tensor:
+    """:func:`_new` for the factories that take a sparse ``layout`` themselves (after
+    ``new_<factory>``'s own check of it)."""
+    if layout is not None:
+        _new_layout(layout, f"new_{factory}", size)
+    return _new(self, factory, size, dtype, requires_grad, device, layout=layout)
+
+
 @defop("new_tensor", method=True, public=False)
 def new_tensor(self: Tensor, data, dtype=None, device=None, requires_grad=False) -> Tensor:
     """A new tensor holding a copy of ``data``, with ``self``'s dtype by default."""
@@ -494,9 +502,7 @@ def new_empty(
     self: Tensor, *size, dtype=None, layout=None, device=None, requires_grad=False
 ) -> Tensor:
     """An uninitialised tensor of ``size`` with ``self``'s dtype by default."""
-    if layout is not None:
-        _new_layout(layout, "new_empty", size)
-    return _new(self, "empty", size, dtype, requires_grad, device, layout=layout)
+    return _new_in_layout(self, "empty", size, dtype, layout, device, requires_grad)
 
 
 @defop("new_zeros", method=True, public=False)
@@ -511,9 +517,7 @@ def new_zeros(
         tensor([[0, 0],
                 [0, 0]], dtype=torch.int16)
     """
-    if layout is not None:
-        _new_layout(layout, "new_zeros", size)
-    return _new(self, "zeros", size, dtype, requires_grad, device, layout=layout)
+    return _new_in_layout(self, "zeros", size, dtype, layout, device, requires_grad)
 
 
 @defop("new_ones", method=True, public=False)

@@ -29,15 +29,20 @@ __all__ = [
 ]
 
 
+def check_size_element(fn: str, s) -> None:
+    """PyTorch's TypeError for an element of a ``size`` argument that is not an int."""
+    if not isinstance(s, (int, np.integer)) or isinstance(s, bool):
+        raise TypeError(
+            f"{fn}(): argument 'size' must be tuple of ints, but found element "
+            f"of type {type(s).__name__}"
+        )
+
+
 def _parse_size(size, fn: str) -> tuple:
     if len(size) == 1 and isinstance(size[0], (tuple, list)):
         size = tuple(size[0])
     for s in size:
-        if not isinstance(s, (int, np.integer)) or isinstance(s, bool):
-            raise TypeError(
-                f"{fn}(): argument 'size' must be tuple of ints, but found element "
-                f"of type {type(s).__name__}"
-            )
+        check_size_element(fn, s)
         if s < 0:
             if fn == "zeros":
                 raise RuntimeError("zeros: Dimension size must be non-negative.")

@@ -18,6 +18,7 @@ import types
 from ._device import CPU
 from ._interface import backends as _backends
 from ._interface import ops
+from ._op_calls import OPERATOR_OP_NAMES
 from ._ops import _dispatch as _op_dispatch
 from ._tensor import Tensor
 
@@ -190,17 +191,11 @@ def _place_results(result, device, backend, inputs=()):
 
 # Python operators -> the op whose kernel they run with the same argument order
 _OPERATOR_OPS = {
-    "truediv": "div",
-    "floordiv": "floor_divide",
-    "mod": "remainder",
-    "and": "bitwise_and",
-    "or": "bitwise_or",
-    "xor": "bitwise_xor",
+    **OPERATOR_OP_NAMES,
     "lshift": "bitwise_left_shift",
     "rshift": "bitwise_right_shift",
     "neg": "neg",
     "abs": "abs",
-    "invert": "bitwise_not",
 }
 
 

@@ -113,17 +113,22 @@ _NOT_OP_FUNCTIONS = {
     "use_deterministic_algorithms", "numel", "result_type", "promote_types", "can_cast",
 }  # fmt: skip
 _NOT_OP_PREFIXES = ("is_", "get_", "set_", "are_")
-#: Python operators -> PyTorch's op name (reflected and in-place forms are derived)
-_OPERATORS = {
+#: Python operators whose op has another name, as both the interception and the
+#: dispatcher name them (``__truediv__`` runs ``div``)
+OPERATOR_OP_NAMES = {
     "truediv": "div",
     "floordiv": "floor_divide",
     "mod": "remainder",
     "and": "bitwise_and",
     "or": "bitwise_or",
     "xor": "bitwise_xor",
+    "invert": "bitwise_not",
+}
+#: Python operators -> PyTorch's op name (reflected and in-place forms are derived)
+_OPERATORS = {
+    **OPERATOR_OP_NAMES,
     "lshift": "__lshift__",
     "rshift": "__rshift__",
-    "invert": "bitwise_not",
     "pos": "positive",
 }
 _BINARY_NAMES = {

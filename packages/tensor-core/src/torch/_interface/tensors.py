@@ -167,12 +167,7 @@ def set_result_history(t: Tensor, node):
     is left alone and ``False`` returned; otherwise :func:`view_base` of ``t``."""
     if t._dtype._category < 2:
         return False
-    t._grad_fn = node
-    t._requires_grad = True
-    base = t._base
-    if base is not None:
-        t._view_version = t._version_[0]
-    return base
+    return set_history(t, node)
 
 
 def set_requires_grad(t: Tensor, flag: bool) -> None:

@@ -608,16 +608,32 @@ def _frequencies(n, d, dtype, name: str, out, onesided: bool):
         return steps.astype(dtype.np_dtype) * dtype.np_dtype.type(scale), dtype
 
 
-def fftfreq(
-    n: int,
-    d: float = 1.0,
-    *,
-    out=None,
-    dtype=None,
-    layout=None,
-    device=None,
-    requires_grad: bool = False,
-) -> Tensor:
+def _sample_frequencies(name: str, onesided: bool, doc: str):
+    """``torch.fft.<name>``: the sample frequencies of a (one-sided when ``onesided``)
+    transform of ``n`` points taken ``d`` apart, as a tensor made like ``torch.arange``'s."""
+
+    def frequencies(
+        n: int,
+        d: float = 1.0,
+        *,
+        out=None,
+        dtype=None,
+        layout=None,
+        device=None,
+        requires_grad: bool = False,
+    ) -> Tensor:
+        values, dtype = _frequencies(n, d, dtype, name, out, onesided=onesided)
+        result = _finish(values, dtype, requires_grad and out is None, _check_device(device))
+        return result if out is None else copy_into_out(result, out, name)
+
+    frequencies.__name__ = frequencies.__qualname__ = name
+    frequencies.__doc__ = doc
+    return frequencies
+
+
+fftfreq = _sample_frequencies(
+    "fftfreq",
+    False,
     """The sample frequencies of :func:`fft` of ``n`` points taken ``d`` apart:
     ``[0, 1, ..., (n - 1) // 2, -(n // 2), ..., -1] / (d * n)``.
 
@@ -632,22 +648,11 @@ def fftfreq(
 
         >>> torch.fft.fftfreq(4)
         tensor([ 0.0000,  0.2500, -0.5000, -0.2500])
-    """
-    values, dtype = _frequencies(n, d, dtype, "fftfreq", out, onesided=False)
-    result = _finish(values, dtype, requires_grad and out is None, _check_device(device))
-    return result if out is None else copy_into_out(result, out, "fftfreq")
-
-
-def rfftfreq(
-    n: int,
-    d: float = 1.0,
-    *,
-    out=None,
-    dtype=None,
-    layout=None,
-    device=None,
-    requires_grad: bool = False,
-) -> Tensor:
+    """,
+)
+rfftfreq = _sample_frequencies(
+    "rfftfreq",
+    True,
     """The sample frequencies of :func:`rfft` of ``n`` points taken ``d`` apart:
     ``[0, 1, ..., n // 2] / (d * n)``.
 
@@ -657,10 +662,8 @@ def rfftfreq(
 
         >>> torch.fft.rfftfreq(5, d=0.5)
         tensor([0.0000, 0.4000, 0.8000])
-    """
-    values, dtype = _frequencies(n, d, dtype, "rfftfreq", out, onesided=True)
-    result = _finish(values, dtype, requires_grad and out is None, _check_device(device))
-    return result if out is None else copy_into_out(result, out, "rfftfreq")
+    """,
+)
 
 
 def _shift(input: Tensor, dim, inverse: bool, name: str) -> Tensor:

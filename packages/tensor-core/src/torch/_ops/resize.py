@@ -17,6 +17,7 @@ import warnings
 
 import numpy as np
 
+from .._creation import check_size_element
 from .._memory_format import format_name, format_strides
 from .._tensor import Tensor
 from ._dispatch import defop
@@ -29,11 +30,7 @@ def _sizes(name: str, sizes) -> tuple:
     if len(sizes) == 1 and not isinstance(sizes[0], (int, np.integer)):
         sizes = tuple(sizes[0])
     for n in sizes:
-        if not isinstance(n, (int, np.integer)) or isinstance(n, bool):
-            raise TypeError(
-                f"{name}(): argument 'size' must be tuple of ints, but found element of type "
-                f"{type(n).__name__}"
-            )
+        check_size_element(name, n)
     return tuple(int(n) for n in sizes)
 
 

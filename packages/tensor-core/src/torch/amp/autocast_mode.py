@@ -222,3 +222,21 @@ def _old_name_init(device_type: str, default_dtype):
 
     __init__.__qualname__ = "autocast.__init__"  # as errors about its arguments name it
     return __init__
+
+
+def _old_name_class(device_type: str, default_dtype, module: str) -> type:
+    """``torch.<device_type>.amp.autocast`` (defined in ``module``): the subclass of
+    :class:`autocast` whose ``__init__`` is :func:`_old_name_init`'s."""
+    doc = f"""Deprecated: ``torch.amp.autocast("{device_type}", ...)``.
+
+    Args:
+        enabled (bool): Default: True.
+        dtype (torch.dtype): Default: ``{default_dtype}``.
+        cache_enabled (bool): Default: True.
+    """
+    namespace = {
+        "__module__": module,
+        "__doc__": doc,
+        "__init__": _old_name_init(device_type, default_dtype),
+    }
+    return type("autocast", (autocast,), namespace)

@@ -73,6 +73,29 @@ def _flags_scope(set_flags, *values):
             set_flags(*previous)
 
 
+class _UnbuiltVerbose:
+    """The body of a ``verbose`` context manager whose library log is not built here:
+    entering with a level other than ``VERBOSE_OFF`` (0) raises, as PyTorch does when the
+    library cannot turn its log on. A subclass names ``_library`` and keeps the
+    requested level under PyTorch's attribute name (``_level`` reads it)."""
+
+    _library = ""
+
+    def _level(self) -> int:
+        raise NotImplementedError
+
+    def __enter__(self):
+        if self._level() == 0:
+            return None
+        raise AssertionError(
+            f"Failed to set {self._library} into verbose mode. Please consider to disable "
+            "this verbose scope."
+        )
+
+    def __exit__(self, exc_type, exc_val, exc_tb):
+        return False
+
+
 class ContextProp:
     """A module attribute read and written through a getter and a setter."""
 

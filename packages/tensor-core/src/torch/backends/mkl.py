@@ -7,6 +7,8 @@ square root), which is what :func:`is_available` reports.
 
 from __future__ import annotations
 
+from . import _UnbuiltVerbose
+
 __all__ = ["is_available", "VERBOSE_OFF", "VERBOSE_ON", "verbose"]
 
 VERBOSE_OFF = 0
@@ -30,19 +32,14 @@ def is_available() -> bool:
     return path is not None and path == _native._mkl_library_path()
 
 
-class verbose:  # noqa: N801 - PyTorch's name
+class verbose(_UnbuiltVerbose):  # noqa: N801 - PyTorch's name
     """Context manager for MKL's verbose log. MKL's log is not wired up here, so entering
     with ``VERBOSE_ON`` raises, as PyTorch does when MKL cannot turn it on."""
+
+    _library = "MKL"
 
     def __init__(self, enable):
         self.enable = enable
 
-    def __enter__(self):
-        if self.enable == VERBOSE_OFF:
-            return None
-        raise AssertionError(
-            "Failed to set MKL into verbose mode. Please consider to disable this verbose scope."
-        )
-
-    def __exit__(self, exc_type, exc_val, exc_tb):
-        return False
+    def _level(self) -> int:
+        return self.enable

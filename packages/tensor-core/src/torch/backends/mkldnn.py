@@ -14,6 +14,7 @@ from . import (
     _FP32Precision,
     _precision,
     _precision_prop,
+    _UnbuiltVerbose,
 )
 
 __all__ = [
@@ -47,22 +48,17 @@ def is_acl_available() -> bool:
     return False
 
 
-class verbose:  # noqa: N801 - PyTorch's name
+class verbose(_UnbuiltVerbose):  # noqa: N801 - PyTorch's name
     """Context manager for oneDNN's verbose log; oneDNN is not built, so turning the log on
     raises."""
+
+    _library = "MKLDNN"
 
     def __init__(self, level):
         self.level = level
 
-    def __enter__(self):
-        if self.level == VERBOSE_OFF:
-            return None
-        raise AssertionError(
-            "Failed to set MKLDNN into verbose mode. Please consider to disable this verbose scope."
-        )
-
-    def __exit__(self, exc_type, exc_val, exc_tb):
-        return False
+    def _level(self) -> int:
+        return self.level
 
 
 def _setter(name: str, c_name: str):

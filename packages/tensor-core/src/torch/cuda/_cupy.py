@@ -23,7 +23,7 @@ import numpy as np
 
 from torch._interface import backends
 
-from ._runtime import Runtime
+from ._runtime import Runtime, StreamOrdering, recording_stream
 
 __all__ = ["probe", "CupyBackend", "CupyRuntime", "NcclCollectives"]
 
@@ -277,7 +277,7 @@ class CupyRuntime(Runtime):
 def _stream_classes(runtime: CupyRuntime, cupy):
     """``(Stream, Event)`` wrapping ``cupy.cuda.Stream`` and ``cupy.cuda.Event``."""
 
-    class Stream:
+    class Stream(StreamOrdering):
         def __init__(self, device=None, priority: int = 0, **kwargs) -> None:
             from torch import device as device_cls
 
@@ -310,14 +310,6 @@ def _stream_classes(runtime: CupyRuntime, cupy):
             if event.native is not None:
                 self.native.wait_event(event.native)
 
-        def wait_stream(self, stream) -> None:
-            self.wait_event(stream.record_event())
-
-        def record_event(self, event=None):
-            event = Event() if event is None else event
-            event.record(self)
-            return event
-
         def __eq__(self, other) -> bool:
             return isinstance(other, Stream) and other.native.ptr == self.native.ptr
 
@@ -338,12 +330,7 @@ def _stream_classes(runtime: CupyRuntime, cupy):
             self.device = None
 
         def record(self, stream=None) -> None:
-            stream = runtime.current_stream() if stream is None else stream
-            if self.device is not None and stream.device != self.device:
-                raise RuntimeError(
-                    f"Event device {self.device} does not match recording stream's device "
-                    f"{stream.device}."
-                )
+            stream = recording_stream(self, stream, runtime)
             if self.native is None:
                 with cupy.cuda.Device(stream.device.index):
                     self.native = cupy.cuda.Event(
@@ -385,6 +372,7 @@ def _stream_classes(runtime: CupyRuntime, cupy):
                 return "<torch.cuda.Event uninitialized>"
             return f"<torch.cuda.Event {self.native.ptr:#x}>"
 
+    Stream.event_class = Event
     return Stream, Event
 
 
@@ -433,11 +421,16 @@ class NcclCollectives:
         except (KeyError, AttributeError):
             raise TypeError(f"NCCL does not support tensors of dtype {tensor.dtype}") from None
 
-    def _run(self, calls) -> None:
+    def _grouped(self, inputs, call) -> None:
+        """``call(communicator, rank, tensor, ptr, dtype, stream)`` for each input tensor
+        (``ptr``: its data, ``dtype``: NCCL's code, ``stream``: its device's current
+        stream), all inside one NCCL group."""
+        comms = self._communicators(inputs)
         self.nccl.groupStart()
         try:
-            for call in calls:
-                call()
+            for rank, (comm, tensor) in enumerate(zip(comms, inputs)):
+                ptr, stream = tensor._np.data.ptr, self._stream(tensor)
+                call(comm, rank, tensor, ptr, self._dtype(tensor), stream)
         finally:
             self.nccl.groupEnd()
 
@@ -445,52 +438,39 @@ class NcclCollectives:
         return self.runtime.current_stream(tensor.get_device()).native.ptr
 
     def all_reduce(self, inputs, outputs, op: int) -> None:
-        comms = self._communicators(inputs)
-        self._run(
-            lambda c=c, i=i, o=o: c.allReduce(
-                i._np.data.ptr, o._np.data.ptr, i.numel(), self._dtype(i), op, self._stream(i)
-            )
-            for c, i, o in zip(comms, inputs, outputs)
+        self._grouped(
+            inputs,
+            lambda c, n, i, ptr, dtype, stream: c.allReduce(
+                ptr, outputs[n]._np.data.ptr, i.numel(), dtype, op, stream
+            ),
         )
 
     def reduce(self, inputs, output, root: int, op: int) -> None:
-        comms = self._communicators(inputs)
-        self._run(
-            lambda c=c, i=i, n=n: c.reduce(
-                i._np.data.ptr,
-                output._np.data.ptr if n == root else i._np.data.ptr,
-                i.numel(),
-                self._dtype(i),
-                op,
-                root,
-                self._stream(i),
-            )
-            for n, (c, i) in enumerate(zip(comms, inputs))
+        self._grouped(
+            inputs,
+            lambda c, n, i, ptr, dtype, stream: c.reduce(
+                ptr, output._np.data.ptr if n == root else ptr, i.numel(), dtype, op, root, stream
+            ),
         )
 
     def broadcast(self, inputs, root: int) -> None:
-        comms = self._communicators(inputs)
-        self._run(
-            lambda c=c, i=i: c.bcast(
-                i._np.data.ptr, i.numel(), self._dtype(i), root, self._stream(i)
-            )
-            for c, i in zip(comms, inputs)
+        self._grouped(
+            inputs,
+            lambda c, n, i, ptr, dtype, stream: c.bcast(ptr, i.numel(), dtype, root, stream),
         )
 
     def all_gather(self, inputs, outputs) -> None:
-        comms = self._communicators(inputs)
-        self._run(
-            lambda c=c, i=i, o=o: c.allGather(
-                i._np.data.ptr, o._np.data.ptr, i.numel(), self._dtype(i), self._stream(i)
-            )
-            for c, i, o in zip(comms, inputs, outputs)
+        self._grouped(
+            inputs,
+            lambda c, n, i, ptr, dtype, stream: c.allGather(
+                ptr, outputs[n]._np.data.ptr, i.numel(), dtype, stream
+            ),
         )
 
     def reduce_scatter(self, inputs, outputs, op: int) -> None:
-        comms = self._communicators(inputs)
-        self._run(
-            lambda c=c, i=i, o=o: c.reduceScatter(
-                i._np.data.ptr, o._np.data.ptr, o.numel(), self._dtype(i), op, self._stream(i)
-            )
-            for c, i, o in zip(comms, inputs, outputs)
+        self._grouped(
+            inputs,
+            lambda c, n, i, ptr, dtype, stream: c.reduceScatter(
+                ptr, outputs[n]._np.data.ptr, outputs[n].numel(), dtype, op, stream
+            ),
         )

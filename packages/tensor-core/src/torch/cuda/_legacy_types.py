@@ -43,19 +43,32 @@ _DTYPE_NAMES = {
 }
 
 
-class _CudaTensorType(type):
-    def __instancecheck__(cls, instance) -> bool:
-        import torch
+class _CudaLegacyType(type):
+    """The metaclass of the legacy CUDA types: ``isinstance`` holds for an instance of
+    ``_instance_class()`` on a CUDA device with the type's dtype."""
 
+    def _instance_class(cls) -> type:
+        raise NotImplementedError
+
+    def __instancecheck__(cls, instance) -> bool:
         return (
-            isinstance(instance, torch.Tensor)
+            isinstance(instance, cls._instance_class())
             and instance.device.type == "cuda"
             and instance.dtype is cls.dtype
-            and instance.is_sparse == cls.is_sparse
         )
 
     def __repr__(cls) -> str:
         return f"<class '{cls.__module__}.{cls.__name__}'>"
+
+
+class _CudaTensorType(_CudaLegacyType):
+    def _instance_class(cls) -> type:
+        import torch
+
+        return torch.Tensor
+
+    def __instancecheck__(cls, instance) -> bool:
+        return super().__instancecheck__(instance) and instance.is_sparse == cls.is_sparse
 
 
 def _new_cuda_tensor(cls, *args, device=None):
@@ -83,42 +96,41 @@ def _new_cuda_tensor(cls, *args, device=None):
     )
 
 
-def make_tensor_types(module: str, sparse: bool) -> dict[str, type]:
-    """The legacy CUDA tensor types of ``module`` (``torch.cuda`` or ``torch.cuda.sparse``)."""
+def _legacy_types(metaclass, kind: str, names, new, module: str, **flags) -> dict[str, type]:
+    """One ``<Name><kind>`` class of ``metaclass`` per name of ``names`` (``Float``, ...):
+    constructed by ``new``, with the name's dtype, ``is_cuda`` and ``flags`` as
+    attributes."""
     import torch
 
-    names = _SPARSE_NAMES if sparse else _TENSOR_NAMES
     types = {}
     for name in names:
         dtype = getattr(torch, _DTYPE_NAMES[name])
-        types[name + "Tensor"] = _CudaTensorType(
-            name + "Tensor",
-            (),
-            {
-                "__slots__": (),
-                "__new__": _new_cuda_tensor,
-                "__module__": module,
-                "__doc__": f"Legacy constructor and isinstance check of CUDA {dtype} tensors.",
-                "dtype": dtype,
-                "is_cuda": True,
-                "is_sparse": sparse,
-            },
-        )
+        namespace = {
+            "__slots__": (),
+            "__new__": new,
+            "__module__": module,
+            "__doc__": f"Legacy constructor and isinstance check of CUDA {dtype} {kind.lower()}s.",
+            "dtype": dtype,
+            "is_cuda": True,
+            **flags,
+        }
+        types[name + kind] = metaclass(name + kind, (), namespace)
     return types
 
 
-class _CudaStorageType(type):
-    def __instancecheck__(cls, instance) -> bool:
+def make_tensor_types(module: str, sparse: bool) -> dict[str, type]:
+    """The legacy CUDA tensor types of ``module`` (``torch.cuda`` or ``torch.cuda.sparse``)."""
+    names = _SPARSE_NAMES if sparse else _TENSOR_NAMES
+    return _legacy_types(
+        _CudaTensorType, "Tensor", names, _new_cuda_tensor, module, is_sparse=sparse
+    )
+
+
+class _CudaStorageType(_CudaLegacyType):
+    def _instance_class(cls) -> type:
         import torch
 
-        return (
-            isinstance(instance, torch.TypedStorage)
-            and instance.device.type == "cuda"
-            and instance.dtype is cls.dtype
-        )
-
-    def __repr__(cls) -> str:
-        return f"<class 'torch.cuda.{cls.__name__}'>"
+        return torch.TypedStorage
 
 
 def _new_cuda_storage(cls, *args, **kwargs):
@@ -135,21 +147,6 @@ def _new_cuda_storage(cls, *args, **kwargs):
 
 def make_storage_types() -> dict[str, type]:
     """``torch.cuda.FloatStorage`` and the other legacy CUDA storage types."""
-    import torch
-
-    types = {}
-    for name in _STORAGE_NAMES:
-        dtype = getattr(torch, _DTYPE_NAMES[name])
-        types[name + "Storage"] = _CudaStorageType(
-            name + "Storage",
-            (),
-            {
-                "__slots__": (),
-                "__new__": _new_cuda_storage,
-                "__module__": "torch.cuda",
-                "__doc__": f"Legacy constructor and isinstance check of CUDA {dtype} storages.",
-                "dtype": dtype,
-                "is_cuda": True,
-            },
-        )
-    return types
+    return _legacy_types(
+        _CudaStorageType, "Storage", _STORAGE_NAMES, _new_cuda_storage, "torch.cuda"
+    )

@@ -43,7 +43,17 @@ import importlib.util
 import os
 import threading
 
-__all__ = ["get", "require", "simulated", "device_index", "Runtime", "SIMULATE_ENV", "STRICT_ENV"]
+__all__ = [
+    "get",
+    "require",
+    "simulated",
+    "device_index",
+    "Runtime",
+    "StreamOrdering",
+    "recording_stream",
+    "SIMULATE_ENV",
+    "STRICT_ENV",
+]
 
 #: the environment variable that turns on simulated devices: their count
 SIMULATE_ENV = "TORCH_CUDA_SIMULATE"
@@ -126,6 +136,34 @@ def simulated(count: int = 2, host_kernels: bool = True):
             _restore(previous, was_probed)
             if previous is not None:
                 previous.open()
+
+
+class StreamOrdering:
+    """What every runtime's ``Stream`` does the same way over its own ``wait_event`` and
+    ``Event`` class (``event_class``, set by the runtime once both classes exist)."""
+
+    event_class: type
+
+    def wait_stream(self, stream) -> None:
+        """Order the work queued after this call behind what ``stream`` has queued."""
+        self.wait_event(stream.record_event())
+
+    def record_event(self, event=None):
+        """Record ``event`` (a new one by default) at this stream's current point."""
+        event = self.event_class() if event is None else event
+        event.record(self)
+        return event
+
+
+def recording_stream(event, stream, runtime):
+    """The stream ``event.record(stream)`` records on (default: ``runtime``'s current
+    one), after PyTorch's check that an event stays on the device of its first record."""
+    stream = runtime.current_stream() if stream is None else stream
+    if event.device is not None and stream.device != event.device:
+        raise RuntimeError(
+            f"Event device {event.device} does not match recording stream's device {stream.device}."
+        )
+    return stream
 
 
 class Runtime:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 
+from ._runtime import StreamOrdering, recording_stream
 from ._simulated import host_time
 
 __all__ = ["simulated_classes"]
@@ -22,7 +23,7 @@ _stream_ids = itertools.count(1)
 def simulated_classes(runtime):
     """``(Stream, Event)`` classes bound to ``runtime`` (a ``SimulatedRuntime``)."""
 
-    class Stream:
+    class Stream(StreamOrdering):
         """A queue of work on one simulated device (``device``: default the current)."""
 
         def __init__(self, device=None, priority: int = 0, **kwargs) -> None:
@@ -62,15 +63,6 @@ def simulated_classes(runtime):
             if event.recorded:
                 self.waits.append(event)
 
-        def wait_stream(self, stream) -> None:
-            """Order the work queued after this call behind what ``stream`` has queued."""
-            self.wait_event(stream.record_event())
-
-        def record_event(self, event=None):
-            event = Event() if event is None else event
-            event.record(self)
-            return event
-
         def __eq__(self, other) -> bool:
             return (
                 isinstance(other, Stream)
@@ -104,12 +96,7 @@ def simulated_classes(runtime):
 
         def record(self, stream=None) -> None:
             """Mark the current point of ``stream`` (default: the current stream)."""
-            stream = runtime.current_stream() if stream is None else stream
-            if self.device is not None and stream.device != self.device:
-                raise RuntimeError(
-                    f"Event device {self.device} does not match recording stream's device "
-                    f"{stream.device}."
-                )
+            stream = recording_stream(self, stream, runtime)
             stream.position += 1
             self.device, self.stream, self.position = stream.device, stream, stream.position
             self.time = host_time()
@@ -151,4 +138,5 @@ def simulated_classes(runtime):
                 return "<torch.cuda.Event uninitialized>"
             return f"<torch.cuda.Event {id(self):#x}>"
 
+    Stream.event_class = Event
     return Stream, Event

@@ -178,25 +178,27 @@ def reset_peak_memory_stats(device=None) -> None:
     _reset("_cuda_resetPeakMemoryStats", "reset_peak_memory_stats", device)
 
 
+def _warn_deprecated(message: str) -> None:
+    """The FutureWarning of a deprecated name, pointed at its caller's caller."""
+    _warnings.warn(message, FutureWarning, stacklevel=3)
+
+
+#: the warning of the deprecated names that reset one peak (%s: the name)
+_RESETS_ALL_PEAKS = (
+    "torch.cuda.%s now calls torch.cuda.reset_peak_memory_stats, which resets /all/ peak "
+    "memory stats."
+)
+
+
 def reset_max_memory_allocated(device=None) -> None:
     """Deprecated spelling of :func:`reset_peak_memory_stats`."""
-    _warnings.warn(
-        "torch.cuda.reset_max_memory_allocated now calls torch.cuda.reset_peak_memory_stats, "
-        "which resets /all/ peak memory stats.",
-        FutureWarning,
-        stacklevel=2,
-    )
+    _warn_deprecated(_RESETS_ALL_PEAKS % "reset_max_memory_allocated")
     reset_peak_memory_stats(device)
 
 
 def reset_max_memory_cached(device=None) -> None:
     """Deprecated spelling of :func:`reset_peak_memory_stats`."""
-    _warnings.warn(
-        "torch.cuda.reset_max_memory_cached now calls torch.cuda.reset_peak_memory_stats, "
-        "which resets /all/ peak memory stats.",
-        FutureWarning,
-        stacklevel=2,
-    )
+    _warn_deprecated(_RESETS_ALL_PEAKS % "reset_max_memory_cached")
     reset_peak_memory_stats(device)
 
 
@@ -266,20 +268,14 @@ def max_memory_reserved(device=None) -> int:
 
 def memory_cached(device=None) -> int:
     """Deprecated name of :func:`memory_reserved`."""
-    _warnings.warn(
-        "torch.cuda.memory_cached has been renamed to torch.cuda.memory_reserved",
-        FutureWarning,
-        stacklevel=2,
-    )
+    _warn_deprecated("torch.cuda.memory_cached has been renamed to torch.cuda.memory_reserved")
     return memory_reserved(device)
 
 
 def max_memory_cached(device=None) -> int:
     """Deprecated name of :func:`max_memory_reserved`."""
-    _warnings.warn(
-        "torch.cuda.max_memory_cached has been renamed to torch.cuda.max_memory_reserved",
-        FutureWarning,
-        stacklevel=2,
+    _warn_deprecated(
+        "torch.cuda.max_memory_cached has been renamed to torch.cuda.max_memory_reserved"
     )
     return max_memory_reserved(device)
 

@@ -62,10 +62,7 @@ def manual_seed(seed: int) -> None:
         >>> import torch
         >>> torch.cuda.manual_seed(0)
     """
-    seed = int(seed)
-    rt = _state.runtime()
-    if rt is not None:
-        rt.manual_seed(seed, _state.current_index())
+    _seed_devices(seed, every_device=False)
 
 
 def manual_seed_all(seed: int) -> None:
@@ -76,11 +73,18 @@ def manual_seed_all(seed: int) -> None:
         >>> import torch
         >>> torch.cuda.manual_seed_all(1)
     """
+    _seed_devices(seed, every_device=True)
+
+
+def _seed_devices(seed, every_device: bool) -> None:
+    """Seed the current device's generator, or every device's (nothing without CUDA)."""
     seed = int(seed)
     rt = _state.runtime()
-    if rt is not None:
-        for index in range(rt.device_count()):
-            rt.manual_seed(seed, index)
+    if rt is None:
+        return
+    indices = range(rt.device_count()) if every_device else (_state.current_index(),)
+    for index in indices:
+        rt.manual_seed(seed, index)
 
 
 def seed() -> None:

@@ -7,13 +7,5 @@ from ...amp import autocast_mode
 __all__ = ["autocast"]
 
 
-class autocast(autocast_mode.autocast):  # noqa: N801 - PyTorch's name
-    """Deprecated: ``torch.amp.autocast("cpu", ...)``.
-
-    Args:
-        enabled (bool): Default: True.
-        dtype (torch.dtype): Default: ``torch.bfloat16``.
-        cache_enabled (bool): Default: True.
-    """
-
-    __init__ = autocast_mode._old_name_init("cpu", autocast_mode._dtype.bfloat16)
+#: Deprecated: ``torch.amp.autocast("cpu", ...)``.
+autocast = autocast_mode._old_name_class("cpu", autocast_mode._dtype.bfloat16, __name__)

@@ -19,16 +19,8 @@ def _deprecated(old: str, new: str) -> None:
     )
 
 
-class autocast(autocast_mode.autocast):  # noqa: N801 - PyTorch's name
-    """Deprecated: ``torch.amp.autocast("cuda", ...)``.
-
-    Args:
-        enabled (bool): Default: True.
-        dtype (torch.dtype): Default: ``torch.float16``.
-        cache_enabled (bool): Default: True.
-    """
-
-    __init__ = autocast_mode._old_name_init("cuda", autocast_mode._dtype.float16)
+#: Deprecated: ``torch.amp.autocast("cuda", ...)``.
+autocast = autocast_mode._old_name_class("cuda", autocast_mode._dtype.float16, __name__)
 
 
 def custom_fwd(fwd=None, *, cast_inputs=None):
