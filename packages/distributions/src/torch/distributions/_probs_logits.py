@@ -1,6 +1,7 @@
 """What the distributions given by ``probs`` or ``logits`` share (Bernoulli, Binomial,
 NegativeBinomial, Geometric, ContinuousBernoulli, LogitRelaxedBernoulli, Categorical):
-exactly one of the two is given and stored, the other is computed on first use.
+exactly one of the two is given and stored, the other is computed on first use; and
+their declaration (:func:`probs_or_logits`) for the distributions over categories too.
 
 A class names the two lazy properties below in its own body
 (``logits = _probs_logits.logits``), as PyTorch's classes hold them in their own
@@ -12,9 +13,43 @@ from numbers import Number
 
 import torch
 
+from . import constraints
+from ._declared import Arg
 from .utils import broadcast_all, lazy_property, logits_to_probs, probs_to_logits
 
-__all__ = ["ProbsOrLogits", "ProbsOrLogitsParam", "logits", "probs"]
+__all__ = [
+    "ProbsOrLogits",
+    "ProbsOrLogitsParam",
+    "logits",
+    "probs",
+    "probs_or_logits",
+    "category_probs_or_logits",
+]
+
+
+def probs_or_logits(
+    probs: str,
+    logits: str = "its log-odds.",
+    kind: str = "float or Tensor",
+    *,
+    probs_in=constraints.unit_interval,
+    over_categories: bool = False,
+) -> tuple[Arg, Arg]:
+    """The declarations of the optional ``probs`` and ``logits`` (what each means): of a
+    binary event (probabilities in ``probs_in``, log-odds on the reals) or, with
+    ``over_categories``, of categories along the last dim (a simplex, real vectors)."""
+    logits_in = constraints.real
+    if over_categories:
+        probs_in, logits_in = constraints.simplex, constraints.real_vector
+    kind = f"{kind}, optional"
+    return Arg("probs", probs_in, probs, kind), Arg("logits", logits_in, logits, kind)
+
+
+def category_probs_or_logits(
+    probs: str = "event probabilities.", logits: str = "unnormalised log-probabilities."
+) -> tuple[Arg, Arg]:
+    """:func:`probs_or_logits` over categories along the last dim, given as tensors."""
+    return probs_or_logits(probs, logits, "Tensor", over_categories=True)
 
 
 def _given_probs_or_logits(probs, logits):

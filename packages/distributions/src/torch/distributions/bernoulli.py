@@ -7,8 +7,9 @@ import math
 import torch
 
 from . import _probs_logits, constraints
-from ._probs_logits import ProbsOrLogitsParam
-from .distribution import _draw_elementwise, _expand_params
+from ._declared import parameters
+from ._probs_logits import ProbsOrLogitsParam, probs_or_logits
+from .distribution import _draw_elementwise
 from .exp_family import ExponentialFamily
 from .utils import broadcast_all
 
@@ -19,14 +20,10 @@ def _bce_with_logits(logits, target):
     return torch.binary_cross_entropy_with_logits(logits, target, reduction="none")
 
 
+@parameters(*probs_or_logits("the probability of 1.", "the log-odds of 1."), expand=True)
 class Bernoulli(ProbsOrLogitsParam, ExponentialFamily):
     """The Bernoulli distribution: 1 with probability ``probs``, else 0. Give either
     ``probs`` or ``logits`` (log-odds).
-
-    Args:
-        probs (float or Tensor, optional): the probability of 1.
-        logits (float or Tensor, optional): the log-odds of 1.
-        validate_args (bool, optional): see :class:`Distribution`.
 
     Examples::
 
@@ -34,7 +31,6 @@ class Bernoulli(ProbsOrLogitsParam, ExponentialFamily):
         tensor([0., 0.])
     """
 
-    arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
     support = constraints.boolean
     has_enumerate_support = True
     _mean_carrier_measure = 0
@@ -45,9 +41,6 @@ class Bernoulli(ProbsOrLogitsParam, ExponentialFamily):
     def __init__(self, probs=None, logits=None, validate_args=None) -> None:
         batch_shape = self._set_probs_or_logits(probs, logits)
         super().__init__(batch_shape, validate_args=validate_args)
-
-    def expand(self, batch_shape, _instance=None):
-        return _expand_params(self, Bernoulli, batch_shape, _instance, ("probs", "logits"))
 
     @property
     def mean(self):

@@ -7,6 +7,7 @@ from numbers import Number
 import torch
 
 from . import constraints
+from ._declared import Arg, parameters
 from .dirichlet import Dirichlet
 from .exp_family import ExponentialFamily
 from .utils import broadcast_all
@@ -14,14 +15,13 @@ from .utils import broadcast_all
 __all__ = ["Beta"]
 
 
+@parameters(
+    Arg("concentration1", constraints.positive, "alpha (positive)."),
+    Arg("concentration0", constraints.positive, "beta (positive)."),
+)
 class Beta(ExponentialFamily):
     """The beta distribution on [0, 1], built as the first coordinate of a two-category
     Dirichlet (so its draws and their gradients are the Dirichlet's).
-
-    Args:
-        concentration1 (float or Tensor): alpha (positive).
-        concentration0 (float or Tensor): beta (positive).
-        validate_args (bool, optional): see :class:`Distribution`.
 
     Examples::
 
@@ -29,10 +29,6 @@ class Beta(ExponentialFamily):
         tensor([0.0176])
     """
 
-    arg_constraints = {
-        "concentration1": constraints.positive,
-        "concentration0": constraints.positive,
-    }
     support = constraints.unit_interval
     has_rsample = True
 

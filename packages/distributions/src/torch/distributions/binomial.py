@@ -5,8 +5,9 @@ from __future__ import annotations
 import torch
 
 from . import _probs_logits, constraints
-from ._probs_logits import ProbsOrLogitsParam
-from .distribution import Distribution, _draw_elementwise, _expand_params
+from ._declared import Arg, parameters
+from ._probs_logits import ProbsOrLogitsParam, probs_or_logits
+from .distribution import Distribution, _draw_elementwise
 
 __all__ = ["Binomial"]
 
@@ -23,15 +24,19 @@ def _homogeneous_count(total_count, what: str) -> int:
     return count
 
 
+@parameters(
+    Arg(
+        "total_count",
+        constraints.nonnegative_integer,
+        "the number of trials. Default: 1.",
+        kind="int or Tensor",
+    ),
+    *probs_or_logits("the success probability.", kind="Tensor"),
+    expand=True,
+)
 class Binomial(ProbsOrLogitsParam, Distribution):
     """Successes in ``total_count`` Bernoulli(``probs``) trials. Give either ``probs`` or
     ``logits``.
-
-    Args:
-        total_count (int or Tensor): the number of trials. Default: 1.
-        probs (Tensor, optional): the success probability.
-        logits (Tensor, optional): its log-odds.
-        validate_args (bool, optional): see :class:`Distribution`.
 
     Examples::
 
@@ -39,11 +44,6 @@ class Binomial(ProbsOrLogitsParam, Distribution):
         tensor([7., 2.])
     """
 
-    arg_constraints = {
-        "total_count": constraints.nonnegative_integer,
-        "probs": constraints.unit_interval,
-        "logits": constraints.real,
-    }
     has_enumerate_support = True
 
     logits = _probs_logits.logits
@@ -52,10 +52,6 @@ class Binomial(ProbsOrLogitsParam, Distribution):
     def __init__(self, total_count=1, probs=None, logits=None, validate_args=None) -> None:
         batch_shape = self._set_count_and_probs_or_logits(total_count, probs, logits)
         super().__init__(batch_shape, validate_args=validate_args)
-
-    def expand(self, batch_shape, _instance=None):
-        names = ("total_count", "probs", "logits")
-        return _expand_params(self, Binomial, batch_shape, _instance, names)
 
     @constraints.dependent_property(is_discrete=True, event_dim=0)
     def support(self):

@@ -7,21 +7,18 @@ import math
 import torch
 
 from . import _probs_logits, constraints
-from ._probs_logits import ProbsOrLogitsParam, _given_probs_or_logits
+from ._declared import parameters
+from ._probs_logits import ProbsOrLogitsParam, _given_probs_or_logits, category_probs_or_logits
 from .distribution import Distribution, _expand_params
 
 __all__ = ["Categorical"]
 
 
+@parameters(*category_probs_or_logits("nonnegative, finite, nonzero-sum weights.", "log-weights."))
 class Categorical(ProbsOrLogitsParam, Distribution):
     """A draw of one of ``K`` categories (an index in ``0 .. K-1``), with probabilities
     ``probs`` (normalised along the last dim) or unnormalised log-probabilities
     ``logits``.
-
-    Args:
-        probs (Tensor, optional): nonnegative, finite, nonzero-sum weights.
-        logits (Tensor, optional): log-weights.
-        validate_args (bool, optional): see :class:`Distribution`.
 
     Examples::
 
@@ -29,7 +26,6 @@ class Categorical(ProbsOrLogitsParam, Distribution):
         tensor([3, 2, 1])
     """
 
-    arg_constraints = {"probs": constraints.simplex, "logits": constraints.real_vector}
     has_enumerate_support = True
     _param_event_dims = {"probs": 1, "logits": 1}
     _is_binary = False

@@ -7,20 +7,21 @@ import math
 import torch
 
 from . import constraints
+from ._declared import Arg, parameters
 from ._location_scale import LocationScale
-from .distribution import Distribution, _expand_params
+from .distribution import Distribution
 
 __all__ = ["Cauchy"]
 
 
+@parameters(
+    Arg("loc", constraints.real, "the median."),
+    Arg("scale", constraints.positive, "the half width at half maximum (positive)."),
+    expand=True,
+)
 class Cauchy(LocationScale, Distribution):
     """The Cauchy distribution of median ``loc`` and half width ``scale`` (no mean, no
     variance: they are NaN and inf).
-
-    Args:
-        loc (float or Tensor): the median.
-        scale (float or Tensor): the half width at half maximum (positive).
-        validate_args (bool, optional): see :class:`Distribution`.
 
     Examples::
 
@@ -28,12 +29,8 @@ class Cauchy(LocationScale, Distribution):
         tensor([10.5977])
     """
 
-    arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
     support = constraints.real
     has_rsample = True
-
-    def expand(self, batch_shape, _instance=None):
-        return _expand_params(self, Cauchy, batch_shape, _instance, ("loc", "scale"))
 
     @property
     def mean(self):

@@ -3,26 +3,24 @@
 from __future__ import annotations
 
 from . import constraints
+from ._declared import Arg, parameters
 from .gamma import Gamma
 
 __all__ = ["Chi2"]
 
 
+@parameters(
+    Arg("df", constraints.positive, "the degrees of freedom (positive)."),
+)
 class Chi2(Gamma):
     """The chi-squared distribution with ``df`` degrees of freedom:
     ``Gamma(df / 2, 1 / 2)``.
-
-    Args:
-        df (float or Tensor): the degrees of freedom (positive).
-        validate_args (bool, optional): see :class:`Distribution`.
 
     Examples::
 
         >>> Chi2(torch.tensor([1.0])).sample()
         tensor([0.0016])
     """
-
-    arg_constraints = {"df": constraints.positive}
 
     def __init__(self, df, validate_args=None) -> None:
         super().__init__(0.5 * df, 0.5, validate_args=validate_args)

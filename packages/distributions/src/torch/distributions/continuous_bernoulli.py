@@ -7,7 +7,8 @@ import math
 import torch
 
 from . import _probs_logits, constraints
-from ._probs_logits import ProbsOrLogitsParam
+from ._declared import Arg, parameters
+from ._probs_logits import ProbsOrLogitsParam, probs_or_logits
 from .distribution import _expand_params
 from .exp_family import ExponentialFamily
 from .utils import broadcast_all, clamp_probs, lazy_property, logits_to_probs
@@ -15,16 +16,14 @@ from .utils import broadcast_all, clamp_probs, lazy_property, logits_to_probs
 __all__ = ["ContinuousBernoulli"]
 
 
+@parameters(
+    *probs_or_logits("the parameter, in [0, 1]."),
+    Arg("lims", None, "the unstable region. Default: ``(0.499, 0.501)``.", kind="tuple of float"),
+)
 class ContinuousBernoulli(ProbsOrLogitsParam, ExponentialFamily):
     """The continuous Bernoulli distribution on [0, 1] (Loaiza-Ganem and Cunningham,
     2019): density proportional to ``probs ** x * (1 - probs) ** (1 - x)``. Near
     ``probs = 0.5`` (within ``lims``) Taylor expansions replace the unstable formulas.
-
-    Args:
-        probs (float or Tensor, optional): the parameter, in [0, 1].
-        logits (float or Tensor, optional): its log-odds.
-        lims (tuple of float): the unstable region. Default: ``(0.499, 0.501)``.
-        validate_args (bool, optional): see :class:`Distribution`.
 
     Examples::
 
@@ -32,7 +31,6 @@ class ContinuousBernoulli(ProbsOrLogitsParam, ExponentialFamily):
         tensor([0.3936])
     """
 
-    arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
     support = constraints.unit_interval
     _mean_carrier_measure = 0
     has_rsample = True

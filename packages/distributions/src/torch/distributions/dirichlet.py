@@ -8,7 +8,7 @@ from torch.autograd import Function
 from torch.autograd.function import once_differentiable
 
 from . import constraints
-from .distribution import _expand_params
+from ._declared import Arg, parameters
 from .exp_family import ExponentialFamily
 from .utils import _one_hot
 
@@ -39,13 +39,18 @@ class _Dirichlet(Function):
         return _dirichlet_backward(x, concentration, grad_output)
 
 
+@parameters(
+    Arg(
+        "concentration",
+        constraints.independent(constraints.positive, 1),
+        "the concentrations (positive), at least one-dimensional.",
+        kind="Tensor",
+    ),
+    expand=True,
+)
 class Dirichlet(ExponentialFamily):
     """The Dirichlet distribution on the simplex, of concentrations ``concentration``
     (the last dim is the event).
-
-    Args:
-        concentration (Tensor): the concentrations (positive), at least one-dimensional.
-        validate_args (bool, optional): see :class:`Distribution`.
 
     Examples::
 
@@ -53,7 +58,6 @@ class Dirichlet(ExponentialFamily):
         tensor([0.0176, 0.9824])
     """
 
-    arg_constraints = {"concentration": constraints.independent(constraints.positive, 1)}
     support = constraints.simplex
     has_rsample = True
     _param_event_dims = {"concentration": 1}
@@ -64,9 +68,6 @@ class Dirichlet(ExponentialFamily):
         self.concentration = concentration
         batch_shape, event_shape = concentration.shape[:-1], concentration.shape[-1:]
         super().__init__(batch_shape, event_shape, validate_args=validate_args)
-
-    def expand(self, batch_shape, _instance=None):
-        return _expand_params(self, Dirichlet, batch_shape, _instance, ("concentration",))
 
     def rsample(self, sample_shape=()):
         shape = self._extended_shape(sample_shape)

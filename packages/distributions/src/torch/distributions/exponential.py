@@ -5,19 +5,20 @@ from __future__ import annotations
 import torch
 
 from . import constraints
-from .distribution import _batch_shape_of, _expand_params
+from ._declared import Arg, parameters
+from .distribution import _batch_shape_of
 from .exp_family import ExponentialFamily
 from .utils import broadcast_all
 
 __all__ = ["Exponential"]
 
 
+@parameters(
+    Arg("rate", constraints.positive, "the rate (positive)."),
+    expand=True,
+)
 class Exponential(ExponentialFamily):
     """The exponential distribution of rate ``rate`` (mean ``1 / rate``).
-
-    Args:
-        rate (float or Tensor): the rate (positive).
-        validate_args (bool, optional): see :class:`Distribution`.
 
     Examples::
 
@@ -25,7 +26,6 @@ class Exponential(ExponentialFamily):
         tensor([3.5083])
     """
 
-    arg_constraints = {"rate": constraints.positive}
     support = constraints.nonnegative
     has_rsample = True
     _mean_carrier_measure = 0
@@ -33,9 +33,6 @@ class Exponential(ExponentialFamily):
     def __init__(self, rate, validate_args=None) -> None:
         (self.rate,) = broadcast_all(rate)
         super().__init__(_batch_shape_of((rate,), (self.rate,)), validate_args=validate_args)
-
-    def expand(self, batch_shape, _instance=None):
-        return _expand_params(self, Exponential, batch_shape, _instance, ("rate",))
 
     @property
     def mean(self):

@@ -7,6 +7,7 @@ import math
 import torch
 
 from . import constraints
+from ._declared import Arg, parameters
 from .distribution import Distribution, _batch_shape_of, _expand_params
 from .gamma import Gamma
 from .utils import broadcast_all
@@ -14,14 +15,13 @@ from .utils import broadcast_all
 __all__ = ["FisherSnedecor"]
 
 
+@parameters(
+    Arg("df1", constraints.positive, "the numerator's degrees of freedom (positive)."),
+    Arg("df2", constraints.positive, "the denominator's degrees of freedom (positive)."),
+)
 class FisherSnedecor(Distribution):
     """The F distribution: the ratio of two scaled chi-squared variables of ``df1`` and
     ``df2`` degrees of freedom.
-
-    Args:
-        df1 (float or Tensor): the numerator's degrees of freedom (positive).
-        df2 (float or Tensor): the denominator's degrees of freedom (positive).
-        validate_args (bool, optional): see :class:`Distribution`.
 
     Examples::
 
@@ -29,7 +29,6 @@ class FisherSnedecor(Distribution):
         tensor([0.0133])
     """
 
-    arg_constraints = {"df1": constraints.positive, "df2": constraints.positive}
     support = constraints.positive
     has_rsample = True
 

@@ -6,22 +6,23 @@ import torch
 from torch._interface import ops
 
 from . import constraints
-from .distribution import _batch_shape_of, _expand_params
+from ._declared import Arg, parameters
+from .distribution import _batch_shape_of
 from .exp_family import ExponentialFamily
 from .utils import broadcast_all
 
 __all__ = ["Gamma"]
 
 
+@parameters(
+    Arg("concentration", constraints.positive, "the shape (positive)."),
+    Arg("rate", constraints.positive, "the rate, 1 / scale (positive)."),
+    expand=True,
+)
 class Gamma(ExponentialFamily):
     """The gamma distribution of shape ``concentration`` and rate ``rate``. Its
     ``rsample`` is differentiable in both (the implicit reparameterisation gradient of
     core's ``_standard_gamma`` for the concentration).
-
-    Args:
-        concentration (float or Tensor): the shape (positive).
-        rate (float or Tensor): the rate, 1 / scale (positive).
-        validate_args (bool, optional): see :class:`Distribution`.
 
     Examples::
 
@@ -29,7 +30,6 @@ class Gamma(ExponentialFamily):
         tensor([2.8824])
     """
 
-    arg_constraints = {"concentration": constraints.positive, "rate": constraints.positive}
     support = constraints.nonnegative
     has_rsample = True
     _mean_carrier_measure = 0
@@ -38,9 +38,6 @@ class Gamma(ExponentialFamily):
         self.concentration, self.rate = broadcast_all(concentration, rate)
         batch_shape = _batch_shape_of((concentration, rate), (self.concentration,))
         super().__init__(batch_shape, validate_args=validate_args)
-
-    def expand(self, batch_shape, _instance=None):
-        return _expand_params(self, Gamma, batch_shape, _instance, ("concentration", "rate"))
 
     @property
     def mean(self):

@@ -8,21 +8,22 @@ from numbers import Real
 import torch
 
 from . import constraints
-from .distribution import Distribution, _batch_shape_of, _expand_params
+from ._declared import Arg, parameters
+from .distribution import Distribution, _batch_shape_of
 from .utils import broadcast_all
 
 __all__ = ["GeneralizedPareto"]
 
 
+@parameters(
+    Arg("loc", constraints.real, "the location."),
+    Arg("scale", constraints.positive, "the scale (positive)."),
+    Arg("concentration", constraints.real, "the shape."),
+    expand=True,
+)
 class GeneralizedPareto(Distribution):
     """The generalised Pareto distribution of location ``loc``, scale ``scale`` and
     shape ``concentration`` (exponential at 0, bounded above when negative).
-
-    Args:
-        loc (float or Tensor): the location.
-        scale (float or Tensor): the scale (positive).
-        concentration (float or Tensor): the shape.
-        validate_args (bool, optional): see :class:`Distribution`.
 
     Examples::
 
@@ -31,21 +32,12 @@ class GeneralizedPareto(Distribution):
         tensor([0.8179])
     """
 
-    arg_constraints = {
-        "loc": constraints.real,
-        "scale": constraints.positive,
-        "concentration": constraints.real,
-    }
     has_rsample = True
 
     def __init__(self, loc, scale, concentration, validate_args=None):
         self.loc, self.scale, self.concentration = broadcast_all(loc, scale, concentration)
         batch_shape = _batch_shape_of((loc, scale, concentration), (self.loc,))
         super().__init__(batch_shape, validate_args=validate_args)
-
-    def expand(self, batch_shape, _instance=None):
-        names = ("loc", "scale", "concentration")
-        return _expand_params(self, GeneralizedPareto, batch_shape, _instance, names)
 
     def _safe_concentration(self):
         """Whether the shape is (close to) 0, and the shape with those entries set to 1

@@ -5,21 +5,18 @@ from __future__ import annotations
 import torch
 
 from . import _probs_logits, constraints
-from ._probs_logits import ProbsOrLogits
-from .distribution import Distribution, _expand_params
+from ._declared import parameters
+from ._probs_logits import ProbsOrLogits, probs_or_logits
+from .distribution import Distribution
 from .utils import broadcast_all
 
 __all__ = ["Geometric"]
 
 
+@parameters(*probs_or_logits("the success probability, in (0, 1]."), expand=True)
 class Geometric(ProbsOrLogits, Distribution):
     """The number of failures before the first success of Bernoulli(``probs``) trials
     (0, 1, 2, ...). Give either ``probs`` or ``logits``.
-
-    Args:
-        probs (float or Tensor, optional): the success probability, in (0, 1].
-        logits (float or Tensor, optional): its log-odds.
-        validate_args (bool, optional): see :class:`Distribution`.
 
     Examples::
 
@@ -27,7 +24,6 @@ class Geometric(ProbsOrLogits, Distribution):
         tensor([1.])
     """
 
-    arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
     support = constraints.nonnegative_integer
 
     logits = _probs_logits.logits
@@ -45,9 +41,6 @@ class Geometric(ProbsOrLogits, Distribution):
                     f"{tuple(value.shape)}) of distribution {self!r} to be positive but found "
                     f"invalid values:\n{value.data[~positive]}"
                 )
-
-    def expand(self, batch_shape, _instance=None):
-        return _expand_params(self, Geometric, batch_shape, _instance, ("probs", "logits"))
 
     @property
     def mean(self):

@@ -8,6 +8,7 @@ from numbers import Number
 import torch
 
 from . import constraints
+from ._declared import Arg, parameters
 from .transformed_distribution import TransformedDistribution
 from .transforms import AffineTransform, ExpTransform
 from .uniform import Uniform
@@ -16,14 +17,13 @@ from .utils import broadcast_all, euler_constant
 __all__ = ["Gumbel"]
 
 
+@parameters(
+    Arg("loc", constraints.real, "the location."),
+    Arg("scale", constraints.positive, "the scale (positive)."),
+)
 class Gumbel(TransformedDistribution):
     """The Gumbel distribution of location ``loc`` and scale ``scale``: the law of
     ``loc - scale * log(-log U)`` for ``U`` uniform.
-
-    Args:
-        loc (float or Tensor): the location.
-        scale (float or Tensor): the scale (positive).
-        validate_args (bool, optional): see :class:`Distribution`.
 
     Examples::
 
@@ -31,7 +31,6 @@ class Gumbel(TransformedDistribution):
         tensor([0.3557])
     """
 
-    arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
     support = constraints.real
 
     _expanded_attributes = ("loc", "scale")

@@ -7,6 +7,7 @@ import math
 import torch
 
 from . import constraints
+from ._declared import Arg, parameters
 from .gamma import Gamma
 from .transformed_distribution import TransformedDistribution
 from .transforms import PowerTransform
@@ -15,13 +16,12 @@ from .utils import _forwarded
 __all__ = ["InverseGamma"]
 
 
+@parameters(
+    Arg("concentration", constraints.positive, "the shape (positive)."),
+    Arg("rate", constraints.positive, "the scale of the inverse (positive)."),
+)
 class InverseGamma(TransformedDistribution):
     """``1 / X`` for ``X ~ Gamma(concentration, rate)``.
-
-    Args:
-        concentration (float or Tensor): the shape (positive).
-        rate (float or Tensor): the scale of the inverse (positive).
-        validate_args (bool, optional): see :class:`Distribution`.
 
     Examples::
 
@@ -29,7 +29,6 @@ class InverseGamma(TransformedDistribution):
         tensor([0.6590])
     """
 
-    arg_constraints = {"concentration": constraints.positive, "rate": constraints.positive}
     support = constraints.positive
     has_rsample = True
 

@@ -7,6 +7,7 @@ import math
 import torch
 
 from . import constraints
+from ._declared import Arg, parameters
 from .transformed_distribution import TransformedDistribution
 from .transforms import AffineTransform, PowerTransform
 from .uniform import Uniform
@@ -22,14 +23,13 @@ def _moments(a, b, n):
     return b * torch.exp(log_value)
 
 
+@parameters(
+    Arg("concentration1", constraints.positive, "a (positive)."),
+    Arg("concentration0", constraints.positive, "b (positive)."),
+)
 class Kumaraswamy(TransformedDistribution):
     """The Kumaraswamy distribution on [0, 1] (a beta look-alike with a closed-form
     CDF): ``(1 - U ** (1 / concentration0)) ** (1 / concentration1)``.
-
-    Args:
-        concentration1 (float or Tensor): a (positive).
-        concentration0 (float or Tensor): b (positive).
-        validate_args (bool, optional): see :class:`Distribution`.
 
     Examples::
 
@@ -37,10 +37,6 @@ class Kumaraswamy(TransformedDistribution):
         tensor([0.5037])
     """
 
-    arg_constraints = {
-        "concentration1": constraints.positive,
-        "concentration0": constraints.positive,
-    }
     support = constraints.unit_interval
     has_rsample = True
 

@@ -5,19 +5,20 @@ from __future__ import annotations
 import torch
 
 from . import constraints
+from ._declared import Arg, parameters
 from ._location_scale import LocationScale
-from .distribution import Distribution, _expand_params
+from .distribution import Distribution
 
 __all__ = ["Laplace"]
 
 
+@parameters(
+    Arg("loc", constraints.real, "the mean."),
+    Arg("scale", constraints.positive, "the scale (positive)."),
+    expand=True,
+)
 class Laplace(LocationScale, Distribution):
     """The Laplace distribution of location ``loc`` and scale ``scale``.
-
-    Args:
-        loc (float or Tensor): the mean.
-        scale (float or Tensor): the scale (positive).
-        validate_args (bool, optional): see :class:`Distribution`.
 
     Examples::
 
@@ -25,12 +26,8 @@ class Laplace(LocationScale, Distribution):
         tensor([-0.0075])
     """
 
-    arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
     support = constraints.real
     has_rsample = True
-
-    def expand(self, batch_shape, _instance=None):
-        return _expand_params(self, Laplace, batch_shape, _instance, ("loc", "scale"))
 
     @property
     def variance(self):

@@ -7,6 +7,7 @@ import math
 import torch
 
 from . import constraints
+from ._declared import Arg, parameters
 from .beta import Beta
 from .distribution import Distribution, _init_expanded
 from .utils import broadcast_all
@@ -14,16 +15,15 @@ from .utils import broadcast_all
 __all__ = ["LKJCholesky"]
 
 
+@parameters(
+    Arg("dim", None, "the matrix size (at least 2).", kind="int"),
+    Arg("concentration", constraints.positive, "the shape (positive). Default: 1.0."),
+)
 class LKJCholesky(Distribution):
     """The LKJ distribution (Lewandowski, Kurowicka and Joe, 2009) over lower Cholesky
     factors ``L`` of ``dim x dim`` correlation matrices, with density proportional to
     ``det(L L^T) ** (concentration - 1)``; sampled by the onion method (beta-distributed
     squared row norms, uniform directions).
-
-    Args:
-        dim (int): the matrix size (at least 2).
-        concentration (float or Tensor): the shape (positive). Default: 1.0.
-        validate_args (bool, optional): see :class:`Distribution`.
 
     Examples::
 
@@ -31,7 +31,6 @@ class LKJCholesky(Distribution):
         torch.Size([2, 2])
     """
 
-    arg_constraints = {"concentration": constraints.positive}
     support = constraints.corr_cholesky
 
     def __init__(self, dim, concentration=1.0, validate_args=None) -> None:

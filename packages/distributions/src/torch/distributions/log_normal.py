@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from . import constraints
+from ._declared import Arg, parameters
 from .normal import Normal
 from .transformed_distribution import TransformedDistribution
 from .transforms import ExpTransform
@@ -11,13 +12,12 @@ from .utils import _forwarded
 __all__ = ["LogNormal"]
 
 
+@parameters(
+    Arg("loc", constraints.real, "the mean of the logarithm."),
+    Arg("scale", constraints.positive, "the standard deviation of the logarithm (positive)."),
+)
 class LogNormal(TransformedDistribution):
     """``exp(X)`` for ``X ~ Normal(loc, scale)``.
-
-    Args:
-        loc (float or Tensor): the mean of the logarithm.
-        scale (float or Tensor): the standard deviation of the logarithm (positive).
-        validate_args (bool, optional): see :class:`Distribution`.
 
     Examples::
 
@@ -25,7 +25,6 @@ class LogNormal(TransformedDistribution):
         tensor([4.6692])
     """
 
-    arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
     support = constraints.positive
     has_rsample = True
 

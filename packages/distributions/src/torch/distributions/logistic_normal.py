@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from . import constraints
+from ._declared import Arg, parameters
 from .normal import Normal
 from .transformed_distribution import TransformedDistribution
 from .transforms import StickBreakingTransform
@@ -11,14 +12,13 @@ from .utils import _forwarded
 __all__ = ["LogisticNormal"]
 
 
+@parameters(
+    Arg("loc", constraints.real, "the means of the normals."),
+    Arg("scale", constraints.positive, "their standard deviations (positive)."),
+)
 class LogisticNormal(TransformedDistribution):
     """A distribution on the simplex: independent normals of length ``K - 1`` mapped by
     stick breaking to the ``K``-simplex.
-
-    Args:
-        loc (float or Tensor): the means of the normals.
-        scale (float or Tensor): their standard deviations (positive).
-        validate_args (bool, optional): see :class:`Distribution`.
 
     Examples::
 
@@ -26,7 +26,6 @@ class LogisticNormal(TransformedDistribution):
         tensor([0.7001, 0.1281, 0.1718])
     """
 
-    arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
     support = constraints.simplex
     has_rsample = True
 

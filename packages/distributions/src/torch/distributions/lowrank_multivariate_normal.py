@@ -7,6 +7,7 @@ import math
 import torch
 
 from . import constraints
+from ._declared import Arg, parameters
 from ._location_scale import SymmetricAboutLoc
 from .distribution import Distribution, _init_expanded
 from .multivariate_normal import _batch_mahalanobis, _batch_mv
@@ -34,15 +35,26 @@ def _batch_lowrank_mahalanobis(W, D, x, capacitance_tril):
     return (x.pow(2) / D).sum(-1) - _batch_mahalanobis(capacitance_tril, wt_dinv_x)
 
 
+@parameters(
+    Arg(
+        "loc", constraints.real_vector, "the mean, of shape ``batch_shape + (n,)``.", kind="Tensor"
+    ),
+    Arg(
+        "cov_factor",
+        constraints.independent(constraints.real, 2),
+        "the low-rank factor, of shape ``batch_shape + (n, rank)``.",
+        kind="Tensor",
+    ),
+    Arg(
+        "cov_diag",
+        constraints.independent(constraints.positive, 1),
+        "the diagonal part (positive), of shape ``batch_shape + (n,)``.",
+        kind="Tensor",
+    ),
+)
 class LowRankMultivariateNormal(SymmetricAboutLoc, Distribution):
     """A multivariate normal whose covariance is ``cov_factor @ cov_factor.T +
     diag(cov_diag)``: determinant and inverse cost O(n rank^2), not O(n^3).
-
-    Args:
-        loc (Tensor): the mean, of shape ``batch_shape + (n,)``.
-        cov_factor (Tensor): the low-rank factor, of shape ``batch_shape + (n, rank)``.
-        cov_diag (Tensor): the diagonal part (positive), of shape ``batch_shape + (n,)``.
-        validate_args (bool, optional): see :class:`Distribution`.
 
     Examples::
 
@@ -52,11 +64,6 @@ class LowRankMultivariateNormal(SymmetricAboutLoc, Distribution):
         tensor([ 1.2476, -2.1788])
     """
 
-    arg_constraints = {
-        "loc": constraints.real_vector,
-        "cov_factor": constraints.independent(constraints.real, 2),
-        "cov_diag": constraints.independent(constraints.positive, 1),
-    }
     support = constraints.real_vector
     has_rsample = True
 

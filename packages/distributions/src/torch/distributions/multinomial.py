@@ -7,7 +7,9 @@ import math
 import torch
 
 from . import constraints
+from ._declared import Arg, parameters
 from ._over_categorical import OverCategorical
+from ._probs_logits import category_probs_or_logits
 from .binomial import Binomial
 from .distribution import Distribution
 from .utils import broadcast_all
@@ -15,25 +17,21 @@ from .utils import broadcast_all
 __all__ = ["Multinomial"]
 
 
+@parameters(
+    Arg("total_count", None, "the number of draws. Default: 1.", kind="int"),
+    *category_probs_or_logits(),
+)
 class Multinomial(OverCategorical, Distribution):
     """Counts of each of ``K`` categories in ``total_count`` categorical draws.
 
     ``sample`` needs one ``total_count`` for the whole batch; ``log_prob`` accepts any
     counts.
 
-    Args:
-        total_count (int): the number of draws. Default: 1.
-        probs (Tensor, optional): event probabilities.
-        logits (Tensor, optional): unnormalised log-probabilities.
-        validate_args (bool, optional): see :class:`Distribution`.
-
     Examples::
 
         >>> Multinomial(10, torch.tensor([1.0, 1.0, 1.0, 1.0])).sample()
         tensor([1., 3., 3., 3.])
     """
-
-    arg_constraints = {"probs": constraints.simplex, "logits": constraints.real_vector}
 
     def __init__(self, total_count=1, probs=None, logits=None, validate_args=None) -> None:
         if not isinstance(total_count, int):

@@ -7,6 +7,7 @@ import math
 import torch
 
 from . import constraints
+from ._declared import Arg, parameters
 from ._location_scale import SymmetricAboutLoc
 from .distribution import Distribution, _init_expanded
 from .utils import _standard_normal, lazy_property
@@ -71,16 +72,30 @@ class _GivenByOneMatrix:
         return torch.matmul(lower, lower.mT).expand(self._matrix_shape())
 
 
+@parameters(
+    Arg("loc", constraints.real_vector, "the mean, at least one-dimensional.", kind="Tensor"),
+    Arg(
+        "covariance_matrix",
+        constraints.positive_definite,
+        "positive definite covariance.",
+        kind="Tensor, optional",
+    ),
+    Arg(
+        "precision_matrix",
+        constraints.positive_definite,
+        "positive definite precision.",
+        kind="Tensor, optional",
+    ),
+    Arg(
+        "scale_tril",
+        constraints.lower_cholesky,
+        "lower Cholesky factor of the covariance.",
+        kind="Tensor, optional",
+    ),
+)
 class MultivariateNormal(_GivenByOneMatrix, SymmetricAboutLoc, Distribution):
     """The multivariate normal distribution of mean ``loc`` and one of a covariance
     matrix, a precision matrix or a lower-triangular scale ``L`` (covariance ``L L^T``).
-
-    Args:
-        loc (Tensor): the mean, at least one-dimensional.
-        covariance_matrix (Tensor, optional): positive definite covariance.
-        precision_matrix (Tensor, optional): positive definite precision.
-        scale_tril (Tensor, optional): lower Cholesky factor of the covariance.
-        validate_args (bool, optional): see :class:`Distribution`.
 
     Examples::
 
@@ -88,12 +103,6 @@ class MultivariateNormal(_GivenByOneMatrix, SymmetricAboutLoc, Distribution):
         tensor([ 1.5410, -0.2934])
     """
 
-    arg_constraints = {
-        "loc": constraints.real_vector,
-        "covariance_matrix": constraints.positive_definite,
-        "precision_matrix": constraints.positive_definite,
-        "scale_tril": constraints.lower_cholesky,
-    }
     support = constraints.real_vector
     has_rsample = True
 

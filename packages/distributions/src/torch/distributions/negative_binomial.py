@@ -5,23 +5,27 @@ from __future__ import annotations
 import torch
 
 from . import _probs_logits, constraints
-from ._probs_logits import ProbsOrLogitsParam
-from .distribution import Distribution, _expand_params
+from ._declared import Arg, parameters
+from ._probs_logits import ProbsOrLogitsParam, probs_or_logits
+from .distribution import Distribution
 from .gamma import Gamma
 from .utils import _logsigmoid, lazy_property
 
 __all__ = ["NegativeBinomial"]
 
 
+@parameters(
+    Arg("total_count", constraints.greater_than_eq(0), "the number of failures (nonnegative)."),
+    *probs_or_logits(
+        "the success probability, in [0, 1).",
+        kind="Tensor",
+        probs_in=constraints.half_open_interval(0.0, 1.0),
+    ),
+    expand=True,
+)
 class NegativeBinomial(ProbsOrLogitsParam, Distribution):
     """Successes before ``total_count`` failures of Bernoulli(``probs``) trials (a
     gamma-Poisson mixture, so ``total_count`` may be any nonnegative real).
-
-    Args:
-        total_count (float or Tensor): the number of failures (nonnegative).
-        probs (Tensor, optional): the success probability, in [0, 1).
-        logits (Tensor, optional): its log-odds.
-        validate_args (bool, optional): see :class:`Distribution`.
 
     Examples::
 
@@ -29,11 +33,6 @@ class NegativeBinomial(ProbsOrLogitsParam, Distribution):
         tensor([9.])
     """
 
-    arg_constraints = {
-        "total_count": constraints.greater_than_eq(0),
-        "probs": constraints.half_open_interval(0.0, 1.0),
-        "logits": constraints.real,
-    }
     support = constraints.nonnegative_integer
 
     logits = _probs_logits.logits
@@ -42,10 +41,6 @@ class NegativeBinomial(ProbsOrLogitsParam, Distribution):
     def __init__(self, total_count, probs=None, logits=None, validate_args=None) -> None:
         batch_shape = self._set_count_and_probs_or_logits(total_count, probs, logits)
         super().__init__(batch_shape, validate_args=validate_args)
-
-    def expand(self, batch_shape, _instance=None):
-        names = ("total_count", "probs", "logits")
-        return _expand_params(self, NegativeBinomial, batch_shape, _instance, names)
 
     @property
     def mean(self):

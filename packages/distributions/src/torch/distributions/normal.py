@@ -8,21 +8,22 @@ from numbers import Number
 import torch
 
 from . import constraints
+from ._declared import Arg, parameters
 from ._location_scale import LocationScale
-from .distribution import _draw_elementwise, _expand_params
+from .distribution import _draw_elementwise
 from .exp_family import ExponentialFamily
 from .utils import _standard_normal
 
 __all__ = ["Normal"]
 
 
+@parameters(
+    Arg("loc", constraints.real, "the mean."),
+    Arg("scale", constraints.positive, "the standard deviation (positive)."),
+    expand=True,
+)
 class Normal(LocationScale, ExponentialFamily):
     """The normal distribution of mean ``loc`` and standard deviation ``scale``.
-
-    Args:
-        loc (float or Tensor): the mean.
-        scale (float or Tensor): the standard deviation (positive).
-        validate_args (bool, optional): see :class:`Distribution`.
 
     Examples::
 
@@ -30,13 +31,9 @@ class Normal(LocationScale, ExponentialFamily):
         tensor([1.5410])
     """
 
-    arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
     support = constraints.real
     has_rsample = True
     _mean_carrier_measure = 0
-
-    def expand(self, batch_shape, _instance=None):
-        return _expand_params(self, Normal, batch_shape, _instance, ("loc", "scale"))
 
     @property
     def stddev(self):

@@ -5,20 +5,18 @@ from __future__ import annotations
 import torch
 
 from . import constraints
+from ._declared import parameters
 from ._over_categorical import OverCategorical
+from ._probs_logits import category_probs_or_logits
 from .distribution import Distribution
 from .utils import _forwarded, _one_hot
 
 __all__ = ["OneHotCategorical", "OneHotCategoricalStraightThrough"]
 
 
+@parameters(*category_probs_or_logits("event probabilities (normalised along the last dim)."))
 class OneHotCategorical(OverCategorical, Distribution):
     """A categorical draw written as a one-hot vector of length ``K``.
-
-    Args:
-        probs (Tensor, optional): event probabilities (normalised along the last dim).
-        logits (Tensor, optional): unnormalised log-probabilities.
-        validate_args (bool, optional): see :class:`Distribution`.
 
     Examples::
 
@@ -26,7 +24,6 @@ class OneHotCategorical(OverCategorical, Distribution):
         tensor([0., 0., 1., 0.])
     """
 
-    arg_constraints = {"probs": constraints.simplex, "logits": constraints.real_vector}
     support = constraints.one_hot
     has_enumerate_support = True
 

@@ -5,19 +5,20 @@ from __future__ import annotations
 import torch
 
 from . import constraints
-from .distribution import _batch_shape_of, _draw_elementwise, _expand_params
+from ._declared import Arg, parameters
+from .distribution import _batch_shape_of, _draw_elementwise
 from .exp_family import ExponentialFamily
 from .utils import broadcast_all
 
 __all__ = ["Poisson"]
 
 
+@parameters(
+    Arg("rate", constraints.nonnegative, "the rate (nonnegative)."),
+    expand=True,
+)
 class Poisson(ExponentialFamily):
     """The Poisson distribution of rate ``rate``: counts of events.
-
-    Args:
-        rate (float or Tensor): the rate (nonnegative).
-        validate_args (bool, optional): see :class:`Distribution`.
 
     Examples::
 
@@ -25,15 +26,11 @@ class Poisson(ExponentialFamily):
         tensor([7.])
     """
 
-    arg_constraints = {"rate": constraints.nonnegative}
     support = constraints.nonnegative_integer
 
     def __init__(self, rate, validate_args=None) -> None:
         (self.rate,) = broadcast_all(rate)
         super().__init__(_batch_shape_of((rate,), (self.rate,)), validate_args=validate_args)
-
-    def expand(self, batch_shape, _instance=None):
-        return _expand_params(self, Poisson, batch_shape, _instance, ("rate",))
 
     @property
     def mean(self):

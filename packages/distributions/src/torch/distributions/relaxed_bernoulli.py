@@ -5,7 +5,8 @@ from __future__ import annotations
 import torch
 
 from . import _probs_logits, constraints
-from ._probs_logits import ProbsOrLogitsParam
+from ._declared import Arg, parameters
+from ._probs_logits import ProbsOrLogitsParam, probs_or_logits
 from .distribution import Distribution, _expand_params
 from .transformed_distribution import TransformedDistribution
 from .transforms import SigmoidTransform
@@ -14,18 +15,15 @@ from .utils import _forwarded, broadcast_all, clamp_probs
 __all__ = ["LogitRelaxedBernoulli", "RelaxedBernoulli"]
 
 
+@parameters(
+    Arg("temperature", None, "the relaxation temperature.", kind="Tensor"),
+    *probs_or_logits("the probability of 1."),
+)
 class LogitRelaxedBernoulli(ProbsOrLogitsParam, Distribution):
     """The logit of a :class:`RelaxedBernoulli` draw: ``(logistic noise + logits) /
     temperature`` (Maddison et al., 2017).
-
-    Args:
-        temperature (Tensor): the relaxation temperature.
-        probs (float or Tensor, optional): the probability of 1.
-        logits (float or Tensor, optional): its log-odds.
-        validate_args (bool, optional): see :class:`Distribution`.
     """
 
-    arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
     support = constraints.real
 
     logits = _probs_logits.logits
@@ -58,15 +56,13 @@ class LogitRelaxedBernoulli(ProbsOrLogitsParam, Distribution):
         return self.temperature.log() + diff - 2 * diff.exp().log1p()
 
 
+@parameters(
+    Arg("temperature", None, "the relaxation temperature (towards 0: Bernoulli).", kind="Tensor"),
+    *probs_or_logits("the probability of 1."),
+)
 class RelaxedBernoulli(TransformedDistribution):
     """A continuous relaxation of the Bernoulli distribution on (0, 1): the sigmoid of
     a :class:`LogitRelaxedBernoulli` draw; reparameterised.
-
-    Args:
-        temperature (Tensor): the relaxation temperature (towards 0: Bernoulli).
-        probs (float or Tensor, optional): the probability of 1.
-        logits (float or Tensor, optional): its log-odds.
-        validate_args (bool, optional): see :class:`Distribution`.
 
     Examples::
 
@@ -74,7 +70,6 @@ class RelaxedBernoulli(TransformedDistribution):
         tensor([0.2679, 0.4786, 0.1907, 0.7743])
     """
 
-    arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
     support = constraints.unit_interval
     has_rsample = True
 

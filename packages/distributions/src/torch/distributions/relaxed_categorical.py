@@ -5,7 +5,9 @@ from __future__ import annotations
 import torch
 
 from . import constraints
+from ._declared import Arg, parameters
 from ._over_categorical import OverCategorical
+from ._probs_logits import category_probs_or_logits
 from .distribution import Distribution
 from .transformed_distribution import TransformedDistribution
 from .transforms import ExpTransform
@@ -14,18 +16,15 @@ from .utils import _forwarded, broadcast_all, clamp_probs
 __all__ = ["ExpRelaxedCategorical", "RelaxedOneHotCategorical"]
 
 
+@parameters(
+    Arg("temperature", None, "the relaxation temperature.", kind="Tensor"),
+    *category_probs_or_logits(),
+)
 class ExpRelaxedCategorical(OverCategorical, Distribution):
     """The log of a :class:`RelaxedOneHotCategorical` draw: the log-softmax of
     ``(logits + Gumbel noise) / temperature`` (Maddison et al., 2017).
-
-    Args:
-        temperature (Tensor): the relaxation temperature.
-        probs (Tensor, optional): event probabilities.
-        logits (Tensor, optional): unnormalised log-probabilities.
-        validate_args (bool, optional): see :class:`Distribution`.
     """
 
-    arg_constraints = {"probs": constraints.simplex, "logits": constraints.real_vector}
     support = constraints.real_vector
     has_rsample = True
 
@@ -59,15 +58,13 @@ class ExpRelaxedCategorical(OverCategorical, Distribution):
         return score + log_scale
 
 
+@parameters(
+    Arg("temperature", None, "the relaxation temperature (towards 0: one-hot).", kind="Tensor"),
+    *category_probs_or_logits(),
+)
 class RelaxedOneHotCategorical(TransformedDistribution):
     """A continuous relaxation of :class:`OneHotCategorical` on the simplex (the
     Gumbel-softmax): the exponential of an :class:`ExpRelaxedCategorical` draw.
-
-    Args:
-        temperature (Tensor): the relaxation temperature (towards 0: one-hot).
-        probs (Tensor, optional): event probabilities.
-        logits (Tensor, optional): unnormalised log-probabilities.
-        validate_args (bool, optional): see :class:`Distribution`.
 
     Examples::
 
@@ -76,7 +73,6 @@ class RelaxedOneHotCategorical(TransformedDistribution):
         tensor([0.1911, 0.4083, 0.1791, 0.2215])
     """
 
-    arg_constraints = {"probs": constraints.simplex, "logits": constraints.real_vector}
     support = constraints.simplex
     has_rsample = True
 

@@ -7,6 +7,7 @@ import math
 import torch
 
 from . import constraints
+from ._declared import Arg, parameters
 from .chi2 import Chi2
 from .distribution import Distribution, _expand_params
 from .utils import _standard_normal, broadcast_all
@@ -14,16 +15,15 @@ from .utils import _standard_normal, broadcast_all
 __all__ = ["StudentT"]
 
 
+@parameters(
+    Arg("df", constraints.positive, "the degrees of freedom (positive)."),
+    Arg("loc", constraints.real, "the location. Default: 0.0."),
+    Arg("scale", constraints.positive, "the scale (positive). Default: 1.0."),
+)
 class StudentT(Distribution):
     """Student's t distribution with ``df`` degrees of freedom, location ``loc`` and
     scale ``scale``: ``loc + scale * X / sqrt(Z / df)`` with ``X`` standard normal and
     ``Z ~ Chi2(df)``.
-
-    Args:
-        df (float or Tensor): the degrees of freedom (positive).
-        loc (float or Tensor): the location. Default: 0.0.
-        scale (float or Tensor): the scale (positive). Default: 1.0.
-        validate_args (bool, optional): see :class:`Distribution`.
 
     Examples::
 
@@ -31,11 +31,6 @@ class StudentT(Distribution):
         tensor([2.2854])
     """
 
-    arg_constraints = {
-        "df": constraints.positive,
-        "loc": constraints.real,
-        "scale": constraints.positive,
-    }
     support = constraints.real
     has_rsample = True
 

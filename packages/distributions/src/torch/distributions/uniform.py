@@ -7,19 +7,19 @@ import math
 import torch
 
 from . import constraints
+from ._declared import Arg, parameters
 from .distribution import Distribution, _batch_shape_of, _expand_params
 from .utils import broadcast_all
 
 __all__ = ["Uniform"]
 
 
+@parameters(
+    Arg("low", None, "the lower bound (inclusive)."),
+    Arg("high", None, "the upper bound (exclusive)."),
+)
 class Uniform(Distribution):
     """Uniform on the half-open interval ``[low, high)``.
-
-    Args:
-        low (float or Tensor): the lower bound (inclusive).
-        high (float or Tensor): the upper bound (exclusive).
-        validate_args (bool, optional): see :class:`Distribution`.
 
     Examples::
 

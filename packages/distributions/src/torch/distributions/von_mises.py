@@ -7,6 +7,7 @@ import math
 import torch
 
 from . import constraints
+from ._declared import Arg, parameters
 from ._location_scale import SymmetricAboutLoc
 from .distribution import Distribution
 from .utils import broadcast_all, lazy_property
@@ -61,15 +62,14 @@ def _rejection_sample(loc, concentration, proposal_r, x):
     return (x + math.pi + loc) % (2 * math.pi) - math.pi
 
 
+@parameters(
+    Arg("loc", constraints.real, "the mean direction, in radians.", kind="Tensor"),
+    Arg("concentration", constraints.positive, "the concentration (positive).", kind="Tensor"),
+)
 class VonMises(SymmetricAboutLoc, Distribution):
     """The von Mises (circular normal) distribution of mean direction ``loc`` and
     concentration ``concentration``, on angles in [-pi, pi). Sampling runs in double
     precision (no ``rsample``).
-
-    Args:
-        loc (Tensor): the mean direction, in radians.
-        concentration (Tensor): the concentration (positive).
-        validate_args (bool, optional): see :class:`Distribution`.
 
     Examples::
 
@@ -77,7 +77,6 @@ class VonMises(SymmetricAboutLoc, Distribution):
         tensor([1.2782])
     """
 
-    arg_constraints = {"loc": constraints.real, "concentration": constraints.positive}
     support = constraints.real
     has_rsample = False
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import torch
 
 from . import constraints
+from ._declared import Arg, parameters
 from .distribution import _expand_attributes
 from .exponential import Exponential
 from .transformed_distribution import TransformedDistribution
@@ -14,14 +15,13 @@ from .utils import broadcast_all, euler_constant
 __all__ = ["Weibull"]
 
 
+@parameters(
+    Arg("scale", constraints.positive, "the scale (positive)."),
+    Arg("concentration", constraints.positive, "the shape (positive)."),
+)
 class Weibull(TransformedDistribution):
     """The two-parameter Weibull distribution: ``scale * E ** (1 / concentration)`` for
     ``E ~ Exponential(1)``.
-
-    Args:
-        scale (float or Tensor): the scale (positive).
-        concentration (float or Tensor): the shape (positive).
-        validate_args (bool, optional): see :class:`Distribution`.
 
     Examples::
 
@@ -29,7 +29,6 @@ class Weibull(TransformedDistribution):
         tensor([3.5083])
     """
 
-    arg_constraints = {"scale": constraints.positive, "concentration": constraints.positive}
     support = constraints.positive
 
     def __init__(self, scale, concentration, validate_args=None) -> None:
