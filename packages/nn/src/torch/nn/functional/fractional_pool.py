@@ -111,37 +111,29 @@ def _fractional_max_pool(input, kernel_size, output_size, samples, nd: int):
     return output, indices
 
 
-def _with_indices(nd: int):
-    def pool(
-        input,
-        kernel_size,
-        output_size=None,
-        output_ratio=None,
-        return_indices: bool = False,
-        _random_samples=None,
-    ):
-        if output_size is None and output_ratio is None:
+def _pool_with_indices(input, kernel_size, output_size, output_ratio, samples, nd: int):
+    """The checks and defaults of the public functions, then the pooling."""
+    if output_size is None and output_ratio is None:
+        raise ValueError(
+            f"fractional_max_pool{nd}d requires specifying either an output_size or an output_ratio"
+        )
+    if output_size is None:
+        if nd == 2 and len(output_ratio) > 2:
             raise ValueError(
-                f"fractional_max_pool{nd}d requires specifying either an output_size or an "
-                "output_ratio"
+                "fractional_max_pool2d requires output_ratio to either be a single Int or "
+                "tuple of Ints."
             )
-        if output_size is None:
-            if nd == 2 and len(output_ratio) > 2:
-                raise ValueError(
-                    "fractional_max_pool2d requires output_ratio to either be a single Int or "
-                    "tuple of Ints."
-                )
-            ratio = _ntuple(output_ratio, nd)
-            output_size = [int(input.size(-nd + d) * ratio[d]) for d in range(nd)]
-        if _random_samples is None:
-            n_batch = 1 if input.dim() == nd + 1 else input.size(0)
-            _random_samples = torch.rand(
-                n_batch, input.size(-nd - 1), nd, dtype=input.dtype, device=input.device
-            )
-        return _fractional_max_pool(input, kernel_size, output_size, _random_samples, nd)
+        ratio = _ntuple(output_ratio, nd)
+        output_size = [int(input.size(-nd + d) * ratio[d]) for d in range(nd)]
+    if samples is None:
+        n_batch = 1 if input.dim() == nd + 1 else input.size(0)
+        samples = torch.rand(
+            n_batch, input.size(-nd - 1), nd, dtype=input.dtype, device=input.device
+        )
+    return _fractional_max_pool(input, kernel_size, output_size, samples, nd)
 
-    pool.__name__ = pool.__qualname__ = f"fractional_max_pool{nd}d_with_indices"
-    pool.__doc__ = f"""{nd}-d fractional max pooling, returning ``(output, indices)``
+
+_WITH_INDICES_DOC = """{nd}-d fractional max pooling, returning ``(output, indices)``
     (the flat spatial index of each maximum in its input plane).
 
     Args:
@@ -153,29 +145,8 @@ def _with_indices(nd: int):
         _random_samples (Tensor, optional): (N, C, {nd}) draws in [0, 1); drawn with
             ``torch.rand`` by default.
     """
-    return pool
 
-
-fractional_max_pool2d_with_indices = _with_indices(2)
-fractional_max_pool3d_with_indices = _with_indices(3)
-
-
-def _without_indices(nd: int, with_indices):
-    def pool(
-        input,
-        kernel_size,
-        output_size=None,
-        output_ratio=None,
-        return_indices: bool = False,
-        _random_samples=None,
-    ):
-        output, indices = with_indices(
-            input, kernel_size, output_size, output_ratio, return_indices, _random_samples
-        )
-        return (output, indices) if return_indices else output
-
-    pool.__name__ = pool.__qualname__ = f"fractional_max_pool{nd}d"
-    pool.__doc__ = f"""{nd}-d fractional max pooling: max pooling over windows of
+_DOC = """{nd}-d fractional max pooling: max pooling over windows of
     ``kernel_size`` whose starts follow a random sequence, giving an ``output_size`` (or
     ``output_ratio`` of the input size) that need not divide the input size. With
     ``return_indices``, also the flat spatial index of each maximum.
@@ -185,8 +156,32 @@ def _without_indices(nd: int, with_indices):
         >>> F.fractional_max_pool2d(torch.randn(1, 1, 5, 5), 2, output_size=3).shape
         torch.Size([1, 1, 3, 3])
     """
+
+
+def _public(nd: int, with_indices: bool):
+    """``fractional_max_pool{nd}d``, or its ``_with_indices`` form (which always returns
+    the indices too)."""
+
+    def pool(
+        input,
+        kernel_size,
+        output_size=None,
+        output_ratio=None,
+        return_indices: bool = False,
+        _random_samples=None,
+    ):
+        output, indices = _pool_with_indices(
+            input, kernel_size, output_size, output_ratio, _random_samples, nd
+        )
+        return (output, indices) if with_indices or return_indices else output
+
+    suffix = "_with_indices" if with_indices else ""
+    pool.__name__ = pool.__qualname__ = f"fractional_max_pool{nd}d{suffix}"
+    pool.__doc__ = (_WITH_INDICES_DOC if with_indices else _DOC).format(nd=nd)
     return pool
 
 
-fractional_max_pool2d = _without_indices(2, fractional_max_pool2d_with_indices)
-fractional_max_pool3d = _without_indices(3, fractional_max_pool3d_with_indices)
+fractional_max_pool2d_with_indices = _public(2, with_indices=True)
+fractional_max_pool3d_with_indices = _public(3, with_indices=True)
+fractional_max_pool2d = _public(2, with_indices=False)
+fractional_max_pool3d = _public(3, with_indices=False)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import warnings
 
 import torch
@@ -102,21 +103,25 @@ def clip_grad_norm_(
     return total
 
 
-def clip_grad_norm(
-    parameters,
-    max_norm: float,
-    norm_type: float = 2.0,
-    error_if_nonfinite: bool = False,
-    foreach=None,
-):
-    """Deprecated alias of :func:`clip_grad_norm_`."""
-    warnings.warn(
-        "`torch.nn.utils.clip_grad_norm` is now deprecated in favor of "
-        "`torch.nn.utils.clip_grad_norm_`.",
-        FutureWarning,
-        stacklevel=2,
-    )
-    return clip_grad_norm_(parameters, max_norm, norm_type, error_if_nonfinite, foreach)
+def _deprecated_alias(function, name: str):
+    """``function`` under its old name ``name``: the same signature, with a FutureWarning."""
+
+    @functools.wraps(function)
+    def alias(*args, **kwargs):
+        warnings.warn(
+            f"`torch.nn.utils.{name}` is now deprecated in favor of "
+            f"`torch.nn.utils.{function.__name__}`.",
+            FutureWarning,
+            stacklevel=2,
+        )
+        return function(*args, **kwargs)
+
+    alias.__name__ = alias.__qualname__ = name
+    alias.__doc__ = f"Deprecated alias of :func:`{function.__name__}`."
+    return alias
+
+
+clip_grad_norm = _deprecated_alias(clip_grad_norm_, "clip_grad_norm")
 
 
 def clip_grad_value_(parameters, clip_value: float, foreach=None) -> None:

@@ -348,21 +348,27 @@ def register_parametrization(
     return module
 
 
+def _check_dtype_and_shape(current, other, message) -> None:
+    """Raise ``ValueError(message(attribute, current's, other's))`` for the first of dtype
+    and shape in which the tensor ``other`` differs from ``current``."""
+    for attribute in ("dtype", "shape"):
+        expected, got = getattr(current, attribute), getattr(other, attribute)
+        if got != expected:
+            raise ValueError(message(attribute, expected, got))
+
+
 def _check_chained(name: str, current, result) -> None:
     if not isinstance(result, torch.Tensor):
         raise ValueError(f"A parametrization must return a tensor. Got {type(result).__name__}.")
-    if result.dtype != current.dtype:
-        raise ValueError(
-            "Registering a parametrization may not change the dtype of the tensor, unless "
-            f"the `unsafe` flag is enabled.\nmodule.{name}.dtype: {current.dtype}\n"
-            f"parametrization(module.{name}).dtype: {result.dtype}"
-        )
-    if result.shape != current.shape:
-        raise ValueError(
-            "Registering a parametrization may not change the shape of the tensor, unless "
-            f"the `unsafe` flag is enabled.\nmodule.{name}.shape: {current.shape}\n"
-            f"parametrization(module.{name}).shape: {result.shape}"
-        )
+    _check_dtype_and_shape(
+        current,
+        result,
+        lambda attribute, expected, got: (
+            f"Registering a parametrization may not change the {attribute} of the tensor, "
+            f"unless the `unsafe` flag is enabled.\nmodule.{name}.{attribute}: {expected}\n"
+            f"parametrization(module.{name}).{attribute}: {got}"
+        ),
+    )
 
 
 def _check_chained_inverse(name: str, current, preimage) -> None:
@@ -370,18 +376,15 @@ def _check_chained_inverse(name: str, current, preimage) -> None:
         raise ValueError(
             f"parametrization.right_inverse must return a tensor. Got: {type(preimage).__name__}"
         )
-    if preimage.dtype != current.dtype:
-        raise ValueError(
-            "The tensor returned by parametrization.right_inverse must have the same dtype "
-            f"as module.{name}, unless the `unsafe` flag is enabled.\n"
-            f"module.{name}.dtype: {current.dtype}\nreturned dtype: {preimage.dtype}"
-        )
-    if preimage.shape != current.shape:
-        raise ValueError(
-            "The tensor returned by parametrization.right_inverse must have the same shape "
-            f"as module.{name}, unless the `unsafe` flag is enabled.\n"
-            f"module.{name}.shape: {current.shape}\nreturned shape: {preimage.shape}"
-        )
+    _check_dtype_and_shape(
+        current,
+        preimage,
+        lambda attribute, expected, got: (
+            "The tensor returned by parametrization.right_inverse must have the same "
+            f"{attribute} as module.{name}, unless the `unsafe` flag is enabled.\n"
+            f"module.{name}.{attribute}: {expected}\nreturned {attribute}: {got}"
+        ),
+    )
 
 
 def is_parametrized(module: Module, tensor_name: str | None = None) -> bool:
