@@ -26,6 +26,18 @@ class _PackedFields(NamedTuple):
     unsorted_indices: torch.Tensor | None
 
 
+def _cast_to(dtype, name: str):
+    """The ``PackedSequence`` method ``name``: the same packing with its data cast to
+    ``dtype``."""
+
+    def cast(self) -> PackedSequence:
+        return self.to(dtype)
+
+    cast.__name__ = name
+    cast.__qualname__ = f"PackedSequence.{name}"
+    return cast
+
+
 class PackedSequence(_PackedFields):
     """The packed time steps of a batch of sequences (see the module docstring).
 
@@ -58,14 +70,9 @@ class PackedSequence(_PackedFields):
     def cpu(self) -> PackedSequence:
         return self._with_data(self.data.cpu())
 
-    def double(self) -> PackedSequence:
-        return self.to(torch.float64)
-
-    def float(self) -> PackedSequence:
-        return self.to(torch.float32)
-
-    def half(self) -> PackedSequence:
-        return self.to(torch.float16)
+    double = _cast_to(torch.float64, "double")
+    float = _cast_to(torch.float32, "float")
+    half = _cast_to(torch.float16, "half")
 
     @property
     def is_cuda(self) -> bool:
