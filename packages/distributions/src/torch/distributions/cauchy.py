@@ -6,17 +6,15 @@ import math
 
 import torch
 
-from . import constraints
-from ._declared import Arg, parameters
-from ._location_scale import LocationScale
+from ._declared import parameters
+from ._location_scale import LocationScale, loc_and_scale
 from .distribution import Distribution
 
 __all__ = ["Cauchy"]
 
 
 @parameters(
-    Arg("loc", constraints.real, "the median."),
-    Arg("scale", constraints.positive, "the half width at half maximum (positive)."),
+    *loc_and_scale("the median.", "the half width at half maximum (positive)."),
     expand=True,
 )
 class Cauchy(LocationScale, Distribution):
@@ -28,9 +26,6 @@ class Cauchy(LocationScale, Distribution):
         >>> Cauchy(torch.tensor([0.0]), torch.tensor([1.0])).sample()
         tensor([10.5977])
     """
-
-    support = constraints.real
-    has_rsample = True
 
     @property
     def mean(self):

@@ -233,46 +233,56 @@ def _is_integer(value):
     return value % 1 == 0
 
 
-class _IntegerInterval(Constraint):
-    """Integers in ``[lower_bound, upper_bound]``."""
+class _Bounded(Constraint):
+    """What the constraints with bounds share: showing them, named by ``_bounds`` in
+    the order of the constructor's arguments."""
 
-    is_discrete = True
+    _bounds: tuple[str, ...] = ()
+
+    def __repr__(self):
+        shown = ", ".join(f"{name}={getattr(self, name)}" for name in self._bounds)
+        return f"{type(self).__name__[1:]}({shown})"
+
+
+class _LowerBounded(_Bounded):
+    """The constraints with only a ``lower_bound``."""
+
+    _bounds = ("lower_bound",)
+
+    def __init__(self, lower_bound):
+        self.lower_bound = lower_bound
+        super().__init__()
+
+
+class _UpperBounded(_Bounded):
+    """The constraints with only an ``upper_bound``."""
+
+    _bounds = ("upper_bound",)
+
+    def __init__(self, upper_bound):
+        self.upper_bound = upper_bound
+        super().__init__()
+
+
+class _TwoBounded(_Bounded):
+    """The constraints with a ``lower_bound`` and an ``upper_bound`` (the half-open
+    interval is no closed interval, as in PyTorch: neither derives from the other)."""
+
+    _bounds = ("lower_bound", "upper_bound")
 
     def __init__(self, lower_bound, upper_bound):
         self.lower_bound = lower_bound
         self.upper_bound = upper_bound
         super().__init__()
 
+
+class _IntegerInterval(_TwoBounded):
+    """Integers in ``[lower_bound, upper_bound]``."""
+
+    is_discrete = True
+
     def check(self, value):
         return _is_integer(value) & (self.lower_bound <= value) & (value <= self.upper_bound)
-
-    def __repr__(self):
-        return (
-            f"{type(self).__name__[1:]}(lower_bound={self.lower_bound}, "
-            f"upper_bound={self.upper_bound})"
-        )
-
-
-class _LowerBounded(Constraint):
-    """What the constraints with only a ``lower_bound`` share: holding and showing it."""
-
-    def __init__(self, lower_bound):
-        self.lower_bound = lower_bound
-        super().__init__()
-
-    def __repr__(self):
-        return f"{type(self).__name__[1:]}(lower_bound={self.lower_bound})"
-
-
-class _UpperBounded(Constraint):
-    """What the constraints with only an ``upper_bound`` share: holding and showing it."""
-
-    def __init__(self, upper_bound):
-        self.upper_bound = upper_bound
-        super().__init__()
-
-    def __repr__(self):
-        return f"{type(self).__name__[1:]}(upper_bound={self.upper_bound})"
 
 
 class _IntegerLessThan(_UpperBounded):
@@ -319,22 +329,6 @@ class _LessThan(_UpperBounded):
 
     def check(self, value):
         return value < self.upper_bound
-
-
-class _TwoBounded(Constraint):
-    """What the intervals share: holding and showing both bounds (the half-open one is
-    no closed interval, as in PyTorch: neither derives from the other)."""
-
-    def __init__(self, lower_bound, upper_bound):
-        self.lower_bound = lower_bound
-        self.upper_bound = upper_bound
-        super().__init__()
-
-    def __repr__(self):
-        return (
-            f"{type(self).__name__[1:]}(lower_bound={self.lower_bound}, "
-            f"upper_bound={self.upper_bound})"
-        )
 
 
 class _Interval(_TwoBounded):

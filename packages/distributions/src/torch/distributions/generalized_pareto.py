@@ -9,6 +9,7 @@ import torch
 
 from . import constraints
 from ._declared import Arg, parameters
+from ._location_scale import loc_and_scale
 from .distribution import Distribution, _batch_shape_of
 from .utils import broadcast_all
 
@@ -16,8 +17,7 @@ __all__ = ["GeneralizedPareto"]
 
 
 @parameters(
-    Arg("loc", constraints.real, "the location."),
-    Arg("scale", constraints.positive, "the scale (positive)."),
+    *loc_and_scale(),
     Arg("concentration", constraints.real, "the shape."),
     expand=True,
 )

@@ -8,7 +8,8 @@ from numbers import Number
 import torch
 
 from . import constraints
-from ._declared import Arg, parameters
+from ._declared import parameters
+from ._location_scale import loc_and_scale
 from .transformed_distribution import TransformedDistribution
 from .transforms import AffineTransform, ExpTransform
 from .uniform import Uniform
@@ -18,8 +19,7 @@ __all__ = ["Gumbel"]
 
 
 @parameters(
-    Arg("loc", constraints.real, "the location."),
-    Arg("scale", constraints.positive, "the scale (positive)."),
+    *loc_and_scale(),
 )
 class Gumbel(TransformedDistribution):
     """The Gumbel distribution of location ``loc`` and scale ``scale``: the law of

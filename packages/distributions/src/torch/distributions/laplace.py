@@ -4,17 +4,15 @@ from __future__ import annotations
 
 import torch
 
-from . import constraints
-from ._declared import Arg, parameters
-from ._location_scale import LocationScale
+from ._declared import parameters
+from ._location_scale import LocationScale, loc_and_scale
 from .distribution import Distribution
 
 __all__ = ["Laplace"]
 
 
 @parameters(
-    Arg("loc", constraints.real, "the mean."),
-    Arg("scale", constraints.positive, "the scale (positive)."),
+    *loc_and_scale("the mean."),
     expand=True,
 )
 class Laplace(LocationScale, Distribution):
@@ -25,9 +23,6 @@ class Laplace(LocationScale, Distribution):
         >>> Laplace(torch.tensor([0.0]), torch.tensor([1.0])).sample()
         tensor([-0.0075])
     """
-
-    support = constraints.real
-    has_rsample = True
 
     @property
     def variance(self):

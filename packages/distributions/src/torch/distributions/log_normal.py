@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from . import constraints
-from ._declared import Arg, parameters
+from ._declared import parameters
+from ._location_scale import loc_and_scale
 from .normal import Normal
 from .transformed_distribution import TransformedDistribution
 from .transforms import ExpTransform
@@ -13,8 +14,9 @@ __all__ = ["LogNormal"]
 
 
 @parameters(
-    Arg("loc", constraints.real, "the mean of the logarithm."),
-    Arg("scale", constraints.positive, "the standard deviation of the logarithm (positive)."),
+    *loc_and_scale(
+        "the mean of the logarithm.", "the standard deviation of the logarithm (positive)."
+    ),
 )
 class LogNormal(TransformedDistribution):
     """``exp(X)`` for ``X ~ Normal(loc, scale)``.

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from . import constraints
-from ._declared import Arg, parameters
+from ._declared import parameters
+from ._location_scale import loc_and_scale
 from .normal import Normal
 from .transformed_distribution import TransformedDistribution
 from .transforms import StickBreakingTransform
@@ -13,8 +14,7 @@ __all__ = ["LogisticNormal"]
 
 
 @parameters(
-    Arg("loc", constraints.real, "the means of the normals."),
-    Arg("scale", constraints.positive, "their standard deviations (positive)."),
+    *loc_and_scale("the means of the normals.", "their standard deviations (positive)."),
 )
 class LogisticNormal(TransformedDistribution):
     """A distribution on the simplex: independent normals of length ``K - 1`` mapped by

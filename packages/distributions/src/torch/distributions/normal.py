@@ -7,9 +7,8 @@ from numbers import Number
 
 import torch
 
-from . import constraints
-from ._declared import Arg, parameters
-from ._location_scale import LocationScale
+from ._declared import parameters
+from ._location_scale import LocationScale, loc_and_scale
 from .distribution import _draw_elementwise
 from .exp_family import ExponentialFamily
 from .utils import _standard_normal
@@ -18,8 +17,7 @@ __all__ = ["Normal"]
 
 
 @parameters(
-    Arg("loc", constraints.real, "the mean."),
-    Arg("scale", constraints.positive, "the standard deviation (positive)."),
+    *loc_and_scale("the mean.", "the standard deviation (positive)."),
     expand=True,
 )
 class Normal(LocationScale, ExponentialFamily):
@@ -31,8 +29,6 @@ class Normal(LocationScale, ExponentialFamily):
         tensor([1.5410])
     """
 
-    support = constraints.real
-    has_rsample = True
     _mean_carrier_measure = 0
 
     @property

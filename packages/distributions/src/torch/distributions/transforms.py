@@ -31,6 +31,7 @@ import torch
 from . import constraints
 from .distribution import Distribution  # noqa: F401 (the type CumulativeDistributionTransform takes)
 from .utils import (
+    _forwarded,
     _logsigmoid,
     _pad_last,
     _softplus,
@@ -169,7 +170,19 @@ class Transform:
 
 
 class _ParameterFreeTransform(Transform):
-    """A transform without parameters: any two of the same class are equal."""
+    """A transform without parameters: any two of the same class are equal.
+
+    A subclass that is an increasing bijection of the reals onto a constraint says so
+    in its bases, ``class ExpTransform(_ParameterFreeTransform, increasing_onto=positive)``,
+    and gets the class attributes that say it (domain, codomain, bijective, sign)."""
+
+    def __init_subclass__(cls, increasing_onto=None, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if increasing_onto is not None:
+            cls.domain = constraints.real
+            cls.codomain = increasing_onto
+            cls.bijective = True
+            cls.sign = +1
 
     def __eq__(self, other):
         return isinstance(other, type(self))
@@ -192,13 +205,8 @@ class _InverseTransform(Transform):
     def codomain(self):
         return self._inv.domain
 
-    @property
-    def bijective(self) -> bool:
-        return self._inv.bijective
-
-    @property
-    def sign(self):
-        return self._inv.sign
+    bijective = _forwarded("_inv.bijective")
+    sign = _forwarded("_inv.sign")
 
     @property
     def inv(self) -> Transform:
@@ -374,13 +382,8 @@ class IndependentTransform(Transform):
     def codomain(self):
         return constraints.independent(self.base_transform.codomain, self.reinterpreted_batch_ndims)
 
-    @property
-    def bijective(self) -> bool:
-        return self.base_transform.bijective
-
-    @property
-    def sign(self):
-        return self.base_transform.sign
+    bijective = _forwarded("base_transform.bijective")
+    sign = _forwarded("base_transform.sign")
 
     def _call(self, x):
         if x.dim() < self.domain.event_dim:
@@ -462,13 +465,8 @@ class ReshapeTransform(Transform):
         return shape[: _check_trailing(shape, self.out_shape)] + self.in_shape
 
 
-class ExpTransform(_ParameterFreeTransform):
+class ExpTransform(_ParameterFreeTransform, increasing_onto=constraints.positive):
     """``y = exp(x)``."""
-
-    domain = constraints.real
-    codomain = constraints.positive
-    bijective = True
-    sign = +1
 
     def _call(self, x):
         return x.exp()
@@ -533,13 +531,8 @@ def _clipped_sigmoid(x):
     return torch.clamp(torch.sigmoid(x), min=info.tiny, max=1.0 - info.eps)
 
 
-class SigmoidTransform(_ParameterFreeTransform):
+class SigmoidTransform(_ParameterFreeTransform, increasing_onto=constraints.unit_interval):
     """``y = 1 / (1 + exp(-x))``."""
-
-    domain = constraints.real
-    codomain = constraints.unit_interval
-    bijective = True
-    sign = +1
 
     def _call(self, x):
         return _clipped_sigmoid(x)
@@ -553,13 +546,8 @@ class SigmoidTransform(_ParameterFreeTransform):
         return -_softplus(-x) - _softplus(x)
 
 
-class SoftplusTransform(_ParameterFreeTransform):
+class SoftplusTransform(_ParameterFreeTransform, increasing_onto=constraints.positive):
     """``y = log(1 + exp(x))``."""
-
-    domain = constraints.real
-    codomain = constraints.positive
-    bijective = True
-    sign = +1
 
     def _call(self, x):
         return _softplus(x)
@@ -571,13 +559,8 @@ class SoftplusTransform(_ParameterFreeTransform):
         return -_softplus(-x)
 
 
-class TanhTransform(_ParameterFreeTransform):
+class TanhTransform(_ParameterFreeTransform, increasing_onto=constraints.interval(-1.0, 1.0)):
     """``y = tanh(x)``; its Jacobian is written with softplus for stability."""
-
-    domain = constraints.real
-    codomain = constraints.interval(-1.0, 1.0)
-    bijective = True
-    sign = +1
 
     def _call(self, x):
         return x.tanh()
