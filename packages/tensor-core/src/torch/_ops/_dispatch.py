@@ -205,13 +205,13 @@ def check_array_overlap(array: np.ndarray) -> None:
         raise RuntimeError(_OVERLAP_MESSAGE)
 
 
-def check_inplace(self: Tensor, *others) -> bool:
+def check_inplace(self: Tensor, *others, overlapping_ok: bool = False) -> bool:
     """Errors of an in-place write into ``self``; returns whether it must be recorded for
-    autograd."""
-    if not self._np.flags.c_contiguous:  # one flag read on the hot path
+    autograd. ``overlapping_ok``: see :func:`check_inplace_fill`."""
+    # NOTE: one function with a flag rather than one calling the other: every in-place op
+    # runs this, and a second call would cost more than the checks themselves
+    if not overlapping_ok and not self._np.flags.c_contiguous:  # one flag read, hot path
         check_internal_overlap(self)
-    # NOTE: check_inplace_fill's body, inlined: every in-place op runs this, and a call
-    # would cost more than the checks themselves
     if not _grad_mode._state.enabled:
         return False
     if not self._requires_grad and not any(
@@ -225,13 +225,7 @@ def check_inplace_fill(self: Tensor, *others) -> bool:
     """:func:`check_inplace` for the writes PyTorch allows into an overlapping tensor
     (``fill_``, ``zero_``, ``masked_fill_``, ``index_fill_``, in-place view changes):
     every element that shares memory receives the same value."""
-    if not _grad_mode._state.enabled:
-        return False
-    if not self._requires_grad and not any(
-        isinstance(o, Tensor) and o._requires_grad for o in others
-    ):
-        return False
-    return _check_recorded_write(self)
+    return check_inplace(self, *others, overlapping_ok=True)
 
 
 def _check_recorded_write(self: Tensor) -> bool:

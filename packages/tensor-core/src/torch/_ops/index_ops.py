@@ -25,6 +25,7 @@ from .gather_scatter import (
     scatter,
     scatter_add,
 )
+from .shape_ops import check_sizes_outside
 
 __all__ = [
     "index_add",
@@ -149,13 +150,11 @@ def index_copy(input: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor
             f"index_copy_(): Number of indices ({index._np.size}) should be equal to "
             f"source.size(dim) ({size})"
         )
-    for i, (a, b) in enumerate(zip(input._np.shape, source._np.shape)):
-        if i != d and a != b:
-            raise RuntimeError(
-                "index_copy_(): Source/destination tensor must have same slice shapes. "
-                f"Destination slice shape: {a} at dimension {d} and source slice shape: "
-                f"{b} at dimension {d}."
-            )
+    slices_differ = (
+        "index_copy_(): Source/destination tensor must have same slice shapes. Destination "
+        f"slice shape: {{a}} at dimension {d} and source slice shape: {{b}} at dimension {d}."
+    )
+    check_sizes_outside(input._np.shape, source._np.shape, d, slices_differ)
     length = input._np.shape[d] if input._np.ndim else 1
     idx = index._np
     if idx.size and (idx.min() < 0 or idx.max() >= length):

@@ -44,6 +44,15 @@ _wrap = wrap_array
 # ------------------------------------------------------------------ concatenation
 
 
+def check_sizes_outside(shape_a: tuple, shape_b: tuple, dim: int, message: str) -> None:
+    """``RuntimeError(message)`` (formatted with the sizes ``a`` and ``b``) at the first
+    dimension other than ``dim`` where two shapes differ: ``cat``'s and ``index_copy``'s
+    check."""
+    for k, (a, b) in enumerate(zip(shape_a, shape_b)):
+        if k != dim and a != b:
+            raise RuntimeError(message.format(a=a, b=b))
+
+
 @defop("cat", aliases=("concat", "concatenate"))
 def cat(tensors, dim: int = 0, *, out=None) -> Tensor:
     """Concatenate tensors along an existing ``dim`` (their dtypes promote; 1-D empty
@@ -78,13 +87,13 @@ def cat(tensors, dim: int = 0, *, out=None) -> Tensor:
                 f"Tensors must have same number of dimensions: got "
                 f"{reference._np.ndim} and {t._np.ndim}"
             )
-        for k, (a, b) in enumerate(zip(reference._np.shape, t._np.shape)):
-            if k != d and a != b:
-                raise RuntimeError(
-                    f"Sizes of tensors must match except in dimension {d}. "
-                    f"Expected size {a} but got size {b} for tensor number {i} "
-                    f"in the list."
-                )
+        check_sizes_outside(
+            reference._np.shape,
+            t._np.shape,
+            d,
+            f"Sizes of tensors must match except in dimension {d}. Expected size {{a}} but got "
+            f"size {{b}} for tensor number {i} in the list.",
+        )
     array = np.concatenate([t._np.astype(dtype.np_dtype, copy=False) for t in used], axis=d)
     result = _wrap(array, dtype)
     if out is not None:

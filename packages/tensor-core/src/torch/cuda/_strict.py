@@ -187,6 +187,13 @@ def _inplace(ufunc):
     return operator
 
 
+def _operator_forms(ufunc, inplace: bool = True) -> tuple:
+    """The methods of a binary operator over ``ufunc``: ``a op b``, ``b op a`` and, when
+    ``inplace``, ``a op= b``."""
+    forms = (_binary(ufunc), _binary(ufunc, True))
+    return forms + (_inplace(ufunc),) if inplace else forms
+
+
 class DeviceArray:
     """An array in (simulated) device memory: see the module doc for its rules."""
 
@@ -324,51 +331,19 @@ class DeviceArray:
 
     # --------------------------------------------------------------------- operators
 
-    __add__, __radd__, __iadd__ = _binary(np.add), _binary(np.add, True), _inplace(np.add)
-    __sub__, __rsub__, __isub__ = (
-        _binary(np.subtract),
-        _binary(np.subtract, True),
-        _inplace(np.subtract),
-    )
-    __mul__, __rmul__, __imul__ = (
-        _binary(np.multiply),
-        _binary(np.multiply, True),
-        _inplace(np.multiply),
-    )
-    __truediv__, __rtruediv__, __itruediv__ = (
-        _binary(np.true_divide),
-        _binary(np.true_divide, True),
-        _inplace(np.true_divide),
-    )
-    __floordiv__, __rfloordiv__, __ifloordiv__ = (
-        _binary(np.floor_divide),
-        _binary(np.floor_divide, True),
-        _inplace(np.floor_divide),
-    )
-    __mod__, __rmod__ = _binary(np.remainder), _binary(np.remainder, True)
-    __pow__, __rpow__, __ipow__ = (
-        _binary(np.power),
-        _binary(np.power, True),
-        _inplace(np.power),
-    )
-    __matmul__, __rmatmul__ = _binary(np.matmul), _binary(np.matmul, True)
-    __and__, __rand__, __iand__ = (
-        _binary(np.bitwise_and),
-        _binary(np.bitwise_and, True),
-        _inplace(np.bitwise_and),
-    )
-    __or__, __ror__, __ior__ = (
-        _binary(np.bitwise_or),
-        _binary(np.bitwise_or, True),
-        _inplace(np.bitwise_or),
-    )
-    __xor__, __rxor__, __ixor__ = (
-        _binary(np.bitwise_xor),
-        _binary(np.bitwise_xor, True),
-        _inplace(np.bitwise_xor),
-    )
-    __lshift__, __rlshift__ = _binary(np.left_shift), _binary(np.left_shift, True)
-    __rshift__, __rrshift__ = _binary(np.right_shift), _binary(np.right_shift, True)
+    __add__, __radd__, __iadd__ = _operator_forms(np.add)
+    __sub__, __rsub__, __isub__ = _operator_forms(np.subtract)
+    __mul__, __rmul__, __imul__ = _operator_forms(np.multiply)
+    __truediv__, __rtruediv__, __itruediv__ = _operator_forms(np.true_divide)
+    __floordiv__, __rfloordiv__, __ifloordiv__ = _operator_forms(np.floor_divide)
+    __mod__, __rmod__ = _operator_forms(np.remainder, inplace=False)
+    __pow__, __rpow__, __ipow__ = _operator_forms(np.power)
+    __matmul__, __rmatmul__ = _operator_forms(np.matmul, inplace=False)
+    __and__, __rand__, __iand__ = _operator_forms(np.bitwise_and)
+    __or__, __ror__, __ior__ = _operator_forms(np.bitwise_or)
+    __xor__, __rxor__, __ixor__ = _operator_forms(np.bitwise_xor)
+    __lshift__, __rlshift__ = _operator_forms(np.left_shift, inplace=False)
+    __rshift__, __rrshift__ = _operator_forms(np.right_shift, inplace=False)
     __eq__, __ne__ = _binary(np.equal), _binary(np.not_equal)
     __lt__, __le__ = _binary(np.less), _binary(np.less_equal)
     __gt__, __ge__ = _binary(np.greater), _binary(np.greater_equal)
