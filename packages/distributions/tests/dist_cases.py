@@ -197,41 +197,43 @@ _VEC = "torch.tensor([[0.3, -0.7, 1.2], [0.0, 0.5, -0.5]])"
 _SQUARE = "torch.tensor([[0.5, 0.3], [-0.4, 0.2]])"
 _T = "torch.distributions.transforms"
 
-TRANSFORMS = {
-    "Exp": (f"{_T}.ExpTransform()", _X),
-    "Power": (f"{_T}.PowerTransform(torch.tensor(2.5))", _POS),
-    "Sigmoid": (f"{_T}.SigmoidTransform()", _X),
-    "Softplus": (f"{_T}.SoftplusTransform()", _X),
-    "Tanh": (f"{_T}.TanhTransform()", _X),
-    "Abs": (f"{_T}.AbsTransform()", _X),
-    "Affine": (f"{_T}.AffineTransform(1.0, torch.tensor(-2.0))", _X),
-    "AffineEvent": (
-        f"{_T}.AffineTransform(torch.zeros(3), torch.tensor([1.0, 2.0, 3.0]), event_dim=1)",
-        _VEC,
-    ),
-    "CorrCholesky": (f"{_T}.CorrCholeskyTransform()", _VEC),
-    "Softmax": (f"{_T}.SoftmaxTransform()", _VEC),
-    "StickBreaking": (f"{_T}.StickBreakingTransform()", _VEC),
-    "LowerCholesky": (f"{_T}.LowerCholeskyTransform()", _SQUARE),
-    "PositiveDefinite": (f"{_T}.PositiveDefiniteTransform()", _SQUARE),
-    "Compose": (
-        f"{_T}.ComposeTransform([{_T}.ExpTransform(), {_T}.AffineTransform(1.0, 3.0)])",
-        _X,
-    ),
-    "Independent": (f"{_T}.IndependentTransform({_T}.ExpTransform(), 1)", _VEC),
-    "Reshape": (f"{_T}.ReshapeTransform((3,), (3, 1))", _VEC),
-    "Cat": (
-        f"{_T}.CatTransform([{_T}.ExpTransform(), {_T}.AffineTransform(0.0, 2.0)], dim=1, lengths=[1, 2])",
-        _VEC,
-    ),
-    "Stack": (
-        f"{_T}.StackTransform([{_T}.ExpTransform(), {_T}.SigmoidTransform(), {_T}.TanhTransform()], dim=1)",
-        _VEC,
-    ),
-    "CumulativeDistribution": (f"{_T}.CumulativeDistributionTransform(D.Normal(0.0, 1.0))", _X),
-    "Identity": (f"{_T}.identity_transform", _X),
-    "InverseExp": (f"{_T}.ExpTransform().inv", _POS),
+# the transforms without parameters, by their class names, with inputs in their domains
+_PARAMETER_FREE = {
+    **dict.fromkeys(("Exp", "Sigmoid", "Softplus", "Tanh", "Abs"), _X),
+    **dict.fromkeys(("CorrCholesky", "Softmax", "StickBreaking"), _VEC),
+    **dict.fromkeys(("LowerCholesky", "PositiveDefinite"), _SQUARE),
 }
+TRANSFORMS = {name: (f"{_T}.{name}Transform()", x) for name, x in _PARAMETER_FREE.items()}
+TRANSFORMS.update(
+    {
+        "Power": (f"{_T}.PowerTransform(torch.tensor(2.5))", _POS),
+        "Affine": (f"{_T}.AffineTransform(1.0, torch.tensor(-2.0))", _X),
+        "AffineEvent": (
+            f"{_T}.AffineTransform(torch.zeros(3), torch.tensor([1.0, 2.0, 3.0]), event_dim=1)",
+            _VEC,
+        ),
+        "Compose": (
+            f"{_T}.ComposeTransform([{_T}.ExpTransform(), {_T}.AffineTransform(1.0, 3.0)])",
+            _X,
+        ),
+        "Independent": (f"{_T}.IndependentTransform({_T}.ExpTransform(), 1)", _VEC),
+        "Reshape": (f"{_T}.ReshapeTransform((3,), (3, 1))", _VEC),
+        "Cat": (
+            f"{_T}.CatTransform([{_T}.ExpTransform(), {_T}.AffineTransform(0.0, 2.0)], dim=1, lengths=[1, 2])",
+            _VEC,
+        ),
+        "Stack": (
+            f"{_T}.StackTransform([{_T}.ExpTransform(), {_T}.SigmoidTransform(), {_T}.TanhTransform()], dim=1)",
+            _VEC,
+        ),
+        "CumulativeDistribution": (
+            f"{_T}.CumulativeDistributionTransform(D.Normal(0.0, 1.0))",
+            _X,
+        ),
+        "Identity": (f"{_T}.identity_transform", _X),
+        "InverseExp": (f"{_T}.ExpTransform().inv", _POS),
+    }
+)
 
 TRANSFORM_METHODS = {
     "forward": "t(x)",
