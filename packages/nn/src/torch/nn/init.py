@@ -12,6 +12,8 @@ import warnings
 
 import torch
 
+from ._deprecation import deprecated_alias
+
 __all__ = [
     "calculate_gain", "uniform_", "normal_", "trunc_normal_", "constant_", "ones_",
     "zeros_", "eye_", "dirac_", "xavier_uniform_", "xavier_normal_", "kaiming_uniform_",
@@ -293,18 +295,7 @@ def sparse_(tensor, sparsity: float, std: float = 0.01, generator=None):
 
 
 def _deprecated(new):
-    def old(*args, **kwargs):
-        warnings.warn(
-            f"`nn.init.{new.__name__[:-1]}` is now deprecated in favor of "
-            f"`nn.init.{new.__name__}`.",
-            FutureWarning,
-            stacklevel=2,
-        )
-        return new(*args, **kwargs)
-
-    old.__name__ = new.__name__[:-1]
-    old.__doc__ = f"Deprecated alias of :func:`{new.__name__}`."
-    return old
+    return deprecated_alias(new, new.__name__[:-1], "nn.init.")
 
 
 uniform = _deprecated(uniform_)

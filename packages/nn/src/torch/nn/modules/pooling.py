@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from .. import functional as F  # noqa: N812
 from .module import Module
-from .utils import _layer, _pair, _single, _triple
+from .utils import _extra_repr_of, _layer, _pair, _single, _triple
 
 __all__ = [
     "MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d",
@@ -13,6 +13,18 @@ __all__ = [
     "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "LPPool1d", "LPPool2d", "LPPool3d",
     "MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d", "FractionalMaxPool2d", "FractionalMaxPool3d",
 ]  # fmt: skip
+
+
+def _set_window(module, kernel_size, stride, padding, ntuple=None) -> None:
+    """Store a pooling window's ``kernel_size``, ``stride`` (by default the kernel size:
+    windows side by side) and ``padding``; through ``ntuple`` for the layers that keep them
+    as tuples."""
+    stride = stride if stride is not None else kernel_size
+    if ntuple is not None:
+        kernel_size, stride, padding = ntuple(kernel_size), ntuple(stride), ntuple(padding)
+    module.kernel_size = kernel_size
+    module.stride = stride
+    module.padding = padding
 
 
 class _MaxPoolNd(Module):
@@ -26,9 +38,7 @@ class _MaxPoolNd(Module):
         ceil_mode: bool = False,
     ) -> None:
         super().__init__()
-        self.kernel_size = kernel_size
-        self.stride = stride if stride is not None else kernel_size
-        self.padding = padding
+        _set_window(self, kernel_size, stride, padding)
         self.dilation = dilation
         self.return_indices = return_indices
         self.ceil_mode = ceil_mode
@@ -39,11 +49,7 @@ class _MaxPoolNd(Module):
             ceil_mode=self.ceil_mode, return_indices=self.return_indices,
         )  # fmt: skip
 
-    def extra_repr(self) -> str:
-        return (
-            f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}, "
-            f"dilation={self.dilation}, ceil_mode={self.ceil_mode}"
-        )
+    extra_repr = _extra_repr_of("kernel_size", "stride", "padding", "dilation", "ceil_mode")
 
 
 class MaxPool1d(_MaxPoolNd):
@@ -128,9 +134,7 @@ class AvgPool1d(Module):
         count_include_pad: bool = True,
     ) -> None:
         super().__init__()
-        self.kernel_size = _single(kernel_size)
-        self.stride = _single(stride if stride is not None else kernel_size)
-        self.padding = _single(padding)
+        _set_window(self, kernel_size, stride, padding, _single)
         self.ceil_mode = ceil_mode
         self.count_include_pad = count_include_pad
 
@@ -140,8 +144,7 @@ class AvgPool1d(Module):
             self.count_include_pad,
         )  # fmt: skip
 
-    def extra_repr(self) -> str:
-        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+    extra_repr = _extra_repr_of("kernel_size", "stride", "padding")
 
 
 class _AvgPoolNd(Module):
@@ -155,9 +158,7 @@ class _AvgPoolNd(Module):
         divisor_override=None,
     ) -> None:
         super().__init__()
-        self.kernel_size = kernel_size
-        self.stride = stride if stride is not None else kernel_size
-        self.padding = padding
+        _set_window(self, kernel_size, stride, padding)
         self.ceil_mode = ceil_mode
         self.count_include_pad = count_include_pad
         self.divisor_override = divisor_override
@@ -168,8 +169,7 @@ class _AvgPoolNd(Module):
             self.count_include_pad, self.divisor_override,
         )  # fmt: skip
 
-    def extra_repr(self) -> str:
-        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+    extra_repr = _extra_repr_of("kernel_size", "stride", "padding")
 
 
 AvgPool2d = _layer(
@@ -206,8 +206,7 @@ class _AdaptiveMaxPoolNd(Module):
     def forward(self, input):
         return self._functional(input, self.output_size, self.return_indices)
 
-    def extra_repr(self) -> str:
-        return f"output_size={self.output_size}"
+    extra_repr = _extra_repr_of("output_size")
 
 
 AdaptiveMaxPool1d = _layer(
@@ -248,8 +247,7 @@ class _AdaptiveAvgPoolNd(Module):
     def forward(self, input):
         return self._functional(input, self.output_size)
 
-    def extra_repr(self) -> str:
-        return f"output_size={self.output_size}"
+    extra_repr = _extra_repr_of("output_size")
 
 
 AdaptiveAvgPool1d = _layer(
@@ -292,11 +290,7 @@ class _LPPoolNd(Module):
             input, float(self.norm_type), self.kernel_size, self.stride, self.ceil_mode
         )
 
-    def extra_repr(self) -> str:
-        return (
-            f"norm_type={self.norm_type}, kernel_size={self.kernel_size}, "
-            f"stride={self.stride}, ceil_mode={self.ceil_mode}"
-        )
+    extra_repr = _extra_repr_of("norm_type", "kernel_size", "stride", "ceil_mode")
 
 
 LPPool1d = _layer(
@@ -329,18 +323,14 @@ LPPool3d = _layer(
 class _MaxUnpoolNd(Module):
     def __init__(self, kernel_size, stride=None, padding=0) -> None:
         super().__init__()
-        nt = self._ntuple
-        self.kernel_size = nt(kernel_size)
-        self.stride = nt(stride if stride is not None else kernel_size)
-        self.padding = nt(padding)
+        _set_window(self, kernel_size, stride, padding, self._ntuple)
 
     def forward(self, input, indices, output_size=None):
         return self._functional(
             input, indices, self.kernel_size, self.stride, self.padding, output_size
         )
 
-    def extra_repr(self) -> str:
-        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+    extra_repr = _extra_repr_of("kernel_size", "stride", "padding")
 
 
 MaxUnpool1d = _layer(
@@ -360,32 +350,26 @@ MaxUnpool1d = _layer(
 )
 
 
-MaxUnpool2d = _layer(
-    _MaxUnpoolNd,
-    "MaxUnpool2d",
-    "Partial inverse of :class:`MaxPool2d`.",
-    (
-        ">>> out, idx = nn.MaxPool2d(2, return_indices=True)(torch.ones(1, 1, 2, 2))\n"
-        ">>> nn.MaxUnpool2d(2)(out, idx).shape\n"
-        "torch.Size([1, 1, 2, 2])"
-    ),
-    _ntuple=staticmethod(_pair),
-    _functional=staticmethod(F.max_unpool2d),
-)
+def _max_unpool_layer(nd: int, ntuple, functional) -> type:
+    """``MaxUnpool{nd}d`` for 2 and 3 dims (declared like MaxUnpool1d, with a shorter
+    docstring)."""
+    ones = ", ".join(["1", "1"] + ["2"] * nd)
+    return _layer(
+        _MaxUnpoolNd,
+        f"MaxUnpool{nd}d",
+        f"Partial inverse of :class:`MaxPool{nd}d`.",
+        (
+            f">>> out, idx = nn.MaxPool{nd}d(2, return_indices=True)(torch.ones({ones}))\n"
+            f">>> nn.MaxUnpool{nd}d(2)(out, idx).shape\n"
+            f"torch.Size([{ones}])"
+        ),
+        _ntuple=staticmethod(ntuple),
+        _functional=staticmethod(functional),
+    )
 
 
-MaxUnpool3d = _layer(
-    _MaxUnpoolNd,
-    "MaxUnpool3d",
-    "Partial inverse of :class:`MaxPool3d`.",
-    (
-        ">>> out, idx = nn.MaxPool3d(2, return_indices=True)(torch.ones(1, 1, 2, 2, 2))\n"
-        ">>> nn.MaxUnpool3d(2)(out, idx).shape\n"
-        "torch.Size([1, 1, 2, 2, 2])"
-    ),
-    _ntuple=staticmethod(_triple),
-    _functional=staticmethod(F.max_unpool3d),
-)
+MaxUnpool2d = _max_unpool_layer(2, _pair, F.max_unpool2d)
+MaxUnpool3d = _max_unpool_layer(3, _triple, F.max_unpool3d)
 
 
 class _FractionalMaxPoolNd(Module):

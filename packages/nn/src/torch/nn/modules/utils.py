@@ -44,3 +44,13 @@ def _layer(base: type, name: str, summary: str, example: str, **attrs) -> type:
         **attrs,
     }
     return type(base)(name, (base,), namespace)
+
+
+def _extra_repr_of(*options: str):
+    """The ``extra_repr`` of a layer whose repr lists some of its stored options, in this
+    order: ``"name=value, ..."`` (for each name in ``options``)."""
+
+    def extra_repr(self) -> str:
+        return ", ".join(f"{name}={getattr(self, name)}" for name in options)
+
+    return extra_repr

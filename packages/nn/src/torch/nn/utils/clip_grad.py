@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import functools
-import warnings
-
 import torch
+
+from .._deprecation import deprecated_alias
 
 __all__ = [
     "clip_grad_norm_",
@@ -103,25 +102,8 @@ def clip_grad_norm_(
     return total
 
 
-def _deprecated_alias(function, name: str):
-    """``function`` under its old name ``name``: the same signature, with a FutureWarning."""
-
-    @functools.wraps(function)
-    def alias(*args, **kwargs):
-        warnings.warn(
-            f"`torch.nn.utils.{name}` is now deprecated in favor of "
-            f"`torch.nn.utils.{function.__name__}`.",
-            FutureWarning,
-            stacklevel=2,
-        )
-        return function(*args, **kwargs)
-
-    alias.__name__ = alias.__qualname__ = name
-    alias.__doc__ = f"Deprecated alias of :func:`{function.__name__}`."
-    return alias
-
-
-clip_grad_norm = _deprecated_alias(clip_grad_norm_, "clip_grad_norm")
+clip_grad_norm = deprecated_alias(clip_grad_norm_, "clip_grad_norm", "torch.nn.utils.")
+clip_grad_norm.__wrapped__ = clip_grad_norm_  # inspect.signature: clip_grad_norm_'s
 
 
 def clip_grad_value_(parameters, clip_value: float, foreach=None) -> None:
