@@ -10,8 +10,7 @@ import torch
 
 from . import constraints
 from ._declared import Arg
-from .distribution import _batch_shape_of
-from .utils import broadcast_all
+from .distribution import _set_broadcast
 
 __all__ = ["LocationScale", "SymmetricAboutLoc", "loc_and_scale"]
 
@@ -44,8 +43,7 @@ class LocationScale(SymmetricAboutLoc):
     has_rsample = True
 
     def __init__(self, loc, scale, validate_args=None) -> None:
-        self.loc, self.scale = broadcast_all(loc, scale)
-        batch_shape = _batch_shape_of((loc, scale), (self.loc,))
+        batch_shape = _set_broadcast(self, loc=loc, scale=scale)
         super().__init__(batch_shape, validate_args=validate_args)
 
     def rsample(self, sample_shape=torch.Size()):

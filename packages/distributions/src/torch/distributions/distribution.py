@@ -9,7 +9,7 @@ from numbers import Number
 import torch
 
 from . import constraints
-from .utils import lazy_property
+from .utils import broadcast_all, lazy_property
 
 __all__ = ["Distribution"]
 
@@ -262,10 +262,14 @@ class Distribution:
         return f"{type(self).__name__}({shown})"
 
 
-def _batch_shape_of(values, tensors):
-    """``torch.Size()`` when every parameter was given as a number, else the broadcast
-    shape of the parameter tensors."""
-    if all(isinstance(v, Number) for v in values):
+def _set_broadcast(self, **params) -> torch.Size:
+    """Give ``self`` the parameters ``params`` as attributes, broadcast together (numbers
+    become tensors); return the batch shape: ``torch.Size()`` when every one was given as
+    a number, else the broadcast shape."""
+    tensors = broadcast_all(*params.values())
+    for name, tensor in zip(params, tensors):
+        setattr(self, name, tensor)
+    if all(isinstance(v, Number) for v in params.values()):
         return torch.Size()
     return tensors[0].size()
 

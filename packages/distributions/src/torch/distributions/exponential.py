@@ -6,9 +6,8 @@ import torch
 
 from . import constraints
 from ._declared import Arg, parameters
-from .distribution import _batch_shape_of
+from .distribution import _set_broadcast
 from .exp_family import ExponentialFamily
-from .utils import broadcast_all
 
 __all__ = ["Exponential"]
 
@@ -31,8 +30,7 @@ class Exponential(ExponentialFamily):
     _mean_carrier_measure = 0
 
     def __init__(self, rate, validate_args=None) -> None:
-        (self.rate,) = broadcast_all(rate)
-        super().__init__(_batch_shape_of((rate,), (self.rate,)), validate_args=validate_args)
+        super().__init__(_set_broadcast(self, rate=rate), validate_args=validate_args)
 
     @property
     def mean(self):

@@ -8,9 +8,8 @@ import torch
 
 from . import constraints
 from ._declared import Arg, parameters
-from .distribution import Distribution, _batch_shape_of, _expand_params
+from .distribution import Distribution, _expand_params, _set_broadcast
 from .gamma import Gamma
-from .utils import broadcast_all
 
 __all__ = ["FisherSnedecor"]
 
@@ -33,10 +32,10 @@ class FisherSnedecor(Distribution):
     has_rsample = True
 
     def __init__(self, df1, df2, validate_args=None) -> None:
-        self.df1, self.df2 = broadcast_all(df1, df2)
+        batch_shape = _set_broadcast(self, df1=df1, df2=df2)
         self._gamma1 = Gamma(self.df1 * 0.5, self.df1)
         self._gamma2 = Gamma(self.df2 * 0.5, self.df2)
-        super().__init__(_batch_shape_of((df1, df2), (self.df1,)), validate_args=validate_args)
+        super().__init__(batch_shape, validate_args=validate_args)
 
     def expand(self, batch_shape, _instance=None):
         names = ("df1", "df2", "_gamma1", "_gamma2")

@@ -7,9 +7,8 @@ from torch._interface import ops
 
 from . import constraints
 from ._declared import Arg, parameters
-from .distribution import _batch_shape_of
+from .distribution import _set_broadcast
 from .exp_family import ExponentialFamily
-from .utils import broadcast_all
 
 __all__ = ["Gamma"]
 
@@ -35,8 +34,7 @@ class Gamma(ExponentialFamily):
     _mean_carrier_measure = 0
 
     def __init__(self, concentration, rate, validate_args=None) -> None:
-        self.concentration, self.rate = broadcast_all(concentration, rate)
-        batch_shape = _batch_shape_of((concentration, rate), (self.concentration,))
+        batch_shape = _set_broadcast(self, concentration=concentration, rate=rate)
         super().__init__(batch_shape, validate_args=validate_args)
 
     @property

@@ -10,8 +10,7 @@ import torch
 from . import constraints
 from ._declared import Arg, parameters
 from ._location_scale import loc_and_scale
-from .distribution import Distribution, _batch_shape_of
-from .utils import broadcast_all
+from .distribution import Distribution, _set_broadcast
 
 __all__ = ["GeneralizedPareto"]
 
@@ -35,8 +34,7 @@ class GeneralizedPareto(Distribution):
     has_rsample = True
 
     def __init__(self, loc, scale, concentration, validate_args=None):
-        self.loc, self.scale, self.concentration = broadcast_all(loc, scale, concentration)
-        batch_shape = _batch_shape_of((loc, scale, concentration), (self.loc,))
+        batch_shape = _set_broadcast(self, loc=loc, scale=scale, concentration=concentration)
         super().__init__(batch_shape, validate_args=validate_args)
 
     def _safe_concentration(self):

@@ -6,7 +6,7 @@ import torch
 
 from . import constraints
 from ._declared import Arg, parameters
-from .distribution import _batch_shape_of, _draw_elementwise
+from .distribution import _draw_elementwise, _set_broadcast
 from .exp_family import ExponentialFamily
 from .utils import broadcast_all
 
@@ -29,8 +29,7 @@ class Poisson(ExponentialFamily):
     support = constraints.nonnegative_integer
 
     def __init__(self, rate, validate_args=None) -> None:
-        (self.rate,) = broadcast_all(rate)
-        super().__init__(_batch_shape_of((rate,), (self.rate,)), validate_args=validate_args)
+        super().__init__(_set_broadcast(self, rate=rate), validate_args=validate_args)
 
     @property
     def mean(self):

@@ -9,8 +9,8 @@ import torch
 from . import constraints
 from ._declared import Arg, parameters
 from .chi2 import Chi2
-from .distribution import Distribution, _expand_params
-from .utils import _standard_normal, broadcast_all
+from .distribution import Distribution, _expand_params, _set_broadcast
+from .utils import _standard_normal
 
 __all__ = ["StudentT"]
 
@@ -35,9 +35,9 @@ class StudentT(Distribution):
     has_rsample = True
 
     def __init__(self, df, loc=0.0, scale=1.0, validate_args=None) -> None:
-        self.df, self.loc, self.scale = broadcast_all(df, loc, scale)
+        batch_shape = _set_broadcast(self, df=df, loc=loc, scale=scale)
         self._chi2 = Chi2(self.df)
-        super().__init__(self.df.size(), validate_args=validate_args)
+        super().__init__(batch_shape, validate_args=validate_args)
 
     def expand(self, batch_shape, _instance=None):
         names = ("df", "loc", "scale", "_chi2")

@@ -8,8 +8,7 @@ import torch
 
 from . import constraints
 from ._declared import Arg, parameters
-from .distribution import Distribution, _batch_shape_of, _expand_params
-from .utils import broadcast_all
+from .distribution import Distribution, _expand_params, _set_broadcast
 
 __all__ = ["Uniform"]
 
@@ -30,8 +29,7 @@ class Uniform(Distribution):
     has_rsample = True
 
     def __init__(self, low, high, validate_args=None) -> None:
-        self.low, self.high = broadcast_all(low, high)
-        super().__init__(_batch_shape_of((low, high), (self.low,)), validate_args=validate_args)
+        super().__init__(_set_broadcast(self, low=low, high=high), validate_args=validate_args)
 
     @property
     def arg_constraints(self):

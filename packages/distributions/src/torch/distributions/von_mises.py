@@ -9,8 +9,8 @@ import torch
 from . import constraints
 from ._declared import Arg, parameters
 from ._location_scale import SymmetricAboutLoc
-from .distribution import Distribution
-from .utils import broadcast_all, lazy_property
+from .distribution import Distribution, _set_broadcast
+from .utils import lazy_property
 
 __all__ = ["VonMises"]
 
@@ -81,8 +81,8 @@ class VonMises(SymmetricAboutLoc, Distribution):
     has_rsample = False
 
     def __init__(self, loc, concentration, validate_args=None) -> None:
-        self.loc, self.concentration = broadcast_all(loc, concentration)
-        super().__init__(self.loc.shape, torch.Size(), validate_args)
+        batch_shape = _set_broadcast(self, loc=loc, concentration=concentration)
+        super().__init__(batch_shape, validate_args=validate_args)
 
     def log_prob(self, value):
         if self._validate_args:
