@@ -62,7 +62,7 @@ Other node kinds:
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Iterator
+from collections.abc import Hashable, Iterable, Iterator
 from typing import Any
 
 import torch
@@ -97,17 +97,26 @@ __all__ = [
 
 
 class Type:
-    """Base of the IR's types; ``str(t)`` is how PyTorch prints it."""
+    """Base of the IR's types; ``str(t)`` is how PyTorch prints it. Two types are equal
+    when they are of the same kind and their :meth:`_identity` agrees."""
 
     __slots__ = ()
+
+    def _identity(self) -> Hashable:
+        raise NotImplementedError
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, type(self)) and other._identity() == self._identity()
+
+    def __hash__(self) -> int:
+        return hash((type(self).__name__, self._identity()))
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self}>"
 
 
-class ScalarType(Type):
-    """``int``, ``float``, ``bool``, ``str``, ``NoneType``, ``Device``, ``Any`` ...
-    (``torch.dtype`` values print as ``int``, as PyTorch stores them)."""
+class _NamedType(Type):
+    """A type that is its name."""
 
     __slots__ = ("name",)
 
@@ -117,11 +126,15 @@ class ScalarType(Type):
     def __str__(self) -> str:
         return self.name
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, ScalarType) and other.name == self.name
+    def _identity(self) -> Hashable:
+        return self.name
 
-    def __hash__(self) -> int:
-        return hash(self.name)
+
+class ScalarType(_NamedType):
+    """``int``, ``float``, ``bool``, ``str``, ``NoneType``, ``Device``, ``Any`` ...
+    (``torch.dtype`` values print as ``int``, as PyTorch stores them)."""
+
+    __slots__ = ()
 
 
 INT = ScalarType("int")
@@ -186,11 +199,8 @@ class TensorType(Type):
         letter = _DTYPE_LETTERS.get(str(self.dtype).rpartition(".")[2], "Tensor")
         return f"{letter}({', '.join(parts)})"
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, TensorType) and str(other) == str(self)
-
-    def __hash__(self) -> int:
-        return hash(str(self))
+    def _identity(self) -> Hashable:
+        return str(self)
 
 
 class ListType(Type):
@@ -203,11 +213,8 @@ class ListType(Type):
         element = self.element
         return f"{'Tensor' if isinstance(element, TensorType) else element}[]"
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, ListType) and other.element == self.element
-
-    def __hash__(self) -> int:
-        return hash(("list", self.element))
+    def _identity(self) -> Hashable:
+        return self.element
 
 
 class TupleType(Type):
@@ -219,11 +226,8 @@ class TupleType(Type):
     def __str__(self) -> str:
         return f"({', '.join(str(e) for e in self.elements)})"
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, TupleType) and other.elements == self.elements
-
-    def __hash__(self) -> int:
-        return hash(("tuple", self.elements))
+    def _identity(self) -> Hashable:
+        return self.elements
 
 
 class DictType(Type):
@@ -235,11 +239,8 @@ class DictType(Type):
     def __str__(self) -> str:
         return f"Dict({self.key}, {self.value})"
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, DictType) and (other.key, other.value) == (self.key, self.value)
-
-    def __hash__(self) -> int:
-        return hash(("dict", self.key, self.value))
+    def _identity(self) -> Hashable:
+        return (self.key, self.value)
 
 
 class OptionalType(Type):
@@ -251,29 +252,14 @@ class OptionalType(Type):
     def __str__(self) -> str:
         return f"{self.element}?"
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, OptionalType) and other.element == self.element
-
-    def __hash__(self) -> int:
-        return hash(("optional", self.element))
+    def _identity(self) -> Hashable:
+        return self.element
 
 
-class ClassType(Type):
+class ClassType(_NamedType):
     """A module or class instance: ``__torch__.<module>.<qualname>``."""
 
-    __slots__ = ("name",)
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-
-    def __str__(self) -> str:
-        return self.name
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, ClassType) and other.name == self.name
-
-    def __hash__(self) -> int:
-        return hash(("class", self.name))
+    __slots__ = ()
 
 
 def type_of(value: Any) -> Type:

@@ -187,35 +187,39 @@ class FusedKernel:
             self._fallback = _codegen.compile_graph(self.subgraph, "fused")
         return self._fallback(*inputs)
 
-    def _native_applies(self, inputs) -> bool:
-        if self._native_failed:
-            return False
-        grad = torch.is_grad_enabled()
-        shape = None
-        for tensor in inputs:
-            if (
-                not isinstance(tensor, torch.Tensor)
-                or tensor.dtype != self.dtype
-                or not tensor.is_contiguous()
-                or tensor.device.type != "cpu"
-                or (grad and tensor.requires_grad)
-            ):
-                return False
-            if shape is None:
-                shape = tensor.shape
-            elif tensor.shape != shape:
-                return False
-        return True
+    def _suits_native(self, tensor) -> bool:
+        """Whether the native loop can read ``tensor``: a contiguous CPU tensor of the
+        kernel's dtype that autograd does not need to see."""
+        return (
+            isinstance(tensor, torch.Tensor)
+            and tensor.dtype == self.dtype
+            and tensor.is_contiguous()
+            and tensor.device.type == "cpu"
+            and not (torch.is_grad_enabled() and tensor.requires_grad)
+        )
 
-    def __call__(self, *inputs):
+    def _native_applies(self, inputs) -> bool:
+        if self._native_failed or not all(self._suits_native(t) for t in inputs):
+            return False
+        return all(t.shape == inputs[0].shape for t in inputs)
+
+    def _native_function(self, inputs):
+        """The compiled loop to run on ``inputs``, or None where the ops run instead
+        (during the warm-up calls, on inputs it does not apply to, without a compiler)."""
         if self._native is None and self._calls < WARMUP_CALLS:
             self._calls += 1
-            return self.fallback(*inputs)
+            return None
         if not self._native_applies(inputs):
-            return self.fallback(*inputs)
-        function = self._native or self._load()
+            return None
+        return self._native or self._load()
+
+    def __call__(self, *inputs):
+        function = self._native_function(inputs)
         if function is None:
             return self.fallback(*inputs)
+        return self._run_native(function, inputs)
+
+    def _run_native(self, function, inputs):
         out = torch.empty(inputs[0].shape, dtype=self.dtype)
         function(*[t.data_ptr() for t in inputs], out.data_ptr(), out.numel())
         return out
@@ -286,28 +290,12 @@ class PoolKernel(FusedKernel):
         return function
 
     def _native_applies(self, inputs) -> bool:
-        if self._native_failed or len(inputs) != 1:
+        if self._native_failed or len(inputs) != 1 or not self._suits_native(inputs[0]):
             return False
         x = inputs[0]
-        return (
-            isinstance(x, torch.Tensor)
-            and x.dtype == self.dtype
-            and x.dim() == 4
-            and tuple(x.shape[1:]) == self.in_sizes
-            and x.is_contiguous()
-            and x.device.type == "cpu"
-            and not (torch.is_grad_enabled() and x.requires_grad)
-        )
+        return x.dim() == 4 and tuple(x.shape[1:]) == self.in_sizes
 
-    def __call__(self, *inputs):
-        if self._native is None and self._calls < WARMUP_CALLS:
-            self._calls += 1
-            return self.fallback(*inputs)
-        if not self._native_applies(inputs):
-            return self.fallback(*inputs)
-        function = self._native or self._load()
-        if function is None:
-            return self.fallback(*inputs)
+    def _run_native(self, function, inputs):
         x = inputs[0]
         batch, channels = x.shape[0], self.in_sizes[0]
         out = torch.empty((batch, channels, *self.out_hw), dtype=self.dtype)

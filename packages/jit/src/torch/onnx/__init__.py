@@ -143,31 +143,27 @@ def export(
         >>> torch.onnx.export(torch.nn.Linear(3, 2), (torch.randn(1, 3),), buffer,
         ...                   dynamo=False)  # doctest: +SKIP
     """
-    from ._export import export as _export
+    from . import _export
 
-    return _export(
+    _export.check_options(
+        dynamo, operator_export_type, export_modules_as_functions, custom_translation_table
+    )
+    proto = _export.export_to_proto(
         model,
         args,
-        f,
         kwargs=kwargs,
-        verbose=verbose,
+        export_params=export_params,
+        training=training,
         input_names=input_names,
         output_names=output_names,
         opset_version=opset_version,
-        dynamo=dynamo,
-        external_data=external_data,
-        dynamic_shapes=dynamic_shapes,
-        custom_translation_table=custom_translation_table,
-        export_params=export_params,
-        keep_initializers_as_inputs=keep_initializers_as_inputs,
-        dynamic_axes=dynamic_axes,
-        training=training,
-        operator_export_type=operator_export_type,
         do_constant_folding=do_constant_folding,
+        dynamic_axes=dynamic_axes,
+        keep_initializers_as_inputs=keep_initializers_as_inputs,
         custom_opsets=custom_opsets,
-        export_modules_as_functions=export_modules_as_functions,
-        autograd_inlining=autograd_inlining,
+        dynamic_shapes=dynamic_shapes,
     )
+    return _export.deliver(proto, f, verbose=verbose, dynamo=dynamo)
 
 
 class ONNXProgram:

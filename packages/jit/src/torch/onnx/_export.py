@@ -11,7 +11,6 @@ import io
 import os
 import warnings
 from collections.abc import Mapping
-from typing import Any
 
 import torch
 from torch import nn
@@ -21,7 +20,7 @@ from ._graph import GraphContext, SymbolicValue, onnx_dtype
 from ._state import exporting
 from .errors import OnnxExporterError
 
-__all__ = ["export", "export_to_proto", "require_onnx"]
+__all__ = ["check_options", "deliver", "export_to_proto", "require_onnx"]
 
 _LEGACY_WARNING = (
     "You are using the legacy TorchScript-based ONNX export. Starting in PyTorch 2.9, the new "
@@ -511,38 +510,12 @@ def _write(proto, f) -> None:
         raise TypeError(f"f must be a path or a file-like object, not {type(f).__name__}")
 
 
-def export(
-    model,
-    args: Any = (),
-    f=None,
-    *,
-    kwargs=None,
-    verbose=None,
-    input_names=None,
-    output_names=None,
-    opset_version=None,
-    dynamo: bool = True,
-    external_data: bool = True,
-    dynamic_shapes=None,
-    custom_translation_table=None,
-    report: bool = False,
-    optimize: bool = True,
-    verify: bool = False,
-    profile: bool = False,
-    dump_exported_program: bool = False,
-    artifacts_dir=".",
-    export_params: bool = True,
-    keep_initializers_as_inputs: bool = False,
-    dynamic_axes=None,
-    training=None,
-    operator_export_type=None,
-    do_constant_folding: bool = True,
-    custom_opsets=None,
-    export_modules_as_functions=False,
-    autograd_inlining: bool = True,
-):
-    """Export ``model`` on ``args`` to ONNX (see :func:`torch.onnx.export`)."""
-    from . import ONNXProgram, OperatorExportTypes
+def check_options(
+    dynamo: bool, operator_export_type, export_modules_as_functions, custom_translation_table
+) -> None:
+    """Warn that ``dynamo=False`` is the legacy path (as PyTorch does) and refuse the
+    options of :func:`torch.onnx.export` that this exporter does not build."""
+    from . import OperatorExportTypes
 
     if not dynamo:
         warnings.warn(_LEGACY_WARNING, DeprecationWarning, stacklevel=3)
@@ -561,21 +534,13 @@ def export(
             "custom_translation_table belongs to the torch.export-based exporter; use "
             "torch.onnx.register_custom_op_symbolic"
         )
-    proto = export_to_proto(
-        model,
-        args,
-        kwargs=kwargs,
-        export_params=export_params,
-        training=training,
-        input_names=input_names,
-        output_names=output_names,
-        opset_version=opset_version,
-        do_constant_folding=do_constant_folding,
-        dynamic_axes=dynamic_axes,
-        keep_initializers_as_inputs=keep_initializers_as_inputs,
-        custom_opsets=custom_opsets,
-        dynamic_shapes=dynamic_shapes,
-    )
+
+
+def deliver(proto, f, *, verbose, dynamo: bool):
+    """What :func:`torch.onnx.export` does with the built ``proto``: print it when
+    ``verbose``, write it to ``f``, return it as an ``ONNXProgram`` (or None)."""
+    from . import ONNXProgram
+
     if verbose:
         import onnx
 

@@ -45,6 +45,12 @@ def _bias(g: GraphContext, b_ih, b_hh, order: tuple[int, ...]):
     return g.op("Concat", w, r, axis_i=1)
 
 
+def _gate_inputs(g: GraphContext, order: tuple[int, ...], w_ih, w_hh, b_ih, b_hh) -> tuple:
+    """The inputs of ONNX's recurrent ops after X: W, R and B with their gate blocks in
+    ``order``, and no sequence_lens (every sequence is full)."""
+    return _reorder(g, w_ih, order), _reorder(g, w_hh, order), _bias(g, b_ih, b_hh, order), None
+
+
 def _hidden_size(w_hh) -> int:
     return sizes_of(w_hh)[1]
 
@@ -54,10 +60,7 @@ def lstm_layer(g, input, h0, c0, w_ih, w_hh, b_ih=None, b_hh=None):
     y, _y_h, y_c = g.op(
         "LSTM",
         input,
-        _reorder(g, w_ih, _LSTM_ORDER),
-        _reorder(g, w_hh, _LSTM_ORDER),
-        _bias(g, b_ih, b_hh, _LSTM_ORDER),
-        None,  # sequence_lens: every sequence is full
+        *_gate_inputs(g, _LSTM_ORDER, w_ih, w_hh, b_ih, b_hh),
         g.unsqueeze(h0, [0]),
         g.unsqueeze(g.cast(c0, h0.dtype if hasattr(h0, "dtype") else None), [0]),
         hidden_size_i=_hidden_size(w_hh),
@@ -71,30 +74,19 @@ def lstm_layer(g, input, h0, c0, w_ih, w_hh, b_ih=None, b_hh=None):
 def lstm_sequence(g, input, h0, c0, w_ih, w_hh, b_ih=None, b_hh=None):
     # every h_t, then the final h and c as (1, B, H) rows: ONNX's Y (squeezed of its
     # direction axis), Y_h and Y_c; None initial states are zeros, as ONNX's defaults
-    y, y_h, y_c = g.op(
-        "LSTM",
-        input,
-        _reorder(g, w_ih, _LSTM_ORDER),
-        _reorder(g, w_hh, _LSTM_ORDER),
-        _bias(g, b_ih, b_hh, _LSTM_ORDER),
-        None,  # sequence_lens: every sequence is full
-        None if h0 is None else g.unsqueeze(h0, [0]),
-        None if c0 is None else g.unsqueeze(c0, [0]),
-        hidden_size_i=_hidden_size(w_hh),
-        outputs=3,
-    )
+    gates = _gate_inputs(g, _LSTM_ORDER, w_ih, w_hh, b_ih, b_hh)
+    states = [None if s is None else g.unsqueeze(s, [0]) for s in (h0, c0)]
+    y, y_h, y_c = g.op("LSTM", input, *gates, *states, hidden_size_i=_hidden_size(w_hh), outputs=3)
     return g.squeeze(y, [1]), y_h, y_c
 
 
 @symbolic("_gru_layer", "gru_layer")  # core's op; the scripted nn.GRU's node
 def gru_layer(g, input, h0, w_ih, w_hh, b_ih=None, b_hh=None):
+    gates = _gate_inputs(g, _GRU_ORDER, w_ih, w_hh, b_ih, b_hh)
     y, _y_h = g.op(
         "GRU",
         input,
-        _reorder(g, w_ih, _GRU_ORDER),
-        _reorder(g, w_hh, _GRU_ORDER),
-        _bias(g, b_ih, b_hh, _GRU_ORDER),
-        None,
+        *gates,
         g.unsqueeze(h0, [0]),
         hidden_size_i=_hidden_size(w_hh),
         linear_before_reset_i=1,
@@ -105,13 +97,11 @@ def gru_layer(g, input, h0, w_ih, w_hh, b_ih=None, b_hh=None):
 
 @symbolic("_rnn_layer", "rnn_layer")  # core's op; the scripted nn.RNN's node
 def rnn_layer(g, input, h0, w_ih, w_hh, b_ih=None, b_hh=None, nonlinearity="tanh"):
+    gates = _gate_inputs(g, (0,), w_ih, w_hh, b_ih, b_hh)
     y, _y_h = g.op(
         "RNN",
         input,
-        _reorder(g, w_ih, (0,)),
-        _reorder(g, w_hh, (0,)),
-        _bias(g, b_ih, b_hh, (0,)),
-        None,
+        *gates,
         g.unsqueeze(h0, [0]),
         hidden_size_i=_hidden_size(w_hh),
         activations_s=["Relu" if nonlinearity == "relu" else "Tanh"],
