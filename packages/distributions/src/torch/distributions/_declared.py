@@ -31,10 +31,15 @@ class Arg(NamedTuple):
 _VALIDATE_ARGS = Arg("validate_args", None, "see :class:`Distribution`.", "bool, optional")
 
 
-def parameters(*args: Arg, expand: bool = False):
+def parameters(*args: Arg, expand: bool = False, expand_also=(), expand_keeps=()):
     """Class decorator: ``arg_constraints``, the docstring's ``Args:`` section and (with
     ``expand=True``) ``expand`` from ``args``. A class whose constraints depend on the
-    instance defines ``arg_constraints`` itself and declares no constraint here."""
+    instance defines ``arg_constraints`` itself and declares no constraint here.
+
+    ``expand`` expands the constrained arguments and the attributes ``expand_also``
+    (inner distributions, parameters whose constraints the instance computes) to the new
+    batch shape and shares the attributes ``expand_keeps`` (settings, values computed
+    without the batch) as they are; either implies ``expand=True``."""
 
     def declare(cls):
         if cls.__doc__ is not None:  # None under python -OO
@@ -45,16 +50,17 @@ def parameters(*args: Arg, expand: bool = False):
                 raise TypeError(f"{cls.__name__} declares arg_constraints twice")
         else:
             cls.arg_constraints = constrained
-        if expand:
-            cls.expand = _expand_method(cls, tuple(constrained))
+        if expand or expand_also or expand_keeps:
+            names = (*constrained, *expand_also)
+            cls.expand = _expand_method(cls, names, tuple(expand_keeps))
         return cls
 
     return declare
 
 
-def _expand_method(cls, names):
+def _expand_method(cls, names, keeps):
     def expand(self, batch_shape, _instance=None):
-        return _expand_params(self, cls, batch_shape, _instance, names)
+        return _expand_params(self, cls, batch_shape, _instance, names, keeps)
 
     expand.__qualname__ = f"{cls.__qualname__}.expand"
     expand.__module__ = cls.__module__

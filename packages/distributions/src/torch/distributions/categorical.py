@@ -9,12 +9,15 @@ import torch
 from . import _probs_logits, constraints
 from ._declared import parameters
 from ._probs_logits import ProbsOrLogitsParam, _given_probs_or_logits, category_probs_or_logits
-from .distribution import Distribution, _expand_params
+from .distribution import Distribution
 
 __all__ = ["Categorical"]
 
 
-@parameters(*category_probs_or_logits("nonnegative, finite, nonzero-sum weights.", "log-weights."))
+@parameters(
+    *category_probs_or_logits("nonnegative, finite, nonzero-sum weights.", "log-weights."),
+    expand_keeps=("_num_events",),
+)
 class Categorical(ProbsOrLogitsParam, Distribution):
     """A draw of one of ``K`` categories (an index in ``0 .. K-1``), with probabilities
     ``probs`` (normalised along the last dim) or unnormalised log-probabilities
@@ -27,7 +30,6 @@ class Categorical(ProbsOrLogitsParam, Distribution):
     """
 
     has_enumerate_support = True
-    _param_event_dims = {"probs": 1, "logits": 1}
     _is_binary = False
 
     logits = _probs_logits.logits
@@ -48,11 +50,6 @@ class Categorical(ProbsOrLogitsParam, Distribution):
         self._num_events = self._param.size()[-1]
         batch_shape = self._param.size()[:-1] if self._param.ndimension() > 1 else torch.Size()
         super().__init__(batch_shape, validate_args=validate_args)
-
-    def expand(self, batch_shape, _instance=None):
-        new = _expand_params(self, Categorical, batch_shape, _instance, ("probs", "logits"))
-        new._num_events = self._num_events
-        return new
 
     @constraints.dependent_property(is_discrete=True, event_dim=0)
     def support(self):

@@ -9,7 +9,6 @@ import torch
 from . import _probs_logits, constraints
 from ._declared import Arg, parameters
 from ._probs_logits import ProbsOrLogitsParam, probs_or_logits
-from .distribution import _expand_params
 from .exp_family import ExponentialFamily
 from .utils import broadcast_all, clamp_probs, lazy_property, logits_to_probs
 
@@ -19,6 +18,7 @@ __all__ = ["ContinuousBernoulli"]
 @parameters(
     *probs_or_logits("the parameter, in [0, 1]."),
     Arg("lims", None, "the unstable region. Default: ``(0.499, 0.501)``.", kind="tuple of float"),
+    expand_keeps=("_lims",),
 )
 class ContinuousBernoulli(ProbsOrLogitsParam, ExponentialFamily):
     """The continuous Bernoulli distribution on [0, 1] (Loaiza-Ganem and Cunningham,
@@ -47,11 +47,6 @@ class ContinuousBernoulli(ProbsOrLogitsParam, ExponentialFamily):
             self._param = self.probs
         self._lims = lims
         super().__init__(batch_shape, validate_args=validate_args)
-
-    def expand(self, batch_shape, _instance=None):
-        new = _expand_params(self, ContinuousBernoulli, batch_shape, _instance, ("probs", "logits"))
-        new._lims = self._lims
-        return new
 
     def _outside_unstable_region(self):
         return torch.max(torch.le(self.probs, self._lims[0]), torch.gt(self.probs, self._lims[1]))

@@ -60,7 +60,6 @@ class Dirichlet(ExponentialFamily):
 
     support = constraints.simplex
     has_rsample = True
-    _param_event_dims = {"concentration": 1}
 
     def __init__(self, concentration, validate_args=None) -> None:
         if concentration.dim() < 1:

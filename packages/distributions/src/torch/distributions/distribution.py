@@ -274,10 +274,11 @@ def _set_broadcast(self, **params) -> torch.Size:
     return tensors[0].size()
 
 
-def _expand_params(self, cls, batch_shape, _instance, names, event_shape=None):
+def _expand_params(self, cls, batch_shape, _instance, names, keeps=()):
     """``expand`` for a distribution whose parameters ``names`` (those present: a
     probs/logits pair has one) are tensors of ``batch_shape + param_event_shape`` or
-    inner distributions of ``batch_shape``."""
+    inner distributions of ``batch_shape``; the attributes ``keeps`` (settings, values
+    computed without the batch) are shared as they are."""
     new = self._get_checked_instance(cls, _instance)
     batch_shape = torch.Size(batch_shape)
     for name in names:
@@ -289,7 +290,9 @@ def _expand_params(self, cls, batch_shape, _instance, names, event_shape=None):
             setattr(new, name, value.expand(batch_shape + trailing))
     if "_param" in self.__dict__:
         new._param = new.probs if "probs" in new.__dict__ else new.logits
-    return _init_expanded(self, new, batch_shape, event_shape)
+    for name in keeps:
+        setattr(new, name, getattr(self, name))
+    return _init_expanded(self, new, batch_shape)
 
 
 def _init_expanded(self, new, batch_shape, event_shape=None):
@@ -318,5 +321,7 @@ def _draw_elementwise(self, sampler, sample_shape, *params):
 
 
 def _param_event_dims(dist, name) -> int:
-    """How many rightmost dims of parameter ``name`` are not batch dims."""
-    return getattr(dist, "_param_event_dims", {}).get(name, 0)
+    """How many rightmost dims of parameter ``name`` are not batch dims: the event dims
+    of its constraint (none for an attribute without one)."""
+    constraint = dist.arg_constraints.get(name)
+    return 0 if constraint is None else constraint.event_dim

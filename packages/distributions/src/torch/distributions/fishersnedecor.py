@@ -8,7 +8,7 @@ import torch
 
 from . import constraints
 from ._declared import Arg, parameters
-from .distribution import Distribution, _expand_params, _set_broadcast
+from .distribution import Distribution, _set_broadcast
 from .gamma import Gamma
 
 __all__ = ["FisherSnedecor"]
@@ -17,6 +17,7 @@ __all__ = ["FisherSnedecor"]
 @parameters(
     Arg("df1", constraints.positive, "the numerator's degrees of freedom (positive)."),
     Arg("df2", constraints.positive, "the denominator's degrees of freedom (positive)."),
+    expand_also=("_gamma1", "_gamma2"),
 )
 class FisherSnedecor(Distribution):
     """The F distribution: the ratio of two scaled chi-squared variables of ``df1`` and
@@ -36,10 +37,6 @@ class FisherSnedecor(Distribution):
         self._gamma1 = Gamma(self.df1 * 0.5, self.df1)
         self._gamma2 = Gamma(self.df2 * 0.5, self.df2)
         super().__init__(batch_shape, validate_args=validate_args)
-
-    def expand(self, batch_shape, _instance=None):
-        names = ("df1", "df2", "_gamma1", "_gamma2")
-        return _expand_params(self, FisherSnedecor, batch_shape, _instance, names)
 
     @property
     def mean(self):

@@ -9,7 +9,7 @@ import torch
 from . import constraints
 from ._declared import Arg, parameters
 from ._location_scale import SymmetricAboutLoc
-from .distribution import Distribution, _init_expanded
+from .distribution import Distribution
 from .multivariate_normal import _batch_mahalanobis, _batch_mv
 from .utils import _standard_normal, lazy_property
 
@@ -51,6 +51,7 @@ def _batch_lowrank_mahalanobis(W, D, x, capacitance_tril):
         "the diagonal part (positive), of shape ``batch_shape + (n,)``.",
         kind="Tensor",
     ),
+    expand_keeps=("_unbroadcasted_cov_factor", "_unbroadcasted_cov_diag", "_capacitance_tril"),
 )
 class LowRankMultivariateNormal(SymmetricAboutLoc, Distribution):
     """A multivariate normal whose covariance is ``cov_factor @ cov_factor.T +
@@ -97,18 +98,6 @@ class LowRankMultivariateNormal(SymmetricAboutLoc, Distribution):
         self._unbroadcasted_cov_diag = cov_diag
         self._capacitance_tril = _batch_capacitance_tril(cov_factor, cov_diag)
         super().__init__(self.loc.shape[:-1], event_shape, validate_args=validate_args)
-
-    def expand(self, batch_shape, _instance=None):
-        new = self._get_checked_instance(LowRankMultivariateNormal, _instance)
-        batch_shape = torch.Size(batch_shape)
-        loc_shape = batch_shape + self.event_shape
-        new.loc = self.loc.expand(loc_shape)
-        new.cov_diag = self.cov_diag.expand(loc_shape)
-        new.cov_factor = self.cov_factor.expand(loc_shape + self.cov_factor.shape[-1:])
-        new._unbroadcasted_cov_factor = self._unbroadcasted_cov_factor
-        new._unbroadcasted_cov_diag = self._unbroadcasted_cov_diag
-        new._capacitance_tril = self._capacitance_tril
-        return _init_expanded(self, new, batch_shape)
 
     def _matrix_shape(self):
         return self._batch_shape + self._event_shape + self._event_shape

@@ -7,7 +7,7 @@ import torch
 from . import _probs_logits, constraints
 from ._declared import Arg, parameters
 from ._probs_logits import ProbsOrLogitsParam, probs_or_logits
-from .distribution import Distribution, _expand_params
+from .distribution import Distribution
 from .transformed_distribution import TransformedDistribution
 from .transforms import SigmoidTransform
 from .utils import _forwarded, broadcast_all, clamp_probs
@@ -18,6 +18,7 @@ __all__ = ["LogitRelaxedBernoulli", "RelaxedBernoulli"]
 @parameters(
     Arg("temperature", None, "the relaxation temperature.", kind="Tensor"),
     *probs_or_logits("the probability of 1."),
+    expand_keeps=("temperature",),
 )
 class LogitRelaxedBernoulli(ProbsOrLogitsParam, Distribution):
     """The logit of a :class:`RelaxedBernoulli` draw: ``(logistic noise + logits) /
@@ -33,13 +34,6 @@ class LogitRelaxedBernoulli(ProbsOrLogitsParam, Distribution):
         self.temperature = temperature
         batch_shape = self._set_probs_or_logits(probs, logits)
         super().__init__(batch_shape, validate_args=validate_args)
-
-    def expand(self, batch_shape, _instance=None):
-        new = _expand_params(
-            self, LogitRelaxedBernoulli, batch_shape, _instance, ("probs", "logits")
-        )
-        new.temperature = self.temperature
-        return new
 
     def rsample(self, sample_shape=torch.Size()):
         shape = self._extended_shape(sample_shape)

@@ -9,7 +9,7 @@ import torch
 from . import constraints
 from ._declared import Arg, parameters
 from .chi2 import Chi2
-from .distribution import Distribution, _expand_params, _set_broadcast
+from .distribution import Distribution, _set_broadcast
 from .utils import _standard_normal
 
 __all__ = ["StudentT"]
@@ -19,6 +19,7 @@ __all__ = ["StudentT"]
     Arg("df", constraints.positive, "the degrees of freedom (positive)."),
     Arg("loc", constraints.real, "the location. Default: 0.0."),
     Arg("scale", constraints.positive, "the scale (positive). Default: 1.0."),
+    expand_also=("_chi2",),
 )
 class StudentT(Distribution):
     """Student's t distribution with ``df`` degrees of freedom, location ``loc`` and
@@ -38,10 +39,6 @@ class StudentT(Distribution):
         batch_shape = _set_broadcast(self, df=df, loc=loc, scale=scale)
         self._chi2 = Chi2(self.df)
         super().__init__(batch_shape, validate_args=validate_args)
-
-    def expand(self, batch_shape, _instance=None):
-        names = ("df", "loc", "scale", "_chi2")
-        return _expand_params(self, StudentT, batch_shape, _instance, names)
 
     @property
     def mean(self):

@@ -8,7 +8,7 @@ import torch
 
 from . import constraints
 from ._declared import Arg, parameters
-from .distribution import Distribution, _expand_params, _set_broadcast
+from .distribution import Distribution, _set_broadcast
 
 __all__ = ["Uniform"]
 
@@ -16,6 +16,7 @@ __all__ = ["Uniform"]
 @parameters(
     Arg("low", None, "the lower bound (inclusive)."),
     Arg("high", None, "the upper bound (exclusive)."),
+    expand_also=("low", "high"),
 )
 class Uniform(Distribution):
     """Uniform on the half-open interval ``[low, high)``.
@@ -37,9 +38,6 @@ class Uniform(Distribution):
             "low": constraints.less_than(self.high),
             "high": constraints.greater_than(self.low),
         }
-
-    def expand(self, batch_shape, _instance=None):
-        return _expand_params(self, Uniform, batch_shape, _instance, ("low", "high"))
 
     @constraints.dependent_property(is_discrete=False, event_dim=0)
     def support(self):
