@@ -64,6 +64,21 @@ class ReLU(Threshold):
         super().__init__(0, 0, inplace)
 
 
+def _output_determines_gradient(function, grad_from_output):
+    """``updateOutput`` and ``updateGradInput`` of an elementwise ``function`` whose
+    gradient ``grad_from_output(gradOutput, y)`` needs only the output ``y``."""
+
+    def updateOutput(self, input):
+        self.output = function(input)
+        return self.output
+
+    def updateGradInput(self, input, gradOutput):
+        self.gradInput = grad_from_output(gradOutput, self.output)
+        return self.gradInput
+
+    return updateOutput, updateGradInput
+
+
 class Tanh(Module):
     """``y = tanh(x)``.
 
@@ -73,13 +88,9 @@ class Tanh(Module):
         tensor([0., 0.])
     """
 
-    def updateOutput(self, input):
-        self.output = torch.tanh(input)
-        return self.output
-
-    def updateGradInput(self, input, gradOutput):
-        self.gradInput = gradOutput * (1 - self.output * self.output)
-        return self.gradInput
+    updateOutput, updateGradInput = _output_determines_gradient(
+        torch.tanh, lambda gradOutput, y: gradOutput * (1 - y * y)
+    )
 
 
 class Sigmoid(Module):
@@ -91,13 +102,9 @@ class Sigmoid(Module):
         tensor([0.5000, 0.5000])
     """
 
-    def updateOutput(self, input):
-        self.output = torch.sigmoid(input)
-        return self.output
-
-    def updateGradInput(self, input, gradOutput):
-        self.gradInput = gradOutput * self.output * (1 - self.output)
-        return self.gradInput
+    updateOutput, updateGradInput = _output_determines_gradient(
+        torch.sigmoid, lambda gradOutput, y: gradOutput * y * (1 - y)
+    )
 
 
 def _softmax_dim(input, name):

@@ -28,6 +28,7 @@ class Dropout(Module):
     noise = None
 
     _buffers_to_clear = ("noise",)
+    _repr_attribute = "p"
 
     def __init__(self, p=0.5, inplace=False, v1=False):
         super().__init__()
@@ -63,6 +64,3 @@ class Dropout(Module):
         else:
             self.gradInput = gradOutput
         return self.gradInput
-
-    def __repr__(self):
-        return f"nn.Dropout({self.p})"

@@ -66,8 +66,14 @@ class _HoldsTensors:
     def clone(self):
         return copy.deepcopy(self)
 
+    #: the attribute Lua Torch's repr shows in parentheses after the class name, if any
+    _repr_attribute: str | None = None
+
     def __repr__(self):
-        return f"nn.{type(self).__name__}"
+        name = f"nn.{type(self).__name__}"
+        if self._repr_attribute is None:
+            return name
+        return f"{name}({getattr(self, self._repr_attribute)})"
 
 
 class Module(_HoldsTensors):

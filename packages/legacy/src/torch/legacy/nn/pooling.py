@@ -10,6 +10,18 @@ from .module import Module
 __all__ = ["SpatialMaxPooling", "SpatialAveragePooling"]
 
 
+def _setter(attribute: str, value, doc: str):
+    """A method setting ``attribute`` to ``value`` that returns the module, for Lua Torch's
+    chained calls (``nn.SpatialMaxPooling(2, 2):ceil()``)."""
+
+    def set_and_chain(self):
+        setattr(self, attribute, value)
+        return self
+
+    set_and_chain.__doc__ = doc
+    return set_and_chain
+
+
 class _Pooling(Module):
     _buffers_to_clear = ("indices",)
     # class defaults: a module read from a .t7 file may lack them
@@ -23,15 +35,8 @@ class _Pooling(Module):
         self.padW, self.padH = padW, padH
         self.ceil_mode = False
 
-    def ceil(self):
-        """Round the output size up (a last partial window counts)."""
-        self.ceil_mode = True
-        return self
-
-    def floor(self):
-        """Round the output size down (the default)."""
-        self.ceil_mode = False
-        return self
+    ceil = _setter("ceil_mode", True, "Round the output size up (a last partial window counts).")
+    floor = _setter("ceil_mode", False, "Round the output size down (the default).")
 
     def _geometry(self, x):
         """Output size and the extra bottom/right padding that ceil mode needs."""
@@ -141,13 +146,8 @@ class SpatialAveragePooling(_Pooling):
         super().__init__(kW, kH, dW, dH, padW, padH)
         self.count_include_pad = True
 
-    def setCountIncludePad(self):
-        self.count_include_pad = True
-        return self
-
-    def setCountExcludePad(self):
-        self.count_include_pad = False
-        return self
+    setCountIncludePad = _setter("count_include_pad", True, "Count the padding in the divisor.")
+    setCountExcludePad = _setter("count_include_pad", False, "Count the input only.")
 
     def _divisors(self, x, oH, oW, extraH, extraW):
         """How many counted elements each window covers: the padded area or the input

@@ -39,6 +39,7 @@ class JoinTable(Module):
     """
 
     nInputDims = None
+    _repr_attribute = "dimension"
 
     def __init__(self, dimension, nInputDims=None):
         super().__init__()
@@ -59,9 +60,6 @@ class JoinTable(Module):
         self.gradInput = grads
         return self.gradInput
 
-    def __repr__(self):
-        return f"nn.JoinTable({self.dimension})"
-
 
 class SelectTable(Module):
     """Output the element ``index`` (0-based; negative counts from the end) of a list.
@@ -71,6 +69,8 @@ class SelectTable(Module):
         >>> nn.SelectTable(-1).forward([torch.zeros(1), torch.ones(2)])
         tensor([1., 1.])
     """
+
+    _repr_attribute = "index"
 
     def __init__(self, index):
         super().__init__()
@@ -94,9 +94,6 @@ class SelectTable(Module):
         grads[chosen] = gradOutput
         self.gradInput = grads
         return self.gradInput
-
-    def __repr__(self):
-        return f"nn.SelectTable({self.index})"
 
 
 class CAddTable(Module):
