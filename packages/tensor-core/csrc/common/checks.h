@@ -49,31 +49,35 @@ namespace py = pybind11;
 
 // a * b, a + b and a - b in int64, or a ValueError naming both operands (signed overflow
 // is undefined behaviour: the compiler may assume it never happens).
-inline std::int64_t mul(std::int64_t a, std::int64_t b, const char* what) {
+template <char Op>
+inline std::int64_t checked(std::int64_t a, std::int64_t b, const char* what) {
+  static_assert(Op == '*' || Op == '+' || Op == '-', "checked: * + or -");
   std::int64_t result;
-  if (__builtin_mul_overflow(a, b, &result)) {
-    throw std::invalid_argument(std::string(what) + ": " + std::to_string(a) + " * " +
+  bool overflowed;
+  if constexpr (Op == '*') {
+    overflowed = __builtin_mul_overflow(a, b, &result);
+  } else if constexpr (Op == '+') {
+    overflowed = __builtin_add_overflow(a, b, &result);
+  } else {
+    overflowed = __builtin_sub_overflow(a, b, &result);
+  }
+  if (overflowed) {
+    throw std::invalid_argument(std::string(what) + ": " + std::to_string(a) + " " + Op + " " +
                                 std::to_string(b) + " overflows a 64-bit size");
   }
   return result;
+}
+
+inline std::int64_t mul(std::int64_t a, std::int64_t b, const char* what) {
+  return checked<'*'>(a, b, what);
 }
 
 inline std::int64_t add(std::int64_t a, std::int64_t b, const char* what) {
-  std::int64_t result;
-  if (__builtin_add_overflow(a, b, &result)) {
-    throw std::invalid_argument(std::string(what) + ": " + std::to_string(a) + " + " +
-                                std::to_string(b) + " overflows a 64-bit size");
-  }
-  return result;
+  return checked<'+'>(a, b, what);
 }
 
 inline std::int64_t sub(std::int64_t a, std::int64_t b, const char* what) {
-  std::int64_t result;
-  if (__builtin_sub_overflow(a, b, &result)) {
-    throw std::invalid_argument(std::string(what) + ": " + std::to_string(a) + " - " +
-                                std::to_string(b) + " overflows a 64-bit size");
-  }
-  return result;
+  return checked<'-'>(a, b, what);
 }
 
 inline std::int64_t product(std::initializer_list<std::int64_t> sizes, const char* what) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <type_traits>
 #include <utility>
 
 #include "random/kernels.h"
@@ -117,33 +118,40 @@ double MT19937::next_normal(double mean, double stddev) {
   return radius * std::cos(theta) * stddev + mean;
 }
 
-void MT19937::fill_normal_f32(float* out, std::size_t n, double mean, double stddev) {
+namespace {
+// The normal fill of either dtype: short runs draw one at a time (next_normal, with its
+// cached second draw); longer ones fill uniforms and turn them into normals 16 at a time,
+// the last 16 redrawn from the end so that no element is left over.
+template <typename T>
+void fill_normal_typed(MT19937& gen, T* out, std::size_t n, double mean, double stddev) {
+  // Uniform [0, 1) numbers are fma(x, 1, 0) = x: the uniform fill makes them.
+  auto fill_uniform = [&gen](T* data, std::size_t count) {
+    if constexpr (std::is_same_v<T, float>) {
+      gen.fill_uniform_f32(data, count, 0.0f, 1.0f);
+    } else {
+      gen.fill_uniform_f64(data, count, 0.0, 1.0);
+    }
+  };
   if (n < 16) {
-    for (std::size_t i = 0; i < n; ++i) out[i] = static_cast<float>(next_normal(mean, stddev));
+    for (std::size_t i = 0; i < n; ++i) out[i] = static_cast<T>(gen.next_normal(mean, stddev));
     return;
   }
-  // Uniform [0, 1) numbers are fma(x, 1, 0) = x: the uniform fill makes them.
-  fill_uniform_f32(out, n, 0.0f, 1.0f);
+  fill_uniform(out, n);
   for (std::size_t i = 0; i + 16 <= n; i += 16) box_muller_16(out + i, mean, stddev);
   if (n % 16 != 0) {
-    float* tail = out + n - 16;
-    fill_uniform_f32(tail, 16, 0.0f, 1.0f);
+    T* tail = out + n - 16;
+    fill_uniform(tail, 16);
     box_muller_16(tail, mean, stddev);
   }
 }
+}  // namespace
+
+void MT19937::fill_normal_f32(float* out, std::size_t n, double mean, double stddev) {
+  fill_normal_typed(*this, out, n, mean, stddev);
+}
 
 void MT19937::fill_normal_f64(double* out, std::size_t n, double mean, double stddev) {
-  if (n < 16) {
-    for (std::size_t i = 0; i < n; ++i) out[i] = next_normal(mean, stddev);
-    return;
-  }
-  fill_uniform_f64(out, n, 0.0, 1.0);
-  for (std::size_t i = 0; i + 16 <= n; i += 16) box_muller_16(out + i, mean, stddev);
-  if (n % 16 != 0) {
-    double* tail = out + n - 16;
-    fill_uniform_f64(tail, 16, 0.0, 1.0);
-    box_muller_16(tail, mean, stddev);
-  }
+  fill_normal_typed(*this, out, n, mean, stddev);
 }
 
 void MT19937::randperm(int64_t* out, int64_t n) {

@@ -30,6 +30,7 @@ import numpy as np
 __all__ = [
     "Backend",
     "CPUBackend",
+    "HostMemoryBackend",
     "register_backend",
     "unregister_backend",
     "get_backend",
@@ -130,6 +131,47 @@ class CPUBackend(Backend):
 
     def strided_view(self, buffer, shape, dtype, offset, strides):
         return np.ndarray(shape, dtype, buffer, offset, strides)
+
+
+class HostMemoryBackend(Backend):
+    """A device type whose arrays are host memory tagged with their device index:
+    instances of :attr:`array_class` (an ``np.ndarray`` subclass with an ``index``
+    attribute), as the simulated CUDA devices and the twin test device
+    (``torch.testing._twin_backend``) keep them. There are :attr:`count` devices;
+    subclasses implement ``empty``, ``from_host``, ``adopt`` and count the copies made here
+    in :meth:`_count_copy`."""
+
+    array_module = np
+    #: the tagged array type of this backend
+    array_class: type = np.ndarray
+    #: how many devices there are
+    count = 1
+
+    def _tag(self, array: np.ndarray, index: int | None):
+        """``array`` as memory of device ``index`` (default 0), without a copy."""
+        tagged = array.view(self.array_class)
+        tagged.index = 0 if index is None else index
+        return tagged
+
+    def _count_copy(self, kind: str) -> None:  # noqa: B027 - counting is optional
+        """One copy of ``kind``: ``"device_to_host"`` or ``"device_to_device"``."""
+
+    def owns(self, array) -> bool:
+        return isinstance(array, self.array_class)
+
+    def index_of(self, array) -> int:
+        return array.index
+
+    def device_count(self) -> int:
+        return self.count
+
+    def to_host(self, array):
+        self._count_copy("device_to_host")
+        return np.array(array, copy=True, order="C", subok=False)
+
+    def to_device(self, array, index):
+        self._count_copy("device_to_device")
+        return self._tag(np.array(array, copy=True, order="C", subok=False), index)
 
 
 _CPU = CPUBackend()

@@ -88,11 +88,11 @@ class SimulatedArray(np.ndarray):
         _track(self, index)  # a new result (NumPy allocates it untagged, then wraps)
 
 
-class SimulatedBackend(backends.Backend):
+class SimulatedBackend(backends.HostMemoryBackend):
     """Device type "cuda" on host memory; counts its host<->device transfers."""
 
     device_type = "cuda"
-    array_module = np
+    array_class = SimulatedArray
 
     def __init__(self, runtime: SimulatedRuntime, count: int) -> None:
         from ._device_library import SimulatedLibrary
@@ -105,20 +105,12 @@ class SimulatedBackend(backends.Backend):
         self.device_to_device = 0
 
     def _tag(self, array: np.ndarray, index) -> SimulatedArray:
-        index = 0 if index is None else index
-        tagged = array.view(SimulatedArray)
-        tagged.index = index
-        _track(tagged, index)
+        tagged = super()._tag(array, index)
+        _track(tagged, tagged.index)
         return tagged
 
-    def owns(self, array) -> bool:
-        return isinstance(array, SimulatedArray)
-
-    def index_of(self, array) -> int:
-        return array.index
-
-    def device_count(self) -> int:
-        return self.count
+    def _count_copy(self, kind: str) -> None:
+        setattr(self, kind, getattr(self, kind) + 1)
 
     def current_index(self) -> int:
         """Where ``"cuda"`` without an index points: the thread's current device."""
@@ -132,14 +124,6 @@ class SimulatedBackend(backends.Backend):
             self.host_to_device += 1
             array = np.array(array, copy=True, order="C", subok=False)
         return self._tag(np.asarray(array), index)
-
-    def to_host(self, array):
-        self.device_to_host += 1
-        return np.array(array, copy=True, order="C", subok=False)
-
-    def to_device(self, array, index):
-        self.device_to_device += 1
-        return self._tag(np.array(array, copy=True, order="C", subok=False), index)
 
     def adopt(self, array, index):
         if isinstance(array, SimulatedArray) and array.index == index:

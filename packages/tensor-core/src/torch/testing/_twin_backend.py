@@ -36,9 +36,9 @@ class TwinArray(np.ndarray):
         self.index = getattr(obj, "index", 0)
 
 
-class TwinBackend(backends.Backend):
+class TwinBackend(backends.HostMemoryBackend):
     device_type = "twin"
-    array_module = np
+    array_class = TwinArray
 
     def __init__(self, count: int = 2) -> None:
         self.count = count
@@ -47,19 +47,8 @@ class TwinBackend(backends.Backend):
         self.kernel_calls: dict[str, int] = {}
         self._generators: dict[int, object] = {}
 
-    def _tag(self, array: np.ndarray, index) -> TwinArray:
-        tagged = array.view(TwinArray)
-        tagged.index = 0 if index is None else index
-        return tagged
-
-    def owns(self, array) -> bool:
-        return isinstance(array, TwinArray)
-
-    def index_of(self, array) -> int:
-        return array.index
-
-    def device_count(self) -> int:
-        return self.count
+    def _count_copy(self, kind: str) -> None:
+        self.copies += 1
 
     def empty(self, shape, dtype, index):
         self.allocations += 1
@@ -72,14 +61,6 @@ class TwinBackend(backends.Backend):
         else:
             self.allocations += 1
         return self._tag(np.asarray(array), index)
-
-    def to_host(self, array):
-        self.copies += 1
-        return np.array(array, copy=True, order="C", subok=False)
-
-    def to_device(self, array, index):
-        self.copies += 1
-        return self._tag(np.array(array, copy=True, order="C", subok=False), index)
 
     def adopt(self, array, index):
         return self._tag(np.asarray(array), index)
