@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from .. import functional as F  # noqa: N812
 from .module import Module
+from .utils import _extra_repr_of
 
 __all__ = [
     "PixelShuffle", "PixelUnshuffle", "ChannelShuffle", "Upsample", "UpsamplingNearest2d",
@@ -32,8 +33,7 @@ class PixelShuffle(Module):
     def forward(self, input):
         return F.pixel_shuffle(input, self.upscale_factor)
 
-    def extra_repr(self) -> str:
-        return f"upscale_factor={self.upscale_factor}"
+    extra_repr = _extra_repr_of("upscale_factor")
 
 
 class PixelUnshuffle(Module):
@@ -55,8 +55,7 @@ class PixelUnshuffle(Module):
     def forward(self, input):
         return F.pixel_unshuffle(input, self.downscale_factor)
 
-    def extra_repr(self) -> str:
-        return f"downscale_factor={self.downscale_factor}"
+    extra_repr = _extra_repr_of("downscale_factor")
 
 
 class ChannelShuffle(Module):
@@ -75,8 +74,7 @@ class ChannelShuffle(Module):
     def forward(self, input):
         return F.channel_shuffle(input, self.groups)
 
-    def extra_repr(self) -> str:
-        return f"groups={self.groups}"
+    extra_repr = _extra_repr_of("groups")
 
 
 class Upsample(Module):
@@ -155,6 +153,18 @@ class UpsamplingBilinear2d(Upsample):
         super().__init__(size, scale_factor, mode="bilinear", align_corners=True)
 
 
+# the geometry of the sliding blocks of Fold and Unfold, in their arguments' order
+_BLOCK_OPTIONS = ("kernel_size", "dilation", "padding", "stride")
+
+
+def _set_blocks(module, kernel_size, dilation, padding, stride) -> None:
+    """Store the sliding blocks' geometry (the options named in ``_BLOCK_OPTIONS``)."""
+    module.kernel_size = kernel_size
+    module.dilation = dilation
+    module.padding = padding
+    module.stride = stride
+
+
 class Fold(Module):
     """Sum sliding blocks (columns) back into an image: the adjoint of :class:`Unfold`.
 
@@ -170,21 +180,14 @@ class Fold(Module):
     def __init__(self, output_size, kernel_size, dilation=1, padding=0, stride=1) -> None:
         super().__init__()
         self.output_size = output_size
-        self.kernel_size = kernel_size
-        self.dilation = dilation
-        self.padding = padding
-        self.stride = stride
+        _set_blocks(self, kernel_size, dilation, padding, stride)
 
     def forward(self, input):
         return F.fold(
             input, self.output_size, self.kernel_size, self.dilation, self.padding, self.stride
         )
 
-    def extra_repr(self) -> str:
-        return (
-            f"output_size={self.output_size}, kernel_size={self.kernel_size}, "
-            f"dilation={self.dilation}, padding={self.padding}, stride={self.stride}"
-        )
+    extra_repr = _extra_repr_of("output_size", *_BLOCK_OPTIONS)
 
 
 class Unfold(Module):
@@ -201,19 +204,12 @@ class Unfold(Module):
 
     def __init__(self, kernel_size, dilation=1, padding=0, stride=1) -> None:
         super().__init__()
-        self.kernel_size = kernel_size
-        self.dilation = dilation
-        self.padding = padding
-        self.stride = stride
+        _set_blocks(self, kernel_size, dilation, padding, stride)
 
     def forward(self, input):
         return F.unfold(input, self.kernel_size, self.dilation, self.padding, self.stride)
 
-    def extra_repr(self) -> str:
-        return (
-            f"kernel_size={self.kernel_size}, dilation={self.dilation}, "
-            f"padding={self.padding}, stride={self.stride}"
-        )
+    extra_repr = _extra_repr_of(*_BLOCK_OPTIONS)
 
 
 class PairwiseDistance(Module):
