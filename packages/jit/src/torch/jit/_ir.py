@@ -398,6 +398,13 @@ class Node:
         self.inputs[index] = value
         value.uses.append(self)
 
+    def replace_with(self, *values: Value) -> None:
+        """Make the readers of each output read the matching one of ``values`` instead,
+        then remove the node."""
+        for output, value in zip(self.outputs, values):
+            output.replace_all_uses_with(value)
+        self.destroy()
+
     def destroy(self) -> None:
         """Remove this node (its outputs must be unused)."""
         for value in self.inputs:

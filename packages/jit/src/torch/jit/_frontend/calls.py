@@ -117,11 +117,7 @@ class CallCompiler:
             return self.context.call_module(self, obj, node)
         if isinstance(obj, torch.jit.ScriptFunction):
             args, kwargs = self.call_arguments(node)
-            call = self.emit(
-                "prim::CallFunction", [*args, *kwargs.values()], {"function": obj}, node
-            )
-            if kwargs:
-                call.attrs["kwnames"] = tuple(kwargs)
+            call = self.emit_call("prim::CallFunction", (), args, kwargs, {"function": obj}, node)
             return call.add_output(obj.graph.outputs[0].type)
         raise self.unsupported(
             node, f"Python builtin {obj!r} is currently not supported in TorchScript"
@@ -146,28 +142,38 @@ class CallCompiler:
         return self.expr(attribute)
 
     def function_call(self, node: ast.Call, fn) -> _ir.Value:
-        modifier = get_modifier(fn)
         args, kwargs = self.call_arguments(node)
+        ignored = self.ignored_call(node, fn, fn.__name__, (), args, kwargs)
+        if ignored is not None:
+            return ignored
+        from .compile import script_function
+
+        compiled = script_function(fn)
+        call = self.emit_call("prim::CallFunction", (), args, kwargs, {"function": compiled}, node)
+        return call.add_output(compiled.graph.outputs[0].type)
+
+    def emit_call(self, kind: str, receiver, args, kwargs: dict, attrs, node) -> _ir.Node:
+        """A call node reading ``receiver`` (empty or the owner), the positional and the
+        keyword arguments, with the keywords' names in ``kwnames``."""
+        call = self.emit(kind, [*receiver, *args, *kwargs.values()], attrs, node)
+        if kwargs:
+            call.attrs["kwnames"] = tuple(kwargs)
+        return call
+
+    def ignored_call(self, node, function, name: str, receiver, args, kwargs: dict):
+        """The call of ``function`` if it is ``@torch.jit.unused`` (a raise) or ``ignore``d
+        (a Python op); None for a function that is compiled."""
+        modifier = get_modifier(function)
         if modifier in (FunctionModifiers.UNUSED, FunctionModifiers._DROP):
             message = self.constant(
-                f"This Python function is annotated to be ignored and cannot be run: {fn.__name__}"
+                f"This Python function is annotated to be ignored and cannot be run: {name}"
             )
             self.emit("prim::RaiseException", [message], None, node)
             return self.constant(None)
         if modifier is FunctionModifiers.IGNORE:
-            call = self.emit("prim::PythonOp", [*args, *kwargs.values()], {"fn": fn}, node)
-            if kwargs:
-                call.attrs["kwnames"] = tuple(kwargs)
-            return call.add_output(ir_type(_annotations(fn).get("return")))
-        from .compile import script_function
-
-        compiled = script_function(fn)
-        call = self.emit(
-            "prim::CallFunction", [*args, *kwargs.values()], {"function": compiled}, node
-        )
-        if kwargs:
-            call.attrs["kwnames"] = tuple(kwargs)
-        return call.add_output(compiled.graph.outputs[0].type)
+            call = self.emit_call("prim::PythonOp", receiver, args, kwargs, {"fn": function}, node)
+            return call.add_output(ir_type(_annotations(function).get("return")))
+        return None
 
     def isinstance_call(self, node: ast.Call) -> _ir.Value:
         value = self.value(node.args[0])

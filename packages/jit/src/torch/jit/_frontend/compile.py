@@ -26,10 +26,9 @@ from .. import _ir
 from .._jit_internal import FunctionModifiers, get_modifier
 from .._program import RecursiveScriptModule, ScriptFunction, ScriptModule
 from ..frontend import NotSupportedError
-from ._common import Static, _annotations
+from ._common import Static
 from .compiler import FunctionCompiler
 from .nn_rnn import scriptable_forward
-from .types import ir_type
 
 __all__ = ["script_object", "script_function", "script_module", "compile_source"]
 
@@ -231,25 +230,11 @@ class _ModuleScripter:
         if function is None or not callable(function):
             raise NotSupportedError(compiler.range(node), f"module has no method '{name}'")
         args, kwargs = compiler.call_arguments(node)
-        modifier = get_modifier(function)
-        if modifier in (FunctionModifiers.UNUSED, FunctionModifiers._DROP):
-            message = compiler.constant(
-                f"This Python function is annotated to be ignored and cannot be run: {name}"
-            )
-            compiler.emit("prim::RaiseException", [message], None, node)
-            return compiler.constant(None)
-        if modifier is FunctionModifiers.IGNORE:
-            call = compiler.emit("prim::PythonOp", [owner, *args, *kwargs.values()],
-                                 {"fn": function}, node)  # fmt: skip
-            if kwargs:
-                call.attrs["kwnames"] = tuple(kwargs)
-            return call.add_output(ir_type(_annotations(function).get("return")))
+        ignored = compiler.ignored_call(node, function, name, (owner,), args, kwargs)
+        if ignored is not None:
+            return ignored
         graph = self.compile_method(module, name)
-        call = compiler.emit(
-            "prim::CallMethod", [owner, *args, *kwargs.values()], {"name": name}, node
-        )
-        if kwargs:
-            call.attrs["kwnames"] = tuple(kwargs)
+        call = compiler.emit_call("prim::CallMethod", (owner,), args, kwargs, {"name": name}, node)
         out_type = graph.outputs[0].type if graph is not None else _ir.ANY
         if graph is None and name == "forward":
             out_type = _ir.ANY

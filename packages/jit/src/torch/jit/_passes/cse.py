@@ -34,9 +34,7 @@ def _visit(block: Block, seen: dict) -> int:
         if first is None:
             seen[key] = node
             continue
-        for old, new in zip(node.outputs, first.outputs):
-            old.replace_all_uses_with(new)
-        node.destroy()
+        node.replace_with(*first.outputs)
         removed += 1
     return removed
 

@@ -110,8 +110,6 @@ def _splice(graph: Graph, node: Node, sub: Graph, tensors: list[Value]) -> None:
     if node.attrs.get("returns") in ("tuple", "list"):
         construct = result.node
         parts = construct.inputs if construct is not None else []
-        for out, part in zip(node.outputs, parts):
-            out.replace_all_uses_with(part)
+        node.replace_with(*parts)
     else:
-        node.output().replace_all_uses_with(result)
-    node.destroy()
+        node.replace_with(result)

@@ -71,8 +71,7 @@ def _fold(graph: Graph, bn: Node) -> bool:
             new_bias = new_bias + beta
     _set_argument(graph, conv, conv_args, "weight", new_weight, 1)
     _set_argument(graph, conv, arguments(conv), "bias", new_bias, 2)
-    bn.output().replace_all_uses_with(source)
-    bn.destroy()
+    bn.replace_with(source)
     return True
 
 

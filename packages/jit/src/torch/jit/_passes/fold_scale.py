@@ -77,7 +77,6 @@ def fold_linear_scaling(graph: Graph) -> int:
                 scaled = graph.constant(tensor * scale, before=linear)
                 scaled.type = linear.inputs[index].type
                 linear.replace_input(index, scaled)
-        node.output().replace_all_uses_with(node.inputs[0])
-        node.destroy()
+        node.replace_with(node.inputs[0])
         folded += 1
     return folded

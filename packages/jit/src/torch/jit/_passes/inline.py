@@ -79,8 +79,7 @@ def _splice(call: Node, callee_graph: Graph, modules: dict, callee_module) -> No
     new_nodes = _copy_nodes(callee_graph.block, block, mapping)
     block.nodes[index:index] = new_nodes
     result = mapping[callee_graph.outputs[0]]
-    call.output().replace_all_uses_with(result)
-    call.destroy()
+    call.replace_with(result)
     # calls inside the callee are inlined as the caller's loop reaches them
 
 

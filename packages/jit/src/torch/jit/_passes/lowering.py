@@ -59,8 +59,7 @@ def _remove_inference_dropout(graph: Graph) -> int:
         zero = p is not None and is_constant(p) and constant_value(p) == 0
         if not (off or zero):
             continue
-        node.output().replace_all_uses_with(args["input"])
-        node.destroy()
+        node.replace_with(args["input"])
         removed += 1
     return removed
 
@@ -75,8 +74,6 @@ def _unpack_constructed_tuples(graph: Graph) -> int:
             continue
         if len(source.inputs) != len(node.outputs):
             continue
-        for out, part in zip(node.outputs, source.inputs):
-            out.replace_all_uses_with(part)
-        node.destroy()
+        node.replace_with(*source.inputs)
         removed += 1
     return removed
