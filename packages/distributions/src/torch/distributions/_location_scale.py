@@ -11,6 +11,7 @@ import torch
 from . import constraints
 from ._declared import Arg
 from .distribution import _set_broadcast
+from .utils import _forwarded
 
 __all__ = ["LocationScale", "SymmetricAboutLoc", "loc_and_scale"]
 
@@ -25,13 +26,7 @@ class SymmetricAboutLoc:
     """Mixin: a unimodal distribution symmetric about ``loc``; a class without a mean
     (Cauchy) overrides ``mean``."""
 
-    @property
-    def mean(self):
-        return self.loc
-
-    @property
-    def mode(self):
-        return self.loc
+    mean = mode = _forwarded("loc")
 
 
 class LocationScale(SymmetricAboutLoc):

@@ -78,7 +78,6 @@ class VonMises(SymmetricAboutLoc, Distribution):
     """
 
     support = constraints.real
-    has_rsample = False
 
     def __init__(self, loc, concentration, validate_args=None) -> None:
         batch_shape = _set_broadcast(self, loc=loc, concentration=concentration)
