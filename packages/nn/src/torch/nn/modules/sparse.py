@@ -34,13 +34,14 @@ def _weight(num_embeddings, embedding_dim, _weight, dtype):
 
 class _EmbeddingTable(Module):
     """What Embedding and EmbeddingBag share: the table of rows, its padding row, the
-    max-norm arguments, the initialisation and their repr."""
+    max-norm and sparse-gradient arguments, the initialisation and their repr."""
 
     def _set_table(
         self, num_embeddings, embedding_dim, padding_idx, max_norm, norm_type,
-        scale_grad_by_freq, _weight, dtype,
+        scale_grad_by_freq, sparse, _weight, dtype,
     ) -> bool:  # fmt: skip
         """Set the shared fields; True when the weight was made here (to be initialised)."""
+        self.sparse = sparse
         self.num_embeddings = num_embeddings
         self.embedding_dim = embedding_dim
         self.padding_idx = _check_padding_idx(padding_idx, num_embeddings)
@@ -115,12 +116,11 @@ class Embedding(_EmbeddingTable):
         super().__init__()
         fresh = self._set_table(
             num_embeddings, embedding_dim, padding_idx, max_norm, norm_type,
-            scale_grad_by_freq, _weight, dtype,
+            scale_grad_by_freq, sparse, _weight, dtype,
         )  # fmt: skip
         self.weight.requires_grad_(not _freeze)
         if fresh:
             self.reset_parameters()
-        self.sparse = sparse
 
     def forward(self, input):
         return F.embedding(
@@ -208,12 +208,11 @@ class EmbeddingBag(_EmbeddingTable):
         super().__init__()
         fresh = self._set_table(
             num_embeddings, embedding_dim, padding_idx, max_norm, norm_type,
-            scale_grad_by_freq, _weight, dtype,
+            scale_grad_by_freq, sparse, _weight, dtype,
         )  # fmt: skip
         if fresh:
             self.reset_parameters()
         self.mode = mode
-        self.sparse = sparse
         self.include_last_offset = include_last_offset
 
     def forward(self, input, offsets=None, per_sample_weights=None):
