@@ -16,10 +16,10 @@ __all__ = ["FoldedAtZero"]
 
 
 class FoldedAtZero(TransformedDistribution):
-    """``|X|`` for ``X ~ _base_class(0, scale)``; a subclass names ``_base_class``."""
+    """``|X|`` for ``X ~ _base_class(0, scale)``; a subclass names ``_base_class`` and
+    declares ``scale`` (its ``arg_constraints``)."""
 
     _base_class: type
-    arg_constraints = {"scale": constraints.positive}
     support = constraints.nonnegative
     has_rsample = True
 

@@ -22,6 +22,8 @@ from typing import Any
 
 import torch
 
+from .utils import _forwarded
+
 __all__ = [
     "Constraint",
     "boolean",
@@ -159,9 +161,7 @@ class _IndependentConstraint(Constraint):
         self.reinterpreted_batch_ndims = reinterpreted_batch_ndims
         super().__init__()
 
-    @property
-    def is_discrete(self) -> bool:
-        return self.base_constraint.is_discrete
+    is_discrete = _forwarded("base_constraint.is_discrete")
 
     @property
     def event_dim(self) -> int:
@@ -189,13 +189,8 @@ class MixtureSameFamilyConstraint(Constraint):
         self.base_constraint = base_constraint
         super().__init__()
 
-    @property
-    def is_discrete(self) -> bool:
-        return self.base_constraint.is_discrete
-
-    @property
-    def event_dim(self) -> int:
-        return self.base_constraint.event_dim
+    is_discrete = _forwarded("base_constraint.is_discrete")
+    event_dim = _forwarded("base_constraint.event_dim")
 
     def check(self, value):
         """Check ``value`` against each mixture component's support."""
@@ -446,40 +441,9 @@ def _check_dim(dim: int, value) -> None:
         raise AssertionError(f"dim {dim} out of range for value with {value.dim()} dimensions")
 
 
-class _Cat(Constraint):
-    """Constraints ``cseq`` applied to consecutive slices (of ``lengths``) along ``dim``."""
-
-    def __init__(self, cseq, dim=0, lengths=None):
-        if not all(isinstance(c, Constraint) for c in cseq):
-            raise AssertionError("All elements of cseq must be Constraint instances")
-        self.cseq = list(cseq)
-        self.lengths = [1] * len(self.cseq) if lengths is None else list(lengths)
-        if len(self.lengths) != len(self.cseq):
-            raise AssertionError(
-                f"lengths ({len(self.lengths)}) must match cseq ({len(self.cseq)})"
-            )
-        self.dim = dim
-        super().__init__()
-
-    @property
-    def is_discrete(self) -> bool:
-        return any(c.is_discrete for c in self.cseq)
-
-    @property
-    def event_dim(self) -> int:
-        return max(c.event_dim for c in self.cseq)
-
-    def check(self, value):
-        _check_dim(self.dim, value)
-        checks, start = [], 0
-        for constraint, length in zip(self.cseq, self.lengths):
-            checks.append(constraint.check(value.narrow(self.dim, start, length)))
-            start += length
-        return torch.cat(checks, self.dim)
-
-
-class _Stack(Constraint):
-    """Constraints ``cseq`` applied to the slices of ``value`` along ``dim``."""
+class _SliceWise(Constraint):
+    """What cat and stack share: the constraints ``cseq``, one per slice of the value
+    along ``dim``; discrete when one is, of their largest event dim."""
 
     def __init__(self, cseq, dim=0):
         if not all(isinstance(c, Constraint) for c in cseq):
@@ -494,7 +458,35 @@ class _Stack(Constraint):
 
     @property
     def event_dim(self) -> int:
-        dim = max(c.event_dim for c in self.cseq)
+        return max(c.event_dim for c in self.cseq)
+
+
+class _Cat(_SliceWise):
+    """Constraints ``cseq`` applied to consecutive slices (of ``lengths``) along ``dim``."""
+
+    def __init__(self, cseq, dim=0, lengths=None):
+        super().__init__(cseq, dim)
+        self.lengths = [1] * len(self.cseq) if lengths is None else list(lengths)
+        if len(self.lengths) != len(self.cseq):
+            raise AssertionError(
+                f"lengths ({len(self.lengths)}) must match cseq ({len(self.cseq)})"
+            )
+
+    def check(self, value):
+        _check_dim(self.dim, value)
+        checks, start = [], 0
+        for constraint, length in zip(self.cseq, self.lengths):
+            checks.append(constraint.check(value.narrow(self.dim, start, length)))
+            start += length
+        return torch.cat(checks, self.dim)
+
+
+class _Stack(_SliceWise):
+    """Constraints ``cseq`` applied to the slices of ``value`` along ``dim``."""
+
+    @property
+    def event_dim(self) -> int:
+        dim = super().event_dim
         return dim + 1 if self.dim + dim < 0 else dim
 
     def check(self, value):

@@ -6,18 +6,19 @@ import math
 
 import torch
 
+from . import constraints
+from ._declared import Arg, parameters
 from ._folded import FoldedAtZero
 from .cauchy import Cauchy
 
 __all__ = ["HalfCauchy"]
 
 
+@parameters(
+    Arg("scale", constraints.positive, "the scale of the Cauchy distribution (positive)."),
+)
 class HalfCauchy(FoldedAtZero):
     """``|X|`` for ``X ~ Cauchy(0, scale)``.
-
-    Args:
-        scale (float or Tensor): the scale of the Cauchy distribution (positive).
-        validate_args (bool, optional): see :class:`Distribution`.
 
     Examples::
 

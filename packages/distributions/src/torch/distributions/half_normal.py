@@ -4,18 +4,19 @@ from __future__ import annotations
 
 import math
 
+from . import constraints
+from ._declared import Arg, parameters
 from ._folded import FoldedAtZero
 from .normal import Normal
 
 __all__ = ["HalfNormal"]
 
 
+@parameters(
+    Arg("scale", constraints.positive, "the scale of the normal (positive)."),
+)
 class HalfNormal(FoldedAtZero):
     """``|X|`` for ``X ~ Normal(0, scale)``.
-
-    Args:
-        scale (float or Tensor): the scale of the normal (positive).
-        validate_args (bool, optional): see :class:`Distribution`.
 
     Examples::
 

@@ -7,6 +7,7 @@ from typing import Generic, TypeVar
 import torch
 
 from . import constraints
+from ._declared import Arg, parameters
 from .distribution import Distribution, _init_expanded
 from .utils import _forwarded, _sum_rightmost
 
@@ -15,15 +16,14 @@ __all__ = ["Independent"]
 D = TypeVar("D", bound=Distribution)  # the type of the wrapped distribution
 
 
+@parameters(
+    Arg("base_distribution", None, "the distribution to wrap.", kind="Distribution"),
+    Arg("reinterpreted_batch_ndims", None, "how many batch dims become event dims.", kind="int"),
+)
 class Independent(Distribution, Generic[D]):
     """``base_distribution`` with its ``reinterpreted_batch_ndims`` rightmost batch dims
     made event dims: ``log_prob`` sums over them (a diagonal multivariate normal from a
     batch of normals).
-
-    Args:
-        base_distribution (Distribution): the distribution to wrap.
-        reinterpreted_batch_ndims (int): how many batch dims become event dims.
-        validate_args (bool, optional): see :class:`Distribution`.
 
     Examples::
 
@@ -31,8 +31,6 @@ class Independent(Distribution, Generic[D]):
         >>> d.batch_shape, d.event_shape
         (torch.Size([]), torch.Size([3]))
     """
-
-    arg_constraints: dict = {}
 
     def __init__(self, base_distribution, reinterpreted_batch_ndims, validate_args=None):
         if reinterpreted_batch_ndims > len(base_distribution.batch_shape):

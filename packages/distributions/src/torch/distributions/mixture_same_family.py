@@ -5,6 +5,7 @@ from __future__ import annotations
 import torch
 
 from . import constraints
+from ._declared import Arg, parameters
 from .categorical import Categorical
 from .distribution import Distribution, _init_expanded
 from .utils import _forwarded
@@ -12,15 +13,18 @@ from .utils import _forwarded
 __all__ = ["MixtureSameFamily"]
 
 
+@parameters(
+    Arg("mixture_distribution", None, "the component weights.", kind="Categorical"),
+    Arg(
+        "component_distribution",
+        None,
+        "the components, batched along the\nrightmost batch dim.",
+        kind="Distribution",
+    ),
+)
 class MixtureSameFamily(Distribution):
     """A mixture whose components are the rightmost batch dim of
     ``component_distribution`` and whose weights are ``mixture_distribution``.
-
-    Args:
-        mixture_distribution (Categorical): the component weights.
-        component_distribution (Distribution): the components, batched along the
-            rightmost batch dim.
-        validate_args (bool, optional): see :class:`Distribution`.
 
     Examples::
 
@@ -30,9 +34,6 @@ class MixtureSameFamily(Distribution):
         >>> gmm.batch_shape, gmm.event_shape
         (torch.Size([]), torch.Size([]))
     """
-
-    arg_constraints: dict = {}
-    has_rsample = False
 
     def __init__(self, mixture_distribution, component_distribution, validate_args=None):
         self._mixture_distribution = mixture_distribution

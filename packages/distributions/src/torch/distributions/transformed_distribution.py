@@ -5,6 +5,7 @@ from __future__ import annotations
 import torch
 
 from . import constraints
+from ._declared import Arg, parameters
 from .distribution import Distribution, _expand_attributes, _init_expanded
 from .independent import Independent
 from .transforms import ComposeTransform, Transform
@@ -13,15 +14,14 @@ from .utils import _sum_rightmost
 __all__ = ["TransformedDistribution"]
 
 
+@parameters(
+    Arg("base_distribution", None, "the distribution of ``x``.", kind="Distribution"),
+    Arg("transforms", None, "applied in order.", kind="Transform or list of Transform"),
+)
 class TransformedDistribution(Distribution):
     """The distribution of ``f(x)`` for ``x`` from ``base_distribution`` and ``f`` the
     composition of ``transforms``: ``log_prob`` applies the change of variables
     (``log p(x) - log |det df/dx|``), ``cdf``/``icdf`` work for monotone transforms.
-
-    Args:
-        base_distribution (Distribution): the distribution of ``x``.
-        transforms (Transform or list of Transform): applied in order.
-        validate_args (bool, optional): see :class:`Distribution`.
 
     Examples::
 
@@ -32,8 +32,6 @@ class TransformedDistribution(Distribution):
 
     # parameters kept beside the base and the transforms, expanded with them
     _expanded_attributes = ()
-
-    arg_constraints: dict = {}
 
     def __init__(self, base_distribution, transforms, validate_args=None) -> None:
         if isinstance(transforms, Transform):
