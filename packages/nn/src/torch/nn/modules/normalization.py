@@ -544,17 +544,21 @@ class SyncBatchNorm(_BatchNorm):
                 module.num_features, module.eps, module.momentum, module.affine,
                 module.track_running_stats, process_group,
             )  # fmt: skip
-            if module.affine:
-                with torch.no_grad():
-                    converted.weight = module.weight
-                    converted.bias = module.bias
-            converted.running_mean = module.running_mean
-            converted.running_var = module.running_var
-            converted.num_batches_tracked = module.num_batches_tracked
-            converted.training = module.training
+            _share_state(converted, module)
         for name, child in module.named_children():
             converted.add_module(name, cls.convert_sync_batchnorm(child, process_group))
         return converted
+
+
+def _share_state(converted, module) -> None:
+    """Give the converted layer ``module``'s parameters and buffers (the same tensors)
+    and its training mode."""
+    if module.affine:
+        with torch.no_grad():
+            converted.weight = module.weight
+            converted.bias = module.bias
+    for name in ("running_mean", "running_var", "num_batches_tracked", "training"):
+        setattr(converted, name, getattr(module, name))
 
 
 def _synced_group(process_group):
