@@ -24,6 +24,7 @@ from torch._interface import tracing as _tracing
 
 from . import _ir, _state
 from ._exceptions import TracerWarning, TracingCheckError
+from ._nested import contains, leaves
 from ._program import RecursiveScriptModule, ScriptFunction, ScriptModule
 from ._trace_sizes import TracedInt, traced_size
 
@@ -128,16 +129,6 @@ def _contains_traced_int(value: Any) -> bool:
     return False
 
 
-def _contains_tensor(value: Any) -> bool:
-    if isinstance(value, torch.Tensor):
-        return True
-    if isinstance(value, (list, tuple)):
-        return any(_contains_tensor(v) for v in value)
-    if isinstance(value, dict):
-        return any(_contains_tensor(v) for v in value.values())
-    return False
-
-
 class _Tracer:
     """The state of one trace: the graph, which value each live tensor is, the module
     tree for ``GetAttr``, and the submodule calls seen."""
@@ -195,12 +186,14 @@ class _Tracer:
                 self.bind(obj, value)
                 return value
             return self.graph.constant(obj)
-        if isinstance(obj, (list, tuple)) and (_contains_tensor(obj) or _contains_traced_int(obj)):
+        if isinstance(obj, (list, tuple)) and (
+            contains(obj, torch.Tensor) or _contains_traced_int(obj)
+        ):
             kind = "prim::ListConstruct" if isinstance(obj, list) else "prim::TupleConstruct"
             items = [self.value_of(v) for v in obj]
             node = self.graph.append(kind, items)
             if isinstance(obj, list):
-                element = _ir.TensorType() if _contains_tensor(obj) else _ir.INT
+                element = _ir.TensorType() if contains(obj, torch.Tensor) else _ir.INT
                 return node.add_output(_ir.ListType(element))
             return node.add_output(_ir.TupleType(v.type for v in items))
         if isinstance(obj, slice) and _contains_traced_int(obj):
@@ -209,7 +202,7 @@ class _Tracer:
             node = self.graph.append("prim::SliceConstruct", bounds)
             node.target = "builtins.slice"
             return node.add_output(_ir.ANY)
-        if isinstance(obj, dict) and _contains_tensor(obj):
+        if isinstance(obj, dict) and contains(obj, torch.Tensor):
             items = []
             for key, item in obj.items():
                 items += [self.value_of(key), self.value_of(item)]
@@ -238,7 +231,7 @@ class _Tracer:
             result = original(*args, **kwargs)
         finally:
             self.depth -= 1
-        if _contains_tensor(result):
+        if contains(result, torch.Tensor):
             self.record(target, original, args, kwargs, result)
         return result
 
@@ -334,7 +327,7 @@ class _Tracer:
         unpacked elements of it."""
         if isinstance(result, torch.Tensor):
             self.bind(result, value)
-        elif isinstance(result, (tuple, list)) and _contains_tensor(result):
+        elif isinstance(result, (tuple, list)) and contains(result, torch.Tensor):
             kind = "prim::TupleUnpack" if isinstance(result, tuple) else "prim::ListUnpack"
             unpack = self.graph.append(kind, [value])
             for item in result:
@@ -394,7 +387,7 @@ def _add_input(tracer: _Tracer, graph: _ir.Graph, name: str, example) -> None:
 def _bind_input(tracer: _Tracer, graph: _ir.Graph, value: _ir.Value, example) -> None:
     if isinstance(example, torch.Tensor):
         tracer.bind(example, value)
-    elif isinstance(example, (tuple, list)) and _contains_tensor(example):
+    elif isinstance(example, (tuple, list)) and contains(example, torch.Tensor):
         kind = "prim::TupleUnpack" if isinstance(example, tuple) else "prim::ListUnpack"
         node = graph.append(kind, [value])
         for item in example:
@@ -617,13 +610,7 @@ def _trace_into(mirror: ScriptModule, mod: nn.Module, calls: dict, strict: bool,
 
 
 def _flatten(value) -> list:
-    if isinstance(value, torch.Tensor):
-        return [value]
-    if isinstance(value, (list, tuple)):
-        return [t for v in value for t in _flatten(v)]
-    if isinstance(value, dict):
-        return [t for v in value.values() for t in _flatten(v)]
-    return []
+    return [leaf for leaf in leaves(value) if isinstance(leaf, torch.Tensor)]
 
 
 def _clone_inputs(args: tuple) -> tuple:

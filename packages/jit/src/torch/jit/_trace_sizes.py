@@ -27,7 +27,8 @@ _OPERATORS = {
 
 
 class TracedInt(int):
-    """An ``int`` that is a value of the graph being traced."""
+    """An ``int`` that is a value of the graph being traced; its arithmetic operators
+    (those of ``_OPERATORS``, set below the class) record nodes."""
 
     def __new__(cls, number: int, value: _ir.Value, tracer) -> TracedInt:
         self = super().__new__(cls, number)
@@ -49,38 +50,27 @@ class TracedInt(int):
         node.target = f"operator.{function.__name__}"
         return TracedInt(plain, node.add_output(_ir.INT), tracer)
 
-    def __add__(self, other):
-        return self._record("add", other, False)
-
-    def __radd__(self, other):
-        return self._record("add", other, True)
-
-    def __sub__(self, other):
-        return self._record("sub", other, False)
-
-    def __rsub__(self, other):
-        return self._record("sub", other, True)
-
-    def __mul__(self, other):
-        return self._record("mul", other, False)
-
-    def __rmul__(self, other):
-        return self._record("mul", other, True)
-
-    def __floordiv__(self, other):
-        return self._record("floordiv", other, False)
-
-    def __rfloordiv__(self, other):
-        return self._record("floordiv", other, True)
-
-    def __mod__(self, other):
-        return self._record("mod", other, False)
-
-    def __rmod__(self, other):
-        return self._record("mod", other, True)
-
     def __reduce__(self):  # pickles (and copies) as the plain number
         return (int, (int(self),))
+
+
+def _recording_operator(name: str, reflected: bool):
+    """``TracedInt.__<name>__`` (``__r<name>__`` when ``reflected``): records the op."""
+
+    def operator_method(self, other):
+        return self._record(name, other, reflected)
+
+    dunder = f"__{'r' if reflected else ''}{name}__"
+    operator_method.__name__ = dunder
+    operator_method.__qualname__ = f"TracedInt.{dunder}"
+    return operator_method
+
+
+for _name in _OPERATORS:
+    for _reflected in (False, True):
+        _method = _recording_operator(_name, _reflected)
+        setattr(TracedInt, _method.__name__, _method)
+del _name, _reflected, _method
 
 
 def traced_size(tracer, number: int, tensor_value: _ir.Value, dim: int) -> TracedInt:

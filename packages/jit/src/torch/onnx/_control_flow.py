@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import torch
 from torch.jit import _ir
+from torch.jit._nested import contains
 
 from ._graph import GraphContext, SymbolicValue, onnx_dtype
 from ._script_examples import UNKNOWN, Examples, example_type, run_expr
@@ -207,7 +208,7 @@ class _ScriptTranslator(_Translator):
             result = self.examples.get(node.output())
             if result is UNKNOWN:
                 result = run_expr(node, args)
-        elif not _contains_symbolic(args):
+        elif not contains(args, SymbolicValue):
             result = run_expr(node, args)
         elif node.attrs["expr"].startswith("assert "):
             return  # an assertion on graph values: ONNX has none (as PyTorch drops them)
@@ -440,7 +441,7 @@ def _fill_types(value, example) -> None:
 
 def _same_known(a, b) -> bool:
     """Whether two branch results are the same value known at export time."""
-    if _contains_symbolic(a) or _contains_symbolic(b) or isinstance(a, torch.Tensor):
+    if contains(a, SymbolicValue) or contains(b, SymbolicValue) or isinstance(a, torch.Tensor):
         return False
     try:
         return a is b or (type(a) is type(b) and bool(a == b))
@@ -450,16 +451,6 @@ def _same_known(a, b) -> bool:
 
 def _only_raises(block: _ir.Block) -> bool:
     return any(n.kind == "prim::RaiseException" for n in block.nodes)
-
-
-def _contains_symbolic(value) -> bool:
-    if isinstance(value, SymbolicValue):
-        return True
-    if isinstance(value, (list, tuple)):
-        return any(_contains_symbolic(v) for v in value)
-    if isinstance(value, dict):
-        return any(_contains_symbolic(v) for v in value.values())
-    return False
 
 
 def _value_info(name: str, dtype, sizes):

@@ -14,6 +14,7 @@ from typing import Any
 
 import torch
 from torch.jit import _ir
+from torch.jit._nested import contains, leaves
 
 from . import _registry
 from ._graph import GraphContext, SymbolicInt, SymbolicValue
@@ -40,17 +41,12 @@ _NOT_FOLDED = {
 }
 
 
-def _contains(value: Any, kind) -> bool:
-    if kind is _NotSize:
-        if isinstance(value, SymbolicValue) and not isinstance(value, SymbolicInt):
-            return True
-    elif isinstance(value, kind):
-        return True
-    if isinstance(value, (list, tuple)):
-        return any(_contains(v, kind) for v in value)
-    if isinstance(value, dict):
-        return any(_contains(v, kind) for v in value.values())
-    return False
+def _contains_graph_values_but_sizes(value: Any) -> bool:
+    """Whether ``value`` holds a graph value other than a recorded size."""
+    return any(
+        isinstance(leaf, SymbolicValue) and not isinstance(leaf, SymbolicInt)
+        for leaf in leaves(value)
+    )
 
 
 class _Translator:
@@ -84,8 +80,8 @@ class _Translator:
     def translate_op(self, node: _ir.Node) -> None:
         args, kwargs = self.arguments(node)
         everything = (args, kwargs)
-        if not _contains(everything, SymbolicValue) and node.kind not in _NOT_FOLDED:
-            if self.fold or not _contains(everything, torch.Tensor):
+        if not contains(everything, SymbolicValue) and node.kind not in _NOT_FOLDED:
+            if self.fold or not contains(everything, torch.Tensor):
                 self.bind_outputs(node, self.evaluate(node, args, kwargs))
                 return
             args, kwargs = self.symbolic_tensors(args), self.symbolic_tensors(kwargs)
@@ -97,7 +93,7 @@ class _Translator:
             return
         fn = _registry.lookup(node.kind, self.g.opset)
         if fn is None:
-            if not _contains(everything, _NotSize):
+            if not _contains_graph_values_but_sizes(everything):
                 # only recorded sizes are unknown: the op runs on the traced numbers
                 self.bind_outputs(node, self.evaluate(node, *_static((args, kwargs))))
                 return
@@ -177,10 +173,6 @@ class _Translator:
 
 
 _INT_OPS = {"add": "Add", "sub": "Sub", "mul": "Mul", "floordiv": "Div", "mod": "Mod"}
-
-
-class _NotSize:
-    """Matches graph values other than recorded sizes (see ``_contains``)."""
 
 
 def _static(value):
