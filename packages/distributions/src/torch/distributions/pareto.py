@@ -26,6 +26,8 @@ class Pareto(TransformedDistribution):
         tensor([33.3923])
     """
 
+    # by hand, not from @parameters: PyTorch orders the constraints alpha, scale (its
+    # repr shows them so) but the arguments scale, alpha
     arg_constraints = {"alpha": constraints.positive, "scale": constraints.positive}
 
     _expanded_attributes = ("scale", "alpha")

@@ -13,6 +13,7 @@ from .distribution import Distribution, _set_broadcast
 __all__ = ["Uniform"]
 
 
+# the bounds constrain each other: arg_constraints is computed below
 @parameters(
     Arg("low", None, "the lower bound (inclusive)."),
     Arg("high", None, "the upper bound (exclusive)."),

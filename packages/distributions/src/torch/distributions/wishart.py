@@ -9,6 +9,7 @@ from numbers import Number
 import torch
 
 from . import constraints
+from ._declared import Arg, parameters
 from .chi2 import Chi2
 from .distribution import _init_expanded
 from .exp_family import ExponentialFamily
@@ -32,17 +33,17 @@ def _clamp_above_eps(x):
     return x.clamp(min=torch.finfo(x.dtype).eps)
 
 
+# df's constraint depends on the matrix size: arg_constraints is computed below
+@parameters(
+    Arg("df", None, "degrees of freedom, greater than the matrix size minus 1."),
+    Arg("covariance_matrix", None, "positive definite scale matrix.", "Tensor, optional"),
+    Arg("precision_matrix", None, "its inverse.", "Tensor, optional"),
+    Arg("scale_tril", None, "its lower Cholesky factor.", "Tensor, optional"),
+)
 class Wishart(_GivenByOneMatrix, ExponentialFamily):
     """The Wishart distribution over positive definite matrices, with ``df`` degrees of
     freedom and scale given by one of a covariance matrix, a precision matrix or its
     lower Cholesky factor; sampled by Bartlett's decomposition.
-
-    Args:
-        df (float or Tensor): degrees of freedom, greater than the matrix size minus 1.
-        covariance_matrix (Tensor, optional): positive definite scale matrix.
-        precision_matrix (Tensor, optional): its inverse.
-        scale_tril (Tensor, optional): its lower Cholesky factor.
-        validate_args (bool, optional): see :class:`Distribution`.
 
     Examples::
 
