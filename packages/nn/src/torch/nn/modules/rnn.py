@@ -70,6 +70,14 @@ def _check_sizes(hidden_size, num_layers, dropout, proj_size, mode) -> None:
         raise ValueError("proj_size argument is only supported for LSTM, not RNN or GRU")
 
 
+def _reset_uniform(module) -> None:
+    """PyTorch's initialisation of the recurrent layers and cells: every parameter from
+    U(-1/sqrt(hidden_size), 1/sqrt(hidden_size)), in parameter order."""
+    bound = 1.0 / math.sqrt(module.hidden_size) if module.hidden_size > 0 else 0
+    for weight in module.parameters():
+        init.uniform_(weight, -bound, bound)
+
+
 class RNNBase(Module):
     """The state and the time loop shared by :class:`RNN`, :class:`LSTM` and
     :class:`GRU`; not used directly."""
@@ -138,9 +146,7 @@ class RNNBase(Module):
 
     def reset_parameters(self) -> None:
         """Every weight and bias from U(-1/sqrt(hidden_size), 1/sqrt(hidden_size))."""
-        bound = 1.0 / math.sqrt(self.hidden_size) if self.hidden_size > 0 else 0
-        for weight in self.parameters():
-            init.uniform_(weight, -bound, bound)
+        _reset_uniform(self)
 
     def extra_repr(self) -> str:
         s = f"{self.input_size}, {self.hidden_size}"
@@ -574,9 +580,7 @@ class RNNCellBase(Module):
 
     def reset_parameters(self) -> None:
         """Every weight from U(-1/sqrt(hidden_size), 1/sqrt(hidden_size))."""
-        bound = 1.0 / math.sqrt(self.hidden_size) if self.hidden_size > 0 else 0
-        for weight in self.parameters():
-            init.uniform_(weight, -bound, bound)
+        _reset_uniform(self)
 
     def extra_repr(self) -> str:
         s = f"{self.input_size}, {self.hidden_size}"
