@@ -30,6 +30,32 @@ _grad_state = _grad_mode._state
 _register = functools.partial(register_op, family="nn_fused")
 
 
+def _register_with_gradient(forward, backward, signature: str, backward_signature=None, **extra):
+    """Register a fused op and the op computing its gradients (not differentiable itself),
+    each under the name its signature starts with; ``backward_signature`` defaults to
+    ``<name>_backward(Tensor grad, ...) -> Tensor``. Returns the forward op."""
+    name = signature.partition("(")[0]
+    backward_signature = backward_signature or f"{name}_backward(Tensor grad, ...) -> Tensor"
+    op = _register(name, forward, signature, **extra)
+    _register(
+        backward_signature.partition("(")[0], backward, backward_signature, differentiable=False
+    )
+    return op
+
+
+def _register_layer(forward, gradients, arguments: str):
+    """Register the fused recurrent layer ``forward`` as op ``_<its name>(<arguments>) ->
+    Tensor`` and its gradient op (see :func:`_layer_backward`), which returns the
+    gradients of all its inputs."""
+    name = f"_{forward.__name__}"
+    return _register_with_gradient(
+        forward,
+        _layer_backward(gradients),
+        f"{name}({arguments}) -> Tensor",
+        f"{name}_backward(Tensor grad, ...) -> Tensor[]",
+    )
+
+
 #: what the class-index losses save for their backward (``shape`` or ``log_probs``, the
 #: input's log-softmax, second)
 _CLASS_LOSS_SAVED = ("safe_target", "weights", "denominator")
@@ -128,12 +154,11 @@ def linear_backward(grad: Tensor, input: Tensor, weight: Tensor, which: str) -> 
     return _wrap(out.reshape(input._np.shape), grad._dtype)
 
 
-LINEAR = _register("_linear", linear, "_linear(Tensor input, Tensor weight, Tensor? bias)")
-_register(
-    "_linear_backward",
+LINEAR = _register_with_gradient(
+    linear,
     linear_backward,
+    "_linear(Tensor input, Tensor weight, Tensor? bias)",
     "_linear_backward(Tensor grad, Tensor input, Tensor weight, str which) -> Tensor",
-    differentiable=False,
 )
 
 
@@ -171,12 +196,11 @@ def relu_backward(grad: Tensor, result: Tensor) -> Tensor:
     return make(as_array(np.where(y > 0, g, g.dtype.type(0))), grad._dtype)
 
 
-RELU = _register("_relu", relu, "_relu(Tensor self) -> Tensor")
-_register(
-    "_relu_backward",
+RELU = _register_with_gradient(
+    relu,
     relu_backward,
+    "_relu(Tensor self) -> Tensor",
     "_relu_backward(Tensor grad, Tensor result) -> Tensor",
-    differentiable=False,
 )
 
 
@@ -227,18 +251,13 @@ def layer_norm_backward(grad, input, weight, mean, rstd, shape, which: str) -> T
     return make((grad_weight if which == "weight" else grad_bias).reshape(shape), grad._dtype)
 
 
-LAYER_NORM = _register(
-    "_layer_norm",
+LAYER_NORM = _register_with_gradient(
     layer_norm,
-    "_layer_norm(Tensor input, int[] normalized_shape, Tensor? weight, Tensor? bias, float eps)",
-    saved=("mean", "rstd", "normalized_shape", "eps"),
-)
-_register(
-    "_layer_norm_backward",
     layer_norm_backward,
+    "_layer_norm(Tensor input, int[] normalized_shape, Tensor? weight, Tensor? bias, float eps)",
     "_layer_norm_backward(Tensor grad, Tensor input, Tensor? weight, Array mean, Array rstd, "
     "int[] normalized_shape, str which) -> Tensor",
-    differentiable=False,
+    saved=("mean", "rstd", "normalized_shape", "eps"),
 )
 
 
@@ -314,19 +333,14 @@ def batch_norm_backward(grad, input, weight, mean, invstd, which: str) -> Tensor
     return make(sum_g.astype(x.dtype), grad._dtype)
 
 
-BATCH_NORM = _register(
-    "_batch_norm",
+BATCH_NORM = _register_with_gradient(
     batch_norm,
+    batch_norm_backward,
     "_batch_norm(Tensor input, Tensor? running_mean, Tensor? running_var, Tensor? weight, "
     "Tensor? bias, float momentum, float eps)",
-    saved=("mean", "invstd", "eps"),
-)
-_register(
-    "_batch_norm_backward",
-    batch_norm_backward,
     "_batch_norm_backward(Tensor grad, Tensor input, Tensor? weight, Array mean, "
     "Array invstd, str which) -> Tensor",
-    differentiable=False,
+    saved=("mean", "invstd", "eps"),
 )
 
 
@@ -417,17 +431,12 @@ def mse_loss_backward(grad: Tensor, diff: Tensor, reduction: str) -> Tensor:
     return make(as_array(d * scale, d.dtype), diff._dtype)
 
 
-MSE_LOSS = _register(
-    "_mse_loss",
+MSE_LOSS = _register_with_gradient(
     mse_loss,
-    "_mse_loss(Tensor self, Tensor target, str reduction) -> Tensor",
-    saved=("reduction", "diff"),
-)
-_register(
-    "_mse_loss_backward",
     mse_loss_backward,
+    "_mse_loss(Tensor self, Tensor target, str reduction) -> Tensor",
     "_mse_loss_backward(Tensor grad, Tensor diff, str reduction) -> Tensor",
-    differentiable=False,
+    saved=("reduction", "diff"),
 )
 
 
@@ -530,32 +539,116 @@ def nll_loss_backward(grad: Tensor, reduction, shape, safe, weights, denominator
     return make(out, grad._dtype)
 
 
-NLL_LOSS = _register(
-    "_nll_loss",
+NLL_LOSS = _register_with_gradient(
     nll_loss,
+    nll_loss_backward,
     "_nll_loss(Tensor self, Tensor target, int ignore_index, str reduction) -> Tensor",
     saved=("reduction", "shape", *_CLASS_LOSS_SAVED),
 )
-_register(
-    "_nll_loss_backward",
-    nll_loss_backward,
-    "_nll_loss_backward(Tensor grad, ...) -> Tensor",
-    differentiable=False,
-)
 
 
-CROSS_ENTROPY = _register(
-    "_cross_entropy",
+CROSS_ENTROPY = _register_with_gradient(
     cross_entropy,
+    cross_entropy_backward,
     "_cross_entropy(Tensor self, Tensor target, int ignore_index, str reduction) -> Tensor",
     saved=("reduction", "log_probs", *_CLASS_LOSS_SAVED),
 )
-_register(
-    "_cross_entropy_backward",
-    cross_entropy_backward,
-    "_cross_entropy_backward(Tensor grad, ...) -> Tensor",
-    differentiable=False,
-)
+
+
+# ------------------------------------------------------------- recurrent layers
+
+
+def _takes_sequence(input, *operands) -> bool:
+    """What every fused recurrent layer asks first of its operands (None ones skipped):
+    float tensors of ``input``'s dtype, all on the host, and a non-empty (T, B, I)
+    input."""
+    tensors = [input, *(t for t in operands if t is not None)]
+    dtype = input._dtype
+    if dtype not in _FLOATS or any(t._dtype is not dtype for t in tensors):
+        return False
+    if not _native.on_host(*(t._np for t in tensors)):
+        return False  # device tensors: the composite's ops (each a device kernel)
+    return input._np.ndim == 3 and input._np.shape[0] != 0
+
+
+class _LayerSaved:
+    """What a fused layer's backward keeps besides its saved states: the gradients last
+    computed from them and the output gradient they were computed for (see
+    :func:`_gradient_once`)."""
+
+    __slots__ = ("grad_key", "grads")
+
+    def __init__(self) -> None:
+        self.grad_key = self.grads = None
+
+
+def _gradient_once(saved: _LayerSaved, key, index: int, compute):
+    """The gradient of a fused layer's input number ``index``. One pass back through time
+    (``compute()``) gives all of them for the output gradient ``key``: the others are kept
+    until their formulas ask, each handed out once."""
+    grads = saved.grads
+    if saved.grad_key is not key or grads is None or grads[index] is None:
+        grads = compute()
+        saved.grad_key, saved.grads = key, grads
+    result, grads[index] = grads[index], None
+    return result
+
+
+def _layer_backward(gradients):
+    """The gradient op of a fused layer whose ``gradients(grad, inputs, saved)`` makes the
+    gradients of all its inputs (in the order of the op's arguments) in one pass back
+    through time: ``backward(grad, inputs, saved, index)`` hands out number ``index``
+    (see :func:`_gradient_once`)."""
+
+    def backward(grad, inputs, saved: _LayerSaved, index: int):
+        return _gradient_once(saved, grad, index, lambda: gradients(grad, inputs, saved))
+
+    return backward
+
+
+def _run_loop(native_name: str, reference, *arrays) -> None:
+    """A layer's time loop, ``torch._C.<native_name>`` when the native core is on, else
+    its NumPy ``reference`` (the same arguments)."""
+    (getattr(_lstm_native(), native_name) if _native.ENABLED else reference)(*arrays)
+
+
+def _record_states(op, inputs, hs: np.ndarray, saved):
+    """Record a one-state layer whose result is every h_t (``hs`` without h0)."""
+    return _record(op, inputs, make(hs[1:].copy(), inputs[0]._dtype), saved)
+
+
+def _projected_steps(x: np.ndarray, w_ih: np.ndarray, b_ih, width: int) -> np.ndarray:
+    """``x W_ih^T + b_ih`` for every step of the (T, B, I) input at once: (T, B, width)."""
+    steps, batch, features = x.shape
+    projected = _mm(x.reshape(steps * batch, features), w_ih.T)
+    if b_ih is not None:
+        projected += b_ih
+    return projected.reshape(steps, batch, width)
+
+
+def _input_gradients(rows_x, rows_h, x, hs, w_ih, dh0, dtype) -> list:
+    """``[dx, dh0, dw_ih, dw_hh]`` of a GRU or RNN layer from the gradients of its gates'
+    input part ``rows_x`` and hidden part ``rows_h`` (T * B rows each)."""
+    steps, batch, features = x.shape
+    hidden = hs.shape[2]
+    return [
+        make(_mm(rows_x, w_ih).reshape(steps, batch, features), dtype),
+        make(dh0, dtype),
+        make(_mm(rows_x.T, x.reshape(steps * batch, features)), dtype),
+        make(_mm(rows_h.T, hs[:steps].reshape(steps * batch, hidden)), dtype),
+    ]
+
+
+def _cells_composite(cell, input, h0, *weights) -> Tensor:
+    """A one-state layer as its ``cell`` composite applied step by step: every h_t."""
+    import torch
+
+    h = h0
+    hiddens = []
+    for t in range(input.shape[0]):
+        h = cell(input[t], h, *weights)
+        hiddens.append(h)
+    return torch.stack(hiddens)
 
 
 # ---------------------------------------------------------------------- LSTM layer
@@ -564,13 +657,7 @@ _register(
 def lstm_layer_applies(input, h0, c0, w_ih, w_hh, b_ih, b_hh) -> bool:
     """Whether :func:`lstm_layer` takes these operands: float tensors of one dtype, a
     non-empty (T, B, I) input, (B, H) states, no projection."""
-    tensors = [input, h0, c0, w_ih, w_hh] + [b for b in (b_ih, b_hh) if b is not None]
-    dtype = input._dtype
-    if dtype not in _FLOATS or any(t._dtype is not dtype for t in tensors):
-        return False
-    if not _native.on_host(*(t._np for t in tensors)):
-        return False  # device tensors: the composite's ops (each a device kernel)
-    if input._np.ndim != 3 or input._np.shape[0] == 0:
+    if not _takes_sequence(input, h0, c0, w_ih, w_hh, b_ih, b_hh):
         return False
     gates, hidden = w_hh._np.shape
     batch = input._np.shape[1]
@@ -583,16 +670,16 @@ def lstm_layer_applies(input, h0, c0, w_ih, w_hh, b_ih, b_hh) -> bool:
     )
 
 
-class LSTMSaved:
+class LSTMSaved(_LayerSaved):
     """What the backward of one LSTM layer needs: the states before each step (h and c,
     (T + 1, B, H)), the activated gates (T, B, 4H) and tanh of each new cell state; and
     the gradients last computed from them (every input's formula reads the same pass)."""
 
-    __slots__ = ("hs", "cs", "gates", "tanh_cs", "grad_key", "grads", "wanted")
+    __slots__ = ("hs", "cs", "gates", "tanh_cs", "wanted")
 
     def __init__(self, hs, cs, gates, tanh_cs, wanted=None):
+        super().__init__()
         self.hs, self.cs, self.gates, self.tanh_cs = hs, cs, gates, tanh_cs
-        self.grad_key = self.grads = None
         #: which of (dx, dh0, dc0, dw_ih, dw_hh, d_bias) backward computes (see
         #: _wanted_gradients), as the inputs required grad when the op ran
         self.wanted = wanted
@@ -676,17 +763,9 @@ def lstm_layer(input, h0, c0, w_ih, w_hh, b_ih=None, b_hh=None):
     """
     if not lstm_layer_applies(input, h0, c0, w_ih, w_hh, b_ih, b_hh):
         return None
-    if _native.ENABLED:
-        hs, cs, gates, tanh_cs, packed = _lstm_native().lstm_sequence_forward(
-            *_contiguous(input, h0, c0, w_ih, w_hh, b_ih, b_hh), packed=True
-        )
-    else:
-        hs, cs, gates, tanh_cs, packed = _lstm_forward_reference(
-            input._np, h0._np, c0._np, w_ih._np, w_hh._np, _array_or_none(b_ih),
-            _array_or_none(b_hh), packed=True,
-        )  # fmt: skip
-    result = make(packed, input._dtype)
     inputs = (input, h0, c0, w_ih, w_hh, b_ih, b_hh)
+    hs, cs, gates, tanh_cs, packed = _lstm_states(inputs, packed=True)
+    result = make(packed, input._dtype)
     saved = LSTMSaved(hs, cs, gates, tanh_cs, _wanted_gradients(inputs))
     return _record(LSTM_LAYER, inputs, result, saved)
 
@@ -700,15 +779,21 @@ def _array_or_none(t):
     return None if t is None else t._np
 
 
+def _lstm_states(inputs, packed: bool) -> tuple:
+    """``(hs, cs, gates, tanh_cs, joined)`` of an LSTM layer over ``inputs`` (input, h0,
+    c0, w_ih, w_hh, b_ih, b_hh; the states may be None), natively or by the reference:
+    see ``torch._C.lstm_sequence_forward``."""
+    if _native.ENABLED:
+        return _lstm_native().lstm_sequence_forward(*_contiguous(*inputs), packed=packed)
+    return _lstm_forward_reference(*[_array_or_none(t) for t in inputs], packed=packed)
+
+
 def _lstm_forward_reference(x, h0, c0, w_ih, w_hh, b_ih, b_hh, packed):
     """NumPy reference of torch._C.lstm_sequence_forward (same arguments and results)."""
-    steps, batch, features = x.shape
+    steps, batch, _ = x.shape
     hidden = w_hh.shape[1]
     dtype = x.dtype
-    projected = _mm(x.reshape(steps * batch, features), w_ih.T)
-    if b_ih is not None:
-        projected += b_ih
-    projected = projected.reshape(steps, batch, 4 * hidden)
+    projected = _projected_steps(x, w_ih, b_ih, 4 * hidden)
     hs = np.empty((steps + 1, batch, hidden), dtype=dtype)
     cs = np.empty((steps + 1, batch, hidden), dtype=dtype)
     gates = np.empty((steps, batch, 4 * hidden), dtype=dtype)
@@ -718,18 +803,6 @@ def _lstm_forward_reference(x, h0, c0, w_ih, w_hh, b_ih, b_hh, packed):
     _lstm_loop_reference(projected, w_hh.T, b_hh, hs, cs, gates, tanh_cs)
     joined = np.concatenate([hs[1:], cs[steps:]]) if packed else None
     return hs, cs, gates, tanh_cs, joined
-
-
-def lstm_layer_backward(grad: Tensor, inputs, saved: LSTMSaved, index: int):
-    """The gradient of :func:`lstm_layer` for its input number ``index`` (input, h0, c0,
-    w_ih, w_hh, b_ih, b_hh). One pass back through time gives all of them: the others are
-    kept until their formulas ask (each is handed out once)."""
-    grads = saved.grads
-    if saved.grad_key is not grad or grads is None or grads[index] is None:
-        grads = _lstm_layer_gradients(grad, inputs, saved)
-        saved.grad_key, saved.grads = grad, grads
-    result, grads[index] = grads[index], None
-    return result
 
 
 def _wanted_gradients(inputs) -> list:
@@ -816,17 +889,10 @@ def lstm_layer_composite(input, h0, c0, w_ih, w_hh, b_ih=None, b_hh=None) -> Ten
     return torch.cat([torch.stack(hiddens), c.unsqueeze(0)])
 
 
-LSTM_LAYER = _register(
-    "_lstm_layer",
+LSTM_LAYER = _register_layer(
     lstm_layer,
-    "_lstm_layer(Tensor input, Tensor h0, Tensor c0, Tensor w_ih, Tensor w_hh, Tensor? b_ih, "
-    "Tensor? b_hh) -> Tensor",
-)
-_register(
-    "_lstm_layer_backward",
-    lstm_layer_backward,
-    "_lstm_layer_backward(Tensor grad, ...) -> Tensor[]",
-    differentiable=False,
+    _lstm_layer_gradients,
+    "Tensor input, Tensor h0, Tensor c0, Tensor w_ih, Tensor w_hh, Tensor? b_ih, Tensor? b_hh",
 )
 
 
@@ -867,17 +933,10 @@ def lstm_sequence(input, h0, c0, w_ih, w_hh, b_ih=None, b_hh=None):
     """
     if not lstm_sequence_applies(input, h0, c0, w_ih, w_hh, b_ih, b_hh):
         return None
-    if _native.ENABLED:
-        hs, cs, gates, tanh_cs, _ = _lstm_native().lstm_sequence_forward(
-            *_contiguous(input, h0, c0, w_ih, w_hh, b_ih, b_hh), packed=False
-        )
-    else:
-        hs, cs, gates, tanh_cs, _ = _lstm_forward_reference(
-            *[_array_or_none(t) for t in (input, h0, c0, w_ih, w_hh, b_ih, b_hh)], packed=False
-        )
+    inputs = (input, h0, c0, w_ih, w_hh, b_ih, b_hh)
+    hs, cs, gates, tanh_cs, _ = _lstm_states(inputs, packed=False)
     dtype, steps = input._dtype, len(gates)
     outputs = tuple(make(a.copy(), dtype) for a in (hs[1:], hs[steps:], cs[steps:]))
-    inputs = (input, h0, c0, w_ih, w_hh, b_ih, b_hh)
     saved = LSTMSaved(hs, cs, gates, tanh_cs, _wanted_gradients(inputs))
     return _record(LSTM_SEQUENCE, inputs, outputs, saved)
 
@@ -885,14 +944,13 @@ def lstm_sequence(input, h0, c0, w_ih, w_hh, b_ih=None, b_hh=None):
 def lstm_sequence_backward(grads, inputs, saved: LSTMSaved, index: int):
     """The gradient of :func:`lstm_sequence` for its input number ``index`` from the
     gradients of its three outputs (a list, None for an output that got none); one pass
-    back through time gives them all, handed out once each (as :func:`lstm_layer_backward`)."""
-    found = saved.grads
-    if saved.grad_key is not grads or found is None or found[index] is None:
+    back through time gives them all, handed out once each (see :func:`_gradient_once`)."""
+
+    def compute():
         arrays = [None if g is None else np.ascontiguousarray(g._np) for g in grads]
-        found = _lstm_gradients(inputs, saved, *arrays, inputs[3]._dtype)
-        saved.grad_key, saved.grads = grads, found
-    result, found[index] = found[index], None
-    return result
+        return _lstm_gradients(inputs, saved, *arrays, inputs[3]._dtype)
+
+    return _gradient_once(saved, grads, index, compute)
 
 
 def lstm_sequence_composite(input, h0, c0, w_ih, w_hh, b_ih=None, b_hh=None) -> tuple:
@@ -911,17 +969,12 @@ def lstm_sequence_composite(input, h0, c0, w_ih, w_hh, b_ih=None, b_hh=None) -> 
     return torch.stack(hiddens), h.unsqueeze(0), c.unsqueeze(0)
 
 
-LSTM_SEQUENCE = _register(
-    "_lstm_sequence",
+LSTM_SEQUENCE = _register_with_gradient(
     lstm_sequence,
+    lstm_sequence_backward,
     "_lstm_sequence(Tensor input, Tensor? h0, Tensor? c0, Tensor w_ih, Tensor w_hh, "
     "Tensor? b_ih, Tensor? b_hh) -> (Tensor, Tensor, Tensor)",
-)
-_register(
-    "_lstm_sequence_backward",
-    lstm_sequence_backward,
     "_lstm_sequence_backward(Tensor[] grads, ...) -> Tensor",
-    differentiable=False,
 )
 
 
@@ -931,13 +984,7 @@ _register(
 def gru_layer_applies(input, h0, w_ih, w_hh, b_ih, b_hh) -> bool:
     """Whether :func:`gru_layer` takes these operands: float tensors of one dtype, a
     non-empty (T, B, I) input, a (B, H) state."""
-    tensors = [input, h0, w_ih, w_hh] + [b for b in (b_ih, b_hh) if b is not None]
-    dtype = input._dtype
-    if dtype not in _FLOATS or any(t._dtype is not dtype for t in tensors):
-        return False
-    if not _native.on_host(*(t._np for t in tensors)):
-        return False  # device tensors: the composite's ops (each a device kernel)
-    if input._np.ndim != 3 or input._np.shape[0] == 0:
+    if not _takes_sequence(input, h0, w_ih, w_hh, b_ih, b_hh):
         return False
     gates, hidden = w_hh._np.shape
     return (
@@ -948,16 +995,16 @@ def gru_layer_applies(input, h0, w_ih, w_hh, b_ih, b_hh) -> bool:
     )
 
 
-class GRUSaved:
+class GRUSaved(_LayerSaved):
     """What the backward of one GRU layer needs: the states before each step (h0 first,
     (T + 1, B, H)), the gates r, z, n (T, B, 3H) and the h part of the new gate's input
     (T, B, H); and the gradients last computed from them (as :class:`LSTMSaved`)."""
 
-    __slots__ = ("hs", "gates", "hn", "grad_key", "grads")
+    __slots__ = ("hs", "gates", "hn")
 
     def __init__(self, hs, gates, hn):
+        super().__init__()
         self.hs, self.gates, self.hn = hs, gates, hn
-        self.grad_key = self.grads = None
 
     def composite(self, *inputs):
         """The layer recomputed by recorded composites (for double backward)."""
@@ -1003,37 +1050,19 @@ def gru_layer(input, h0, w_ih, w_hh, b_ih=None, b_hh=None):
     if not gru_layer_applies(input, h0, w_ih, w_hh, b_ih, b_hh):
         return None
     x = input._np
-    steps, batch, features = x.shape
+    steps, batch, _ = x.shape
     hidden = w_hh._np.shape[1]
     dtype = x.dtype
-    projected = _mm(x.reshape(steps * batch, features), w_ih._np.T)
-    if b_ih is not None:
-        projected += b_ih._np
-    projected = projected.reshape(steps, batch, 3 * hidden)
+    projected = _projected_steps(x, w_ih._np, _array_or_none(b_ih), 3 * hidden)
     bias_hh = None if b_hh is None else contiguous(b_hh._np)
     hs = np.empty((steps + 1, batch, hidden), dtype=dtype)
     gates = np.empty((steps, batch, 3 * hidden), dtype=dtype)
     hn = np.empty((steps, batch, hidden), dtype=dtype)
     hs[0] = h0._np
     w_hh_t = contiguous(w_hh._np.T)
-    if _native.ENABLED:
-        _lstm_native().gru_layer_forward(projected, w_hh_t, bias_hh, hs, gates, hn)
-    else:
-        _gru_loop_reference(projected, w_hh_t, bias_hh, hs, gates, hn)
-    result = make(hs[1:].copy(), input._dtype)
-    saved = GRUSaved(hs, gates, hn)
-    return _record(GRU_LAYER, (input, h0, w_ih, w_hh, b_ih, b_hh), result, saved)
-
-
-def gru_layer_backward(grad: Tensor, inputs, saved: GRUSaved, index: int):
-    """The gradient of :func:`gru_layer` for its input number ``index`` (input, h0, w_ih,
-    w_hh, b_ih, b_hh), from one pass back through time (as :func:`lstm_layer_backward`)."""
-    grads = saved.grads
-    if saved.grad_key is not grad or grads is None or grads[index] is None:
-        grads = _gru_layer_gradients(grad, inputs, saved)
-        saved.grad_key, saved.grads = grad, grads
-    result, grads[index] = grads[index], None
-    return result
+    _run_loop("gru_layer_forward", _gru_loop_reference, projected, w_hh_t, bias_hh, hs, gates, hn)
+    inputs = (input, h0, w_ih, w_hh, b_ih, b_hh)
+    return _record_states(GRU_LAYER, inputs, hs, GRUSaved(hs, gates, hn))
 
 
 def _gru_layer_gradients(grad: Tensor, inputs, saved: GRUSaved) -> list:
@@ -1045,51 +1074,29 @@ def _gru_layer_gradients(grad: Tensor, inputs, saved: GRUSaved) -> list:
     dgh = np.empty((steps, batch, 3 * hidden), dtype=dtype)
     dh0 = np.empty((batch, hidden), dtype=dtype)
     w = contiguous(w_hh._np)
-    backward = (
-        _lstm_native().gru_layer_backward if _native.ENABLED else _gru_loop_backward_reference
-    )
-    backward(g, saved.hs, saved.gates, saved.hn, w, dgx, dgh, dh0)
+    arrays = (g, saved.hs, saved.gates, saved.hn, w, dgx, dgh, dh0)
+    _run_loop("gru_layer_backward", _gru_loop_backward_reference, *arrays)
     rows_x = dgx.reshape(steps * batch, 3 * hidden)
     rows_h = dgh.reshape(steps * batch, 3 * hidden)
-    x = input._np
-    features = x.shape[2]
     dtype_t = grad._dtype
-    return [
-        make(_mm(rows_x, w_ih._np).reshape(steps, batch, features), dtype_t),
-        make(dh0, dtype_t),
-        make(_mm(rows_x.T, x.reshape(steps * batch, features)), dtype_t),
-        make(_mm(rows_h.T, saved.hs[:steps].reshape(steps * batch, hidden)), dtype_t),
-        None if b_ih is None else make(rows_x.sum(0), dtype_t),
-        None if b_ih is None else make(rows_h.sum(0), dtype_t),
-    ]
+    found = _input_gradients(rows_x, rows_h, input._np, saved.hs, w_ih._np, dh0, dtype_t)
+    if b_ih is None:
+        return [*found, None, None]
+    return [*found, make(rows_x.sum(0), dtype_t), make(rows_h.sum(0), dtype_t)]
 
 
 def gru_layer_composite(input, h0, w_ih, w_hh, b_ih=None, b_hh=None) -> Tensor:
     """:func:`gru_layer` by core's ``gru_cell`` composite, step by step (the reference,
     and what double backward differentiates)."""
-    import torch
-
     from .nn_functional import gru_cell
 
-    h = h0
-    hiddens = []
-    for t in range(input.shape[0]):
-        h = gru_cell(input[t], h, w_ih, w_hh, b_ih, b_hh)
-        hiddens.append(h)
-    return torch.stack(hiddens)
+    return _cells_composite(gru_cell, input, h0, w_ih, w_hh, b_ih, b_hh)
 
 
-GRU_LAYER = _register(
-    "_gru_layer",
+GRU_LAYER = _register_layer(
     gru_layer,
-    "_gru_layer(Tensor input, Tensor h0, Tensor w_ih, Tensor w_hh, Tensor? b_ih, "
-    "Tensor? b_hh) -> Tensor",
-)
-_register(
-    "_gru_layer_backward",
-    gru_layer_backward,
-    "_gru_layer_backward(Tensor grad, ...) -> Tensor[]",
-    differentiable=False,
+    _gru_layer_gradients,
+    "Tensor input, Tensor h0, Tensor w_ih, Tensor w_hh, Tensor? b_ih, Tensor? b_hh",
 )
 
 
@@ -1099,13 +1106,7 @@ _register(
 def rnn_layer_applies(input, h0, w_ih, w_hh, b_ih, b_hh) -> bool:
     """Whether :func:`rnn_layer` takes these operands: float tensors of one dtype, a
     non-empty (T, B, I) input, a (B, H) state."""
-    tensors = [input, h0, w_ih, w_hh] + [b for b in (b_ih, b_hh) if b is not None]
-    dtype = input._dtype
-    if dtype not in _FLOATS or any(t._dtype is not dtype for t in tensors):
-        return False
-    if not _native.on_host(*(t._np for t in tensors)):
-        return False  # device tensors: the composite's ops (each a device kernel)
-    if input._np.ndim != 3 or input._np.shape[0] == 0:
+    if not _takes_sequence(input, h0, w_ih, w_hh, b_ih, b_hh):
         return False
     hidden = w_hh._np.shape[1]
     return (
@@ -1116,15 +1117,15 @@ def rnn_layer_applies(input, h0, w_ih, w_hh, b_ih, b_hh) -> bool:
     )
 
 
-class RNNSaved:
+class RNNSaved(_LayerSaved):
     """The states of one tanh/relu RNN layer (h0 first, (T + 1, B, H)), its activation,
     and the gradients last computed from them (as :class:`LSTMSaved`)."""
 
-    __slots__ = ("hs", "relu", "grad_key", "grads")
+    __slots__ = ("hs", "relu")
 
     def __init__(self, hs, relu):
+        super().__init__()
         self.hs, self.relu = hs, relu
-        self.grad_key = self.grads = None
 
     def composite(self, *inputs):
         """The layer recomputed by recorded composites (for double backward)."""
@@ -1157,35 +1158,17 @@ def rnn_layer(input, h0, w_ih, w_hh, b_ih=None, b_hh=None, nonlinearity: str = "
     ):
         return None
     x = input._np
-    steps, batch, features = x.shape
+    steps, batch, _ = x.shape
     hidden = w_hh._np.shape[1]
-    projected = _mm(x.reshape(steps * batch, features), w_ih._np.T)
-    if b_ih is not None:
-        projected += b_ih._np
-    projected = projected.reshape(steps, batch, hidden)
+    projected = _projected_steps(x, w_ih._np, _array_or_none(b_ih), hidden)
     bias_hh = None if b_hh is None else contiguous(b_hh._np)
     hs = np.empty((steps + 1, batch, hidden), dtype=x.dtype)
     hs[0] = h0._np
     w_hh_t = contiguous(w_hh._np.T)
     relu = nonlinearity == "relu"
-    if _native.ENABLED:
-        _lstm_native().rnn_layer_forward(projected, w_hh_t, bias_hh, hs, relu)
-    else:
-        _rnn_loop_reference(projected, w_hh_t, bias_hh, hs, relu)
-    result = make(hs[1:].copy(), input._dtype)
+    _run_loop("rnn_layer_forward", _rnn_loop_reference, projected, w_hh_t, bias_hh, hs, relu)
     inputs = (input, h0, w_ih, w_hh, b_ih, b_hh)
-    return _record(RNN_LAYER, inputs, result, RNNSaved(hs, relu))
-
-
-def rnn_layer_backward(grad: Tensor, inputs, saved: RNNSaved, index: int):
-    """The gradient of :func:`rnn_layer` for its input number ``index`` (input, h0, w_ih,
-    w_hh, b_ih, b_hh), from one pass back through time (as :func:`lstm_layer_backward`)."""
-    grads = saved.grads
-    if saved.grad_key is not grad or grads is None or grads[index] is None:
-        grads = _rnn_layer_gradients(grad, inputs, saved)
-        saved.grad_key, saved.grads = grad, grads
-    result, grads[index] = grads[index], None
-    return result
+    return _record_states(RNN_LAYER, inputs, hs, RNNSaved(hs, relu))
 
 
 def _rnn_layer_gradients(grad: Tensor, inputs, saved: RNNSaved) -> list:
@@ -1195,50 +1178,30 @@ def _rnn_layer_gradients(grad: Tensor, inputs, saved: RNNSaved) -> list:
     dz = np.empty_like(g)
     dh0 = np.empty((batch, hidden), dtype=g.dtype)
     w = contiguous(w_hh._np)
-    if _native.ENABLED:
-        _lstm_native().rnn_layer_backward(g, saved.hs, w, dz, dh0, saved.relu)
-    else:
-        _rnn_loop_backward_reference(g, saved.hs, w, dz, dh0, saved.relu)
+    _run_loop(
+        "rnn_layer_backward", _rnn_loop_backward_reference, g, saved.hs, w, dz, dh0, saved.relu
+    )
     rows = dz.reshape(steps * batch, hidden)
-    x = input._np
-    features = x.shape[2]
     dtype_t = grad._dtype
-    d_bias = None if b_ih is None else rows.sum(0)
-    return [
-        make(_mm(rows, w_ih._np).reshape(steps, batch, features), dtype_t),
-        make(dh0, dtype_t),
-        make(_mm(rows.T, x.reshape(steps * batch, features)), dtype_t),
-        make(_mm(rows.T, saved.hs[:steps].reshape(steps * batch, hidden)), dtype_t),
-        None if d_bias is None else make(d_bias, dtype_t),
-        None if d_bias is None else make(d_bias.copy(), dtype_t),  # a tensor of its own
-    ]
+    found = _input_gradients(rows, rows, input._np, saved.hs, w_ih._np, dh0, dtype_t)
+    if b_ih is None:
+        return [*found, None, None]
+    d_bias = rows.sum(0)
+    return [*found, make(d_bias, dtype_t), make(d_bias.copy(), dtype_t)]  # a tensor each
 
 
 def rnn_layer_composite(input, h0, w_ih, w_hh, b_ih=None, b_hh=None, nonlinearity="tanh"):
     """:func:`rnn_layer` by core's ``rnn_tanh_cell`` / ``rnn_relu_cell`` composites (the
     reference, and what double backward differentiates)."""
-    import torch
-
     from . import nn_functional
 
     cell = nn_functional.rnn_relu_cell if nonlinearity == "relu" else nn_functional.rnn_tanh_cell
-    h = h0
-    hiddens = []
-    for t in range(input.shape[0]):
-        h = cell(input[t], h, w_ih, w_hh, b_ih, b_hh)
-        hiddens.append(h)
-    return torch.stack(hiddens)
+    return _cells_composite(cell, input, h0, w_ih, w_hh, b_ih, b_hh)
 
 
-RNN_LAYER = _register(
-    "_rnn_layer",
+RNN_LAYER = _register_layer(
     rnn_layer,
-    "_rnn_layer(Tensor input, Tensor h0, Tensor w_ih, Tensor w_hh, Tensor? b_ih, "
-    "Tensor? b_hh, str nonlinearity) -> Tensor",
-)
-_register(
-    "_rnn_layer_backward",
-    rnn_layer_backward,
-    "_rnn_layer_backward(Tensor grad, ...) -> Tensor[]",
-    differentiable=False,
+    _rnn_layer_gradients,
+    "Tensor input, Tensor h0, Tensor w_ih, Tensor w_hh, Tensor? b_ih, Tensor? b_hh, "
+    "str nonlinearity",
 )
