@@ -13,22 +13,22 @@ from .. import _ir
 from .types import is_number, is_tensor
 
 _NAMESPACES = ("torch", "torch.nn.functional", "torch.linalg", "torch.special", "torch.fft")
-_BINARY = {
-    ast.Add: ("+", "__add__", "__radd__"),
-    ast.Sub: ("-", "__sub__", "__rsub__"),
-    ast.Mult: ("*", "__mul__", "__rmul__"),
-    ast.Div: ("/", "__truediv__", "__rtruediv__"),
-    ast.FloorDiv: ("//", "__floordiv__", "__rfloordiv__"),
-    ast.Mod: ("%", "__mod__", "__rmod__"),
-    ast.Pow: ("**", "__pow__", "__rpow__"),
-    ast.MatMult: ("@", "__matmul__", "__rmatmul__"),
-    ast.BitAnd: ("&", "__and__", "__rand__"),
-    ast.BitOr: ("|", "__or__", "__ror__"),
-    ast.BitXor: ("^", "__xor__", "__rxor__"),
-    ast.LShift: ("<<", "__lshift__", "__rlshift__"),
-    ast.RShift: (">>", "__rshift__", "__rrshift__"),
-}
-_COMPARE = {
+# Python operators: the symbol and the name of the Tensor method (``__add__``, ``__radd__``,
+# ``__iadd__`` for "add"; None where there is none)
+_OPERATORS = {
+    ast.Add: ("+", "add"),
+    ast.Sub: ("-", "sub"),
+    ast.Mult: ("*", "mul"),
+    ast.Div: ("/", "truediv"),
+    ast.FloorDiv: ("//", "floordiv"),
+    ast.Mod: ("%", "mod"),
+    ast.Pow: ("**", "pow"),
+    ast.MatMult: ("@", "matmul"),
+    ast.BitAnd: ("&", "and"),
+    ast.BitOr: ("|", "or"),
+    ast.BitXor: ("^", "xor"),
+    ast.LShift: ("<<", "lshift"),
+    ast.RShift: (">>", "rshift"),
     ast.Eq: ("==", "eq"),
     ast.NotEq: ("!=", "ne"),
     ast.Lt: ("<", "lt"),

@@ -12,8 +12,7 @@ from torch import nn
 from .. import _ir
 from ..frontend import NotSupportedError
 from ._common import (
-    _BINARY,
-    _COMPARE,
+    _OPERATORS,
     _TENSOR_PROPERTIES,
     Static,
     _element_type,
@@ -95,15 +94,14 @@ class ExpressionCompiler:
 
     def expr_BinOp(self, node: ast.BinOp):  # noqa: N802
         left, right = self.value(node.left), self.value(node.right)
-        symbol, method, _ = _BINARY[type(node.op)]
-        return self.binary(node, symbol, method, left, right)
+        symbol, name = _OPERATORS[type(node.op)]
+        return self.binary(node, symbol, name, left, right)
 
-    def binary(self, node, symbol, method, left, right) -> _ir.Value:
+    def binary(self, node, symbol, name, left, right) -> _ir.Value:
         if is_tensor(left.type):
-            return self.op(f"Tensor.{method}", [left, right], node=node)
+            return self.op(f"Tensor.__{name}__", [left, right], node=node)
         if is_tensor(right.type):
-            reflected = "__r" + method[2:]
-            return self.op(f"Tensor.{reflected}", [right, left], node=node)
+            return self.op(f"Tensor.__r{name}__", [right, left], node=node)
         result_type = _ir.ANY
         if is_number(left.type) and is_number(right.type):
             result_type = (
@@ -136,7 +134,7 @@ class ExpressionCompiler:
         results = []
         for op, comparator in zip(node.ops, node.comparators):
             right = self.expr(comparator)
-            symbol, name = _COMPARE[type(op)]
+            symbol, name = _OPERATORS[type(op)]
             if symbol in ("is", "is not"):
                 folded = _static_identity(left, right, symbol)
                 if folded is not None:

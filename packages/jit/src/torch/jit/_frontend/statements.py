@@ -10,8 +10,8 @@ from torch import nn
 
 from .. import _ir
 from ._common import (
-    _BINARY,
     _GRAD_MODES,
+    _OPERATORS,
     Static,
     _assigned_names,
     _element_type,
@@ -71,12 +71,12 @@ class StatementCompiler:
         target = node.target
         current = self.value(target)
         operand = self.value(node.value)
-        symbol, method, _ = _BINARY[type(node.op)]
+        symbol, name = _OPERATORS[type(node.op)]
         if is_tensor(current.type) and isinstance(target, ast.Name):
             # an augmented assignment updates a tensor in place, as in TorchScript
-            result = self.op(f"Tensor.__i{method[2:]}", [current, operand], node=node)
+            result = self.op(f"Tensor.__i{name}__", [current, operand], node=node)
         else:
-            result = self.binary(node, symbol, method, current, operand)
+            result = self.binary(node, symbol, name, current, operand)
         self.assign(target, result, node)
 
     def assign(self, target: ast.expr, value, node: ast.AST) -> None:
