@@ -88,3 +88,42 @@ def test_native_convolution_refuses_bad_operands():
     with pytest.raises(ValueError, match="wrong shape"):
         _C.conv_weight_grad(x, np.zeros((1, 3, 1, 3, 3), np.float32), w, [1, 1, 1],
                             [0, 0, 0], [0, 0, 0], 1)  # fmt: skip
+
+
+def test_native_convolution_results_have_their_own_shape_and_memory():
+    # a reshaped view would have a base: autograd copies such a gradient into .grad
+    x = np.ones((2, 3, 1, 1, 9), np.float32)
+    w = np.ones((4, 3, 1, 1, 3), np.float32)
+    args = ([1, 1, 1], [0, 0, 1], [0, 0, 1], 1, 1)
+    for spatial_dims, tail in ((1, (9,)), (2, (1, 9)), (3, (1, 1, 9))):
+        out = _C.conv_forward(x, w, None, *args, spatial_dims)
+        assert out.shape == (2, 4, *tail) and out.base is None
+        grad = _C.conv_weight_grad(x, np.ones((2, 4, 1, 1, 9), np.float32), w, *args, spatial_dims)
+        assert grad.shape == (4, 3, *tail[:-1], 3) and grad.base is None
+    for bad in (0, 4):
+        with pytest.raises(ValueError, match="spatial_dims must be"):
+            _C.conv_forward(x, w, None, *args, bad)
+    with pytest.raises(ValueError, match="a size other than 1"):
+        _C.conv_weight_grad(
+            np.ones((1, 1, 1, 4, 4), np.float32),
+            np.ones((1, 1, 1, 2, 2), np.float32),
+            np.ones((1, 1, 1, 3, 3), np.float32),
+            [1, 1, 1],
+            [0, 0, 0],
+            [0, 0, 0],
+            1,
+            1,
+            1,
+        )
+
+
+def test_native_weight_grad_reads_no_position_between_output_rows():
+    # without padding, input column 7 of a 9-wide row is read by no valid output for the
+    # kernel's first column: an infinity there must not reach that column's gradient
+    x = np.ones((1, 1, 1, 4, 9), np.float32)
+    x[0, 0, 0, 1, 7] = np.inf
+    w = np.ones((1, 1, 1, 3, 3), np.float32)
+    grad = _C.conv_weight_grad(x, np.ones((1, 1, 1, 2, 7), np.float32), w, [1, 1, 1],
+                               [0, 0, 0], [0, 0, 0], 1)  # fmt: skip
+    np.testing.assert_array_equal(grad[0, 0, 0, :, 0], [14, 14, 14])
+    assert np.isinf(grad[0, 0, 0, :2, 2]).all()

@@ -63,6 +63,24 @@ torch_core::ConvShape conv_shape(const py::array& x, const py::array& w, std::in
   return s;
 }
 
+// The result's shape: (leading sizes) then the last spatial_dims of the three spatial
+// sizes, which must leave out only sizes of 1 (a 1- or 2-d convolution seen as 3-d).
+std::vector<py::ssize_t> result_shape(std::int64_t first, std::int64_t second,
+                                      const std::int64_t (&spatial)[3], int spatial_dims) {
+  if (spatial_dims < 1 || spatial_dims > 3) {
+    throw std::invalid_argument("convolution: spatial_dims must be 1, 2 or 3");
+  }
+  std::vector<py::ssize_t> shape{first, second};
+  for (int i = 0; i < 3; ++i) {
+    if (i >= 3 - spatial_dims) {
+      shape.push_back(spatial[i]);
+    } else if (spatial[i] != 1) {
+      throw std::invalid_argument("convolution: spatial_dims leaves out a size other than 1");
+    }
+  }
+  return shape;
+}
+
 template <typename T>
 py::array_t<T, py::array::c_style> conv_operand(const py::array& a, const char* what) {
   auto result = py::array_t<T, py::array::c_style>::ensure(a);
@@ -75,7 +93,8 @@ py::array_t<T, py::array::c_style> conv_operand(const py::array& a, const char* 
 
 template <typename T>
 py::array conv_forward_typed(const py::array& x, const py::array& w, const py::object& bias,
-                             const torch_core::ConvShape& s, int threads) {
+                             const torch_core::ConvShape& s, int threads,
+                             const std::vector<py::ssize_t>& shape) {
   auto xs = conv_operand<T>(x, "input");
   auto ws = conv_operand<T>(w, "weight");
   py::array_t<T, py::array::c_style> bs;
@@ -87,7 +106,7 @@ py::array conv_forward_typed(const py::array& x, const py::array& w, const py::o
     }
     bias_data = bs.data();
   }
-  py::array_t<T> out({s.batch, s.out_channels, s.out[0], s.out[1], s.out[2]});
+  py::array_t<T> out(shape);
   const T* xd = xs.data();
   const T* wd = ws.data();
   T* od = out.mutable_data();
@@ -103,12 +122,13 @@ py::array conv_forward(const py::array& x, const py::array& w, const py::object&
                        const std::vector<std::int64_t>& dilation,
                        const std::vector<std::int64_t>& pad_lo,
                        const std::vector<std::int64_t>& pad_hi, std::int64_t groups,
-                       int threads) {
+                       int threads, int spatial_dims) {
   const auto s = conv_shape(x, w, groups, dilation, pad_lo, pad_hi);
+  const auto shape = result_shape(s.batch, s.out_channels, s.out, spatial_dims);
   threads = torch_core::checks::threads_or_default(threads);
   const char* refusal = "convolution: input must be float32 or float64";
   return by_float_dtype(x.dtype(), refusal, [&](auto tag) {
-    return conv_forward_typed<decltype(tag)>(x, w, bias, s, threads);
+    return conv_forward_typed<decltype(tag)>(x, w, bias, s, threads, shape);
   });
 }
 
@@ -141,10 +161,10 @@ py::array conv_weight_grad(const py::array& x, const py::array& grad_out, const 
                            const std::vector<std::int64_t>& dilation,
                            const std::vector<std::int64_t>& pad_lo,
                            const std::vector<std::int64_t>& pad_hi, std::int64_t groups,
-                           int threads) {
+                           int threads, int spatial_dims) {
   const auto s = conv_shape(x, w, groups, dilation, pad_lo, pad_hi);
+  const auto shape = result_shape(w.shape(0), w.shape(1), s.kernel, spatial_dims);
   threads = torch_core::checks::threads_or_default(threads);
-  const std::vector<py::ssize_t> shape(w.shape(), w.shape() + 5);
   const char* refusal = "convolution: input must be float32 or float64";
   return by_float_dtype(x.dtype(), refusal, [&](auto tag) {
     return conv_weight_grad_typed<decltype(tag)>(x, grad_out, s, shape, threads);
@@ -156,10 +176,12 @@ py::array conv_weight_grad(const py::array& x, const py::array& grad_out, const 
 void register_conv(py::module_& m) {
   m.def("conv_forward", &conv_forward, py::arg("input"), py::arg("weight"), py::arg("bias"),
         py::arg("dilation"), py::arg("pad_lo"), py::arg("pad_hi"), py::arg("groups"),
-        py::arg("threads") = 0,
-        "Stride-1 convolution of 5-d float arrays (N, C, D, H, W) with (C_out, C/groups, kD, kH, kW).");
+        py::arg("threads") = 0, py::arg("spatial_dims") = 3,
+        "Stride-1 convolution of 5-d float arrays (N, C, D, H, W) with (C_out, C/groups, kD, kH, "
+        "kW); the result keeps the last spatial_dims spatial sizes.");
   m.def("conv_weight_grad", &conv_weight_grad, py::arg("input"), py::arg("grad_output"),
         py::arg("weight"), py::arg("dilation"), py::arg("pad_lo"), py::arg("pad_hi"),
-        py::arg("groups"), py::arg("threads") = 0,
-        "Weight gradient of conv_forward (the weight gives the shape only).");
+        py::arg("groups"), py::arg("threads") = 0, py::arg("spatial_dims") = 3,
+        "Weight gradient of conv_forward (the weight gives the shape only; the result keeps "
+        "its last spatial_dims kernel sizes).");
 }

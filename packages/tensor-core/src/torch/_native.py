@@ -286,8 +286,12 @@ def conv_forward(x: np.ndarray, w: np.ndarray, bias, stride, pads, dilation, gro
     if not on_host(bias):
         return None
     dil, lo, hi = _padding_lists(pads, dilation)
-    out = kernels.conv_forward(_as_5d(x), _as_5d(w), bias, dil, lo, hi, groups, _conv_threads(x, w))
-    return out.reshape(out.shape[:2] + out.shape[5 - (x.ndim - 2) :])
+    # the kernel gives the result its own shape: a reshaped view would have a base, and
+    # autograd copies such gradients before keeping them in .grad
+    threads, spatial_dims = _conv_threads(x, w), x.ndim - 2
+    return kernels.conv_forward(
+        _as_5d(x), _as_5d(w), bias, dil, lo, hi, groups, threads, spatial_dims
+    )
 
 
 def conv_weight_grad(
@@ -305,10 +309,10 @@ def conv_weight_grad(
     if not _conv_eligible(x, w, stride) or grad.dtype != x.dtype or not on_host(grad):
         return None
     dil, lo, hi = _padding_lists(pads, dilation)
-    result = kernels.conv_weight_grad(
-        _as_5d(x), _as_5d(grad), _as_5d(w), dil, lo, hi, groups, _conv_threads(x, w)
+    threads, spatial_dims = _conv_threads(x, w), x.ndim - 2
+    return kernels.conv_weight_grad(
+        _as_5d(x), _as_5d(grad), _as_5d(w), dil, lo, hi, groups, threads, spatial_dims
     )
-    return result.reshape(w.shape)
 
 
 # ------------------------------------------------------------ indexing along a dimension
