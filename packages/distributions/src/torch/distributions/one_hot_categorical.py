@@ -36,10 +36,7 @@ class OneHotCategorical(OverCategorical, Distribution):
         return self._expand_categorical(new, batch_shape)
 
     _param = _forwarded("_categorical._param")
-
-    @property
-    def mean(self):
-        return self._categorical.probs
+    mean = _forwarded("_categorical.probs")
 
     @property
     def mode(self):
