@@ -390,31 +390,27 @@ class NcclTransport:
             lambda s: self.comm.reduceScatter(src, dst, count, kind, code, s),
         )
 
-    def gather(self, output, tensor, root: int) -> Work:
-        src, nbytes = self._bytes(tensor)
-        me, size = self.side.rank, self.side.size
+    def _rooted(self, what: str, root: int, blocks, own: int, nbytes: int, moves, own_moves):
+        """gather/scatter as point-to-point calls of ``nbytes`` each: the root moves block r
+        of ``blocks`` to or from rank r with ``moves``, then every rank, the root too, moves
+        its own block (at pointer ``own``) from or to the root with ``own_moves``."""
 
         def calls(s):
-            if me == root:
-                dst = output.data_ptr()
-                for peer in range(size):
-                    self.comm.recv(dst + peer * nbytes, nbytes, _NCCL_UINT8, peer, s)
-            self.comm.send(src, nbytes, _NCCL_UINT8, root, s)
+            if self.side.rank == root:
+                base = blocks.data_ptr()
+                for peer in range(self.side.size):
+                    moves(base + peer * nbytes, nbytes, _NCCL_UINT8, peer, s)
+            own_moves(own, nbytes, _NCCL_UINT8, root, s)
 
-        return self._enqueue("gather", calls)
+        return self._enqueue(what, calls)
+
+    def gather(self, output, tensor, root: int) -> Work:
+        src, nbytes = self._bytes(tensor)
+        return self._rooted("gather", root, output, src, nbytes, self.comm.recv, self.comm.send)
 
     def scatter(self, output, source, root: int) -> Work:
         dst, nbytes = self._bytes(output)
-        me, size = self.side.rank, self.side.size
-
-        def calls(s):
-            if me == root:
-                src = source.data_ptr()
-                for peer in range(size):
-                    self.comm.send(src + peer * nbytes, nbytes, _NCCL_UINT8, peer, s)
-            self.comm.recv(dst, nbytes, _NCCL_UINT8, root, s)
-
-        return self._enqueue("scatter", calls)
+        return self._rooted("scatter", root, source, dst, nbytes, self.comm.send, self.comm.recv)
 
     def all_to_all(self, output, source, send_counts, recv_counts, kind: str) -> Work:
         item = source.element_size()
