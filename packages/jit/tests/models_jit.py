@@ -94,3 +94,38 @@ MODELS = {
     "transformer": (transformer_encoder, lambda: (torch.randn(2, 5, 16),)),
     "resnet_block": (ResidualBlock, lambda: (torch.randn(2, 8, 6, 6),)),
 }
+
+
+def seeded_model(name: str):
+    """The model ``name`` of ``MODELS``, made under seed 0 and in eval mode, and the
+    factory of its example inputs."""
+    make, inputs = MODELS[name]
+    torch.manual_seed(0)
+    return make().eval(), inputs
+
+
+def as_tuple(value) -> tuple:
+    """A model's outputs as a tuple (a single tensor is a 1-tuple)."""
+    return value if isinstance(value, tuple) else (value,)
+
+
+def assert_outputs_match(program, model, args, **tolerance) -> None:
+    """``program`` (traced, scripted, frozen, loaded) gives ``model``'s outputs on ``args``."""
+    for expected, got in zip(as_tuple(model(*args)), as_tuple(program(*args))):
+        torch.testing.assert_close(got, expected, **tolerance)
+
+
+def backward_from_outputs(program, args) -> None:
+    """Backpropagate the sum of ``program``'s floating-point outputs on ``args``."""
+    sum(t.sum() for t in as_tuple(program(*args)) if t.is_floating_point()).backward()
+
+
+def assert_same_gradients(program, model, args, **tolerance) -> None:
+    """Backpropagating through ``program`` gives ``model``'s parameters the gradients that
+    the eager model gives them."""
+    backward_from_outputs(model, args)
+    expected = [p.grad.clone() for p in model.parameters()]
+    model.zero_grad()
+    backward_from_outputs(program, args)
+    for e, p in zip(expected, model.parameters()):
+        torch.testing.assert_close(p.grad, e, **tolerance)

@@ -82,9 +82,8 @@ def _with_batch_norm_statistics(model: nn.Module) -> nn.Module:
 
 @pytest.mark.parametrize("name", sorted(models_jit.MODELS))
 def test_frozen_models_match_eager(name):
-    make, inputs = models_jit.MODELS[name]
-    torch.manual_seed(0)
-    model = _with_batch_norm_statistics(make())
+    model, inputs = models_jit.seeded_model(name)
+    model = _with_batch_norm_statistics(model)
     frozen = torch.jit.freeze(torch.jit.trace(model, inputs()))
     assert list(frozen.parameters()) == []
     graph = str(frozen.graph)
@@ -94,12 +93,7 @@ def test_frozen_models_match_eager(name):
     torch.manual_seed(1)
     args = inputs()
     with torch.no_grad():
-        for e, g in zip(_tuple(model(*args)), _tuple(frozen(*args))):
-            torch.testing.assert_close(g, e, rtol=1e-5, atol=1e-5)
-
-
-def _tuple(value):
-    return value if isinstance(value, tuple) else (value,)
+        models_jit.assert_outputs_match(frozen, model, args, rtol=1e-5, atol=1e-5)
 
 
 @pytest.mark.parametrize(
@@ -120,9 +114,8 @@ def test_freeze_errors_match_pytorch(key, call):
 @pytest.mark.parametrize("name", ["lenet", "resnet_block", "transformer", "digits_cnn"])
 def test_optimize_for_inference_matches_eager(name, tmp_path, monkeypatch):
     monkeypatch.setenv("TORCH_JIT_CACHE", str(tmp_path))
-    make, inputs = models_jit.MODELS[name]
-    torch.manual_seed(0)
-    model = _with_batch_norm_statistics(make())
+    model, inputs = models_jit.seeded_model(name)
+    model = _with_batch_norm_statistics(model)
     optimized = torch.jit.optimize_for_inference(torch.jit.trace(model, inputs()))
     with torch.no_grad():
         for batch in range(4):  # past the profiling calls: the native kernels run
@@ -194,49 +187,50 @@ def test_pool_kernel_matches_max_pool_with_nan(tmp_path, monkeypatch):
         torch.testing.assert_close(got, model(x), equal_nan=True)
 
 
-def test_attention_decomposes_into_ops_that_follow_the_batch_size():
+def _optimized_encoder_layer(heads: int, example_shape: tuple):
+    """A batch-first encoder layer (width 16, no dropout) made under seed 0, and its
+    program from optimize_for_inference, traced on an input of ``example_shape``."""
     torch.manual_seed(0)
-    layer = nn.TransformerEncoderLayer(16, 4, 32, dropout=0.0, batch_first=True).eval()
-    optimized = torch.jit.optimize_for_inference(torch.jit.trace(layer, torch.randn(1, 5, 16)))
+    layer = nn.TransformerEncoderLayer(16, heads, 32, dropout=0.0, batch_first=True).eval()
+    traced = torch.jit.trace(layer, torch.randn(*example_shape))
+    return layer, torch.jit.optimize_for_inference(traced)
+
+
+def _assert_matches_layer(optimized, layer, shapes) -> None:
+    with torch.no_grad():
+        for shape in shapes:
+            x = torch.randn(*shape)
+            torch.testing.assert_close(optimized(x), layer(x), rtol=1e-5, atol=1e-5)
+
+
+def test_attention_decomposes_into_ops_that_follow_the_batch_size():
+    layer, optimized = _optimized_encoder_layer(4, (1, 5, 16))
     graph = str(optimized.graph)
     inner = [str(n.attrs["subgraph"]) for n in optimized.graph.nodes if "subgraph" in n.attrs]
     assert "multi_head_attention_forward" not in graph
     assert "aten::softmax" in graph + "".join(inner)  # in the fused attention group
     assert "aten::dropout" not in graph
-    with torch.no_grad():
-        for shape in ((3, 5, 16), (2, 7, 16)):
-            x = torch.randn(*shape)
-            torch.testing.assert_close(optimized(x), layer(x), rtol=1e-5, atol=1e-5)
+    _assert_matches_layer(optimized, layer, ((3, 5, 16), (2, 7, 16)))
 
 
 def test_attention_scale_is_folded_into_the_query_projection():
-    torch.manual_seed(0)
-    layer = nn.TransformerEncoderLayer(16, 2, 32, dropout=0.0, batch_first=True).eval()
-    optimized = torch.jit.optimize_for_inference(torch.jit.trace(layer, torch.randn(2, 5, 16)))
+    layer, optimized = _optimized_encoder_layer(2, (2, 5, 16))
     tensor_muls = [
         n for n in optimized.graph.nodes
         if n.kind == "aten::mul" and isinstance(n.output().type, torch.jit._ir.TensorType)
     ]  # fmt: skip
     assert not tensor_muls  # q * head_dim ** -0.5 went into W_q and b_q
-    with torch.no_grad():
-        for shape in ((2, 5, 16), (3, 9, 16)):
-            x = torch.randn(*shape)
-            torch.testing.assert_close(optimized(x), layer(x), rtol=1e-5, atol=1e-5)
+    _assert_matches_layer(optimized, layer, ((2, 5, 16), (3, 9, 16)))
 
 
 def test_batch_first_self_attention_runs_without_transposes():
-    torch.manual_seed(0)
-    layer = nn.TransformerEncoderLayer(16, 4, 32, dropout=0.0, batch_first=True).eval()
-    optimized = torch.jit.optimize_for_inference(torch.jit.trace(layer, torch.randn(2, 5, 16)))
+    layer, optimized = _optimized_encoder_layer(4, (2, 5, 16))
     kinds = [n.kind for n in optimized.graph.nodes]
     # heads split by views of the untransposed input; the module's transposes cancelled
     assert "aten::multi_head_attention_forward" not in kinds
     assert kinds.count("aten::transpose") == 3 and kinds.count("aten::permute") == 1
     assert kinds.count("aten::reshape") == 1  # only the heads' merge copies
-    with torch.no_grad():
-        for shape in ((1, 5, 16), (4, 9, 16)):  # other batch sizes and lengths
-            x = torch.randn(*shape)
-            torch.testing.assert_close(optimized(x), layer(x), rtol=1e-5, atol=1e-5)
+    _assert_matches_layer(optimized, layer, ((1, 5, 16), (4, 9, 16)))  # other batches, lengths
 
 
 def test_attention_with_a_mask_or_sequence_first_keeps_the_general_decomposition():
@@ -261,34 +255,30 @@ class _Masked(nn.Module):
         return self.layer(x, src_mask=self.mask)
 
 
-class _ScaledTwice(nn.Module):
-    def __init__(self) -> None:
+class _ScaledHeads(nn.Module):
+    """A projection viewed as heads and scaled; with ``also_return_projection`` the
+    projection is read twice, so the scale cannot go into its weights."""
+
+    def __init__(self, also_return_projection: bool) -> None:
         super().__init__()
         self.fc = nn.Linear(4, 6)
+        self.also_return_projection = also_return_projection
 
     def forward(self, x):
         y = self.fc(x)
-        return y.view(-1, 3, 2).transpose(1, 2) * 0.3, y  # y is read twice: not folded
+        if self.also_return_projection:
+            return y.view(-1, 3, 2).transpose(1, 2) * 0.3, y
+        return y.view(y.size(0), 3, 2).transpose(1, 2) * 0.3
 
 
 def test_scale_folding_needs_the_projection_to_itself():
     from torch.jit._passes.fold_scale import fold_linear_scaling
 
     torch.manual_seed(0)
-    model = _ScaledTwice().eval()
+    model = _ScaledHeads(also_return_projection=True).eval()
     frozen = torch.jit.freeze(torch.jit.trace(model, torch.randn(2, 4)))
     assert fold_linear_scaling(frozen.graph) == 0
-
-    class ScaledOnce(nn.Module):
-        def __init__(self) -> None:
-            super().__init__()
-            self.fc = nn.Linear(4, 6)
-
-        def forward(self, x):
-            y = self.fc(x)
-            return y.view(y.size(0), 3, 2).transpose(1, 2) * 0.3
-
-    model = ScaledOnce().eval()
+    model = _ScaledHeads(also_return_projection=False).eval()
     frozen = torch.jit.freeze(torch.jit.trace(model, torch.randn(2, 4)))
     assert fold_linear_scaling(frozen.graph) == 1  # the size read does not count
     x = torch.randn(5, 4)

@@ -18,10 +18,6 @@ from torch import nn
 ERRORS = load_golden("script_errors.json")
 
 
-def _tuple(value):
-    return value if isinstance(value, tuple) else (value,)
-
-
 def loop_and_branch(x: torch.Tensor, n: int) -> torch.Tensor:
     for _ in range(n):
         x = x * 2
@@ -139,28 +135,17 @@ def test_module_methods_ignore_unused_and_export():
 
 @pytest.mark.parametrize("name", sorted(models_jit.MODELS))
 def test_scripted_models_match_eager_and_round_trip(name):
-    make, inputs = models_jit.MODELS[name]
-    torch.manual_seed(0)
-    model = make().eval()
+    model, inputs = models_jit.seeded_model(name)
     scripted = torch.jit.script(model)
     torch.manual_seed(1)
     args = inputs()
-    for e, g in zip(_tuple(model(*args)), _tuple(scripted(*args))):
-        torch.testing.assert_close(g, e, rtol=1e-5, atol=1e-6)
-    float_outputs = [t for t in _tuple(model(*args)) if t.is_floating_point()]
-    sum(t.sum() for t in float_outputs).backward()
-    expected = [p.grad.clone() for p in model.parameters()]
-    model.zero_grad()
-    float_outputs = [t for t in _tuple(scripted(*args)) if t.is_floating_point()]
-    sum(t.sum() for t in float_outputs).backward()
-    for e, p in zip(expected, model.parameters()):
-        torch.testing.assert_close(p.grad, e, rtol=1e-5, atol=1e-6)
+    models_jit.assert_outputs_match(scripted, model, args, rtol=1e-5, atol=1e-6)
+    models_jit.assert_same_gradients(scripted, model, args, rtol=1e-5, atol=1e-6)
     buffer = io.BytesIO()
     torch.jit.save(scripted, buffer)
     buffer.seek(0)
     loaded = torch.jit.load(buffer)
-    for e, g in zip(_tuple(scripted(*args)), _tuple(loaded(*args))):
-        torch.testing.assert_close(g, e)
+    models_jit.assert_outputs_match(loaded, scripted, args)
 
 
 def jumps(x: torch.Tensor, n: int):

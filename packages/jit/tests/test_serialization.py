@@ -23,25 +23,17 @@ def _round_trip(program, **kwargs):
     return torch.jit.load(buffer), buffer
 
 
-def _tuple(value):
-    return value if isinstance(value, tuple) else (value,)
-
-
 @pytest.mark.parametrize("name", sorted(models_jit.MODELS))
 def test_round_trip_gives_the_same_outputs_and_gradients(name):
-    make, inputs = models_jit.MODELS[name]
-    torch.manual_seed(0)
-    model = make().eval()
+    model, inputs = models_jit.seeded_model(name)
     traced = torch.jit.trace(model, inputs())
     loaded, _ = _round_trip(traced)
     assert type(loaded).__name__ == "RecursiveScriptModule"
     assert [n for n, _ in loaded.named_parameters()] == [n for n, _ in model.named_parameters()]
     torch.manual_seed(1)
     args = inputs()
-    for e, g in zip(_tuple(model(*args)), _tuple(loaded(*args))):
-        torch.testing.assert_close(g, e, rtol=0, atol=0)
-    float_out = [t for t in _tuple(loaded(*args)) if t.is_floating_point()]
-    sum(t.sum() for t in float_out).backward()
+    models_jit.assert_outputs_match(loaded, model, args, rtol=0, atol=0)
+    models_jit.backward_from_outputs(loaded, args)
     assert all(p.grad is not None for p in loaded.parameters())
     assert str(loaded.graph).count("\n") == str(traced.graph).count("\n")
 
@@ -108,15 +100,13 @@ print("ok")
 def test_loaded_programs_run_without_the_model_classes(tmp_path):
     folders = []
     for name in ("lenet", "lstm_lm", "transformer", "resnet_block"):
-        make, inputs = models_jit.MODELS[name]
-        torch.manual_seed(0)
-        model = make().eval()
+        model, inputs = models_jit.seeded_model(name)
         args = inputs()
         folder = tmp_path / name
         folder.mkdir()
         torch.jit.save(torch.jit.trace(model, args), str(folder / "model.pt"))
         torch.save(args, str(folder / "inputs.pt"))
-        torch.save(_tuple(model(*args)), str(folder / "expected.pt"))
+        torch.save(models_jit.as_tuple(model(*args)), str(folder / "expected.pt"))
         folders.append(str(folder))
     result = subprocess.run(
         [sys.executable, "-c", textwrap.dedent(_CHILD), *folders],

@@ -55,33 +55,15 @@ def test_graph_is_ssa_and_typed():
     assert "aten::sigmoid" in str(graph)
 
 
-def _as_tuple(value):
-    return value if isinstance(value, tuple) else (value,)
-
-
-def _float_outputs(value):
-    return [t for t in _as_tuple(value) if t.is_floating_point()]
-
-
 @pytest.mark.parametrize("name", sorted(models_jit.MODELS))
 def test_traced_model_matches_eager_outputs_and_gradients(name):
-    make, inputs = models_jit.MODELS[name]
-    torch.manual_seed(0)
-    model = make().eval()
+    model, inputs = models_jit.seeded_model(name)
     traced = torch.jit.trace(model, inputs())
     torch.manual_seed(1)
     args = inputs()
-    expected = _as_tuple(model(*args))
-    got = _as_tuple(traced(*args))
-    for e, g in zip(expected, got):
-        torch.testing.assert_close(g, e, rtol=1e-5, atol=1e-6)
+    models_jit.assert_outputs_match(traced, model, args, rtol=1e-5, atol=1e-6)
     # the same parameters receive the same gradients through the graph
-    sum(o.sum() for o in _float_outputs(expected)).backward()
-    eager_grads = [p.grad.clone() for p in model.parameters()]
-    model.zero_grad()
-    sum(o.sum() for o in _float_outputs(traced(*args))).backward()
-    for e, p in zip(eager_grads, model.parameters()):
-        torch.testing.assert_close(p.grad, e, rtol=1e-5, atol=1e-6)
+    models_jit.assert_same_gradients(traced, model, args, rtol=1e-5, atol=1e-6)
 
 
 def test_traced_module_runs_other_batch_sizes():

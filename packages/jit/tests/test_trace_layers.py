@@ -4,6 +4,7 @@ and every nesting leaves every op binding plain afterwards."""
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import warnings
 
@@ -41,17 +42,27 @@ def _op_lines(graph) -> list:
     ]
 
 
-def test_trace_under_autocast_records_the_casts():
-    # PyTorch 2.13 records two aten::to casts to bfloat16 (15), then mm on the cast
-    # tensors, then add (float32: a is float32)
-    snapshot = _snapshot()
-    a, b = torch.randn(4, 4), torch.randn(4, 4)
+# what PyTorch 2.13 records for _product under bfloat16 autocast: two aten::to casts to
+# bfloat16 (15), then mm on the cast tensors, then add (float32: a is float32)
+_AUTOCAST_PRODUCT_OPS = ["aten::to", "aten::to", "aten::mm", "aten::add"]
+
+
+@contextlib.contextmanager
+def _quiet_bfloat16_autocast():
+    """CPU autocast to bfloat16, without the tracer's warnings."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         with torch.autocast("cpu", dtype=torch.bfloat16):
-            traced = torch.jit.trace(_product, (a, b))
-            assert (a @ b).dtype is torch.bfloat16  # autocast's wrappers are back
-    assert _op_lines(traced.graph) == ["aten::to", "aten::to", "aten::mm", "aten::add"]
+            yield
+
+
+def test_trace_under_autocast_records_the_casts():
+    snapshot = _snapshot()
+    a, b = torch.randn(4, 4), torch.randn(4, 4)
+    with _quiet_bfloat16_autocast():
+        traced = torch.jit.trace(_product, (a, b))
+        assert (a @ b).dtype is torch.bfloat16  # autocast's wrappers are back
+    assert _op_lines(traced.graph) == _AUTOCAST_PRODUCT_OPS
     assert "BFloat16" in str(traced.graph)
     out = traced(a, b)  # the casts replay without autocast
     assert out.dtype is torch.float32
@@ -85,11 +96,8 @@ def test_autocast_inside_a_profile_inside_vmap_restores_the_bindings():
 def test_trace_inside_a_profile_under_autocast():
     snapshot = _snapshot()
     a, b = torch.randn(3, 3), torch.randn(3, 3)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        with torch.autocast("cpu", dtype=torch.bfloat16):
-            with torch.profiler.profile() as prof:
-                traced = torch.jit.trace(_product, (a, b))
-    assert _op_lines(traced.graph) == ["aten::to", "aten::to", "aten::mm", "aten::add"]
+    with _quiet_bfloat16_autocast(), torch.profiler.profile() as prof:
+        traced = torch.jit.trace(_product, (a, b))
+    assert _op_lines(traced.graph) == _AUTOCAST_PRODUCT_OPS
     assert "aten::mm" in [event.name for event in prof.events()]
     _assert_plain(snapshot)
