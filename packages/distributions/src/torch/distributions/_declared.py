@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 from .distribution import _expand_params
 
-__all__: list[str] = []
+__all__ = ["Arg", "parameters"]
 
 
 class Arg(NamedTuple):
@@ -81,8 +81,10 @@ def _with_args_section(doc: str, args) -> str:
     if examples:
         at = examples[0]
         lines[at:at] = [*section, ""]
-    else:  # the last line holds the closing quotes' indentation
+    elif len(lines) > 1 and not lines[-1].strip():  # the closing quotes' indentation
         lines[-1:-1] = ["", *section]
+    else:
+        lines += ["", *section]
     return "\n".join(lines)
 
 

@@ -36,9 +36,9 @@ def _clamp_above_eps(x):
 # df's constraint depends on the matrix size: arg_constraints is computed below
 @parameters(
     Arg("df", None, "degrees of freedom, greater than the matrix size minus 1."),
-    Arg("covariance_matrix", None, "positive definite scale matrix.", "Tensor, optional"),
-    Arg("precision_matrix", None, "its inverse.", "Tensor, optional"),
-    Arg("scale_tril", None, "its lower Cholesky factor.", "Tensor, optional"),
+    Arg("covariance_matrix", None, "positive definite scale matrix.", kind="Tensor, optional"),
+    Arg("precision_matrix", None, "its inverse.", kind="Tensor, optional"),
+    Arg("scale_tril", None, "its lower Cholesky factor.", kind="Tensor, optional"),
 )
 class Wishart(_GivenByOneMatrix, ExponentialFamily):
     """The Wishart distribution over positive definite matrices, with ``df`` degrees of
