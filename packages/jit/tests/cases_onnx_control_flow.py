@@ -5,6 +5,8 @@ other inputs that take other branches and trip counts."""
 
 from __future__ import annotations
 
+import inspect
+
 import torch
 from torch import nn
 
@@ -128,6 +130,14 @@ def _rng(seed: int) -> torch.Generator:
     return torch.Generator().manual_seed(seed)
 
 
+def _case(program, args: tuple, dynamic_axes: dict, other_args: list) -> tuple:
+    """One case, the input names being the parameters of the function or of the module's
+    ``forward``."""
+    signature = inspect.signature(program.forward if isinstance(program, type) else program)
+    names = [name for name in signature.parameters if name != "self"]
+    return program, args, names, dynamic_axes, other_args
+
+
 def cases() -> dict:
     """name -> (program to script, args, input names, dynamic axes, other args)."""
     g = _rng(0)
@@ -136,84 +146,51 @@ def cases() -> dict:
         return torch.randn(*shape, generator=g) * scale
 
     return {
-        "branch_on_sum": (
-            branch_on_sum,
-            (r(3, 4).abs(), r(3, 4)),
-            ["x", "y"],
-            {},
-            [(-r(3, 4).abs(), r(3, 4))],
+        "branch_on_sum": _case(
+            branch_on_sum, (r(3, 4).abs(), r(3, 4)), {}, [(-r(3, 4).abs(), r(3, 4))]
         ),
-        "loop_over_rows": (
+        "loop_over_rows": _case(
             loop_over_rows,
             (r(3, 4), r(3, 4)),
-            ["x", "y"],
             {"x": [0], "y": [0]},
             [(r(5, 4), r(5, 4)), (r(1, 4), r(1, 4))],
         ),
-        "halve_until_small": (
+        "halve_until_small": _case(
             halve_until_small,
             (r(2, 3, scale=10.0),),
-            ["x"],
             {},
             [(r(2, 3, scale=100.0),), (r(2, 3, scale=0.1),)],
         ),
-        "repeat_count": (
+        "repeat_count": _case(
             repeat_count,
             (r(4), torch.tensor(3)),
-            ["x", "n"],
             {},
             [(r(4), torch.tensor(0)), (r(4), torch.tensor(7))],
         ),
-        "branch_in_loop": (
-            branch_in_loop,
-            (r(4, 3),),
-            ["x"],
-            {"x": [0]},
-            [(r(7, 3),), (r(1, 3),)],
-        ),
-        "counter_and_break": (
+        "branch_in_loop": _case(branch_in_loop, (r(4, 3),), {"x": [0]}, [(r(7, 3),), (r(1, 3),)]),
+        "counter_and_break": _case(
             counter_and_break,
             (r(3).abs(),),
-            ["x"],
             {},
             [(r(3, scale=5.0).abs(),), (r(3, scale=0.01).abs(),)],
         ),
-        "range_with_start": (
-            range_with_start,
-            (r(4, 2),),
-            ["x"],
-            {"x": [0]},
-            [(r(1, 2),), (r(6, 2),)],
+        "range_with_start": _case(
+            range_with_start, (r(4, 2),), {"x": [0]}, [(r(1, 2),), (r(6, 2),)]
         ),
-        "grow_by_rows": (
-            grow_by_rows,
-            (r(4, 3),),
-            ["x"],
-            {"x": [0]},
-            [(r(6, 3),), (r(1, 3),)],
-        ),
-        "nested_loops": (nested_loops, (r(3, 2),), ["x"], {"x": [0, 1]}, [(r(5, 4),)]),
-        "over_rows": (over_rows, (r(3, 2),), ["x"], {"x": [0]}, [(r(5, 2),)]),
-        "branch_on_shape": (branch_on_shape, (r(3, 2),), ["x"], {"x": [0]}, [(r(1, 2),)]),
-        "doubling_with_counter": (
+        "grow_by_rows": _case(grow_by_rows, (r(4, 3),), {"x": [0]}, [(r(6, 3),), (r(1, 3),)]),
+        "nested_loops": _case(nested_loops, (r(3, 2),), {"x": [0, 1]}, [(r(5, 4),)]),
+        "over_rows": _case(over_rows, (r(3, 2),), {"x": [0]}, [(r(5, 2),)]),
+        "branch_on_shape": _case(branch_on_shape, (r(3, 2),), {"x": [0]}, [(r(1, 2),)]),
+        "doubling_with_counter": _case(
             doubling_with_counter,
             (r(3).abs() + 0.1,),
-            ["x"],
             {},
             [(r(3).abs() * 0.01 + 0.001,), (r(3).abs() + 200,)],
         ),
-        "branches_of_other_shapes": (
-            branches_of_other_shapes,
-            (r(3, 2).abs(),),
-            ["x"],
-            {"x": [0]},
-            [(-r(3, 2).abs(),)],
+        "branches_of_other_shapes": _case(
+            branches_of_other_shapes, (r(3, 2).abs(),), {"x": [0]}, [(-r(3, 2).abs(),)]
         ),
-        "recurrent_module": (
-            Recurrent,
-            (r(5, 2, 6),),
-            ["x"],
-            {"x": [0, 1]},
-            [(r(2, 3, 6),), (r(1, 1, 6),)],
+        "recurrent_module": _case(
+            Recurrent, (r(5, 2, 6),), {"x": [0, 1]}, [(r(2, 3, 6),), (r(1, 1, 6),)]
         ),
     }
