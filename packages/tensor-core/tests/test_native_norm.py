@@ -165,6 +165,46 @@ def test_batch_norm_kernels_match_numpy(dtype, shape):
     assert no_input_grad[0] is None
 
 
+def test_batch_norm_backward_reuses_its_sums_only_for_the_same_operands(monkeypatch):
+    # the engine asks for the input, weight and bias gradients in turn: one pass over
+    # the batch serves all three, and a changed gradient is seen
+    import torch
+    from torch._ops import nn_fused
+
+    rng = _rng()
+    x = torch.from_numpy(rng.standard_normal((4, 3, 5)).astype(np.float32))
+    grad = torch.from_numpy(rng.standard_normal((4, 3, 5)).astype(np.float32))
+    weight = torch.from_numpy(rng.standard_normal(3).astype(np.float32))
+    mean, var = kernels.batch_norm_stats(x.numpy())
+    mean, invstd = mean.astype(np.float32), (1 / np.sqrt(var + 1e-5)).astype(np.float32)
+    passes = []
+    counted = kernels.batch_norm_backward
+
+    def counting(*args):
+        passes.append(args[-1])
+        return counted(*args)
+
+    monkeypatch.setattr(kernels, "batch_norm_backward", counting)
+
+    def gradients():
+        return [
+            nn_fused.batch_norm_backward(grad, x, weight, mean, invstd, which).numpy()
+            for which in ("input", "weight", "bias")
+        ]
+
+    first = gradients()
+    assert passes == [True]
+    again = gradients()
+    assert passes == [True, True]
+    for a, b in zip(first, again):
+        np.testing.assert_array_equal(a, b)
+    nn_fused.batch_norm_backward(grad, x, weight, mean, invstd, "input")
+    grad.mul_(2)
+    doubled = nn_fused.batch_norm_backward(grad, x, weight, mean, invstd, "bias").numpy()
+    assert passes == [True, True, True, False]
+    np.testing.assert_allclose(doubled, 2 * first[2], rtol=1e-6)
+
+
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize("size", [0, 1, 63, 64, 65, 2047, 2048, 2049, 100_003, 1 << 22])
 def test_threaded_sum_matches_numpy(dtype, size):

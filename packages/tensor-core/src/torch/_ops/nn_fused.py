@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import math
+import weakref
 
 import numpy as np
 
@@ -317,15 +318,56 @@ def _update_running(running_mean, running_var, mean, var64, count, momentum, dty
         _grad_state.enabled = previous
 
 
+class _BatchNormSums:
+    """The per-channel sums of the last batch-norm backward. The engine asks for a node's
+    input, weight and bias gradients in turn, with the same gradient and input, and each
+    needs the same two reductions over the whole batch: the later ones reuse them (one
+    pass over the batch instead of three). Weak references, so nothing is kept alive;
+    the tensors' versions, so an in-place change in between is seen."""
+
+    __slots__ = ("key", "sums")
+
+    def __init__(self) -> None:
+        self.key = self.sums = None
+
+    @staticmethod
+    def _key(grad, input, mean, invstd):
+        return (grad._np, input._np, mean, invstd), (grad._version, input._version)
+
+    def find(self, grad, input, mean, invstd):
+        if self.key is None:
+            return None
+        refs, versions = self.key
+        arrays, now = self._key(grad, input, mean, invstd)
+        if now != versions or any(ref() is not array for ref, array in zip(refs, arrays)):
+            return None
+        return self.sums
+
+    def keep(self, grad, input, mean, invstd, sums) -> None:
+        arrays, versions = self._key(grad, input, mean, invstd)
+        try:
+            self.key = (tuple(weakref.ref(array) for array in arrays), versions)
+        except TypeError:  # statistics passed as something other than arrays
+            self.key = None
+        self.sums = sums
+
+
+_batch_norm_sums = _BatchNormSums()
+
+
 def batch_norm_backward(grad, input, weight, mean, invstd, which: str) -> Tensor:
     """The gradient of :func:`batch_norm` for ``which`` of "input", "weight", "bias"."""
     x = input._np
-    planes = contiguous(x).reshape(x.shape[0], x.shape[1], -1)
-    g = contiguous(grad._np, x.dtype).reshape(planes.shape)
-    w = None if weight is None else contiguous(weight._np)
-    grad_x, sum_g, sum_gx = _native.kernels.batch_norm_backward(
-        g, planes, mean, invstd, w, which == "input"
-    )
+    sums = None if which == "input" else _batch_norm_sums.find(grad, input, mean, invstd)
+    if sums is None:
+        planes = contiguous(x).reshape(x.shape[0], x.shape[1], -1)
+        g = contiguous(grad._np, x.dtype).reshape(planes.shape)
+        w = None if weight is None else contiguous(weight._np)
+        grad_x, *sums = _native.kernels.batch_norm_backward(
+            g, planes, mean, invstd, w, which == "input"
+        )
+        _batch_norm_sums.keep(grad, input, mean, invstd, sums)
+    sum_g, sum_gx = sums
     if which == "input":
         return make(grad_x.reshape(x.shape), grad._dtype)
     if which == "weight":
