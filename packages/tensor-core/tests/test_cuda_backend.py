@@ -9,6 +9,7 @@ import warnings
 
 import numpy as np
 import pytest
+from device_factories import FACTORIES, assert_placed
 
 import torch
 from torch.cuda import _runtime
@@ -36,23 +37,9 @@ def test_runtime_goes_away_after_the_block():
             torch.ones(1).cuda()
 
 
-@pytest.mark.parametrize(
-    "factory",
-    [
-        lambda d: torch.zeros(2, 3, device=d),
-        lambda d: torch.ones(4, device=d),
-        lambda d: torch.full((2,), 7.0, device=d),
-        lambda d: torch.arange(5, device=d),
-        lambda d: torch.tensor([1.0, 2.0], device=d),
-        lambda d: torch.rand(3, device=d),
-        lambda d: torch.randn(3, device=d),
-        lambda d: torch.randint(0, 5, (3,), device=d),
-        lambda d: torch.eye(2, device=d),
-    ],
-)
+@pytest.mark.parametrize("factory", FACTORIES)
 def test_factories(rt, factory):
-    assert factory("cuda").device == torch.device("cuda", 0)
-    assert factory("cuda:1").device == torch.device("cuda", 1)
+    assert_placed(factory, "cuda")
     assert rt.backend.host_to_device == 0  # made on the device, not copied there
 
 

@@ -9,6 +9,7 @@ import io
 
 import numpy as np
 import pytest
+from device_factories import FACTORIES, assert_placed
 
 import torch
 from torch import _dispatcher
@@ -46,31 +47,9 @@ def test_backend_contract_is_checked():
         backends.register_backend(backends.CPUBackend(), TwinArray)
 
 
-@pytest.mark.parametrize(
-    "factory",
-    [
-        lambda d: torch.zeros(2, 3, device=d),
-        lambda d: torch.ones(4, device=d),
-        lambda d: torch.empty(2, device=d),
-        lambda d: torch.full((2,), 7.0, device=d),
-        lambda d: torch.arange(5, device=d),
-        lambda d: torch.linspace(0, 1, 4, device=d),
-        lambda d: torch.logspace(0, 1, 4, device=d),
-        lambda d: torch.eye(3, device=d),
-        lambda d: torch.empty_strided((2, 2), (1, 2), device=d),
-        lambda d: torch.tensor([1.0, 2.0], device=d),
-        lambda d: torch.as_tensor([1, 2], device=d),
-        lambda d: torch.rand(3, device=d),
-        lambda d: torch.randn(3, device=d),
-        lambda d: torch.randint(0, 5, (3,), device=d),
-        lambda d: torch.randperm(4, device=d),
-    ],
-)
+@pytest.mark.parametrize("factory", FACTORIES)
 def test_factories_place_on_the_device(twin, factory):
-    assert factory("twin").device == torch.device("twin", 0)
-    assert factory("twin:1").device == torch.device("twin", 1)
-    assert factory(torch.device("twin", 1)).device == torch.device("twin", 1)
-    assert factory("cpu").device == torch.device("cpu")
+    assert_placed(factory, "twin")
     assert twin.copies == 0  # made there, not copied over
 
 

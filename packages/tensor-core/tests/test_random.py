@@ -132,34 +132,6 @@ def test_geometric_integer_dtypes_wrap_as_pytorch(golden, engine_path, dtype):
     assert got == golden("random")[f"geometric_p0.002_{dtype}_seed23"]
 
 
-@pytest.mark.parametrize(
-    "call,error,message",
-    [
-        ("torch.empty(2).geometric_(0)", RuntimeError, "p to be in (0, 1), but got p=0"),
-        ("torch.empty(2).geometric_(1.5)", RuntimeError, "but got p=1.5"),
-        ("torch.empty(2, dtype=torch.bool).geometric_(0.5)", NotImplementedError, "'Bool'"),
-        ("torch.empty(2).cauchy_(1, 0)", RuntimeError, "expects sigma > 0.0, but found sigma=0"),
-        (
-            "torch.empty(2, dtype=torch.int64).cauchy_()",
-            RuntimeError,
-            "dtype must be a floating point but you specified long int",
-        ),
-        ("torch.empty(2).log_normal_(0, -2)", RuntimeError, "std > 0.0, but found std=-2"),
-        (
-            "torch.empty(2, dtype=torch.int32).log_normal_()",
-            NotImplementedError,
-            "\"log_normal_cpu\" not implemented for 'Int'",
-        ),
-    ],
-)
-def test_distribution_fill_errors(call, error, message):
-    x = torch.zeros(2)
-    with pytest.raises(error) as info:
-        eval(call)
-    assert message in str(info.value)
-    assert x.tolist() == [0.0, 0.0]
-
-
 def test_log_normal_shares_the_cached_normal(engine_path):
     """An odd-sized log_normal_ leaves a normal behind that the next small randn takes,
     and the state saved between them carries it (as PyTorch's generator state does)."""
@@ -219,6 +191,28 @@ def test_noncontiguous_fills_match_pytorch(golden, case):
 
 _OVERLAP = "more than one element of the written-to tensor refers to a single memory location"
 
+_UNIFORM_SPAN = (
+    "uniform_ expects to-from <= std::numeric_limits<Float>::max(), but found "
+    "to=3e+38 and from=-3e+38 which result in to-from to exceed the limit"
+)
+
+# (dtype, fill called on a tensor of it, the bound PyTorch names, the C++ type it names)
+_OUT_OF_BOUNDS = [
+    ("float16", "uniform_(0, 1e6)", "to", "c10::Half"),
+    ("uint8", "random_(0, 300)", "to - 1", "unsigned char"),
+    ("uint8", "random_(-1, 5)", "from", "unsigned char"),
+    ("int8", "random_(300)", "to - 1", "signed char"),
+    ("float16", "random_(0, 70000)", "to - 1", "c10::Half"),
+]
+
+# (call, the kernel PyTorch names, the dtype it has no kernel for)
+_NO_KERNEL = [
+    ("i.normal_()", "normal_kernel_cpu", "Long"),
+    ("torch.empty(2, dtype=torch.int32).log_normal_()", "log_normal_cpu", "Int"),
+    ("c.bernoulli_(torch.full((2,), 0.5))", "bernoulli_tensor_cpu_self_", "ComplexFloat"),
+    ("x.bernoulli_(torch.tensor([1, 0]))", "bernoulli_tensor_cpu_p_", "Long"),
+]
+
 
 @pytest.mark.parametrize(
     "call,error,message",
@@ -241,62 +235,33 @@ _OVERLAP = "more than one element of the written-to tensor refers to a single me
                 ("complex64", "ComplexFloat"),
             ]
         ],
+        *[
+            (
+                f"torch.zeros(2, dtype=torch.{dt}).{fill}",
+                RuntimeError,
+                f"{bound} is out of bounds for {c_type}",
+            )
+            for dt, fill, bound, c_type in _OUT_OF_BOUNDS
+        ],
+        *[
+            (call, NotImplementedError, f"\"{kernel}\" not implemented for '{dtype}'")
+            for call, kernel, dtype in _NO_KERNEL
+        ],
         ("i.uniform_(2, 1)", NotImplementedError, '"check_uniform_bounds" not implemented'),
         ("x.uniform_(2, 1)", RuntimeError, "[from, to) range, but found from=2 > to=1"),
         ("x.uniform_(float('nan'), 1)", RuntimeError, "from is out of bounds for float"),
         ("d.uniform_(0, float('inf'))", RuntimeError, "to is out of bounds for double"),
-        (
-            "torch.zeros(2, dtype=torch.float16).uniform_(0, 1e6)",
-            RuntimeError,
-            "to is out of bounds for c10::Half",
-        ),
-        (
-            "x.uniform_(-3e38, 3e38)",
-            RuntimeError,
-            "uniform_ expects to-from <= std::numeric_limits<Float>::max(), but found "
-            "to=3e+38 and from=-3e+38 which result in to-from to exceed the limit",
-        ),
+        ("x.uniform_(-3e38, 3e38)", RuntimeError, _UNIFORM_SPAN),
         ("i.normal_(0, -1)", RuntimeError, "normal expects std >= 0.0, but found std -1"),
         ("x.normal_(0, float('nan'))", RuntimeError, "but found std nan"),
         ("c.normal_(0, -1)", RuntimeError, "but found std -1"),
-        ("i.normal_()", NotImplementedError, "\"normal_kernel_cpu\" not implemented for 'Long'"),
         ("c.random_()", NotImplementedError, '"random_kernel_cpu" not implemented'),
         ("c.random_(0, 5)", RuntimeError, "check_random_bounds handles only integral"),
-        (
-            "torch.zeros(2, dtype=torch.uint8).random_(0, 300)",
-            RuntimeError,
-            "to - 1 is out of bounds for unsigned char",
-        ),
-        (
-            "torch.zeros(2, dtype=torch.uint8).random_(-1, 5)",
-            RuntimeError,
-            "from is out of bounds for unsigned char",
-        ),
-        (
-            "torch.zeros(2, dtype=torch.int8).random_(300)",
-            RuntimeError,
-            "to - 1 is out of bounds for signed char",
-        ),
         ("torch.zeros(2, dtype=torch.bool).random_(0, 3)", RuntimeError, "for bool"),
-        (
-            "torch.zeros(2, dtype=torch.float16).random_(0, 70000)",
-            RuntimeError,
-            "to - 1 is out of bounds for c10::Half",
-        ),
         ("x.random_(5, 2)", RuntimeError, "'from' to be less than 'to', but got from=5 >= to=2"),
         ("x.bernoulli_(float('nan'))", RuntimeError, "p to be in [0, 1], but got p=nan"),
         ("x.bernoulli_(1.5)", RuntimeError, "p to be in [0, 1], but got p=1.5"),
         ("c.bernoulli_(0.5)", NotImplementedError, '"bernoulli_scalar_cpu_" not implemented'),
-        (
-            "c.bernoulli_(torch.full((2,), 0.5))",
-            NotImplementedError,
-            "\"bernoulli_tensor_cpu_self_\" not implemented for 'ComplexFloat'",
-        ),
-        (
-            "x.bernoulli_(torch.tensor([1, 0]))",
-            NotImplementedError,
-            "\"bernoulli_tensor_cpu_p_\" not implemented for 'Long'",
-        ),
         ("x.bernoulli_(torch.tensor([0.5, 2.0]))", RuntimeError, "Expected p_in >= 0"),
         ("x.bernoulli_(torch.tensor([0.5, float('nan')]))", RuntimeError, "Expected p_in >= 0"),
         ("torch.bernoulli(torch.tensor([1, 0]))", NotImplementedError, "'Long'"),
@@ -304,6 +269,17 @@ _OVERLAP = "more than one element of the written-to tensor refers to a single me
         ("torch.zeros(3).expand(2, 3).normal_()", RuntimeError, _OVERLAP),
         ("torch.zeros(3).expand(2, 3).exponential_()", RuntimeError, _OVERLAP),
         ("torch.zeros(3).expand(2, 3).bernoulli_(0.5)", RuntimeError, _OVERLAP),
+        # the other distribution fills
+        ("torch.empty(2).geometric_(0)", RuntimeError, "p to be in (0, 1), but got p=0"),
+        ("torch.empty(2).geometric_(1.5)", RuntimeError, "but got p=1.5"),
+        ("torch.empty(2, dtype=torch.bool).geometric_(0.5)", NotImplementedError, "'Bool'"),
+        ("torch.empty(2).cauchy_(1, 0)", RuntimeError, "expects sigma > 0.0, but found sigma=0"),
+        (
+            "torch.empty(2, dtype=torch.int64).cauchy_()",
+            RuntimeError,
+            "dtype must be a floating point but you specified long int",
+        ),
+        ("torch.empty(2).log_normal_(0, -2)", RuntimeError, "std > 0.0, but found std=-2"),
     ],
 )
 def test_fill_errors_match_pytorch(call, error, message):
