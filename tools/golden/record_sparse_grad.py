@@ -13,6 +13,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import pathlib
+import sys
 
 import torch
 
@@ -29,6 +30,8 @@ CASES = {
 
 
 def load(path: pathlib.Path):
+    tests = next(folder for folder in path.parents if folder.name == "tests")
+    sys.path.insert(0, str(tests))  # the cases import their package's helpers from tests/
     spec = importlib.util.spec_from_file_location(path.stem, path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

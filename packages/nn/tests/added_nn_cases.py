@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import math
 
+from snippet_lines import expression_outcome
+
 SETUP = """
 import torch.nn as nn
 import torch.nn.functional as F
@@ -141,20 +143,8 @@ def _floats(items):
 def outcome(torch, code: str) -> dict:
     """The value of ``code`` (statements joined by "; ", the last an expression) or its
     error (builtin type and first line of the message)."""
-    import warnings
-
-    namespace = {"torch": torch, "__name__": "added_nn_cases"}
-    exec(SETUP, namespace)
-    *statements, expression = code.split("; ")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        try:
-            for statement in statements:
-                exec(statement, namespace)
-            return {"value": _describe(torch, eval(expression, namespace))}
-        except Exception as error:  # noqa: BLE001 - the exception is the recorded result
-            kind = next(k for k in type(error).__mro__ if k.__module__ == "builtins")
-            return {"error": kind.__name__, "message": str(error).split("\n")[0]}
+    names = {"__name__": "added_nn_cases"}
+    return expression_outcome(torch, code, SETUP, _describe, names)
 
 
 def close(got, expected, rtol: float = 1e-5) -> bool:

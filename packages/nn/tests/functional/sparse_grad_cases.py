@@ -9,6 +9,8 @@ and dtype, so the order and duplication of entries are checked, not only the sum
 
 from __future__ import annotations
 
+from snippet_lines import expression_outcome
+
 SETUP = """
 import torch.nn as nn
 import torch.nn.functional as F
@@ -125,13 +127,4 @@ def describe(torch, value):
 
 
 def outcome(torch, code: str) -> dict:
-    namespace = {"torch": torch}
-    exec(SETUP, namespace)
-    *statements, expression = code.split("; ")
-    try:
-        for statement in statements:
-            exec(statement, namespace)
-        return {"value": describe(torch, eval(expression, namespace))}
-    except Exception as error:  # noqa: BLE001 - the exception is the recorded result
-        kind = next(k for k in type(error).__mro__ if k.__module__ == "builtins")
-        return {"error": kind.__name__, "message": str(error).split("\n")[0]}
+    return expression_outcome(torch, code, SETUP, describe)
