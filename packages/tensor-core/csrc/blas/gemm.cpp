@@ -155,44 +155,10 @@ Bands result_bands(std::int64_t m, std::int64_t n, int threads, std::int64_t ali
   return b;
 }
 
-// out[i] = a[i] @ b[i] by the packed product, any element strides. Work items are
-// (matrix, band of the result) as in gemm_typed; each band packs its own operand blocks.
-template <typename T>
-void packed_typed(const py::array& a, const py::array& b, py::array& out, int threads,
-                  const std::int64_t* sa, const std::int64_t* sb) {
-  const bool batched = a.ndim() == 3;
-  const int o = batched ? 1 : 0;
-  const std::int64_t batch = batched ? a.shape(0) : 1;
-  const std::int64_t m = a.shape(o), k = a.shape(o + 1), n = b.shape(o + 1);
-  const T* pa = static_cast<const T*>(a.data());
-  const T* pb = static_cast<const T*>(b.data());
-  T* pc = static_cast<T*>(out.mutable_data());
-  const std::int64_t batch_a = batched ? sa[0] : 0, batch_b = batched ? sb[0] : 0;
-  if (static_cast<double>(batch) * m * n * k < double(1 << 21)) threads = 1;
-  torch_core::GilRelease nogil;  // only the buffers held by the caller are touched
-  const Bands bands = result_bands(m, n, threads, 32);  // whole tiles of rows or columns
-  const bool by_columns = bands.by_columns;
-  const std::int64_t extent = bands.extent, blocks = bands.blocks, band = bands.band;
-  torch_core::parallel_for(
-      static_cast<std::size_t>(batch * blocks), threads,
-      [&](std::size_t begin, std::size_t end, int) {
-        for (std::size_t item = begin; item < end; ++item) {
-          const std::int64_t i = static_cast<std::int64_t>(item) / blocks;
-          const std::int64_t start = (static_cast<std::int64_t>(item) % blocks) * band;
-          const std::int64_t size = std::min(band, extent - start);
-          if (size <= 0) continue;
-          const std::int64_t r0 = by_columns ? 0 : start, c0 = by_columns ? start : 0;
-          torch_core::avx512::packed_gemm<T>(
-              by_columns ? m : size, by_columns ? size : n, k, pa + i * batch_a + r0 * sa[o],
-              sa[o], sa[o + 1], pb + i * batch_b + c0 * sb[o + 1], sb[o], sb[o + 1],
-              pc + (i * m + r0) * n + c0, n);
-        }
-      });
-}
-
 // out[i] = a[i] @ b[i] for (batch, m, k) and (batch, k, n) arrays (batch dims of size
-// one are not broadcast here). Returns false, touching nothing, when the layout does not
-// fit CBLAS; the caller then uses NumPy.
+// one are not broadcast here), by the packed product (any element strides) or the CBLAS
+// library. Returns false, touching nothing, when the library would run and the layout
+// does not fit CBLAS; the caller then uses NumPy.
 template <typename T>
 bool gemm_typed(const py::array& a, const py::array& b, py::array& out, int threads,
                 Kernel kernel) {
@@ -204,13 +170,10 @@ bool gemm_typed(const py::array& a, const py::array& b, py::array& out, int thre
   std::int64_t sa[3], sb[3];
   if (!element_strides(a, sa) || !element_strides(b, sb)) return false;
   const int o = batched ? 1 : 0;
-  if (use_packed_gemm(kernel, m, n, static_cast<std::int64_t>(sizeof(T)))) {
-    packed_typed<T>(a, b, out, threads, sa, sb);
-    return true;
-  }
+  const bool packed = use_packed_gemm(kernel, m, n, static_cast<std::int64_t>(sizeof(T)));
   const Operand oa = describe(m, k, sa[o], sa[o + 1]);
   const Operand ob = describe(k, n, sb[o], sb[o + 1]);
-  if (!oa.ok || !ob.ok) return false;
+  if (!packed && (!oa.ok || !ob.ok)) return false;
   const T* pa = static_cast<const T*>(a.data());
   const T* pb = static_cast<const T*>(b.data());
   T* pc = static_cast<T*>(out.mutable_data());
@@ -218,9 +181,11 @@ bool gemm_typed(const py::array& a, const py::array& b, py::array& out, int thre
   // below about 128^3 multiply-adds a second thread costs more than it saves
   if (static_cast<double>(batch) * m * n * k < double(1 << 21)) threads = 1;
   torch_core::GilRelease nogil;  // only the buffers held by the caller are touched
-  // work items: (matrix, band of the result); column bands start on a multiple of 16
-  // elements, so each keeps the operands' alignment
-  const Bands bands = result_bands(m, n, threads, n >= m ? 16 : 1);
+  // work items: (matrix, band of the result). The packed product takes bands of whole
+  // 32-wide tiles (each band packs its own operand blocks); for the library, column bands
+  // start on a multiple of 16 elements, so each keeps the operands' alignment.
+  const std::int64_t align = packed ? 32 : (n >= m ? 16 : 1);
+  const Bands bands = result_bands(m, n, threads, align);
   const bool by_columns = bands.by_columns;
   const std::int64_t extent = bands.extent, blocks = bands.blocks, band = bands.band;
   torch_core::parallel_for(
@@ -234,11 +199,18 @@ bool gemm_typed(const py::array& a, const py::array& b, py::array& out, int thre
           // a band of rows of A (or columns of B) starts that many of its strides in,
           // whether the operand is passed transposed or not
           const std::int64_t r0 = by_columns ? 0 : start, c0 = by_columns ? start : 0;
+          const std::int64_t rows = by_columns ? m : size, cols = by_columns ? size : n;
           const T* a_block = pa + i * batch_a + r0 * sa[o];
           const T* b_block = pb + i * batch_b + c0 * sb[o + 1];
-          call_gemm<T>(oa.trans, ob.trans, static_cast<int>(by_columns ? m : size),
-                       static_cast<int>(by_columns ? size : n), static_cast<int>(k), a_block,
-                       oa.ld, b_block, ob.ld, pc + (i * m + r0) * n + c0, static_cast<int>(n));
+          T* c_block = pc + (i * m + r0) * n + c0;
+          if (packed) {
+            torch_core::avx512::packed_gemm<T>(rows, cols, k, a_block, sa[o], sa[o + 1],
+                                               b_block, sb[o], sb[o + 1], c_block, n);
+          } else {
+            call_gemm<T>(oa.trans, ob.trans, static_cast<int>(rows), static_cast<int>(cols),
+                         static_cast<int>(k), a_block, oa.ld, b_block, ob.ld, c_block,
+                         static_cast<int>(n));
+          }
         }
       });
   return true;

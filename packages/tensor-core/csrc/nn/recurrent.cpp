@@ -16,9 +16,11 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "common/checks.h"
+#include "common/float_dispatch.h"
 #include "common/gil.h"
 #include "common/parallel.h"
 #include "common/registry.h"
@@ -43,8 +45,69 @@ bool nn_use_blas(const std::string& path) {
   return true;
 }
 
+// The tier-picked kernel `fn_f32` or `fn_f64` for the float type T of a dtype dispatch.
+template <typename T, typename F32, typename F64>
+auto for_float(F32 f32, F64 f64) {
+  if constexpr (std::is_same_v<T, float>) {
+    return f32;
+  } else {
+    return f64;
+  }
+}
+#define PICK_FLOAT(T, fn) for_float<T>(TORCH_CORE_PICK(fn##_f32), TORCH_CORE_PICK(fn##_f64))
+
+// The dtype dispatch of every binding here: fn(T{}) for float32 or float64 arrays.
+template <typename F>
+void by_float(const py::array& a, const char* what, F&& fn) {
+  const std::string refusal = std::string(what) + ": arrays must be float32 or float64";
+  torch_core::by_float_dtype(a.dtype(), refusal.c_str(), std::forward<F>(fn));
+}
+
+// "k * hidden" as the shape errors write a width of k gates (just "hidden" for one).
+std::string gate_width(int gates) {
+  return gates == 1 ? "hidden" : std::to_string(gates) + " * hidden";
+}
+
+struct LayerDims {
+  std::int64_t steps, batch, hidden;
+};
+
+// The sizes of a layer's time loop from its (T, B, gates * hidden) per-step array `name`
+// and its recurrent weight, (hidden, gates * hidden) when `transposed` (w_hh_t), else
+// (gates * hidden, hidden) (w_hh).
+LayerDims layer_dims(const py::array& per_step, const char* name, const py::array& w,
+                     bool transposed, int gates, const char* what) {
+  const std::string width = gate_width(gates);
+  if (per_step.ndim() != 3 || per_step.shape(2) % gates != 0 || w.ndim() != 2) {
+    throw std::invalid_argument(std::string(what) + ": " + name + " must be (T, B, " + width +
+                                ")");
+  }
+  LayerDims d{per_step.shape(0), per_step.shape(1), per_step.shape(2) / gates};
+  const std::int64_t rows = transposed ? d.hidden : gates * d.hidden;
+  const std::int64_t cols = transposed ? gates * d.hidden : d.hidden;
+  if (w.shape(0) != rows || w.shape(1) != cols) {
+    const std::string shape = transposed ? "(hidden, " + width + ")" : "(" + width + ", hidden)";
+    throw std::invalid_argument(std::string(what) + ": " + (transposed ? "w_hh_t" : "w_hh") +
+                                " must be " + shape);
+  }
+  return d;
+}
+
+// The optional recurrent bias of `gates * hidden` values (None: absent).
+py::array layer_bias(const py::object& b_hh, std::int64_t size, const char* what) {
+  const py::array bias = optional_array(b_hh, what, "b_hh");
+  if (!b_hh.is_none()) check_size(bias, size, what);
+  return bias;
+}
+
+template <typename T>
+const T* bias_data(const py::object& b_hh, const py::array& bias, const char* what) {
+  return b_hh.is_none() ? nullptr : input_data<T>(bias, what);
+}
+
 void lstm_cell_forward(py::array& z, const py::array& c_prev, py::array& c, py::array& h,
                        py::array& tanh_c) {
+  const char* what = "lstm_cell_forward";
   if (z.ndim() != 2 || z.shape(1) % 4 != 0) {
     throw std::invalid_argument("lstm_cell_forward: gates must be (batch, 4 * hidden)");
   }
@@ -52,79 +115,51 @@ void lstm_cell_forward(py::array& z, const py::array& c_prev, py::array& c, py::
   for (const py::array* a : {&c_prev, static_cast<const py::array*>(&c),
                              static_cast<const py::array*>(&h),
                              static_cast<const py::array*>(&tanh_c)}) {
-    check_size(*a, batch * hidden, "lstm_cell_forward");
+    check_size(*a, batch * hidden, what);
   }
-  const char* what = "lstm_cell_forward";
-  if (same_dtype(z.dtype(), py::dtype::of<float>())) {
-    run_kernel(z.size(), TORCH_CORE_PICK(lstm_cell_forward_f32), output_data<float>(z, what), input_data<float>(c_prev, what),
-                          output_data<float>(c, what), output_data<float>(h, what),
-                          output_data<float>(tanh_c, what), batch, hidden);
-  } else if (same_dtype(z.dtype(), py::dtype::of<double>())) {
-    run_kernel(z.size(), TORCH_CORE_PICK(lstm_cell_forward_f64), output_data<double>(z, what), input_data<double>(c_prev, what),
-                          output_data<double>(c, what), output_data<double>(h, what),
-                          output_data<double>(tanh_c, what), batch, hidden);
-  } else {
-    throw py::type_error("lstm_cell_forward: arrays must be float32 or float64");
-  }
+  by_float(z, what, [&](auto tag) {
+    using T = decltype(tag);
+    run_kernel(z.size(), PICK_FLOAT(T, lstm_cell_forward), output_data<T>(z, what),
+               input_data<T>(c_prev, what), output_data<T>(c, what), output_data<T>(h, what),
+               output_data<T>(tanh_c, what), batch, hidden);
+  });
 }
 
 void lstm_cell_backward(const py::array& z, const py::array& c_prev, const py::array& tanh_c,
                         const py::array& dh, py::array& dc, py::array& dz) {
+  const char* what = "lstm_cell_backward";
   if (z.ndim() != 2 || z.shape(1) % 4 != 0) {
     throw std::invalid_argument("lstm_cell_backward: gates must be (batch, 4 * hidden)");
   }
   const std::int64_t batch = z.shape(0), hidden = z.shape(1) / 4;
   for (const py::array* a : {&c_prev, &tanh_c, &dh, static_cast<const py::array*>(&dc)}) {
-    check_size(*a, batch * hidden, "lstm_cell_backward");
+    check_size(*a, batch * hidden, what);
   }
-  check_size(dz, batch * 4 * hidden, "lstm_cell_backward");
-  const char* what = "lstm_cell_backward";
-  if (same_dtype(z.dtype(), py::dtype::of<float>())) {
-    run_kernel(dz.size(), TORCH_CORE_PICK(lstm_cell_backward_f32), input_data<float>(z, what), input_data<float>(c_prev, what),
-                               input_data<float>(tanh_c, what), input_data<float>(dh, what),
-                               output_data<float>(dc, what), output_data<float>(dz, what), batch,
-                               hidden);
-  } else if (same_dtype(z.dtype(), py::dtype::of<double>())) {
-    run_kernel(dz.size(), TORCH_CORE_PICK(lstm_cell_backward_f64), input_data<double>(z, what), input_data<double>(c_prev, what),
-                                input_data<double>(tanh_c, what), input_data<double>(dh, what),
-                                output_data<double>(dc, what), output_data<double>(dz, what),
-                                batch, hidden);
-  } else {
-    throw py::type_error("lstm_cell_backward: arrays must be float32 or float64");
-  }
+  check_size(dz, batch * 4 * hidden, what);
+  by_float(z, what, [&](auto tag) {
+    using T = decltype(tag);
+    run_kernel(dz.size(), PICK_FLOAT(T, lstm_cell_backward), input_data<T>(z, what),
+               input_data<T>(c_prev, what), input_data<T>(tanh_c, what), input_data<T>(dh, what),
+               output_data<T>(dc, what), output_data<T>(dz, what), batch, hidden);
+  });
 }
 
 void gru_layer_forward(const py::array& projected, const py::array& w_hh_t, const py::object& b_hh,
                        py::array& hs, py::array& gates, py::array& hn) {
   const char* what = "gru_layer_forward";
-  if (projected.ndim() != 3 || projected.shape(2) % 3 != 0 || w_hh_t.ndim() != 2) {
-    throw std::invalid_argument("gru_layer_forward: projected must be (T, B, 3 * hidden)");
-  }
-  const std::int64_t steps = projected.shape(0), batch = projected.shape(1);
-  const std::int64_t hidden = projected.shape(2) / 3;
-  if (w_hh_t.shape(0) != hidden || w_hh_t.shape(1) != 3 * hidden) {
-    throw std::invalid_argument("gru_layer_forward: w_hh_t must be (hidden, 3 * hidden)");
-  }
+  const LayerDims dims = layer_dims(projected, "projected", w_hh_t, true, 3, what);
+  const std::int64_t steps = dims.steps, batch = dims.batch, hidden = dims.hidden;
   check_size(hs, (steps + 1) * batch * hidden, what);
   check_size(gates, steps * batch * 3 * hidden, what);
   check_size(hn, steps * batch * hidden, what);
-  const py::array bias = optional_array(b_hh, what, "b_hh");
-  if (!b_hh.is_none()) {
-    check_size(bias, 3 * hidden, what);
-  }
-  if (same_dtype(projected.dtype(), py::dtype::of<float>())) {
-    run_kernel(projected.size(), TORCH_CORE_PICK(gru_layer_forward_f32), input_data<float>(projected, what), input_data<float>(w_hh_t, what),
-                          b_hh.is_none() ? nullptr : input_data<float>(bias, what),
-                          output_data<float>(hs, what), output_data<float>(gates, what),
-                          output_data<float>(hn, what), steps, batch, hidden);
-  } else if (same_dtype(projected.dtype(), py::dtype::of<double>())) {
-    run_kernel(projected.size(), TORCH_CORE_PICK(gru_layer_forward_f64), input_data<double>(projected, what), input_data<double>(w_hh_t, what),
-                          b_hh.is_none() ? nullptr : input_data<double>(bias, what),
-                          output_data<double>(hs, what), output_data<double>(gates, what),
-                          output_data<double>(hn, what), steps, batch, hidden);
-  } else {
-    throw py::type_error("gru_layer_forward: arrays must be float32 or float64");
-  }
+  const py::array bias = layer_bias(b_hh, 3 * hidden, what);
+  by_float(projected, what, [&](auto tag) {
+    using T = decltype(tag);
+    run_kernel(projected.size(), PICK_FLOAT(T, gru_layer_forward),
+               input_data<T>(projected, what), input_data<T>(w_hh_t, what),
+               bias_data<T>(b_hh, bias, what), output_data<T>(hs, what),
+               output_data<T>(gates, what), output_data<T>(hn, what), steps, batch, hidden);
+  });
 }
 
 // grad (T, B, H); hs, gates, hn as gru_layer_forward left them; w_hh (3H, H). Writes
@@ -133,64 +168,36 @@ void gru_layer_backward(const py::array& grad, const py::array& hs, const py::ar
                         const py::array& hn, const py::array& w_hh, py::array& dgx,
                         py::array& dgh, py::array& dh0) {
   const char* what = "gru_layer_backward";
-  if (gates.ndim() != 3 || gates.shape(2) % 3 != 0 || w_hh.ndim() != 2) {
-    throw std::invalid_argument("gru_layer_backward: gates must be (T, B, 3 * hidden)");
-  }
-  const std::int64_t steps = gates.shape(0), batch = gates.shape(1);
-  const std::int64_t hidden = gates.shape(2) / 3;
-  if (w_hh.shape(0) != 3 * hidden || w_hh.shape(1) != hidden) {
-    throw std::invalid_argument("gru_layer_backward: w_hh must be (3 * hidden, hidden)");
-  }
+  const LayerDims dims = layer_dims(gates, "gates", w_hh, false, 3, what);
+  const std::int64_t steps = dims.steps, batch = dims.batch, hidden = dims.hidden;
   check_size(grad, steps * batch * hidden, what);
   check_size(hs, (steps + 1) * batch * hidden, what);
   check_size(hn, steps * batch * hidden, what);
   check_size(dgx, steps * batch * 3 * hidden, what);
   check_size(dgh, steps * batch * 3 * hidden, what);
   check_size(dh0, batch * hidden, what);
-  if (same_dtype(gates.dtype(), py::dtype::of<float>())) {
-    run_kernel(dgx.size(), TORCH_CORE_PICK(gru_layer_backward_f32), input_data<float>(grad, what), input_data<float>(hs, what),
-                           input_data<float>(gates, what), input_data<float>(hn, what),
-                           input_data<float>(w_hh, what), output_data<float>(dgx, what),
-                           output_data<float>(dgh, what), output_data<float>(dh0, what), steps,
-                           batch, hidden);
-  } else if (same_dtype(gates.dtype(), py::dtype::of<double>())) {
-    run_kernel(dgx.size(), TORCH_CORE_PICK(gru_layer_backward_f64), input_data<double>(grad, what), input_data<double>(hs, what),
-                           input_data<double>(gates, what), input_data<double>(hn, what),
-                           input_data<double>(w_hh, what), output_data<double>(dgx, what),
-                           output_data<double>(dgh, what), output_data<double>(dh0, what), steps,
-                           batch, hidden);
-  } else {
-    throw py::type_error("gru_layer_backward: arrays must be float32 or float64");
-  }
+  by_float(gates, what, [&](auto tag) {
+    using T = decltype(tag);
+    run_kernel(dgx.size(), PICK_FLOAT(T, gru_layer_backward), input_data<T>(grad, what),
+               input_data<T>(hs, what), input_data<T>(gates, what), input_data<T>(hn, what),
+               input_data<T>(w_hh, what), output_data<T>(dgx, what), output_data<T>(dgh, what),
+               output_data<T>(dh0, what), steps, batch, hidden);
+  });
 }
 
 void rnn_layer_forward(const py::array& projected, const py::array& w_hh_t,
                        const py::object& b_hh, py::array& hs, bool relu) {
   const char* what = "rnn_layer_forward";
-  if (projected.ndim() != 3 || w_hh_t.ndim() != 2) {
-    throw std::invalid_argument("rnn_layer_forward: projected must be (T, B, hidden)");
-  }
-  const std::int64_t steps = projected.shape(0), batch = projected.shape(1);
-  const std::int64_t hidden = projected.shape(2);
-  if (w_hh_t.shape(0) != hidden || w_hh_t.shape(1) != hidden) {
-    throw std::invalid_argument("rnn_layer_forward: w_hh_t must be (hidden, hidden)");
-  }
+  const LayerDims dims = layer_dims(projected, "projected", w_hh_t, true, 1, what);
+  const std::int64_t steps = dims.steps, batch = dims.batch, hidden = dims.hidden;
   check_size(hs, (steps + 1) * batch * hidden, what);
-  const py::array bias = optional_array(b_hh, what, "b_hh");
-  if (!b_hh.is_none()) {
-    check_size(bias, hidden, what);
-  }
-  if (same_dtype(projected.dtype(), py::dtype::of<float>())) {
-    run_kernel(hs.size(), TORCH_CORE_PICK(rnn_layer_forward_f32), input_data<float>(projected, what), input_data<float>(w_hh_t, what),
-                          b_hh.is_none() ? nullptr : input_data<float>(bias, what),
-                          output_data<float>(hs, what), steps, batch, hidden, relu);
-  } else if (same_dtype(projected.dtype(), py::dtype::of<double>())) {
-    run_kernel(hs.size(), TORCH_CORE_PICK(rnn_layer_forward_f64), input_data<double>(projected, what), input_data<double>(w_hh_t, what),
-                          b_hh.is_none() ? nullptr : input_data<double>(bias, what),
-                          output_data<double>(hs, what), steps, batch, hidden, relu);
-  } else {
-    throw py::type_error("rnn_layer_forward: arrays must be float32 or float64");
-  }
+  const py::array bias = layer_bias(b_hh, hidden, what);
+  by_float(projected, what, [&](auto tag) {
+    using T = decltype(tag);
+    run_kernel(hs.size(), PICK_FLOAT(T, rnn_layer_forward), input_data<T>(projected, what),
+               input_data<T>(w_hh_t, what), bias_data<T>(b_hh, bias, what),
+               output_data<T>(hs, what), steps, batch, hidden, relu);
+  });
 }
 
 // grad (T, B, H), hs as rnn_layer_forward left it, w_hh (H, H); writes dz (T, B, H), dh0.
@@ -207,17 +214,12 @@ void rnn_layer_backward(const py::array& grad, const py::array& hs, const py::ar
   check_size(grad, steps * batch * hidden, what);
   check_size(dz, steps * batch * hidden, what);
   check_size(dh0, batch * hidden, what);
-  if (same_dtype(hs.dtype(), py::dtype::of<float>())) {
-    run_kernel(hs.size(), TORCH_CORE_PICK(rnn_layer_backward_f32), input_data<float>(grad, what), input_data<float>(hs, what),
-                           input_data<float>(w_hh, what), output_data<float>(dz, what),
-                           output_data<float>(dh0, what), steps, batch, hidden, relu);
-  } else if (same_dtype(hs.dtype(), py::dtype::of<double>())) {
-    run_kernel(hs.size(), TORCH_CORE_PICK(rnn_layer_backward_f64), input_data<double>(grad, what), input_data<double>(hs, what),
-                           input_data<double>(w_hh, what), output_data<double>(dz, what),
-                           output_data<double>(dh0, what), steps, batch, hidden, relu);
-  } else {
-    throw py::type_error("rnn_layer_backward: arrays must be float32 or float64");
-  }
+  by_float(hs, what, [&](auto tag) {
+    using T = decltype(tag);
+    run_kernel(hs.size(), PICK_FLOAT(T, rnn_layer_backward), input_data<T>(grad, what),
+               input_data<T>(hs, what), input_data<T>(w_hh, what), output_data<T>(dz, what),
+               output_data<T>(dh0, what), steps, batch, hidden, relu);
+  });
 }
 
 // projected (T, B, 4H), w_hh_t (H, 4H), b_hh (4H) or None; hs, cs (T + 1, B, H) with row
@@ -226,37 +228,20 @@ void lstm_layer_forward(const py::array& projected, const py::array& w_hh_t,
                         const py::object& b_hh, py::array& hs, py::array& cs, py::array& gates,
                         py::array& tanh_cs) {
   const char* what = "lstm_layer_forward";
-  if (projected.ndim() != 3 || projected.shape(2) % 4 != 0 || w_hh_t.ndim() != 2) {
-    throw std::invalid_argument("lstm_layer_forward: projected must be (T, B, 4 * hidden)");
-  }
-  const std::int64_t steps = projected.shape(0), batch = projected.shape(1);
-  const std::int64_t hidden = projected.shape(2) / 4;
-  if (w_hh_t.shape(0) != hidden || w_hh_t.shape(1) != 4 * hidden) {
-    throw std::invalid_argument("lstm_layer_forward: w_hh_t must be (hidden, 4 * hidden)");
-  }
+  const LayerDims dims = layer_dims(projected, "projected", w_hh_t, true, 4, what);
+  const std::int64_t steps = dims.steps, batch = dims.batch, hidden = dims.hidden;
   check_size(hs, (steps + 1) * batch * hidden, what);
   check_size(cs, (steps + 1) * batch * hidden, what);
   check_size(gates, steps * batch * 4 * hidden, what);
   check_size(tanh_cs, steps * batch * hidden, what);
-  const py::array bias = optional_array(b_hh, what, "b_hh");
-  if (!b_hh.is_none()) {
-    check_size(bias, 4 * hidden, what);
-  }
-  if (same_dtype(projected.dtype(), py::dtype::of<float>())) {
-    run_kernel(projected.size(), TORCH_CORE_PICK(lstm_layer_forward_f32), input_data<float>(projected, what), input_data<float>(w_hh_t, what),
-                           b_hh.is_none() ? nullptr : input_data<float>(bias, what),
-                           output_data<float>(hs, what), output_data<float>(cs, what),
-                           output_data<float>(gates, what), output_data<float>(tanh_cs, what),
-                           steps, batch, hidden);
-  } else if (same_dtype(projected.dtype(), py::dtype::of<double>())) {
-    run_kernel(projected.size(), TORCH_CORE_PICK(lstm_layer_forward_f64), input_data<double>(projected, what), input_data<double>(w_hh_t, what),
-                           b_hh.is_none() ? nullptr : input_data<double>(bias, what),
-                           output_data<double>(hs, what), output_data<double>(cs, what),
-                           output_data<double>(gates, what), output_data<double>(tanh_cs, what),
-                           steps, batch, hidden);
-  } else {
-    throw py::type_error("lstm_layer_forward: arrays must be float32 or float64");
-  }
+  const py::array bias = layer_bias(b_hh, 4 * hidden, what);
+  by_float(projected, what, [&](auto tag) {
+    using T = decltype(tag);
+    run_kernel(projected.size(), PICK_FLOAT(T, lstm_layer_forward),
+               input_data<T>(projected, what), input_data<T>(w_hh_t, what),
+               bias_data<T>(b_hh, bias, what), output_data<T>(hs, what), output_data<T>(cs, what),
+               output_data<T>(gates, what), output_data<T>(tanh_cs, what), steps, batch, hidden);
+  });
 }
 
 // grad (T + 1, B, H); gates, cs, tanh_cs as lstm_layer_forward left them; w_hh (4H, H).
@@ -265,35 +250,21 @@ void lstm_layer_backward(const py::array& grad, const py::array& gates, const py
                          const py::array& tanh_cs, const py::array& w_hh, py::array& dz,
                          py::array& dh0, py::array& dc0) {
   const char* what = "lstm_layer_backward";
-  if (gates.ndim() != 3 || gates.shape(2) % 4 != 0 || w_hh.ndim() != 2) {
-    throw std::invalid_argument("lstm_layer_backward: gates must be (T, B, 4 * hidden)");
-  }
-  const std::int64_t steps = gates.shape(0), batch = gates.shape(1);
-  const std::int64_t hidden = gates.shape(2) / 4;
-  if (w_hh.shape(0) != 4 * hidden || w_hh.shape(1) != hidden) {
-    throw std::invalid_argument("lstm_layer_backward: w_hh must be (4 * hidden, hidden)");
-  }
+  const LayerDims dims = layer_dims(gates, "gates", w_hh, false, 4, what);
+  const std::int64_t steps = dims.steps, batch = dims.batch, hidden = dims.hidden;
   check_size(grad, (steps + 1) * batch * hidden, what);
   check_size(cs, (steps + 1) * batch * hidden, what);
   check_size(tanh_cs, steps * batch * hidden, what);
   check_size(dz, steps * batch * 4 * hidden, what);
   check_size(dh0, batch * hidden, what);
   check_size(dc0, batch * hidden, what);
-  if (same_dtype(gates.dtype(), py::dtype::of<float>())) {
-    run_kernel(dz.size(), TORCH_CORE_PICK(lstm_layer_backward_f32), input_data<float>(grad, what), input_data<float>(gates, what),
-                            input_data<float>(cs, what), input_data<float>(tanh_cs, what),
-                            input_data<float>(w_hh, what), output_data<float>(dz, what),
-                            output_data<float>(dh0, what), output_data<float>(dc0, what), steps,
-                            batch, hidden);
-  } else if (same_dtype(gates.dtype(), py::dtype::of<double>())) {
-    run_kernel(dz.size(), TORCH_CORE_PICK(lstm_layer_backward_f64), input_data<double>(grad, what), input_data<double>(gates, what),
-                            input_data<double>(cs, what), input_data<double>(tanh_cs, what),
-                            input_data<double>(w_hh, what), output_data<double>(dz, what),
-                            output_data<double>(dh0, what), output_data<double>(dc0, what), steps,
-                            batch, hidden);
-  } else {
-    throw py::type_error("lstm_layer_backward: arrays must be float32 or float64");
-  }
+  by_float(gates, what, [&](auto tag) {
+    using T = decltype(tag);
+    run_kernel(dz.size(), PICK_FLOAT(T, lstm_layer_backward), input_data<T>(grad, what),
+               input_data<T>(gates, what), input_data<T>(cs, what), input_data<T>(tanh_cs, what),
+               input_data<T>(w_hh, what), output_data<T>(dz, what), output_data<T>(dh0, what),
+               output_data<T>(dc0, what), steps, batch, hidden);
+  });
 }
 
 // ------------------------------------------------------- LSTM layer, whole sequence

@@ -189,6 +189,18 @@ def _pool_ref(kind, nd):
     return ref
 
 
+def _cell_samples(gates: int, states: int = 1):
+    """The samples of a recurrent cell with 4 hidden units: an input (2, 3), ``states``
+    states (2, 4) and the weights of ``gates`` gates, (4 * gates, 3) and (4 * gates, 4)."""
+
+    def samples(d):
+        state = [_make((2, 4), d, 2 + k) for k in range(states)]
+        weights = [_make((4 * gates, 3), d, 4), _make((4 * gates, 4), d, 5)]
+        return [SampleInput((_make((2, 3), d, 1), *state, *weights))]
+
+    return samples
+
+
 def _spd(n, dtype):
     """A well-conditioned symmetric positive-definite matrix."""
     a = _make((n, n), dtype, 4)
@@ -712,53 +724,11 @@ op_db: list[OpInfo] = [
         "lstm_cell",
         lambda x, h, c, wi, wh: torch.lstm_cell(x, (h, c), wi, wh)[1],
         None,
-        lambda d: [
-            SampleInput(
-                (
-                    _make((2, 3), d, 1),
-                    _make((2, 4), d, 2),
-                    _make((2, 4), d, 3),
-                    _make((16, 3), d, 4),
-                    _make((16, 4), d, 5),
-                )
-            )
-        ],
+        _cell_samples(gates=4, states=2),
     ),
-    OpInfo(
-        "gru_cell",
-        torch.gru_cell,
-        None,
-        lambda d: [
-            SampleInput(
-                (
-                    _make((2, 3), d, 1),
-                    _make((2, 4), d, 2),
-                    _make((12, 3), d, 4),
-                    _make((12, 4), d, 5),
-                )
-            )
-        ],
-    ),
-    OpInfo(
-        "rnn_tanh_cell",
-        torch.rnn_tanh_cell,
-        None,
-        lambda d: [
-            SampleInput(
-                (_make((2, 3), d, 1), _make((2, 4), d, 2), _make((4, 3), d, 4), _make((4, 4), d, 5))
-            )
-        ],
-    ),
-    OpInfo(
-        "rnn_relu_cell",
-        torch.rnn_relu_cell,
-        None,
-        lambda d: [
-            SampleInput(
-                (_make((2, 3), d, 1), _make((2, 4), d, 2), _make((4, 3), d, 4), _make((4, 4), d, 5))
-            )
-        ],
-    ),
+    OpInfo("gru_cell", torch.gru_cell, None, _cell_samples(gates=3)),
+    OpInfo("rnn_tanh_cell", torch.rnn_tanh_cell, None, _cell_samples(gates=1)),
+    OpInfo("rnn_relu_cell", torch.rnn_relu_cell, None, _cell_samples(gates=1)),
     OpInfo(
         "affine_grid_generator",
         lambda t: torch.affine_grid_generator(t, (2, 1, 3, 4), False),
