@@ -183,11 +183,15 @@ def adam_moments(p, state, group, lr: float):
 
 
 # the lines every algorithm's docstring shares, written once: ``{args}`` opens the Args
-# section with ``params``, ``{maximize}`` documents that option, and
+# section with ``params``, ``{maximize}`` documents that option, ``{moments}`` the
+# ``betas`` and ``eps`` of the Adam family, and
 # ``{example INITIAL | GRADIENT | CONSTRUCTOR | RESULT}`` is the example of one step
 _DOC_LINES = {
     "args": "Args:\n    params (iterable): tensors to optimize or parameter-group dicts.",
     "maximize": "maximize (bool): maximize the objective instead. Default: ``False``.",
+    "moments": "betas (Tuple[float, float]): decay rates of the running averages.\n"
+    "    Default: ``(0.9, 0.999)``.\n"
+    "eps (float): added to the denominator. Default: ``1e-8``.",
 }
 _DOC_EXAMPLE = """Examples::
 

@@ -34,9 +34,7 @@ class Adadelta(Optimizer):
 
     _state_spec = (counter(), zeros("square_avg"), zeros("acc_delta"))
     _kernel = native_optim.AdadeltaStep
-
-    def _kernel_state(self, group) -> tuple:
-        return ("square_avg", "acc_delta")
+    _kernel_state_keys = ("square_avg", "acc_delta")
 
     def _native(self, group, columns, scalars):
         return native_optim.AdadeltaStep(

@@ -53,6 +53,7 @@ class Adagrad(Optimizer):
     )
     _sparse_error = None
     _kernel = native_optim.AdagradStep
+    _kernel_state_keys = ("sum",)
 
     def share_memory(self) -> None:
         """Move the accumulated sums to shared memory (for Hogwild-style training)."""
@@ -64,9 +65,6 @@ class Adagrad(Optimizer):
         """The decayed learning rate of the step, in double precision as PyTorch's."""
         step = state["step"].item()
         return as_float(group["lr"]) / (1 + (step - 1) * group["lr_decay"])
-
-    def _kernel_state(self, group) -> tuple:
-        return ("sum",)
 
     def _native(self, group, columns, clrs):
         return native_optim.AdagradStep(

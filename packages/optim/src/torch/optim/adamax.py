@@ -35,13 +35,11 @@ class Adamax(Optimizer):
 
     _state_spec = (counter(), zeros("exp_avg"), zeros("exp_inf"))
     _kernel = native_optim.AdamaxStep
+    _kernel_state_keys = ("exp_avg", "exp_inf")
 
     def _scalars(self, p, state, group) -> float:
         """The bias-corrected learning rate of the step."""
         return as_float(group["lr"]) / (1 - group["betas"][0] ** state["step"].item())
-
-    def _kernel_state(self, group) -> tuple:
-        return ("exp_avg", "exp_inf")
 
     def _native(self, group, columns, clrs):
         beta1, beta2 = group["betas"]

@@ -14,9 +14,7 @@ class AdamW(Adam):
 
     {args}
         lr (float): learning rate. Default: ``1e-3``.
-        betas (Tuple[float, float]): decay rates of the running averages.
-            Default: ``(0.9, 0.999)``.
-        eps (float): added to the denominator. Default: ``1e-8``.
+        {moments}
         weight_decay (float): decoupled decay coefficient. Default: ``1e-2``.
         amsgrad (bool): use the running maximum of the second moment. Default: ``False``.
         {maximize}

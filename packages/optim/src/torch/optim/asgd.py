@@ -48,13 +48,11 @@ class ASGD(Optimizer):
         zeros("ax"),
     )
     _kernel = native_optim.ASGDStep
+    _kernel_state_keys = ("ax",)
 
     def _scalars(self, p, state, group) -> tuple:
         """``(eta, mu)``: this step's rate and averaging weight, from the scalar state."""
         return state["eta"].item(), state["mu"].item()
-
-    def _kernel_state(self, group) -> tuple:
-        return ("ax",)
 
     def _native(self, group, columns, scalars):
         lambd = group["lambd"]

@@ -16,9 +16,7 @@ class NAdam(Optimizer):
 
     {args}
         lr (float): learning rate. Default: ``2e-3``.
-        betas (Tuple[float, float]): decay rates of the running averages.
-            Default: ``(0.9, 0.999)``.
-        eps (float): added to the denominator. Default: ``1e-8``.
+        {moments}
         weight_decay (float): L2 penalty (or decoupled decay). Default: ``0``.
         momentum_decay (float): speed of the momentum schedule. Default: ``4e-3``.
         decoupled_weight_decay (bool): shrink the parameters directly (NAdamW).
@@ -44,6 +42,7 @@ class NAdam(Optimizer):
     # the step is counted with the momentum product, parameter by parameter
     _counts_steps = False
     _kernel = native_optim.NAdamStep
+    _kernel_state_keys = ("exp_avg", "exp_avg_sq")
 
     def _scalars(self, p, state, group) -> tuple:
         """Count the step and update the momentum product; returns the step's Python
@@ -59,9 +58,6 @@ class NAdam(Optimizer):
         mu_product = state["mu_product"]
         mu_product *= mu
         return 1 - beta2**step, mu, mu_next, mu_product.item()
-
-    def _kernel_state(self, group) -> tuple:
-        return ("exp_avg", "exp_avg_sq")
 
     def _native(self, group, columns, steps):
         lr = as_float(group["lr"])

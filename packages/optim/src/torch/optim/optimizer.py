@@ -337,9 +337,13 @@ class Optimizer:
         kernel, and the path of whatever the kernel cannot serve."""
         raise NotImplementedError
 
+    #: the state keys the native kernel reads, after the parameters and gradients (an
+    #: algorithm whose keys depend on the group's options overrides :meth:`_kernel_state`)
+    _kernel_state_keys: tuple = ()
+
     def _kernel_state(self, group) -> tuple:
         """The state keys the native kernel reads, after the parameters and gradients."""
-        return ()
+        return self._kernel_state_keys
 
     def _native(self, group, columns, scalars):
         """The :attr:`_kernel` struct updating ``columns`` (flat arrays of parameters,

@@ -17,9 +17,7 @@ class RAdam(Optimizer):
 
     {args}
         lr (float): learning rate. Default: ``1e-3``.
-        betas (Tuple[float, float]): decay rates of the running averages.
-            Default: ``(0.9, 0.999)``.
-        eps (float): added to the denominator. Default: ``1e-8``.
+        {moments}
         weight_decay (float): L2 penalty (or decoupled decay). Default: ``0``.
         decoupled_weight_decay (bool): shrink the parameters directly. Default: ``False``.
         {maximize}
@@ -41,6 +39,7 @@ class RAdam(Optimizer):
 
     _state_spec = (counter(), zeros("exp_avg"), zeros("exp_avg_sq"))
     _kernel = native_optim.RAdamStep
+    _kernel_state_keys = ("exp_avg", "exp_avg_sq")
 
     def _scalars(self, p, state, group) -> tuple:
         """The Python scalars of one step: ``(bias_correction1, bias_correction2, rho_t,
@@ -52,9 +51,6 @@ class RAdam(Optimizer):
         rho_inf = 2 / (1 - beta2) - 1
         rho_t = rho_inf - 2 * step * (beta2**step) / bias_correction2
         return bias_correction1, bias_correction2, rho_t, rho_inf
-
-    def _kernel_state(self, group) -> tuple:
-        return ("exp_avg", "exp_avg_sq")
 
     def _native(self, group, columns, steps):
         return native_optim.RAdamStep(

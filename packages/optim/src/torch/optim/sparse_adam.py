@@ -22,9 +22,7 @@ class SparseAdam(Optimizer):
     Args:
         params (iterable): dense tensors to optimize or parameter-group dicts.
         lr (float): learning rate. Default: ``1e-3``.
-        betas (Tuple[float, float]): decay rates of the running averages.
-            Default: ``(0.9, 0.999)``.
-        eps (float): added to the denominator. Default: ``1e-8``.
+        {moments}
         maximize (bool): maximize the objective instead. Default: ``False``.
 
     Examples::
