@@ -59,6 +59,11 @@ def _lrs(optimizer) -> list:
     return [group["lr"] for group in optimizer.param_groups]
 
 
+def _scaled(optimizer, factor) -> list:
+    """Every group's current rate times ``factor`` (the chainable schedulers' step)."""
+    return [group["lr"] * factor for group in optimizer.param_groups]
+
+
 def _per_group(name: str, optimizer, value) -> list:
     """``value`` repeated for every group, or checked to have one entry per group."""
     if isinstance(value, (list, tuple)):
@@ -209,20 +214,37 @@ class _LambdaState:
     attributes are saved (plain functions and lambdas cannot be)."""
 
     def state_dict(self) -> dict:
-        state = {k: v for k, v in self.__dict__.items() if k not in ("optimizer", "lr_lambdas")}
-        state["lr_lambdas"] = [
-            None if isinstance(fn, types.FunctionType) else fn.__dict__.copy()
-            for fn in self.lr_lambdas
-        ]
-        return state
+        return _state_with_parts(self, "lr_lambdas", _function_attributes)
 
     def load_state_dict(self, state_dict: dict) -> None:
-        state_dict = dict(state_dict)
-        saved = state_dict.pop("lr_lambdas")
-        self.__dict__.update(state_dict)
-        for fn, attrs in zip(self.lr_lambdas, saved):
-            if attrs is not None:
-                fn.__dict__.update(attrs)
+        _load_state_with_parts(self, state_dict, "lr_lambdas", _restore_function_attributes)
+
+
+def _function_attributes(fn):
+    return None if isinstance(fn, types.FunctionType) else fn.__dict__.copy()
+
+
+def _restore_function_attributes(fn, attributes) -> None:
+    if attributes is not None:
+        fn.__dict__.update(attributes)
+
+
+def _state_with_parts(scheduler, parts: str, save) -> dict:
+    """The scheduler's attributes but its optimizer, the list attribute ``parts`` saved
+    item by item with ``save``."""
+    state = {k: v for k, v in scheduler.__dict__.items() if k not in ("optimizer", parts)}
+    state[parts] = [save(part) for part in getattr(scheduler, parts)]
+    return state
+
+
+def _load_state_with_parts(scheduler, state_dict: dict, parts: str, load) -> None:
+    """Restore what :func:`_state_with_parts` saved; ``load(part, saved)`` restores each
+    item of ``parts`` in place."""
+    state_dict = dict(state_dict)
+    saved = state_dict.pop(parts)
+    scheduler.__dict__.update(state_dict)
+    for part, data in zip(getattr(scheduler, parts), saved):
+        load(part, data)
 
 
 def _lambdas(optimizer, lr_lambda) -> list:
@@ -319,7 +341,7 @@ class StepLR(LRScheduler):
         self._warn_outside_step()
         if self.last_epoch == 0 or self.last_epoch % self.step_size != 0:
             return _lrs(self.optimizer)
-        return [g["lr"] * self.gamma for g in self.optimizer.param_groups]
+        return _scaled(self.optimizer, self.gamma)
 
     def _get_closed_form_lr(self) -> list:
         return [b * self.gamma ** (self.last_epoch // self.step_size) for b in self.base_lrs]
@@ -352,7 +374,7 @@ class MultiStepLR(LRScheduler):
         if self.last_epoch not in self.milestones:
             return _lrs(self.optimizer)
         factor = self.gamma ** self.milestones[self.last_epoch]
-        return [g["lr"] * factor for g in self.optimizer.param_groups]
+        return _scaled(self.optimizer, factor)
 
     def _get_closed_form_lr(self) -> list:
         milestones = sorted(self.milestones.elements())
@@ -386,12 +408,11 @@ class ConstantLR(LRScheduler):
 
     def get_lr(self) -> list:
         self._warn_outside_step()
-        groups = self.optimizer.param_groups
         if self.last_epoch == 0:
-            return [g["lr"] * self.factor for g in groups]
+            return _scaled(self.optimizer, self.factor)
         if self.last_epoch != self.total_iters:
             return _lrs(self.optimizer)
-        return [g["lr"] * (1.0 / self.factor) for g in groups]
+        return _scaled(self.optimizer, 1.0 / self.factor)
 
     def _get_closed_form_lr(self) -> list:
         done = self.last_epoch >= self.total_iters
@@ -434,14 +455,13 @@ class LinearLR(LRScheduler):
 
     def get_lr(self) -> list:
         self._warn_outside_step()
-        groups = self.optimizer.param_groups
         if self.last_epoch == 0:
-            return [g["lr"] * self.start_factor for g in groups]
+            return _scaled(self.optimizer, self.start_factor)
         if self._is_initial or self.last_epoch > self.total_iters:
             return _lrs(self.optimizer)
         span = self.end_factor - self.start_factor
         ratio = 1.0 + span / (self.total_iters * self.start_factor + (self.last_epoch - 1) * span)
-        return [g["lr"] * ratio for g in groups]
+        return _scaled(self.optimizer, ratio)
 
     def _get_closed_form_lr(self) -> list:
         span = self.end_factor - self.start_factor
@@ -473,7 +493,7 @@ class ExponentialLR(LRScheduler):
         self._warn_outside_step()
         if self._is_initial:
             return _lrs(self.optimizer)
-        return [g["lr"] * self.gamma for g in self.optimizer.param_groups]
+        return _scaled(self.optimizer, self.gamma)
 
     def _get_closed_form_lr(self) -> list:
         return [b * self.gamma**self.last_epoch for b in self.base_lrs]
@@ -508,7 +528,7 @@ class PolynomialLR(LRScheduler):
         now = 1.0 - self.last_epoch / self.total_iters
         before = 1.0 - (self.last_epoch - 1) / self.total_iters
         factor = (now / before) ** self.power
-        return [g["lr"] * factor for g in self.optimizer.param_groups]
+        return _scaled(self.optimizer, factor)
 
     def _get_closed_form_lr(self) -> list:
         left = 1.0 - min(self.total_iters, self.last_epoch) / self.total_iters
@@ -1103,16 +1123,12 @@ class _Composite(LRScheduler):
     """state_dict support for schedulers made of schedulers."""
 
     def state_dict(self) -> dict:
-        state = {k: v for k, v in self.__dict__.items() if k not in ("optimizer", "_schedulers")}
-        state["_schedulers"] = [s.state_dict() for s in self._schedulers]
-        return state
+        return _state_with_parts(self, "_schedulers", lambda child: child.state_dict())
 
     def load_state_dict(self, state_dict: dict) -> None:
-        state_dict = dict(state_dict)
-        children = state_dict.pop("_schedulers")
-        self.__dict__.update(state_dict)
-        for scheduler, saved in zip(self._schedulers, children):
-            scheduler.load_state_dict(saved)
+        _load_state_with_parts(
+            self, state_dict, "_schedulers", lambda child, saved: child.load_state_dict(saved)
+        )
 
 
 class SequentialLR(_Composite):
