@@ -7,9 +7,8 @@ from __future__ import annotations
 import numpy as np
 
 from . import _dtype, _fastpath
-from ._interface import OpDef, ops
 from ._ops import views
-from ._ops._dispatch import check_array_overlap, check_inplace_fill, record
+from ._ops._dispatch import check_array_overlap, check_inplace_fill, record, register_op
 from ._ops.views import alias_of_array, strided_view
 from ._tensor import Tensor
 
@@ -110,18 +109,16 @@ def _index(input: Tensor, index):
     )
 
 
-INDEX = ops.register(
-    OpDef(
-        name="index",
-        signature="index.Tensor(Tensor self, Tensor?[] indices) -> Tensor",
-        kernels={"cpu": np.ndarray.__getitem__},
-        family="indexing",
-        saved=("index", "shape"),
-        fast={"Tensor.__getitem__": _fastpath.getitem},
-    )
+INDEX = register_op(
+    "index",
+    _index,
+    "index.Tensor(Tensor self, Tensor?[] indices) -> Tensor",
+    "indexing",
+    kernel=np.ndarray.__getitem__,
+    saved=("index", "shape"),
+    fast={"Tensor.__getitem__": _fastpath.getitem},
+    binding="Tensor.__getitem__",
 )
-INDEX.function = _index
-INDEX.extra["binding"] = "Tensor.__getitem__"
 
 
 def _split_basic(index: tuple):
@@ -359,16 +356,14 @@ def setitem(self: Tensor, index, value) -> None:
         record(INDEX_PUT, (self, value), self, (converted, tuple(self._np.shape)))
 
 
-INDEX_PUT = ops.register(
-    OpDef(
-        name="index_put_",
-        signature="index_put_(Tensor(a!) self, Tensor?[] indices, Tensor values) -> Tensor(a!)",
-        kernels={"cpu": np.ndarray.__setitem__},
-        family="indexing",
-        inplace=True,
-        saved=("index", "shape"),
-    )
+INDEX_PUT = register_op(
+    "index_put_",
+    setitem,
+    "index_put_(Tensor(a!) self, Tensor?[] indices, Tensor values) -> Tensor(a!)",
+    "indexing",
+    kernel=np.ndarray.__setitem__,
+    inplace=True,
+    saved=("index", "shape"),
+    binding="Tensor.__setitem__",
+    backward_mask=_index_put_backward_mask,
 )
-INDEX_PUT.function = setitem
-INDEX_PUT.extra["binding"] = "Tensor.__setitem__"
-INDEX_PUT.extra["backward_mask"] = _index_put_backward_mask

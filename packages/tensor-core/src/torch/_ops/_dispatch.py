@@ -265,21 +265,26 @@ def register_op(
     out_of_place=None,
     view=False,
     saved=(),
+    kernel=None,
+    fast=None,
     **extra,
 ):
     """Register one core op (its binding is ``function``); an in-place op with an
     out-of-place form names it, and that form's derivative entry covers both. An op
-    declared with :func:`defop` above its kernel's registration keeps its declaration."""
+    declared with :func:`defop` above its kernel's registration keeps its declaration.
+    ``kernel``: the CPU kernel where it is not ``function`` itself (an array-level one,
+    as ``matmul``'s); ``fast``: the op's hot paths (``OpDef.fast``)."""
     op = ops.register(
         OpDef(
             name=name,
             signature=signature,
-            kernels={"cpu": function},
+            kernels={"cpu": function if kernel is None else kernel},
             family=family,
             differentiable=differentiable,
             inplace=inplace,
             view=view,
             saved=saved,
+            fast=fast or {},
         )
     )
     op.function = function

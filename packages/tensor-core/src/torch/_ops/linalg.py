@@ -7,7 +7,15 @@ import numpy as np
 from .. import _blas, _fastpath, _native
 from .._interface import OpDef, array_kernels, ops
 from .._tensor import Tensor
-from ._dispatch import SparseLayoutError, as_array, check_tensor, defop, record, sparse_kernel
+from ._dispatch import (
+    SparseLayoutError,
+    as_array,
+    check_tensor,
+    defop,
+    record,
+    register_op,
+    sparse_kernel,
+)
 
 __all__ = ["matmul"]
 
@@ -318,16 +326,14 @@ def _check_subscript_sizes(specs, operands) -> None:
                 seen[letter] = size
 
 
-EINSUM = ops.register(
-    OpDef(
-        name="einsum",
-        signature="einsum(str equation, Tensor[] tensors) -> Tensor",
-        kernels={"cpu": _blas.einsum},
-        family="linalg",
-        saved=("specs", "output"),
-    )
+EINSUM = register_op(
+    "einsum",
+    einsum,
+    "einsum(str equation, Tensor[] tensors) -> Tensor",
+    "linalg",
+    kernel=_blas.einsum,
+    saved=("specs", "output"),
 )
-EINSUM.function = einsum
 
 
 @defop("tensordot", out=True)

@@ -250,24 +250,23 @@ _BlasBackend = _native_enum(
 _ROCmFABackend = _native_enum(
     "_ROCmFABackend", {"Default": 0, "AOTriton": 1, "Ck": 2}, "torch._C", "torch._C._ROCmFABackend"
 )
-_LINALG = {
-    "default": _LinalgBackend.Default,
-    "cusolver": _LinalgBackend.Cusolver,
-    "magma": _LinalgBackend.Magma,
-}
-_BLAS = {
-    "default": _BlasBackend.Default,
-    "cublas": _BlasBackend.Cublas,
-    "hipblas": _BlasBackend.Cublas,
-    "cublaslt": _BlasBackend.Cublaslt,
-    "hipblaslt": _BlasBackend.Cublaslt,
-    "ck": _BlasBackend.Ck,
-}
-_ROCM_FA = {
-    "default": _ROCmFABackend.Default,
-    "aotriton": _ROCmFABackend.AOTriton,
-    "ck": _ROCmFABackend.Ck,
-}
+
+
+def _choices(enum: type, **aliases: str) -> dict:
+    """The strings a ``preferred_*_library`` setter takes: each member's lower-case name,
+    followed by the ROCm spelling ``aliases[member_name]`` where there is one (the order
+    of PyTorch's "Choose from" list)."""
+    table = {}
+    for name, member in enum.__members__.items():
+        table[name.lower()] = member
+        if name in aliases:
+            table[aliases[name]] = member
+    return table
+
+
+_LINALG = _choices(_LinalgBackend)
+_BLAS = _choices(_BlasBackend, Cublas="hipblas", Cublaslt="hipblaslt")
+_ROCM_FA = _choices(_ROCmFABackend)
 _preferred = {
     "linalg": _LinalgBackend.Default,
     "blas": _BlasBackend.Cublas,  # what PyTorch reports before any choice
