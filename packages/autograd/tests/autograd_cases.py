@@ -1000,6 +1000,13 @@ out = [torch.autograd.gradcheck(torch.exp, (z,)), torch.autograd.gradcheck(lambd
 }
 
 
+def _add_family(prefix: str, setup: str, codes: dict, finish: str = "\n") -> None:
+    """Add a family of cases: ``CASES[prefix + name]`` is the family's ``setup``, then the
+    case's own code, then ``finish`` (what every case of the family ends with)."""
+    for name, code in codes.items():
+        CASES[prefix + name] = setup + code + finish
+
+
 # In-place writes into views that reinterpret the dtype of their base (complex elements as
 # (re, im) pairs or back): view_as_real, view_as_complex, .real, .imag, slices and chains of
 # them. The base's history must take the write (CopySlices) with the geometry counted in
@@ -1193,8 +1200,12 @@ h = x * 1
 h.view(torch.float32).sum().backward()
 """,
 }
-for _name, _code in _RETYPED_VIEW_CASES.items():
-    CASES[f"inplace_retyped_{_name}"] = _RETYPED_PARTS + _code.lstrip("\n")
+_add_family(
+    "inplace_retyped_",
+    _RETYPED_PARTS,
+    {name: code.lstrip("\n") for name, code in _RETYPED_VIEW_CASES.items()},
+    finish="",
+)
 
 
 # Issue 5: an input (or the result) written in place after the op, then backward. PyTorch
@@ -1293,8 +1304,7 @@ _RECORDED_UNDIFFERENTIATED = {
     "nextafter_broadcast": "out = torch.autograd.grad(torch.nextafter(x[:, None], y[:2]).sum(), (x, y))",
     "nextafter_inplace": "h = x * 1\nh.nextafter_(y.detach())\nh.sum().backward()\nout = (h.requires_grad, x.grad)",
 }
-for _name, _code in _RECORDED_UNDIFFERENTIATED.items():
-    CASES[f"recorded_undifferentiated_{_name}"] = _RETYPED_PARTS + _code + "\n"
+_add_family("recorded_undifferentiated_", _RETYPED_PARTS, _RECORDED_UNDIFFERENTIATED)
 
 
 # Issue 5: a view made before an in-place write into its base (through the base or another
@@ -1324,8 +1334,7 @@ _STALE_VIEW_CASES = {
     "stale_view_in_no_grad_write": "v = a[0]\nwith torch.no_grad():\n    a.mul_(2)\n(v * p).sum().backward()\nout = (v, x.grad, p.grad)",
     "leaf_view_made_without_grad": "with torch.no_grad():\n    v = x[0]\nwith torch.no_grad():\n    x.mul_(1)\nout = (v.requires_grad, v.grad_fn is None)",
 }
-for _name, _code in _STALE_VIEW_CASES.items():
-    CASES[f"inplace_stale_view_{_name}"] = _STALE_PARTS + _code + "\n"
+_add_family("inplace_stale_view_", _STALE_PARTS, _STALE_VIEW_CASES)
 
 
 # Issue 5: random and constant in-place fills make the result a function of nothing: the
@@ -1389,12 +1398,12 @@ _INDEXED_VIEW_CASES = {
     "addcmul": "a[:2].addcmul_(s.expand(2, 3), s.expand(2, 3), value=2)",
     "diagonal_index_fill": "a.diagonal().index_fill_(0, torch.tensor([0, 2]), 0.5)",
 }
-for _name, _code in _INDEXED_VIEW_CASES.items():
-    CASES[f"inplace_indexed_view_{_name}"] = (
-        _INDEXED_VIEW_PARTS
-        + _code
-        + "\n(a * a).sum().backward()\nout = (a, type(a.grad_fn).__name__, x.grad, s.grad)\n"
-    )
+_add_family(
+    "inplace_indexed_view_",
+    _INDEXED_VIEW_PARTS,
+    _INDEXED_VIEW_CASES,
+    finish="\n(a * a).sum().backward()\nout = (a, type(a.grad_fn).__name__, x.grad, s.grad)\n",
+)
 
 
 # Second derivatives of the cumulative ops and logsumexp: the backward itself is
@@ -1510,8 +1519,7 @@ _RAISING_NODES = {
     "unique_consecutive_dim!": "torch.unique_consecutive(u.reshape(2, 2), dim=0).sum().backward()",
     "unique_int": "out = flags(torch.unique(torch.tensor([3, 1, 1])))",
 }
-for _name, _code in _RAISING_NODES.items():
-    CASES[f"raising_node_{_name}"] = _RAISING_NODES_PARTS + _code + "\n"
+_add_family("raising_node_", _RAISING_NODES_PARTS, _RAISING_NODES)
 
 
 # In-place writes into the outputs of ops that return several views (unbind, split, chunk,
@@ -1540,8 +1548,7 @@ _MULTI_VIEW = {
     "tensor_split_allowed": "v = b.tensor_split(2)[0]\nv.mul_(2)\nb.sum().backward()\nout = (b, x.grad)",
     "out_of_place": "v = b.unbind()\n(v[0] * 2 + v[1]).sum().backward()\nout = x.grad",
 }
-for _name, _code in _MULTI_VIEW.items():
-    CASES[f"multi_view_{_name}"] = _MULTI_VIEW_PARTS + _code + "\n"
+_add_family("multi_view_", _MULTI_VIEW_PARTS, _MULTI_VIEW)
 
 
 # The node names of views and indexing (gradients unchanged).
@@ -1562,12 +1569,12 @@ _VIEW_NAMES = {
     "split": "[*m.split(2), *m.split([1, 2]), *m.split_with_sizes([3, 1], 1), *m.chunk(2), *m.chunk(2, 1), *m.tensor_split(2), *m.unbind(), *torch.unbind(m, 1)]",
     "other_views": "[m.view(4, 3), m.reshape(4, 3), v.expand(2, 6), x.flatten(), c.real, c.imag, torch.view_as_real(c), (m * 2)[0]]",
 }
-for _name, _expr in _VIEW_NAMES.items():
-    CASES[f"view_names_{_name}"] = (
-        _VIEW_NAMES_PARTS
-        + f"ys = {_expr}\n"
-        + "out = [type(y.grad_fn).__name__ for y in ys] + [y.grad_fn.name() for y in ys]\n"
-    )
+_add_family(
+    "view_names_",
+    _VIEW_NAMES_PARTS + "ys = ",
+    _VIEW_NAMES,
+    finish="\nout = [type(y.grad_fn).__name__ for y in ys] + [y.grad_fn.name() for y in ys]\n",
+)
 CASES["view_names_gradients"] = (
     _VIEW_NAMES_PARTS
     + """
