@@ -18,16 +18,19 @@ from ._hooks import _leaves, leaf_meta
 
 # the interface's tensor fields come bound once, from _nodes
 from ._nodes import (
+    _STALE_VIEW,
     AccumulateGrad,
     _array,
     _bump_version,
     _dtype_of,
     _existing_accumulator,
     _from_array,
+    _history,
     _in_layout_of,
     _in_place_target,
     _requires_grad,
     edge,
+    edge_from,
 )
 
 __all__ = ["run_backward"]
@@ -40,9 +43,7 @@ _anomaly_state = _anomaly.state
 
 class _Tasks(threading.local):
     """The nodes each running backward pass of this thread executes (innermost last),
-    kept only while some multi-grad hook watches (``watched``, over all threads)."""
-
-    watched = 0
+    kept only while some multi-grad hook watches (``watching``, over all threads)."""
 
     def __init__(self) -> None:
         self.stack: list = []
@@ -58,6 +59,10 @@ class _Tasks(threading.local):
 
 
 _tasks = _Tasks()
+#: how many multi-grad hooks watch, over all threads (graph.register_multi_grad_hook): a
+#: module-level cell, for every backward pass reads it (an attribute of the thread-local
+#: ``_tasks`` costs a per-thread dictionary lookup)
+watching = [0]
 
 # ------------------------------------------------------------------------ backward pass
 
@@ -186,7 +191,7 @@ def run_backward(tensors, grad_tensors, retain_graph, create_graph, inputs, capt
     parents, seen = _graph(roots)
     needed = None if targets is None else _needed(parents, targets.nodes())
     dependencies = _count_dependencies(parents, needed)
-    if _tasks.watched:
+    if watching[0]:
         _tasks.push(seen if needed is None else needed)
         try:
             return _run_general(
@@ -326,6 +331,7 @@ def _run_post_hooks(extra, grads, grad, num_outputs) -> tuple:
 # ``.grad``). Every other node runs exactly as in ``run_backward``'s general loop.
 
 _ndarray = np.ndarray
+_np_add = np.add
 
 #: the dtypes whose gradients travel as arrays (others stay Tensors all the way)
 _ARRAY_DTYPES = frozenset((torch.float32, torch.float64))
@@ -364,7 +370,11 @@ def _root_arrays(tensors, grad_tensors) -> list:
         if type(tensor) is _Tensor and _dtype_of(tensor) in _ARRAY_DTYPES:
             array = _array(tensor)  # (two getters cost less than saved_fields' tuple)
             if array.size == 1 and type(array) is _ndarray:  # (a device's: _root_grads)
-                node, nr = edge(tensor)
+                fn = _history(tensor)  # edge(tensor), inline for an op's single output
+                if fn is None or fn is False or fn is _STALE_VIEW or fn._num_outputs != 1:
+                    node, nr = edge_from(tensor, fn)
+                else:
+                    node, nr = fn, 0
                 if node is not None:  # it requires grad (else _root_grads raises)
                     grad = np.empty(array.shape, array.dtype)
                     grad.fill(1)
@@ -380,10 +390,10 @@ def _root_arrays(tensors, grad_tensors) -> list:
     ]
 
 
-def _dependencies(roots) -> dict:
-    """For every node reachable from ``roots``: how many edges lead into it."""
+def _dependencies(starts) -> dict:
+    """For every node reachable from the nodes ``starts`` (a collection of the roots'
+    nodes): how many edges lead into it."""
     dependencies: dict = {}
-    starts = {node for node, _, _ in roots}
     stack = list(starts)
     while stack:
         for child, _ in stack.pop().next_functions:
@@ -448,13 +458,15 @@ def _add_as_tensors(previous, grad):
 
 
 def _backward_on_arrays(tensors, grad_tensors, retain_graph) -> None:
-    roots = _root_arrays(tensors, grad_tensors)
-    dependencies = _dependencies(roots)
     buffers: dict = {}
-    for node, nr, grad in roots:
-        _add_to_buffer(buffers, node, nr, grad)
-    roots = grad = None  # (an array's references count: see _FREE_REFS)
-    if _tasks.watched:  # multi-grad hooks need to know which nodes this pass runs
+    for node, nr, grad in _root_arrays(tensors, grad_tensors):
+        if node._num_outputs == 1 and node not in buffers:
+            buffers[node] = grad  # (_add_to_buffer's common case, inline)
+        else:
+            _add_to_buffer(buffers, node, nr, grad)
+    grad = None  # (an array's references count: see _FREE_REFS)
+    dependencies = _dependencies(buffers)  # (its keys: the roots' nodes)
+    if watching[0]:  # multi-grad hooks need to know which nodes this pass runs
         _tasks.push(set(dependencies).union(buffers))
         try:
             _run_on_arrays(buffers, dependencies, retain_graph)
@@ -480,7 +492,7 @@ def _grad_on_arrays(tensors, grad_tensors, retain_graph, inputs, capture):
         if node in needed:
             _add_to_buffer(buffers, node, nr, grad)
     roots = grad = None  # (an array's references count: see _FREE_REFS)
-    if _tasks.watched:
+    if watching[0]:
         _tasks.push(needed)
         try:
             _run_on_arrays(buffers, dependencies, retain_graph, needed, targets)
@@ -494,7 +506,10 @@ def _grad_on_arrays(tensors, grad_tensors, retain_graph, inputs, capture):
 def _run_on_arrays(buffers, dependencies, retain_graph, needed=None, targets=None) -> None:
     """The loop of backward on arrays; ``needed`` and ``targets`` as in ``run_backward``
     (``autograd.grad`` and ``backward(inputs=...)``)."""
-    ready = [node for node in buffers if node not in dependencies]
+    ready = []  # (a loop, not a comprehension: no function object made per pass)
+    for node in buffers:
+        if node not in dependencies:
+            ready.append(node)
     state = _grad_mode
     enabled, state.enabled = state.enabled, False
     try:
@@ -573,7 +588,7 @@ def _accumulate(node, grad) -> None:
     else:
         into = _in_place_target(previous, grad)
         if into is not None:  # as PyTorch: accumulated in place (a write: a new version)
-            np.add(into, grad, out=into)
+            _np_add(into, grad, into)  # (out= positionally: no keyword parsing)
             _bump_version(previous)
             return
         fresh = _from_array(_on_device_of(leaf, grad), dtype)

@@ -487,13 +487,10 @@ def _in_place_target(previous, array):
     if type(previous) is not _Tensor:
         return None
     into = _array(previous)
-    if (
-        into.shape == array.shape
-        and into.dtype == array.dtype
-        and (into.flags.c_contiguous or _dense(into))
-        and into.flags.writeable
-    ):
-        return into
+    if into.shape == array.shape and into.dtype == array.dtype:
+        flags = into.flags  # (a new flags object per read: read once)
+        if (flags.c_contiguous or _dense(into)) and flags.writeable:
+            return into
     return None
 
 

@@ -229,7 +229,7 @@ class _MultiHandle:
             handle.remove()
         if not self.removed:
             self.removed = True
-            _backward._Tasks.watched -= 1
+            _backward.watching[0] -= 1
 
     def __enter__(self) -> _MultiHandle:
         return self
@@ -298,7 +298,7 @@ def register_multi_grad_hook(tensors, fn: Callable, *, mode: str = "all") -> _Mu
         return hook
 
     handles = tuple(t.register_hook(hook_for(i)) for i, t in enumerate(tensors) if t.requires_grad)
-    _backward._Tasks.watched += 1
+    _backward.watching[0] += 1
     return _MultiHandle(handles)
 
 
