@@ -2,6 +2,7 @@
 
 #include <pthread.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -38,12 +39,19 @@ bool spin_until(F&& ready) {
   }
 }
 
+// A job's parts are claimed one at a time from a counter by the caller and by the workers
+// that join it. Joining goes through one word, `state_`: the job's generation in the high
+// 32 bits, a "closed" bit, and the number of workers that joined. The caller opens a job
+// by publishing a new generation; a worker joins by incrementing the count while the job
+// is open and has room; the caller, once no part is left to claim, closes the job and
+// waits only for the workers that joined. A worker that wakes after that finds the job
+// closed and never touches it (the job lives on the caller's stack).
 class Pool {
  public:
   // A thread that cannot be started (e.g. under a process limit) leaves the pool smaller.
   explicit Pool(int workers) {
     try {
-      for (int i = 1; i <= workers; ++i) threads_.emplace_back([this, i] { work(i); });
+      for (int i = 0; i < workers; ++i) threads_.emplace_back([this] { work(); });
     } catch (const std::system_error&) {
     }
   }
@@ -54,26 +62,29 @@ class Pool {
 
   int workers() const { return static_cast<int>(threads_.size()); }
 
-  bool try_run(int parts, const std::function<void(int)>& job) {
+  bool try_run(int parts, int helpers, const std::function<void(int)>& job) {
     std::unique_lock<std::mutex> busy(run_mutex_, std::try_to_lock);
     if (!busy.owns_lock()) return false;
+    job_ = &job;
+    parts_ = parts;
+    helpers_.store(helpers, std::memory_order_relaxed);
+    next_part_.store(1, std::memory_order_relaxed);  // part 0 is the caller's
+    left_.store(0, std::memory_order_relaxed);
+    error_ = nullptr;
+    generation_ += 1;
     {
+      // under the mutex: a worker about to sleep sees the new job or gets the notification
       std::lock_guard<std::mutex> lock(mutex_);
-      job_ = &job;
-      parts_ = parts;
-      pending_.store(parts - 1, std::memory_order_relaxed);
-      error_ = nullptr;
-      generation_.fetch_add(1, std::memory_order_release);
+      state_.store(generation_ << kGenerationShift, std::memory_order_release);
     }
     wake_.notify_all();
-    // The job's parts run over the caller's stack (the job and what it captures): whatever
-    // part 0 does, wait for every other part before leaving, then rethrow the first error.
-    try {
-      job(0);
-    } catch (...) {
-      record(std::current_exception());
-    }
-    auto finished = [this] { return pending_.load(std::memory_order_acquire) == 0; };
+    run_part(0);
+    run_parts();
+    // The parts run over the caller's stack (the job and what it captures): whatever they
+    // did, wait for every worker that joined before leaving, then rethrow the first error.
+    // (sequentially consistent with the workers' leaving: see work())
+    const auto joined = static_cast<int>(state_.fetch_or(kClosed) & kJoinedMask);
+    auto finished = [this, joined] { return left_.load() == joined; };
     if (!spin_until(finished)) {
       std::unique_lock<std::mutex> lock(mutex_);
       done_.wait(lock, finished);
@@ -88,33 +99,63 @@ class Pool {
   }
 
  private:
-  void work(int index) {
+  static constexpr int kGenerationShift = 32;
+  static constexpr std::uint64_t kClosed = std::uint64_t{1} << 31;
+  static constexpr std::uint64_t kJoinedMask = kClosed - 1;
+
+  static std::uint64_t generation_of(std::uint64_t state) { return state >> kGenerationShift; }
+
+  // An exception must not end a worker (std::terminate): the caller rethrows it.
+  void run_part(int part) {
+    try {
+      (*job_)(part);
+    } catch (...) {
+      record(std::current_exception());
+    }
+  }
+
+  void run_parts() {
+    for (int part; (part = next_part_.fetch_add(1, std::memory_order_relaxed)) < parts_;) {
+      run_part(part);
+    }
+  }
+
+  // Joins the job of `state` if it is still open and has room; false if not.
+  bool join(std::uint64_t state) {
+    const std::uint64_t generation = generation_of(state);
+    while (!(state & kClosed) &&
+           static_cast<int>(state & kJoinedMask) < helpers_.load(std::memory_order_relaxed)) {
+      if (state_.compare_exchange_weak(state, state + 1, std::memory_order_acquire)) return true;
+      if (generation_of(state) != generation) return false;  // a later job: look again
+    }
+    return false;
+  }
+
+  void work() {
     std::uint64_t seen = 0;
     for (;;) {
-      auto new_job = [&] { return generation_.load(std::memory_order_acquire) != seen; };
+      std::uint64_t state = 0;
+      auto new_job = [&] {
+        state = state_.load(std::memory_order_acquire);
+        return generation_of(state) != seen;
+      };
       if (!spin_until(new_job)) {
         std::unique_lock<std::mutex> lock(mutex_);
         wake_.wait(lock, new_job);
       }
-      const std::function<void(int)>* job;
-      int parts;
-      {
+      seen = generation_of(state);
+      if (!join(state)) continue;
+      run_parts();
+      // The caller may be asleep waiting for this worker: the last to leave a closed job
+      // wakes it (under the mutex, so the wake-up cannot fall between its check and wait).
+      // Sequentially consistent with the caller's closing: either it sees this worker
+      // gone, or this worker sees the job closed.
+      left_.fetch_add(1);
+      const std::uint64_t now = state_.load();
+      if ((now & kClosed) && generation_of(now) == seen &&
+          left_.load() == static_cast<int>(now & kJoinedMask)) {
         std::lock_guard<std::mutex> lock(mutex_);
-        seen = generation_.load(std::memory_order_acquire);
-        job = job_;
-        parts = parts_;
-      }
-      if (index < parts) {
-        // an exception must not end the worker (std::terminate): the caller rethrows it
-        try {
-          (*job)(index);
-        } catch (...) {
-          record(std::current_exception());
-        }
-        if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
-          std::lock_guard<std::mutex> lock(mutex_);
-          done_.notify_one();
-        }
+        done_.notify_one();
       }
     }
   }
@@ -131,10 +172,14 @@ class Pool {
   std::mutex run_mutex_;  // one job at a time
   std::mutex mutex_;
   std::condition_variable wake_, done_;
+  // the current job, written by its caller before it publishes state_
   const std::function<void(int)>* job_ = nullptr;
   int parts_ = 0;
-  std::atomic<std::uint64_t> generation_{0};
-  std::atomic<int> pending_{0};
+  std::atomic<int> helpers_{0};  // read by workers that may not get to join
+  std::uint64_t generation_ = 0;  // under run_mutex_
+  alignas(64) std::atomic<std::uint64_t> state_{kClosed};
+  alignas(64) std::atomic<int> next_part_{0};
+  alignas(64) std::atomic<int> left_{0};
 };
 
 std::atomic<Pool*> pool{nullptr};
@@ -177,10 +222,28 @@ int thread_limit() { return limit.load(std::memory_order_relaxed); }
 
 void set_thread_limit(int threads) { limit.store(std::max(0, threads)); }
 
-void run_in_pool(int threads, const std::function<void(int)>& job) {
+void run_in_pool(int parts, int threads, const std::function<void(int)>& job) {
+  if (parts <= 0) return;
   Pool* p = get_pool();
-  if (threads <= p->workers() + 1 && p->try_run(threads, job)) return;
-  for (int t = 0; t < threads; ++t) job(t);  // busy, nested, or more parts than threads
+  const int helpers = std::min({threads - 1, parts - 1, p->workers()});
+  if (helpers > 0 && p->try_run(parts, helpers, job)) return;
+  for (int part = 0; part < parts; ++part) job(part);  // busy, nested, or one thread
+}
+
+GuidedParts::GuidedParts(std::size_t n, int threads, std::size_t grain)
+    : threads_(usable_threads(n, threads)) {
+  constexpr std::size_t kLine = 16;  // items per boundary step
+  const std::size_t smallest = std::max({grain, n / 128, kLine});
+  bounds_[0] = 0;
+  std::size_t done = 0;
+  while (done < n || count_ == 0) {
+    std::size_t size = std::max(smallest, (n - done) / (2 * static_cast<std::size_t>(threads_)));
+    size = (size + kLine - 1) / kLine * kLine;
+    // the last part takes what is left, rather than leave a sliver after it
+    if (threads_ == 1 || count_ == kMost - 1 || size + smallest > n - done) size = n - done;
+    done += size;
+    bounds_[++count_] = done;
+  }
 }
 
 }  // namespace torch_core

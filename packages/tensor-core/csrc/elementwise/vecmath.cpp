@@ -28,7 +28,9 @@ ExpF64 exp_range(const double*) { return TORCH_CORE_PICK(exp_range_f64); }
 template <typename T>
 void exp(const T* a, T* out, std::size_t n, int threads) {
   const auto range = exp_range(a);
-  parallel_for(n, threads, [&](std::size_t begin, std::size_t end, int) {
+  // exp costs more per item than a streaming add: smaller parts balance as well
+  constexpr std::size_t kGrain = 1 << 12;
+  GuidedParts(n, threads, kGrain).run([&](std::size_t begin, std::size_t end, int) {
     range(a, out, begin, end);
   });
 }
