@@ -115,6 +115,14 @@ def _group_or_none(group, what: str):
     return _resolve(group)
 
 
+def _checked_group(group, what: str, **arguments):
+    """Check a collective's tensor arguments, in order (a name ending in ``_list`` holds
+    a list of tensors), then give its group, or None when this rank is not in it."""
+    for name, value in arguments.items():
+        (_check_tensor_list if name.endswith("_list") else _check_tensor)(value, name)
+    return _group_or_none(group, what)
+
+
 def _root(pg, global_rank, group_rank, name: str) -> int:
     """The root's rank in ``pg``, from a global rank or a group rank."""
     if group_rank is not None:
@@ -159,8 +167,7 @@ def all_reduce(tensor, op=ReduceOp.SUM, group=None, async_op: bool = False):
         tensor([0., 1., 2.])
         >>> dist.destroy_process_group()
     """
-    _check_tensor(tensor, "tensor")
-    pg = _group_or_none(group, "all_reduce")
+    pg = _checked_group(group, "all_reduce", tensor=tensor)
     if pg is None:
         return None
     op = as_red_op(op)
@@ -179,8 +186,7 @@ def all_reduce(tensor, op=ReduceOp.SUM, group=None, async_op: bool = False):
 def reduce(tensor, dst=None, op=ReduceOp.SUM, group=None, async_op: bool = False,
            group_dst=None):  # fmt: skip
     """Reduce ``tensor`` over the group into rank ``dst``'s ``tensor``."""
-    _check_tensor(tensor, "tensor")
-    pg = _group_or_none(group, "reduce")
+    pg = _checked_group(group, "reduce", tensor=tensor)
     if pg is None:
         return None
     root = _root(pg, dst, group_dst, "dst")
@@ -194,8 +200,7 @@ def reduce(tensor, dst=None, op=ReduceOp.SUM, group=None, async_op: bool = False
 
 def broadcast(tensor, src=None, group=None, async_op: bool = False, group_src=None):
     """Copy rank ``src``'s ``tensor`` into every rank's ``tensor``."""
-    _check_tensor(tensor, "tensor")
-    pg = _group_or_none(group, "broadcast")
+    pg = _checked_group(group, "broadcast", tensor=tensor)
     if pg is None:
         return None
     root = _root(pg, src, group_src, "src")
@@ -210,9 +215,7 @@ def broadcast(tensor, src=None, group=None, async_op: bool = False, group_src=No
 
 def all_gather(tensor_list, tensor, group=None, async_op: bool = False):
     """Fill ``tensor_list[r]`` with rank r's ``tensor`` on every rank."""
-    _check_tensor_list(tensor_list, "tensor_list")
-    _check_tensor(tensor, "tensor")
-    pg = _group_or_none(group, "all_gather")
+    pg = _checked_group(group, "all_gather", tensor_list=tensor_list, tensor=tensor)
     if pg is None:
         return None
     _check_list_length(tensor_list, pg, "all_gather", "tensor_list")
@@ -243,9 +246,9 @@ def _then(work: Work, after, result) -> Work:
 def all_gather_into_tensor(output_tensor, input_tensor, group=None, async_op: bool = False):
     """Gather every rank's ``input_tensor`` into ``output_tensor``, concatenated along
     dim 0 (or stacked: ``output_tensor`` of shape ``(world_size, *input.shape)``)."""
-    _check_tensor(output_tensor, "output_tensor")
-    _check_tensor(input_tensor, "input_tensor")
-    pg = _group_or_none(group, "all_gather_into_tensor")
+    pg = _checked_group(
+        group, "all_gather_into_tensor", output_tensor=output_tensor, input_tensor=input_tensor
+    )
     if pg is None:
         return None
     _check_block_sizes(output_tensor, input_tensor, pg, "all_gather_into_tensor")
@@ -265,26 +268,32 @@ def _check_block_sizes(whole, block, pg, what: str) -> None:
         )
 
 
+def _root_with_list(pg, root: int, tensors, name: str, role: str) -> bool:
+    """Whether this rank is the root of a gather or scatter; the list of blocks ``name``
+    must be given on the root (one tensor per rank) and only there."""
+    what = name.removesuffix("_list")
+    if pg.rank() != root:
+        if tensors:
+            raise ValueError(f"Argument ``{name}`` must NOT be specified on non-{role} ranks.")
+        return False
+    if not tensors:
+        raise ValueError(f"Argument ``{name}`` must be specified on {role} rank.")
+    _check_tensor_list(tensors, name)
+    _check_list_length(tensors, pg, what, name)
+    return True
+
+
 def gather(tensor, gather_list=None, dst=None, group=None, async_op: bool = False,
            group_dst=None):  # fmt: skip
     """Collect every rank's ``tensor`` into ``gather_list`` on rank ``dst``."""
-    _check_tensor(tensor, "tensor")
-    pg = _group_or_none(group, "gather")
+    pg = _checked_group(group, "gather", tensor=tensor)
     if pg is None:
         return None
     root = _root(pg, 0 if dst is None and group_dst is None else dst, group_dst, "dst")
     impl = _backend(pg, tensor)
     (source,) = _buffers(impl, tensor)
-    if pg.rank() != root:
-        if gather_list:
-            raise ValueError(
-                "Argument ``gather_list`` must NOT be specified on non-destination ranks."
-            )
+    if not _root_with_list(pg, root, gather_list, "gather_list", "destination"):
         return _done(impl.gather(None, source, root), async_op)
-    if not gather_list:
-        raise ValueError("Argument ``gather_list`` must be specified on destination rank.")
-    _check_tensor_list(gather_list, "gather_list")
-    _check_list_length(gather_list, pg, "gather", "gather_list")
     output = torch.empty((pg.size(), *tensor.shape), dtype=tensor.dtype, device=tensor.device)
     work = impl.gather(impl.buffer(output), source, root)
     return _done(_then(work, lambda: _copy_blocks(gather_list, output), gather_list), async_op)
@@ -293,21 +302,14 @@ def gather(tensor, gather_list=None, dst=None, group=None, async_op: bool = Fals
 def scatter(tensor, scatter_list=None, src=None, group=None, async_op: bool = False,
             group_src=None):  # fmt: skip
     """Rank ``src`` sends ``scatter_list[r]`` to rank r's ``tensor``."""
-    _check_tensor(tensor, "tensor")
-    pg = _group_or_none(group, "scatter")
+    pg = _checked_group(group, "scatter", tensor=tensor)
     if pg is None:
         return None
     root = _root(pg, 0 if src is None and group_src is None else src, group_src, "src")
     impl = _backend(pg, tensor)
     (output,) = _buffers(impl, tensor)
-    if pg.rank() != root:
-        if scatter_list:
-            raise ValueError("Argument ``scatter_list`` must NOT be specified on non-source ranks.")
+    if not _root_with_list(pg, root, scatter_list, "scatter_list", "source"):
         return _done(impl.scatter(output, None, root), async_op)
-    if not scatter_list:
-        raise ValueError("Argument ``scatter_list`` must be specified on source rank.")
-    _check_tensor_list(scatter_list, "scatter_list")
-    _check_list_length(scatter_list, pg, "scatter", "scatter_list")
     _same_dtype([tensor, *scatter_list], "scatter")
     source = _stacked(scatter_list, tensor.shape)
     return _done(impl.scatter(output, impl.buffer(source), root), async_op)
@@ -315,9 +317,7 @@ def scatter(tensor, scatter_list=None, src=None, group=None, async_op: bool = Fa
 
 def reduce_scatter(output, input_list, op=ReduceOp.SUM, group=None, async_op: bool = False):
     """Reduce ``input_list[r]`` over the ranks into rank r's ``output``."""
-    _check_tensor(output, "output")
-    _check_tensor_list(input_list, "input_list")
-    pg = _group_or_none(group, "reduce_scatter")
+    pg = _checked_group(group, "reduce_scatter", output=output, input_list=input_list)
     if pg is None:
         return None
     _check_list_length(input_list, pg, "reduce_scatter", "input_list")
@@ -330,9 +330,7 @@ def reduce_scatter(output, input_list, op=ReduceOp.SUM, group=None, async_op: bo
 
 def reduce_scatter_tensor(output, input, op=ReduceOp.SUM, group=None, async_op: bool = False):
     """Reduce ``input`` (world_size blocks along dim 0) and give block r to rank r."""
-    _check_tensor(output, "output")
-    _check_tensor(input, "input")
-    pg = _group_or_none(group, "reduce_scatter_tensor")
+    pg = _checked_group(group, "reduce_scatter_tensor", output=output, input=input)
     if pg is None:
         return None
     _check_block_sizes(input, output, pg, "reduce_scatter_tensor")
@@ -345,9 +343,7 @@ def all_to_all_single(output, input, output_split_sizes=None, input_split_sizes=
                       group=None, async_op: bool = False):  # fmt: skip
     """Split ``input`` along dim 0 (evenly, or by ``input_split_sizes``), send split r
     to rank r, and concatenate what arrives into ``output``."""
-    _check_tensor(output, "output")
-    _check_tensor(input, "input")
-    pg = _group_or_none(group, "all_to_all_single")
+    pg = _checked_group(group, "all_to_all_single", output=output, input=input)
     if pg is None:
         return None
     if output.dtype != input.dtype:
@@ -378,9 +374,12 @@ def _counts(tensor, split_sizes, size: int, name: str) -> list[int]:
 def all_to_all(output_tensor_list, input_tensor_list, group=None, async_op: bool = False):
     """Rank r sends ``input_tensor_list[q]`` to rank q, which receives it in
     ``output_tensor_list[r]``."""
-    _check_tensor_list(output_tensor_list, "output_tensor_list")
-    _check_tensor_list(input_tensor_list, "input_tensor_list")
-    pg = _group_or_none(group, "all_to_all")
+    pg = _checked_group(
+        group,
+        "all_to_all",
+        output_tensor_list=output_tensor_list,
+        input_tensor_list=input_tensor_list,
+    )
     if pg is None:
         return None
     _check_list_length(input_tensor_list, pg, "all_to_all", "input_tensor_list")
@@ -424,8 +423,7 @@ def _peer(pg, global_rank, group_rank, name: str) -> int:
 
 def isend(tensor, dst=None, group=None, tag: int = 0, group_dst=None) -> Work | None:
     """Start sending ``tensor`` to rank ``dst``; a :class:`Work` to wait on."""
-    _check_tensor(tensor, "tensor")
-    pg = _group_or_none(group, "isend")
+    pg = _checked_group(group, "isend", tensor=tensor)
     if pg is None:
         return None
     impl = _backend(pg, tensor)
@@ -434,8 +432,7 @@ def isend(tensor, dst=None, group=None, tag: int = 0, group_dst=None) -> Work | 
 
 def irecv(tensor, src=None, group=None, tag: int = 0, group_src=None) -> Work | None:
     """Start receiving into ``tensor`` from rank ``src`` (any rank when None)."""
-    _check_tensor(tensor, "tensor")
-    pg = _group_or_none(group, "irecv")
+    pg = _checked_group(group, "irecv", tensor=tensor)
     if pg is None:
         return None
     peer = None if src is None and group_src is None else _peer(pg, src, group_src, "src")
@@ -454,8 +451,7 @@ def send(tensor, dst=None, group=None, tag: int = 0, group_dst=None) -> None:
 def recv(tensor, src=None, group=None, tag: int = 0, group_src=None) -> int:
     """Receive into ``tensor`` from rank ``src`` (any rank when None); the sender's
     global rank (-1 when this rank is not in the group)."""
-    _check_tensor(tensor, "tensor")
-    pg = _group_or_none(group, "recv")
+    pg = _checked_group(group, "recv", tensor=tensor)
     if pg is None:
         return -1
     peer = None if src is None and group_src is None else _peer(pg, src, group_src, "src")
