@@ -146,26 +146,36 @@ def _nll_loss(grad, inputs, saved):
 # ---------------------------------------------------------------------- LSTM layer
 
 
-def _recurrent_layer(backward: str):
-    """The formula of a fused recurrent layer (one formula for every input, variadic)."""
+def _composite_grad(saved, inputs, key, index: int, gradients_of):
+    """Under create_graph, the gradient of input ``index`` through the op's step-by-step
+    composite (which records every op): ``gradients_of(wanted)`` gives those of all inputs
+    that require grad at once, computed once per incoming gradient ``key`` and handed out
+    one input at a time."""
+    if saved.grad_key is not key or saved.grads is None or saved.grads[index] is None:
+        wanted = [x for x in inputs if isinstance(x, torch.Tensor) and x.requires_grad]
+        found = iter(gradients_of(wanted))
+        saved.grads = [
+            next(found) if isinstance(x, torch.Tensor) and x.requires_grad else None for x in inputs
+        ]
+        saved.grad_key = key
+    result, saved.grads[index] = saved.grads[index], None
+    return result
+
+
+def _recurrent_layer(node_name: str, backward: str, saved_inputs: tuple) -> Derivative:
+    """The entry of a fused recurrent layer: one variadic formula for every input, through
+    core's ``backward`` kernel (or, under create_graph, the step-by-step composite)."""
 
     def formula(grad, inputs, saved, index):
         if not torch.is_grad_enabled():
             return _fn(backward)(grad, inputs, saved, index)
-        # create_graph: differentiate the step-by-step composite, which records every op
-        if saved.grad_key is not grad or saved.grads is None or saved.grads[index] is None:
-            result = saved.composite(*inputs)
-            wanted = [x for x in inputs if isinstance(x, torch.Tensor) and x.requires_grad]
-            found = iter(torch.autograd.grad(result, wanted, grad, create_graph=True))
-            saved.grads = [
-                next(found) if isinstance(x, torch.Tensor) and x.requires_grad else None
-                for x in inputs
-            ]
-            saved.grad_key = grad
-        result, saved.grads[index] = saved.grads[index], None
-        return result
 
-    return formula
+        def gradients_of(wanted):
+            return torch.autograd.grad(saved.composite(*inputs), wanted, grad, create_graph=True)
+
+        return _composite_grad(saved, inputs, grad, index, gradients_of)
+
+    return Derivative(node_name, (formula,), variadic=True, saved_inputs=saved_inputs)
 
 
 def _lstm_sequence(index: int):
@@ -175,27 +185,19 @@ def _lstm_sequence(index: int):
     def formula(grads, inputs, saved, outputs):
         if not torch.is_grad_enabled():
             return _fn("_lstm_sequence_backward")(grads, inputs, saved, index)
-        # create_graph: differentiate the step-by-step composite, which records every op
-        if saved.grad_key is not grads or saved.grads is None or saved.grads[index] is None:
+
+        def gradients_of(wanted):
             result = saved.sequence_composite(*inputs)
             pairs = [(out, g) for out, g in zip(result, grads) if g is not None]
-            wanted = [x for x in inputs if isinstance(x, torch.Tensor) and x.requires_grad]
-            found = iter(
-                torch.autograd.grad(
-                    [out for out, _ in pairs],
-                    wanted,
-                    [g for _, g in pairs],
-                    create_graph=True,
-                    allow_unused=True,
-                )
+            return torch.autograd.grad(
+                [out for out, _ in pairs],
+                wanted,
+                [g for _, g in pairs],
+                create_graph=True,
+                allow_unused=True,
             )
-            saved.grads = [
-                next(found) if isinstance(x, torch.Tensor) and x.requires_grad else None
-                for x in inputs
-            ]
-            saved.grad_key = grads
-        result, saved.grads[index] = saved.grads[index], None
-        return result
+
+        return _composite_grad(saved, inputs, grads, index, gradients_of)
 
     return formula
 
@@ -223,12 +225,7 @@ NN_FUSED = {
     "_mse_loss": Derivative("MseLossBackward0", (_mse(1.0), _mse(-1.0)), saved_inputs=(0, 1)),
     "_cross_entropy": Derivative("NllLossBackward0", (_cross_entropy, None), saved_inputs=()),
     "_nll_loss": Derivative("NllLossBackward0", (_nll_loss, None), saved_inputs=()),
-    "_lstm_layer": Derivative(
-        "MkldnnRnnLayerBackward0",
-        (_recurrent_layer("_lstm_layer_backward"),),
-        variadic=True,
-        saved_inputs=(0, 3, 4),
-    ),
+    "_lstm_layer": _recurrent_layer("MkldnnRnnLayerBackward0", "_lstm_layer_backward", (0, 3, 4)),
     # PyTorch's node of its fused layer; every input is kept (the composite of double
     # backward reads them all); the outputs are copies of core's saved state, not read
     "_lstm_sequence": Derivative(
@@ -238,16 +235,6 @@ NN_FUSED = {
         outputs=3,
         reads_outputs=False,
     ),
-    "_gru_layer": Derivative(
-        "GruLayerBackward0",
-        (_recurrent_layer("_gru_layer_backward"),),
-        variadic=True,
-        saved_inputs=(0, 2, 3),
-    ),
-    "_rnn_layer": Derivative(
-        "RnnLayerBackward0",
-        (_recurrent_layer("_rnn_layer_backward"),),
-        variadic=True,
-        saved_inputs=(0, 2, 3),
-    ),
+    "_gru_layer": _recurrent_layer("GruLayerBackward0", "_gru_layer_backward", (0, 2, 3)),
+    "_rnn_layer": _recurrent_layer("RnnLayerBackward0", "_rnn_layer_backward", (0, 2, 3)),
 }
