@@ -43,6 +43,28 @@ def _split_aux(result, has_aux: bool, api: str):
     return result
 
 
+#: the errors of _leaves_like: cotangents against vjp's outputs, tangents against jvp's primals
+_COTANGENTS_STRUCTURE = (
+    "Expected pytree structure of cotangents to be the same as pytree structure of outputs "
+    "to the function. cotangents: {got} tensors, primal output: {expected} tensors"
+)
+_TANGENTS_STRUCTURE = (
+    "jvp(f, primals, tangents): Expected primals and tangents to have the same python "
+    "structure. For example, if primals is a tuple of 3 tensors, tangents also must be. Got "
+    "primals with structure of {expected} tensors and tangents with structure of {got} tensors"
+)
+
+
+def _leaves_like(tree, reference: list, structure_error: str) -> list:
+    """The leaves of ``tree`` (cotangents, tangents), which must be as many as the leaves
+    ``reference`` (outputs, primals) they pair with; else ``structure_error`` with both
+    counts."""
+    leaves, _ = _flatten(tree)
+    if len(leaves) != len(reference):
+        raise RuntimeError(structure_error.format(got=len(leaves), expected=len(reference)))
+    return leaves
+
+
 def _size_text(shape) -> str:
     return f"torch.Size({list(shape)})"
 
@@ -97,13 +119,7 @@ def vjp(func, *primals, has_aux: bool = False):
     shapes = [tuple(o.shape) for o in out_leaves]
 
     def vjp_fn(cotangents, retain_graph=True, create_graph=None):
-        ct_leaves, _ = _flatten(cotangents)
-        if len(ct_leaves) != len(out_leaves):
-            raise RuntimeError(
-                "Expected pytree structure of cotangents to be the same as pytree structure "
-                f"of outputs to the function. cotangents: {len(ct_leaves)} tensors, primal "
-                f"output: {len(out_leaves)} tensors"
-            )
+        ct_leaves = _leaves_like(cotangents, out_leaves, _COTANGENTS_STRUCTURE)
         for i, (ct, shape) in enumerate(zip(ct_leaves, shapes)):
             if tuple(ct.shape) != shape:
                 raise RuntimeError(
@@ -341,14 +357,7 @@ def jvp(func, primals, tangents, *, strict: bool = False, has_aux: bool = False)
             "valid to call f(*primals)."
         )
     p_leaves, rebuild = _flatten(primals)
-    t_leaves, _ = _flatten(tangents)
-    if len(p_leaves) != len(t_leaves):
-        raise RuntimeError(
-            "jvp(f, primals, tangents): Expected primals and tangents to have the same python "
-            f"structure. For example, if primals is a tuple of 3 tensors, tangents also must "
-            f"be. Got primals with structure of {len(p_leaves)} tensors and tangents with "
-            f"structure of {len(t_leaves)} tensors"
-        )
+    t_leaves = _leaves_like(tangents, p_leaves, _TANGENTS_STRUCTURE)
     _check_tensors(p_leaves)
     _check_tensors(t_leaves)
     for p, t in zip(p_leaves, t_leaves):
