@@ -449,9 +449,9 @@ def set_(self: Tensor, source=None, storage_offset: int = 0, size=None, stride=N
         # (a device's arrays refuse host ones, and arrays of another device, beside them)
         empty = storage._buffer[:0].view(self._dtype.np_dtype)
         holder = Tensor._from_array(empty, self._dtype)
-        holder._storage = storage
+        holder._storage_ = storage
         donor = strided_alias(holder, shape, stride, storage_offset)
-    self._storage, self._offset, self._np = donor._storage, donor._offset, donor._np
+    self._storage_, self._offset_, self._np = donor._storage, donor._offset, donor._np
     self._bump_version()
     return self
 

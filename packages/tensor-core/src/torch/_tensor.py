@@ -92,10 +92,6 @@ class Tensor:
             storage = self._storage_ = UntypedStorage._wrap(flat.view(np.uint8), self._device)
         return storage
 
-    @_storage.setter
-    def _storage(self, storage: UntypedStorage) -> None:
-        self._storage_ = storage
-
     @property
     def _offset(self) -> int:
         offset = self._offset_
@@ -105,10 +101,6 @@ class Tensor:
             address = _address(self._np)
             offset = self._offset_ = (address - start) // self._np.itemsize
         return offset
-
-    @_offset.setter
-    def _offset(self, offset: int) -> None:
-        self._offset_ = offset
 
     @property
     def _version(self) -> int:

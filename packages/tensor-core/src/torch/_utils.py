@@ -81,7 +81,7 @@ def _tensor_on_storage(untyped: UntypedStorage, dtype, offset, size, stride) -> 
     # an empty view of the storage's own buffer: on its device, whichever is current (a
     # device's arrays refuse host ones, and arrays of another device, beside them)
     holder = Tensor._from_array(untyped._buffer[:0].view(dtype.np_dtype), dtype)
-    holder._storage = untyped
+    holder._storage_ = untyped
     tensor = holder._alias(array, offset)
     tensor._base = None  # a loaded tensor is not a view of anything, as in PyTorch
     return tensor

@@ -29,7 +29,7 @@ def _retyped_alias(input: Tensor, array: np.ndarray, dtype, offset: int, strides
         array = _with_strides(input, array, strides)
     result = input._alias(array, offset)
     result._dtype = dtype
-    result._offset = offset
+    result._offset_ = offset
     return result
 
 

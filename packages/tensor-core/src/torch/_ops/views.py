@@ -280,7 +280,7 @@ def _view_dtype(input: Tensor, dtype) -> Tensor:
         array = _with_strides(input, array, strides)
     result = input._alias(array, input._offset * old.itemsize // new.itemsize)
     result._dtype = new
-    result._offset = input._offset * old.itemsize // new.itemsize
+    result._offset_ = input._offset * old.itemsize // new.itemsize
     # as PyTorch: a view by dtype shares storage and version counter but is not
     # differentiable, so it is no view for autograd (``_base`` None; in-place writes into it
     # leave the history of ``input`` alone)

@@ -28,6 +28,7 @@ on CuPy, minus the GPU.
 from __future__ import annotations
 
 import threading
+from typing import NamedTuple
 
 import numpy as np
 
@@ -145,18 +146,16 @@ def _call_on_device(function, args, kwargs, allow_host: bool = False, index=None
 _CONVERSIONS = frozenset({np.array, np.asarray, np.asanyarray, np.ascontiguousarray})
 
 
-class _Pointer:
-    __slots__ = ("ptr",)
+class _Pointer(NamedTuple):
+    """``cupy.ndarray.data``: the address of the array's memory."""
 
-    def __init__(self, ptr: int) -> None:
-        self.ptr = ptr
+    ptr: int
 
 
-class _Device:
-    __slots__ = ("id",)
+class _Device(NamedTuple):
+    """``cupy.ndarray.device``: the index of the array's device."""
 
-    def __init__(self, index: int) -> None:
-        self.id = index
+    id: int
 
     def __repr__(self) -> str:
         return f"<CUDA Device {self.id}>"
