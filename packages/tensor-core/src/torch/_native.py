@@ -6,6 +6,7 @@ compiled module must be importable and a broken build fails loudly here.
 
 from __future__ import annotations
 
+import math
 import os
 
 import numpy as np
@@ -181,6 +182,9 @@ small_matmul = kernels.small_matmul if ENABLED else small_matmul_numpy
 # threads costs more than it saves.
 PARALLEL_MIN_SIZE = 1 << 16
 _FLOATS = ("float32", "float64")
+# the same dtypes by scalar type: `dtype.type in` is a pointer comparison, `dtype.name`
+# a Python-level property that builds a string
+_FLOAT_TYPES = (np.float32, np.float64)
 
 
 def large_binary(name: str, a, b):
@@ -247,7 +251,7 @@ def _conv_eligible(x: np.ndarray, w: np.ndarray, stride) -> bool:
         ENABLED
         and on_host(x, w)
         and x.dtype == w.dtype
-        and x.dtype.name in _FLOATS
+        and x.dtype.type in _FLOAT_TYPES
         and 1 <= x.ndim - 2 <= 3
         and all(s == 1 for s in stride)
         and x.size > 0
@@ -255,7 +259,7 @@ def _conv_eligible(x: np.ndarray, w: np.ndarray, stride) -> bool:
 
 
 def _conv_threads(x: np.ndarray, w: np.ndarray) -> int:
-    work = x.shape[0] * w.size * int(np.prod(x.shape[2:]))
+    work = x.shape[0] * w.size * math.prod(x.shape[2:])
     return 0 if work >= _CONV_PARALLEL_MIN_WORK else 1
 
 
