@@ -10,6 +10,7 @@
 #include <exception>
 #include <mutex>
 #include <system_error>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -21,6 +22,9 @@ namespace {
 // to catch the next kernel of a Python loop, short enough not to steal a core from the
 // interpreter for long.
 constexpr auto kSpinTime = std::chrono::microseconds(50);
+// After this long a polling thread yields its core between polls: the thread it waits for
+// may be queued behind it on the same core (when another process holds the other one).
+constexpr auto kYieldAfter = std::chrono::microseconds(2);
 
 inline void cpu_relax() {
 #if defined(__x86_64__) || defined(__i386__)
@@ -31,11 +35,20 @@ inline void cpu_relax() {
 // Polls ready() for up to kSpinTime; true if it became true.
 template <typename F>
 bool spin_until(F&& ready) {
-  const auto deadline = std::chrono::steady_clock::now() + kSpinTime;
+  const auto start = std::chrono::steady_clock::now();
+  bool yielding = false;
   for (int i = 0;; ++i) {
     if (ready()) return true;
-    cpu_relax();
-    if ((i & 63) == 63 && std::chrono::steady_clock::now() > deadline) return ready();
+    if (yielding) {
+      std::this_thread::yield();
+    } else {
+      cpu_relax();
+    }
+    if (yielding || (i & 15) == 15) {
+      const auto waited = std::chrono::steady_clock::now() - start;
+      if (waited > kSpinTime) return ready();
+      yielding = waited > kYieldAfter;
+    }
   }
 }
 
@@ -68,7 +81,7 @@ class Pool {
     job_ = &job;
     parts_ = parts;
     helpers_.store(helpers, std::memory_order_relaxed);
-    next_part_.store(1, std::memory_order_relaxed);  // part 0 is the caller's
+    next_part_.store(0, std::memory_order_relaxed);
     left_.store(0, std::memory_order_relaxed);
     error_ = nullptr;
     generation_ += 1;
@@ -78,7 +91,8 @@ class Pool {
       state_.store(generation_ << kGenerationShift, std::memory_order_release);
     }
     wake_.notify_all();
-    run_part(0);
+    // No part is kept for the caller: a worker woken onto the caller's core may run
+    // before it and take them all.
     run_parts();
     // The parts run over the caller's stack (the job and what it captures): whatever they
     // did, wait for every worker that joined before leaving, then rethrow the first error.

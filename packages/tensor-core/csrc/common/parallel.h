@@ -33,8 +33,8 @@ inline int default_threads() {
   return limit > 0 ? std::min(limit, hw) : hw;
 }
 
-// Runs job(p) for every p in [0, parts) on at most `threads` threads: the caller (which
-// takes part 0) and up to threads - 1 of the pool's. Each takes the next part when it is
+// Runs job(p) for every p in [0, parts) on at most `threads` threads: the caller and up
+// to threads - 1 of the pool's. Each takes the next part when it is
 // free, so a thread that starts late (asleep, or its core lent to another process) takes
 // fewer parts instead of holding the others up. Returns when every part is done, then
 // rethrows the first exception a part threw (the other parts still run). Nested or
