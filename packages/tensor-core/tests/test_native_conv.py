@@ -66,6 +66,12 @@ def test_native_convolution_is_used_and_threads_agree():
     one = _C.conv_forward(x5, w5, *args[2:], 1)
     two = _C.conv_forward(x5, w5, *args[2:], 2)
     np.testing.assert_array_equal(one, two)
+    # images are claimed one at a time by however many threads: the same result
+    seven = np.ascontiguousarray(np.concatenate([x5, x5[:1] * 2, x5, x5, x5[:1] - 1]))
+    results = [_C.conv_forward(seven, w5, *args[2:], threads) for threads in (1, 2, 3, 8)]
+    for result in results[1:]:
+        np.testing.assert_array_equal(result, results[0])
+    np.testing.assert_array_equal(results[0][:2], one)
 
 
 def test_native_convolution_refuses_bad_operands():
