@@ -5,8 +5,7 @@
 // functions each costs a frame (~4x an attribute read), as operator.attrgetter a generic
 // attribute lookup. These read the slot at its offset where the object's type resolves the
 // name to the class's own member descriptor (a subclass may replace a field by a
-// property: then, and for objects of other types, they fall back to getattr); each field
-// remembers the type version it checked that for (see Field).
+// property: then, and for objects of other types, they fall back to getattr).
 #include <Python.h>
 #include <structmember.h>
 #include <pybind11/pybind11.h>
@@ -15,81 +14,47 @@ namespace py = pybind11;
 
 namespace {
 
-// One field: its name, the member descriptor the class declares and the slot's offset, and
-// the type (with its attribute-cache version tag) for which a lookup last resolved the name
-// to that descriptor. A type's tag changes whenever the type or a base is modified, and is
-// never reused, so while it holds the lookup need not be repeated: the read costs what the
-// interpreter's specialised slot read does (no _PyType_Lookup, whose global cache is the
-// largest cost of these readers on the engine's hot paths).
-struct Field {
-  PyObject* name;
-  PyObject* descr;
-  Py_ssize_t offset;
-  PyTypeObject* resolved_type;
-  unsigned int resolved_tag;
-};
-
-void free_field(PyObject* capsule) {
-  auto* field = static_cast<Field*>(PyCapsule_GetPointer(capsule, nullptr));
-  Py_XDECREF(field->name);
-  Py_XDECREF(field->descr);
-  delete field;
-}
-
-inline Field* field_at(PyObject* self, Py_ssize_t index) {
-  return static_cast<Field*>(PyCapsule_GetPointer(PyTuple_GET_ITEM(self, index), nullptr));
-}
-
-// Whether `type` resolves the field's name to the class's own descriptor (not a property
-// a subclass put in its place), remembered per type version.
-inline bool resolves_to_slot(Field* field, PyTypeObject* type) {
-  if (type == field->resolved_type && type->tp_version_tag == field->resolved_tag &&
-      PyType_HasFeature(type, Py_TPFLAGS_VALID_VERSION_TAG))
-    return true;
-  if (_PyType_Lookup(type, field->name) != field->descr) return false;
-  if (PyType_HasFeature(type, Py_TPFLAGS_VALID_VERSION_TAG)) {
-    field->resolved_type = type;
-    field->resolved_tag = type->tp_version_tag;
-  }
-  return true;
-}
+// One field, as the function's `self` tuple keeps it: (name, descriptor, offset).
+constexpr Py_ssize_t kFieldItems = 3;
 
 // New reference, or nullptr with an exception set.
-PyObject* read_field(Field* field, PyObject* obj) {
-  if (resolves_to_slot(field, Py_TYPE(obj))) {
-    PyObject* value = *reinterpret_cast<PyObject**>(reinterpret_cast<char*>(obj) + field->offset);
+PyObject* read_field(PyObject* field, PyObject* obj) {
+  PyObject* name = PyTuple_GET_ITEM(field, 0);
+  if (_PyType_Lookup(Py_TYPE(obj), name) == PyTuple_GET_ITEM(field, 1)) {
+    const Py_ssize_t offset = PyLong_AsSsize_t(PyTuple_GET_ITEM(field, 2));
+    PyObject* value = *reinterpret_cast<PyObject**>(reinterpret_cast<char*>(obj) + offset);
     if (value != nullptr) return Py_NewRef(value);
   }
-  return PyObject_GetAttr(obj, field->name);  // raises AttributeError for an unset slot
+  return PyObject_GetAttr(obj, name);  // raises AttributeError for an unset slot
 }
 
 // self: (cls, field)
 PyObject* slot_read(PyObject* self, PyObject* obj) {
   PyTypeObject* cls = reinterpret_cast<PyTypeObject*>(PyTuple_GET_ITEM(self, 0));
-  Field* field = field_at(self, 1);
+  PyObject* field = PyTuple_GET_ITEM(self, 1);
   if (Py_TYPE(obj) == cls || PyType_IsSubtype(Py_TYPE(obj), cls)) return read_field(field, obj);
-  return PyObject_GetAttr(obj, field->name);
+  return PyObject_GetAttr(obj, PyTuple_GET_ITEM(field, 0));
 }
 
 // self: (cls, stale, requires_grad, base, view_version, version_counter, grad_fn) with a
-// field each. torch._interface.tensors.history documents the result.
+// field tuple each. torch._interface.tensors.history documents the result.
 PyObject* history_read(PyObject* self, PyObject* obj) {
   PyTypeObject* cls = reinterpret_cast<PyTypeObject*>(PyTuple_GET_ITEM(self, 0));
   if (Py_TYPE(obj) != cls && !PyType_IsSubtype(Py_TYPE(obj), cls)) Py_RETURN_FALSE;
-  PyObject* flag = read_field(field_at(self, 2), obj);
+  PyObject* flag = read_field(PyTuple_GET_ITEM(self, 2), obj);
   if (flag == nullptr) return nullptr;
   const int requires_grad = PyObject_IsTrue(flag);
   Py_DECREF(flag);
   if (requires_grad < 0) return nullptr;
   if (!requires_grad) Py_RETURN_FALSE;
-  PyObject* base = read_field(field_at(self, 3), obj);
+  PyObject* base = read_field(PyTuple_GET_ITEM(self, 3), obj);
   if (base == nullptr) return nullptr;
   const bool is_view = base != Py_None;
   Py_DECREF(base);
   if (is_view) {  // stale when the shared counter moved since the view's node was made
-    PyObject* made_at = read_field(field_at(self, 4), obj);
+    PyObject* made_at = read_field(PyTuple_GET_ITEM(self, 4), obj);
     if (made_at == nullptr) return nullptr;
-    PyObject* counter = read_field(field_at(self, 5), obj);
+    PyObject* counter = read_field(PyTuple_GET_ITEM(self, 5), obj);
     if (counter == nullptr) {
       Py_DECREF(made_at);
       return nullptr;
@@ -106,21 +71,23 @@ PyObject* history_read(PyObject* self, PyObject* obj) {
     if (moved < 0) return nullptr;
     if (moved) return Py_NewRef(PyTuple_GET_ITEM(self, 1));
   }
-  return read_field(field_at(self, 6), obj);
+  return read_field(PyTuple_GET_ITEM(self, 6), obj);
 }
 
 // Set a field: the slot itself where the type resolves it to the class's descriptor.
-int write_field(Field* field, PyObject* obj, PyObject* value) {
-  if (resolves_to_slot(field, Py_TYPE(obj))) {
-    PyObject** slot = reinterpret_cast<PyObject**>(reinterpret_cast<char*>(obj) + field->offset);
+int write_field(PyObject* field, PyObject* obj, PyObject* value) {
+  PyObject* name = PyTuple_GET_ITEM(field, 0);
+  if (_PyType_Lookup(Py_TYPE(obj), name) == PyTuple_GET_ITEM(field, 1)) {
+    const Py_ssize_t offset = PyLong_AsSsize_t(PyTuple_GET_ITEM(field, 2));
+    PyObject** slot = reinterpret_cast<PyObject**>(reinterpret_cast<char*>(obj) + offset);
     Py_XSETREF(*slot, Py_NewRef(value));
     return 0;
   }
-  return PyObject_SetAttr(obj, field->name, value);
+  return PyObject_SetAttr(obj, name, value);
 }
 
 // self: (cls, category name, dtype, grad_fn, requires_grad, base, view_version, version_)
-// with a field each; args: (t, node). torch._interface.tensors.set_result_history
+// with a field tuple each; args: (t, node). torch._interface.tensors.set_result_history
 // documents it.
 PyObject* result_history_write(PyObject* self, PyObject* const* args, Py_ssize_t count) {
   if (count != 2) {
@@ -134,7 +101,7 @@ PyObject* result_history_write(PyObject* self, PyObject* const* args, Py_ssize_t
                  Py_TYPE(t)->tp_name);
     return nullptr;
   }
-  PyObject* dtype = read_field(field_at(self, 2), t);
+  PyObject* dtype = read_field(PyTuple_GET_ITEM(self, 2), t);
   if (dtype == nullptr) return nullptr;
   PyObject* category = PyObject_GetAttr(dtype, PyTuple_GET_ITEM(self, 1));
   Py_DECREF(dtype);
@@ -143,16 +110,16 @@ PyObject* result_history_write(PyObject* self, PyObject* const* args, Py_ssize_t
   Py_DECREF(category);
   if (kind == -1 && PyErr_Occurred()) return nullptr;
   if (kind < 2) Py_RETURN_FALSE;  // integer and bool results never require grad
-  if (write_field(field_at(self, 3), t, args[1]) < 0 ||
-      write_field(field_at(self, 4), t, Py_True) < 0)
+  if (write_field(PyTuple_GET_ITEM(self, 3), t, args[1]) < 0 ||
+      write_field(PyTuple_GET_ITEM(self, 4), t, Py_True) < 0)
     return nullptr;
-  PyObject* base = read_field(field_at(self, 5), t);
+  PyObject* base = read_field(PyTuple_GET_ITEM(self, 5), t);
   if (base == nullptr || base == Py_None) return base;
   // a view: its node is current for the shared counter's present version
-  PyObject* counter = read_field(field_at(self, 7), t);
+  PyObject* counter = read_field(PyTuple_GET_ITEM(self, 7), t);
   PyObject* now = counter == nullptr ? nullptr : PySequence_GetItem(counter, 0);
   Py_XDECREF(counter);
-  if (now == nullptr || write_field(field_at(self, 6), t, now) < 0) {
+  if (now == nullptr || write_field(PyTuple_GET_ITEM(self, 6), t, now) < 0) {
     Py_XDECREF(now);
     Py_DECREF(base);
     return nullptr;
@@ -171,9 +138,9 @@ PyMethodDef slot_read_def = {"slot_reader", slot_read, METH_O,
 PyMethodDef history_read_def = {"history", history_read, METH_O,
                                 "What an engine reads of an op's input (torch._C.history_reader)."};
 
-// The Field of cls's slot `name` (in a capsule that owns it); TypeError unless it is an
-// object slot that cls itself declares.
-py::object field_of(const py::type& cls, const py::str& name) {
+// (name, descriptor, offset) of cls's slot `name`; TypeError unless it is an object slot
+// that cls itself declares.
+py::tuple field_of(const py::type& cls, const py::str& name) {
   PyObject* interned = name.ptr();
   Py_INCREF(interned);
   PyUnicode_InternInPlace(&interned);
@@ -189,16 +156,7 @@ py::object field_of(const py::type& cls, const py::str& name) {
   if (member->type != T_OBJECT_EX && member->type != T_OBJECT) {
     throw py::type_error("slot_reader: '" + std::string(name) + "' is not an object slot");
   }
-  Py_INCREF(descr);
-  auto* field = new Field{key.release().ptr(), descr, member->offset, nullptr, 0};
-  PyObject* capsule = PyCapsule_New(field, nullptr, free_field);
-  if (capsule == nullptr) {
-    Py_DECREF(field->name);
-    Py_DECREF(field->descr);
-    delete field;
-    throw py::error_already_set();
-  }
-  return py::reinterpret_steal<py::object>(capsule);
+  return py::make_tuple(key, py::reinterpret_borrow<py::object>(descr), member->offset);
 }
 
 py::object function_of(PyMethodDef* def, py::tuple self) {
