@@ -83,6 +83,30 @@ def test_threaded_binary_matches_numpy(dtype, op, ref):
         np.testing.assert_array_equal(_C.binary(op, a, b, threads), ref(a, b))
 
 
+def _last_level_cache_bytes() -> int:
+    """What torch._C reads (elementwise.cpp's cache_bytes): Linux's size of cpu0's L3."""
+    try:
+        text = open("/sys/devices/system/cpu/cpu0/cache/index3/size").read().strip()
+    except OSError:
+        return 32 << 20
+    scale = {"K": 1 << 10, "M": 1 << 20}.get(text[-1:], 1)
+    return int(text.rstrip("KM")) * scale
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_binary_results_larger_than_the_cache_are_streamed_exactly(dtype):
+    # operands and result together beyond the L3: the result is written with non-temporal
+    # stores (a vector loop after a scalar head that reaches 32-byte alignment)
+    n = _last_level_cache_bytes() // (3 * np.dtype(dtype).itemsize) + 1001
+    if n * np.dtype(dtype).itemsize > 128 << 20:
+        pytest.skip("the cache is too large for a quick test")
+    rng = np.random.default_rng(2)
+    a, b = rng.uniform(-2, 2, n + 1).astype(dtype), rng.uniform(0.5, 2, n).astype(dtype)
+    for op, ref in (("add", np.add), ("div", np.true_divide)):
+        for x in (a[:-1], a[1:]):  # aligned and unaligned operand loads
+            np.testing.assert_array_equal(_C.binary(op, np.ascontiguousarray(x), b, 2), ref(x, b))
+
+
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_threaded_sum_is_accurate_and_reproducible(dtype):
     a = np.random.default_rng(1).uniform(0, 1, 1_000_003).astype(dtype)

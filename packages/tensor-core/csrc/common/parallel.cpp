@@ -1,6 +1,7 @@
 #include "common/parallel.h"
 
 #include <pthread.h>
+#include <sched.h>
 
 #include <algorithm>
 #include <atomic>
@@ -22,8 +23,10 @@ namespace {
 // to catch the next kernel of a Python loop, short enough not to steal a core from the
 // interpreter for long.
 constexpr auto kSpinTime = std::chrono::microseconds(50);
-// After this long a polling thread yields its core between polls: the thread it waits for
-// may be queued behind it on the same core (when another process holds the other one).
+// After this long, a thread that polls for another one running on its own core yields
+// the core between polls (the other cannot run while it spins: this happens when another
+// process holds the other cores). One polling for a thread on another core keeps its
+// core: yielding would hand it to another process for a whole time slice.
 constexpr auto kYieldAfter = std::chrono::microseconds(2);
 
 inline void cpu_relax() {
@@ -32,9 +35,22 @@ inline void cpu_relax() {
 #endif
 }
 
-// Polls ready() for up to kSpinTime; true if it became true.
-template <typename F>
-bool spin_until(F&& ready) {
+// The core this thread runs on (-1: unknown); cheap (glibc reads it from rseq).
+inline int current_cpu() {
+#ifdef __linux__
+  return sched_getcpu();
+#else
+  return -1;
+#endif
+}
+
+// A bit for a core (cores beyond 64 share bits: the answer is only a hint).
+inline std::uint64_t cpu_bit(int cpu) { return cpu < 0 ? 0 : std::uint64_t{1} << (cpu % 64); }
+
+// Polls ready() for up to kSpinTime; true if it became true. `on_my_core()` says whether
+// the thread awaited runs on this thread's core.
+template <typename F, typename G>
+bool spin_until(F&& ready, G&& on_my_core) {
   const auto start = std::chrono::steady_clock::now();
   bool yielding = false;
   for (int i = 0;; ++i) {
@@ -44,10 +60,10 @@ bool spin_until(F&& ready) {
     } else {
       cpu_relax();
     }
-    if (yielding || (i & 15) == 15) {
+    if ((i & 15) == 15) {
       const auto waited = std::chrono::steady_clock::now() - start;
       if (waited > kSpinTime) return ready();
-      yielding = waited > kYieldAfter;
+      yielding = waited > kYieldAfter && on_my_core();
     }
   }
 }
@@ -84,6 +100,7 @@ class Pool {
     next_part_.store(0, std::memory_order_relaxed);
     left_.store(0, std::memory_order_relaxed);
     error_ = nullptr;
+    caller_cpu_.store(current_cpu(), std::memory_order_relaxed);
     generation_ += 1;
     {
       // under the mutex: a worker about to sleep sees the new job or gets the notification
@@ -99,7 +116,10 @@ class Pool {
     // (sequentially consistent with the workers' leaving: see work())
     const auto joined = static_cast<int>(state_.fetch_or(kClosed) & kJoinedMask);
     auto finished = [this, joined] { return left_.load() == joined; };
-    if (!spin_until(finished)) {
+    auto worker_on_my_core = [this] {
+      return (worker_cpus_.load(std::memory_order_relaxed) & cpu_bit(current_cpu())) != 0;
+    };
+    if (!spin_until(finished, worker_on_my_core)) {
       std::unique_lock<std::mutex> lock(mutex_);
       done_.wait(lock, finished);
     }
@@ -153,13 +173,20 @@ class Pool {
         state = state_.load(std::memory_order_acquire);
         return generation_of(state) != seen;
       };
-      if (!spin_until(new_job)) {
+      auto caller_on_my_core = [this] {
+        const int cpu = current_cpu();
+        return cpu >= 0 && cpu == caller_cpu_.load(std::memory_order_relaxed);
+      };
+      if (!spin_until(new_job, caller_on_my_core)) {
         std::unique_lock<std::mutex> lock(mutex_);
         wake_.wait(lock, new_job);
       }
       seen = generation_of(state);
       if (!join(state)) continue;
+      const std::uint64_t my_cpu = cpu_bit(current_cpu());
+      worker_cpus_.fetch_or(my_cpu, std::memory_order_relaxed);
       run_parts();
+      worker_cpus_.fetch_and(~my_cpu, std::memory_order_relaxed);
       // The caller may be asleep waiting for this worker: the last to leave a closed job
       // wakes it (under the mutex, so the wake-up cannot fall between its check and wait).
       // Sequentially consistent with the caller's closing: either it sees this worker
@@ -191,6 +218,9 @@ class Pool {
   int parts_ = 0;
   std::atomic<int> helpers_{0};  // read by workers that may not get to join
   std::uint64_t generation_ = 0;  // under run_mutex_
+  // where the last caller and the workers in a job run (hints for spin_until)
+  std::atomic<int> caller_cpu_{-1};
+  std::atomic<std::uint64_t> worker_cpus_{0};
   alignas(64) std::atomic<std::uint64_t> state_{kClosed};
   alignas(64) std::atomic<int> next_part_{0};
   alignas(64) std::atomic<int> left_{0};
