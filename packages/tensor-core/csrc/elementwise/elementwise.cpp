@@ -8,8 +8,7 @@
 
 namespace torch_core {
 
-// One set of element loops per instruction-set tier (AVX2 at most: these loops are
-// memory-bound), from elementwise/arith_kernels.inc.
+// One set of element loops per instruction-set tier, from elementwise/arith_kernels.inc.
 #define TORCH_CORE_DECLARE_ARITH(tier)                                                  \
   namespace tier {                                                                      \
   template <typename T>                                                                 \
@@ -25,7 +24,7 @@ namespace {
 // sum_block works in blocks of 2048 elements itself (arith_kernels.inc)
 template <typename T>
 double sum_range(const T* a, std::size_t begin, std::size_t end) {
-  return TORCH_CORE_PICK_AVX2(sum_block<T>)(a, begin, end);
+  return TORCH_CORE_PICK(sum_block<T>)(a, begin, end);
 }
 
 // The last-level cache's size, as Linux reports the first CPU's (asked once; 32 MiB where
@@ -60,7 +59,7 @@ constexpr std::size_t kStreamGrain = 1 << 14;
 
 template <typename T>
 void binary(BinaryOp op, const T* a, const T* b, T* out, std::size_t n, int threads) {
-  const auto range = TORCH_CORE_PICK_AVX2(binary_range<T>);
+  const auto range = TORCH_CORE_PICK(binary_range<T>);
   const bool stream = stream_result(3 * n * sizeof(T));
   GuidedParts(n, threads, kStreamGrain).run([&](std::size_t begin, std::size_t end, int) {
     range(op, a, b, out, begin, end, stream);
