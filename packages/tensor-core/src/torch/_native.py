@@ -196,7 +196,7 @@ def large_binary(name: str, a, b):
         type(b) is not type(a)
         or a.dtype != b.dtype
         or a.shape != b.shape
-        or a.dtype.name not in _FLOATS
+        or a.dtype.char not in "fd"  # not dtype.name: about 1.4 us, computed in Python
         or not (a.flags.c_contiguous and b.flags.c_contiguous)
     ):
         return None
@@ -210,7 +210,7 @@ def large_exp(a):
         not ENABLED
         or type(a) is not np.ndarray
         or a.size < PARALLEL_MIN_SIZE
-        or a.dtype.name not in _FLOATS
+        or a.dtype.char not in "fd"
         or not a.flags.c_contiguous
     ):
         return None
