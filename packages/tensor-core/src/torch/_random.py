@@ -693,52 +693,47 @@ def _random_like(input, dtype, memory_format, device, requires_grad, fill) -> Te
     return result.requires_grad_(True) if requires_grad else result
 
 
-@defop("rand_like")
-def rand_like(
-    input: Tensor,
-    *,
-    dtype=None,
-    layout=None,
-    device=None,
-    requires_grad=False,
-    generator=None,
-    memory_format=None,
-) -> Tensor:
-    """Uniform random numbers on [0, 1) in the shape (and layout) of ``input``."""
-    if sparse_like(input, layout, "rand_like", (input,)):
-        raise refuse_sparse("rand_like", filling=layout is None)
-    return _random_like(
-        input,
-        dtype,
-        memory_format,
-        device,
-        requires_grad,
-        lambda out, on: uniform_(out, generator=_device_gen(generator, on)),
-    )
+def _float_random_like(name: str, fill_, doc: str):
+    """``rand_like`` and ``randn_like``: one signature, one sparse check, and a draw
+    ``fill_(result, generator)`` in place (``uniform_`` or ``normal_``)."""
+
+    def random_like(
+        input: Tensor,
+        *,
+        dtype=None,
+        layout=None,
+        device=None,
+        requires_grad=False,
+        generator=None,
+        memory_format=None,
+    ) -> Tensor:
+        if sparse_like(input, layout, name, (input,)):
+            raise refuse_sparse(name, filling=layout is None)
+        return _random_like(
+            input,
+            dtype,
+            memory_format,
+            device,
+            requires_grad,
+            lambda out, on: fill_(out, _device_gen(generator, on)),
+        )
+
+    random_like.__name__ = random_like.__qualname__ = name
+    random_like.__doc__ = doc
+    return defop(name)(random_like)
 
 
-@defop("randn_like")
-def randn_like(
-    input: Tensor,
-    *,
-    dtype=None,
-    layout=None,
-    device=None,
-    requires_grad=False,
-    generator=None,
-    memory_format=None,
-) -> Tensor:
-    """Standard normal random numbers in the shape (and layout) of ``input``."""
-    if sparse_like(input, layout, "randn_like", (input,)):
-        raise refuse_sparse("randn_like", filling=layout is None)
-    return _random_like(
-        input,
-        dtype,
-        memory_format,
-        device,
-        requires_grad,
-        lambda out, on: normal_(out, generator=_device_gen(generator, on)),
-    )
+# the in-place fills are defined further down, so they are looked up at call time
+rand_like = _float_random_like(
+    "rand_like",
+    lambda out, generator: uniform_(out, generator=generator),
+    "Uniform random numbers on [0, 1) in the shape (and layout) of ``input``.",
+)
+randn_like = _float_random_like(
+    "randn_like",
+    lambda out, generator: normal_(out, generator=generator),
+    "Standard normal random numbers in the shape (and layout) of ``input``.",
+)
 
 
 @defop("randint_like")
