@@ -23,30 +23,33 @@ _MODELS = (
 )
 
 
-def _schedule(
-    args: str, steps: int = 14, groups: str = "[torch.zeros(1, requires_grad=True)]"
-) -> str:
-    return (
+def _looped(setup: str, times: int, body: tuple[str, ...], result: str, index: str = "_") -> str:
+    """``setup``, then ``body`` run ``times`` times (``index`` counting), then ``result``."""
+    loop = f"for {index} in range({times}):\n" + "".join(f"    {line}\n" for line in body)
+    return setup + loop + result
+
+
+# a single-parameter SGD optimizer at lr 1.0, what SWALR schedules
+_ONE_PARAM = "[torch.zeros(1, requires_grad=True)]"
+_OPT = _IMPORTS + f"opt = torch.optim.SGD({_ONE_PARAM}, lr=1.0)\n"
+
+
+def _schedule(args: str, steps: int = 14, groups: str = _ONE_PARAM) -> str:
+    setup = (
         _IMPORTS + f"opt = torch.optim.SGD({groups}, lr=1.0)\n"
         f"sched = swa_utils.SWALR(opt, {args})\n"
         "lrs = [sched.get_last_lr()]\n"
-        f"for _ in range({steps}):\n"
-        "    opt.step()\n"
-        "    sched.step()\n"
-        "    lrs.append(sched.get_last_lr())\n"
-        "lrs"
+    )
+    return _looped(
+        setup, steps, ("opt.step()", "sched.step()", "lrs.append(sched.get_last_lr())"), "lrs"
     )
 
 
 def _average(
     args: str, updates: int = 3, show: str = "[p.tolist() for p in avg.parameters()]"
 ) -> str:
-    return (
-        _MODELS + f"avg = swa_utils.AveragedModel(net{args})\n"
-        f"for k in range({updates}):\n"
-        "    perturb(k)\n"
-        "    avg.update_parameters(net)\n" + show
-    )
+    setup = _MODELS + f"avg = swa_utils.AveragedModel(net{args})\n"
+    return _looped(setup, updates, ("perturb(k)", "avg.update_parameters(net)"), show, index="k")
 
 
 CASES = {
@@ -59,21 +62,16 @@ CASES = {
         steps=5,
         groups="[{'params': [torch.zeros(1, requires_grad=True)]}, {'params': [torch.zeros(1, requires_grad=True)], 'lr': 0.5}]",
     ),
-    "swalr_swa_lr_in_groups": _IMPORTS
-    + "opt = torch.optim.SGD([torch.zeros(1, requires_grad=True)], lr=1.0)\nswa_utils.SWALR(opt, swa_lr=0.05)\nopt.param_groups[0]['swa_lr']",
-    "swalr_state_dict": _IMPORTS
-    + "opt = torch.optim.SGD([torch.zeros(1, requires_grad=True)], lr=1.0)\nsorted(swa_utils.SWALR(opt, swa_lr=0.05).state_dict())",
-    "swalr_load_state_dict": _IMPORTS
-    + "opt = torch.optim.SGD([torch.zeros(1, requires_grad=True)], lr=1.0)\ns1 = swa_utils.SWALR(opt, swa_lr=0.05, anneal_strategy='linear')\n"
+    "swalr_swa_lr_in_groups": _OPT
+    + "swa_utils.SWALR(opt, swa_lr=0.05)\nopt.param_groups[0]['swa_lr']",
+    "swalr_state_dict": _OPT + "sorted(swa_utils.SWALR(opt, swa_lr=0.05).state_dict())",
+    "swalr_load_state_dict": _OPT
+    + "s1 = swa_utils.SWALR(opt, swa_lr=0.05, anneal_strategy='linear')\n"
     "s2 = swa_utils.SWALR(opt, swa_lr=0.05)\ns2.load_state_dict(s1.state_dict())\nopt.step()\ns2.step()\n(s2.anneal_func(0.5), s2.get_last_lr())",
-    "err_swalr_strategy": _IMPORTS
-    + "opt = torch.optim.SGD([torch.zeros(1, requires_grad=True)], lr=1.0)\nswa_utils.SWALR(opt, 0.1, anneal_strategy='exp')",
-    "err_swalr_epochs_negative": _IMPORTS
-    + "opt = torch.optim.SGD([torch.zeros(1, requires_grad=True)], lr=1.0)\nswa_utils.SWALR(opt, 0.1, anneal_epochs=-1)",
-    "err_swalr_epochs_float": _IMPORTS
-    + "opt = torch.optim.SGD([torch.zeros(1, requires_grad=True)], lr=1.0)\nswa_utils.SWALR(opt, 0.1, anneal_epochs=2.0)",
-    "err_swalr_lr_list": _IMPORTS
-    + "opt = torch.optim.SGD([torch.zeros(1, requires_grad=True)], lr=1.0)\nswa_utils.SWALR(opt, [0.1, 0.2])",
+    "err_swalr_strategy": _OPT + "swa_utils.SWALR(opt, 0.1, anneal_strategy='exp')",
+    "err_swalr_epochs_negative": _OPT + "swa_utils.SWALR(opt, 0.1, anneal_epochs=-1)",
+    "err_swalr_epochs_float": _OPT + "swa_utils.SWALR(opt, 0.1, anneal_epochs=2.0)",
+    "err_swalr_lr_list": _OPT + "swa_utils.SWALR(opt, [0.1, 0.2])",
     # averages
     "swa_mean": _average(""),
     "swa_mean_one_update": _average("", updates=1),
