@@ -1,6 +1,8 @@
 """torch.nn.modules.rnn: recurrent layers and cells against real PyTorch, and packed
 sequences against padded ones."""
 
+import inspect
+
 import pytest
 
 import torch
@@ -35,6 +37,27 @@ def test_packed_sequences_match_each_sequence_run_alone(cls, bidirectional):
         h = final[0] if cls is nn.LSTM else final
         h_alone = alone_final[0] if cls is nn.LSTM else alone_final
         assert bool(((h[:, b] - h_alone[:, 0]).abs() < 1e-5).all())
+
+
+@pytest.mark.parametrize("cls", [nn.RNN, nn.GRU])
+def test_proj_size_is_lstm_only(cls):
+    # PyTorch: RNN/GRU take RNNBase's arguments as *args, **kwargs and refuse proj_size
+    assert str(inspect.signature(cls.__init__)) == "(self, *args, **kwargs)"
+    with pytest.raises(ValueError, match="proj_size argument is only supported for LSTM"):
+        cls(3, 4, proj_size=0)
+
+
+def test_rnn_takes_nonlinearity_as_fourth_positional_argument():
+    rnn = nn.RNN(3, 4, 2, "relu", False, True, 0.0, True)
+    assert (rnn.nonlinearity, rnn.mode, rnn.bias, rnn.batch_first) == (
+        "relu",
+        "RNN_RELU",
+        False,
+        True,
+    )
+    assert rnn.num_layers == 2 and rnn.bidirectional
+    with pytest.raises(TypeError, match="unexpected keyword argument 'bogus'"):
+        nn.LSTM(3, 4, bogus=1)
 
 
 def test_errors():

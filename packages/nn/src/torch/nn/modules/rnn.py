@@ -78,6 +78,12 @@ def _reset_uniform(module) -> None:
         init.uniform_(weight, -bound, bound)
 
 
+def _reject_proj_size(kwargs: dict) -> None:
+    # RNN and GRU take RNNBase's arguments through **kwargs, but projections are LSTM-only
+    if "proj_size" in kwargs:
+        raise ValueError("proj_size argument is only supported for LSTM, not RNN or GRU")
+
+
 class RNNBase(Module):
     """The state and the time loop shared by :class:`RNN`, :class:`LSTM` and
     :class:`GRU`; not used directly."""
@@ -433,19 +439,13 @@ class RNN(RNNBase):
         (torch.Size([5, 3, 20]), torch.Size([2, 3, 20]))
     """
 
-    def __init__(
-        self,
-        input_size: int,
-        hidden_size: int,
-        num_layers: int = 1,
-        nonlinearity: str = "tanh",
-        bias: bool = True,
-        batch_first: bool = False,
-        dropout: float = 0.0,
-        bidirectional: bool = False,
-        device=None,
-        dtype=None,
-    ) -> None:
+    def __init__(self, *args, **kwargs):
+        _reject_proj_size(kwargs)
+        # nonlinearity is the 4th positional argument of RNN but not of RNNBase
+        if len(args) > 3:
+            nonlinearity, args = args[3], args[:3] + args[4:]
+        else:
+            nonlinearity = kwargs.pop("nonlinearity", "tanh")
         if nonlinearity == "tanh":
             mode = "RNN_TANH"
         elif nonlinearity == "relu":
@@ -455,10 +455,7 @@ class RNN(RNNBase):
                 f"Unknown nonlinearity '{nonlinearity}'. Select from 'tanh' or 'relu'."
             )
         self.nonlinearity = nonlinearity
-        super().__init__(
-            mode, input_size, hidden_size, num_layers, bias, batch_first, dropout,
-            bidirectional, 0, device, dtype,
-        )  # fmt: skip
+        super().__init__(mode, *args, **kwargs)
         self.nonlinearity = nonlinearity
 
 
@@ -490,23 +487,8 @@ class LSTM(RNNBase):
         (torch.Size([5, 3, 20]), torch.Size([2, 3, 20]), torch.Size([2, 3, 20]))
     """
 
-    def __init__(
-        self,
-        input_size: int,
-        hidden_size: int,
-        num_layers: int = 1,
-        bias: bool = True,
-        batch_first: bool = False,
-        dropout: float = 0.0,
-        bidirectional: bool = False,
-        proj_size: int = 0,
-        device=None,
-        dtype=None,
-    ) -> None:
-        super().__init__(
-            "LSTM", input_size, hidden_size, num_layers, bias, batch_first, dropout,
-            bidirectional, proj_size, device, dtype,
-        )  # fmt: skip
+    def __init__(self, *args, **kwargs):
+        super().__init__("LSTM", *args, **kwargs)
 
 
 class GRU(RNNBase):
@@ -529,22 +511,9 @@ class GRU(RNNBase):
         (torch.Size([3, 5, 20]), torch.Size([2, 3, 20]))
     """
 
-    def __init__(
-        self,
-        input_size: int,
-        hidden_size: int,
-        num_layers: int = 1,
-        bias: bool = True,
-        batch_first: bool = False,
-        dropout: float = 0.0,
-        bidirectional: bool = False,
-        device=None,
-        dtype=None,
-    ) -> None:
-        super().__init__(
-            "GRU", input_size, hidden_size, num_layers, bias, batch_first, dropout,
-            bidirectional, 0, device, dtype,
-        )  # fmt: skip
+    def __init__(self, *args, **kwargs):
+        _reject_proj_size(kwargs)
+        super().__init__("GRU", *args, **kwargs)
 
 
 # --------------------------------------------------------------------------- cells
