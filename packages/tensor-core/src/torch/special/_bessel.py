@@ -229,57 +229,48 @@ def _unary(name: str, kernel, summary: str, example: str):
     return function
 
 
-bessel_j0 = _unary(
-    "bessel_j0",
-    lambda x: _j(x, 0),
-    "The Bessel function of the first kind of order 0, elementwise.",
-    ">>> torch.special.bessel_j0(torch.tensor([0.0, 1.0]))\n        tensor([1.0000, 0.7652])",
+def _orders_0_and_1(family: str, kernel, summary: str, example_input: str, results):
+    """``<family>0`` and ``<family>1``: ``kernel(x, order)`` for each order, the
+    ``{order}`` in ``summary`` filled in, and one example input with each order's result."""
+    return tuple(
+        _unary(
+            f"{family}{order}",
+            lambda x, order=order: kernel(x, order),
+            summary.format(order=order),
+            f">>> torch.special.{family}{order}(torch.tensor({example_input}))\n"
+            f"        tensor({result})",
+        )
+        for order, result in enumerate(results)
+    )
+
+
+bessel_j0, bessel_j1 = _orders_0_and_1(
+    "bessel_j",
+    _j,
+    "The Bessel function of the first kind of order {order}, elementwise.",
+    "[0.0, 1.0]",
+    ("[1.0000, 0.7652]", "[0.0000, 0.4401]"),
 )
-bessel_j1 = _unary(
-    "bessel_j1",
-    lambda x: _j(x, 1),
-    "The Bessel function of the first kind of order 1, elementwise.",
-    ">>> torch.special.bessel_j1(torch.tensor([0.0, 1.0]))\n        tensor([0.0000, 0.4401])",
+bessel_y0, bessel_y1 = _orders_0_and_1(
+    "bessel_y",
+    _y,
+    "The Bessel function of the second kind of order {order} (NaN for x < 0, -inf at 0).",
+    "[1.0, 2.0]",
+    ("[0.0883, 0.5104]", "[-0.7812, -0.1070]"),
 )
-bessel_y0 = _unary(
-    "bessel_y0",
-    lambda x: _y(x, 0),
-    "The Bessel function of the second kind of order 0 (NaN for x < 0, -inf at 0).",
-    ">>> torch.special.bessel_y0(torch.tensor([1.0, 2.0]))\n        tensor([0.0883, 0.5104])",
+modified_bessel_k0, modified_bessel_k1 = _orders_0_and_1(
+    "modified_bessel_k",
+    lambda x, order: _k(x, order, scaled=False),
+    "The modified Bessel function of the second kind of order {order} (NaN for x < 0).",
+    "[1.0, 2.0]",
+    ("[0.4210, 0.1139]", "[0.6019, 0.1399]"),
 )
-bessel_y1 = _unary(
-    "bessel_y1",
-    lambda x: _y(x, 1),
-    "The Bessel function of the second kind of order 1 (NaN for x < 0, -inf at 0).",
-    ">>> torch.special.bessel_y1(torch.tensor([1.0, 2.0]))\n        tensor([-0.7812, -0.1070])",
-)
-modified_bessel_k0 = _unary(
-    "modified_bessel_k0",
-    lambda x: _k(x, 0, scaled=False),
-    "The modified Bessel function of the second kind of order 0 (NaN for x < 0).",
-    ">>> torch.special.modified_bessel_k0(torch.tensor([1.0, 2.0]))\n"
-    "        tensor([0.4210, 0.1139])",
-)
-modified_bessel_k1 = _unary(
-    "modified_bessel_k1",
-    lambda x: _k(x, 1, scaled=False),
-    "The modified Bessel function of the second kind of order 1 (NaN for x < 0).",
-    ">>> torch.special.modified_bessel_k1(torch.tensor([1.0, 2.0]))\n"
-    "        tensor([0.6019, 0.1399])",
-)
-scaled_modified_bessel_k0 = _unary(
-    "scaled_modified_bessel_k0",
-    lambda x: _k(x, 0, scaled=True),
-    "``exp(x) * modified_bessel_k0(x)``, without overflow or underflow for large x.",
-    ">>> torch.special.scaled_modified_bessel_k0(torch.tensor([1.0, 100.0]))\n"
-    "        tensor([1.1445, 0.1252])",
-)
-scaled_modified_bessel_k1 = _unary(
-    "scaled_modified_bessel_k1",
-    lambda x: _k(x, 1, scaled=True),
-    "``exp(x) * modified_bessel_k1(x)``, without overflow or underflow for large x.",
-    ">>> torch.special.scaled_modified_bessel_k1(torch.tensor([1.0, 100.0]))\n"
-    "        tensor([1.6362, 0.1258])",
+scaled_modified_bessel_k0, scaled_modified_bessel_k1 = _orders_0_and_1(
+    "scaled_modified_bessel_k",
+    lambda x, order: _k(x, order, scaled=True),
+    "``exp(x) * modified_bessel_k{order}(x)``, without overflow or underflow for large x.",
+    "[1.0, 100.0]",
+    ("[1.1445, 0.1252]", "[1.6362, 0.1258]"),
 )
 airy_ai = _unary(
     "airy_ai",
