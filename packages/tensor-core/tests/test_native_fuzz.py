@@ -306,28 +306,31 @@ def _batch_norm_args(draw, name, dtype, threads):
 
 
 def _rnn_shapes(name, t, b, h):
+    """The argument shapes of the recurrent kernel ``name``, in its argument order."""
+    # both LSTM cell kernels start from the gate pre-activations and the previous cell state
+    lstm_cell = {"gates": (b, 4 * h), "c_prev": (b, h)}
+
+    def layer_forward(gates):
+        """What every layer's forward kernel starts with, for ``gates`` gates of width h."""
+        return {
+            "projected": (t, b, gates * h),
+            "w_hh_t": (h, gates * h),
+            "b_hh": (gates * h,),
+            "hs": (t + 1, b, h),
+        }
+
     shapes = {
         "relu_backward": {"grad": (b, h), "result": (b, h)},
-        "lstm_cell_forward": {
-            "gates": (b, 4 * h),
-            "c_prev": (b, h),
-            "c": (b, h),
-            "h": (b, h),
-            "tanh_c": (b, h),
-        },
+        "lstm_cell_forward": {**lstm_cell, "c": (b, h), "h": (b, h), "tanh_c": (b, h)},
         "lstm_cell_backward": {
-            "gates": (b, 4 * h),
-            "c_prev": (b, h),
+            **lstm_cell,
             "tanh_c": (b, h),
             "dh": (b, h),
             "dc": (b, h),
             "dz": (b, 4 * h),
         },
         "lstm_layer_forward": {
-            "projected": (t, b, 4 * h),
-            "w_hh_t": (h, 4 * h),
-            "b_hh": (4 * h,),
-            "hs": (t + 1, b, h),
+            **layer_forward(4),
             "cs": (t + 1, b, h),
             "gates": (t, b, 4 * h),
             "tanh_cs": (t, b, h),
@@ -342,12 +345,7 @@ def _rnn_shapes(name, t, b, h):
             "dh0": (b, h),
             "dc0": (b, h),
         },
-        "rnn_layer_forward": {
-            "projected": (t, b, h),
-            "w_hh_t": (h, h),
-            "b_hh": (h,),
-            "hs": (t + 1, b, h),
-        },
+        "rnn_layer_forward": layer_forward(1),
         "rnn_layer_backward": {
             "grad": (t, b, h),
             "hs": (t + 1, b, h),
@@ -356,10 +354,7 @@ def _rnn_shapes(name, t, b, h):
             "dh0": (b, h),
         },
         "gru_layer_forward": {
-            "projected": (t, b, 3 * h),
-            "w_hh_t": (h, 3 * h),
-            "b_hh": (3 * h,),
-            "hs": (t + 1, b, h),
+            **layer_forward(3),
             "gates": (t, b, 3 * h),
             "hn": (t, b, h),
         },
