@@ -437,10 +437,32 @@ def _device_gen(generator, device):
     return get_backend(device.type).default_generator(device.index)
 
 
-@defop("rand")
-def rand(
-    *size, generator=None, dtype=None, layout=None, device=None, requires_grad=False
-) -> Tensor:
+def _float_random(name: str, kind: str, draw_array, doc: str):
+    """``rand`` and ``randn``: one signature and one set of checks; the CPU draws come from
+    ``draw_array(shape, dtype, generator)``, another device makes ``kind`` draws itself."""
+
+    def random(
+        *size, generator=None, dtype=None, layout=None, device=None, requires_grad=False
+    ) -> Tensor:
+        if layout is not None and is_sparse_layout(layout, name, size):
+            raise refuse_sparse(name)
+        device = _check_cpu(device)
+        generator = _device_gen(generator, device)
+        dtype = dtype or _dtype.get_default_dtype()
+        shape = _shape(size, name)
+        if device is not None:
+            return _new_drawn(device, kind, shape, dtype, generator, requires_grad, 0.0, 1.0)
+        return _finish(draw_array(shape, dtype, generator), dtype, requires_grad, device)
+
+    random.__name__ = random.__qualname__ = name
+    random.__doc__ = doc
+    return defop(name)(random)
+
+
+rand = _float_random(
+    "rand",
+    "uniform",
+    uniform_array,
     """Uniform random numbers on [0, 1); same seed, same numbers as PyTorch's CPU.
 
     Examples::
@@ -448,42 +470,20 @@ def rand(
         >>> torch.rand(2, 2)
         tensor([[0.4963, 0.7682],
                 [0.0885, 0.1320]])
-    """
-    if layout is not None and is_sparse_layout(layout, "rand", size):
-        raise refuse_sparse("rand")
-    device = _check_cpu(device)
-    generator = _device_gen(generator, device)
-    dtype = dtype or _dtype.get_default_dtype()
-    if device is not None:
-        shape = _shape(size, "rand")
-        return _new_drawn(device, "uniform", shape, dtype, generator, requires_grad, 0.0, 1.0)
-    return _finish(
-        uniform_array(_shape(size, "rand"), dtype, generator), dtype, requires_grad, device
-    )
-
-
-@defop("randn")
-def randn(
-    *size, generator=None, dtype=None, layout=None, device=None, requires_grad=False
-) -> Tensor:
+    """,
+)
+randn = _float_random(
+    "randn",
+    "normal",
+    normal_array,
     """Standard normal random numbers.
 
     Examples::
 
         >>> torch.randn(3)
         tensor([ 1.5410, -0.2934, -2.1788])
-    """
-    if layout is not None and is_sparse_layout(layout, "randn", size):
-        raise refuse_sparse("randn")
-    device = _check_cpu(device)
-    generator = _device_gen(generator, device)
-    dtype = dtype or _dtype.get_default_dtype()
-    if device is not None:
-        shape = _shape(size, "randn")
-        return _new_drawn(device, "normal", shape, dtype, generator, requires_grad, 0.0, 1.0)
-    return _finish(
-        normal_array(_shape(size, "randn"), dtype, generator), dtype, requires_grad, device
-    )
+    """,
+)
 
 
 @defop("randint")
