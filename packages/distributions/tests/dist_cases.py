@@ -10,6 +10,7 @@ torch itself, so one copy serves both interpreters.
 from __future__ import annotations
 
 import math
+import re
 import warnings
 
 # constructors, float64 unless the point is float32 sampling
@@ -102,39 +103,31 @@ METHODS = {
     "expand": "(tuple(d.expand((4,) + tuple(d.batch_shape)).batch_shape), d.expand((4,) + tuple(d.batch_shape)).sample().shape)",
 }
 
-_KL_PAIRS = [
-    ("Bernoulli", "Bernoulli"), ("Bernoulli", "Poisson"), ("Beta", "Beta"),
-    ("Beta", "ContinuousBernoulli"), ("Beta", "Exponential"), ("Beta", "Gamma"),
-    ("Beta", "Normal"), ("Beta", "Pareto"), ("Beta", "Uniform"), ("Binomial", "Binomial"),
-    ("Categorical", "Categorical"), ("Cauchy", "Cauchy"),
-    ("ContinuousBernoulli", "ContinuousBernoulli"), ("ContinuousBernoulli", "Exponential"),
-    ("ContinuousBernoulli", "Normal"), ("ContinuousBernoulli", "Pareto"),
-    ("ContinuousBernoulli", "Uniform"), ("Dirichlet", "Dirichlet"), ("Exponential", "Beta"),
-    ("Exponential", "ContinuousBernoulli"), ("Exponential", "Exponential"),
-    ("Exponential", "Gamma"), ("Exponential", "Gumbel"), ("Exponential", "Normal"),
-    ("Exponential", "Pareto"), ("Exponential", "Uniform"), ("Gamma", "Beta"),
-    ("Gamma", "ContinuousBernoulli"), ("Gamma", "Exponential"), ("Gamma", "Gamma"),
-    ("Gamma", "Gumbel"), ("Gamma", "Normal"), ("Gamma", "Pareto"), ("Gamma", "Uniform"),
-    ("Geometric", "Geometric"), ("Gumbel", "Beta"), ("Gumbel", "ContinuousBernoulli"),
-    ("Gumbel", "Exponential"), ("Gumbel", "Gamma"), ("Gumbel", "Gumbel"), ("Gumbel", "Normal"),
-    ("Gumbel", "Pareto"), ("Gumbel", "Uniform"), ("HalfNormal", "HalfNormal"),
-    ("Independent", "Independent"), ("Laplace", "Beta"), ("Laplace", "ContinuousBernoulli"),
-    ("Laplace", "Exponential"), ("Laplace", "Gamma"), ("Laplace", "Laplace"),
-    ("Laplace", "Normal"), ("Laplace", "Pareto"), ("Laplace", "Uniform"),
-    ("LowRankMultivariateNormal", "LowRankMultivariateNormal"),
-    ("LowRankMultivariateNormal", "MultivariateNormal"),
-    ("MultivariateNormal", "LowRankMultivariateNormal"),
-    ("MultivariateNormal", "MultivariateNormal"), ("Normal", "Beta"),
-    ("Normal", "ContinuousBernoulli"), ("Normal", "Exponential"), ("Normal", "Gamma"),
-    ("Normal", "Gumbel"), ("Normal", "Laplace"), ("Normal", "Normal"), ("Normal", "Pareto"),
-    ("Normal", "Uniform"), ("OneHotCategorical", "OneHotCategorical"), ("Pareto", "Beta"),
-    ("Pareto", "ContinuousBernoulli"), ("Pareto", "Exponential"), ("Pareto", "Gamma"),
-    ("Pareto", "Normal"), ("Pareto", "Pareto"), ("Pareto", "Uniform"),
-    ("Poisson", "Bernoulli"), ("Poisson", "Binomial"), ("Poisson", "Poisson"),
-    ("Uniform", "Beta"), ("Uniform", "ContinuousBernoulli"), ("Uniform", "Exponential"),
-    ("Uniform", "Gamma"), ("Uniform", "Gumbel"), ("Uniform", "Normal"), ("Uniform", "Pareto"),
-    ("Uniform", "Uniform"),
-]  # fmt: skip
+# for each first member of a KL pair, the second members (space-separated) PyTorch
+# registers it with
+_KL_PAIRS = {
+    "Bernoulli": "Bernoulli Poisson",
+    "Beta": "Beta ContinuousBernoulli Exponential Gamma Normal Pareto Uniform",
+    "Binomial": "Binomial",
+    "Categorical": "Categorical",
+    "Cauchy": "Cauchy",
+    "ContinuousBernoulli": "ContinuousBernoulli Exponential Normal Pareto Uniform",
+    "Dirichlet": "Dirichlet",
+    "Exponential": "Beta ContinuousBernoulli Exponential Gamma Gumbel Normal Pareto Uniform",
+    "Gamma": "Beta ContinuousBernoulli Exponential Gamma Gumbel Normal Pareto Uniform",
+    "Geometric": "Geometric",
+    "Gumbel": "Beta ContinuousBernoulli Exponential Gamma Gumbel Normal Pareto Uniform",
+    "HalfNormal": "HalfNormal",
+    "Independent": "Independent",
+    "Laplace": "Beta ContinuousBernoulli Exponential Gamma Laplace Normal Pareto Uniform",
+    "LowRankMultivariateNormal": "LowRankMultivariateNormal MultivariateNormal",
+    "MultivariateNormal": "LowRankMultivariateNormal MultivariateNormal",
+    "Normal": "Beta ContinuousBernoulli Exponential Gamma Gumbel Laplace Normal Pareto Uniform",
+    "OneHotCategorical": "OneHotCategorical",
+    "Pareto": "Beta ContinuousBernoulli Exponential Gamma Normal Pareto Uniform",
+    "Poisson": "Bernoulli Binomial Poisson",
+    "Uniform": "Beta ContinuousBernoulli Exponential Gamma Gumbel Normal Pareto Uniform",
+}
 
 # second members of KL pairs, with parameters that differ from the first
 _KL_Q = {
@@ -177,7 +170,8 @@ _KL_P = {
 
 KL = {
     f"{p}||{q}": f"D.kl_divergence({_KL_P.get(p, DISTRIBUTIONS[p])}, {_KL_Q[q]})"
-    for p, q in _KL_PAIRS
+    for p, qs in _KL_PAIRS.items()
+    for q in qs.split()
 }
 KL.update(
     {
@@ -203,36 +197,34 @@ _PARAMETER_FREE = {
     **dict.fromkeys(("CorrCholesky", "Softmax", "StickBreaking"), _VEC),
     **dict.fromkeys(("LowerCholesky", "PositiveDefinite"), _SQUARE),
 }
-TRANSFORMS = {name: (f"{_T}.{name}Transform()", x) for name, x in _PARAMETER_FREE.items()}
+
+
+def _qualified(expr: str) -> str:
+    """``expr`` with its transform names (``...Transform``, ``identity_transform``) taken
+    from torch.distributions.transforms, so that the tables name them bare."""
+    return re.sub(r"\b(\w*Transform|identity_transform)\b", rf"{_T}.\1", expr)
+
+
+# the transforms with parameters or built from others, by their inputs
+_BUILT = {
+    _POS: {"Power": "PowerTransform(torch.tensor(2.5))", "InverseExp": "ExpTransform().inv"},
+    _X: {
+        "Affine": "AffineTransform(1.0, torch.tensor(-2.0))",
+        "Compose": "ComposeTransform([ExpTransform(), AffineTransform(1.0, 3.0)])",
+        "CumulativeDistribution": "CumulativeDistributionTransform(D.Normal(0.0, 1.0))",
+        "Identity": "identity_transform",
+    },
+    _VEC: {
+        "AffineEvent": "AffineTransform(torch.zeros(3), torch.tensor([1.0, 2.0, 3.0]), event_dim=1)",
+        "Independent": "IndependentTransform(ExpTransform(), 1)",
+        "Reshape": "ReshapeTransform((3,), (3, 1))",
+        "Cat": "CatTransform([ExpTransform(), AffineTransform(0.0, 2.0)], dim=1, lengths=[1, 2])",
+        "Stack": "StackTransform([ExpTransform(), SigmoidTransform(), TanhTransform()], dim=1)",
+    },
+}
+TRANSFORMS = {name: (_qualified(f"{name}Transform()"), x) for name, x in _PARAMETER_FREE.items()}
 TRANSFORMS.update(
-    {
-        "Power": (f"{_T}.PowerTransform(torch.tensor(2.5))", _POS),
-        "Affine": (f"{_T}.AffineTransform(1.0, torch.tensor(-2.0))", _X),
-        "AffineEvent": (
-            f"{_T}.AffineTransform(torch.zeros(3), torch.tensor([1.0, 2.0, 3.0]), event_dim=1)",
-            _VEC,
-        ),
-        "Compose": (
-            f"{_T}.ComposeTransform([{_T}.ExpTransform(), {_T}.AffineTransform(1.0, 3.0)])",
-            _X,
-        ),
-        "Independent": (f"{_T}.IndependentTransform({_T}.ExpTransform(), 1)", _VEC),
-        "Reshape": (f"{_T}.ReshapeTransform((3,), (3, 1))", _VEC),
-        "Cat": (
-            f"{_T}.CatTransform([{_T}.ExpTransform(), {_T}.AffineTransform(0.0, 2.0)], dim=1, lengths=[1, 2])",
-            _VEC,
-        ),
-        "Stack": (
-            f"{_T}.StackTransform([{_T}.ExpTransform(), {_T}.SigmoidTransform(), {_T}.TanhTransform()], dim=1)",
-            _VEC,
-        ),
-        "CumulativeDistribution": (
-            f"{_T}.CumulativeDistributionTransform(D.Normal(0.0, 1.0))",
-            _X,
-        ),
-        "Identity": (f"{_T}.identity_transform", _X),
-        "InverseExp": (f"{_T}.ExpTransform().inv", _POS),
-    }
+    {name: (_qualified(expr), x) for x, exprs in _BUILT.items() for name, expr in exprs.items()}
 )
 
 TRANSFORM_METHODS = {
