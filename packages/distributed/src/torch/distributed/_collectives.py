@@ -283,36 +283,56 @@ def _root_with_list(pg, root: int, tensors, name: str, role: str) -> bool:
     return True
 
 
+def _rooted_list_op(what: str, tensor, blocks, group, root, async_op, at_root, elsewhere):
+    """The frame shared by gather and scatter: check the arguments, find the root (``root``
+    is ``(name, global rank, group rank)``; rank 0 when neither rank is given, unlike
+    reduce and broadcast), then run the backend call of this rank's side:
+    ``at_root(group, backend, tensor's buffer, root)`` on the root, with ``blocks`` checked,
+    ``elsewhere(backend, tensor's buffer, root)`` on the others. None when this rank is not
+    in ``group``."""
+    pg = _checked_group(group, what, tensor=tensor)
+    if pg is None:
+        return None
+    root_name, global_root, group_root = root
+    if global_root is None and group_root is None:
+        global_root = 0
+    root_rank = _root(pg, global_root, group_root, root_name)
+    impl = _backend(pg, tensor)
+    (buffer,) = _buffers(impl, tensor)
+    role = "destination" if root_name == "dst" else "source"
+    if not _root_with_list(pg, root_rank, blocks, f"{what}_list", role):
+        return _done(elsewhere(impl, buffer, root_rank), async_op)
+    return _done(at_root(pg, impl, buffer, root_rank), async_op)
+
+
 def gather(tensor, gather_list=None, dst=None, group=None, async_op: bool = False,
            group_dst=None):  # fmt: skip
     """Collect every rank's ``tensor`` into ``gather_list`` on rank ``dst``."""
-    pg = _checked_group(group, "gather", tensor=tensor)
-    if pg is None:
-        return None
-    root = _root(pg, 0 if dst is None and group_dst is None else dst, group_dst, "dst")
-    impl = _backend(pg, tensor)
-    (source,) = _buffers(impl, tensor)
-    if not _root_with_list(pg, root, gather_list, "gather_list", "destination"):
-        return _done(impl.gather(None, source, root), async_op)
-    output = torch.empty((pg.size(), *tensor.shape), dtype=tensor.dtype, device=tensor.device)
-    work = impl.gather(impl.buffer(output), source, root)
-    return _done(_then(work, lambda: _copy_blocks(gather_list, output), gather_list), async_op)
+
+    def at_root(pg, impl, source, root):
+        output = torch.empty((pg.size(), *tensor.shape), dtype=tensor.dtype, device=tensor.device)
+        work = impl.gather(impl.buffer(output), source, root)
+        return _then(work, lambda: _copy_blocks(gather_list, output), gather_list)
+
+    return _rooted_list_op(
+        "gather", tensor, gather_list, group, ("dst", dst, group_dst), async_op, at_root,
+        elsewhere=lambda impl, source, root: impl.gather(None, source, root),
+    )  # fmt: skip
 
 
 def scatter(tensor, scatter_list=None, src=None, group=None, async_op: bool = False,
             group_src=None):  # fmt: skip
     """Rank ``src`` sends ``scatter_list[r]`` to rank r's ``tensor``."""
-    pg = _checked_group(group, "scatter", tensor=tensor)
-    if pg is None:
-        return None
-    root = _root(pg, 0 if src is None and group_src is None else src, group_src, "src")
-    impl = _backend(pg, tensor)
-    (output,) = _buffers(impl, tensor)
-    if not _root_with_list(pg, root, scatter_list, "scatter_list", "source"):
-        return _done(impl.scatter(output, None, root), async_op)
-    _same_dtype([tensor, *scatter_list], "scatter")
-    source = _stacked(scatter_list, tensor.shape)
-    return _done(impl.scatter(output, impl.buffer(source), root), async_op)
+
+    def at_root(_pg, impl, output, root):
+        _same_dtype([tensor, *scatter_list], "scatter")
+        source = _stacked(scatter_list, tensor.shape)
+        return impl.scatter(output, impl.buffer(source), root)
+
+    return _rooted_list_op(
+        "scatter", tensor, scatter_list, group, ("src", src, group_src), async_op, at_root,
+        elsewhere=lambda impl, output, root: impl.scatter(output, None, root),
+    )  # fmt: skip
 
 
 def reduce_scatter(output, input_list, op=ReduceOp.SUM, group=None, async_op: bool = False):
