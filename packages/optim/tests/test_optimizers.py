@@ -36,40 +36,51 @@ def test_resume_from_state_dict_equals_never_stopping(name, label):
     check_resume(name, label)
 
 
-BAD_OPTIONS = [
-    ("Adadelta", dict(lr=-1), "Invalid learning rate"),
-    ("Adadelta", dict(rho=1.5), "Invalid rho value: 1.5"),
-    ("Adagrad", dict(lr=-1), "Invalid learning rate"),
-    ("Adagrad", dict(lr_decay=-1), "Invalid lr_decay value"),
-    ("Adagrad", dict(initial_accumulator_value=-1), "Invalid initial_accumulator_value value"),
-    ("Adam", dict(lr=-1), "Invalid learning rate: -1"),
-    ("Adam", dict(eps=-1e-8), "Invalid epsilon value"),
-    ("Adam", dict(betas=(1.0, 0.999)), "Invalid beta parameter at index 0"),
-    ("Adam", dict(betas=(0.9, -0.1)), "Invalid beta parameter at index 1"),
-    ("Adam", dict(weight_decay=-0.1), "Invalid weight_decay value"),
-    ("Adamax", dict(lr=-1), "Invalid learning rate"),
-    ("Adamax", dict(eps=-1), "Invalid epsilon value"),
-    ("Adamax", dict(betas=(0.9, 1.5)), "Invalid beta parameter at index 1"),
-    ("AdamW", dict(lr=-0.5), "Invalid learning rate: -0.5"),
-    ("AdamW", dict(weight_decay=-1), "Invalid weight_decay value"),
-    ("ASGD", dict(lr=-1), "Invalid learning rate"),
-    ("ASGD", dict(weight_decay=-1), "Invalid weight_decay value"),
-    ("LBFGS", dict(lr=-1), "Invalid learning rate"),
-    ("NAdam", dict(lr=-1), "Invalid learning rate"),
-    ("NAdam", dict(momentum_decay=-1), "Invalid momentum_decay value"),
-    ("RAdam", dict(lr=-1), "Invalid learning rate"),
-    ("RAdam", dict(weight_decay=-1), "Invalid weight_decay value"),
-    ("RMSprop", dict(lr=-1), "Invalid learning rate"),
-    ("RMSprop", dict(alpha=-0.1), "Invalid alpha value"),
-    ("RMSprop", dict(momentum=-1), "Invalid momentum value"),
-    ("Rprop", dict(lr=-1), "Invalid learning rate"),
-    ("Rprop", dict(etas=(1.5, 1.2)), "Invalid eta values: 1.5, 1.2"),
-    ("SGD", dict(lr=-1), "Invalid learning rate: -1"),
-    ("SGD", dict(lr=0.1, momentum=-0.5), "Invalid momentum value"),
-    ("SGD", dict(lr=0.1, weight_decay=-1), "Invalid weight_decay value"),
-    ("SGD", dict(lr=0.1, nesterov=True), "Nesterov momentum requires"),
-    ("SparseAdam", dict(lr=-1), "Invalid learning rate: -1"),
-    ("SparseAdam", dict(betas=(1.0, 0.9)), "Invalid beta parameter at index 0"),
+# every optimizer refuses a negative learning rate and names it
+_NEGATIVE_LR = [
+    (name, dict(lr=-1), "Invalid learning rate: -1")
+    for name in (
+        "Adadelta Adagrad Adam Adamax AdamW ASGD LBFGS NAdam RAdam RMSprop Rprop SGD SparseAdam"
+    ).split()
+]
+# the options each optimizer checks besides the learning rate
+_OWN_CHECKS = {
+    "Adadelta": [(dict(rho=1.5), "Invalid rho value: 1.5")],
+    "Adagrad": [
+        (dict(lr_decay=-1), "Invalid lr_decay value"),
+        (dict(initial_accumulator_value=-1), "Invalid initial_accumulator_value value"),
+    ],
+    "Adam": [
+        (dict(eps=-1e-8), "Invalid epsilon value"),
+        (dict(betas=(1.0, 0.999)), "Invalid beta parameter at index 0"),
+        (dict(betas=(0.9, -0.1)), "Invalid beta parameter at index 1"),
+        (dict(weight_decay=-0.1), "Invalid weight_decay value"),
+    ],
+    "Adamax": [
+        (dict(eps=-1), "Invalid epsilon value"),
+        (dict(betas=(0.9, 1.5)), "Invalid beta parameter at index 1"),
+    ],
+    "AdamW": [
+        (dict(lr=-0.5), "Invalid learning rate: -0.5"),
+        (dict(weight_decay=-1), "Invalid weight_decay value"),
+    ],
+    "ASGD": [(dict(weight_decay=-1), "Invalid weight_decay value")],
+    "NAdam": [(dict(momentum_decay=-1), "Invalid momentum_decay value")],
+    "RAdam": [(dict(weight_decay=-1), "Invalid weight_decay value")],
+    "RMSprop": [
+        (dict(alpha=-0.1), "Invalid alpha value"),
+        (dict(momentum=-1), "Invalid momentum value"),
+    ],
+    "Rprop": [(dict(etas=(1.5, 1.2)), "Invalid eta values: 1.5, 1.2")],
+    "SGD": [
+        (dict(lr=0.1, momentum=-0.5), "Invalid momentum value"),
+        (dict(lr=0.1, weight_decay=-1), "Invalid weight_decay value"),
+        (dict(lr=0.1, nesterov=True), "Nesterov momentum requires"),
+    ],
+    "SparseAdam": [(dict(betas=(1.0, 0.9)), "Invalid beta parameter at index 0")],
+}
+BAD_OPTIONS = _NEGATIVE_LR + [
+    (name, kwargs, match) for name, checks in _OWN_CHECKS.items() for kwargs, match in checks
 ]
 
 
