@@ -502,12 +502,20 @@ def rrelu(
             kind = input._dtype._legacy[:-6]
             raise NotImplementedError(f"\"leaky_relu_cpu\" not implemented for '{kind}'")
         return torch.where(input > 0, input, input * ((lower + upper) / 2))
+    return input * _rrelu_training_slope(input, lower, upper)
+
+
+def _rrelu_training_slope(input: Tensor, lower: float, upper: float, generator=None) -> Tensor:
+    """``rrelu``'s slopes in training (shared with ``rrelu_``): 1 for positive elements, a
+    float64 draw from U(lower, upper) for each other one, in order, in ``input``'s dtype."""
+    torch = _t()
     with torch.no_grad():
         negative = input <= 0
-        draws = torch.empty(int(negative.sum()), dtype=torch.float64).uniform_(lower, upper)
+        draws = torch.empty(int(negative.sum()), dtype=torch.float64)
+        draws.uniform_(lower, upper, generator=generator)
         slope = torch.ones(tuple(input.shape), dtype=input.dtype)
         slope[negative] = draws.to(input.dtype)
-    return input * slope
+    return slope
 
 
 @_composite(out=True)

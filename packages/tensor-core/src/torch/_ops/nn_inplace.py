@@ -100,13 +100,7 @@ def rrelu_(
     _refuse_integer(input, "leaky_relu_cpu")
     if not training:
         return _write(input, lambda x: nnf.rrelu(x, lower, upper, False))
-    torch = _t()
-    with torch.no_grad():
-        negative = input <= 0
-        draws = torch.empty(int(negative.sum()), dtype=torch.float64)
-        draws.uniform_(lower, upper, generator=generator)
-        slope = torch.ones(tuple(input.shape), dtype=input.dtype)
-        slope[negative] = draws.to(input.dtype)
+    slope = nnf._rrelu_training_slope(input, lower, upper, generator)
     return _write(input, lambda x: x * slope)
 
 
