@@ -10,83 +10,44 @@ from ._helpers import array, errstate, needs_grad, operand, wrap
 
 __all__: list[str] = []
 
-# name -> (NumPy function, the PyTorch function used when an input requires grad)
-_UNARY = {
-    "abs": (np.abs, torch.abs),
-    "acos": (np.arccos, torch.acos),
-    "acosh": (np.arccosh, torch.acosh),
-    "asin": (np.arcsin, torch.asin),
-    "asinh": (np.arcsinh, torch.asinh),
-    "atan": (np.arctan, torch.atan),
-    "atanh": (np.arctanh, torch.atanh),
-    "bitwise_invert": (np.invert, None),
-    "conj": (np.conj, torch.conj_physical),
-    "cos": (np.cos, torch.cos),
-    "cosh": (np.cosh, torch.cosh),
-    "exp": (np.exp, torch.exp),
-    "expm1": (np.expm1, torch.expm1),
-    "imag": (np.imag, None),
-    "isfinite": (np.isfinite, None),
-    "isinf": (np.isinf, None),
-    "isnan": (np.isnan, None),
-    "log": (np.log, torch.log),
-    "log1p": (np.log1p, torch.log1p),
-    "log2": (np.log2, torch.log2),
-    "log10": (np.log10, torch.log10),
-    "logical_not": (np.logical_not, None),
-    "negative": (np.negative, torch.neg),
-    "positive": (np.positive, torch.positive),
-    "real": (np.real, None),
-    "reciprocal": (np.reciprocal, torch.reciprocal),
-    "sign": (np.sign, torch.sgn),
-    "signbit": (np.signbit, None),
-    "sin": (np.sin, torch.sin),
-    "sinh": (np.sinh, torch.sinh),
-    "square": (np.square, torch.square),
-    "sqrt": (np.sqrt, torch.sqrt),
-    "tan": (np.tan, torch.tan),
-    "tanh": (np.tanh, torch.tanh),
-}
+# Each function computes with NumPy's function of the standard's name (NumPy 2 adopted the
+# standard's names). Where PyTorch has an op of the same meaning, an input that requires
+# grad goes through that op instead, so gradients flow; the rest (boolean, integer and
+# real/imag results) have no gradient here.
+_UNARY_WITH_GRAD = (
+    "abs acos acosh asin asinh atan atanh conj cos cosh exp expm1 log log1p log2 log10 "
+    "negative positive reciprocal sign sin sinh square sqrt tan tanh"
+).split()
+_UNARY_WITHOUT_GRAD = "bitwise_invert imag isfinite isinf isnan logical_not real signbit".split()
 # rounding leaves integers as they are (NumPy may give floats for them)
-_ROUNDING = {
-    "ceil": (np.ceil, torch.ceil),
-    "floor": (np.floor, torch.floor),
-    "trunc": (np.trunc, torch.trunc),
-    "round": (np.round, torch.round),
-}
-_BINARY = {
-    "add": (np.add, torch.add),
-    "atan2": (np.arctan2, torch.atan2),
-    "bitwise_and": (np.bitwise_and, None),
-    "bitwise_left_shift": (np.left_shift, None),
-    "bitwise_or": (np.bitwise_or, None),
-    "bitwise_right_shift": (np.right_shift, None),
-    "bitwise_xor": (np.bitwise_xor, None),
-    "copysign": (np.copysign, torch.copysign),
-    "divide": (np.divide, torch.div),
-    "equal": (np.equal, None),
-    "floor_divide": (np.floor_divide, None),
-    "greater": (np.greater, None),
-    "greater_equal": (np.greater_equal, None),
-    "hypot": (np.hypot, torch.hypot),
-    "less": (np.less, None),
-    "less_equal": (np.less_equal, None),
-    "logaddexp": (np.logaddexp, torch.logaddexp),
-    "logical_and": (np.logical_and, None),
-    "logical_or": (np.logical_or, None),
-    "logical_xor": (np.logical_xor, None),
-    "maximum": (np.maximum, torch.maximum),
-    "minimum": (np.minimum, torch.minimum),
-    "multiply": (np.multiply, torch.mul),
-    "nextafter": (np.nextafter, None),
-    "not_equal": (np.not_equal, None),
-    "pow": (np.power, torch.pow),
-    "remainder": (np.remainder, None),
-    "subtract": (np.subtract, torch.sub),
+_ROUNDING = ["ceil", "floor", "trunc", "round"]
+_BINARY_WITH_GRAD = (
+    "add atan2 copysign divide hypot logaddexp maximum minimum multiply pow subtract"
+).split()
+_BINARY_WITHOUT_GRAD = (
+    "bitwise_and bitwise_left_shift bitwise_or bitwise_right_shift bitwise_xor equal "
+    "floor_divide greater greater_equal less less_equal logical_and logical_or logical_xor "
+    "nextafter not_equal remainder"
+).split()
+# the standard's names that PyTorch spells otherwise
+_TORCH_NAMES = {
+    "conj": "conj_physical",
+    "divide": "div",
+    "multiply": "mul",
+    "negative": "neg",
+    "sign": "sgn",
+    "subtract": "sub",
 }
 
 
-def _unary(name, np_function, torch_function, keeps_integers=False):
+def _torch_op(name):
+    """PyTorch's op for the standard's ``name``."""
+    return getattr(torch, _TORCH_NAMES.get(name, name))
+
+
+def _unary(name, torch_function, keeps_integers=False):
+    np_function = getattr(np, name)
+
     def function(x, /):
         if torch_function is not None and needs_grad(x):
             return torch_function(x)
@@ -101,7 +62,9 @@ def _unary(name, np_function, torch_function, keeps_integers=False):
     return function
 
 
-def _binary(name, np_function, torch_function):
+def _binary(name, torch_function):
+    np_function = getattr(np, name)
+
     def function(x1, x2, /):
         if not (isinstance(x1, torch.Tensor) or isinstance(x2, torch.Tensor)):
             raise TypeError(f"{name}() needs at least one array argument")
@@ -116,15 +79,21 @@ def _binary(name, np_function, torch_function):
     return function
 
 
-for _name, (_np_fn, _torch_fn) in _UNARY.items():
-    globals()[_name] = _unary(_name, _np_fn, _torch_fn)
-    __all__.append(_name)
-for _name, (_np_fn, _torch_fn) in _ROUNDING.items():
-    globals()[_name] = _unary(_name, _np_fn, _torch_fn, keeps_integers=True)
-    __all__.append(_name)
-for _name, (_np_fn, _torch_fn) in _BINARY.items():
-    globals()[_name] = _binary(_name, _np_fn, _torch_fn)
-    __all__.append(_name)
+def _define(function):
+    globals()[function.__name__] = function
+    __all__.append(function.__name__)
+
+
+for _name in _UNARY_WITH_GRAD:
+    _define(_unary(_name, _torch_op(_name)))
+for _name in _UNARY_WITHOUT_GRAD:
+    _define(_unary(_name, None))
+for _name in _ROUNDING:
+    _define(_unary(_name, _torch_op(_name), keeps_integers=True))
+for _name in _BINARY_WITH_GRAD:
+    _define(_binary(_name, _torch_op(_name)))
+for _name in _BINARY_WITHOUT_GRAD:
+    _define(_binary(_name, None))
 
 
 def clip(x, /, min=None, max=None):  # noqa: A002 - the standard's names
