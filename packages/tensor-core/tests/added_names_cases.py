@@ -459,15 +459,11 @@ _AIRY = (
     "a = torch.tensor([-30., -20., -9., -8.1, -7.9, -5., -2., -1., -1e-3, 0., 1e-3, 0.5, 1., "
     "2., 5., 10., 20., 50.]); "
 )
-_BESSEL_NAMES = (
-    "bessel_j0",
-    "bessel_j1",
-    "bessel_y0",
-    "bessel_y1",
-    "modified_bessel_k0",
-    "modified_bessel_k1",
-    "scaled_modified_bessel_k0",
-    "scaled_modified_bessel_k1",
+# orders 0 and 1 of each family
+_BESSEL_NAMES = tuple(
+    f"{family}{order}"
+    for family in ("bessel_j", "bessel_y", "modified_bessel_k", "scaled_modified_bessel_k")
+    for order in (0, 1)
 )
 BESSEL = {
     **{f"{n}_grid": _GRID + f"torch.special.{n}(g)" for n in _BESSEL_NAMES},
