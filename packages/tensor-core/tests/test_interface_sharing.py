@@ -20,23 +20,18 @@ def strategy_of_test():
     sharing.set_sharing_strategy(previous)
 
 
+# what the siblings use, by role (as the module's docstring groups it)
+PROTOCOL = {
+    "strategy": ("STRATEGIES", "get_sharing_strategy", "set_sharing_strategy"),
+    "sending": ("Segment", "segment_of", "mark_in_flight"),
+    "receiving": ("storage_from_fd", "storage_from_name", "typed_storage", "tensor_over"),
+    "CUDA tensors (issue 18)": ("share_device_storage", "device_storage_from"),
+}
+
+
 def test_the_protocol_is_what_siblings_use_and_no_more():
-    assert sorted(sharing.__all__) == sorted(
-        [
-            "STRATEGIES",
-            "Segment",
-            "get_sharing_strategy",
-            "set_sharing_strategy",
-            "segment_of",
-            "mark_in_flight",
-            "storage_from_fd",
-            "storage_from_name",
-            "typed_storage",
-            "tensor_over",
-            "share_device_storage",  # CUDA tensors between processes (issue 18)
-            "device_storage_from",
-        ]
-    )
+    expected = [name for names in PROTOCOL.values() for name in names]
+    assert sorted(sharing.__all__) == sorted(expected)
     assert not hasattr(_interface, "shared_memory")  # the whole module is no longer lent
     assert not hasattr(_interface, "storage_sharing_hooks")
 
