@@ -77,25 +77,14 @@ _CONTAINER_METHODS = {
 }  # fmt: skip
 _MUTATING = {"append", "extend", "insert", "pop", "remove", "clear", "reverse", "sort",
              "update", "setdefault"}  # fmt: skip
-_BUILTIN_EXPRS = {
-    "len": ("len({0})", _ir.INT),
-    "int": ("int({0})", _ir.INT),
-    "float": ("float({0})", _ir.FLOAT),
-    "bool": ("bool({0})", _ir.BOOL),
-    "str": ("str({0})", _ir.STR),
-    "abs": ("abs({0})", None),
-    "round": ("round({0})", None),
-    "list": ("list({0})", None),
-    "tuple": ("tuple({0})", None),
-    "sum": ("sum({0})", None),
-    "divmod": ("divmod({0}, {1})", None),
-    "hash": ("hash({0})", _ir.INT),
-    "ord": ("ord({0})", _ir.INT),
-    "chr": ("chr({0})", _ir.STR),
-    "sorted": ("sorted({0})", None),
-    "all": ("all({0})", _ir.BOOL),
-    "any": ("any({0})", _ir.BOOL),
-}
+# the Python builtins scripted as an expression calling them, with their result's type
+# (None: the argument's type for abs, else unknown)
+_BUILTIN_RESULT_TYPES = {
+    "len": _ir.INT, "int": _ir.INT, "hash": _ir.INT, "ord": _ir.INT, "float": _ir.FLOAT,
+    "bool": _ir.BOOL, "all": _ir.BOOL, "any": _ir.BOOL, "str": _ir.STR, "chr": _ir.STR,
+    "abs": None, "round": None, "list": None, "tuple": None, "sum": None, "divmod": None,
+    "sorted": None,
+}  # fmt: skip
 _GRAD_MODES = {torch.no_grad: "no_grad", torch.enable_grad: "enable_grad"}
 
 

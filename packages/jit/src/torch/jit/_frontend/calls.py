@@ -14,7 +14,7 @@ from torch import nn
 from .. import _ir
 from .._jit_internal import FunctionModifiers, get_modifier
 from ._common import (
-    _BUILTIN_EXPRS,
+    _BUILTIN_RESULT_TYPES,
     _CONTAINER_METHODS,
     _MUTATING,
     _TENSOR_NON_TENSOR,
@@ -27,6 +27,11 @@ from ._common import (
     _target_of,
 )
 from .types import ir_type, is_tensor
+
+
+def _call_template(name: str, count: int) -> str:
+    """The expression calling ``name`` on ``count`` inputs: ``name({0}, {1}, ...)``."""
+    return f"{name}(" + ", ".join(f"{{{i}}}" for i in range(count)) + ")"
 
 
 class CallCompiler:
@@ -88,22 +93,19 @@ class CallCompiler:
             return self.constant(None)
         if obj in (min, max):
             args, _ = self.call_arguments(node)
-            template = f"{obj.__name__}(" + ", ".join(f"{{{i}}}" for i in range(len(args))) + ")"
             type_ = args[0].type if len(args) > 1 else _element_type(args[0].type)
-            return self.expr_node(template, args, type_, node)
+            return self.expr_node(_call_template(obj.__name__, len(args)), args, type_, node)
         if obj is range:
             args, _ = self.call_arguments(node)
-            template = "range(" + ", ".join(f"{{{i}}}" for i in range(len(args))) + ")"
+            template = _call_template("range", len(args))
             return self.expr_node(template, args, _ir.ListType(_ir.INT), node)
         name = getattr(obj, "__name__", None)
-        if getattr(builtins, name or "", None) is obj and name in _BUILTIN_EXPRS:
-            template, type_ = _BUILTIN_EXPRS[name]
+        if getattr(builtins, name or "", None) is obj and name in _BUILTIN_RESULT_TYPES:
             args, _ = self.call_arguments(node)
-            if not args and name in ("list", "tuple"):
-                return self.expr_node(f"{name}()", [], _ir.ANY, node)
+            type_ = _BUILTIN_RESULT_TYPES[name]
             if type_ is None:
-                type_ = args[0].type if name in ("abs",) else _ir.ANY
-            return self.expr_node(template, args, type_, node)
+                type_ = args[0].type if name == "abs" else _ir.ANY
+            return self.expr_node(_call_template(name, len(args)), args, type_, node)
         if isinstance(obj, type) and issubclass(obj, Exception):
             args, _ = self.call_arguments(node)
             return args[0] if args else self.constant(obj.__name__)
