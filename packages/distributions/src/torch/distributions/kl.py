@@ -281,11 +281,6 @@ def _kl_geometric_geometric(p, q):
     return -p.entropy() - torch.log1p(-q.probs) / p.probs - q.logits
 
 
-@register_kl(HalfNormal, HalfNormal)
-def _kl_halfnormal_halfnormal(p, q):
-    return _kl_normal_normal(p.base_dist, q.base_dist)
-
-
 @register_kl(Laplace, Laplace)
 def _kl_laplace_laplace(p, q):
     scale_ratio = p.scale / q.scale
@@ -397,11 +392,6 @@ def _kl_normal_normal(p, q):
     return 0.5 * (var_ratio + t1 - 1 - var_ratio.log())
 
 
-@register_kl(OneHotCategorical, OneHotCategorical)
-def _kl_onehotcategorical_onehotcategorical(p, q):
-    return _kl_categorical_categorical(p._categorical, q._categorical)
-
-
 @register_kl(Pareto, Pareto)
 def _kl_pareto_pareto(p, q):
     scale_ratio = p.scale / q.scale
@@ -445,6 +435,20 @@ def _kl_cauchy_cauchy(p, q):
     t1 = ((p.scale + q.scale).pow(2) + (p.loc - q.loc).pow(2)).log()
     t2 = (4 * p.scale * q.scale).log()
     return t1 - t2
+
+
+# ------------------------------------------------------ wrappers of one distribution
+# (their divergence is that of the distributions they wrap)
+
+
+def _kl_of_wrapped(attribute: str, formula):
+    return lambda p, q: formula(getattr(p, attribute), getattr(q, attribute))
+
+
+register_kl(HalfNormal, HalfNormal)(_kl_of_wrapped("base_dist", _kl_normal_normal))
+register_kl(OneHotCategorical, OneHotCategorical)(
+    _kl_of_wrapped("_categorical", _kl_categorical_categorical)
+)
 
 
 # ---------------------------------------------------- pairs with infinite divergence
