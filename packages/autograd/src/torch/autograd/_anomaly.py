@@ -7,18 +7,17 @@ from __future__ import annotations
 import os
 import traceback
 import warnings
+from dataclasses import dataclass
 
 import torch
 
 __all__ = ["state", "attach_trace", "checked_apply"]
 
 
+@dataclass(slots=True)
 class _State:
-    __slots__ = ("enabled", "check_nan")
-
-    def __init__(self) -> None:
-        self.enabled = False
-        self.check_nan = True
+    enabled: bool = False
+    check_nan: bool = True
 
 
 state = _State()

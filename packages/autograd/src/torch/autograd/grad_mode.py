@@ -5,6 +5,7 @@ engine's multithreading switch."""
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
 
 from torch import enable_grad, inference_mode, no_grad, set_grad_enabled
 
@@ -17,12 +18,10 @@ __all__ = [
 ]
 
 
+@dataclass(slots=True)
 class _EngineSettings:
-    __slots__ = ("multithreading", "view_replay")
-
-    def __init__(self) -> None:
-        self.multithreading = True
-        self.view_replay = False
+    multithreading: bool = True
+    view_replay: bool = False
 
 
 _settings = _EngineSettings()

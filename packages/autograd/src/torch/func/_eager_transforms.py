@@ -346,16 +346,12 @@ def jvp(func, primals, tangents, *, strict: bool = False, has_aux: bool = False)
         >>> jvp(torch.sin, (torch.tensor(0.0),), (torch.tensor(2.0),))
         (tensor(0.), tensor(2.))
     """
-    if not isinstance(primals, tuple):
-        raise RuntimeError(
-            "jvp(f, primals, tangents): Expected primals to be a tuple. E.g. it should be "
-            "valid to call f(*primals)."
-        )
-    if not isinstance(tangents, tuple):
-        raise RuntimeError(
-            "jvp(f, primals, tangents): Expected tangents to be a tuple. E.g. it should be "
-            "valid to call f(*primals)."
-        )
+    for name, value in (("primals", primals), ("tangents", tangents)):
+        if not isinstance(value, tuple):
+            raise RuntimeError(
+                f"jvp(f, primals, tangents): Expected {name} to be a tuple. E.g. it should be "
+                "valid to call f(*primals)."
+            )
     p_leaves, rebuild = _flatten(primals)
     t_leaves = _leaves_like(tangents, p_leaves, _TANGENTS_STRUCTURE)
     _check_tensors(p_leaves)
