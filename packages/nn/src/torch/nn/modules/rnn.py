@@ -495,13 +495,8 @@ class GRU(RNNBase):
     """Gated recurrent unit.
 
     Args:
-        input_size (int): features of the input.
-        hidden_size (int): features of the hidden state.
-        num_layers (int): stacked layers. Default: 1.
-        bias (bool): Default: ``True``.
-        batch_first (bool): input and output are (N, L, *). Default: ``False``.
-        dropout (float): dropout on the outputs of all but the last layer. Default: 0.
-        bidirectional (bool): Default: ``False``.
+        input_size, hidden_size, num_layers, bias, batch_first, dropout, bidirectional:
+            as for :class:`RNN`.
 
     Examples::
 
@@ -522,6 +517,10 @@ class GRU(RNNBase):
 class RNNCellBase(Module):
     """Weights shared by the cells: ``weight_ih`` (G*H, in), ``weight_hh`` (G*H, H),
     ``bias_ih``, ``bias_hh`` (G*H), initialised from U(-1/sqrt(H), 1/sqrt(H))."""
+
+    # each cell names core's kernel for one step (``_cell``) and how many tensors its
+    # state holds (``_states``: h, or h and c)
+    _states = 1
 
     def __init__(
         self,
@@ -574,10 +573,17 @@ class RNNCellBase(Module):
             hx = zeros if states == 1 else (zeros, zeros)
         elif unbatched:
             hx = _map_hidden(hx, lambda t: t.unsqueeze(0))
+        if states == 2:
+            hx = tuple(hx)
         return input, hx, unbatched
 
     def _cell_args(self):
         return (self.weight_ih, self.weight_hh, self.bias_ih, self.bias_hh)
+
+    def forward(self, input, hx=None):
+        input, hx, unbatched = self._batched(input, hx, self._states)
+        out = core(self._cell)(input, hx, *self._cell_args())
+        return _map_hidden(out, lambda t: t.squeeze(0)) if unbatched else out
 
 
 class RNNCell(RNNCellBase):
@@ -606,15 +612,12 @@ class RNNCell(RNNCellBase):
         super().__init__(input_size, hidden_size, bias, 1, device, dtype)
         self.nonlinearity = nonlinearity
 
-    def forward(self, input, hx=None):
-        input, hx, unbatched = self._batched(input, hx, 1)
-        if self.nonlinearity == "tanh":
-            out = core("rnn_tanh_cell")(input, hx, *self._cell_args())
-        elif self.nonlinearity == "relu":
-            out = core("rnn_relu_cell")(input, hx, *self._cell_args())
-        else:
+    @property
+    def _cell(self) -> str:
+        # read by forward after the input's checks, so a bad input is reported first
+        if self.nonlinearity not in ("tanh", "relu"):
             raise RuntimeError(f"Unknown nonlinearity: {self.nonlinearity}")
-        return out.squeeze(0) if unbatched else out
+        return _CELLS["RNN_" + self.nonlinearity.upper()]
 
 
 class LSTMCell(RNNCellBase):
@@ -627,15 +630,13 @@ class LSTMCell(RNNCellBase):
         (torch.Size([3, 20]), torch.Size([3, 20]))
     """
 
+    _cell = _CELLS["LSTM"]
+    _states = 2
+
     def __init__(
         self, input_size: int, hidden_size: int, bias: bool = True, device=None, dtype=None
     ) -> None:
         super().__init__(input_size, hidden_size, bias, 4, device, dtype)
-
-    def forward(self, input, hx=None):
-        input, hx, unbatched = self._batched(input, hx, 2)
-        h, c = core("lstm_cell")(input, tuple(hx), *self._cell_args())
-        return (h.squeeze(0), c.squeeze(0)) if unbatched else (h, c)
 
 
 class GRUCell(RNNCellBase):
@@ -647,12 +648,9 @@ class GRUCell(RNNCellBase):
         torch.Size([3, 20])
     """
 
+    _cell = _CELLS["GRU"]
+
     def __init__(
         self, input_size: int, hidden_size: int, bias: bool = True, device=None, dtype=None
     ) -> None:
         super().__init__(input_size, hidden_size, bias, 3, device, dtype)
-
-    def forward(self, input, hx=None):
-        input, hx, unbatched = self._batched(input, hx, 1)
-        out = core("gru_cell")(input, hx, *self._cell_args())
-        return out.squeeze(0) if unbatched else out
