@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import pathlib
+import sys
 
 import torch
 
@@ -26,6 +27,7 @@ CASES = {
 
 def load_cases(package: str):
     path = ROOT / "packages" / package / "tests" / CASES[package][0]
+    sys.path.insert(0, str(path.parent))  # the cases import their package's helpers from tests/
     spec = importlib.util.spec_from_file_location(path.stem, path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

@@ -9,8 +9,9 @@ project add a hint after PyTorch's message: the message must start with PyTorch'
 
 from __future__ import annotations
 
-import math
 import warnings
+
+from optim_snippets import describe, expression_outcome
 
 SETUP = """
 import torch.optim
@@ -63,43 +64,20 @@ PREFIX_ONLY = {
     "sparse_adam_module_name",
     "optimizer_module_name",
 }
-TYPE_ONLY: set = set()
-ANY_WARNINGS: set = set()
 
 
-def _describe(torch, value):
-    if isinstance(value, torch.Tensor):
-        return {"repr": repr(value), "dtype": str(value.dtype)}
-    if isinstance(value, torch.Size):
-        return {"size": list(value)}
-    if isinstance(value, (tuple, list)):
-        return [_describe(torch, v) for v in value]
-    if isinstance(value, float) and (math.isnan(value) or math.isinf(value)):
-        return repr(value)
-    if value is None or isinstance(value, (bool, int, float, str)):
-        return value
-    return repr(value)
+def _tensor(value):
+    return {"repr": repr(value), "dtype": str(value.dtype)}
 
 
 def outcome(torch, code: str) -> dict:
-    """What running ``code`` (statements joined by "; ", the last an expression) gives:
-    the value or the error (builtin type and first line), and the warnings' texts."""
-    import pickle
-
-    namespace = {"torch": torch, "pickle": pickle, "__name__": "legacy_names_cases"}
+    """The value or error of ``code`` (see optim_snippets.expression_outcome) and the texts
+    of the warnings it raised."""
+    namespace = {"torch": torch, "__name__": "legacy_names_cases"}
     exec(SETUP, namespace)
-    *statements, expression = code.split("; ")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        try:
-            for statement in statements:
-                exec(statement, namespace)
-            result = {"value": _describe(torch, eval(expression, namespace))}
-        except Exception as error:  # noqa: BLE001 - the exception is the recorded result
-            kind = next(k for k in type(error).__mro__ if k.__module__ == "builtins")
-            # (a missing kernel's message goes on to list PyTorch's dispatch keys)
-            message = str(error).split("\n")[0].split(" If you are a Facebook employee")[0]
-            result = {"error": kind.__name__, "message": message}
+        result = expression_outcome(code, namespace, lambda value: describe(value, torch, _tensor))
     # PyTorch's C++ warnings end with where in its sources they were raised
     result["warnings"] = [
         str(w.message).split(" (Triggered internally at")[0]

@@ -8,10 +8,17 @@ import pathlib
 import cases_optim
 import numpy as np
 import problems
+import pytest
 
 import torch
+from torch._interface import get_grad_engine
 
 GOLDEN = pathlib.Path(__file__).parent / "golden"
+
+#: torch-optim depends on torch-core alone: parameters that require grad need torch-autograd
+needs_autograd = pytest.mark.skipif(
+    not get_grad_engine().available, reason="requires_grad needs torch-autograd"
+)
 
 _cache: dict = {}
 

@@ -6,6 +6,8 @@ compares): the parameters after three steps, or the error PyTorch raises.
 
 from __future__ import annotations
 
+from optim_snippets import describe, expression_outcome
+
 SETUP = '''
 import warnings
 warnings.simplefilter("ignore")  # PyTorch's note that sparse invariant checks are off
@@ -71,22 +73,11 @@ CASES = {
 }
 
 
-def describe(torch, value):
-    if isinstance(value, torch.Tensor):
-        return {"values": value.tolist(), "dtype": str(value.dtype)}
-    if isinstance(value, tuple):
-        return [describe(torch, v) for v in value]
-    return value
+def _tensor(value):
+    return {"values": value.tolist(), "dtype": str(value.dtype)}
 
 
 def outcome(torch, code: str) -> dict:
     namespace = {"torch": torch}
     exec(SETUP, namespace)
-    *statements, expression = code.split("; ")
-    try:
-        for statement in statements:
-            exec(statement, namespace)
-        return {"value": describe(torch, eval(expression, namespace))}
-    except Exception as error:  # noqa: BLE001 - the exception is the recorded result
-        kind = next(k for k in type(error).__mro__ if k.__module__ == "builtins")
-        return {"error": kind.__name__, "message": str(error).split("\n")[0]}
+    return expression_outcome(code, namespace, lambda value: describe(value, torch, _tensor))

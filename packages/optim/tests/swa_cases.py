@@ -1,11 +1,11 @@
 # ruff: noqa: E501 - the cases are code snippets, one per line
 """``torch.optim.swa_utils`` snippets whose outcome tools/golden/record_optim_swa.py
 records under real PyTorch 2.13 and test_swa_utils.py replays. Each snippet's last line
-is an expression; tensors become (nested) lists, compared to a relative 1e-6."""
+is an expression; tensors become (nested) lists, compared to a relative 1e-6
+(optim_snippets.close)."""
 
 from __future__ import annotations
 
-import math
 import re
 import warnings
 
@@ -152,25 +152,3 @@ def outcome(code: str) -> dict:
         message = re.sub(r" at 0x[0-9a-f]+", " at 0x...", str(error))
         return {"error": type(error).__name__, "message": message}
     return {"value": _plain(value)}
-
-
-def close(ours, expected) -> bool:
-    """Equal, floats to a relative 1e-6 (NumPy kernels and PyTorch's differ in the last
-    bits)."""
-    if isinstance(expected, float) or isinstance(ours, float):
-        return isinstance(ours, (int, float)) and math.isclose(
-            ours, expected, rel_tol=1e-6, abs_tol=1e-7
-        )
-    if isinstance(expected, dict):
-        return (
-            isinstance(ours, dict)
-            and sorted(ours) == sorted(expected)
-            and all(close(ours[k], expected[k]) for k in expected)
-        )
-    if isinstance(expected, list):
-        return (
-            isinstance(ours, list)
-            and len(ours) == len(expected)
-            and all(close(a, b) for a, b in zip(ours, expected))
-        )
-    return ours == expected

@@ -5,26 +5,19 @@ and the reference path on a core without kernels."""
 
 import numpy as np
 import pytest
-from optim_testing import bitwise_alternatives, cases_optim, implementation, problems
+from optim_testing import (
+    bitwise_alternatives,
+    cases_optim,
+    implementation,
+    needs_autograd,
+    problems,
+)
 
 import torch
 from torch._interface import optim as native_optim
 
 pytestmark = pytest.mark.skipif(not native_optim.available(), reason="no native optimizer kernels")
 
-
-def _autograd_installed() -> bool:
-    try:
-        import torch.autograd  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
-# torch-optim depends on torch-core alone: parameters that require grad need torch-autograd
-needs_autograd = pytest.mark.skipif(
-    not _autograd_installed(), reason="requires_grad needs torch-autograd"
-)
 
 CASES = [(label, dtype) for label in cases_optim.FUSED for dtype in ("float32", "float64")]
 

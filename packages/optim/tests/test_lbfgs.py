@@ -3,7 +3,7 @@ from a state dict, bad options."""
 
 import numpy as np
 import pytest
-from optim_testing import check_trajectory, labels
+from optim_testing import check_trajectory, labels, needs_autograd
 
 import torch
 
@@ -45,15 +45,7 @@ def test_float32_trajectory_matches_pytorch(label):
         check_trajectory(NAME, label, rtol=5e-3, atol=1e-4, steps=10)
 
 
-def _autograd_installed() -> bool:
-    try:
-        import torch.autograd  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
-@pytest.mark.skipif(not _autograd_installed(), reason="requires_grad needs torch-autograd")
+@needs_autograd
 @pytest.mark.parametrize("line_search_fn, evals", [(None, [5, 10]), ("strong_wolfe", [6, 12])])
 def test_closure_that_calls_backward_works_in_every_evaluation(line_search_fn, evals):
     # step runs under no_grad: the line search's evaluations and the later iterations'
