@@ -35,17 +35,6 @@ class ReduceOp:
         PREMUL_SUM = 8
         UNUSED = 9
 
-    SUM = RedOpType.SUM
-    AVG = RedOpType.AVG
-    PRODUCT = RedOpType.PRODUCT
-    MIN = RedOpType.MIN
-    MAX = RedOpType.MAX
-    BAND = RedOpType.BAND
-    BOR = RedOpType.BOR
-    BXOR = RedOpType.BXOR
-    PREMUL_SUM = RedOpType.PREMUL_SUM
-    UNUSED = RedOpType.UNUSED
-
     def __init__(self, op: RedOpType = RedOpType.SUM) -> None:
         self.op = ReduceOp.RedOpType(op)
 
@@ -58,6 +47,12 @@ class ReduceOp:
 
     def __repr__(self) -> str:
         return f"ReduceOp({self.op.name})"
+
+
+# each reduction is a class attribute too (``ReduceOp.SUM``), as in PyTorch
+for _op in ReduceOp.RedOpType:
+    setattr(ReduceOp, _op.name, _op)
+del _op
 
 
 def as_red_op(op) -> ReduceOp.RedOpType:
