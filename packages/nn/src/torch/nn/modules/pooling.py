@@ -27,7 +27,19 @@ def _set_window(module, kernel_size, stride, padding, ntuple=None) -> None:
     module.padding = padding
 
 
-class _MaxPoolNd(Module):
+class _ForwardingPool(Module):
+    """A pooling layer whose forward is its functional ``_functional`` given the input
+    and the stored options that ``_forwarded`` names, in the functional's order."""
+
+    _forwarded: tuple[str, ...] = ()
+
+    def forward(self, input):
+        return self._functional(input, *(getattr(self, name) for name in self._forwarded))
+
+
+class _MaxPoolNd(_ForwardingPool):
+    _forwarded = ("kernel_size", "stride", "padding", "dilation", "ceil_mode", "return_indices")
+
     def __init__(
         self,
         kernel_size,
@@ -42,12 +54,6 @@ class _MaxPoolNd(Module):
         self.dilation = dilation
         self.return_indices = return_indices
         self.ceil_mode = ceil_mode
-
-    def forward(self, input):
-        return self._functional(
-            input, self.kernel_size, self.stride, self.padding, self.dilation,
-            ceil_mode=self.ceil_mode, return_indices=self.return_indices,
-        )  # fmt: skip
 
     extra_repr = _extra_repr_of("kernel_size", "stride", "padding", "dilation", "ceil_mode")
 
@@ -107,7 +113,7 @@ MaxPool3d = _layer(
 )
 
 
-class AvgPool1d(Module):
+class AvgPool1d(_ForwardingPool):
     """1-d average pooling.
 
     Args:
@@ -125,6 +131,9 @@ class AvgPool1d(Module):
         tensor([[2., 1.]])
     """
 
+    _functional = staticmethod(F.avg_pool1d)
+    _forwarded = ("kernel_size", "stride", "padding", "ceil_mode", "count_include_pad")
+
     def __init__(
         self,
         kernel_size,
@@ -138,16 +147,12 @@ class AvgPool1d(Module):
         self.ceil_mode = ceil_mode
         self.count_include_pad = count_include_pad
 
-    def forward(self, input):
-        return F.avg_pool1d(
-            input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
-            self.count_include_pad,
-        )  # fmt: skip
-
     extra_repr = _extra_repr_of("kernel_size", "stride", "padding")
 
 
-class _AvgPoolNd(Module):
+class _AvgPoolNd(_ForwardingPool):
+    _forwarded = AvgPool1d._forwarded + ("divisor_override",)
+
     def __init__(
         self,
         kernel_size,
@@ -162,12 +167,6 @@ class _AvgPoolNd(Module):
         self.ceil_mode = ceil_mode
         self.count_include_pad = count_include_pad
         self.divisor_override = divisor_override
-
-    def forward(self, input):
-        return self._functional(
-            input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
-            self.count_include_pad, self.divisor_override,
-        )  # fmt: skip
 
     extra_repr = _extra_repr_of("kernel_size", "stride", "padding")
 
@@ -197,14 +196,13 @@ AvgPool3d = _layer(
 )
 
 
-class _AdaptiveMaxPoolNd(Module):
+class _AdaptiveMaxPoolNd(_ForwardingPool):
+    _forwarded = ("output_size", "return_indices")
+
     def __init__(self, output_size, return_indices: bool = False) -> None:
         super().__init__()
         self.output_size = output_size
         self.return_indices = return_indices
-
-    def forward(self, input):
-        return self._functional(input, self.output_size, self.return_indices)
 
     extra_repr = _extra_repr_of("output_size")
 
@@ -239,13 +237,12 @@ AdaptiveMaxPool3d = _layer(
 )
 
 
-class _AdaptiveAvgPoolNd(Module):
+class _AdaptiveAvgPoolNd(_ForwardingPool):
+    _forwarded = ("output_size",)
+
     def __init__(self, output_size) -> None:
         super().__init__()
         self.output_size = output_size
-
-    def forward(self, input):
-        return self._functional(input, self.output_size)
 
     extra_repr = _extra_repr_of("output_size")
 
