@@ -67,10 +67,6 @@ CASES = {
     "static_function_apply": "StaticDoubler.apply(t)",
 }
 
-#: cases whose error message is this project's own wording (none so far)
-TYPE_ONLY: set = set()
-ANY_WARNINGS: set = set()
-
 
 def _describe(torch, value):
     if isinstance(value, torch.Tensor):
