@@ -130,6 +130,28 @@ def test_a_leaf_gets_a_gradient_of_its_own():
     assert not np.shares_memory(a.grad.numpy(), g.numpy())
 
 
+@pytest.mark.parametrize("with_core_kernels", [True, False], ids=["core-kernels", "numpy"])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+def test_big_gradients_fill_and_accumulate_alike_with_or_without_core_kernels(
+    dtype, with_core_kernels, monkeypatch
+):
+    # a sum's gradient of 300x300 elements is filled, and a second backward adds into
+    # .grad, by core's threaded array kernels; a core without them: by NumPy
+    from torch._interface import array_kernels
+
+    if not with_core_kernels:
+        for name in ("fill", "add_"):
+            monkeypatch.delitem(array_kernels._hooks, name, raising=False)
+    (a,) = _leaves(dtype, (300, 300))
+    for _ in range(2):
+        (a * 3).sum().backward()
+    assert torch.equal(a.grad, torch.full((300, 300), 6.0, dtype=dtype))
+    b = _leaves(dtype, (300, 300))[0]
+    (b * b).sum().backward()
+    (b * b).sum().backward()
+    assert torch.equal(b.grad, 2 * (b.detach() * 2))
+
+
 def test_retain_graph_keeps_saved_values_for_a_second_backward():
     (a,) = _leaves(torch.float64, (3,))
     y = torch.tanh(a * 2).sum()

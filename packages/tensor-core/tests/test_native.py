@@ -83,6 +83,66 @@ def test_threaded_binary_matches_numpy(dtype, op, ref):
         np.testing.assert_array_equal(_C.binary(op, a, b, threads), ref(a, b))
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("op,ref", [("add", np.add), ("sub", np.subtract), ("div", np.true_divide)])
+def test_threaded_binary_into_an_operand_or_a_given_array(dtype, op, ref):
+    rng = np.random.default_rng(3)
+    a, b = rng.uniform(-2, 2, 100_003).astype(dtype), rng.uniform(0.5, 2, 100_003).astype(dtype)
+    expected = ref(a, b)
+    for threads in (1, 2):
+        out = np.empty_like(a)
+        assert _C.binary(op, a, b, threads, out) is out
+        np.testing.assert_array_equal(out, expected)
+        for operand in ("a", "b"):  # in place: the result overwrites an operand
+            x, y = a.copy(), b.copy()
+            into = x if operand == "a" else y
+            _C.binary(op, x, y, threads, into)
+            np.testing.assert_array_equal(into, expected)
+
+
+def test_threaded_binary_refuses_bad_outputs():
+    a = np.zeros(10, np.float32)
+    with pytest.raises(ValueError, match="operands' shape"):
+        _C.binary("add", a, a, 0, np.zeros(9, np.float32))
+    with pytest.raises(TypeError, match="wrong dtype"):
+        _C.binary("add", a, a, 0, np.zeros(10, np.float64))
+    with pytest.raises(ValueError, match="C-contiguous"):
+        _C.binary("add", a, a, 0, np.zeros(20, np.float32)[::2])
+    readonly = np.zeros(10, np.float32)
+    readonly.flags.writeable = False
+    with pytest.raises(ValueError, match="read-only"):
+        _C.binary("add", a, a, 0, readonly)
+    with pytest.raises(TypeError, match="must be a NumPy array"):
+        _C.binary("add", a, a, 0, [0.0] * 10)
+    shifted = np.zeros(11, np.float32)  # out one element past an operand: refused
+    with pytest.raises(ValueError, match="overlaps"):
+        _C.binary("add", shifted[1:], a, 0, shifted[:-1])
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_threaded_fill(dtype):
+    for n, threads in ((100_003, 2), (5, 1), (0, 2)):
+        out = np.zeros(n, dtype)
+        _C.fill(out, -1.25, threads)
+        assert (out == -1.25).all()
+    out = np.zeros((300, 300), dtype)
+    _C.fill(out, np.array(np.nan, dtype))  # a 0-dim array is a value too
+    assert np.isnan(out).all()
+
+
+def test_threaded_fill_refuses_bad_outputs():
+    with pytest.raises(TypeError, match="float32 or float64"):
+        _C.fill(np.zeros(3, np.int64), 1.0)
+    with pytest.raises(ValueError, match="C-contiguous"):
+        _C.fill(np.zeros(6, np.float32)[::2], 1.0)
+    readonly = np.zeros(3)
+    readonly.flags.writeable = False
+    with pytest.raises(ValueError, match="read-only"):
+        _C.fill(readonly, 1.0)
+    with pytest.raises(TypeError, match="must be a NumPy array"):
+        _C.fill([0.0], 1.0)
+
+
 def _last_level_cache_bytes() -> int:
     """What torch._C reads (elementwise.cpp's cache_bytes): Linux's size of cpu0's L3."""
     try:

@@ -19,6 +19,10 @@ CASES = [
     ((2, 4, 6, 6), (8, 4, 2, 2), "same", 1, 1),  # uneven 'same' padding
     ((2, 6, 4, 5, 6), (10, 3, 2, 3, 2), (1, 0, 1), (1, 1, 2), 2),
     ((1, 2, 3, 3), (3, 2, 3, 3), 3, 1, 1),  # padding wider than the kernel's reach
+    # the weight gradient transposes the output gradient in 8x8 (4x4) blocks: whole blocks
+    # of channels with outputs left over, and blocks within each of two groups
+    ((2, 8, 7, 7), (16, 8, 3, 3), 1, 1, 1),
+    ((1, 8, 6, 5), (32, 4, 3, 3), 1, 1, 2),
 ]
 
 

@@ -147,7 +147,14 @@ def elementwise_args(draw, name):
     a = draw(hostile(arrays(shape, dtype)))
     if name == "binary":
         op = draw(st.sampled_from(["add", "sub", "mul", "div", "pow", ""]))
-        return (op, a, draw(hostile(arrays(shape, dtype))), draw(THREADS))
+        b = draw(hostile(arrays(shape, dtype)))
+        # no out, an operand itself (in place), or another array (maybe hostile)
+        out = draw(st.sampled_from([None, a, b, "other"]))
+        if isinstance(out, str):
+            out = draw(hostile(arrays(shape, dtype)))
+        return (op, a, b, draw(THREADS), out)
+    if name == "fill":
+        return (a, draw(st.one_of(st.floats(), INTS, NON_ARRAYS)), draw(THREADS))
     if name == "unary":
         return (draw(st.sampled_from(["exp", "log"])), a, draw(THREADS))
     if name == "sum_all":
@@ -573,6 +580,7 @@ def mt19937_args(draw, name):
 
 STRATEGIES = {
     "binary": elementwise_args,
+    "fill": elementwise_args,
     "unary": elementwise_args,
     "sum_all": elementwise_args,
     "cascade_sum": elementwise_args,

@@ -63,19 +63,41 @@ py::array special(const std::string& name, const py::array& input) {
   throw py::type_error("special function " + name + ": input must be float32 or float64");
 }
 
+// Whether the bytes of two arrays overlap without being the same elements in the same
+// order (out = a is an in-place operation; any other overlap would read values the loop
+// has already written).
+bool overlaps_partly(const py::array& out, const py::array& in) {
+  const auto* o = static_cast<const char*>(out.data());
+  const auto* i = static_cast<const char*>(in.data());
+  const auto o_end = o + out.nbytes(), i_end = i + in.nbytes();
+  return o < i_end && i < o_end && !(o == i && out.nbytes() == in.nbytes());
+}
+
 template <typename T>
 py::array binary_typed(torch_core::BinaryOp op, const py::array& a, const py::array& b,
-                       int threads) {
+                       int threads, const py::object& into) {
   auto x = py::array_t<T, py::array::c_style>::ensure(a);
   auto y = py::array_t<T, py::array::c_style>::ensure(b);
   if (!x || !y) throw py::type_error("binary: operands must be C-contiguous of one float dtype");
   if (x.ndim() != y.ndim() || !std::equal(x.shape(), x.shape() + x.ndim(), y.shape())) {
     throw std::invalid_argument("binary: operands must have the same shape");
   }
-  py::array_t<T> out(std::vector<py::ssize_t>(x.shape(), x.shape() + x.ndim()));
+  py::array out;
+  if (into.is_none()) {
+    out = py::array_t<T>(std::vector<py::ssize_t>(x.shape(), x.shape() + x.ndim()));
+  } else {
+    out = torch_core::checks::array_arg(into, "binary", "out");
+    torch_core::checked_output<T>(out, "binary");
+    if (out.ndim() != x.ndim() || !std::equal(x.shape(), x.shape() + x.ndim(), out.shape())) {
+      throw std::invalid_argument("binary: out must have the operands' shape");
+    }
+    if (overlaps_partly(out, x) || overlaps_partly(out, y)) {
+      throw std::invalid_argument("binary: out overlaps an operand without being it");
+    }
+  }
   const T* xp = x.data();
   const T* yp = y.data();
-  T* op_out = out.mutable_data();
+  T* op_out = static_cast<T*>(out.mutable_data());
   const auto n = static_cast<std::size_t>(x.size());
   {
     torch_core::GilRelease nogil;  // reads and writes only the buffers held above
@@ -85,7 +107,7 @@ py::array binary_typed(torch_core::BinaryOp op, const py::array& a, const py::ar
 }
 
 py::array binary(const std::string& name, const py::array& a, const py::array& b,
-                 int threads) {
+                 int threads, const py::object& out) {
   torch_core::BinaryOp op;
   if (name == "add") op = torch_core::BinaryOp::kAdd;
   else if (name == "sub") op = torch_core::BinaryOp::kSub;
@@ -93,9 +115,27 @@ py::array binary(const std::string& name, const py::array& a, const py::array& b
   else if (name == "div") op = torch_core::BinaryOp::kDiv;
   else throw std::invalid_argument("binary: unknown op " + name);
   threads = torch_core::checks::threads_or_default(threads);
-  if (same_dtype(py::dtype::of<float>(), a.dtype())) return binary_typed<float>(op, a, b, threads);
-  if (same_dtype(py::dtype::of<double>(), a.dtype())) return binary_typed<double>(op, a, b, threads);
+  if (same_dtype(py::dtype::of<float>(), a.dtype()))
+    return binary_typed<float>(op, a, b, threads, out);
+  if (same_dtype(py::dtype::of<double>(), a.dtype()))
+    return binary_typed<double>(op, a, b, threads, out);
   throw py::type_error("binary: operands must be float32 or float64");
+}
+
+template <typename T>
+void fill_typed(py::array& out, double value, int threads) {
+  T* data = torch_core::checked_output<T>(out, "fill");
+  const auto n = static_cast<std::size_t>(out.size());
+  torch_core::GilRelease nogil;  // writes only the buffer held by the caller
+  torch_core::fill(data, static_cast<T>(value), n, threads);
+}
+
+void fill(py::handle out_arg, double value, int threads) {
+  py::array out = torch_core::checks::array_arg(out_arg, "fill", "out");
+  threads = torch_core::checks::threads_or_default(threads);
+  if (same_dtype(py::dtype::of<float>(), out.dtype())) return fill_typed<float>(out, value, threads);
+  if (same_dtype(py::dtype::of<double>(), out.dtype())) return fill_typed<double>(out, value, threads);
+  throw py::type_error("fill: output array must be float32 or float64");
 }
 
 template <typename T>
@@ -158,7 +198,11 @@ double cascade_sum(const py::array& a) {
 
 void register_elementwise(py::module_& m) {
   m.def("binary", &binary, py::arg("op"), py::arg("a"), py::arg("b"), py::arg("threads") = 0,
-        "a (op) b for same-shape C-contiguous float arrays, split across threads.");
+        py::arg("out") = py::none(),
+        "a (op) b for same-shape C-contiguous float arrays, split across threads; into `out` "
+        "(which may be a or b itself) when given.");
+  m.def("fill", &fill, py::arg("out"), py::arg("value"), py::arg("threads") = 0,
+        "Write `value` into every element of a C-contiguous float array, split across threads.");
   m.def("unary", &unary, py::arg("op"), py::arg("a"), py::arg("threads") = 0,
         "op(a) (op: 'exp') of a C-contiguous float array, vectorised and split across threads.");
   m.def("sum_all", &sum_all, py::arg("a"), py::arg("threads") = 0,

@@ -1,5 +1,6 @@
 #include "elementwise/elementwise.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdio>
 
@@ -67,6 +68,13 @@ void binary(BinaryOp op, const T* a, const T* b, T* out, std::size_t n, int thre
 }
 
 template <typename T>
+void fill(T* out, T value, std::size_t n, int threads) {
+  GuidedParts(n, threads, kStreamGrain).run([&](std::size_t begin, std::size_t end, int) {
+    std::fill(out + begin, out + end, value);
+  });
+}
+
+template <typename T>
 double sum(const T* a, std::size_t n, int threads) {
   const GuidedParts parts(n, threads, kStreamGrain);
   double partial[GuidedParts::kMost];
@@ -80,6 +88,8 @@ double sum(const T* a, std::size_t n, int threads) {
 
 template void binary<float>(BinaryOp, const float*, const float*, float*, std::size_t, int);
 template void binary<double>(BinaryOp, const double*, const double*, double*, std::size_t, int);
+template void fill<float>(float*, float, std::size_t, int);
+template void fill<double>(double*, double, std::size_t, int);
 template double sum<float>(const float*, std::size_t, int);
 template double sum<double>(const double*, std::size_t, int);
 

@@ -187,9 +187,11 @@ _FLOATS = ("float32", "float64")
 _FLOAT_TYPES = (np.float32, np.float64)
 
 
-def large_binary(name: str, a, b):
+def large_binary(name: str, a, b, out=None):
     """``a (name) b`` by the threaded native kernel when both are big same-shape
-    C-contiguous float arrays of one dtype; None otherwise (the caller uses NumPy)."""
+    C-contiguous float arrays of one dtype; None otherwise (the caller uses NumPy). With
+    ``out`` (an array of the same kind, or ``a`` or ``b`` itself): written there, or None
+    when ``out`` does not qualify or may share memory with an operand it is not."""
     if not ENABLED or getattr(a, "size", 0) < PARALLEL_MIN_SIZE or type(a) is not np.ndarray:
         return None
     if (
@@ -200,7 +202,42 @@ def large_binary(name: str, a, b):
         or not (a.flags.c_contiguous and b.flags.c_contiguous)
     ):
         return None
-    return kernels.binary(name, a, b)
+    if out is None:
+        return kernels.binary(name, a, b)
+    if not _writable_like(out, a) or not (_same_or_apart(out, a) and _same_or_apart(out, b)):
+        return None
+    return kernels.binary(name, a, b, 0, out)
+
+
+def _writable_like(out, a) -> bool:
+    """Whether ``out`` is a writable C-contiguous NumPy array of ``a``'s dtype and shape."""
+    return (
+        type(out) is np.ndarray
+        and out.dtype == a.dtype
+        and out.shape == a.shape
+        and out.flags.c_contiguous
+        and out.flags.writeable
+    )
+
+
+def _same_or_apart(out: np.ndarray, a: np.ndarray) -> bool:
+    """Whether ``out`` is ``a`` itself (an in-place write) or cannot touch its memory."""
+    return out is a or not np.may_share_memory(out, a)
+
+
+def large_fill(out, value) -> bool:
+    """Write ``value`` into every element of ``out`` by the threaded native kernel when it
+    is a big writable C-contiguous float array; False otherwise (the caller uses NumPy)."""
+    if (
+        not ENABLED
+        or type(out) is not np.ndarray
+        or out.size < PARALLEL_MIN_SIZE
+        or out.dtype.char not in "fd"
+        or not (out.flags.c_contiguous and out.flags.writeable)
+    ):
+        return False
+    kernels.fill(out, value)
+    return True
 
 
 def large_exp(a):

@@ -5,6 +5,7 @@ test_expressions' out_argument group)."""
 import inspect
 import warnings
 
+import numpy as np
 import pytest
 
 import torch
@@ -51,6 +52,58 @@ def test_refuses_inputs_that_require_grad():
         torch.mm(torch.ones(2, 2, requires_grad=True), torch.ones(2, 2), out=torch.empty(0))
     with torch.no_grad():
         torch.mm(torch.ones(2, 2, requires_grad=True), torch.ones(2, 2), out=torch.empty(0))
+
+
+@pytest.mark.autograd
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda x, out: torch.add(x, torch.ones(2), out=out),
+        lambda x, out: torch.mul(torch.ones(2), x, out=out),
+        lambda x, out: torch.exp(x, out=out),
+    ],
+    ids=["add", "mul-second-operand", "exp"],
+)
+def test_pointwise_out_refuses_inputs_that_require_grad(call):
+    x = torch.ones(2, requires_grad=True)
+    with pytest.raises(RuntimeError, match="don't support automatic differentiation"):
+        call(x, torch.empty(2))
+    with torch.no_grad():
+        out = torch.empty(2)
+        assert call(x, out) is out
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+@pytest.mark.parametrize("name,ref", [("add", np.add), ("sub", np.subtract), ("mul", np.multiply)])
+def test_big_float_arithmetic_into_out_and_in_place(dtype, name, ref):
+    # big enough for the threaded kernel, which then writes into out or self directly
+    a, b = torch.rand(300, 300, dtype=dtype), torch.rand(300, 300, dtype=dtype)
+    expected = ref(a.numpy(), b.numpy())
+    out = torch.empty(300, 300, dtype=dtype)
+    version = out._version
+    assert getattr(torch, name)(a, b, out=out) is out
+    assert np.array_equal(out.numpy(), expected) and out._version > version
+    x = a.clone()
+    assert getattr(torch, name)(x, b, out=x) is x  # out is an operand
+    assert np.array_equal(x.numpy(), expected)
+    x = a.clone()
+    getattr(x, name + "_")(b)
+    assert np.array_equal(x.numpy(), expected)
+    # out overlapping an operand a row further on: computed apart, then copied
+    x = torch.cat([a, b[:1]])
+    getattr(torch, name)(x[1:], b, out=x[:-1])
+    assert np.array_equal(x[:-1].numpy(), ref(torch.cat([a, b[:1]])[1:].numpy(), b.numpy()))
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+def test_big_float_fill_and_zero(dtype):
+    x = torch.empty(300, 300, dtype=dtype)
+    x.fill_(0.1)
+    assert np.array_equal(x.numpy(), np.full((300, 300), 0.1, dtype=x.numpy().dtype))
+    x.fill_(2**60)
+    assert (x.numpy() == 2.0**60).all()
+    x.zero_()
+    assert not x.numpy().any()
 
 
 def test_out_must_be_a_tensor():

@@ -343,6 +343,10 @@ class _HookTable:
         return f"<{self._what} hooks: {sorted(self._hooks)}>"
 
 
-#: NumPy-level kernels of a few hot ops (``"matmul"``: ``f(a, b) -> ndarray``), filled by
-#: core, for an engine that computes gradients on arrays: the same kernels as the ops use
+#: NumPy-level kernels of a few hot ops, filled by core, for an engine that computes
+#: gradients on arrays with the same kernels as the ops use: ``"matmul"``
+#: (``f(a, b) -> ndarray``), and after torch-core 0.7.0 ``"fill"`` (``f(out, value)``: every
+#: element of ``out`` set to ``value``) and ``"add_"`` (``f(into, other)``: ``into +=
+#: other``), threaded for big float arrays. A name may be absent (an older core): the
+#: engine then uses NumPy.
 array_kernels = _HookTable("array-kernel")

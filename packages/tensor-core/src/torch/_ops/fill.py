@@ -9,6 +9,8 @@ from __future__ import annotations
 import numpy as np
 
 from .._dtype_support import FLOAT8_BY_NUMPY, to_float8
+from .._interface import array_kernels
+from .._native import large_fill
 from .._tensor import Tensor
 from ._dispatch import as_array, check_inplace_fill, check_tensor, defop, record, register_op
 from .pointwise import INPLACE, _snapshot
@@ -37,8 +39,28 @@ def _store(array: np.ndarray, scalar) -> None:
         scalar = scalar.real  # PyTorch keeps the real part when filling a real tensor
     if array.dtype in FLOAT8_BY_NUMPY:  # PyTorch's float8 rounding of the value
         scalar = to_float8(as_array(scalar, np.float64), FLOAT8_BY_NUMPY[array.dtype])
+    # a big float tensor by the threaded kernel, for values a double holds exactly
+    if _exact_in_double(scalar) and large_fill(array, scalar):
+        return
     with np.errstate(all="ignore"):
         np.copyto(array, scalar, casting="unsafe")
+
+
+def _exact_in_double(scalar) -> bool:
+    if isinstance(scalar, (float, np.floating, bool, np.bool_)):
+        return True
+    return isinstance(scalar, (int, np.integer)) and -(2**53) <= scalar <= 2**53
+
+
+def fill_array(array: np.ndarray, value) -> None:
+    """Every element of ``array`` set to ``value`` (a number or a 0-dim array of its
+    dtype): the threaded kernel for a big float array, else NumPy's."""
+    if not large_fill(array, value):
+        array.fill(value)
+
+
+# the engine fills gradients (a sum's, broadcast back) with the kernel fill_ uses
+array_kernels.register("fill", fill_array)
 
 
 @defop("fill", inplace=True, torch_inplace=True)

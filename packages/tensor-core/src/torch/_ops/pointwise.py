@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _dtype, _fastpath
+from .. import _dtype, _fastpath, _grad_mode
 from .._dtype_support import refuse_limited
+from .._interface import array_kernels
 from .._memory_format import pointwise_layout
 from .._native import large_binary, large_exp
 from .._tensor import Tensor, make
@@ -409,6 +410,10 @@ def _binary(
         extra = (kwargs.pop("rounding_mode", None),) if name == "div" else ()
         if kwargs:
             raise TypeError(f"{name}() got an unexpected keyword argument '{next(iter(kwargs))}'")
+        if out is not None:
+            _refuse_grad_with_out(name, input, other)
+            if alpha_value == 1 and _into_out(native, input, other, out):
+                return out
         try:
             input = _first_tensor(name, input, other)
             result, dtype = compute(input, other, alpha_value, extra)
@@ -452,6 +457,7 @@ def _binary(
         return self
 
     direct = np.true_divide if name == "div" else getattr(kernel, "ufunc", None)
+    native = _NATIVE_NAMES.get(direct)  # the threaded kernel's name, for big float tensors
     signature = f"{name}(Tensor self, Tensor other{', *, Scalar alpha=1' if alpha else ''})"
     signatures = (
         signature + " -> Tensor",
@@ -466,6 +472,30 @@ def _binary(
 
 
 _DIRECT_OTHERS = frozenset((Tensor, int, float, bool))
+
+
+def _refuse_grad_with_out(name: str, *operands) -> None:
+    """PyTorch's error for ``out=`` while an operand requires grad (and grad mode is on):
+    a write into a given tensor cannot be recorded."""
+    if _grad_mode._state.enabled:
+        for operand_ in operands:
+            if isinstance(operand_, Tensor) and operand_._requires_grad:
+                raise RuntimeError(
+                    f"{name}(): functions with out=... arguments don't support automatic "
+                    "differentiation, but one of the arguments requires grad."
+                )
+
+
+def _into_out(native, input, other, out) -> bool:
+    """``input (op) other`` written straight into ``out`` by the threaded kernel named
+    ``native``, for big same-shape float tensors of ``out``'s dtype; False when that does
+    not apply (the caller computes the result and copies it in)."""
+    if native is None or type(out) is not Tensor or type(input) is not Tensor:
+        return False
+    if type(other) is not Tensor or large_binary(native, input._np, other._np, out._np) is None:
+        return False
+    out._bump_version()
+    return True
 
 
 def _family_register(family: str, saved=()):
@@ -525,9 +555,22 @@ def _write_direct(self: Tensor, other, ufunc, rule, alpha_value, extra, recordin
             )
         b = b * scalar(alpha_value, compute_dtype.np_dtype)
     snapshot = _snapshot(self) if recording else None
-    ufunc(a, b, out=self._np, casting="unsafe")
+    native = _NATIVE_NAMES.get(ufunc)  # big float tensors: the threaded kernel, in place
+    if native is None or a is not self._np or large_binary(native, a, b, a) is None:
+        ufunc(a, b, out=self._np, casting="unsafe")
     self._bump_version()
     return snapshot
+
+
+def add_arrays_into(into: np.ndarray, other) -> None:
+    """``into += other`` on arrays: the threaded kernel for big same-shape float arrays
+    (as ``add_`` takes it), else NumPy's."""
+    if large_binary("add", into, other, into) is None:
+        np.add(into, other, into)
+
+
+# the engine accumulates gradients (into .grad, and across a node's uses) with it
+array_kernels.register("add_", add_arrays_into)
 
 
 def _snapshot(self: Tensor) -> Tensor:
@@ -579,6 +622,8 @@ def _unary(
         if dtype._limited:
             refuse_limited(name, dtype)
         made = result_dtype(dtype) if result_dtype else dtype
+        if out is not None:
+            _refuse_grad_with_out(name, input)
         with np.errstate(all="ignore"):
             result = as_array(kernel(operand(input, dtype), **values), made.np_dtype)
         if out is not None:

@@ -202,6 +202,31 @@ def _matrices(inputs, grad):
     return a, b
 
 
+# Gradients at least this large go to core's threaded array kernels ("fill", "add_");
+# for smaller ones NumPy's call costs less than the kernels' checks.
+THREADED_MIN_SIZE = 1 << 16
+
+
+def fill_array(out, value) -> None:
+    """Every element of ``out`` set to ``value``: by core's array kernel for a big array
+    (a core that has none: by NumPy)."""
+    kernel = array_kernels.get("fill") if out.size >= THREADED_MIN_SIZE else None
+    if kernel is None:
+        out.fill(value)
+    else:
+        kernel(out, value)
+
+
+def add_into(into, grad) -> None:
+    """``into += grad``: by core's array kernel for a big array (a core that has none: by
+    NumPy)."""
+    kernel = array_kernels.get("add_") if into.size >= THREADED_MIN_SIZE else None
+    if kernel is None:
+        np.add(into, grad, into)
+    else:
+        kernel(into, grad)
+
+
 def _matmul_kernel():
     """``torch.matmul``'s own kernel on arrays (core fills it in when it loads)."""
     kernel = array_kernels.get("matmul")
@@ -226,7 +251,7 @@ def _expanded(grad, shape: tuple, dims, keepdim: bool):
         shape = tuple(shape)
     out = _empty(shape, grad.dtype)
     if grad.ndim == 0:
-        out.fill(grad)
+        fill_array(out, grad)
         return out
     if not keepdim:
         grad = grad.reshape(tuple(1 if i in dims else s for i, s in enumerate(shape)))
