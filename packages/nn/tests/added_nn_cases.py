@@ -8,9 +8,7 @@ as dtype, shape and values) or the error's builtin type and message.
 
 from __future__ import annotations
 
-import math
-
-from snippet_lines import expression_outcome
+from snippet_lines import describe, expression_outcome
 
 SETUP = """
 import torch.nn as nn
@@ -120,24 +118,12 @@ NEEDS_AUTOGRAD = {name for name in CASES if name.endswith("_grad")}
 
 
 def _describe(torch, value):
-    if isinstance(value, torch.Tensor):
-        items = value.detach().reshape(-1).tolist()
-        return {"dtype": str(value.dtype), "shape": list(value.shape), "values": _floats(items)}
-    if isinstance(value, (tuple, list)):
-        return [_describe(torch, v) for v in value]
-    if isinstance(value, float):
-        return repr(value) if math.isnan(value) or math.isinf(value) else value
-    if value is None or isinstance(value, (bool, int, str)):
-        return value
-    return repr(value)
+    def tensor(t):
+        # flat values (NaN and inf as their reprs) beside the shape
+        values = describe(torch, t.detach().reshape(-1).tolist(), tensor)
+        return {"dtype": str(t.dtype), "shape": list(t.shape), "values": values}
 
-
-def _floats(items):
-    if isinstance(items, list):
-        return [_floats(v) for v in items]
-    if isinstance(items, float) and (math.isnan(items) or math.isinf(items)):
-        return repr(items)
-    return items
+    return describe(torch, value, tensor)
 
 
 def outcome(torch, code: str) -> dict:
@@ -145,14 +131,3 @@ def outcome(torch, code: str) -> dict:
     error (builtin type and first line of the message)."""
     names = {"__name__": "added_nn_cases"}
     return expression_outcome(torch, code, SETUP, _describe, names)
-
-
-def close(got, expected, rtol: float = 1e-5) -> bool:
-    """Whether two outcomes agree, numbers to ``rtol`` (and an absolute 1e-6)."""
-    if isinstance(expected, dict) and isinstance(got, dict):
-        return set(got) == set(expected) and all(close(got[k], expected[k], rtol) for k in got)
-    if isinstance(expected, list) and isinstance(got, list):
-        return len(got) == len(expected) and all(map(close, got, expected))
-    if isinstance(expected, float) and isinstance(got, (int, float)) and not isinstance(got, bool):
-        return math.isclose(got, expected, rel_tol=rtol, abs_tol=1e-6)
-    return got == expected

@@ -7,7 +7,7 @@ weights are set from fixed values, so both sides compute on the same numbers."""
 
 from __future__ import annotations
 
-import warnings
+from snippet_lines import describe, run_lines
 
 SETUP = """
 import torch
@@ -62,33 +62,20 @@ CASES: dict[str, str] = {
 
 
 def outcome(code: str) -> dict:
-    """Run SETUP then ``code``; the value of ``out`` or the exception raised."""
+    """Run SETUP then ``code``, warnings silenced; the value of ``out`` or the exception
+    raised (its type's name and message)."""
     import torch
 
-    namespace: dict = {}
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        try:
-            exec(SETUP, namespace)
-            exec(code, namespace)
-        except Exception as error:  # noqa: BLE001 - the error is the recorded outcome
-            return {"error": type(error).__name__, "message": str(error)}
-    return {"value": _describe(namespace.get("out"), torch)}
+    try:
+        value = run_lines(f"{SETUP}\n{code}\nout", {})
+    except Exception as error:  # noqa: BLE001 - the error is the recorded outcome
+        return {"error": type(error).__name__, "message": str(error)}
+    return {"value": describe(torch, value, _tensor)}
 
 
-def _describe(value, torch):
-    if isinstance(value, torch.Tensor):
-        return {
-            "tensor": value.detach().tolist(),
-            "dtype": str(value.dtype),
-            "shape": list(value.shape),
-        }
-    if isinstance(value, torch.Size):
-        return list(value)
-    if isinstance(value, (tuple, list)):
-        return [_describe(v, torch) for v in value]
-    if isinstance(value, dict):
-        return {str(k): _describe(v, torch) for k, v in value.items()}
-    if value is None or isinstance(value, (bool, int, float, str)):
-        return value
-    return repr(value)
+def _tensor(value):
+    return {
+        "tensor": value.detach().tolist(),
+        "dtype": str(value.dtype),
+        "shape": list(value.shape),
+    }
