@@ -36,11 +36,11 @@ class _EmbeddingTable(Module):
     """What Embedding and EmbeddingBag share: the table of rows, its padding row, the
     max-norm and sparse-gradient arguments, the initialisation and their repr."""
 
-    def _set_table(
+    def __init__(
         self, num_embeddings, embedding_dim, padding_idx, max_norm, norm_type,
         scale_grad_by_freq, sparse, _weight, dtype,
-    ) -> bool:  # fmt: skip
-        """Set the shared fields; True when the weight was made here (to be initialised)."""
+    ) -> None:  # fmt: skip
+        super().__init__()
         self.sparse = sparse
         self.num_embeddings = num_embeddings
         self.embedding_dim = embedding_dim
@@ -49,7 +49,8 @@ class _EmbeddingTable(Module):
         self.norm_type = norm_type
         self.scale_grad_by_freq = scale_grad_by_freq
         self.weight, fresh = _weight_of(num_embeddings, embedding_dim, _weight, dtype)
-        return fresh
+        if fresh:  # a given ``_weight`` is kept as it is
+            self.reset_parameters()
 
     def reset_parameters(self) -> None:
         """N(0, 1) rows; the padding row zero."""
@@ -60,6 +61,9 @@ class _EmbeddingTable(Module):
         if self.padding_idx is not None:
             with torch.no_grad():
                 self.weight[self.padding_idx] = 0
+
+    def _padding_repr(self) -> str:
+        return f", padding_idx={self.padding_idx}" if self.padding_idx is not None else ""
 
     def _norm_repr(self) -> str:
         s = f", max_norm={self.max_norm}" if self.max_norm is not None else ""
@@ -113,14 +117,11 @@ class Embedding(_EmbeddingTable):
         device=None,
         dtype=None,
     ) -> None:
-        super().__init__()
-        fresh = self._set_table(
+        super().__init__(
             num_embeddings, embedding_dim, padding_idx, max_norm, norm_type,
             scale_grad_by_freq, sparse, _weight, dtype,
         )  # fmt: skip
         self.weight.requires_grad_(not _freeze)
-        if fresh:
-            self.reset_parameters()
 
     def forward(self, input):
         return F.embedding(
@@ -129,13 +130,9 @@ class Embedding(_EmbeddingTable):
         )  # fmt: skip
 
     def extra_repr(self) -> str:
-        s = f"{self.num_embeddings}, {self.embedding_dim}"
-        if self.padding_idx is not None:
-            s += f", padding_idx={self.padding_idx}"
-        s += self._norm_repr()
-        if self.sparse is not False:
-            s += ", sparse=True"
-        return s
+        sparse = ", sparse=True" if self.sparse is not False else ""
+        sizes = f"{self.num_embeddings}, {self.embedding_dim}"
+        return sizes + self._padding_repr() + self._norm_repr() + sparse
 
     @classmethod
     def from_pretrained(
@@ -205,13 +202,10 @@ class EmbeddingBag(_EmbeddingTable):
         device=None,
         dtype=None,
     ) -> None:
-        super().__init__()
-        fresh = self._set_table(
+        super().__init__(
             num_embeddings, embedding_dim, padding_idx, max_norm, norm_type,
             scale_grad_by_freq, sparse, _weight, dtype,
         )  # fmt: skip
-        if fresh:
-            self.reset_parameters()
         self.mode = mode
         self.include_last_offset = include_last_offset
 
@@ -223,11 +217,8 @@ class EmbeddingBag(_EmbeddingTable):
         )  # fmt: skip
 
     def extra_repr(self) -> str:
-        s = f"{self.num_embeddings}, {self.embedding_dim}" + self._norm_repr()
-        s += f", mode={self.mode!r}"
-        if self.padding_idx is not None:
-            s += f", padding_idx={self.padding_idx}"
-        return s
+        sizes = f"{self.num_embeddings}, {self.embedding_dim}"
+        return sizes + self._norm_repr() + f", mode={self.mode!r}" + self._padding_repr()
 
     @classmethod
     def from_pretrained(
