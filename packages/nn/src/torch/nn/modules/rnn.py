@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import numbers
 import warnings
+from typing import NamedTuple
 
 import torch
 from torch._interface import ops as _core_ops
@@ -24,19 +25,27 @@ from .module import Module
 
 __all__ = ["RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell"]
 
-_GATES = {"LSTM": 4, "GRU": 3, "RNN_TANH": 1, "RNN_RELU": 1}
+
+class _Mode(NamedTuple):
+    """What an RNN mode fixes: how many gate blocks its weights stack, and core's kernel
+    for one step (which the cells use too)."""
+
+    gates: int
+    cell: str
+
+
+_MODES = {
+    "LSTM": _Mode(4, "lstm_cell"),
+    "GRU": _Mode(3, "gru_cell"),
+    "RNN_TANH": _Mode(1, "rnn_tanh_cell"),
+    "RNN_RELU": _Mode(1, "rnn_relu_cell"),
+}
 _LSTM_LAYER = fused_op("_lstm_layer")
 # core's LSTM layer with three outputs (output, final h, final c) as PyTorch's fused one;
 # cores up to 0.6.0 have only the packed layer above
 _LSTM_SEQUENCE = fused_op("_lstm_sequence") if "_lstm_sequence" in _core_ops else None
 _GRU_LAYER = fused_op("_gru_layer")
 _RNN_LAYER = fused_op("_rnn_layer")
-_CELLS = {
-    "LSTM": "lstm_cell",
-    "GRU": "gru_cell",
-    "RNN_TANH": "rnn_tanh_cell",
-    "RNN_RELU": "rnn_relu_cell",
-}
 
 
 def _check_sizes(hidden_size, num_layers, dropout, proj_size, mode) -> None:
@@ -104,7 +113,7 @@ class RNNBase(Module):
     ) -> None:
         super().__init__()
         _check_sizes(hidden_size, num_layers, dropout, proj_size, mode)
-        if mode not in _GATES:
+        if mode not in _MODES:
             raise ValueError(f"Unrecognized RNN mode: {mode}")
         self.mode = mode
         self.input_size = input_size
@@ -117,7 +126,7 @@ class RNNBase(Module):
         self.proj_size = proj_size
         self._flat_weights_names = []
         directions = 2 if bidirectional else 1
-        gate_size = _GATES[mode] * hidden_size
+        gate_size = _MODES[mode].gates * hidden_size
         real_hidden = proj_size if proj_size > 0 else hidden_size
         for layer in range(num_layers):
             layer_input = input_size if layer == 0 else real_hidden * directions
@@ -179,7 +188,7 @@ class RNNBase(Module):
 
     def _step(self, x, state, weights):
         w_ih, w_hh, b_ih, b_hh, w_hr = weights
-        cell = core(_CELLS[self.mode])
+        cell = core(_MODES[self.mode].cell)
         if self.mode == "LSTM":
             h, c = cell(x, state, w_ih, w_hh, b_ih, b_hh)
             if w_hr is not None:
@@ -617,7 +626,7 @@ class RNNCell(RNNCellBase):
         # read by forward after the input's checks, so a bad input is reported first
         if self.nonlinearity not in ("tanh", "relu"):
             raise RuntimeError(f"Unknown nonlinearity: {self.nonlinearity}")
-        return _CELLS["RNN_" + self.nonlinearity.upper()]
+        return _MODES["RNN_" + self.nonlinearity.upper()].cell
 
 
 class LSTMCell(RNNCellBase):
@@ -630,7 +639,7 @@ class LSTMCell(RNNCellBase):
         (torch.Size([3, 20]), torch.Size([3, 20]))
     """
 
-    _cell = _CELLS["LSTM"]
+    _cell = _MODES["LSTM"].cell
     _states = 2
 
     def __init__(
@@ -648,7 +657,7 @@ class GRUCell(RNNCellBase):
         torch.Size([3, 20])
     """
 
-    _cell = _CELLS["GRU"]
+    _cell = _MODES["GRU"].cell
 
     def __init__(
         self, input_size: int, hidden_size: int, bias: bool = True, device=None, dtype=None
