@@ -50,6 +50,8 @@ def test_tuple_results_fill_each_out_and_name_the_out_variant():
 def test_refuses_inputs_that_require_grad():
     with pytest.raises(RuntimeError, match="don't support automatic differentiation"):
         torch.mm(torch.ones(2, 2, requires_grad=True), torch.ones(2, 2), out=torch.empty(0))
+    with pytest.raises(RuntimeError, match="don't support automatic differentiation"):
+        torch.mm(torch.ones(2, 2), torch.ones(2, 2), out=torch.empty(0, requires_grad=True))
     with torch.no_grad():
         torch.mm(torch.ones(2, 2, requires_grad=True), torch.ones(2, 2), out=torch.empty(0))
 
@@ -68,6 +70,8 @@ def test_pointwise_out_refuses_inputs_that_require_grad(call):
     x = torch.ones(2, requires_grad=True)
     with pytest.raises(RuntimeError, match="don't support automatic differentiation"):
         call(x, torch.empty(2))
+    with pytest.raises(RuntimeError, match="don't support automatic differentiation"):
+        call(x.detach(), torch.empty(2, requires_grad=True))  # out itself requires grad
     with torch.no_grad():
         out = torch.empty(2)
         assert call(x, out) is out

@@ -151,7 +151,7 @@ def add_out(function, name: str | None = None, exact: bool = False):
     def with_out(*args, out=None, **kwargs):
         if out is None:
             return function(*args, **kwargs)
-        if _grad_mode._state.enabled and _requires_grad((*args, *kwargs.values())):
+        if _grad_mode._state.enabled and _requires_grad((*args, *kwargs.values(), out)):
             raise RuntimeError(
                 f"{name}(): functions with out=... arguments don't support automatic "
                 "differentiation, but one of the arguments requires grad."

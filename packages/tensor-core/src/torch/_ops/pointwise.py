@@ -411,7 +411,7 @@ def _binary(
         if kwargs:
             raise TypeError(f"{name}() got an unexpected keyword argument '{next(iter(kwargs))}'")
         if out is not None:
-            _refuse_grad_with_out(name, input, other)
+            _refuse_grad_with_out(name, input, other, out)
             if alpha_value == 1 and _into_out(native, input, other, out):
                 return out
         try:
@@ -475,8 +475,8 @@ _DIRECT_OTHERS = frozenset((Tensor, int, float, bool))
 
 
 def _refuse_grad_with_out(name: str, *operands) -> None:
-    """PyTorch's error for ``out=`` while an operand requires grad (and grad mode is on):
-    a write into a given tensor cannot be recorded."""
+    """PyTorch's error for ``out=`` while an operand or ``out`` itself requires grad (and
+    grad mode is on): a write into a given tensor cannot be recorded."""
     if _grad_mode._state.enabled:
         for operand_ in operands:
             if isinstance(operand_, Tensor) and operand_._requires_grad:
@@ -623,7 +623,7 @@ def _unary(
             refuse_limited(name, dtype)
         made = result_dtype(dtype) if result_dtype else dtype
         if out is not None:
-            _refuse_grad_with_out(name, input)
+            _refuse_grad_with_out(name, input, out)
         with np.errstate(all="ignore"):
             result = as_array(kernel(operand(input, dtype), **values), made.np_dtype)
         if out is not None:
