@@ -71,6 +71,30 @@ def test_errors():
         nn.GRU(3, 2)(torch.zeros(4, 1, 3), torch.zeros(2, 1, 2))
 
 
+@pytest.mark.parametrize("cls", [nn.RNNCell, nn.LSTMCell, nn.GRUCell])
+def test_cells_step_unbatched_input_as_a_batch_of_one(cls):
+    torch.manual_seed(0)
+    cell, x = cls(3, 4), torch.randn(3)
+    alone, batched = cell(x), cell(x.unsqueeze(0))
+    alone = alone if isinstance(alone, tuple) else (alone,)
+    batched = batched if isinstance(batched, tuple) else (batched,)
+    assert [tuple(t.shape) for t in alone] == [(4,)] * len(alone)
+    assert all(torch.equal(a, b[0]) for a, b in zip(alone, batched))
+
+
+def test_cell_state_forms_and_errors():
+    cell, h = nn.LSTMCell(3, 4), torch.zeros(2, 4)
+    out = cell(torch.randn(2, 3), [h, h])  # a list state is taken as (h, c)
+    assert isinstance(out, tuple) and len(out) == 2
+    rnn_cell = nn.RNNCell(3, 4)
+    rnn_cell.nonlinearity = "gelu"
+    # PyTorch checks the input's dims before the nonlinearity
+    with pytest.raises(ValueError, match="RNNCell: Expected input to be 1D or 2D, got 3D"):
+        rnn_cell(torch.zeros(1, 2, 3))
+    with pytest.raises(RuntimeError, match="Unknown nonlinearity: gelu"):
+        rnn_cell(torch.zeros(2, 3))
+
+
 def test_lstm_trains_on_a_sequence_task():
     torch.manual_seed(0)
     lstm, head = nn.LSTM(1, 8, batch_first=True), nn.Linear(8, 1)
