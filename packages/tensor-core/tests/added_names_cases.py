@@ -535,44 +535,28 @@ NEEDS_AUTOGRAD = {name for name in CASES if name.endswith("_grad") or name.endsw
 
 
 def _describe(torch, value):
-    if isinstance(value, torch.Tensor):
-        data = value.detach()
-        if data.is_complex():
-            items = [[z.real, z.imag] for z in data.reshape(-1).tolist()]
-        else:
-            items = data.reshape(-1).tolist()
-        return {"dtype": str(value.dtype), "shape": list(value.shape), "values": _floats(items)}
-    if isinstance(value, (tuple, list)) and not isinstance(value, torch.Size):
-        return [_describe(torch, v) for v in value]
-    return golden_describe.describe(torch, value)  # sizes, numbers, strings, reprs
+    return golden_describe.describe(torch, value, lambda tensor: _values(torch, tensor))
 
 
-def _floats(items):
-    if isinstance(items, list):
-        return [_floats(v) for v in items]
-    if isinstance(items, float) and (math.isnan(items) or math.isinf(items)):
-        return repr(items)
-    return items
+def _values(torch, tensor) -> dict:
+    """Dtype, shape and the flat values (complex ones as [real, imag], NaN and inf as their
+    reprs)."""
+    data = tensor.detach().reshape(-1)
+    items = [[z.real, z.imag] for z in data.tolist()] if data.is_complex() else data.tolist()
+    values = golden_describe.describe(torch, items)
+    return {"dtype": str(tensor.dtype), "shape": list(tensor.shape), "values": values}
 
 
 def outcome(torch, code: str) -> dict:
-    """What running ``code`` (statements joined by "; ", the last an expression) gives:
-    the value or the error (builtin type and first line of the message)."""
+    """What running ``code`` (statements joined by "; ", the last an expression) gives,
+    warnings silenced: the value or the error (builtin type and first line of the message)."""
     import warnings
 
     namespace = {"torch": torch, "__name__": "added_names_cases"}
     exec(SETUP, namespace)
-    *statements, expression = code.split("; ")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        try:
-            for statement in statements:
-                exec(statement, namespace)
-            return {"value": _describe(torch, eval(expression, namespace))}
-        except Exception as error:  # noqa: BLE001 - the exception is the recorded result
-            kind = next(k for k in type(error).__mro__ if k.__module__ == "builtins")
-            message = str(error).split("\n")[0].split(" If you are a Facebook employee")[0]
-            return {"error": kind.__name__, "message": message}
+        return golden_describe.builtin_outcome(code, namespace, lambda v: _describe(torch, v))
 
 
 def close(got, expected, rtol: float) -> bool:

@@ -9,31 +9,33 @@ import warnings
 
 
 def evaluate(torch, code: str, setup: str = ""):
-    """Run ``code`` (statements separated by "; ", the last one an expression)."""
+    """Run ``code`` (statements separated by "; ", the last one an expression), warnings
+    silenced."""
     namespace = {"torch": torch}
     exec(setup, namespace)
-    *statements, expression = code.split("; ")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        for statement in statements:
-            exec(statement, namespace)
-        return eval(expression, namespace)
+        return run(code, namespace)
 
 
-def describe(torch, value):
-    """A JSON-able description of ``value`` precise enough to compare two frameworks."""
+def run(code: str, namespace: dict):
+    """The value of ``code``'s last "; "-separated part after its statements ran in
+    ``namespace``."""
+    *statements, expression = code.split("; ")
+    for statement in statements:
+        exec(statement, namespace)
+    return eval(expression, namespace)
+
+
+def describe(torch, value, tensor=None):
+    """A JSON-able description of ``value`` precise enough to compare two frameworks:
+    tensors as ``tensor`` writes them (by default their repr, layout and dtype)."""
     if isinstance(value, torch.Tensor):
-        return {
-            "repr": repr(value),
-            "shape": list(value.shape),
-            "stride": list(value.stride()),
-            "offset": value.storage_offset(),
-            "dtype": str(value.dtype),
-        }
+        return (tensor or _repr_and_layout)(value)
     if isinstance(value, torch.Size):
         return {"size": list(value)}
     if isinstance(value, (tuple, list)):
-        return [describe(torch, v) for v in value]
+        return [describe(torch, v, tensor) for v in value]
     if isinstance(value, float):
         return repr(value) if math.isnan(value) or math.isinf(value) else value
     if value is None or isinstance(value, (bool, int, str)):
@@ -41,11 +43,48 @@ def describe(torch, value):
     return repr(value)
 
 
+def _repr_and_layout(value) -> dict:
+    return {
+        "repr": repr(value),
+        "shape": list(value.shape),
+        "stride": list(value.stride()),
+        "offset": value.storage_offset(),
+        "dtype": str(value.dtype),
+    }
+
+
 def outcome(torch, code: str, setup: str = ""):
     try:
         return {"value": describe(torch, evaluate(torch, code, setup))}
     except Exception as error:  # noqa: BLE001 - the exception is the recorded result
         return {"error": type(error).__name__, "message": str(error).split("\n")[0]}
+
+
+def builtin_outcome(code: str, namespace: dict, describe) -> dict:
+    """``{"value": describe(value)}`` of ``run(code, namespace)``, or the error as its
+    builtin base type's name (PyTorch's own error classes differ from this project's) and
+    the first line of its message, without the note PyTorch adds for Facebook employees."""
+    try:
+        return {"value": describe(run(code, namespace))}
+    except Exception as error:  # noqa: BLE001 - the exception is the recorded result
+        kind = next(k for k in type(error).__mro__ if k.__module__ == "builtins")
+        message = str(error).split("\n")[0].split(" If you are a Facebook employee")[0]
+        return {"error": kind.__name__, "message": message}
+
+
+def warned_outcome(code: str, namespace: dict, describe) -> dict:
+    """``builtin_outcome`` with the texts of the warnings raised (deprecation warnings left
+    out), under the key "warnings"."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = builtin_outcome(code, namespace, describe)
+    # PyTorch's C++ warnings end with where in its sources they were raised
+    result["warnings"] = [
+        str(w.message).split(" (Triggered internally at")[0]
+        for w in caught
+        if not issubclass(w.category, DeprecationWarning)
+    ]
+    return result
 
 
 def sum_inputs(n: int, dtype: str):

@@ -13,8 +13,7 @@ order cases run in decides).
 
 from __future__ import annotations
 
-import math
-import warnings
+import golden_describe  # beside this file (the recorder puts this folder on the path)
 
 SETUP = '''
 import io, os, fractions
@@ -348,17 +347,11 @@ ANY_WARNINGS = {name for name in CASES if name.startswith("default_type")} | {
 
 
 def _describe(torch, value):
-    if isinstance(value, torch.Tensor):
-        return {"repr": repr(value), "dtype": str(value.dtype)}
-    if isinstance(value, torch.Size):
-        return {"size": list(value)}
-    if isinstance(value, (tuple, list)):
-        return [_describe(torch, v) for v in value]
-    if isinstance(value, float) and (math.isnan(value) or math.isinf(value)):
-        return repr(value)
-    if value is None or isinstance(value, (bool, int, float, str)):
-        return value
-    return repr(value)
+    return golden_describe.describe(torch, value, _repr_and_dtype)
+
+
+def _repr_and_dtype(tensor) -> dict:
+    return {"repr": repr(tensor), "dtype": str(tensor.dtype)}
 
 
 def outcome(torch, code: str) -> dict:
@@ -368,22 +361,4 @@ def outcome(torch, code: str) -> dict:
 
     namespace = {"torch": torch, "pickle": pickle, "__name__": "legacy_api_cases"}
     exec(SETUP, namespace)
-    *statements, expression = code.split("; ")
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        try:
-            for statement in statements:
-                exec(statement, namespace)
-            result = {"value": _describe(torch, eval(expression, namespace))}
-        except Exception as error:  # noqa: BLE001 - the exception is the recorded result
-            kind = next(k for k in type(error).__mro__ if k.__module__ == "builtins")
-            # (a missing kernel's message goes on to list PyTorch's dispatch keys)
-            message = str(error).split("\n")[0].split(" If you are a Facebook employee")[0]
-            result = {"error": kind.__name__, "message": message}
-    # PyTorch's C++ warnings end with where in its sources they were raised
-    result["warnings"] = [
-        str(w.message).split(" (Triggered internally at")[0]
-        for w in caught
-        if not issubclass(w.category, DeprecationWarning)
-    ]
-    return result
+    return golden_describe.warned_outcome(code, namespace, lambda v: _describe(torch, v))
