@@ -102,6 +102,13 @@ bool is_float32(const py::list& params) {
   throw py::type_error("optimizer kernels: parameters must be float32 or float64");
 }
 
+// typed(T{}) with T the parameters' dtype, float or double (a TypeError for others).
+template <typename Typed>
+void by_param_dtype(const py::list& params, Typed&& typed) {
+  if (is_float32(params)) typed(float{});
+  else typed(double{});
+}
+
 // ------------------------------------------------------------------ Adam / AdamW
 
 // The arrays of Adam-like updates (NAdam, RAdam too), checked; max_sqs only with amsgrad.
@@ -137,23 +144,26 @@ void check_per_parameter(const std::vector<double>& values, std::size_t count, c
   }
 }
 
-template <typename T>
-void adam_typed(const py::list& params, const py::list& grads, const py::list& exp_avgs,
-                const py::list& exp_avg_sqs, const py::object& max_sqs,
-                const std::vector<double>& neg_steps, const std::vector<double>& bc2_sqrts,
-                opt::AdamHyper h, int threads) {
-  const std::size_t count = py::len(params);
-  if (neg_steps.size() != count || bc2_sqrts.size() != count) {
-    throw std::invalid_argument("adam_step: one step size and bias correction per parameter");
-  }
-  h.amsgrad = present(max_sqs, count, "max_exp_avg_sqs");
-  const auto work = adam_tensors<T>(params, grads, exp_avgs, exp_avg_sqs, max_sqs, h.amsgrad);
-  const Held held{params, grads, exp_avgs, exp_avg_sqs, max_sqs};
-  torch_core::GilRelease nogil;  // only the arrays held by the caller's lists are touched
-  for (std::size_t i = 0; i < count; ++i) {
-    h.neg_step_size = neg_steps[i];
-    h.bc2_sqrt = bc2_sqrts[i];
-    opt::adam_step(work[i], h, threads);
+// step(arrays, i) for every parameter i of an Adam-like update (Adam, NAdam, RAdam), in
+// the parameters' dtype: every array is checked first, the lists' arrays are held, and
+// the steps run without the GIL (they touch only those arrays).
+template <typename Step>
+void each_adam_parameter(const py::list& params, const py::list& grads,
+                         const py::list& exp_avgs, const py::list& exp_avg_sqs,
+                         const py::object& max_sqs, bool amsgrad, Step&& step) {
+  auto run = [&](auto tag) {
+    using T = decltype(tag);
+    const auto work = adam_tensors<T>(params, grads, exp_avgs, exp_avg_sqs, max_sqs, amsgrad);
+    const Held held{params, grads, exp_avgs, exp_avg_sqs, max_sqs};
+    torch_core::GilRelease nogil;
+    for (std::size_t i = 0; i < work.size(); ++i) step(work[i], i);
+  };
+  by_param_dtype(params, run);
+}
+
+void check_decay(int decay, const char* what) {
+  if (decay < 0 || decay > 2) {
+    throw std::invalid_argument(std::string(what) + ": decay must be 0, 1 or 2");
   }
 }
 
@@ -163,18 +173,22 @@ void adam_step(const py::list& params, const py::list& grads, const py::list& ex
                double lerp_weight, double beta2, double one_minus_beta2, double eps,
                double weight_decay, double decay_factor, bool maximize, int decay,
                int threads, bool exact_sqrt) {
-  if (decay < 0 || decay > 2) throw std::invalid_argument("adam_step: decay must be 0, 1 or 2");
+  check_decay(decay, "adam_step");
   opt::AdamHyper h{lerp_weight, beta2,   one_minus_beta2, eps, weight_decay, decay_factor,
                    0.0,         0.0,     maximize,        false, static_cast<opt::Decay>(decay),
                    exact_sqrt};
   threads = pool_threads(threads);
-  if (is_float32(params)) {
-    adam_typed<float>(params, grads, exp_avgs, exp_avg_sqs, max_sqs, neg_steps, bc2_sqrts, h,
-                      threads);
-  } else {
-    adam_typed<double>(params, grads, exp_avgs, exp_avg_sqs, max_sqs, neg_steps, bc2_sqrts, h,
-                       threads);
+  const std::size_t count = py::len(params);
+  if (neg_steps.size() != count || bc2_sqrts.size() != count) {
+    throw std::invalid_argument("adam_step: one step size and bias correction per parameter");
   }
+  h.amsgrad = present(max_sqs, count, "max_exp_avg_sqs");
+  each_adam_parameter(params, grads, exp_avgs, exp_avg_sqs, max_sqs, h.amsgrad,
+                      [&](auto& arrays, std::size_t i) {
+                        h.neg_step_size = neg_steps[i];
+                        h.bc2_sqrt = bc2_sqrts[i];
+                        opt::adam_step(arrays, h, threads);
+                      });
 }
 
 // ------------------------------------------------------------------ NAdam, RAdam
@@ -185,7 +199,7 @@ void nadam_step(const py::list& params, const py::list& grads, const py::list& e
                 double lerp_weight, double beta2, double one_minus_beta2, double eps,
                 double weight_decay, double decay_factor, bool maximize, int decay,
                 int threads) {
-  if (decay < 0 || decay > 2) throw std::invalid_argument("nadam_step: decay must be 0, 1 or 2");
+  check_decay(decay, "nadam_step");
   const std::size_t count = py::len(params);
   check_per_parameter(bias_corrections2, count, "bias_corrections2");
   check_per_parameter(grad_coefs, count, "grad_coefs");
@@ -193,20 +207,13 @@ void nadam_step(const py::list& params, const py::list& grads, const py::list& e
   opt::NadamHyper h{lerp_weight, beta2, one_minus_beta2, eps, weight_decay, decay_factor,
                     0.0, 0.0, 0.0, maximize, static_cast<opt::Decay>(decay)};
   threads = pool_threads(threads);
-  auto run = [&](auto tag) {
-    using T = decltype(tag);
-    const auto work = adam_tensors<T>(params, grads, exp_avgs, exp_avg_sqs, py::none(), false);
-    const Held held{params, grads, exp_avgs, exp_avg_sqs};
-    torch_core::GilRelease nogil;
-    for (std::size_t i = 0; i < count; ++i) {
-      h.bias_correction2 = bias_corrections2[i];
-      h.grad_coef = grad_coefs[i];
-      h.avg_coef = avg_coefs[i];
-      opt::nadam_step(work[i], h, threads);
-    }
-  };
-  if (is_float32(params)) run(float{});
-  else run(double{});
+  each_adam_parameter(params, grads, exp_avgs, exp_avg_sqs, py::none(), false,
+                      [&](auto& arrays, std::size_t i) {
+                        h.bias_correction2 = bias_corrections2[i];
+                        h.grad_coef = grad_coefs[i];
+                        h.avg_coef = avg_coefs[i];
+                        opt::nadam_step(arrays, h, threads);
+                      });
 }
 
 void radam_step(const py::list& params, const py::list& grads, const py::list& exp_avgs,
@@ -215,7 +222,7 @@ void radam_step(const py::list& params, const py::list& grads, const py::list& e
                 const std::vector<bool>& rectified, double lerp_weight, double beta2,
                 double one_minus_beta2, double eps, double weight_decay, double decay_factor,
                 double lr, bool maximize, int decay, int threads) {
-  if (decay < 0 || decay > 2) throw std::invalid_argument("radam_step: decay must be 0, 1 or 2");
+  check_decay(decay, "radam_step");
   const std::size_t count = py::len(params);
   check_per_parameter(bias_corrections1, count, "bias_corrections1");
   check_per_parameter(bc2_sqrts, count, "bc2_sqrts");
@@ -226,21 +233,14 @@ void radam_step(const py::list& params, const py::list& grads, const py::list& e
   opt::RadamHyper h{lerp_weight, beta2, one_minus_beta2, eps, weight_decay, decay_factor, 0.0,
                     0.0, lr, 0.0, false, maximize, static_cast<opt::Decay>(decay)};
   threads = pool_threads(threads);
-  auto run = [&](auto tag) {
-    using T = decltype(tag);
-    const auto work = adam_tensors<T>(params, grads, exp_avgs, exp_avg_sqs, py::none(), false);
-    const Held held{params, grads, exp_avgs, exp_avg_sqs};
-    torch_core::GilRelease nogil;
-    for (std::size_t i = 0; i < count; ++i) {
-      h.bias_correction1 = bias_corrections1[i];
-      h.bc2_sqrt = bc2_sqrts[i];
-      h.rectification = rectifications[i];
-      h.rectified = rectified[i];
-      opt::radam_step(work[i], h, threads);
-    }
-  };
-  if (is_float32(params)) run(float{});
-  else run(double{});
+  each_adam_parameter(params, grads, exp_avgs, exp_avg_sqs, py::none(), false,
+                      [&](auto& arrays, std::size_t i) {
+                        h.bias_correction1 = bias_corrections1[i];
+                        h.bc2_sqrt = bc2_sqrts[i];
+                        h.rectification = rectifications[i];
+                        h.rectified = rectified[i];
+                        opt::radam_step(arrays, h, threads);
+                      });
 }
 
 // ------------------------------------------------------------------ SGD
@@ -278,11 +278,9 @@ void sgd_step(const py::list& params, const py::list& grads, const py::object& b
               int threads) {
   opt::SgdHyper h{weight_decay, momentum, one_minus_dampening, neg_lr, maximize, nesterov, false};
   threads = pool_threads(threads);
-  if (is_float32(params)) {
-    sgd_typed<float>(params, grads, bufs, first, h, threads);
-  } else {
-    sgd_typed<double>(params, grads, bufs, first, h, threads);
-  }
+  by_param_dtype(params, [&](auto tag) {
+    sgd_typed<decltype(tag)>(params, grads, bufs, first, h, threads);
+  });
 }
 
 // ------------------------------------------------------------------ RMSprop
@@ -333,11 +331,9 @@ void rmsprop_step(const py::list& params, const py::list& grads, const py::list&
   const opt::RmspropHyper h{alpha, one_minus_alpha, eps, weight_decay, momentum, neg_lr,
                             maximize, centered};
   threads = pool_threads(threads);
-  if (is_float32(params)) {
-    rmsprop_typed<float>(params, grads, square_avgs, grad_avgs, bufs, h, threads);
-  } else {
-    rmsprop_typed<double>(params, grads, square_avgs, grad_avgs, bufs, h, threads);
-  }
+  by_param_dtype(params, [&](auto tag) {
+    rmsprop_typed<decltype(tag)>(params, grads, square_avgs, grad_avgs, bufs, h, threads);
+  });
 }
 
 // ------------------------------------------------------------------ Adagrad
@@ -374,11 +370,9 @@ void adagrad_step(const py::list& params, const py::list& grads, const py::list&
                   bool maximize, int threads, bool exact_sqrt) {
   const opt::AdagradHyper h{weight_decay, eps, 0.0, maximize, exact_sqrt};
   threads = pool_threads(threads);
-  if (is_float32(params)) {
-    adagrad_typed<float>(params, grads, state_sums, neg_clrs, h, threads);
-  } else {
-    adagrad_typed<double>(params, grads, state_sums, neg_clrs, h, threads);
-  }
+  by_param_dtype(params, [&](auto tag) {
+    adagrad_typed<decltype(tag)>(params, grads, state_sums, neg_clrs, h, threads);
+  });
 }
 
 // ------------------------------------------------------------------ Adamax, Adadelta
@@ -433,11 +427,9 @@ void adamax_step(const py::list& params, const py::list& grads, const py::list& 
                  bool maximize, int threads) {
   const opt::AdamaxHyper h{lerp_weight, beta2, eps, weight_decay, 0.0, maximize};
   threads = pool_threads(threads);
-  if (is_float32(params)) {
-    adamax_typed<float>(params, grads, exp_avgs, exp_infs, neg_clrs, h, threads);
-  } else {
-    adamax_typed<double>(params, grads, exp_avgs, exp_infs, neg_clrs, h, threads);
-  }
+  by_param_dtype(params, [&](auto tag) {
+    adamax_typed<decltype(tag)>(params, grads, exp_avgs, exp_infs, neg_clrs, h, threads);
+  });
 }
 
 template <typename T>
@@ -456,11 +448,9 @@ void adadelta_step(const py::list& params, const py::list& grads, const py::list
                    double weight_decay, double neg_lr, bool maximize, int threads) {
   const opt::AdadeltaHyper h{rho, one_minus_rho, eps, weight_decay, neg_lr, maximize};
   threads = pool_threads(threads);
-  if (is_float32(params)) {
-    adadelta_typed<float>(params, grads, square_avgs, acc_deltas, h, threads);
-  } else {
-    adadelta_typed<double>(params, grads, square_avgs, acc_deltas, h, threads);
-  }
+  by_param_dtype(params, [&](auto tag) {
+    adadelta_typed<decltype(tag)>(params, grads, square_avgs, acc_deltas, h, threads);
+  });
 }
 
 // ------------------------------------------------------------------ ASGD
@@ -498,8 +488,7 @@ void asgd_step(const py::list& params, const py::list& grads, const py::list& ax
       opt::asgd_step(ps[i], gs[i], as[i], ns[i], h, threads);
     }
   };
-  if (is_float32(params)) run(float{});
-  else run(double{});
+  by_param_dtype(params, run);
 }
 
 // ------------------------------------------------------------------ square roots
