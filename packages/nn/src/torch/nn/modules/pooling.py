@@ -27,19 +27,17 @@ def _set_window(module, kernel_size, stride, padding, ntuple=None) -> None:
     module.padding = padding
 
 
-class _ForwardingPool(Module):
-    """A pooling layer whose forward is its functional ``_functional`` given the input
-    and the stored options that ``_forwarded`` names, in the functional's order."""
-
-    _forwarded: tuple[str, ...] = ()
+def _forward_with(*options: str):
+    """The ``forward`` of a pooling layer that hands the input and its stored ``options``,
+    in this order (its functional's), to its functional ``_functional``."""
 
     def forward(self, input):
-        return self._functional(input, *(getattr(self, name) for name in self._forwarded))
+        return self._functional(input, *(getattr(self, name) for name in options))
+
+    return forward
 
 
-class _MaxPoolNd(_ForwardingPool):
-    _forwarded = ("kernel_size", "stride", "padding", "dilation", "ceil_mode", "return_indices")
-
+class _MaxPoolNd(Module):
     def __init__(
         self,
         kernel_size,
@@ -55,6 +53,9 @@ class _MaxPoolNd(_ForwardingPool):
         self.return_indices = return_indices
         self.ceil_mode = ceil_mode
 
+    forward = _forward_with(
+        "kernel_size", "stride", "padding", "dilation", "ceil_mode", "return_indices"
+    )
     extra_repr = _extra_repr_of("kernel_size", "stride", "padding", "dilation", "ceil_mode")
 
 
@@ -113,7 +114,7 @@ MaxPool3d = _layer(
 )
 
 
-class AvgPool1d(_ForwardingPool):
+class AvgPool1d(Module):
     """1-d average pooling.
 
     Args:
@@ -132,7 +133,6 @@ class AvgPool1d(_ForwardingPool):
     """
 
     _functional = staticmethod(F.avg_pool1d)
-    _forwarded = ("kernel_size", "stride", "padding", "ceil_mode", "count_include_pad")
 
     def __init__(
         self,
@@ -147,12 +147,11 @@ class AvgPool1d(_ForwardingPool):
         self.ceil_mode = ceil_mode
         self.count_include_pad = count_include_pad
 
+    forward = _forward_with("kernel_size", "stride", "padding", "ceil_mode", "count_include_pad")
     extra_repr = _extra_repr_of("kernel_size", "stride", "padding")
 
 
-class _AvgPoolNd(_ForwardingPool):
-    _forwarded = AvgPool1d._forwarded + ("divisor_override",)
-
+class _AvgPoolNd(Module):
     def __init__(
         self,
         kernel_size,
@@ -168,6 +167,9 @@ class _AvgPoolNd(_ForwardingPool):
         self.count_include_pad = count_include_pad
         self.divisor_override = divisor_override
 
+    forward = _forward_with(
+        "kernel_size", "stride", "padding", "ceil_mode", "count_include_pad", "divisor_override"
+    )
     extra_repr = _extra_repr_of("kernel_size", "stride", "padding")
 
 
@@ -196,14 +198,13 @@ AvgPool3d = _layer(
 )
 
 
-class _AdaptiveMaxPoolNd(_ForwardingPool):
-    _forwarded = ("output_size", "return_indices")
-
+class _AdaptiveMaxPoolNd(Module):
     def __init__(self, output_size, return_indices: bool = False) -> None:
         super().__init__()
         self.output_size = output_size
         self.return_indices = return_indices
 
+    forward = _forward_with("output_size", "return_indices")
     extra_repr = _extra_repr_of("output_size")
 
 
@@ -237,13 +238,12 @@ AdaptiveMaxPool3d = _layer(
 )
 
 
-class _AdaptiveAvgPoolNd(_ForwardingPool):
-    _forwarded = ("output_size",)
-
+class _AdaptiveAvgPoolNd(Module):
     def __init__(self, output_size) -> None:
         super().__init__()
         self.output_size = output_size
 
+    forward = _forward_with("output_size")
     extra_repr = _extra_repr_of("output_size")
 
 
