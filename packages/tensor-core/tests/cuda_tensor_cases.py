@@ -1,10 +1,13 @@
 """Tensor-side CUDA calls without a CUDA device: the snippets whose outcome
 tools/golden/record_cuda_tensor.py records under real PyTorch (CPU build) and
-test_cuda_backend_nodevice.py replays here. Each snippet's last line is an expression."""
+test_cuda_backend_nodevice.py replays here. Each snippet's last line is an expression, the
+lines before it simple statements."""
 
 from __future__ import annotations
 
 import warnings
+
+import golden_describe  # beside this file (the recorder puts this folder on the path)
 
 CASES = {
     "cuda": "x = torch.ones(3)\nx.cuda()",
@@ -32,16 +35,15 @@ CASES = {
 
 
 def outcome(code: str, namespace: dict | None = None) -> dict:
-    """What running ``code`` gives: ``{"value": repr}`` or ``{"error", "message"}``."""
+    """What running ``code`` gives, warnings silenced: ``{"value": repr}`` or
+    ``{"error", "message"}``."""
     import torch
 
-    lines = code.split("\n")
     scope = {"torch": torch, **(namespace or {})}
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            exec("\n".join(lines[:-1]), scope)
-            value = eval(lines[-1], scope)
+            value = golden_describe.run(code, scope, separator="\n")
     except BaseException as error:  # noqa: BLE001 - the recorded outcome
         return {"error": type(error).__name__, "message": str(error)}
     return {"value": repr(value)}

@@ -18,10 +18,10 @@ def evaluate(torch, code: str, setup: str = ""):
         return run(code, namespace)
 
 
-def run(code: str, namespace: dict):
-    """The value of ``code``'s last "; "-separated part after its statements ran in
-    ``namespace``."""
-    *statements, expression = code.split("; ")
+def run(code: str, namespace: dict, separator: str = "; "):
+    """The value of ``code``'s last part (parts separated by ``separator``) after the
+    statements before it ran in ``namespace``, one by one."""
+    *statements, expression = code.split(separator)
     for statement in statements:
         exec(statement, namespace)
     return eval(expression, namespace)
