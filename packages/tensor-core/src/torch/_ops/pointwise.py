@@ -13,7 +13,7 @@ from .. import _dtype, _fastpath, _grad_mode
 from .._dtype_support import refuse_limited
 from .._interface import array_kernels
 from .._memory_format import pointwise_layout
-from .._native import large_binary, large_exp
+from .._native import PARALLEL_MIN_SIZE, large_binary, large_exp
 from .._tensor import Tensor, make
 from ._dispatch import (
     SparseLayoutError,
@@ -411,8 +411,9 @@ def _binary(
         if kwargs:
             raise TypeError(f"{name}() got an unexpected keyword argument '{next(iter(kwargs))}'")
         if out is not None:
-            _refuse_grad_with_out(name, input, other, out)
-            if alpha_value == 1 and _into_out(native, input, other, out):
+            if _grad_mode._state.enabled:
+                _refuse_grad_with_out(name, input, other, out)
+            if native is not None and alpha_value == 1 and _into_out(native, input, other, out):
                 return out
         try:
             input = _first_tensor(name, input, other)
@@ -475,24 +476,25 @@ _DIRECT_OTHERS = frozenset((Tensor, int, float, bool))
 
 
 def _refuse_grad_with_out(name: str, *operands) -> None:
-    """PyTorch's error for ``out=`` while an operand or ``out`` itself requires grad (and
-    grad mode is on): a write into a given tensor cannot be recorded."""
-    if _grad_mode._state.enabled:
-        for operand_ in operands:
-            if isinstance(operand_, Tensor) and operand_._requires_grad:
-                raise RuntimeError(
-                    f"{name}(): functions with out=... arguments don't support automatic "
-                    "differentiation, but one of the arguments requires grad."
-                )
+    """PyTorch's error for ``out=`` while an operand or ``out`` itself requires grad (the
+    caller checks that grad mode is on): a write into a given tensor cannot be recorded."""
+    for operand_ in operands:
+        if getattr(operand_, "_requires_grad", False):  # (numbers have none)
+            raise RuntimeError(
+                f"{name}(): functions with out=... arguments don't support automatic "
+                "differentiation, but one of the arguments requires grad."
+            )
 
 
 def _into_out(native, input, other, out) -> bool:
     """``input (op) other`` written straight into ``out`` by the threaded kernel named
     ``native``, for big same-shape float tensors of ``out``'s dtype; False when that does
     not apply (the caller computes the result and copies it in)."""
-    if native is None or type(out) is not Tensor or type(input) is not Tensor:
+    if type(input) is not Tensor or input._np.size < PARALLEL_MIN_SIZE:
         return False
-    if type(other) is not Tensor or large_binary(native, input._np, other._np, out._np) is None:
+    if type(out) is not Tensor or type(other) is not Tensor:
+        return False
+    if large_binary(native, input._np, other._np, out._np) is None:
         return False
     out._bump_version()
     return True
@@ -555,8 +557,7 @@ def _write_direct(self: Tensor, other, ufunc, rule, alpha_value, extra, recordin
             )
         b = b * scalar(alpha_value, compute_dtype.np_dtype)
     snapshot = _snapshot(self) if recording else None
-    native = _NATIVE_NAMES.get(ufunc)  # big float tensors: the threaded kernel, in place
-    if native is None or a is not self._np or large_binary(native, a, b, a) is None:
+    if a.size < PARALLEL_MIN_SIZE or not _threaded_in_place(ufunc, a, b, self._np):
         ufunc(a, b, out=self._np, casting="unsafe")
     self._bump_version()
     return snapshot
@@ -571,6 +572,13 @@ def add_arrays_into(into: np.ndarray, other) -> None:
 
 # the engine accumulates gradients (into .grad, and across a node's uses) with it
 array_kernels.register("add_", add_arrays_into)
+
+
+def _threaded_in_place(ufunc, a, b, out) -> bool:
+    """``out = a (ufunc) b`` by the threaded kernel when ``out`` is ``a`` and both operands
+    are big same-shape float arrays; False when that does not apply."""
+    native = _NATIVE_NAMES.get(ufunc)
+    return native is not None and a is out and large_binary(native, a, b, out) is not None
 
 
 def _snapshot(self: Tensor) -> Tensor:
@@ -622,7 +630,7 @@ def _unary(
         if dtype._limited:
             refuse_limited(name, dtype)
         made = result_dtype(dtype) if result_dtype else dtype
-        if out is not None:
+        if out is not None and _grad_mode._state.enabled:
             _refuse_grad_with_out(name, input, out)
         with np.errstate(all="ignore"):
             result = as_array(kernel(operand(input, dtype), **values), made.np_dtype)
