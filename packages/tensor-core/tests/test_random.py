@@ -304,3 +304,14 @@ def test_fill_errors_match_pytorch(call, error, message):
 def test_random_beyond_exact_integers_warns():
     with pytest.warns(UserWarning, match=r"to - 1 is out of bounds \[-\(2\^24\), 2\^24\]"):
         torch.zeros(2).random_(0, 2**25)
+
+
+def test_rrelu_training_draws_from_the_given_generator():
+    x = torch.randn(6)
+    default_state = torch.get_rng_state()
+    g = torch.Generator().manual_seed(3)
+    out = torch.rrelu(x, 0.1, 0.3, True, g)
+    g.manual_seed(3)
+    in_place = torch.rrelu_(x.clone(), 0.1, 0.3, True, g)
+    assert torch.equal(out, in_place)
+    assert torch.equal(torch.get_rng_state(), default_state)  # the default one is untouched

@@ -502,7 +502,7 @@ def rrelu(
             kind = input._dtype._legacy[:-6]
             raise NotImplementedError(f"\"leaky_relu_cpu\" not implemented for '{kind}'")
         return torch.where(input > 0, input, input * ((lower + upper) / 2))
-    return input * _rrelu_training_slope(input, lower, upper)
+    return input * _rrelu_training_slope(input, lower, upper, generator)
 
 
 def _rrelu_training_slope(input: Tensor, lower: float, upper: float, generator=None) -> Tensor:
