@@ -15,7 +15,6 @@ import warnings
 from typing import NamedTuple
 
 import torch
-from torch._interface import ops as _core_ops
 
 from .. import init
 from ..functional._common import core, fused_op
@@ -41,9 +40,8 @@ _MODES = {
     "RNN_RELU": _Mode(1, "rnn_relu_cell"),
 }
 _LSTM_LAYER = fused_op("_lstm_layer")
-# core's LSTM layer with three outputs (output, final h, final c) as PyTorch's fused one;
-# cores up to 0.6.0 have only the packed layer above
-_LSTM_SEQUENCE = fused_op("_lstm_sequence") if "_lstm_sequence" in _core_ops else None
+# core's LSTM layer with three outputs (output, final h, final c) as PyTorch's fused one
+_LSTM_SEQUENCE = fused_op("_lstm_sequence")
 _GRU_LAYER = fused_op("_gru_layer")
 _RNN_LAYER = fused_op("_rnn_layer")
 
@@ -243,11 +241,10 @@ class RNNBase(Module):
             return None if hiddens is None else (hiddens, hiddens[-1:])
         if self.mode != "LSTM" or w_hr is not None:
             return None
-        if _LSTM_SEQUENCE is not None:
-            found = _LSTM_SEQUENCE.function(x, state[0], state[1], w_ih, w_hh, b_ih, b_hh)
-            if found is not None:
-                output, h, c = found
-                return output, (h, c)
+        found = _LSTM_SEQUENCE.function(x, state[0], state[1], w_ih, w_hh, b_ih, b_hh)
+        if found is not None:
+            output, h, c = found
+            return output, (h, c)
         state = self._zero_state_if_none(state, x)
         packed = _LSTM_LAYER.function(x, state[0], state[1], w_ih, w_hh, b_ih, b_hh)
         if packed is None:
@@ -274,7 +271,7 @@ class RNNBase(Module):
         directions = 2 if self.bidirectional else 1
         real_hidden = self.proj_size if self.proj_size > 0 else self.hidden_size
         rows = self.num_layers * directions
-        if hx is None and self.mode == "LSTM" and _LSTM_SEQUENCE is not None:
+        if hx is None and self.mode == "LSTM":
             return (None, None)  # zeros: made by the layers that need them
         if hx is None:
             like = {"dtype": input.dtype, "device": input.device}
