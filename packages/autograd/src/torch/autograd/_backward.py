@@ -13,7 +13,7 @@ import torch
 from torch._interface import tensors as _tensors
 
 from . import _anomaly
-from ._derivatives.arrays import NoArrayFormError, add_into
+from ._derivatives.arrays import THREADED_MIN_SIZE, NoArrayFormError, add_into_big
 from ._hooks import _leaves, leaf_meta
 
 # the interface's tensor fields come bound once, from _nodes
@@ -331,6 +331,7 @@ def _run_post_hooks(extra, grads, grad, num_outputs) -> tuple:
 # ``.grad``). Every other node runs exactly as in ``run_backward``'s general loop.
 
 _ndarray = np.ndarray
+_np_add = np.add
 
 #: the dtypes whose gradients travel as arrays (others stay Tensors all the way)
 _ARRAY_DTYPES = frozenset((torch.float32, torch.float64))
@@ -587,7 +588,10 @@ def _accumulate(node, grad) -> None:
     else:
         into = _in_place_target(previous, grad)
         if into is not None:  # as PyTorch: accumulated in place (a write: a new version)
-            add_into(into, grad)
+            if into.size < THREADED_MIN_SIZE:
+                _np_add(into, grad, into)  # (out= positionally: no keyword parsing)
+            else:
+                add_into_big(into, grad)
             _bump_version(previous)
             return
         fresh = _from_array(_on_device_of(leaf, grad), dtype)

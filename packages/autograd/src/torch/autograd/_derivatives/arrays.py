@@ -203,24 +203,24 @@ def _matrices(inputs, grad):
 
 
 # Gradients at least this large go to core's threaded array kernels ("fill", "add_");
-# for smaller ones NumPy's call costs less than the kernels' checks.
+# callers test the size first: for smaller ones NumPy's call costs less than the lookup.
 THREADED_MIN_SIZE = 1 << 16
 
 
-def fill_array(out, value) -> None:
-    """Every element of ``out`` set to ``value``: by core's array kernel for a big array
-    (a core that has none: by NumPy)."""
-    kernel = array_kernels.get("fill") if out.size >= THREADED_MIN_SIZE else None
+def fill_big(out, value) -> None:
+    """Every element of a big array ``out`` set to ``value``: by core's array kernel (a
+    core that has none: by NumPy)."""
+    kernel = array_kernels.get("fill")
     if kernel is None:
         out.fill(value)
     else:
         kernel(out, value)
 
 
-def add_into(into, grad) -> None:
-    """``into += grad``: by core's array kernel for a big array (a core that has none: by
-    NumPy)."""
-    kernel = array_kernels.get("add_") if into.size >= THREADED_MIN_SIZE else None
+def add_into_big(into, grad) -> None:
+    """``into += grad`` for a big array ``into``: by core's array kernel (a core that has
+    none: by NumPy)."""
+    kernel = array_kernels.get("add_")
     if kernel is None:
         np.add(into, grad, into)
     else:
@@ -251,7 +251,10 @@ def _expanded(grad, shape: tuple, dims, keepdim: bool):
         shape = tuple(shape)
     out = _empty(shape, grad.dtype)
     if grad.ndim == 0:
-        fill_array(out, grad)
+        if out.size < THREADED_MIN_SIZE:
+            out.fill(grad)
+        else:
+            fill_big(out, grad)
         return out
     if not keepdim:
         grad = grad.reshape(tuple(1 if i in dims else s for i, s in enumerate(shape)))
