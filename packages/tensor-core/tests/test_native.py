@@ -230,6 +230,28 @@ def test_vectorised_exp_edge_values_match_numpy(dtype):
     assert subnormal.any() and (steps <= 1).all()
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_vectorised_sigmoid_is_within_a_few_ulp(dtype):
+    # 1 / (1 + exp(-a)) with the vectorised exp: the exp's ulp and the two roundings
+    rng = np.random.default_rng(4)
+    limit = 87.0 if dtype == np.float32 else 700.0
+    a = np.concatenate([rng.uniform(-limit, limit, 200_000), rng.normal(0, 3, 100_000)])
+    a = a.astype(dtype)
+    wide = np.longdouble if np.finfo(np.longdouble).eps < np.finfo(np.float64).eps else np.float64
+    exact = (1 / (1 + np.exp(-a.astype(wide)))).astype(np.float64)
+    normal = exact >= np.finfo(dtype).tiny
+    for threads in (1, 2):
+        result = _C.unary("sigmoid", a, threads)
+        assert _ulp_error(result[normal], exact[normal], dtype).max() <= 4.0
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_vectorised_sigmoid_edge_values(dtype):
+    a = np.array([np.inf, -np.inf, np.nan, 0.0, -0.0, 1e4, -1e4, 750.0, -750.0], dtype=dtype)
+    result = _C.unary("sigmoid", a)
+    np.testing.assert_array_equal(result, np.array([1, 0, np.nan, 0.5, 0.5, 1, 0, 1, 0], dtype))
+
+
 def test_unary_kernel_refuses_bad_operands():
     with pytest.raises(TypeError, match="float32 or float64"):
         _C.unary("exp", np.zeros(3, np.int32))

@@ -156,7 +156,7 @@ def elementwise_args(draw, name):
     if name == "fill":
         return (a, draw(st.one_of(st.floats(), INTS, NON_ARRAYS)), draw(THREADS))
     if name == "unary":
-        return (draw(st.sampled_from(["exp", "log"])), a, draw(THREADS))
+        return (draw(st.sampled_from(["exp", "sigmoid", "log"])), a, draw(THREADS))
     if name == "sum_all":
         return (a, draw(THREADS))
     if name == "special":

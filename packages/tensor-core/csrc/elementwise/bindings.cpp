@@ -146,10 +146,13 @@ py::array unary_typed(const std::string& name, const py::array& a, int threads) 
   const T* in = x.data();
   T* result = out.mutable_data();
   const auto n = static_cast<std::size_t>(x.size());
-  if (name != "exp") throw std::invalid_argument("unary: unknown op " + name);
+  void (*kernel)(const T*, T*, std::size_t, int) = nullptr;
+  if (name == "exp") kernel = torch_core::exp<T>;
+  else if (name == "sigmoid") kernel = torch_core::sigmoid<T>;
+  else throw std::invalid_argument("unary: unknown op " + name);
   {
     torch_core::GilRelease nogil;  // reads and writes only the buffers held above
-    torch_core::exp(in, result, n, threads);
+    kernel(in, result, n, threads);
   }
   return out;
 }
@@ -204,7 +207,8 @@ void register_elementwise(py::module_& m) {
   m.def("fill", &fill, py::arg("out"), py::arg("value"), py::arg("threads") = 0,
         "Write `value` into every element of a C-contiguous float array, split across threads.");
   m.def("unary", &unary, py::arg("op"), py::arg("a"), py::arg("threads") = 0,
-        "op(a) (op: 'exp') of a C-contiguous float array, vectorised and split across threads.");
+        "op(a) (op: 'exp' or 'sigmoid') of a C-contiguous float array, vectorised and split "
+        "across threads.");
   m.def("sum_all", &sum_all, py::arg("a"), py::arg("threads") = 0,
         "Sum of a C-contiguous float array in double precision, split across threads.");
   m.def("cascade_sum", &cascade_sum, py::arg("a"),

@@ -240,9 +240,9 @@ def large_fill(out, value) -> bool:
     return True
 
 
-def large_exp(a):
-    """``exp(a)`` by the vectorised threaded native kernel for a big C-contiguous float
-    array, or None (the caller uses NumPy)."""
+def large_unary(name: str, a):
+    """``name(a)`` ("exp" or "sigmoid") by the vectorised threaded native kernel for a big
+    C-contiguous float array, or None (the caller uses NumPy)."""
     if (
         not ENABLED
         or type(a) is not np.ndarray
@@ -251,7 +251,12 @@ def large_exp(a):
         or not a.flags.c_contiguous
     ):
         return None
-    return kernels.unary("exp", a)
+    return kernels.unary(name, a)
+
+
+def large_exp(a):
+    """``exp(a)`` by :func:`large_unary`, or None."""
+    return large_unary("exp", a)
 
 
 def native_sum(a):

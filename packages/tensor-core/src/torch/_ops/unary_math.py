@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _dtype, _fastpath
-from .._native import special_of
+from .._native import large_unary, special_of
 from .._tensor import Tensor
 from ._dispatch import as_array, defop, kernel_refusal, scalar
 from .pointwise import _floating_result, _refuse_bool, _unary, _unary_op
@@ -128,6 +128,9 @@ def _special(name):
 
 
 def _sigmoid(array):
+    result = large_unary("sigmoid", array)  # big float arrays: one threaded native pass
+    if result is not None:
+        return result
     one = scalar(1, array.dtype)
     return one / (one + np.exp(-array))
 
