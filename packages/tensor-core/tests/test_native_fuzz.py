@@ -505,6 +505,11 @@ def all_c_contiguous_args(draw, name):
     return tuple(draw(st.lists(st.one_of(arrays(), NON_ARRAYS), max_size=4)))
 
 
+@st.composite
+def array_address_args(draw, name):
+    return (draw(st.one_of(arrays(), NON_ARRAYS)),)
+
+
 class _Slotted:
     __slots__ = ("_np", "number")
 
@@ -631,6 +636,7 @@ STRATEGIES = {
     "set_thread_limit": thread_limit_args,
     "keep_freed_buffers": freed_buffer_args,
     "all_c_contiguous": all_c_contiguous_args,
+    "array_address": array_address_args,
     "slot_reader": slot_reader_args,
     "history_reader": slot_reader_args,
     "result_history_writer": slot_reader_args,

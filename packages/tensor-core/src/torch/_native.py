@@ -161,6 +161,15 @@ def all_c_contiguous_numpy(*operands) -> bool:
 all_c_contiguous = kernels.all_c_contiguous if ENABLED else all_c_contiguous_numpy
 
 
+def array_address_numpy(array: np.ndarray) -> int:
+    """Where a NumPy array's first element is (the reference of torch._C.array_address)."""
+    return array.__array_interface__["data"][0]
+
+
+# the same, native: it reads the data pointer without building the interface's dict
+array_address = kernels.array_address if ENABLED else array_address_numpy
+
+
 def small_matmul_numpy(a, b):
     """``a @ b`` of two NumPy float32 or float64 matrices of one dtype, non-empty and with at
     most 4096 multiply-adds, as a fresh C-contiguous array; None for other operands (the

@@ -10,6 +10,7 @@ from . import _dtype, _grad_mode
 from ._device import CPU
 from ._interface import get_grad_engine, no_autograd_error
 from ._interface.backends import device_of_array
+from ._native import array_address
 from ._size import Size
 from ._storage import UntypedStorage
 
@@ -147,7 +148,7 @@ class Tensor:
 
     def stride(self, dim: int | None = None):
         itemsize = self._np.itemsize
-        strides = tuple(s // itemsize for s in self._np.strides)
+        strides = tuple([s // itemsize for s in self._np.strides])  # (a list: no generator)
         return strides if dim is None else strides[self._wrap_dim(dim)]
 
     def storage_offset(self) -> int:
@@ -532,7 +533,7 @@ def restrided(array: np.ndarray, shape, strides, **options) -> np.ndarray:
 def _address(array) -> int:
     """Where ``array``'s first element is (a device array, CuPy's: its data pointer)."""
     if isinstance(array, _ndarray):
-        return array.__array_interface__["data"][0]
+        return array_address(array)
     return array.data.ptr
 
 

@@ -40,11 +40,12 @@ def _mark_multi_view(view, node_name: str, output_nr: int) -> None:
         if entry is not None and entry[0] is ref:
             del _multi_views[key]
 
-    _multi_views[key] = (
-        weakref.ref(view, forget),
-        re.sub(r"Backward\d*$", "", node_name),
-        output_nr,
-    )
+    _multi_views[key] = (weakref.ref(view, forget), node_name, output_nr)
+
+
+def _op_name(node_name: str) -> str:
+    """The op a node is named after (``SplitBackward0`` -> ``Split``), for messages."""
+    return re.sub(r"Backward\d*$", "", node_name)
 
 
 def _multi_view_of(view):
@@ -56,9 +57,9 @@ def _multi_view_of(view):
 
 def _multi_view_message(entry, what: str) -> str:
     return (
-        f"Output {entry[2]} of {entry[1]} is a view and {what}. This view is the output of "
-        "a function that returns multiple views. Such functions do not allow the output "
-        "views to be modified inplace. You should replace the inplace operation by an "
+        f"Output {entry[2]} of {_op_name(entry[1])} is a view and {what}. This view is the "
+        "output of a function that returns multiple views. Such functions do not allow the "
+        "output views to be modified inplace. You should replace the inplace operation by an "
         "out-of-place one."
     )
 
