@@ -297,3 +297,11 @@ def test_thread_pool_survives_fork_and_concurrent_callers():
     for t in threads:
         t.join()
     assert len(results) == 150 and all(results)
+
+
+def test_array_address_is_the_interface_data_pointer():
+    base = np.zeros((4, 5), np.float32)
+    for array in (base, base[1:, 2:], base.T, base[:0]):
+        assert _C.array_address(array) == array.__array_interface__["data"][0]
+    with pytest.raises(TypeError, match="expected a NumPy array"):
+        _C.array_address([0.0])
