@@ -123,12 +123,16 @@ def multi_head_attention_forward(
             f"was expecting embedding dimension of {embed_dim_to_check}, but got {embed}"
         )
     head_dim = embed // num_heads
-    if use_separate_proj_weight:
-        weights = (q_proj_weight, k_proj_weight, v_proj_weight)
+    if not use_separate_proj_weight and query is key and key is value:
+        # self-attention: one product with the packed weight, split into q, k, v after
+        q, k, v = _linear(query, in_proj_weight, in_proj_bias).chunk(3, -1)
     else:
-        weights = in_proj_weight.chunk(3)
-    biases = None if in_proj_bias is None else in_proj_bias.chunk(3)
-    q, k, v = _in_projection(query, key, value, weights, biases)
+        if use_separate_proj_weight:
+            weights = (q_proj_weight, k_proj_weight, v_proj_weight)
+        else:
+            weights = in_proj_weight.chunk(3)
+        biases = None if in_proj_bias is None else in_proj_bias.chunk(3)
+        q, k, v = _in_projection(query, key, value, weights, biases)
     if is_causal and attn_mask is None:
         raise RuntimeError("Need attn_mask if specifying the is_causal hint")
     # here (unlike scaled_dot_product_attention) a boolean mask marks what is masked out;

@@ -690,7 +690,10 @@ class MultiheadAttention(Module):
     ):
         batched = query.dim() == 3
         if self.batch_first and batched:
-            query, key, value = (x.transpose(0, 1) for x in (query, key, value))
+            if query is key and key is value:  # self-attention: one transposed view, kept
+                query = key = value = query.transpose(0, 1)  # as one (one input projection)
+            else:
+                query, key, value = (x.transpose(0, 1) for x in (query, key, value))
         output, weights = F.multi_head_attention_forward(
             query,
             key,
