@@ -12,11 +12,11 @@ import math
 
 import numpy as np
 
-from .. import _dtype, _fastpath
+from .. import _dtype, _fastpath, _grad_mode
 from .._interface import OpDef
 from .._interface.backends import strided_view as array_view
 from .._memory_format import contiguous_strides
-from .._tensor import Tensor
+from .._tensor import Tensor, make_view
 from ._dispatch import (
     SparseLayoutError,
     check_tensor,
@@ -183,10 +183,12 @@ def strided_alias(base: Tensor, shape, strides, offset: int) -> Tensor:
             0,
             tuple(s * itemsize for s in strides),
         )
-    return base._alias(array, offset)
+    return make_view(base, array, offset)
 
 
 def _record_view(name_op: OpDef, input: Tensor, result: Tensor, saved=()) -> Tensor:
+    if not (input._requires_grad and _grad_mode._state.enabled):
+        return result  # nothing to record: the geometries are not worked out
     return record(name_op, (input,), result, (geometry(input), geometry(result)) + saved)
 
 
@@ -243,7 +245,7 @@ def _view_shape(input: Tensor, shape, op) -> Tensor:
     """:func:`view` to a shape, recorded as ``op`` (``view`` or a composite's name)."""
     target = infer_shape(shape_arg(shape), input._np.size)
     if input._np.flags.c_contiguous and input._np.size:
-        result = input._alias(input._np.reshape(target))
+        result = make_view(input, input._np.reshape(target))  # (always a view)
     else:
         strides = view_strides(tuple(input._np.shape), input.stride(), target)
         if strides is None:
@@ -304,7 +306,7 @@ def reshape(input: Tensor, *shape) -> Tensor:
     check_tensor(input, "reshape")
     target = infer_shape(shape_arg(shape), input._np.size)
     if input._np.flags.c_contiguous and input._np.size:
-        result = input._alias(input._np.reshape(target))
+        result = make_view(input, input._np.reshape(target))  # (always a view)
     else:
         strides = view_strides(tuple(input._np.shape), input.stride(), target)
         if strides is not None:
@@ -354,7 +356,7 @@ def _permute(input: Tensor, dims, op) -> Tensor:
             input, [shape[d] for d in wrapped], [strides[d] for d in wrapped], input._offset
         )
     else:
-        result = input._alias(input._np.transpose(wrapped))
+        result = make_view(input, input._np.transpose(wrapped))  # (always a view)
     return record(op, (input,), result, (wrapped,))
 
 
@@ -501,7 +503,11 @@ def _transpose(input: Tensor, dim0: int, dim1: int, op) -> Tensor:
     order = list(range(input._np.ndim))
     d0, d1 = input._wrap_dim(dim0), input._wrap_dim(dim1)
     order[d0], order[d1] = order[d1], order[d0]
-    return _permute(input, tuple(order), op)
+    if input._np.size == 0:
+        return _permute(input, tuple(order), op)  # (keeps the strides of an empty tensor)
+    # a valid permutation by construction: no need for _permute's checks
+    result = make_view(input, input._np.swapaxes(d0, d1))
+    return record(op, (input,), result, (tuple(order),))
 
 
 swapaxes = swapdims = transpose
