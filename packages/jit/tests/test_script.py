@@ -343,3 +343,42 @@ def test_script_module_subclass_with_script_methods():
     assert model(torch.ones(3)).tolist() == [3.0, 12.0]
     assert "aten::mv" in str(model.graph)
     assert [n for n, _ in model.named_parameters()] == ["weight"]
+
+
+def _round_int(x: int) -> float:
+    return round(x)
+
+
+def _round_float(x: float) -> float:
+    return round(x) + 1
+
+
+def _round_tensor(t: torch.Tensor) -> torch.Tensor:
+    return round(t)
+
+
+def _round_digits(x: float) -> float:
+    return round(x, 2)
+
+
+def test_round_is_torchscripts_one_argument_round():
+    # as PyTorch 2.13: numbers round half to even into floats, tensors through torch.round
+    assert repr(torch.jit.script(_round_int)(3)) == "3.0"
+    assert repr(torch.jit.script(_round_float)(2.5)) == "3.0"
+    assert torch.equal(
+        torch.jit.script(_round_tensor)(torch.tensor([1.5, 2.5])), torch.tensor([2.0, 2.0])
+    )
+    with pytest.raises(RuntimeError, match="Arguments for call are not valid"):
+        torch.jit.script(_round_digits)
+
+
+def test_deprecation_warnings_are_attributed_inside_torch():
+    # PyTorch's come from torch.jit itself, so Python's default filters hide them from
+    # scripts; a warning attributed to the caller's line would show
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        torch.jit.script(_round_int)
+    (warning,) = [w for w in caught if issubclass(w.category, DeprecationWarning)]
+    assert "torch/jit" in warning.filename.replace("\\", "/")

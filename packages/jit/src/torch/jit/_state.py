@@ -48,12 +48,13 @@ def is_tracing() -> bool:
 
 
 def warn_deprecated(name: str, instead: str = "`torch.compile` or `torch.export`") -> None:
-    """PyTorch 2.13's deprecation warning of a torch.jit entry point (``stacklevel``
-    points at the caller of that entry point)."""
+    """PyTorch 2.13's deprecation warning of a torch.jit entry point, attributed (as
+    PyTorch's is) to the entry point itself, inside torch: Python's default filters then
+    hide it, as they hide PyTorch's, where one attributed to a script's own line shows."""
     warnings.warn(
         f"`torch.jit.{name}` is deprecated. Please {_verb(instead)} {instead}.",
         DeprecationWarning,
-        stacklevel=3,
+        stacklevel=2,
     )
 
 

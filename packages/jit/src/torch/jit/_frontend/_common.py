@@ -82,7 +82,7 @@ _MUTATING = {"append", "extend", "insert", "pop", "remove", "clear", "reverse", 
 _BUILTIN_RESULT_TYPES = {
     "len": _ir.INT, "int": _ir.INT, "hash": _ir.INT, "ord": _ir.INT, "float": _ir.FLOAT,
     "bool": _ir.BOOL, "all": _ir.BOOL, "any": _ir.BOOL, "str": _ir.STR, "chr": _ir.STR,
-    "abs": None, "round": None, "list": None, "tuple": None, "sum": None, "divmod": None,
+    "abs": None, "list": None, "tuple": None, "sum": None, "divmod": None,
     "sorted": None,
 }  # fmt: skip
 _GRAD_MODES = {torch.no_grad: "no_grad", torch.enable_grad: "enable_grad"}

@@ -95,6 +95,8 @@ class CallCompiler:
             args, _ = self.call_arguments(node)
             type_ = args[0].type if len(args) > 1 else _element_type(args[0].type)
             return self.expr_node(_call_template(obj.__name__, len(args)), args, type_, node)
+        if obj is round:
+            return self._round(node)
         if obj is range:
             args, _ = self.call_arguments(node)
             template = _call_template("range", len(args))
@@ -186,6 +188,25 @@ class CallCompiler:
             return self.constant(any(t is torch.Tensor for t in wanted))
         holder = self.constant(types_)
         return self.expr_node("torch.jit.isinstance({0}, {1})", [value, holder], _ir.BOOL, node)
+
+    def _round(self, node: ast.Call):
+        """TorchScript's ``round``: one int, float or Tensor argument; a number rounds
+        half to even into a float (``aten::round.int``/``round.float``), a tensor through
+        ``torch.round``."""
+        args, _ = self.call_arguments(node)
+        if len(args) != 1:
+            raise RuntimeError(
+                "\nArguments for call are not valid.\nThe following variants are available:\n"
+                "  aten::round.int(int a) -> float, aten::round.float(float a) -> float, "
+                f"aten::round(Tensor self) -> Tensor: one argument, not {len(args)}:\n"
+                + self.range(node).highlight()
+            )
+        if is_tensor(args[0].type):
+            return self.expr_node("torch.round({0})", args, _ir.TensorType(), node)
+        template = "(torch.round({0}) if isinstance({0}, Tensor) else float(round({0})))"
+        return self.expr_node(
+            template, args, _ir.FLOAT if args[0].type != _ir.ANY else _ir.ANY, node
+        )
 
     def method_call(self, node: ast.Call, owner: _ir.Value, name: str):
         if owner is self.self_value and self.context is not None:
