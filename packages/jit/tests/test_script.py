@@ -5,6 +5,7 @@ eager (outputs, gradients, save/load), and errors for code outside the subset.""
 from __future__ import annotations
 
 import io
+import math
 from typing import Dict, List, Optional, Tuple  # noqa: UP035 - the annotations under test
 
 import cases_jit
@@ -382,3 +383,22 @@ def test_deprecation_warnings_are_attributed_inside_torch():
         torch.jit.script(_round_int)
     (warning,) = [w for w in caught if issubclass(w.category, DeprecationWarning)]
     assert "torch/jit" in warning.filename.replace("\\", "/")
+
+
+def _math_mix(a: float, b: int) -> float:
+    y = math.sqrt(a) + math.exp(-a) + math.atan2(a, 1.0) + math.log1p(a) + math.fmod(a, 0.7)
+    if math.isnan(y) or math.isinf(y):
+        return 0.0
+    return y + math.floor(a) * b + math.ceil(a) + math.gcd(b, 6) + math.pi
+
+
+def test_math_module_functions_compile_with_torchscripts_result_types():
+    scripted = torch.jit.script(_math_mix)
+    for a, b in ((2.5, 3), (0.25, 4)):
+        assert scripted(a, b) == _math_mix(a, b)
+    floor = torch.jit.script(_floor_of)
+    assert floor(2.7) == 2 and floor.graph.outputs[0].type == torch.jit._ir.INT
+
+
+def _floor_of(x: float) -> int:
+    return math.floor(x)

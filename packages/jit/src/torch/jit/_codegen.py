@@ -29,7 +29,9 @@ class _Writer:
     def __init__(self, readable: bool) -> None:
         self.readable = readable
         self.lines: list[str] = []
-        self.globals: dict[str, Any] = {"torch": torch, "Tensor": torch.Tensor, "Error": Error}
+        self.globals: dict[str, Any] = {
+            "torch": torch, "Tensor": torch.Tensor, "Error": Error, "math": math,
+        }  # fmt: skip
         self.names: dict[int, str] = {}
         self.used: set[str] = set()
         self._bound: dict[int, str] = {}

@@ -85,6 +85,17 @@ _BUILTIN_RESULT_TYPES = {
     "abs": None, "list": None, "tuple": None, "sum": None, "divmod": None,
     "sorted": None,
 }  # fmt: skip
+# the functions of Python's math module that TorchScript has (aten::sqrt.float, ...), with
+# their result's type: float unless listed
+_MATH_FUNCTIONS = frozenset(
+    "acos acosh asin asinh atan atan2 atanh ceil copysign cos cosh degrees erf erfc exp expm1 "
+    "fabs factorial floor fmod gamma gcd hypot isfinite isinf isnan ldexp lgamma log log10 "
+    "log1p log2 pow radians remainder sin sinh sqrt tan tanh trunc".split()
+)
+_MATH_RESULT_TYPES = {
+    "ceil": _ir.INT, "floor": _ir.INT, "trunc": _ir.INT, "factorial": _ir.INT,
+    "gcd": _ir.INT, "isfinite": _ir.BOOL, "isinf": _ir.BOOL, "isnan": _ir.BOOL,
+}  # fmt: skip
 _GRAD_MODES = {torch.no_grad: "no_grad", torch.enable_grad: "enable_grad"}
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import builtins
 import inspect
+import math
 import types
 
 import torch
@@ -16,6 +17,8 @@ from .._jit_internal import FunctionModifiers, get_modifier
 from ._common import (
     _BUILTIN_RESULT_TYPES,
     _CONTAINER_METHODS,
+    _MATH_FUNCTIONS,
+    _MATH_RESULT_TYPES,
     _MUTATING,
     _TENSOR_NON_TENSOR,
     Static,
@@ -97,6 +100,15 @@ class CallCompiler:
             return self.expr_node(_call_template(obj.__name__, len(args)), args, type_, node)
         if obj is round:
             return self._round(node)
+        if (
+            getattr(math, getattr(obj, "__name__", ""), None) is obj
+            and obj.__name__ in _MATH_FUNCTIONS
+        ):
+            args, _ = self.call_arguments(node)
+            type_ = _MATH_RESULT_TYPES.get(obj.__name__, _ir.FLOAT)
+            return self.expr_node(
+                _call_template(f"math.{obj.__name__}", len(args)), args, type_, node
+            )
         if obj is range:
             args, _ = self.call_arguments(node)
             template = _call_template("range", len(args))
