@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import io
 import math
-from typing import Dict, List, Optional, Tuple  # noqa: UP035 - the annotations under test
+from typing import Dict, List, NamedTuple, Optional, Tuple  # noqa: UP035 - the annotations under test
 
 import cases_jit
 import models_jit
@@ -402,3 +402,53 @@ def test_math_module_functions_compile_with_torchscripts_result_types():
 
 def _floor_of(x: float) -> int:
     return math.floor(x)
+
+
+class _Pair(NamedTuple):
+    a: torch.Tensor
+    b: int
+
+
+def _make_pair(x: torch.Tensor) -> _Pair:
+    return _Pair(x * 2, x.dim())
+
+
+def _use_pair(p: _Pair) -> torch.Tensor:
+    return p.a * p.b + p[0]
+
+
+def test_named_tuples_are_built_and_read_by_field():
+    made = torch.jit.script(_make_pair)(torch.ones(2))
+    assert type(made) is _Pair and made.b == 1 and made.a.tolist() == [2.0, 2.0]
+    assert torch.jit.script(_use_pair)(_Pair(torch.ones(2), 3)).tolist() == [4.0, 4.0]
+
+
+def _checked(x: torch.Tensor) -> torch.Tensor:
+    assert x.dim() == 1, "need 1-d"
+    return x
+
+
+def test_a_failed_assert_raises_torchscripts_error():
+    # as TorchScript: torch.jit.Error (not AssertionError), the failing line, then the kind
+    with pytest.raises(torch.jit.Error, match=r"(?s)in _checked.*AssertionError: need 1-d"):
+        torch.jit.script(_checked)(torch.ones(2, 2))
+
+
+class _Keyed(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.acts = nn.ModuleDict({"relu": nn.ReLU(), "neg": nn.Identity()})
+        self.layers = nn.ModuleList([nn.Linear(2, 2), nn.Linear(2, 2)])
+
+    def forward(self, x, totals: Dict[str, float]):
+        x = self.acts["relu"](self.layers[-1](self.layers[0](x)))
+        for key, value in totals.items():
+            x = x + value * len(key)
+        return x
+
+
+def test_module_dict_and_list_items_by_constant_key_and_dict_items_loops():
+    module = _Keyed()
+    x = torch.randn(3, 2)
+    totals = {"a": 1.0, "bb": 0.5}
+    torch.testing.assert_close(torch.jit.script(module)(x, totals), module(x, totals))

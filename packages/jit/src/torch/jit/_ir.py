@@ -230,6 +230,25 @@ class TupleType(Type):
         return self.elements
 
 
+class NamedTupleType(TupleType):
+    """A ``typing.NamedTuple`` class: a tuple whose elements also have names."""
+
+    __slots__ = ("name", "fields")
+
+    def __init__(self, name: str, fields: Iterable[str], elements: Iterable[Type]) -> None:
+        super().__init__(elements)
+        self.name, self.fields = name, tuple(fields)
+
+    def __str__(self) -> str:
+        return self.name
+
+    def field_type(self, field: str) -> Type:
+        return self.elements[self.fields.index(field)]
+
+    def _identity(self) -> Hashable:
+        return (self.name, self.fields, self.elements)
+
+
 class DictType(Type):
     __slots__ = ("key", "value")
 

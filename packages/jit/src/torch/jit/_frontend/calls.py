@@ -120,6 +120,11 @@ class CallCompiler:
             if type_ is None:
                 type_ = args[0].type if name == "abs" else _ir.ANY
             return self.expr_node(_call_template(name, len(args)), args, type_, node)
+        if isinstance(obj, type) and issubclass(obj, tuple) and hasattr(obj, "_fields"):
+            # a NamedTuple: built by its own class (TorchScript's NamedTuple construct)
+            args, kwargs = self.call_arguments(node)
+            call = self.emit_call("prim::PythonOp", (), args, kwargs, {"fn": obj}, node)
+            return call.add_output(ir_type(obj))
         if isinstance(obj, type) and issubclass(obj, Exception):
             args, _ = self.call_arguments(node)
             return args[0] if args else self.constant(obj.__name__)
@@ -241,7 +246,10 @@ class CallCompiler:
         parts += [f"{k}={{{len(args) + 1 + i}}}" for i, k in enumerate(kwargs)]
         template = f"{{0}}.{name}({', '.join(parts)})"
         out_type = _ir.ANY
-        if name in ("append", "extend", "insert", "clear", "reverse", "sort", "update", "remove"):
+        if name in ("keys", "values", "items"):  # lists in TorchScript, not views
+            template = f"list({template})"
+            out_type = _dict_view_type(owner.type, name)
+        elif name in ("append", "extend", "insert", "clear", "reverse", "sort", "update", "remove"):
             out_type = _ir.NONE
         elif name in ("pop",) and isinstance(owner.type, _ir.ListType):
             out_type = owner.type.element
@@ -250,3 +258,15 @@ class CallCompiler:
 
 
 # ---------------------------------------------------------------------- utilities
+
+
+def _dict_view_type(owner: _ir.Type, name: str) -> _ir.Type:
+    """The list type of ``d.keys()``, ``values()`` or ``items()`` of a dict of ``owner``."""
+    if not isinstance(owner, _ir.DictType):
+        return _ir.ListType(_ir.ANY)
+    element = {
+        "keys": owner.key,
+        "values": owner.value,
+        "items": _ir.TupleType((owner.key, owner.value)),
+    }[name]
+    return _ir.ListType(element)

@@ -167,6 +167,16 @@ class _ModuleScripter:
         compiler.module_values[value] = module
         return value
 
+    def submodule_item(self, compiler, owner_value, key, node) -> _ir.Value | None:
+        """``owner[key]`` of a ModuleList, Sequential or ModuleDict value, ``key`` known
+        while compiling: that submodule (None when ``owner`` is no such container)."""
+        module = self.module_of(compiler, owner_value)
+        if not isinstance(module, (nn.ModuleList, nn.Sequential, nn.ModuleDict)):
+            return None
+        child = module[key]
+        name = next(n for n, m in module._modules.items() if m is child)
+        return self._get_module(compiler, owner_value, name, child, node)
+
     def attribute(self, compiler, owner_value, module: nn.Module, node: ast.Attribute):
         name = node.attr
         if name in module._modules and module._modules[name] is not None:

@@ -80,6 +80,9 @@ class ExpressionCompiler:
             return self.context.self_attribute(self, owner, node)
         if isinstance(owner.type, _ir.ClassType) and self.context is not None:
             return self.context.value_attribute(self, owner, node)
+        if isinstance(owner.type, _ir.NamedTupleType) and node.attr in owner.type.fields:
+            type_ = owner.type.field_type(node.attr)
+            return self.expr_node(f"{{0}}.{node.attr}", [owner], type_, node)
         if is_tensor(owner.type) or owner.type == _ir.ANY:
             if node.attr in _TENSOR_PROPERTIES:
                 return self.expr_node(
@@ -267,8 +270,8 @@ class ExpressionCompiler:
     def expr_Subscript(self, node: ast.Subscript):  # noqa: N802
         container = self.expr(node.value)
         if isinstance(container, Static) and isinstance(
-            container.obj, (nn.ModuleList, nn.Sequential)
-        ):
+            container.obj, (nn.ModuleList, nn.Sequential, nn.ModuleDict)
+        ):  # an index or key known while compiling: the submodule itself
             index = (
                 self.static(node.slice)
                 if not isinstance(node.slice, ast.Constant)
@@ -277,6 +280,16 @@ class ExpressionCompiler:
             if index is None:
                 raise self.unsupported(node, "indexing a module list with a run-time value")
             return Static(container.obj[index.obj])
+        if (
+            isinstance(container, _ir.Value)
+            and isinstance(container.type, _ir.ClassType)
+            and self.context is not None
+        ):  # a submodule's ModuleList/ModuleDict item: that module, by a key known now
+            key = _literal(node.slice) or self.static(node.slice)
+            if key is not None and isinstance(key.obj, (int, str)):
+                item = self.context.submodule_item(self, container, key.obj, node)
+                if item is not None:
+                    return item
         container = self.as_value(container, node)
         index = self.index_value(node.slice)
         if is_tensor(container.type):
@@ -297,3 +310,11 @@ class ExpressionCompiler:
         return self.expr_node("{0}[{1}]", [container, index], type_, node)
 
     # ------------------------------------------------------------------ calls
+
+
+def _literal(node: ast.AST) -> Static | None:
+    """A literal index or key (``0``, ``-1``, ``"relu"``) as a Static, else None."""
+    try:
+        return Static(ast.literal_eval(node))
+    except (ValueError, TypeError, SyntaxError):  # not a literal
+        return None

@@ -324,20 +324,39 @@ class StatementCompiler:
             self.scope.vars[name] = out
 
     def stmt_Raise(self, node: ast.Raise) -> None:  # noqa: N802
-        message = "Exception"
         exc = node.exc
+        kind = exc.func if isinstance(exc, ast.Call) else exc
+        name = kind.id if isinstance(kind, ast.Name) else "Exception"
         if isinstance(exc, ast.Call) and exc.args:
-            text = exc.args[0]
-            message_value = self.value(text)
+            message_value = self.value(exc.args[0])
         else:
-            message_value = self.constant(message)
-        self.emit("prim::RaiseException", [message_value], None, node)
+            message_value = self.constant("")
+        message = self._failure_message(node, f"builtins.{name}", message_value)
+        self.emit("prim::RaiseException", [message], None, node)
         raise _Return(self.constant(None), raises=True)
 
     def stmt_Assert(self, node: ast.Assert) -> None:  # noqa: N802
+        # as TorchScript: a failed assert raises torch.jit.Error, not AssertionError
         condition = self.condition(node.test)
-        message = self.value(node.msg) if node.msg is not None else self.constant("AssertionError")
-        self.expr_node("assert {0}, {1}", [condition, message], None, node, effect=True)
+        message = self.value(node.msg) if node.msg is not None else self.constant("")
+        message = self._failure_message(node, "RuntimeError: AssertionError", message)
+        self.expr_node(
+            "if not {0}: raise Error({1})", [condition, message], None, node, effect=True
+        )
+
+    def _failure_message(self, node: ast.AST, kind: str, message: _ir.Value) -> _ir.Value:
+        """The message of a scripted raise or assert as TorchScript's interpreter words it:
+        where it failed (the source line marked), then ``kind: message``."""
+        where = self.range(node).highlight().rstrip("\n")
+        first, _, rest = where.partition("\n")  # '  File "...", line N' and the source
+        name = getattr(self.fn, "__name__", "<script>")
+        header = (
+            "The following operation failed in the TorchScript interpreter.\n"
+            f"Traceback of TorchScript (most recent call last):\n{first}, in {name}\n"
+            f"{rest}\n{kind}: "
+        )
+        template = "{0} + str({1}) + '\\n'"
+        return self.expr_node(template, [self.constant(header), message], _ir.STR, node)
 
     def stmt_With(self, node: ast.With) -> None:  # noqa: N802
         modes = []

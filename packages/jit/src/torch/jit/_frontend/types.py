@@ -32,6 +32,9 @@ def ir_type(annotation) -> _ir.Type:
         return _ir.DEVICE
     if annotation is typing.Any:
         return _ir.ANY
+    if isinstance(annotation, type) and issubclass(annotation, tuple):
+        if hasattr(annotation, "_fields"):  # a NamedTuple
+            return _named_tuple_type(annotation)
     origin = typing.get_origin(annotation)
     args = typing.get_args(annotation)
     if origin in (list, typing.List):  # noqa: UP006 - the annotation may be typing's
@@ -48,6 +51,14 @@ def ir_type(annotation) -> _ir.Type:
     if origin is typing.Final or origin is getattr(typing, "Final", None):
         return ir_type(args[0]) if args else _ir.ANY
     return _ir.ANY
+
+
+def _named_tuple_type(cls: type) -> _ir.NamedTupleType:
+    """A NamedTuple class's type, named as TorchScript names it (``__torch__.Pair``)."""
+    module = "" if cls.__module__ == "__main__" else cls.__module__ + "."
+    hints = typing.get_type_hints(cls)
+    elements = [ir_type(hints.get(field)) for field in cls._fields]
+    return _ir.NamedTupleType(f"__torch__.{module}{cls.__qualname__}", cls._fields, elements)
 
 
 def _from_name(name: str) -> _ir.Type:
