@@ -570,7 +570,7 @@ def add_arrays_into(into: np.ndarray, other) -> None:
         np.add(into, other, into)
 
 
-# the engine accumulates gradients (into .grad, and across a node's uses) with it
+# the engine adds a gradient into an existing .grad with it
 array_kernels.register("add_", add_arrays_into)
 
 
