@@ -98,3 +98,33 @@ def test_grad_keeps_the_graph_of_inputs_that_require_grad():
     assert g.requires_grad
     (second,) = torch.autograd.grad(g.sum(), w)
     torch.testing.assert_close(second, 6 * w.detach())
+
+
+@pytest.mark.parametrize(
+    "x", [[1.0, 2.0, 3.0], [1.0, 0.0, 3.0], [0.0, 0.0, 2.0]], ids=["plain", "one-zero", "zeros"]
+)
+def test_prod_jvp_is_the_product_of_the_others_with_zeros_exact(x):
+    x = torch.tensor(x, dtype=torch.float64)
+    others = torch.stack([torch.cat([x[:i], x[i + 1 :]]).prod() for i in range(3)])
+    torch.testing.assert_close(jacfwd(torch.prod)(x), others)
+    # along a dim: row r's product depends on row r only, through the others of the row
+    rows = torch.stack([x, x.flip(0)])
+    jacobian = jacfwd(lambda t: t.prod(1))(rows)  # (2, 2, 3)
+    torch.testing.assert_close(jacobian[0, 0], others)
+    torch.testing.assert_close(jacobian[1, 1], others.flip(0))
+    assert not jacobian[0, 1].any() and not jacobian[1, 0].any()
+    # second order (jacfwd of jacrev: batched tangents)
+    hessian = torch.func.hessian(torch.prod)(x)
+    for i in range(3):
+        for j in range(3):
+            rest = [x[k] for k in range(3) if k not in (i, j)]
+            want = 0.0 if i == j else float(torch.stack(rest).prod()) if rest else 1.0
+            assert hessian[i, j].item() == want
+
+
+def test_flip_is_batched_along_the_example_dims():
+    batch = torch.arange(8.0).reshape(2, 2, 2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a batching rule: no per-example loop
+        out = vmap(lambda t: torch.flip(t, dims=(0, 1)))(batch)
+    torch.testing.assert_close(out, torch.stack([t.flip(0, 1) for t in batch]))

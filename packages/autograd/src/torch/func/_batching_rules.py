@@ -216,6 +216,7 @@ _register("narrow select", _along_dim(1))
 _register("split chunk tensor_split", _along_dim(2, default=0))
 _register("unflatten", _along_dim(1))
 _register("index_select", _along_dim(1))
+_register("flip", _along_dim(1, key="dims"))
 
 
 def gather(level, name, original, args, kwargs):

@@ -253,8 +253,17 @@ def masked_fill(input: Tensor, mask: Tensor, value) -> Tensor:
 
 
 @defop("flip", method=True)
-def flip(input: Tensor, *dims) -> Tensor:
-    """A copy of ``input`` with the order of ``dims`` reversed."""
+def flip(input: Tensor, *dims, **kwargs) -> Tensor:
+    """A copy of ``input`` with the order of ``dims`` reversed (``torch.flip(x, dims)``,
+    ``x.flip(*dims)``, or ``dims=`` by keyword)."""
+    if "dims" in kwargs:
+        if dims:
+            raise TypeError("flip() got multiple values for argument 'dims'")
+        dims = (kwargs.pop("dims"),)
+    if kwargs:
+        raise TypeError(f"flip() got an unexpected keyword argument '{next(iter(kwargs))}'")
+    if not dims:
+        raise TypeError('flip() missing 1 required positional arguments: "dims"')
     if len(dims) == 1 and not isinstance(dims[0], int):
         dims = tuple(dims[0])
     wrapped = tuple(input._wrap_dim(d) for d in dims)

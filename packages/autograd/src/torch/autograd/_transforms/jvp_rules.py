@@ -555,7 +555,33 @@ def vector_norm(level, name, original, args, kwargs, pargs, pkwargs):
     return level.wrap(out, (x * tangent).sum(dims, keepdim=keepdim) / out)
 
 
+def _exclusive_products(x, dim: int):
+    """At each position, the product along ``dim`` of every other element: products of
+    the elements before times those after (no division, so zeros are exact)."""
+    n = x.shape[dim]
+    ones = torch.ones_like(x.narrow(dim, 0, 1))
+    before = torch.cat([ones, x.narrow(dim, 0, n - 1)], dim).cumprod(dim)
+    after = torch.cat([x.narrow(dim, 1, n - 1), ones], dim).flip(dim).cumprod(dim).flip(dim)
+    return before * after
+
+
+def product(level, name, original, args, kwargs, pargs, pkwargs):
+    """``prod``: the tangent of each element times the product of the others, summed."""
+    out = _out(level, name, original, pargs, pkwargs)
+    x, tangent = pargs[0], level.tangent(args[0])
+    dim = _dim_of(pargs, pkwargs)
+    if dim is None:  # the whole tensor
+        x, tangent, dim, keepdim = x.reshape(-1), tangent.reshape(-1), 0, False
+    else:
+        keepdim = _keepdim_of(pargs, pkwargs)
+    if x.shape[dim] == 0:  # an empty product is 1: its tangent is 0
+        return level.wrap(out, torch.zeros_like(out))
+    t_out = (tangent * _exclusive_products(x, dim)).sum(dim, keepdim=keepdim)
+    return level.wrap(out, t_out.to(out.dtype))
+
+
 _register("softmax log_softmax", softmax)
+_register("prod", product)
 _register("logsumexp", logsumexp)
 _register("amax amin max min", extreme_reduction)
 _register("var std", variance)
