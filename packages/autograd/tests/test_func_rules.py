@@ -126,5 +126,5 @@ def test_flip_is_batched_along_the_example_dims():
     batch = torch.arange(8.0).reshape(2, 2, 2)
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # a batching rule: no per-example loop
-        out = vmap(lambda t: torch.flip(t, dims=(0, 1)))(batch)
+        out = vmap(lambda t: torch.flip(t, (0, 1)))(batch)
     torch.testing.assert_close(out, torch.stack([t.flip(0, 1) for t in batch]))
