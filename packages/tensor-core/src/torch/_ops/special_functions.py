@@ -21,7 +21,6 @@ from ._dispatch import (
     adopt_history,
     as_array,
     check_inplace,
-    contiguous,
     defop,
     kernel_refusal,
     record,
@@ -187,7 +186,7 @@ def special_zeta(input, other) -> Tensor:
     x = input._np if isinstance(input, Tensor) else as_array(input)
     q = other._np if isinstance(other, Tensor) else as_array(other)
     value = _hurwitz_zeta(x, q).astype(dtype.np_dtype)
-    return Tensor._from_array(contiguous(value), dtype)
+    return Tensor._from_array(as_array(value, None, "C"), dtype)
 
 
 ops.lookup("special_zeta").extra["binding"] = "torch.special.zeta"
@@ -213,7 +212,7 @@ def polygamma(n: int, input: Tensor) -> Tensor:
     dtype = _floating_result(input._dtype)
     with np.errstate(all="ignore"):
         value = _polygamma_array(int(n), input._np).astype(dtype.np_dtype)
-    result = Tensor._from_array(contiguous(value), dtype)
+    result = Tensor._from_array(as_array(value, None, "C"), dtype)
     return record(POLYGAMMA, (input,), result, (int(n),))
 
 
@@ -347,7 +346,7 @@ def _incomplete_dtype(input: Tensor, other: Tensor, upper: bool):
 def _incomplete(input, other, upper: bool) -> Tensor:
     dtype = _incomplete_dtype(input, other, upper)
     value = _regularized_gamma(input._np, other._np, upper).astype(dtype.np_dtype)
-    result = Tensor._from_array(contiguous(value), dtype)
+    result = Tensor._from_array(as_array(value, None, "C"), dtype)
     # differentiable in ``other`` only, as in PyTorch (the backward for ``input`` raises)
     return record(IGAMMAC if upper else IGAMMA, (input, other), result)
 
@@ -445,7 +444,7 @@ def _polynomial(recurrence, first):
             previous, current = current, recurrence(k, x, current, previous)
             result = np.where(orders == k + 1, current, result)
         result = np.where(orders < 0, 0.0, result)
-        return Tensor._from_array(contiguous(result.astype(dtype.np_dtype)), dtype)
+        return Tensor._from_array(as_array(result, dtype.np_dtype, "C"), dtype)
 
     return function
 

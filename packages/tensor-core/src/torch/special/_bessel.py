@@ -213,7 +213,7 @@ def _unary(name: str, kernel, summary: str, example: str):
         x = np.asarray(input._np if isinstance(input, Tensor) else input, dtype=np.float64)
         with np.errstate(all="ignore"):
             values = kernel(x.reshape(-1)).reshape(x.shape)
-        result = Tensor._from_array(np.ascontiguousarray(values, dtype=dtype.np_dtype), dtype)
+        result = Tensor._from_array(np.asarray(values, dtype=dtype.np_dtype, order="C"), dtype)
         if out is not None:
             out.copy_(result)
             return out
