@@ -53,3 +53,18 @@ def test_gradient_through_complex_round_trip():
     x = torch.arange(4.0).reshape(2, 2).requires_grad_()
     torch.view_as_real(torch.view_as_complex(x)).mul(torch.tensor([1.0, 3.0])).sum().backward()
     assert x.grad.tolist() == [[1.0, 3.0], [1.0, 3.0]]
+
+
+def test_adjoint_of_0d_warns_once_and_of_1d_is_refused(monkeypatch):
+    from torch._ops import tensor_methods
+
+    monkeypatch.setattr(tensor_methods, "_WARNED_0D", set())
+    z = torch.tensor(1 + 2j)
+    with pytest.warns(UserWarning, match="adjoint\\(\\) is deprecated on 0-D tensors"):
+        assert torch.adjoint(z).item() == 1 - 2j
+    with pytest.warns(UserWarning, match="Tensor.mH is deprecated on 0-D tensors"):
+        assert z.mH.item() == 1 - 2j
+    with pytest.raises(RuntimeError, match="tensor.adjoint\\(\\) is only supported on matrices"):
+        torch.ones(3).adjoint()
+    with pytest.raises(RuntimeError, match="tensor.mH is only supported on matrices"):
+        torch.ones(3).mH

@@ -9,6 +9,8 @@ NOTE: each is a view, a copy or a call of existing ops, so gradients follow from
 
 from __future__ import annotations
 
+import warnings
+
 import torch
 
 from .._tensor import Tensor
@@ -83,17 +85,33 @@ def ravel(input: Tensor) -> Tensor:
 @defop("adjoint", method=True)
 def adjoint(input: Tensor) -> Tensor:
     """The conjugate transpose of the last two dims (a view for real tensors)."""
+    return _adjoint(input, "adjoint()")
+
+
+def _adjoint(input: Tensor, name: str) -> Tensor:
+    # as PyTorch: a 0-D tensor is its own transpose (deprecated, warned once per process);
+    # a 1-D one is refused
+    if input.dim() == 0:
+        if name not in _WARNED_0D:
+            _WARNED_0D.add(name)
+            warnings.warn(
+                f"{name} is deprecated on 0-D tensors. Consider using x.conj().", stacklevel=4
+            )
+        return input.conj()
+    if input.dim() == 1:
+        which = "tensor.adjoint()" if name == "adjoint()" else "tensor.mH"
+        raise RuntimeError(
+            f"{which} is only supported on matrices or batches of matrices. Got 1-D tensor."
+        )
     view = input.transpose(-2, -1)
     return torch.conj(view) if input.is_complex() else view
 
 
+_WARNED_0D: set[str] = set()
+
+
 def _conjugate_transpose(self: Tensor) -> Tensor:
-    if self.dim() < 2:
-        raise RuntimeError(
-            f"tensor.mH is only supported on matrices or batches of matrices. Got "
-            f"{self.dim()}-D tensor."
-        )
-    return adjoint(self)
+    return _adjoint(self, "Tensor.mH")
 
 
 def _h(self: Tensor) -> Tensor:
