@@ -270,7 +270,8 @@ def flip(input: Tensor, *dims, **kwargs) -> Tensor:
     for d in wrapped:
         if wrapped.count(d) > 1:
             raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
-    array = as_array(np.flip(input._np, wrapped), None, "C")
+    axes = wrapped if input._np.ndim else ()  # (a 0-dim tensor's dim 0 is its element)
+    array = as_array(np.flip(input._np, axes), None, "C")
     return record(FLIP, (input,), Tensor._from_array(array, input._dtype), (wrapped,))
 
 

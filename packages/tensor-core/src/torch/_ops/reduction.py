@@ -85,6 +85,8 @@ def normalize_dims(input: Tensor, dim) -> tuple[int, ...]:
     wrapped = tuple(input._wrap_dim(d) for d in dims)
     if len(set(wrapped)) != len(wrapped):
         raise RuntimeError(f"dim {wrapped} appears multiple times in the list of dims")
+    if input._np.ndim == 0:
+        return ()  # a 0-dim tensor's dim 0 (or -1) is its one element: nothing to reduce
     return tuple(sorted(wrapped))
 
 
@@ -674,6 +676,9 @@ def median(input: Tensor, dim=None, keepdim: bool = False):
         index = _wrap(np.array(pick), _dtype.int64)
         return _select_along(input.reshape(-1), index.reshape(1), 0, True).reshape(())
     d = input._wrap_dim(dim)
+    if input._np.ndim == 0:  # dim 0 (or -1) of a 0-dim tensor: its one element
+        values, indices = median(input.reshape(1), 0)
+        return _return_types.median(values.reshape(()), indices.reshape(()))
     order = np.argsort(input._np, axis=d, kind="stable")
     position = (input._np.shape[d] - 1) // 2
     indices = np.take(order, position, axis=d)

@@ -717,6 +717,8 @@ def diagonal(input: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Te
 @defop("unbind", method=True)
 def unbind(input: Tensor, dim: int = 0) -> tuple:
     """The slices of ``input`` along ``dim``, as a tuple of views."""
+    if input._np.ndim == 0:
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     d = input._wrap_dim(dim)
     return tuple(select(input, d, i, UNBIND, (i,)) for i in range(input._np.shape[d]))
 
