@@ -225,6 +225,7 @@ DTYPE_METHODS = {
     "char": _dtype.int8,
     "byte": _dtype.uint8,
     "bool": _dtype.bool_,
+    "chalf": _dtype.complex32,
     "cfloat": _dtype.complex64,
     "cdouble": _dtype.complex128,
 }
