@@ -94,3 +94,12 @@ def test_gumbel_softmax_hard_is_one_hot_with_soft_gradient():
     assert bool((y.sum(1) == 1).all()) and set(y.flatten().tolist()) <= {0.0, 1.0}
     (y * torch.arange(5.0)).sum().backward()
     assert logits.grad is not None and float(logits.grad.abs().sum()) > 0
+
+
+def test_normalize_and_pdist_with_the_zero_and_infinite_orders():
+    # as PyTorch: order 0 counts nonzeros, inf takes the largest magnitude
+    x = torch.tensor([[0.5, -2.0, 0.0], [3.0, 0.0, 1.0]])
+    torch.testing.assert_close(F.normalize(x, p=0.0), x / 2)
+    torch.testing.assert_close(F.normalize(x, p=float("inf")), x / torch.tensor([[2.0], [3.0]]))
+    assert F.pdist(x, p=0.0).tolist() == [3.0]
+    assert F.pdist(x, p=float("inf")).tolist() == [2.5]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 import torch
@@ -281,12 +283,21 @@ def pdist(input, p: float = 2.0):
         raise RuntimeError(f"pdist only supports non-negative p values, got {p}")
     rows, cols = np.triu_indices(input.shape[0], 1)
     diff = input[torch.from_numpy(rows)] - input[torch.from_numpy(cols)]
-    return diff.abs().pow(p).sum(-1).pow(1.0 / p)
+    return _p_norm(diff, p, -1, keepdim=False)
+
+
+def _p_norm(x, p: float, dim: int, keepdim: bool):
+    """The ``p``-norm along ``dim``: 0 counts the nonzeros and the infinities take the
+    largest or smallest magnitude (``torch.linalg.vector_norm``); other orders by
+    ``sum(|x| ** p) ** (1 / p)``."""
+    if p == 0 or math.isinf(p):
+        return torch.linalg.vector_norm(x, p, dim, keepdim)
+    return x.abs().pow(p).sum(dim, keepdim=keepdim).pow(1.0 / p)
 
 
 def normalize(input, p: float = 2.0, dim: int = 1, eps: float = 1e-12, out=None):
     """``input / max(||input||_p, eps)`` along ``dim``."""
-    norm = input.abs().pow(p).sum(dim, keepdim=True).pow(1.0 / p)
+    norm = _p_norm(input, p, dim, keepdim=True)
     result = input / torch.clamp(norm, min=eps)
     if out is not None:
         return out.copy_(result)
