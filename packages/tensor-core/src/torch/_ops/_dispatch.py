@@ -147,6 +147,23 @@ def as_array(value, np_dtype=None, order=None):
     return value
 
 
+def dims_argument(name: str, dims: tuple, kwargs: dict) -> tuple:
+    """The ``dims`` of an op PyTorch binds as ``torch.<name>(x, dims)`` and as the method
+    ``x.<name>(*dims)``: the positional ``dims`` (varargs, or one sequence) or ``dims=`` by
+    keyword, as a tuple; PyTorch's TypeErrors for it given twice or not at all."""
+    if "dims" in kwargs:
+        if dims:
+            raise TypeError(f"{name}() got multiple values for argument 'dims'")
+        dims = (kwargs.pop("dims"),)
+    if kwargs:
+        raise TypeError(f"{name}() got an unexpected keyword argument '{next(iter(kwargs))}'")
+    if not dims:
+        raise TypeError(f'{name}() missing 1 required positional arguments: "dims"')
+    if len(dims) == 1 and isinstance(dims[0], (tuple, list)):
+        return tuple(dims[0])
+    return tuple(dims)
+
+
 def check_tensor(x, op: str, arg: str = "input") -> None:
     if not isinstance(x, Tensor):
         raise TypeError(f"{op}(): argument '{arg}' must be Tensor, not {type(x).__name__}")

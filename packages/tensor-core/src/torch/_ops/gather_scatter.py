@@ -14,6 +14,7 @@ from ._dispatch import (
     check_inplace,
     check_inplace_fill,
     defop,
+    dims_argument,
     operand,
     record,
 )
@@ -256,16 +257,7 @@ def masked_fill(input: Tensor, mask: Tensor, value) -> Tensor:
 def flip(input: Tensor, *dims, **kwargs) -> Tensor:
     """A copy of ``input`` with the order of ``dims`` reversed (``torch.flip(x, dims)``,
     ``x.flip(*dims)``, or ``dims=`` by keyword)."""
-    if "dims" in kwargs:
-        if dims:
-            raise TypeError("flip() got multiple values for argument 'dims'")
-        dims = (kwargs.pop("dims"),)
-    if kwargs:
-        raise TypeError(f"flip() got an unexpected keyword argument '{next(iter(kwargs))}'")
-    if not dims:
-        raise TypeError('flip() missing 1 required positional arguments: "dims"')
-    if len(dims) == 1 and not isinstance(dims[0], int):
-        dims = tuple(dims[0])
+    dims = dims_argument("flip", dims, kwargs)
     wrapped = tuple(input._wrap_dim(d) for d in dims)
     for d in wrapped:
         if wrapped.count(d) > 1:

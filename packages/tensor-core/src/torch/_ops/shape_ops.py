@@ -8,7 +8,7 @@ import functools
 import numpy as np
 
 from .._tensor import Tensor
-from ._dispatch import defop, record, register_op, result_type, wrap_array
+from ._dispatch import defop, dims_argument, record, register_op, result_type, wrap_array
 from .views import expand, unsqueeze
 
 __all__ = [
@@ -193,17 +193,7 @@ REPEAT = _register(
 def tile(input: Tensor, *dims, **kwargs) -> Tensor:
     """Like ``repeat``, with missing leading repeats taken as 1 (``torch.tile(x, dims)``,
     ``x.tile(*dims)``, or ``dims=`` by keyword)."""
-    if "dims" in kwargs:
-        if dims:
-            raise TypeError("tile() got multiple values for argument 'dims'")
-        dims = (kwargs.pop("dims"),)
-    if kwargs:
-        raise TypeError(f"tile() got an unexpected keyword argument '{next(iter(kwargs))}'")
-    if not dims:
-        raise TypeError('tile() missing 1 required positional arguments: "dims"')
-    if len(dims) == 1 and isinstance(dims[0], (tuple, list)):
-        dims = tuple(dims[0])
-    dims = tuple(int(d) for d in dims)
+    dims = tuple(int(d) for d in dims_argument("tile", dims, kwargs))
     dims = (1,) * (input._np.ndim - len(dims)) + dims
     return repeat(input, dims)
 
