@@ -74,7 +74,6 @@ MODULES_NOT_PROVIDED = (
 )
 LEGACY_STORAGE = "the C++ base class of the legacy storages (use TypedStorage/UntypedStorage)"
 LEGACY_TYPES = "the legacy sparse tensor types stop at the dtypes of PyTorch 0.4 (no bfloat16)"
-COMPLEX32 = "complex32 has no conversion kernels here (the limited dtypes' work)"
 PARALLEL_START = "starting spawned workers in parallel (TORCH_MP_PARALLEL_START) is not built"
 
 #: module -> {reason: names missing for that reason}
@@ -185,7 +184,6 @@ MISSING: dict[str, dict[str, str]] = {
             resize_as_sparse_ smm sparse_mask sparse_resize_ sparse_resize_and_clear_ sspaddmm
         """,
         INFERENCE_FLAG: "is_inference",
-        COMPLEX32: "chalf",
         NEW_IN_2X: """
             grad_dtype hash_tensor index name output_nr slice_inverse
         """,
