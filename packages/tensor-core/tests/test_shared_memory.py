@@ -195,7 +195,8 @@ def test_without_memfd_an_unlinked_file_serves(monkeypatch):
     segment = shm.segment_of_storage(t.untyped_storage())
     assert t.is_shared() and segment.name is None and segment.fd is not None
     assert os.readlink(f"/proc/self/fd/{segment.fd}").endswith("(deleted)")
-    assert leftover_segments() == before and t.tolist() == [0.0, 1.0, 2.0, 3.0]
+    # no named segment of its own (an earlier test's may be cleaned up meanwhile)
+    assert set(leftover_segments()) <= set(before) and t.tolist() == [0.0, 1.0, 2.0, 3.0]
 
 
 def test_a_killed_tracker_is_replaced(strategy):
