@@ -1,5 +1,6 @@
-"""Legacy functions and conversion methods PyTorch 2.13 still has: ``torch.frobenius_norm``
-(deprecated, warned once) and ``Tensor.chalf()``."""
+"""Legacy functions, argument forms and conversion methods PyTorch 2.13 still has:
+``torch.frobenius_norm`` (deprecated, warned once), ``Tensor.chalf()`` and
+``torch.linalg.pinv``'s ``rcond``."""
 
 import pytest
 
@@ -20,3 +21,20 @@ def test_frobenius_norm_is_the_2_norm_over_at_most_two_dims(monkeypatch):
 
 def test_chalf_converts_to_complex32():
     assert torch.arange(3.0).chalf().dtype is torch.complex32
+
+
+def test_linalg_pinv_takes_the_older_rcond_by_position_or_keyword():
+    torch.manual_seed(0)
+    a = torch.randn(2, 3, 3, dtype=torch.float64)
+    expected = torch.linalg.pinv(a, rtol=0.5)
+    torch.testing.assert_close(torch.linalg.pinv(a, 0.5), expected)
+    torch.testing.assert_close(torch.linalg.pinv(a, rcond=0.5), expected)
+    torch.testing.assert_close(
+        torch.linalg.pinv(a, torch.tensor(0.5, dtype=torch.float64)), expected
+    )
+    sym = a @ a.mT
+    torch.testing.assert_close(
+        torch.linalg.pinv(sym, 0.5, True), torch.linalg.pinv(sym, rtol=0.5, hermitian=True)
+    )
+    with pytest.raises(TypeError, match="rcond cannot be given with atol or rtol"):
+        torch.linalg.pinv(a, 0.5, rtol=0.5)

@@ -498,11 +498,16 @@ def _tolerances(values: np.ndarray, atol, rtol, shape) -> np.ndarray:
     return np.maximum(atol, as_array(rtol) * largest)
 
 
-def pinv(A: Tensor, *, atol=None, rtol=None, hermitian: bool = False) -> Tensor:
+def pinv(A: Tensor, rcond=None, hermitian: bool = False, *, atol=None, rtol=None) -> Tensor:
     """The Moore-Penrose pseudo-inverse, singular values at or below
     ``max(atol, rtol * largest)`` treated as zero. Full-rank matrices with the default
     tolerances go through ``solve`` (differentiable); the rest through an SVD (or, with
-    ``hermitian``, an eigendecomposition)."""
+    ``hermitian``, an eigendecomposition). ``rcond`` is PyTorch's older name of ``rtol``
+    (then with no ``atol``), also accepted positionally."""
+    if rcond is not None:
+        if atol is not None or rtol is not None:
+            raise TypeError("linalg_pinv(): rcond cannot be given with atol or rtol")
+        rtol = rcond
     rows, cols = A._np.shape[-2:]
     if hermitian:
         w, v = _blas.linalg.eigh(A._np)
