@@ -56,9 +56,9 @@ def test_gradient_through_complex_round_trip():
 
 
 def test_adjoint_of_0d_warns_once_and_of_1d_is_refused(monkeypatch):
-    from torch._ops import tensor_methods
+    from torch._ops import _dispatch
 
-    monkeypatch.setattr(tensor_methods, "_WARNED_0D", set())
+    monkeypatch.setattr(_dispatch, "WARNED_ONCE", set())
     z = torch.tensor(1 + 2j)
     with pytest.warns(UserWarning, match="adjoint\\(\\) is deprecated on 0-D tensors"):
         assert torch.adjoint(z).item() == 1 - 2j

@@ -5,11 +5,11 @@
 import pytest
 
 import torch
-from torch._ops import reduction
+from torch._ops import _dispatch
 
 
 def test_frobenius_norm_is_the_2_norm_over_at_most_two_dims(monkeypatch):
-    monkeypatch.setattr(reduction, "_FROBENIUS_WARNED", [])
+    monkeypatch.setattr(_dispatch, "WARNED_ONCE", set())
     x = torch.arange(6.0).view(2, 3)
     with pytest.warns(UserWarning, match="frobenius_norm is deprecated"):
         rows = torch.frobenius_norm(x, (1,))

@@ -4,6 +4,7 @@ engine."""
 from __future__ import annotations
 
 import functools
+import warnings
 
 import numpy as np
 
@@ -162,6 +163,33 @@ def dims_argument(name: str, dims: tuple, kwargs: dict) -> tuple:
     if len(dims) == 1 and isinstance(dims[0], (tuple, list)):
         return tuple(dims[0])
     return tuple(dims)
+
+
+#: the keys of the warnings given once per process (see warn_once)
+WARNED_ONCE: set = set()
+
+
+def warn_once(key: str, message: str, stacklevel: int) -> None:
+    """``warnings.warn(message)`` the first time ``key`` is seen in this process, as
+    PyTorch's TORCH_WARN_ONCE; ``stacklevel`` as the caller would pass it to
+    ``warnings.warn`` itself."""
+    if key not in WARNED_ONCE:
+        WARNED_ONCE.add(key)
+        warnings.warn(message, UserWarning, stacklevel=stacklevel + 1)
+
+
+def refuse_grad_with_out(name: str, values) -> None:
+    """PyTorch's error for ``out=`` when a value among ``values`` (the arguments and
+    ``out`` itself; tuples and lists searched) requires grad: a write into a given tensor
+    cannot be recorded. The caller checks that grad mode is on."""
+    for value in values:
+        if isinstance(value, (tuple, list)):
+            refuse_grad_with_out(name, value)
+        elif getattr(value, "_requires_grad", False):  # (numbers have none)
+            raise RuntimeError(
+                f"{name}(): functions with out=... arguments don't support automatic "
+                "differentiation, but one of the arguments requires grad."
+            )
 
 
 def check_tensor(x, op: str, arg: str = "input") -> None:

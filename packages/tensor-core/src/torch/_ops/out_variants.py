@@ -16,7 +16,7 @@ import numpy as np
 
 from .. import _grad_mode, _return_types
 from .._tensor import Tensor
-from ._dispatch import check_array_overlap
+from ._dispatch import check_array_overlap, refuse_grad_with_out
 from .pointwise import _cast_error, can_cast
 
 __all__ = ["add_out", "copy_into_out"]
@@ -124,15 +124,6 @@ def copy_into_out(result, out, name: str, exact: bool = False):
     return _out_structseq(kind)(*copied) if hasattr(kind, "_fields") else tuple(copied)
 
 
-def _requires_grad(values) -> bool:
-    for value in values:
-        if isinstance(value, Tensor) and value._requires_grad:
-            return True
-        if isinstance(value, (tuple, list)) and _requires_grad(value):
-            return True
-    return False
-
-
 def add_out(function, name: str | None = None, exact: bool = False):
     """``function`` with an ``out=`` keyword (a tensor, or a tuple for several results);
     ``exact``: the out tensors must have the result's dtypes.
@@ -151,11 +142,8 @@ def add_out(function, name: str | None = None, exact: bool = False):
     def with_out(*args, out=None, **kwargs):
         if out is None:
             return function(*args, **kwargs)
-        if _grad_mode._state.enabled and _requires_grad((*args, *kwargs.values(), out)):
-            raise RuntimeError(
-                f"{name}(): functions with out=... arguments don't support automatic "
-                "differentiation, but one of the arguments requires grad."
-            )
+        if _grad_mode._state.enabled:
+            refuse_grad_with_out(name, (*args, *kwargs.values(), out))
         return copy_into_out(function(*args, **kwargs), out, name, exact)
 
     with_out.__signature__ = _signature_with_out(function)

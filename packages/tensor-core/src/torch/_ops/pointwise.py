@@ -25,6 +25,7 @@ from ._dispatch import (
     kernel_refusal,
     operand,
     record,
+    refuse_grad_with_out,
     register_op,
     result_type,
     scalar,
@@ -412,7 +413,7 @@ def _binary(
             raise TypeError(f"{name}() got an unexpected keyword argument '{next(iter(kwargs))}'")
         if out is not None:
             if _grad_mode._state.enabled:
-                _refuse_grad_with_out(name, input, other, out)
+                refuse_grad_with_out(name, (input, other, out))
             if native is not None and alpha_value == 1 and _into_out(native, input, other, out):
                 return out
         try:
@@ -473,17 +474,6 @@ def _binary(
 
 
 _DIRECT_OTHERS = frozenset((Tensor, int, float, bool))
-
-
-def _refuse_grad_with_out(name: str, *operands) -> None:
-    """PyTorch's error for ``out=`` while an operand or ``out`` itself requires grad (the
-    caller checks that grad mode is on): a write into a given tensor cannot be recorded."""
-    for operand_ in operands:
-        if getattr(operand_, "_requires_grad", False):  # (numbers have none)
-            raise RuntimeError(
-                f"{name}(): functions with out=... arguments don't support automatic "
-                "differentiation, but one of the arguments requires grad."
-            )
 
 
 def _into_out(native, input, other, out) -> bool:
@@ -631,7 +621,7 @@ def _unary(
             refuse_limited(name, dtype)
         made = result_dtype(dtype) if result_dtype else dtype
         if out is not None and _grad_mode._state.enabled:
-            _refuse_grad_with_out(name, input, out)
+            refuse_grad_with_out(name, (input, out))
         with np.errstate(all="ignore"):
             result = as_array(kernel(operand(input, dtype), **values), made.np_dtype)
         if out is not None:

@@ -22,6 +22,7 @@ from ._dispatch import (
     refuse_complex,
     register_op,
     sparse_kernel,
+    warn_once,
     wrap_array,
 )
 
@@ -644,20 +645,16 @@ def norm(input: Tensor, p="fro", dim=None, keepdim: bool = False, dtype=None) ->
     return vector_norm(input, order, dim, keepdim, dtype=dtype)
 
 
-_FROBENIUS_WARNED: list = []
-
-
 @defop("frobenius_norm", out=True)
 def frobenius_norm(input: Tensor, dim, keepdim: bool = False) -> Tensor:
     """The legacy ``torch.frobenius_norm``: the 2-norm over ``dim`` (at most two dims)."""
-    if not _FROBENIUS_WARNED:  # once per process, as PyTorch
-        _FROBENIUS_WARNED.append(True)
-        warnings.warn(
-            "at::frobenius_norm is deprecated and it is just left for JIT compatibility. It "
-            "will be removed in a future PyTorch release. Please use "
-            "`linalg.vector_norm(A, 2., dim, keepdim)` instead",
-            stacklevel=3,
-        )
+    warn_once(
+        "frobenius_norm",
+        "at::frobenius_norm is deprecated and it is just left for JIT compatibility. It will "
+        "be removed in a future PyTorch release. Please use "
+        "`linalg.vector_norm(A, 2., dim, keepdim)` instead",
+        stacklevel=3,
+    )
     dims = (dim,) if isinstance(dim, int) else tuple(dim)
     if len(dims) > 2:
         raise RuntimeError(

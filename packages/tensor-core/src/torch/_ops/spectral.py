@@ -10,11 +10,10 @@ kernels do, so float32 and bfloat16 windows round as PyTorch's.
 from __future__ import annotations
 
 import math
-import warnings
 
 from .. import _dtype
 from .._tensor import Tensor
-from ._dispatch import defop
+from ._dispatch import defop, warn_once
 
 __all__ = [
     "hann_window",
@@ -291,16 +290,6 @@ def _padded_window(window, win_length: int, n_fft: int, dtype, device) -> Tensor
     return window
 
 
-#: PyTorch gives each of these warnings once per process
-_WARNED: set = set()
-
-
-def _warn_once(key: str, message: str) -> None:
-    if key not in _WARNED:
-        _WARNED.add(key)
-        warnings.warn(message, UserWarning, stacklevel=4)
-
-
 def _warn_no_window(inverse: bool) -> None:
     advice = (
         "Please provide the same window used by stft to make the inversion lossless."
@@ -309,11 +298,12 @@ def _warn_no_window(inverse: bool) -> None:
         "torch.hann_window or torch.hamming_window are recommended to reduce spectral "
         "leakage."
     )
-    _warn_once(
+    warn_once(
         "istft window" if inverse else "stft window",
         f"A window was not provided. A rectangular window will be applied{'.' if inverse else ','}"
         f"{advice}To suppress this warning and use a rectangular window, explicitly set "
         "`window=torch.ones(n_fft, device=<device>)`.",
+        stacklevel=3,
     )
 
 
@@ -391,12 +381,13 @@ def stft(
             )
         return_complex = True
     elif not return_complex:
-        _warn_once(
+        warn_once(
             "stft real",
             "stft with return_complex=False is deprecated. In a future pytorch release, stft "
             "will return complex tensors for all inputs, and return_complex=False will raise "
             "an error.\nNote: you can still call torch.view_as_real on the complex output to "
             "recover the old return format.",
+            stacklevel=2,  # (from stft itself: the caller's line)
         )
     hop_length = n_fft // 4 if hop_length is None else hop_length
     win_length = n_fft if win_length is None else win_length

@@ -9,12 +9,10 @@ NOTE: each is a view, a copy or a call of existing ops, so gradients follow from
 
 from __future__ import annotations
 
-import warnings
-
 import torch
 
 from .._tensor import Tensor
-from ._dispatch import defop
+from ._dispatch import defop, warn_once
 
 __all__ = [
     "ravel",
@@ -92,11 +90,8 @@ def _adjoint(input: Tensor, name: str) -> Tensor:
     # as PyTorch: a 0-D tensor is its own transpose (deprecated, warned once per process);
     # a 1-D one is refused
     if input.dim() == 0:
-        if name not in _WARNED_0D:
-            _WARNED_0D.add(name)
-            warnings.warn(
-                f"{name} is deprecated on 0-D tensors. Consider using x.conj().", stacklevel=4
-            )
+        message = f"{name} is deprecated on 0-D tensors. Consider using x.conj()."
+        warn_once(message, message, stacklevel=4)
         return input.conj()
     if input.dim() == 1:
         which = "tensor.adjoint()" if name == "adjoint()" else "tensor.mH"
@@ -105,9 +100,6 @@ def _adjoint(input: Tensor, name: str) -> Tensor:
         )
     view = input.transpose(-2, -1)
     return torch.conj(view) if input.is_complex() else view
-
-
-_WARNED_0D: set[str] = set()
 
 
 def _conjugate_transpose(self: Tensor) -> Tensor:

@@ -557,7 +557,9 @@ def vector_norm(level, name, original, args, kwargs, pargs, pkwargs):
 
 def _exclusive_products(x, dim: int):
     """At each position, the product along ``dim`` of every other element: products of
-    the elements before times those after (no division, so zeros are exact)."""
+    the elements before times those after. No division, so it is exact at zeros to every
+    order (the reverse formula ``_prod`` divides, and holds a constant 0 where two
+    elements are 0, which a second derivative such as ``hessian`` would differentiate)."""
     n = x.shape[dim]
     ones = torch.ones_like(x.narrow(dim, 0, 1))
     before = torch.cat([ones, x.narrow(dim, 0, n - 1)], dim).cumprod(dim)
